@@ -1,0 +1,3 @@
+module github.com/reasonix/reasonix-desktop
+
+go 1.26

@@ -1,0 +1,19 @@
+// Package protocol owns the Reasonix Extension Protocol v2 wire contract: every
+// DTO, string enum, method, frozen limit and the frozen error table, plus the
+// strict decoder that both the host and the SDK use to read them.
+//
+// The canonical JSON schema (schema.generated.json) is generated from the Go
+// types in this package by cmd/extension-protocol-gen; its hash is pinned to
+// the one the Reasonix project publishes for v2, so any drift in a struct tag
+// fails the build. The package imports nothing outside the standard library so
+// extension authors can depend on it without pulling in the host.
+package protocol
+
+// Protocol identity as sent in extension/initialize.
+const (
+	ProtocolID      = "reasonix.extension.v2"
+	ProtocolVersion = "2"
+	ProtocolMajor   = 2
+	SchemaTitle     = "Reasonix Extension Protocol v2"
+	SchemaDialect   = "https://json-schema.org/draft/2020-12/schema"
+)
