@@ -1,0 +1,62 @@
+# reasonix-desktop — the two commands a fresh Debian machine needs are
+# `make run` and `make test` (see README.md). Everything else is a helper.
+
+GO          ?= go
+BIN         := bin
+DEMO_DIR    ?= $(CURDIR)/.demo
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+# Debian packages Fyne needs to build and show a window (cgo + GL + X11), and
+# Xvfb for the CI start test.
+DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
+               libxi-dev libxxf86vm-dev xvfb
+EXAMPLES    := $(notdir $(wildcard examples/*))
+
+.PHONY: run test deps build examples bench lint generate check-generated clean
+
+## run: install what the machine lacks, build, start the app with the bundled examples
+run: deps build examples
+	@./scripts/run-demo.sh "$(DEMO_DIR)"
+
+## test: the whole suite with -race, plus vet, staticcheck, gofmt and generated-file drift
+test: deps lint check-generated
+	$(GO) test -race -count=1 ./...
+
+## deps: Debian packages (only the missing ones; needs root or sudo)
+deps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/reasonix-desktop ./cmd/reasonix-desktop
+
+## examples: build every example sidecar inside its own folder (bin/<name>)
+examples:
+	@for e in $(EXAMPLES); do \
+		if [ -f examples/$$e/main.go ]; then \
+			$(GO) build -o examples/$$e/bin/$$e ./examples/$$e || exit 1; \
+		fi; \
+	done
+
+## bench: one table of every benchmark beside its raw baseline
+bench:
+	$(GO) run ./cmd/benchtable
+
+lint:
+	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+generate:
+	$(GO) run ./cmd/extension-protocol-gen
+
+check-generated:
+	$(GO) run ./cmd/extension-protocol-gen -check
+
+clean:
+	rm -rf $(BIN) $(DEMO_DIR) examples/*/bin
