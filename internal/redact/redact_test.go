@@ -1,0 +1,295 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+// Test secrets. They are built from pieces so the source itself does not
+// trip secret scanners.
+var (
+	ghToken  = "gh" + "p_" + "R2d2C3po4Bb8Kx9Yz0Wq1Lm5Nn6Tt7Uu8Vv9"
+	ghoToken = "gh" + "o_" + "16C7e42F292c6912E7710c838347Ae178B4a"
+	ghPAT    = "github" + "_pat_" + "11ABCDEFG0abcdefghijkl_mnopqrstuvwxyz0123456789ABCD"
+	slackBot = "xox" + "b-" + "1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
+	awsID    = "AKIA" + "IOSFODNN7EXAMPLE"
+	awsSTS   = "ASIA" + "Y34FZKBOKMUTVV7A"
+	openAI   = "sk-" + "proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+	claude   = "sk-" + "ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123"
+	restrict = "rk-" + "live51HabcdEFGHijklMNOP"
+	jwt      = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." +
+		"eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIn0." +
+		"SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+)
+
+func TestString(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		// 1. secret-looking keys, env style
+		{"env api key", "OPENAI_API_KEY=abcdefghijklmnopqrstuvwxyz0123", "OPENAI_API_KEY=abcd…0123"},
+		{"env sk key", "OPENAI_API_KEY=" + openAI, "OPENAI_API_KEY=sk-pro…Xy4z"},
+		{"env short secret", "SECRET=hunter2 next", "SECRET=[redacted] next"},
+		{"env quoted", `export DB_PASSWORD="hunter2 with spaces"`, `export DB_PASSWORD="hunt…aces"`},
+		{"env single quoted", `PASSWD='correct horse battery'`, `PASSWD='corr…tery'`},
+		{"env _PWD", "MYSQL_PWD=s3cr3tpassw0rd!", "MYSQL_PWD=s3cr…0rd!"},
+		{"env access key", "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=wJal…EKEY"},
+		{"env private key", "privateKey=0x4c0883a69102937d6231471b5dbb6204fe512961708279", "privateKey=0x4c…8279"},
+		{"env trailing comma", "token=abc123def456ghi, user=bob", "token=abc1…6ghi, user=bob"},
+		{"ini blanks", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = wJal…EKEY"},
+		{"query param", "GET /v1/x?api_key=abcdef0123456789&page=2", "GET /v1/x?api_key=abcd…6789&page=2"},
+		// 1. YAML / header style
+		{"yaml", "  api_key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "  api_key: 9f8e…b1a0"},
+		{"header api key", "X-Api-Key: AbCdEf0123456789", "X-Api-Key: AbCd…6789"},
+		{"header -PWD", "X-Db-Pwd: correcthorse", "X-Db-Pwd: [redacted]"},
+		{"yaml words stop at next pair", "client_secret: abc def ghij user=bob", "client_secret: [redacted] user=bob"},
+		// 1. JSON
+		{"json", `{"accessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "region": "us-east-1"}`,
+			`{"accessKey": "wJal…EKEY", "region": "us-east-1"}`},
+		{"json case", `{"Client_Secret":"abc","n":1}`, `{"Client_Secret":"[redacted]","n":1}`},
+		{"json escapes", `{"password":"p\"w\\d\u00e9xxxxxxxxxxxxxxx"}`, `{"password":"[redacted]"}`},
+		{"json nested object untouched", `{"token":{"a":1},"secret":null,"tokens":[1,2]}`, `{"token":{"a":1},"secret":null,"tokens":[1,2]}`},
+		{"json in json", `{"log":"{\"password\":\"hunter2hunter2\"}"}`, `{"log":"{\"password\":\"hunt…ter2\"}"}`},
+		// 2. Authorization headers
+		{"auth bearer", "Authorization: Bearer abcdef0123456789abcdef", "Authorization: Bearer abcd…cdef"},
+		{"auth bearer short", "Authorization: Bearer abc123", "Authorization: Bearer [redacted]"},
+		{"proxy auth basic", "Proxy-Authorization: Basic dXNlcjpwYXNzd29yZA==", "Proxy-Authorization: Basic dXNl…ZA=="},
+		{"auth token scheme", "authorization: token 0123456789abcdef0123", "authorization: token 0123…0123"},
+		{"auth bot", "Authorization: Bot MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs", "Authorization: Bot MTk4…kKWs"},
+		{"auth apikey", "Authorization: ApiKey s3cr3t", "Authorization: ApiKey [redacted]"},
+		{"auth negotiate", "WWW-Authorization: Negotiate YIIJvwYGKwYBBQUCoIIJszCCCa", "WWW-Authorization: Negotiate YIIJ…CCCa"},
+		{"auth ntlm", "Authorization: NTLM TlRMTVNTUAABAAAAB4IIAAAAAAAAAAAAAAAAAAAAAAA=", "Authorization: NTLM TlRM…AAA="},
+		{"auth digest", `Authorization: Digest username="Mufasa", realm="x@y.com", response="6629fae49393a05397450978507c4ef1"`,
+			`Authorization: Digest [redacted]`},
+		{"auth no scheme", "Authorization: 0123456789abcdef", "Authorization: 0123…cdef"},
+		{"auth json", `{"Authorization": "Bearer xyz"}`, `{"Authorization": "Bearer [redacted]"}`},
+		// 3. cookies
+		{"cookie", "Cookie: session=abc123def456ghi789; theme=dark", "Cookie: sess…dark"},
+		{"set-cookie", "Set-Cookie: id=a3fWa; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure\nnext line", "Set-Cookie: id=a…cure\nnext line"},
+		{"cookie json", `{"cookie":"sid=0123456789abcdef"}`, `{"cookie":"sid=…cdef"}`},
+		// 4. Bearer anywhere
+		{"bearer prose", "retrying with Bearer AbCdEfGhIjKlMnOpQrSt now", "retrying with Bearer AbCd…QrSt now"},
+		{"bearer curl", `curl -H "Authorization: bearer abcdefghijklmnop1234" x`, `curl -H "Authorization: bearer abcd…1234" x`},
+		// 5. sk-/rk-
+		{"openai", "key is " + openAI + ".", "key is sk-pro…Xy4z."},
+		{"anthropic", "use " + claude, "use sk-ant…0123"},
+		{"restricted", "(" + restrict + ")", "(rk-liv…MNOP)"},
+		// 6. GitHub
+		{"ghp", "token " + ghToken + " ok", "token ghp_…8Vv9 ok"},
+		{"gho glued", "x" + ghoToken, "xgho_…8B4a"},
+		{"github pat", "GH=" + ghPAT, "GH=gith…ABCD"},
+		{"git url", "git clone https://" + ghToken + "@github.com/o/r", "git clone https://ghp_…8Vv9@github.com/o/r"},
+		// 7. Slack
+		{"slack", "slack " + slackBot, "slack xoxb…UvWx"},
+		// 8. AWS
+		{"aws id", "id " + awsID + " in us-east-1", "id AKIA…MPLE in us-east-1"},
+		{"aws sts", awsSTS, "ASIA…VV7A"},
+		{"aws ini", "aws_access_key_id = " + awsID, "aws_access_key_id = AKIA…MPLE"},
+		// 9. JWT
+		{"jwt", "got " + jwt + " back", "got eyJh…sw5c back"},
+		// 10. URL userinfo
+		{"url password", "postgres://admin:hunter2@db.internal:5432/app", "postgres://admin:[redacted]@db.internal:5432/app"},
+		{"url long password", "https://bob:correcthorsebattery@example.com/", "https://bob:corr…tery@example.com/"},
+		{"url password with @", "redis://u:p@ss@w0rd@cache:6379", "redis://u:[redacted]@cache:6379"},
+		{"url lone token", "https://0a1b2c3d4e5f6a7b8c9d@example.com", "https://0a1b…8c9d@example.com"},
+		// near-misses: unchanged
+		{"PWD", "PWD=/home/x", "PWD=/home/x"},
+		{"OLDPWD", "OLDPWD=/home/y", "OLDPWD=/home/y"},
+		{"pwd yaml", "pwd: /home/x", "pwd: /home/x"},
+		{"git sha", "commit 3f786850e387550fdab836ed7e6dc881de23001b", "commit 3f786850e387550fdab836ed7e6dc881de23001b"},
+		{"token prose", "the token count is 12", "the token count is 12"},
+		{"sk short", "use sk-1 for now", "use sk-1 for now"},
+		{"task word", "see task-runner-configuration-file", "see task-runner-configuration-file"},
+		{"usage yaml", "promptTokens: 42", "promptTokens: 42"},
+		{"usage line", "usage: prompt_tokens: 42 completion_tokens: 7, total_tokens: 49", "usage: prompt_tokens: 42 completion_tokens: 7, total_tokens: 49"},
+		{"usage json", `{"promptTokens": 42, "totalTokens": 42}`, `{"promptTokens": 42, "totalTokens": 42}`},
+		{"max tokens", "max_tokens=4096", "max_tokens=4096"},
+		{"bool", "require_token: true", "require_token: true"},
+		{"go code", "token := os.Getenv(\"TOKEN\")\nif token == \"\" {", "token := os.Getenv(\"TOKEN\")\nif token == \"\" {"},
+		{"py code", "token = self.token", "token = self.token"},
+		{"env reference", "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}", "GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}"},
+		{"url no password", "see https://example.com:8080/path and ssh://git@github.com/o/r", "see https://example.com:8080/path and ssh://git@github.com/o/r"},
+		{"bearer short prose", "Bearer tokens expire", "Bearer tokens expire"},
+		{"monkey key", "the monkey key is at home", "the monkey key is at home"},
+		{"clean", "render finished in 12ms", "render finished in 12ms"},
+		{"json closing quote is no value", `{"msg": "set token: ", "value": "abc"}`, `{"msg": "set token: ", "value": "abc"}`},
+		{"json header in string", `{"a":"Cookie: x=", "b":"y"}`, `{"a":"Cookie: [redacted]", "b":"y"}`},
+		{"glued tokens", ghToken + ghToken, "ghp_…9ghp_…8Vv9"},
+		{"already masked", "TOKEN=abcd…wxyz and sk-pro…wxyz and [redacted]", "TOKEN=abcd…wxyz and sk-pro…wxyz and [redacted]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := String(tt.in)
+			if got != tt.want {
+				t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if again := String(got); again != got {
+				t.Errorf("not idempotent: %q -> %q", got, again)
+			}
+			if b := Bytes([]byte(tt.in)); string(b) != got {
+				t.Errorf("Bytes = %q, String = %q", b, got)
+			}
+			if json.Valid([]byte(tt.in)) && !json.Valid([]byte(got)) {
+				t.Errorf("valid JSON became invalid: %q", got)
+			}
+		})
+	}
+}
+
+func TestIdempotent(t *testing.T) {
+	inputs := []string{
+		"TOKEN=" + ghToken, "password: a b c d e f g h", "token: abcdefgh ijklmnop x=1",
+		"Authorization: Bearer " + jwt + " extra", "Cookie: " + slackBot, "TOKEN=abc)", "TOKEN=[redacted])",
+		"PASSWORD=xghp_" + ghToken[4:], `"secret": "abc ` + ghToken + ` def"`, "token: Bearer abcdefghijklmnopqrstuvwxyz",
+		"TOKEN=Bearer abcdefghijklmnopqrstuvwxyz", "https://x:" + ghToken + "@github.com", "token: a: bcdefghijklmnop",
+		`Authorization: Digest a="bcdefghijklmnop"`, "SECRET=\xe2\x80abcdefghijklmnop\xff", `password="unterminated value here`,
+		"secret: é€日本語のパスワードです", "x=" + awsID + awsID,
+	}
+	for _, in := range inputs {
+		once := String(in)
+		if twice := String(once); twice != once {
+			t.Errorf("String(%q) = %q, but String of that = %q", in, once, twice)
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "[redacted]"},
+		{"hunter2", "[redacted]"},
+		{"abcdefghijkl", "[redacted]"}, // 12
+		{"abcdefghijklm", "abcd…jklm"}, // 13
+		{"abcdefghijklmnopqrstuvwxyz", "abcd…wxyz"},
+		{"sk-proj-abcdefghijklmnopqrstuvwxyz", "sk-pro…wxyz"},
+		{"rk-abcdefghijklmnop", "rk-abc…mnop"},
+		{"日本語のパスワードです長い", "日本語の…です長い"},
+		{"abcd…wxyz", "abcd…wxyz"},
+		{"sk-pro…wxyz", "sk-pro…wxyz"},
+		{"[redacted]", "[redacted]"},
+	}
+	for _, tt := range tests {
+		if got := Mask(tt.in); got != tt.want {
+			t.Errorf("Mask(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if got := Mask(Mask(tt.in)); got != Mask(tt.in) {
+			t.Errorf("Mask not idempotent on %q: %q", tt.in, got)
+		}
+	}
+}
+
+func TestMap(t *testing.T) {
+	in := map[string]string{
+		"GITHUB_TOKEN":  ghToken,
+		"DB_PASSWORD":   "hunter2",
+		"PWD":           "/home/x",
+		"Authorization": "Bearer abcdefghijklmnopqrstuvwxyz",
+		"NOTE":          "uses " + openAI,
+		"MAX_TOKENS":    "4096",
+		"HOME":          "/home/x",
+	}
+	want := map[string]string{
+		"GITHUB_TOKEN":  "ghp_…8Vv9",
+		"DB_PASSWORD":   "[redacted]",
+		"PWD":           "/home/x",
+		"Authorization": "Bearer abcd…wxyz",
+		"NOTE":          "uses sk-pro…Xy4z",
+		"MAX_TOKENS":    "4096",
+		"HOME":          "/home/x",
+	}
+	got := Map(in)
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("Map[%q] = %q, want %q", k, got[k], w)
+		}
+	}
+	if len(got) != len(in) || in["DB_PASSWORD"] != "hunter2" {
+		t.Errorf("Map must return a full copy and leave its input alone")
+	}
+	if Map(nil) != nil {
+		t.Errorf("Map(nil) != nil")
+	}
+}
+
+type urlish struct{ s string }
+
+func (u urlish) String() string { return u.s }
+
+type nilErr struct{ msg *string }
+
+func (e *nilErr) Error() string { return *e.msg }
+
+func TestReplaceAttr(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{ReplaceAttr: ReplaceAttr}))
+	log.Info("calling api with "+ghToken,
+		slog.String("api_key", "abcdef0123456789"),
+		slog.String("note", "Authorization: Bearer "+jwt),
+		slog.Any("err", errors.New("401 for "+slackBot)),
+		slog.Any("url", urlish{"https://u:hunter2hunter2@example.com"}),
+		slog.Any("broken", error((*nilErr)(nil))),
+		slog.Group("db", slog.String("password", "hunter2hunter2"), slog.Int("port", 5432)),
+		slog.Int("promptTokens", 42),
+		slog.String("max_tokens", "4096"),
+	)
+	out := buf.String()
+	for _, secret := range []string{ghToken, "abcdef0123456789", jwt, slackBot, "hunter2hunter2"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("secret %q leaked: %s", secret, out)
+		}
+	}
+	if !json.Valid(buf.Bytes()) {
+		t.Fatalf("invalid JSON: %s", out)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	checks := map[string]any{
+		"msg": "calling api with ghp_…8Vv9", "api_key": "abcd…6789", "promptTokens": 42.0,
+		"max_tokens": "4096", "url": "https://u:hunt…ter2@example.com", "level": "INFO",
+	}
+	for k, want := range checks {
+		if rec[k] != want {
+			t.Errorf("%s = %#v, want %#v", k, rec[k], want)
+		}
+	}
+	if db, _ := rec["db"].(map[string]any); db["password"] != "hunt…ter2" || db["port"] != 5432.0 {
+		t.Errorf("db group = %#v", rec["db"])
+	}
+}
+
+func TestAttrGroup(t *testing.T) {
+	a := Attr(slog.Group("g", slog.String("token", "abcdefghijklmnopq"), slog.Bool("ok", true)))
+	if got := a.Value.Group()[0].Value.String(); got != "abcd…nopq" {
+		t.Errorf("group member = %q", got)
+	}
+	if b := a.Value.Group()[1].Value; b.Kind() != slog.KindBool || !b.Bool() {
+		t.Errorf("bool member changed: %v", b)
+	}
+}
+
+var cleanText = strings.Repeat("level=info msg=\"render finished\" plugin=weather items=3 duration=12ms "+
+	"city=Lisbon units=metric cached=false. ", 12)[:1024]
+
+func BenchmarkStringClean(b *testing.B) {
+	if hasTrigger(cleanText) {
+		b.Fatal("benchmark text has a trigger")
+	}
+	b.SetBytes(int64(len(cleanText)))
+	b.ReportAllocs()
+	for b.Loop() {
+		String(cleanText)
+	}
+}
+
+func BenchmarkStringSecrets(b *testing.B) {
+	text := cleanText[:512] + " OPENAI_API_KEY=" + openAI + " Authorization: Bearer " + jwt +
+		"\nurl=https://u:hunter2@db/x token: " + ghToken + " " + cleanText[:256]
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		String(text)
+	}
+}
