@@ -1,0 +1,431 @@
+package ndjson
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Handler answers one inbound request. A returned error that is (or wraps) a
+// *protocol.Error is sent as is; any other error becomes internal with
+// err.Error() as message. params alias a buffer owned by the handler call:
+// they stay valid after return but must not be modified.
+type Handler func(ctx context.Context, params json.RawMessage) (result any, err error)
+
+// NotificationHandler handles one inbound notification.
+type NotificationHandler func(ctx context.Context, params json.RawMessage)
+
+// Options configures a Conn. The zero value is usable.
+type Options struct {
+	// MaxInflight bounds the inbound request handlers running at once
+	// (default 64). Past it a request is answered at once with code -32603,
+	// data {reason: internal, retryable: true}, "busy: N requests in flight".
+	MaxInflight int
+	// OutboundQueue is the capacity of the ordered outbound frame queue
+	// (default 1024).
+	OutboundQueue int
+	// Admit, when set, is checked before dispatching any inbound request or
+	// notification (known or not). A non-nil error answers a request with
+	// that error (converted by protocol.AsError) and drops a notification.
+	Admit func(method string, notification bool) error
+	// OnFrame, when set, is called for every frame read (on the reader
+	// goroutine) or written (on the writer goroutine), after the fact. It
+	// must return quickly.
+	OnFrame func(FrameInfo)
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// Name prefixes error messages and logs (default "ndjson").
+	Name string
+}
+
+// Direction of a frame relative to this end of the connection.
+type Direction int
+
+// Frame directions.
+const (
+	In Direction = iota
+	Out
+)
+
+func (d Direction) String() string {
+	if d == In {
+		return "in"
+	}
+	return "out"
+}
+
+// FrameInfo describes one frame for a protocol inspector.
+type FrameInfo struct {
+	Dir Direction
+	// Kind is "request", "notification", "response" or "error" (an error
+	// response); inbound frames that fail validation are "invalid".
+	Kind   string
+	Method string // requests and notifications
+	ID     int64  // 0 if none
+	Bytes  int    // frame length including the newline
+	// Latency is set on responses: the time since the matching request was
+	// written (inbound responses) or read (outbound responses).
+	Latency time.Duration
+	// Raw is the frame without its newline. The callee may keep it but must
+	// not modify it.
+	Raw []byte
+}
+
+// Errors of the connection.
+var (
+	ErrClosed    = errors.New("ndjson: connection closed")
+	ErrQueueFull = errors.New("ndjson: outbound queue full")
+)
+
+const (
+	defaultMaxInflight   = 64
+	defaultOutboundQueue = 1024
+	notificationQueue    = 4096
+)
+
+// response is what a pending call receives.
+type response struct {
+	result json.RawMessage
+	err    error
+}
+
+// pending is one outstanding outbound call.
+type pending struct {
+	ch     chan response // buffered 1; sent to under Conn.mu
+	method string        // for FrameInfo of the response
+	sentAt atomic.Int64  // mono time the request was written (tapping only)
+}
+
+var pendingPool = sync.Pool{New: func() any { return &pending{ch: make(chan response, 1)} }}
+
+type noteItem struct {
+	h      NotificationHandler
+	params json.RawMessage
+	method string
+}
+
+// Conn is one strict JSON-RPC 2.0 connection over NDJSON.
+type Conn struct {
+	r     io.Reader
+	w     io.Writer
+	opts  Options
+	name  string
+	log   *slog.Logger
+	epoch time.Time
+
+	handlers      map[string]Handler
+	notifHandlers map[string]NotificationHandler
+
+	nextID   atomic.Int64
+	inflight atomic.Int64
+	maxIn    int64
+
+	out         chan outFrame
+	notes       chan noteItem
+	done        chan struct{} // closed when the connection is finished
+	localClosed chan struct{} // closed by Close / CloseWithError
+	writerDone  chan struct{}
+
+	ctx    context.Context // handler context, cancelled when done
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	pending map[int64]*pending
+	err     error // terminal error; nil while open
+	closed  bool
+	started bool
+	endOnce sync.Once
+}
+
+// NewConn makes a connection reading frames from r and writing them to w.
+// Register handlers, then call Start.
+func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
+	if opts.MaxInflight <= 0 {
+		opts.MaxInflight = defaultMaxInflight
+	}
+	if opts.OutboundQueue <= 0 {
+		opts.OutboundQueue = defaultOutboundQueue
+	}
+	if opts.Name == "" {
+		opts.Name = "ndjson"
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Conn{
+		r: r, w: w, opts: opts, name: opts.Name,
+		log:           log.With("conn", opts.Name),
+		epoch:         time.Now(),
+		handlers:      map[string]Handler{},
+		notifHandlers: map[string]NotificationHandler{},
+		maxIn:         int64(opts.MaxInflight),
+		out:           make(chan outFrame, opts.OutboundQueue),
+		notes:         make(chan noteItem, notificationQueue),
+		done:          make(chan struct{}),
+		localClosed:   make(chan struct{}),
+		writerDone:    make(chan struct{}),
+		ctx:           ctx,
+		cancel:        cancel,
+		pending:       map[int64]*pending{},
+	}
+}
+
+// Handle registers the handler of a request method. It must be called before
+// Start; it panics afterwards.
+func (c *Conn) Handle(method string, h Handler) {
+	c.mustNotBeStarted()
+	c.handlers[method] = h
+}
+
+// HandleNotification registers the handler of a notification method. It must
+// be called before Start; it panics afterwards.
+func (c *Conn) HandleNotification(method string, h NotificationHandler) {
+	c.mustNotBeStarted()
+	c.notifHandlers[method] = h
+}
+
+func (c *Conn) mustNotBeStarted() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started {
+		panic("ndjson: Handle after Start")
+	}
+}
+
+// Start starts the reader, writer and notification goroutines. Calls made
+// before Start are queued. Start is idempotent and does nothing after Close.
+func (c *Conn) Start() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started || c.closed {
+		return
+	}
+	c.started = true
+	go c.writeLoop()
+	go c.notifyLoop()
+	go c.readLoop()
+}
+
+// Call sends a request and waits for its response. params may be any value
+// encoding/json marshals to an object, a json.RawMessage (compacted and
+// validated), or nil ({}). result may be nil (discarded), a *json.RawMessage
+// (raw result), or a pointer decoded with protocol.DecodeStrict. An error
+// response is returned as a *protocol.Error.
+func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
+	if err := c.closedErr(); err != nil {
+		return err
+	}
+	id := c.nextID.Add(1)
+	fb := getBuf()
+	if err := fb.encodeMessage(id, true, method, params); err != nil {
+		putBuf(fb)
+		return c.encodeErr(method, err)
+	}
+	if len(fb.b) > protocol.FrameBytes {
+		n := len(fb.b)
+		putBuf(fb)
+		return frameTooLarge(n)
+	}
+	tapping := c.opts.OnFrame != nil
+	var p *pending
+	if tapping {
+		p = &pending{ch: make(chan response, 1)}
+	} else {
+		p = pendingPool.Get().(*pending)
+	}
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		putBuf(fb)
+		return c.closedErr()
+	}
+	p.method = method
+	c.pending[id] = p
+	c.mu.Unlock()
+
+	if err := c.enqueue(ctx, outFrame{buf: fb, kind: outRequest, id: id, method: method, call: p}); err != nil {
+		c.forget(id, p)
+		return err
+	}
+	var r response
+	select {
+	case r = <-p.ch:
+		if !tapping {
+			pendingPool.Put(p)
+		}
+	case <-ctx.Done():
+		c.forget(id, p)
+		return fmt.Errorf("%s: %s: %w", c.name, method, ctx.Err())
+	}
+	if r.err != nil {
+		return r.err
+	}
+	switch out := result.(type) {
+	case nil:
+	case *json.RawMessage:
+		*out = r.result // the line is never reused
+	default:
+		if err := protocol.DecodeStrict(r.result, result); err != nil {
+			return fmt.Errorf("%s: %s: decode result: %w", c.name, method, err)
+		}
+	}
+	return nil
+}
+
+// forget removes a pending call that will not wait for its answer. The
+// pending value is recycled only when no answer can still reach it.
+func (c *Conn) forget(id int64, p *pending) {
+	c.mu.Lock()
+	_, ok := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	if ok && c.opts.OnFrame == nil {
+		pendingPool.Put(p)
+	}
+}
+
+// Notify sends a notification, blocking while the outbound queue is full
+// until ctx is done.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	f, err := c.notification(method, params)
+	if err != nil {
+		return err
+	}
+	return c.enqueue(ctx, f)
+}
+
+// TryNotify sends a notification without blocking; it returns ErrQueueFull
+// when the outbound queue is full.
+func (c *Conn) TryNotify(method string, params any) error {
+	f, err := c.notification(method, params)
+	if err != nil {
+		return err
+	}
+	select {
+	case c.out <- f:
+		return nil
+	default:
+		putBuf(f.buf)
+		if err := c.closedErr(); err != nil {
+			return err
+		}
+		return ErrQueueFull
+	}
+}
+
+func (c *Conn) notification(method string, params any) (outFrame, error) {
+	if err := c.closedErr(); err != nil {
+		return outFrame{}, err
+	}
+	fb := getBuf()
+	if err := fb.encodeMessage(0, false, method, params); err != nil {
+		putBuf(fb)
+		return outFrame{}, c.encodeErr(method, err)
+	}
+	if len(fb.b) > protocol.FrameBytes {
+		n := len(fb.b)
+		putBuf(fb)
+		return outFrame{}, frameTooLarge(n)
+	}
+	return outFrame{buf: fb, kind: outNotification, method: method}, nil
+}
+
+func (c *Conn) encodeErr(method string, err error) error {
+	if errors.Is(err, errParamsNotObject) {
+		return protocol.Errorf(protocol.ReasonInvalidParams, "%s: %s: %v", c.name, method, err)
+	}
+	return fmt.Errorf("%s: %s: %w", c.name, method, err)
+}
+
+// Close ends the connection: pending calls fail with an error wrapping
+// ErrClosed, handler contexts are cancelled, frames already queued are still
+// written and then the writer is closed if it is an io.Closer. It does not
+// wait for that flush. Close is idempotent.
+func (c *Conn) Close() error {
+	c.terminate(ErrClosed, true)
+	return nil
+}
+
+// CloseWithError is Close with err as the terminal error (nil means
+// ErrClosed).
+func (c *Conn) CloseWithError(err error) {
+	if err == nil {
+		err = ErrClosed
+	}
+	c.terminate(err, true)
+}
+
+// Done is closed when the connection is finished.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns the terminal error (io.EOF after a clean peer close), or nil
+// while the connection is open.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// closedErr is the error of operations on a finished connection, nil while
+// it is open.
+func (c *Conn) closedErr() error {
+	select {
+	case <-c.done:
+	default:
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.wrapTerminal()
+}
+
+func (c *Conn) wrapTerminal() error {
+	return fmt.Errorf("%s: connection closed: %w", c.name, c.err)
+}
+
+// terminate records the terminal error once, fails pending calls, cancels
+// handler contexts and closes Done. local stops notification delivery too.
+func (c *Conn) terminate(err error, local bool) {
+	c.endOnce.Do(func() {
+		c.mu.Lock()
+		c.err = err
+		c.closed = true
+		werr := c.wrapTerminal()
+		for id, p := range c.pending {
+			p.ch <- response{err: werr}
+			delete(c.pending, id)
+		}
+		started := c.started
+		c.mu.Unlock()
+		if local {
+			close(c.localClosed)
+		}
+		c.cancel()
+		close(c.done)
+		if !started {
+			if cl, ok := c.w.(io.Closer); ok {
+				_ = cl.Close()
+			}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
+			c.log.Debug("connection closed", "err", err)
+		} else {
+			c.log.Warn("connection failed", "err", err)
+		}
+	})
+}
+
+// mono is a monotonic clock reading in nanoseconds, never 0.
+func (c *Conn) mono() int64 { return int64(time.Since(c.epoch)) + 1 }
+
+func durationNS(ns int64) time.Duration { return time.Duration(ns) }

@@ -1,0 +1,61 @@
+// Package ndjson owns strict JSON-RPC 2.0 over NDJSON for Reasonix Extension
+// Protocol v2. It is the one connection type that both the desktop host and
+// the extension SDK speak, so both ends apply exactly the same rules.
+//
+// Framing
+//   - One compact JSON object per line, terminated by "\n". A frame may be at
+//     most protocol.FrameBytes (8 MiB) long, newline included.
+//   - Reading never buffers more than one frame. An inbound line longer than
+//     the cap is fatal: the connection ends with a *protocol.Error of reason
+//     frame_too_large, and every pending call fails with it.
+//   - An outbound frame over the cap fails only the Call or Notify that built
+//     it (nothing is written). An oversized handler result is answered with
+//     -32603 "response exceeds frame size limit" instead.
+//   - Lines holding only whitespace are ignored. Bytes after the last newline
+//     when the stream ends are not a frame and are dropped.
+//
+// Envelope
+//   - "jsonrpc" must be the string "2.0". Outbound request ids come from a
+//     per-connection counter starting at 1; inbound ids must be integers that
+//     fit in int64 (strings, fractions, exponents, booleans are rejected; a
+//     null id is only legal on an error response).
+//   - "params" must be a JSON object; nil params are sent as {}.
+//   - Requests (method) and responses (result or error) are mutually
+//     exclusive, and so are result and error. The method must be a non-empty
+//     string. A known member may appear only once. Unknown members are
+//     tolerated.
+//   - Unparseable JSON, or JSON that is not an object, is answered with
+//     -32700 and id null. Valid JSON with a bad envelope is answered with
+//     -32600 (reason protocol_error); the answer echoes the id when the frame
+//     has a "method" member (it claims to be a request) and a valid integer
+//     id, and carries id null otherwise, so a broken response can never be
+//     mistaken for the answer to one of the peer's own calls. A broken
+//     response whose id matches a pending call also fails that call.
+//   - An unknown request method is answered with -32601 and data
+//     {reason: unknown_method, retryable: false}. Unknown notifications and
+//     responses to ids that match no pending call are ignored.
+//   - Answers are encoded deterministically: jsonrpc, id, result|error, and an
+//     error object as code, message, data {reason, retryable}.
+//
+// Concurrency
+//   - Every outbound frame (request, response, notification) goes through one
+//     ordered, bounded queue drained by one writer goroutine, which batches
+//     frames into a buffered writer and flushes whenever the queue runs empty.
+//     A write error is terminal.
+//   - Each inbound request runs in its own goroutine; at most
+//     Options.MaxInflight run at once, and a request past the bound is
+//     answered at once with a retryable internal "busy" error. A handler panic
+//     is answered as internal and the connection lives on.
+//   - Inbound notifications run one at a time in arrival order on a dedicated
+//     goroutine fed by a channel of 4096 entries. When that channel is full
+//     the reader blocks (back-pressure on the peer), so a notification handler
+//     should not wait on a Call of the same connection while thousands of
+//     notifications are queued behind it.
+//   - Call honours its context: when it is done the call returns ctx.Err()
+//     wrapped and a late response is ignored. Handler contexts are cancelled
+//     when the connection ends. When the reader sees EOF or a fatal error, or
+//     Close is called, Err reports the terminal error (io.EOF for a clean peer
+//     close, ErrClosed after Close), pending calls fail with an error wrapping
+//     it, and Done is closed. Frames already queued are still written, then
+//     the writer is closed if it is an io.Closer.
+package ndjson

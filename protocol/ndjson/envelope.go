@@ -1,0 +1,394 @@
+package ndjson
+
+import (
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// frameKind classifies one inbound line.
+type frameKind uint8
+
+const (
+	kindEmpty        frameKind = iota // only whitespace: ignored
+	kindParseError                    // not JSON, or not a JSON object: -32700
+	kindInvalid                       // valid JSON, bad envelope: -32600
+	kindRequest                       // method + integer id
+	kindNotification                  // method, no id
+	kindResponse                      // result or error, integer id (or null id with error)
+)
+
+func (k frameKind) String() string {
+	switch k {
+	case kindEmpty:
+		return "empty"
+	case kindParseError, kindInvalid:
+		return "invalid"
+	case kindRequest:
+		return "request"
+	case kindNotification:
+		return "notification"
+	default:
+		return "response"
+	}
+}
+
+// idState tells an absent id from a null, an integer and anything else.
+type idState uint8
+
+const (
+	idAbsent idState = iota
+	idNull
+	idValid
+	idInvalid
+)
+
+// Envelope member bits, used to detect duplicates.
+const (
+	memJSONRPC = 1 << iota
+	memID
+	memMethod
+	memParams
+	memResult
+	memError
+)
+
+// envelope is the shallow decoding of one inbound line. Raw fields alias the
+// line; they are nil when the member is absent.
+type envelope struct {
+	kind    frameKind
+	idState idState
+	id      int64
+	method  string // decoded method, when it is a string
+	params  json.RawMessage
+	result  json.RawMessage
+	rpcErr  *protocol.Error // decoded error member of a response
+	members uint8           // memXXX bits present
+	problem string          // why a frame is a parse error or invalid
+}
+
+// hasMethod reports whether the frame carries a "method" member at all.
+func (e *envelope) hasMethod() bool { return e.members&memMethod != 0 }
+
+// answerID is the id an error answer to an invalid frame carries: the frame's
+// id when it claims to be a request and its id is a valid integer, else null.
+func (e *envelope) answerID() (int64, bool) {
+	if e.hasMethod() && e.idState == idValid {
+		return e.id, true
+	}
+	return 0, false
+}
+
+// parseEnvelope classifies line (one frame without its newline) and applies
+// the envelope rules in the documented order. It never panics on any input.
+func parseEnvelope(line []byte, e *envelope) {
+	*e = envelope{}
+	i := skipWS(line, 0)
+	if i == len(line) {
+		e.kind = kindEmpty
+		return
+	}
+	if !json.Valid(line) {
+		e.kind = kindParseError
+		var v json.RawMessage
+		if err := json.Unmarshal(line, &v); err != nil {
+			e.problem = err.Error()
+		} else {
+			e.problem = "invalid JSON"
+		}
+		return
+	}
+	if line[i] != '{' {
+		e.kind = kindParseError
+		e.problem = "frame is not a JSON object"
+		return
+	}
+
+	var jsonrpc, id, method, errRaw []byte
+	var dup string
+	i = skipWS(line, i+1)
+	if line[i] != '}' {
+		for {
+			ks := i
+			i = skipString(line, i)
+			key := line[ks:i]
+			i = skipWS(line, i)
+			i = skipWS(line, i+1) // ':'
+			vs := i
+			i = skipValue(line, i)
+			val := line[vs:i]
+			bit, name := memberOf(key)
+			if bit != 0 {
+				if e.members&bit != 0 && dup == "" {
+					dup = name
+				}
+				e.members |= bit
+				switch bit {
+				case memJSONRPC:
+					jsonrpc = val
+				case memID:
+					id = val
+				case memMethod:
+					method = val
+				case memParams:
+					e.params = val
+				case memResult:
+					e.result = val
+				case memError:
+					errRaw = val
+				}
+			}
+			i = skipWS(line, i)
+			if line[i] != ',' {
+				break // '}'
+			}
+			i = skipWS(line, i+1)
+		}
+	}
+
+	if id != nil {
+		switch {
+		case string(id) == "null":
+			e.idState = idNull
+		default:
+			if n, ok := parseInt(id); ok {
+				e.id, e.idState = n, idValid
+			} else {
+				e.idState = idInvalid
+			}
+		}
+	}
+	if method != nil {
+		if s, ok := rawString(method); ok {
+			e.method = s
+		}
+	}
+
+	invalid := func(msg string) { e.kind, e.problem = kindInvalid, msg }
+	isResp := e.members&(memResult|memError) != 0
+	switch {
+	case dup != "":
+		invalid("duplicate member \"" + dup + "\"")
+	case jsonrpc == nil:
+		invalid("missing \"jsonrpc\" member")
+	case string(jsonrpc) != `"2.0"` && !rawStringIs(jsonrpc, "2.0"):
+		invalid("\"jsonrpc\" must be \"2.0\"")
+	case e.idState == idInvalid:
+		invalid("\"id\" must be an integer")
+	case method != nil && isResp:
+		invalid("a request cannot carry \"result\" or \"error\"")
+	case e.result != nil && errRaw != nil:
+		invalid("\"result\" and \"error\" are mutually exclusive")
+	case method == nil && !isResp:
+		invalid("frame has neither \"method\" nor \"result\"/\"error\"")
+	case method != nil:
+		switch {
+		case e.params != nil && e.params[0] != '{':
+			invalid("\"params\" must be a JSON object")
+		case method[0] != '"' || e.method == "":
+			invalid("\"method\" must be a non-empty string")
+		case e.idState == idNull:
+			invalid("\"id\" must be an integer")
+		case e.idState == idValid:
+			e.kind = kindRequest
+		default:
+			e.kind = kindNotification
+		}
+	default: // response
+		switch {
+		case e.idState == idAbsent:
+			invalid("a response needs an \"id\"")
+		case e.idState == idNull && errRaw == nil:
+			invalid("\"id\" must be an integer")
+		case errRaw != nil:
+			pe, msg := decodeWireError(errRaw)
+			if pe == nil {
+				invalid(msg)
+				return
+			}
+			e.rpcErr = pe
+			e.kind = kindResponse
+		default:
+			e.kind = kindResponse
+		}
+	}
+}
+
+// decodeWireError decodes the error member of a response: an object with an
+// integer code and a string message. data is optional and decoded leniently
+// (extra fields such as action are fine; undecodable data is dropped).
+func decodeWireError(raw []byte) (*protocol.Error, string) {
+	const bad = "\"error\" must be an object with an integer \"code\" and a string \"message\""
+	if raw[0] != '{' {
+		return nil, bad
+	}
+	var w struct {
+		Code    json.RawMessage `json:"code"`
+		Message *string         `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil || w.Code == nil || w.Message == nil {
+		return nil, bad
+	}
+	code, ok := parseInt(w.Code)
+	if !ok || code != int64(int(code)) {
+		return nil, bad
+	}
+	pe := &protocol.Error{Code: int(code), Message: *w.Message}
+	if len(w.Data) > 0 && w.Data[0] == '{' {
+		var d protocol.ErrorData
+		if err := json.Unmarshal(w.Data, &d); err == nil || d.Reason != "" {
+			pe.Data = &d
+		}
+	}
+	return pe, ""
+}
+
+// memberOf maps an object key (quoted, possibly escaped) to its member bit.
+func memberOf(key []byte) (uint8, string) {
+	k := key[1 : len(key)-1]
+	for _, c := range k {
+		if c == '\\' {
+			s, ok := rawString(key)
+			if !ok {
+				return 0, ""
+			}
+			return memberName(s)
+		}
+	}
+	return memberName(string(k))
+}
+
+func memberName(k string) (uint8, string) {
+	switch k {
+	case "jsonrpc":
+		return memJSONRPC, "jsonrpc"
+	case "id":
+		return memID, "id"
+	case "method":
+		return memMethod, "method"
+	case "params":
+		return memParams, "params"
+	case "result":
+		return memResult, "result"
+	case "error":
+		return memError, "error"
+	}
+	return 0, ""
+}
+
+// rawString decodes a JSON string value. Plain ASCII without escapes takes a
+// fast path; everything else goes through encoding/json.
+func rawString(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c >= utf8.RuneSelf {
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", false
+			}
+			return s, true
+		}
+	}
+	return string(body), true
+}
+
+func rawStringIs(raw []byte, want string) bool {
+	s, ok := rawString(raw)
+	return ok && s == want
+}
+
+// parseInt parses a JSON integer literal (no fraction, no exponent) that fits
+// in int64.
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the JSON string starting at b[i].
+// The input is known to be valid JSON.
+func skipString(b []byte, i int) int {
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+// skipValue returns the index just past the JSON value starting at b[i].
+// The input is known to be valid JSON.
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for i < len(b) {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+		return len(b)
+	default:
+		for i < len(b) {
+			switch b[i] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				return i
+			}
+			i++
+		}
+		return len(b)
+	}
+}

@@ -1,0 +1,342 @@
+package ndjson
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// emptyObject is the params handlers see when a frame has none. Shared:
+// handlers must not modify params.
+var emptyObject = json.RawMessage("{}")
+
+// readBufferSize is the bufio.Reader size; longer frames are assembled in a
+// separate buffer that never grows past protocol.FrameBytes.
+const readBufferSize = 64 << 10
+
+// errFrameTooLarge builds the terminal error of an oversized inbound line.
+func (c *Conn) errFrameTooLarge() *protocol.Error {
+	return protocol.Errorf(protocol.ReasonFrameTooLarge,
+		"%s: inbound frame exceeds the %d-byte frame limit", c.name, protocol.FrameBytes)
+}
+
+// readLine returns the next frame without its newline in a freshly allocated
+// slice (handlers and callers may keep aliases into it).
+func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
+	var acc []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		switch err {
+		case nil:
+			n := len(acc) + len(chunk) // frame length, newline included
+			if n > protocol.FrameBytes {
+				return nil, c.errFrameTooLarge()
+			}
+			if acc == nil {
+				line := make([]byte, len(chunk)-1)
+				copy(line, chunk)
+				return line, nil
+			}
+			acc = append(acc, chunk[:len(chunk)-1]...)
+			return acc, nil
+		case bufio.ErrBufferFull:
+			// No newline yet: the frame will be at least n+1 bytes long.
+			n := len(acc) + len(chunk)
+			if n >= protocol.FrameBytes {
+				return nil, c.errFrameTooLarge()
+			}
+			if acc == nil {
+				acc = make([]byte, 0, 4*readBufferSize)
+			}
+			acc = append(acc, chunk...)
+		default:
+			if len(acc)+len(chunk) > 0 {
+				c.log.Debug("dropping unterminated bytes at end of stream", "bytes", len(acc)+len(chunk))
+			}
+			return nil, err
+		}
+	}
+}
+
+// readLoop reads and dispatches frames until EOF, a read error or an
+// oversized frame, then terminates the connection and lets the notification
+// goroutine drain what was already queued.
+func (c *Conn) readLoop() {
+	defer close(c.notes)
+	br := bufio.NewReaderSize(c.r, readBufferSize)
+	for {
+		line, err := c.readLine(br)
+		if err != nil {
+			var pe *protocol.Error
+			if !errors.Is(err, io.EOF) && !errors.As(err, &pe) {
+				err = fmt.Errorf("%s: read: %w", c.name, err)
+			}
+			c.terminate(err, false)
+			return
+		}
+		select {
+		case <-c.done:
+			return // closed locally: stop dispatching
+		default:
+		}
+		c.handleFrame(line)
+		if br.Buffered() == 0 {
+			// The next read may block in a syscall while holding this P
+			// (a blocking fd such as os.Stdin is not parked in the
+			// netpoller), stranding the goroutine just readied. Yield so it
+			// runs here first, instead of waiting for another thread.
+			runtime.Gosched()
+		}
+	}
+}
+
+// handleFrame validates and dispatches one inbound frame.
+func (c *Conn) handleFrame(line []byte) {
+	var e envelope
+	parseEnvelope(line, &e)
+	tapping := c.opts.OnFrame != nil
+	var info FrameInfo
+	if tapping {
+		info = FrameInfo{Dir: In, Kind: e.kind.String(), Method: e.method, Bytes: len(line) + 1, Raw: line}
+		if e.idState == idValid {
+			info.ID = e.id
+		}
+		if e.kind == kindResponse && e.rpcErr != nil {
+			info.Kind = "error"
+		}
+		if e.kind == kindResponse {
+			defer func() { c.opts.OnFrame(info) }()
+		} else if e.kind != kindEmpty {
+			c.opts.OnFrame(info)
+		}
+	}
+	switch e.kind {
+	case kindEmpty:
+	case kindParseError:
+		c.log.Warn("unparseable frame", "err", e.problem)
+		c.sendError(0, false, "", &protocol.Error{
+			Code:    protocol.CodeParseError,
+			Message: "parse error: " + e.problem,
+			Data:    &protocol.ErrorData{Reason: protocol.ReasonProtocolError},
+		}, 0)
+	case kindInvalid:
+		c.log.Warn("invalid frame", "err", e.problem)
+		pe := protocol.NewError(protocol.ReasonProtocolError, "invalid request: "+e.problem)
+		if !e.hasMethod() && e.idState == idValid {
+			// A broken answer to one of our calls: fail that call.
+			c.deliver(e.id, response{err: protocol.NewError(protocol.ReasonProtocolError,
+				"malformed response: "+e.problem)}, nil)
+		}
+		id, ok := e.answerID()
+		c.sendError(id, ok, e.method, pe, 0)
+	case kindRequest:
+		var readAt int64
+		if tapping {
+			readAt = c.mono()
+		}
+		c.dispatchRequest(&e, readAt)
+	case kindNotification:
+		c.dispatchNotification(&e)
+	case kindResponse:
+		if e.idState == idNull {
+			c.log.Warn("peer reported an error without id", "err", e.rpcErr)
+			return
+		}
+		r := response{result: e.result}
+		if e.rpcErr != nil {
+			r = response{err: e.rpcErr}
+		}
+		var lat *FrameInfo
+		if tapping {
+			lat = &info
+		}
+		c.deliver(e.id, r, lat)
+	}
+}
+
+// deliver hands a response to the pending call with that id, if any.
+func (c *Conn) deliver(id int64, r response, info *FrameInfo) {
+	c.mu.Lock()
+	p := c.pending[id]
+	if p != nil {
+		delete(c.pending, id)
+		if info != nil {
+			info.Method = p.method
+			if at := p.sentAt.Load(); at != 0 {
+				info.Latency = durationNS(c.mono() - at)
+			}
+		}
+		p.ch <- r // buffered, never blocks
+	}
+	c.mu.Unlock()
+	if p == nil {
+		c.log.Debug("response to unknown id ignored", "id", id)
+	}
+}
+
+func (c *Conn) dispatchRequest(e *envelope, readAt int64) {
+	if c.opts.Admit != nil {
+		if err := c.opts.Admit(e.method, false); err != nil {
+			c.sendError(e.id, true, e.method, wireError(err), readAt)
+			return
+		}
+	}
+	h := c.handlers[e.method]
+	if h == nil {
+		c.sendError(e.id, true, e.method, protocol.NewError(protocol.ReasonUnknownMethod,
+			"method not found: "+clip(e.method)), readAt)
+		return
+	}
+	if c.inflight.Add(1) > c.maxIn {
+		c.inflight.Add(-1)
+		c.sendError(e.id, true, e.method, protocol.Errorf(protocol.ReasonInternal,
+			"busy: %d requests in flight", c.maxIn), readAt)
+		return
+	}
+	params := e.params
+	if params == nil {
+		params = emptyObject
+	}
+	go c.serve(h, e.id, e.method, params, readAt)
+}
+
+func (c *Conn) serve(h Handler, id int64, method string, params json.RawMessage, readAt int64) {
+	defer c.inflight.Add(-1)
+	result, pe := c.invoke(h, method, params)
+	if pe != nil {
+		c.sendError(id, true, method, pe, readAt)
+		return
+	}
+	fb := getBuf()
+	if err := fb.encodeResult(id, result); err != nil {
+		putBuf(fb)
+		c.log.Error("cannot encode handler result", "method", method, "err", err)
+		c.sendError(id, true, method, protocol.NewError(protocol.ReasonInternal,
+			"encode result: "+err.Error()), readAt)
+		return
+	}
+	if len(fb.b) > protocol.FrameBytes {
+		c.log.Warn("handler result exceeds the frame limit", "method", method, "bytes", len(fb.b))
+		putBuf(fb)
+		c.sendError(id, true, method, protocol.NewError(protocol.ReasonInternal,
+			"response exceeds frame size limit"), readAt)
+		return
+	}
+	_ = c.enqueue(nil, outFrame{buf: fb, kind: outResponse, id: id, method: method, start: readAt})
+}
+
+// invoke runs a handler and converts its error to a wire error; a panic (in
+// the handler or in the error's Error method) becomes an internal error.
+func (c *Conn) invoke(h Handler, method string, params json.RawMessage) (result any, pe *protocol.Error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logPanic("request handler panic", method, p)
+			result, pe = nil, protocol.Errorf(protocol.ReasonInternal, "handler panic: %v", p)
+		}
+	}()
+	result, err := h(c.ctx, params)
+	if err != nil {
+		return nil, wireError(err)
+	}
+	return result, nil
+}
+
+// sendError queues an error response. An error too large for a frame is
+// replaced by the internal "response exceeds frame size limit".
+func (c *Conn) sendError(id int64, hasID bool, method string, pe *protocol.Error, readAt int64) {
+	fb := getBuf()
+	fb.encodeError(id, hasID, pe)
+	if len(fb.b) > protocol.FrameBytes {
+		fb.encodeError(id, hasID, protocol.NewError(protocol.ReasonInternal, "response exceeds frame size limit"))
+	}
+	_ = c.enqueue(nil, outFrame{buf: fb, kind: outError, id: id, method: method, start: readAt})
+}
+
+// wireError converts a handler or Admit error to a wire error: a
+// *protocol.Error in the chain is sent as is (a nil one counts as internal),
+// anything else becomes internal with err.Error() as message.
+func wireError(err error) *protocol.Error {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		if pe != nil {
+			return pe
+		}
+		return protocol.NewError(protocol.ReasonInternal, "handler returned a nil *protocol.Error")
+	}
+	return protocol.AsError(err)
+}
+
+func (c *Conn) dispatchNotification(e *envelope) {
+	if c.opts.Admit != nil {
+		if err := c.opts.Admit(e.method, true); err != nil {
+			c.log.Debug("notification not admitted", "method", e.method, "err", err)
+			return
+		}
+	}
+	h := c.notifHandlers[e.method]
+	if h == nil {
+		c.log.Debug("unknown notification ignored", "method", e.method)
+		return
+	}
+	params := e.params
+	if params == nil {
+		params = emptyObject
+	}
+	select {
+	case c.notes <- noteItem{h: h, params: params, method: e.method}:
+	case <-c.done:
+	}
+}
+
+// notifyLoop runs notification handlers in arrival order. It drains the queue
+// after the reader ends, and stops at once after a local Close.
+func (c *Conn) notifyLoop() {
+	for {
+		select {
+		case it, ok := <-c.notes:
+			if !ok {
+				return
+			}
+			c.runNote(it)
+		case <-c.localClosed:
+			return
+		}
+	}
+}
+
+func (c *Conn) runNote(it noteItem) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.logPanic("notification handler panic", it.method, p)
+		}
+	}()
+	it.h(c.ctx, it.params)
+}
+
+func (c *Conn) logPanic(msg, method string, p any) {
+	if c.log.Enabled(context.Background(), slog.LevelError) {
+		c.log.Error(msg, "method", method, "panic", p, "stack", string(debug.Stack()))
+	}
+}
+
+// clip shortens a peer-supplied string for an error message.
+func clip(s string) string {
+	const max = 256
+	if len(s) <= max {
+		return s
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
