@@ -1,0 +1,52 @@
+// Command reasonix-desktop is the desktop host for Reasonix Extension
+// Protocol v2 sidecars and xdev v1 extensions. This file only parses the
+// subcommand and wires the front end to the core.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: reasonix-desktop <command> [flags]
+
+commands:
+  plugin install|list|show|remove|enable|disable|doctor   manage v2 plugins
+  version                                                  print the version
+
+Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
+user config dir + /reasonix-desktop).
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "plugin":
+		return runPlugin(ctx, args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, "reasonix-desktop", version)
+		return 0
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "reasonix-desktop: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+// version is set at link time for releases.
+var version = "0.1.0-dev"

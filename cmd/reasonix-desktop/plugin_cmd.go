@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
+
+subcommands:
+  install [--yes] [--link] [--replace] [--name N] PATH
+                        preview (and with --yes, install) the plugin in folder PATH
+  list [--json]         list installed plugins
+  show NAME             show a plugin's record and FULL TRUST block
+  remove [--yes] NAME   remove a plugin (a linked source folder is kept)
+  enable NAME           enable a plugin
+  disable NAME          disable a plugin
+  doctor NAME           start the plugin alone, handshake, print its declaration,
+                        provider catalog and timings, shut it down
+
+Every subcommand takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
+user config dir + /reasonix-desktop). Nothing is written without --yes
+(install, remove).
+`
+
+// errNotConfirmed marks a write the user has not confirmed with --yes.
+var errNotConfirmed = errors.New("not confirmed")
+
+// runPlugin runs `reasonix-desktop plugin ...`. Exit codes: 0 success, 1
+// failure or unconfirmed write (install/remove without --yes), 2 usage error.
+func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, pluginUsage)
+		return 2
+	}
+	sub, rest := args[0], args[1:]
+	var cmd func(context.Context, *pluginEnv, []string) error
+	fs := flag.NewFlagSet("reasonix-desktop plugin "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	env := &pluginEnv{stdout: stdout, stderr: stderr}
+	fs.StringVar(&env.dataDir, "data-dir", "", "data directory")
+	switch sub {
+	case "install":
+		fs.BoolVar(&env.yes, "yes", false, "install without asking (the preview is the authorization)")
+		fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+		fs.BoolVar(&env.replace, "replace", false, "replace an installed plugin of the same name")
+		fs.StringVar(&env.name, "name", "", "expected plugin name (must equal the manifest name)")
+		cmd = pluginInstall
+	case "list":
+		fs.BoolVar(&env.json, "json", false, "print JSON")
+		cmd = pluginList
+	case "show":
+		cmd = pluginShow
+	case "remove":
+		fs.BoolVar(&env.yes, "yes", false, "really remove")
+		cmd = pluginRemove
+	case "enable":
+		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, true) }
+	case "disable":
+		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, false) }
+	case "doctor":
+		fs.BoolVar(&env.json, "json", false, "print the declaration as JSON")
+		fs.StringVar(&env.workspace, "workspace", "", "workspace root to hand the sidecar (default: the plugin folder)")
+		cmd = pluginDoctor
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, pluginUsage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "reasonix-desktop plugin: unknown subcommand %q\n\n%s", sub, pluginUsage)
+		return 2
+	}
+	positional, err := parseInterspersed(fs, rest)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if err := ctx.Err(); err != nil {
+		fmt.Fprintf(stderr, "reasonix-desktop plugin %s: %v\n", sub, err)
+		return 1
+	}
+	if err := cmd(ctx, env, positional); err != nil {
+		var ue usageError
+		switch {
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "reasonix-desktop plugin %s: %s\n", sub, ue)
+			fs.Usage()
+			return 2
+		case errors.Is(err, errNotConfirmed):
+			return 1
+		}
+		fmt.Fprintf(stderr, "reasonix-desktop plugin %s: %s\n", sub, redact.String(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+type pluginEnv struct {
+	stdout, stderr           io.Writer
+	dataDir                  string
+	yes, link, replace, json bool
+	name                     string
+	workspace                string // doctor: the workspace root sent in the session
+}
+
+func (e *pluginEnv) open() (*plugin.Store, plugin.Layout, error) {
+	dir, err := plugin.ResolveDataDir(e.dataDir)
+	if err != nil {
+		return nil, plugin.Layout{}, err
+	}
+	layout := plugin.Layout{Root: dir}
+	store, err := plugin.OpenStore(layout)
+	return store, layout, err
+}
+
+// parseInterspersed parses flags that may appear before or after the
+// positional arguments ("install PATH --yes"); "--" ends flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		consumed := args[:len(args)-len(rest)]
+		if len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+func oneArg(args []string, what string) (string, error) {
+	if len(args) != 1 {
+		return "", usageError(fmt.Sprintf("want exactly one %s, got %d arguments", what, len(args)))
+	}
+	return args[0], nil
+}
+
+func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
+	src, err := oneArg(args, "PATH")
+	if err != nil {
+		return err
+	}
+	store, layout, err := e.open()
+	if err != nil {
+		return err
+	}
+	plan, err := plugin.Preview(store, src, plugin.InstallOptions{Link: e.link, Replace: e.replace, Name: e.name})
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(e.stdout, plan.Text)
+	if !e.yes {
+		fmt.Fprintln(e.stdout, "\nRe-run with --yes to install.")
+		return errNotConfirmed
+	}
+	rec, err := plugin.Install(store, layout, plan)
+	if err != nil {
+		return err
+	}
+	verb := "Installed"
+	if rec.Linked {
+		verb = "Linked"
+	}
+	fmt.Fprintf(e.stdout, "\n%s %s %s (%s).\n", verb, rec.Name, redact.String(rec.Version), rec.Root)
+	return nil
+}
+
+func pluginList(_ context.Context, e *pluginEnv, args []string) error {
+	if len(args) != 0 {
+		return usageError("list takes no arguments")
+	}
+	store, _, err := e.open()
+	if err != nil {
+		return err
+	}
+	recs := store.List()
+	if e.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(recs)
+	}
+	if len(recs) == 0 {
+		fmt.Fprintln(e.stdout, "No plugins installed.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tROOT")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, redact.String(r.Version), state(r), r.Root)
+	}
+	return tw.Flush()
+}
+
+func state(r plugin.Record) string {
+	s := "enabled"
+	if !r.Enabled {
+		s = "disabled"
+	}
+	if r.Linked {
+		s += ", linked"
+	}
+	return s
+}
+
+func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return err
+	}
+	store, _, err := e.open()
+	if err != nil {
+		return err
+	}
+	r, ok := store.Get(name)
+	if !ok {
+		return fmt.Errorf("plugin %q is not installed", name)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "Name:        %s\n", r.Name)
+	fmt.Fprintf(w, "Version:     %s\n", redact.String(r.Version))
+	if r.Description != "" {
+		fmt.Fprintf(w, "Description: %s\n", redact.String(r.Description))
+	}
+	fmt.Fprintf(w, "State:       %s\n", state(r))
+	fmt.Fprintf(w, "Root:        %s\n", r.Root)
+	fmt.Fprintf(w, "Source:      %s\n", r.Source)
+	fmt.Fprintf(w, "Installed:   %s\n", r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
+	fmt.Fprintf(w, "Manifest:    sha256 %s\n\n", r.ManifestSHA256)
+	data, err := os.ReadFile(filepath.Join(r.Root, plugin.ManifestFile))
+	if err != nil {
+		return fmt.Errorf("cannot read the manifest: %w", err)
+	}
+	m, err := plugin.ParseManifest(data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(w, m.TrustBlock(r.Root))
+	if sum := plugin.ManifestSHA256(data); sum != r.ManifestSHA256 {
+		fmt.Fprintf(w, "Warning: the manifest changed since it was installed (sha256 %s)\n", sum)
+	}
+	for _, n := range m.LegacyNotes() {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
+	return nil
+}
+
+func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return err
+	}
+	store, layout, err := e.open()
+	if err != nil {
+		return err
+	}
+	r, ok := store.Get(name)
+	if !ok {
+		return fmt.Errorf("plugin %q is not installed", name)
+	}
+	if !e.yes {
+		if r.Linked {
+			fmt.Fprintf(e.stdout, "Would remove %s %s (linked; its folder %s is kept).\n", r.Name, redact.String(r.Version), r.Root)
+		} else {
+			fmt.Fprintf(e.stdout, "Would remove %s %s and delete %s.\n", r.Name, redact.String(r.Version), r.Root)
+		}
+		fmt.Fprintln(e.stdout, "Re-run with --yes to remove.")
+		return errNotConfirmed
+	}
+	if err := plugin.Remove(store, layout, name); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Removed %s.\n", name)
+	return nil
+}
+
+func pluginSetEnabled(e *pluginEnv, args []string, enabled bool) error {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return err
+	}
+	store, _, err := e.open()
+	if err != nil {
+		return err
+	}
+	if err := store.SetEnabled(name, enabled); err != nil {
+		return err
+	}
+	verb := "Disabled"
+	if enabled {
+		verb = "Enabled"
+	}
+	fmt.Fprintf(e.stdout, "%s %s. It takes effect at the next reload.\n", verb, name)
+	return nil
+}

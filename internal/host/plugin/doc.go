@@ -1,0 +1,19 @@
+// Package plugin owns the v2 plugin manifest (reasonix-plugin.json), the
+// plugin-packages.json store, data-dir resolution and install/link/update/remove.
+//
+// Trust model. A plugin with a runtime block is FULL TRUST: its sidecar runs
+// outside any sandbox with the user's full environment. Installing, linking or
+// replacing a plugin is the authorization, so every install path first renders
+// the FULL TRUST block (TrustBlock) and writes nothing until the user confirms.
+// Only plugins recorded in plugin-packages.json (and enabled there) are ever
+// started. Workspace files can never declare a sidecar: a workspace that ships
+// reasonix-plugin.json, .reasonix/plugins.json or a .reasonix/settings.json with a
+// "plugins"/"runtime" key only yields warnings (WorkspaceDeclaresSidecars); the
+// host never starts anything from it.
+//
+// Plugin names. The plugin name is the manifest's name, always: it is what the
+// sidecar declares at initialize and what prefixes its provider refs
+// (plugin/<name>/<id>) and action names (/<name>:<action>). InstallOptions.Name
+// is therefore a guard, not a rename: when set it must equal the manifest name,
+// otherwise the install fails.
+package plugin

@@ -1,0 +1,65 @@
+package plugin
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+func FuzzParseManifest(f *testing.F) {
+	f.Add([]byte(fullManifest))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"a","version":"1","runtime":{"command":"/bin/true"}}`))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"a","version":"1","runtime":{"command":"${REASONIX_PLUGIN_ROOT}/x","env":{"K":"v","A B":""},"priority":1000,"timeoutMillis":0}}`))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"a","version":"1","provides":[{"kind":"uiaction","id":"go"}],"runtime":{"command":"/x","capabilities":["ui"]}}`))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"a","version":"1","runtime":{"command":"/x"}} trailing`))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v1"}`))
+	f.Add([]byte(`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]`))
+	f.Add([]byte(`{"a":1,"a":2}`))
+	f.Add([]byte(""))
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"0","version":"0","provides":[],"runtime":{"command":"0","args":[],"env":{}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest(data)
+		if err != nil {
+			if m != nil {
+				t.Fatal("manifest returned with an error")
+			}
+			_ = err.Error()
+			return
+		}
+		exp := m.Expectation()
+		_ = m.TrustBlock("/root")
+		_ = m.LegacyNotes()
+		_, _, _ = m.ResolveCommand("/root")
+		_ = m.Env("/root", []string{"A=b"})
+		for _, p := range protocol.HookPoints() {
+			if m.Timeout(p) <= 0 {
+				t.Fatalf("no timeout at %s", p)
+			}
+		}
+		// Re-validation is stable: the marshalled manifest parses to the same manifest.
+		b1, err := json.Marshal(m)
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		m2, err := ParseManifest(b1)
+		if err != nil {
+			t.Fatalf("re-parse of %s: %v", b1, err)
+		}
+		b2, _ := json.Marshal(m2)
+		if !bytes.Equal(b1, b2) {
+			t.Fatalf("unstable:\n%s\n%s", b1, b2)
+		}
+		// Compared as wire JSON: an empty list and an absent one are the same.
+		eb, _ := json.Marshal(exp)
+		if eb2, _ := json.Marshal(m2.Expectation()); !bytes.Equal(eb, eb2) {
+			t.Fatalf("expectation changed:\n%s\n%s", eb, eb2)
+		}
+		// The expectation is valid wire data.
+		var back protocol.ManifestExpectation
+		if err := protocol.DecodeStrict(eb, &back); err != nil {
+			t.Fatalf("expectation %s does not decode strictly: %v", eb, err)
+		}
+	})
+}

@@ -1,0 +1,7 @@
+//go:build !(linux || darwin || freebsd || openbsd || netbsd || dragonfly)
+
+package plugin
+
+// lockFile is a no-op where flock is unavailable; the in-process mutex
+// still serializes writers of one process.
+func lockFile(string) (func(), error) { return func() {}, nil }
