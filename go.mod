@@ -2,4 +2,4 @@ module github.com/reasonix/reasonix-desktop
 
 go 1.26
 
-require github.com/google/uuid v1.6.0 // indirect
+require github.com/google/uuid v1.6.0

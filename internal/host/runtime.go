@@ -1,0 +1,426 @@
+// Package host owns the plugin runtime: which installed plugins run, in
+// which generation, and how they start and stop together. A Runtime starts
+// every enabled plugin of a generation with at most four handshakes in
+// flight under one shared budget, publishes the generation only if every
+// required plugin came up, and replaces it on an idle-time reload.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// Start limits of one generation (DESIGN "Handshake").
+const (
+	StartBudget     = 30 * time.Second
+	MaxParallelInit = 4
+)
+
+// Plugin states as the plugin manager shows them.
+const (
+	StateActive   = "Active"
+	StateFailed   = "Failed"
+	StateInactive = "Inactive"
+	StateDisabled = "Disabled"
+)
+
+// ErrBusy is returned by Reload while a turn holds the runtime.
+var ErrBusy = errors.New("runtime is busy: reload waits for an idle moment")
+
+// Config wires a Runtime.
+type Config struct {
+	Layout        plugin.Layout
+	UIHost        protocol.UIHost
+	WorkspaceRoot string
+	SessionID     string // defaults to a fresh uuid
+	Logger        *slog.Logger
+	// StartBudget overrides the shared 30 s start budget (tests).
+	StartBudget time.Duration
+	// Bind registers host-side handlers on every sidecar connection.
+	Bind func(c *sidecar.Client, conn *ndjson.Conn)
+	// OnFrame taps frames for the protocol inspector.
+	OnFrame func(plugin string, f ndjson.FrameInfo)
+	// OnChange is called (off the caller's goroutine) whenever a plugin's
+	// state changes: a generation was published or a sidecar crashed.
+	OnChange func()
+}
+
+// PluginStatus is one installed plugin as the UI and `plugin list` show it.
+type PluginStatus struct {
+	Name        string
+	Version     string
+	Description string
+	State       string
+	Generation  int64
+	Required    bool
+	Linked      bool
+	Root        string
+	Intercepts  []string
+	Replaces    []string
+	Providers   []string
+	Actions     []string
+	// Failure explains a Failed plugin (redacted); StartError carries the
+	// structured start diagnostics when the failure happened at start.
+	Failure    string
+	StartError *sidecar.StartError
+	StderrTail string
+}
+
+// Generation is one published set of running sidecars.
+type Generation struct {
+	Number    int64
+	Epoch     string
+	Session   protocol.SessionContext
+	clients   map[string]*sidecar.Client
+	status    map[string]*PluginStatus
+	manifests map[string]*plugin.Manifest
+	chain     *intercept.Chain
+}
+
+// Chain is the generation's frozen interception chain.
+func (g *Generation) Chain() *intercept.Chain { return g.chain }
+
+// Clients returns the Active clients sorted by plugin name.
+func (g *Generation) Clients() []*sidecar.Client {
+	out := make([]*sidecar.Client, 0, len(g.clients))
+	for _, c := range g.clients {
+		if c.State() == sidecar.StateActive {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// Client returns a plugin's client in this generation.
+func (g *Generation) Client(name string) (*sidecar.Client, bool) {
+	c, ok := g.clients[name]
+	return c, ok
+}
+
+// Manifest returns the manifest a plugin of this generation started with.
+func (g *Generation) Manifest(name string) (*plugin.Manifest, bool) {
+	m, ok := g.manifests[name]
+	return m, ok
+}
+
+// Runtime runs generations of plugins.
+type Runtime struct {
+	cfg   Config
+	log   *slog.Logger
+	epoch string
+
+	mu      sync.Mutex
+	gen     *Generation
+	next    int64
+	holds   int // turns in progress; Reload waits for zero
+	stopped bool
+}
+
+// New makes a Runtime; nothing starts until Start.
+func New(cfg Config) *Runtime {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.SessionID == "" {
+		cfg.SessionID = uuid.NewString()
+	}
+	if cfg.StartBudget == 0 {
+		cfg.StartBudget = StartBudget
+	}
+	if cfg.UIHost == "" {
+		cfg.UIHost = protocol.UIHostHeadless
+	}
+	return &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1}
+}
+
+// Current is the published generation (nil before Start).
+func (r *Runtime) Current() *Generation {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.gen
+}
+
+// Hold marks a turn in progress; the returned func releases it. Reloads
+// only happen when no turn holds the runtime.
+func (r *Runtime) Hold() (release func()) {
+	r.mu.Lock()
+	r.holds++
+	r.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			r.holds--
+			r.mu.Unlock()
+		})
+	}
+}
+
+// Start publishes the first generation.
+func (r *Runtime) Start(ctx context.Context) (*Generation, error) {
+	return r.Reload(ctx)
+}
+
+// Reload starts a new generation from the current store (applying installs,
+// enables, disables, removals and restarting Failed plugins), publishes it,
+// then shuts the previous one down. When the new generation fails to
+// activate, the previous one stays published.
+func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		return nil, errors.New("runtime is shut down")
+	}
+	if r.holds > 0 {
+		r.mu.Unlock()
+		return nil, ErrBusy
+	}
+	number := r.next
+	r.next++
+	r.mu.Unlock()
+
+	gen, err := r.startGeneration(ctx, number)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	old := r.gen
+	r.gen = gen
+	r.mu.Unlock()
+	if old != nil {
+		old.chain.Close()
+		shutdownAll(context.WithoutCancel(ctx), old.clients)
+	}
+	r.changed()
+	return gen, nil
+}
+
+// Shutdown stops every sidecar of the current generation, in parallel.
+func (r *Runtime) Shutdown(ctx context.Context) {
+	r.mu.Lock()
+	r.stopped = true
+	gen := r.gen
+	r.mu.Unlock()
+	if gen != nil {
+		gen.chain.Close()
+		shutdownAll(ctx, gen.clients)
+	}
+}
+
+func shutdownAll(ctx context.Context, clients map[string]*sidecar.Client) {
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Shutdown(ctx)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *Runtime) changed() {
+	if r.cfg.OnChange != nil {
+		go r.cfg.OnChange()
+	}
+}
+
+// Status lists every installed plugin with its live state in the current
+// generation.
+func (r *Runtime) Status() []PluginStatus {
+	gen := r.Current()
+	if gen == nil {
+		return nil
+	}
+	out := make([]PluginStatus, 0, len(gen.status))
+	for name, st := range gen.status {
+		s := *st
+		if c, ok := gen.clients[name]; ok {
+			switch c.State() {
+			case sidecar.StateFailed:
+				s.State = StateFailed
+				if f := c.Failure(); f != nil {
+					s.Failure = redact.String(f.Error())
+				}
+				s.StderrTail = c.StderrTail()
+			case sidecar.StateStopped:
+				s.State = StateInactive
+			}
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// startGeneration loads every installed plugin, checks slot ownership and
+// starts the enabled ones.
+func (r *Runtime) startGeneration(ctx context.Context, number int64) (*Generation, error) {
+	store, err := plugin.OpenStore(r.cfg.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("generation %d: %w", number, err)
+	}
+	gen := &Generation{
+		Number: number,
+		Epoch:  r.epoch,
+		Session: protocol.SessionContext{
+			SessionID:     r.cfg.SessionID,
+			WorkspaceRoot: r.cfg.WorkspaceRoot,
+			Generation:    number,
+			Epoch:         r.epoch,
+		},
+		clients:   map[string]*sidecar.Client{},
+		status:    map[string]*PluginStatus{},
+		manifests: map[string]*plugin.Manifest{},
+	}
+	var installed []*plugin.Manifest
+	var toStart []plugin.Record
+	for _, rec := range store.List() {
+		st := &PluginStatus{Name: rec.Name, Version: rec.Version, Description: redact.String(rec.Description),
+			Generation: number, Linked: rec.Linked, Root: rec.Root, State: StateInactive}
+		gen.status[rec.Name] = st
+		m, err := plugin.LoadManifest(rec.Root)
+		if err != nil {
+			st.State, st.Failure = StateFailed, redact.String(err.Error())
+			continue
+		}
+		describe(st, m)
+		installed = append(installed, m)
+		gen.manifests[rec.Name] = m
+		if !rec.Enabled {
+			st.State = StateDisabled
+			continue
+		}
+		toStart = append(toStart, rec)
+	}
+	if err := plugin.CheckSlotOwners(installed); err != nil {
+		return nil, protocol.Errorf(protocol.ReasonActivationFailed, "generation %d: %v", number, err)
+	}
+
+	budget, cancel := context.WithTimeout(ctx, r.cfg.StartBudget)
+	defer cancel()
+	type result struct {
+		rec    plugin.Record
+		client *sidecar.Client
+		err    error
+	}
+	work := make(chan plugin.Record)
+	results := make(chan result)
+	workers := min(MaxParallelInit, len(toStart))
+	for range workers {
+		go func() {
+			for rec := range work {
+				c, err := sidecar.Start(budget, r.sidecarOptions(gen, rec))
+				results <- result{rec, c, err}
+			}
+		}()
+	}
+	go func() {
+		for _, rec := range toStart {
+			work <- rec
+		}
+		close(work)
+	}()
+	var requiredErr error
+	for range toStart {
+		res := <-results
+		st := gen.status[res.rec.Name]
+		if res.err != nil {
+			st.State = StateFailed
+			st.Failure = redact.String(res.err.Error())
+			var se *sidecar.StartError
+			if errors.As(res.err, &se) {
+				st.StartError = se
+				st.StderrTail = se.StderrTail
+			}
+			if st.Required && requiredErr == nil {
+				requiredErr = protocol.Errorf(protocol.ReasonActivationFailed,
+					"required plugin %s failed to start: %s", res.rec.Name, st.Failure)
+			}
+			r.log.Warn("plugin failed to start", "plugin", res.rec.Name, "generation", number, "error", st.Failure)
+			continue
+		}
+		st.State = StateActive
+		gen.clients[res.rec.Name] = res.client
+	}
+	if requiredErr == nil {
+		gen.chain, requiredErr = r.buildChain(gen)
+	}
+	if requiredErr != nil {
+		shutdownAll(context.WithoutCancel(ctx), gen.clients)
+		return nil, requiredErr
+	}
+	return gen, nil
+}
+
+// buildChain freezes the generation's interceptors: what each sidecar
+// declared at initialize, ordered by the manifest priority.
+func (r *Runtime) buildChain(gen *Generation) (*intercept.Chain, error) {
+	names := make([]string, 0, len(gen.clients))
+	for name := range gen.clients {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	members := make([]*intercept.Member, 0, len(names))
+	for i, name := range names {
+		c, m := gen.clients[name], gen.manifests[name]
+		decl := c.Declaration()
+		points := make([]protocol.HookPoint, 0, len(decl.Subscriptions))
+		for _, s := range decl.Subscriptions {
+			points = append(points, protocol.HookPoint(s))
+		}
+		members = append(members, &intercept.Member{
+			Plugin:   name,
+			Priority: m.Runtime.Priority,
+			Order:    i,
+			Required: m.Runtime.Required,
+			Points:   points,
+			Slots:    decl.Replaces,
+			Timeout:  m.Timeout,
+			Client:   c,
+		})
+	}
+	return intercept.NewChain(members, intercept.Options{Logger: r.log.With("generation", gen.Number)})
+}
+
+func (r *Runtime) sidecarOptions(gen *Generation, rec plugin.Record) sidecar.Options {
+	return sidecar.Options{
+		Name:     rec.Name,
+		Root:     rec.Root,
+		Manifest: gen.manifests[rec.Name],
+		Session:  gen.Session,
+		UIHost:   r.cfg.UIHost,
+		Logger:   r.log.With("generation", gen.Number),
+		Bind:     r.cfg.Bind,
+		OnFrame:  r.cfg.OnFrame,
+		OnCrash: func(c *sidecar.Client, err *sidecar.ExitError) {
+			r.log.Warn("plugin crashed", "plugin", c.Name(), "generation", gen.Number, "error", err.Error())
+			r.changed()
+		},
+	}
+}
+
+func describe(st *PluginStatus, m *plugin.Manifest) {
+	st.Required = m.IsRequired()
+	st.Intercepts = append([]string(nil), m.Runtime.Intercepts...)
+	st.Replaces = m.Slots()
+	st.Providers = m.ProviderRefs()
+	for _, id := range m.ActionIDs() {
+		st.Actions = append(st.Actions, m.PublicActionName(id))
+	}
+}

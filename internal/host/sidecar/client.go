@@ -1,0 +1,431 @@
+package sidecar
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/content"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// Timing of the shutdown sequence (DESIGN "Handshake").
+const (
+	ShutdownRequestTimeout = 5 * time.Second
+	ExitGrace              = 750 * time.Millisecond
+	stderrDrainWait        = 500 * time.Millisecond
+)
+
+// State of a sidecar client.
+type State string
+
+// Client states as the plugin manager shows them.
+const (
+	StateStarting State = "Starting"
+	StateActive   State = "Active"
+	StateFailed   State = "Failed"
+	StateStopped  State = "Stopped"
+)
+
+// Options describe one sidecar to start.
+type Options struct {
+	Name     string // the installed plugin name
+	Root     string // the plugin folder (REASONIX_PLUGIN_ROOT)
+	Manifest *plugin.Manifest
+	Session  protocol.SessionContext
+	UIHost   protocol.UIHost
+	Logger   *slog.Logger
+	// BaseEnv is the environment the manifest env is added to; nil means
+	// the host's own environment.
+	BaseEnv []string
+	// Bind registers the host-side handlers (content, UI, provider streams)
+	// on the connection before it starts. It may be nil.
+	Bind func(c *Client, conn *ndjson.Conn)
+	// OnFrame taps every frame for the protocol inspector.
+	OnFrame func(plugin string, f ndjson.FrameInfo)
+	// OnCrash is called once, off the caller's goroutine, when an Active
+	// sidecar dies or its connection fails.
+	OnCrash func(c *Client, err *ExitError)
+}
+
+// Client is one running sidecar.
+type Client struct {
+	opts    Options
+	name    string
+	log     *slog.Logger
+	cmd     *exec.Cmd
+	stdin   *os.File
+	stdout  *os.File
+	conn    *ndjson.Conn
+	content *content.Store // this connection's content refs
+	stderr  *tail
+	started time.Time
+
+	decl       protocol.InitializeResult
+	handshake  time.Duration
+	initSent   atomic.Bool // extension/initialized was sent: sidecar traffic is legal
+	stopping   atomic.Bool
+	exited     chan struct{} // closed when the process has been reaped
+	settled    chan struct{} // closed once a crash has been classified
+	stderrDone chan struct{}
+	waitErr    error
+
+	mu        sync.Mutex
+	state     State
+	failure   error  // why the client is Failed
+	badStdout string // first non-JSON stdout line, redacted
+	poison    error  // protocol violation that ended the connection
+
+	shutdownOnce sync.Once
+	settleOnce   sync.Once
+}
+
+// settle marks the client's end as classified (crash or shutdown).
+func (c *Client) settle() { c.settleOnce.Do(func() { close(c.settled) }) }
+
+// ExitError is why an Active sidecar stopped without being asked to. It
+// unwraps to provider_interrupted so a turn using it fails explicitly.
+type ExitError struct {
+	Plugin     string
+	Cause      string // "exited with status 1", "connection failed: …"
+	StderrTail string // redacted
+}
+
+func (e *ExitError) Error() string {
+	return fmt.Sprintf("plugin %s stopped: %s", e.Plugin, e.Cause)
+}
+
+// Unwrap lets callers match the crash with protocol reasons.
+func (e *ExitError) Unwrap() error {
+	return protocol.NewError(protocol.ReasonProviderInterrupted, e.Error())
+}
+
+// Start spawns the sidecar and completes the handshake, or returns a
+// *StartError with diagnostics. On failure no process of the plugin is left.
+// ctx bounds the whole start (the generation's shared budget).
+func Start(ctx context.Context, opts Options) (*Client, error) {
+	c := &Client{
+		opts:       opts,
+		name:       opts.Name,
+		stderr:     newTail(TailBytes),
+		content:    content.NewStore(),
+		started:    time.Now(),
+		exited:     make(chan struct{}),
+		settled:    make(chan struct{}),
+		stderrDone: make(chan struct{}),
+		state:      StateStarting,
+	}
+	c.log = opts.Logger
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	c.log = c.log.With("plugin", opts.Name)
+
+	path, args, err := opts.Manifest.ResolveCommand(opts.Root)
+	command := path
+	if err != nil {
+		return nil, c.startErr(StageResolve, command, err)
+	}
+	if facts := inspectFile(path); !facts.Exists || !facts.Executable || !facts.ForThisMachine {
+		return nil, c.startErr(StageResolve, command, fmt.Errorf("command %s is not runnable", path))
+	}
+	if err := c.spawn(path, args); err != nil {
+		return nil, err
+	}
+	if err := c.handshakeWith(ctx); err != nil {
+		c.kill()
+		<-c.exited
+		c.waitStderr()
+		return nil, c.startErr(StageHandshake, command, c.explain(err))
+	}
+	return c, nil
+}
+
+// spawn starts the process in its own process group with three pipes.
+func (c *Client) spawn(path string, args []string) error {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return c.startErr(StagePipes, path, err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return c.startErr(StagePipes, path, err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return c.startErr(StagePipes, path, err)
+	}
+	base := c.opts.BaseEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	cmd := exec.Command(path, args...)
+	cmd.Env = c.opts.Manifest.Env(c.opts.Root, base)
+	cmd.Dir = c.opts.Root
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = processGroupAttr()
+	err = cmd.Start()
+	closeAll(inR, outW, errW) // the child's ends
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return c.startErr(StageSpawn, path, err)
+	}
+	c.cmd, c.stdin, c.stdout = cmd, inW, outR
+	go pumpStderr(errR, c.stderr, c.log, c.stderrDone)
+	go c.reap(errR)
+
+	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
+		Name:    "plugin " + c.name,
+		Logger:  c.log,
+		Admit:   c.admit,
+		OnFrame: c.onFrame,
+	})
+	for _, m := range []string{protocol.MethodBrowserTabList, protocol.MethodBrowserTabOpen,
+		protocol.MethodBrowserTabSnapshot, protocol.MethodBrowserTabAct, protocol.MethodBrowserTabWait} {
+		c.conn.Handle(m, browserUnavailable)
+	}
+	c.conn.Handle(protocol.MethodContentRead, c.content.Handle)
+	if c.opts.Bind != nil {
+		c.opts.Bind(c, c.conn)
+	}
+	c.conn.Start()
+	go c.watchConn()
+	return nil
+}
+
+func browserUnavailable(context.Context, json.RawMessage) (any, error) {
+	return nil, protocol.NewError(protocol.ReasonBrowserUnavailable, "the desktop host has no browser companion")
+}
+
+// reap waits for the process, then makes sure its whole group is gone.
+func (c *Client) reap(stderr *os.File) {
+	c.waitErr = c.cmd.Wait()
+	killGroup(c.cmd.Process.Pid)
+	close(c.exited)
+	// Our read ends stay open until the group is dead so no frame written
+	// before exit is lost; the conn sees EOF once every writer is gone.
+	c.waitStderr()
+	_ = stderr.Close()
+	if !c.stopping.Load() {
+		c.crashed(fmt.Sprintf("exited: %s", describeWait(c.waitErr)))
+	}
+}
+
+// watchConn turns a failed connection of a running sidecar into a crash.
+// A clean EOF usually means the process is exiting: then the exit status is
+// the better explanation and reap reports it.
+func (c *Client) watchConn() {
+	<-c.conn.Done()
+	defer c.stdout.Close()
+	if c.stopping.Load() {
+		return
+	}
+	err := c.conn.Err()
+	c.mu.Lock()
+	if c.poison != nil {
+		err = c.poison
+	}
+	c.mu.Unlock()
+	if errors.Is(err, io.EOF) {
+		select {
+		case <-c.exited:
+			return
+		case <-time.After(time.Second):
+			err = errors.New("the sidecar closed its stdout but kept running")
+		}
+	}
+	c.crashed(fmt.Sprintf("connection failed: %v", err))
+}
+
+// crashed marks an Active client Failed once and tells the owner.
+func (c *Client) crashed(cause string) {
+	c.mu.Lock()
+	if c.state != StateActive {
+		c.mu.Unlock()
+		return
+	}
+	c.state = StateFailed
+	c.mu.Unlock()
+	defer c.settle()
+	c.kill()
+	<-c.exited
+	c.waitStderr()
+	exitErr := &ExitError{Plugin: c.name, Cause: redact.String(cause), StderrTail: c.stderr.String()}
+	c.mu.Lock()
+	c.failure = exitErr
+	c.mu.Unlock()
+	c.conn.CloseWithError(exitErr)
+	c.log.Warn("sidecar crashed", "cause", exitErr.Cause)
+	if c.opts.OnCrash != nil {
+		go c.opts.OnCrash(c, exitErr)
+	}
+}
+
+// admit enforces the initialized barrier: any sidecar-to-host traffic before
+// extension/initialized poisons the connection and kills the process.
+func (c *Client) admit(method string, notification bool) error {
+	if c.initSent.Load() {
+		return nil
+	}
+	err := protocol.Errorf(protocol.ReasonProtocolError,
+		"%s sent before extension/initialized; the connection is poisoned", method)
+	c.mu.Lock()
+	if c.poison == nil {
+		c.poison = err
+	}
+	c.mu.Unlock()
+	// Let the error answer reach the pipe before the process goes.
+	time.AfterFunc(20*time.Millisecond, c.kill)
+	return err
+}
+
+func (c *Client) onFrame(f ndjson.FrameInfo) {
+	if f.Dir == ndjson.In && f.Kind == "invalid" && !json.Valid(f.Raw) {
+		line := string(f.Raw)
+		if len(line) > 240 {
+			line = line[:240] + "…"
+		}
+		c.mu.Lock()
+		first := c.badStdout == ""
+		if first {
+			c.badStdout = redact.String(line)
+		}
+		c.mu.Unlock()
+		if first {
+			c.log.Warn("sidecar wrote a non-JSON line to stdout", "line", redact.String(line))
+		}
+		if !c.initSent.Load() {
+			c.mu.Lock()
+			if c.poison == nil {
+				c.poison = errNonJSONStdout
+			}
+			c.mu.Unlock()
+			go c.kill()
+		}
+	}
+	if c.opts.OnFrame != nil {
+		c.opts.OnFrame(c.name, f)
+	}
+}
+
+// handshakeWith sends initialize, checks the declaration, sends initialized.
+func (c *Client) handshakeWith(ctx context.Context) error {
+	params := protocol.InitializeParams{
+		ProtocolID:      protocol.ProtocolID,
+		ProtocolVersion: protocol.ProtocolVersion,
+		Manifest:        c.opts.Manifest.Expectation(),
+		Session:         c.opts.Session,
+		Capabilities: protocol.HostCapabilities{
+			ContentRefs:     true,
+			UIHost:          c.opts.UIHost,
+			ProtocolVersion: protocol.ProtocolVersion,
+		},
+	}
+	var raw json.RawMessage
+	if err := c.conn.Call(ctx, protocol.MethodInitialize, params, &raw); err != nil {
+		return fmt.Errorf("extension/initialize: %w", err)
+	}
+	decl, err := CheckDeclaration(raw, c.opts.Manifest)
+	if err != nil {
+		return err
+	}
+	c.decl = *decl
+	c.initSent.Store(true)
+	if err := c.conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
+		return fmt.Errorf("extension/initialized: %w", err)
+	}
+	c.handshake = time.Since(c.started)
+	c.mu.Lock()
+	c.state = StateActive
+	c.mu.Unlock()
+	// A crash between the handshake and now was ignored (state was Starting).
+	select {
+	case <-c.exited:
+		c.crashed("exited during the handshake")
+		return c.Failure()
+	default:
+	}
+	return nil
+}
+
+// explain prefers the root cause the client observed over the generic
+// "connection closed" a failed call reports.
+func (c *Client) explain(err error) error {
+	c.mu.Lock()
+	poison := c.poison
+	c.mu.Unlock()
+	if poison != nil {
+		return poison
+	}
+	select {
+	case <-c.exited:
+		if c.waitErr != nil || errors.Is(err, ndjson.ErrClosed) {
+			return fmt.Errorf("%w (process %s)", err, describeWait(c.waitErr))
+		}
+	default:
+	}
+	return err
+}
+
+func (c *Client) startErr(stage Stage, command string, err error) *StartError {
+	c.mu.Lock()
+	c.state = StateFailed
+	line := c.badStdout
+	c.mu.Unlock()
+	se := &StartError{
+		Plugin:     c.name,
+		Stage:      stage,
+		Command:    command,
+		Elapsed:    time.Since(c.started),
+		StderrTail: c.stderr.String(),
+		StdoutLine: line,
+		Err:        err,
+	}
+	if command != "" {
+		se.File = inspectFile(command)
+	}
+	c.mu.Lock()
+	c.failure = se
+	c.mu.Unlock()
+	return se
+}
+
+func (c *Client) waitStderr() {
+	select {
+	case <-c.stderrDone:
+	case <-time.After(stderrDrainWait):
+	}
+}
+
+// kill ends the whole process group now. Safe to call at any time.
+func (c *Client) kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		killGroup(c.cmd.Process.Pid)
+	}
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+func describeWait(err error) string {
+	if err == nil {
+		return "exit status 0"
+	}
+	return err.Error()
+}

@@ -1,0 +1,9 @@
+//go:build unix && !linux
+
+package sidecar
+
+import "syscall"
+
+func processGroupAttrOS() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}

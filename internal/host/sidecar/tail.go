@@ -1,0 +1,77 @@
+package sidecar
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// TailBytes is the size of the stderr ring kept per sidecar.
+const TailBytes = 16 << 10
+
+// tail is a bounded ring of the most recent stderr bytes.
+type tail struct {
+	mu   sync.Mutex
+	buf  []byte
+	full bool
+	pos  int
+}
+
+func newTail(size int) *tail { return &tail{buf: make([]byte, size)} }
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := len(p)
+	if len(p) >= len(t.buf) {
+		copy(t.buf, p[len(p)-len(t.buf):])
+		t.pos, t.full = 0, true
+		return n, nil
+	}
+	for len(p) > 0 {
+		c := copy(t.buf[t.pos:], p)
+		p = p[c:]
+		t.pos += c
+		if t.pos == len(t.buf) {
+			t.pos, t.full = 0, true
+		}
+	}
+	return n, nil
+}
+
+// String returns the tail, redacted. Redaction happens on read so a secret
+// split across two writes is still caught.
+func (t *tail) String() string {
+	t.mu.Lock()
+	var raw []byte
+	if t.full {
+		raw = append(append(raw, t.buf[t.pos:]...), t.buf[:t.pos]...)
+	} else {
+		raw = append(raw, t.buf[:t.pos]...)
+	}
+	t.mu.Unlock()
+	return redact.String(string(raw))
+}
+
+// pumpStderr copies a sidecar's stderr into the tail and the host log, one
+// redacted line at a time, until the pipe closes.
+func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
+	defer close(done)
+	debug := log.Enabled(context.Background(), slog.LevelDebug)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		_, _ = t.Write(append(line, '\n'))
+		if debug {
+			log.Debug("sidecar stderr", "line", redact.String(string(line)))
+		}
+	}
+	// A line longer than the scanner's limit ends scanning: drain the rest
+	// into the tail so the process never blocks on a full pipe.
+	_, _ = io.Copy(t, r)
+}

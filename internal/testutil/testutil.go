@@ -1,0 +1,191 @@
+// Package testutil builds the real sidecar binaries tests run as child
+// processes, writes plugin folders for them, and checks that no process or
+// goroutine outlives a test. It is imported only by tests.
+package testutil
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	buildMu  sync.Mutex
+	built    = map[string]string{}
+	buildDir string
+)
+
+// Run runs a package's tests and removes the binaries built for them.
+func Run(m *testing.M) int {
+	code := m.Run()
+	buildMu.Lock()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	buildMu.Unlock()
+	return code
+}
+
+// ModuleRoot is the repository root (the folder holding go.mod).
+func ModuleRoot(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("go.mod not found above the test's directory")
+		}
+		dir = parent
+	}
+}
+
+// Binary builds a main package (path relative to the module root, e.g.
+// "examples/echo-provider") once per test process and returns its path.
+func Binary(tb testing.TB, pkg string) string {
+	tb.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if p, ok := built[pkg]; ok {
+		return p
+	}
+	if buildDir == "" {
+		d, err := os.MkdirTemp("", "reasonix-test-bin-")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		buildDir = d
+	}
+	out := filepath.Join(buildDir, strings.ReplaceAll(pkg, "/", "_"))
+	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
+	cmd.Dir = ModuleRoot(tb)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	built[pkg] = out
+	return out
+}
+
+// PluginDir writes a plugin folder whose manifest runs binary. The manifest
+// is the given JSON object with apiVersion, version and runtime.command
+// filled in when absent.
+func PluginDir(tb testing.TB, name, binary string, manifest map[string]any) string {
+	tb.Helper()
+	root := filepath.Join(tb.TempDir(), name)
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if manifest == nil {
+		manifest = map[string]any{}
+	}
+	setDefault(manifest, "apiVersion", "reasonix.io/plugin/v2")
+	setDefault(manifest, "name", name)
+	setDefault(manifest, "version", "0.0.1")
+	rt, _ := manifest["runtime"].(map[string]any)
+	if rt == nil {
+		rt = map[string]any{}
+		manifest["runtime"] = rt
+	}
+	setDefault(rt, "command", binary)
+	b, err := json.MarshalIndent(manifest, "", "  ")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "reasonix-plugin.json"), b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return root
+}
+
+func setDefault(m map[string]any, k string, v any) {
+	if _, ok := m[k]; !ok {
+		m[k] = v
+	}
+}
+
+// Alive reports whether pid is a live (non-zombie) process.
+func Alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return runtime.GOOS != "linux"
+	}
+	// The state follows the parenthesised command name.
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+// WaitDead fails the test if any pid is still alive after a grace period.
+func WaitDead(tb testing.TB, pids ...int) {
+	tb.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for _, pid := range pids {
+		for Alive(pid) {
+			if time.Now().After(deadline) {
+				tb.Errorf("process %d outlived the host", pid)
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// ReadPIDs reads one pid per line.
+func ReadPIDs(tb testing.TB, path string) []int {
+	tb.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			tb.Fatalf("pid file: %v", err)
+		}
+		pids = append(pids, n)
+	}
+	return pids
+}
+
+// CheckGoroutines fails the test if the goroutine count does not come back
+// to (about) where it was when CheckGoroutines was called.
+func CheckGoroutines(tb testing.TB) {
+	tb.Helper()
+	before := runtime.NumGoroutine()
+	tb.Cleanup(func() {
+		deadline := time.Now().Add(3 * time.Second)
+		for {
+			n := runtime.NumGoroutine()
+			if n <= before+1 {
+				return
+			}
+			if time.Now().After(deadline) {
+				buf := make([]byte, 1<<20)
+				buf = buf[:runtime.Stack(buf, true)]
+				tb.Errorf("goroutines leaked: %d before, %d after\n%s", before, n, buf)
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	})
+}
