@@ -1,0 +1,130 @@
+// Command hello-surfaces is a UI plugin for Reasonix: once the host is ready
+// it publishes a status, a card with two actions and a form; its actions
+// refresh the card and ask a question; form submissions come back as a
+// notification.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"maps"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/sdk"
+)
+
+// Surface ids: publishing again with the same id replaces the surface.
+const (
+	statusID = "hello-status"
+	cardID   = "hello-card"
+	formID   = "hello-form"
+	noticeID = "hello-notice"
+	askID    = "hello-ask"
+)
+
+var refreshes atomic.Int64
+
+func card(host *sdk.Host) protocol.CardPayload {
+	return protocol.CardPayload{
+		Title: "Hello from a plugin",
+		Markdown: "**hello-surfaces** renders as native widgets:\n\n" +
+			"- status, card, form and notification surfaces\n" +
+			"- confirm, input, select and multiselect prompts\n\n" +
+			"See the [protocol](https://example.com/reasonix/extension-protocol).",
+		Fields: []protocol.KeyValue{
+			{Key: "refreshed", Value: strconv.FormatInt(refreshes.Load(), 10)},
+			{Key: "ui host", Value: string(host.UIHost())},
+		},
+		Actions: []protocol.ActionRef{{ActionID: "refresh", Label: "Refresh"}, {ActionID: "ask", Label: "Ask me"}},
+	}
+}
+
+var form = protocol.FormPayload{
+	Title:   "Tell us about you",
+	Message: "Submitted values come back as a notification.",
+	Fields: []protocol.FormField{
+		{Key: "name", Label: "Name", Kind: protocol.FieldInput, Required: true},
+		{Key: "color", Label: "Favourite color", Kind: protocol.FieldSelect, Options: []string{"red", "green", "blue"}, Default: "green"},
+		{Key: "tags", Label: "Interests", Kind: protocol.FieldMultiselect, Options: []string{"go", "desktop", "plugins"}},
+		{Key: "agree", Label: "I like structured UI", Kind: protocol.FieldConfirm},
+	},
+}
+
+func initialized(ctx context.Context, host *sdk.Host) {
+	for _, progress := range []float64{0, 0.5, 1} {
+		label := "hello-surfaces starting"
+		if progress == 1 {
+			label = "hello-surfaces ready"
+		}
+		if _, err := host.PublishStatus(ctx, statusID, protocol.StatusPayload{Label: label, Progress: &progress}); err != nil {
+			log.Printf("status: %v", err)
+		}
+	}
+	if _, err := host.PublishCard(ctx, cardID, card(host)); err != nil {
+		log.Printf("card: %v", err)
+	}
+	if _, err := host.PublishForm(ctx, formID, form); err != nil {
+		log.Printf("form: %v", err)
+	}
+}
+
+func refresh(ctx context.Context, a sdk.ActionContext) (string, error) {
+	n := refreshes.Add(1)
+	if _, err := a.Host.PublishCard(ctx, cardID, card(a.Host)); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("refreshed %d times", n), nil
+}
+
+func ask(ctx context.Context, a sdk.ActionContext) (string, error) {
+	ok, err := a.Host.RequestConfirm(ctx, askID, "Proceed?", "hello-surfaces would like to know whether to proceed.")
+	answer := "no"
+	switch {
+	case errors.Is(err, sdk.ErrDismissed):
+		answer = "dismissed"
+	case err != nil:
+		return "", err
+	case ok:
+		answer = "yes"
+	}
+	if _, err := a.Host.PublishNotification(ctx, noticeID, protocol.NotificationPayload{Title: "You answered: " + answer}); err != nil {
+		return "", err
+	}
+	return "answered " + answer, nil
+}
+
+func submit(ctx context.Context, s sdk.Submission) error {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(s.Values)) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, s.Values[k]))
+	}
+	_, err := s.Host.PublishNotification(ctx, noticeID, protocol.NotificationPayload{
+		Title: "Form submitted", Body: strings.Join(parts, ", ")})
+	return err
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	p := &sdk.Plugin{
+		Name:    "hello-surfaces",
+		Version: "0.1.0",
+		Actions: []sdk.Action{
+			{ID: "refresh", Label: "Refresh the card", Handler: refresh},
+			{ID: "ask", Label: "Ask a question", Handler: ask},
+		},
+		OnInitialized: initialized,
+		OnSubmit:      submit,
+	}
+	if err := sdk.Serve(ctx, p); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,274 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// defaultShutdownTimeout bounds extension/shutdown when the host sends
+// timeoutMillis 0.
+const defaultShutdownTimeout = 5 * time.Second
+
+// Serve runs p on os.Stdin/os.Stdout until the host shuts it down, closes
+// stdin, or ctx ends. See ServeIO.
+func Serve(ctx context.Context, p *Plugin) error {
+	return ServeIO(ctx, p, os.Stdin, os.Stdout)
+}
+
+// ServeIO runs p over r (from the host) and w (to the host). It returns nil
+// after extension/shutdown has been answered or when r reaches EOF,
+// ctx.Err() when ctx ends first, and the connection's terminal error
+// otherwise (for example frame_too_large). Plugin mistakes (bad name, bad
+// provider refs, bad action ids) are reported before anything is read.
+func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
+	if err := p.check(); err != nil {
+		return err
+	}
+	log := p.Logger
+	if log == nil {
+		log = slog.New(slog.NewJSONHandler(os.Stderr, nil)).With("plugin", p.Name)
+	}
+	s := &server{
+		p:        p,
+		log:      log,
+		streams:  map[string]*stream{},
+		closeNow: make(chan struct{}),
+		openIDs:  map[int64]string{},
+		answered: map[string]chan struct{}{},
+	}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	defer s.cancel()
+	s.conn = ndjson.NewConn(r, w, ndjson.Options{Name: "sdk:" + p.Name, Logger: log, OnFrame: s.onFrame})
+	s.host = newHost(s.conn)
+	s.register()
+	s.conn.Start()
+
+	var err error
+	select {
+	case <-s.conn.Done():
+	case <-s.closeNow:
+		s.conn.Close()
+	case <-ctx.Done():
+		s.conn.Close()
+		err = ctx.Err()
+	}
+	s.cancel()
+	wctx, wcancel := context.WithTimeout(context.Background(), time.Second)
+	s.waitStreams(wctx)
+	wcancel()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	down := s.shutdown
+	s.mu.Unlock()
+	cerr := s.conn.Err()
+	if down || errors.Is(cerr, io.EOF) || errors.Is(cerr, ndjson.ErrClosed) {
+		return nil
+	}
+	return cerr
+}
+
+// server is the state of one ServeIO call.
+type server struct {
+	p      *Plugin
+	log    *slog.Logger
+	conn   *ndjson.Conn
+	host   *Host
+	ctx    context.Context // ends when ServeIO returns
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	streams  map[string]*stream
+	shutdown bool
+
+	closeNow  chan struct{} // closed once the shutdown answer is written
+	closeOnce sync.Once
+
+	// Frame taps order stream chunks after the stream/open answer.
+	tapMu    sync.Mutex
+	openIDs  map[int64]string         // stream/open request id → streamId
+	answered map[string]chan struct{} // streamId → closed when its open answer is written
+}
+
+func (s *server) register() {
+	c := s.conn
+	c.Handle(protocol.MethodInitialize, s.initialize)
+	c.HandleNotification(protocol.MethodInitialized, s.initialized)
+	c.Handle(protocol.MethodShutdown, s.shutdownHandler)
+	c.Handle(protocol.MethodIntercept, s.intercept)
+	c.HandleNotification(protocol.MethodEvent, s.event)
+	c.HandleNotification(protocol.MethodResourcesChanged, s.resourcesChanged)
+	if len(s.p.Providers) > 0 {
+		c.Handle(protocol.MethodProviderCatalog, s.catalog)
+		c.Handle(protocol.MethodStreamOpen, s.streamOpen)
+		c.Handle(protocol.MethodStreamCancel, s.streamCancel)
+	}
+	if len(s.p.Actions) > 0 {
+		c.Handle(protocol.MethodUIAction, s.uiAction)
+	}
+	if s.p.OnSubmit != nil {
+		c.Handle(protocol.MethodUISubmit, s.uiSubmit)
+	}
+}
+
+// invalidParams is the invalid_params answer of a method whose params failed
+// strict decoding; the decode error names the path.
+func invalidParams(method string, err error) error {
+	return protocol.Errorf(protocol.ReasonInvalidParams, "%s: %v", method, err)
+}
+
+func (s *server) initialize(_ context.Context, params json.RawMessage) (any, error) {
+	// The version is checked before the strict decode so a future major
+	// version with new required fields is told unsupported_version.
+	var v struct {
+		ProtocolVersion *string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(params, &v) == nil && v.ProtocolVersion != nil && *v.ProtocolVersion != protocol.ProtocolVersion {
+		return nil, protocol.Errorf(protocol.ReasonUnsupportedVersion,
+			"protocol version %q is not supported (this SDK speaks %q)", *v.ProtocolVersion, protocol.ProtocolVersion)
+	}
+	var ip protocol.InitializeParams
+	if err := protocol.DecodeStrict(params, &ip); err != nil {
+		return nil, invalidParams(protocol.MethodInitialize, err)
+	}
+	if !s.host.setSession(ip.Session, ip.Capabilities.UIHost) {
+		return nil, protocol.NewError(protocol.ReasonProtocolError, "extension/initialize: already initialized")
+	}
+	res := protocol.InitializeResult{
+		Name:            s.p.Name,
+		Version:         s.p.Version,
+		ProtocolVersion: protocol.ProtocolVersion,
+		Subscriptions:   s.p.subscriptions(),
+		Replaces:        s.p.Replaces,
+	}
+	if len(s.p.Providers) > 0 {
+		res.Providers = s.p.descriptors()
+	}
+	for _, a := range s.p.Actions {
+		res.UIActions = append(res.UIActions, protocol.UIActionDecl{ActionID: a.ID, Label: a.Label})
+	}
+	return res, nil
+}
+
+func (s *server) initialized(_ context.Context, _ json.RawMessage) {
+	if !s.host.hasSession() {
+		s.log.Warn("extension/initialized before a successful extension/initialize: ignored")
+		return
+	}
+	if !s.host.markReady() || s.p.OnInitialized == nil {
+		return
+	}
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("OnInitialized panic", "panic", r)
+			}
+		}()
+		s.p.OnInitialized(s.ctx, s.host)
+	}()
+}
+
+func (s *server) shutdownHandler(_ context.Context, params json.RawMessage) (any, error) {
+	var sp protocol.ShutdownParams
+	if err := protocol.DecodeStrict(params, &sp); err != nil {
+		return nil, invalidParams(protocol.MethodShutdown, err)
+	}
+	timeout := time.Duration(sp.TimeoutMillis) * time.Millisecond
+	if timeout <= 0 {
+		timeout = defaultShutdownTimeout
+	}
+	// Answer a little before the host gives up on us.
+	ctx, cancel := context.WithTimeout(s.ctx, timeout*9/10)
+	defer cancel()
+
+	s.mu.Lock()
+	first := !s.shutdown
+	s.shutdown = true
+	for _, st := range s.streams {
+		st.cancel()
+	}
+	s.mu.Unlock()
+	s.waitStreams(ctx) // their interrupted ends go out before the answer
+
+	if first && s.p.OnShutdown != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			defer func() {
+				if r := recover(); r != nil {
+					s.log.Error("OnShutdown panic", "panic", r)
+				}
+			}()
+			s.p.OnShutdown(ctx)
+		}()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			s.log.Warn("OnShutdown did not return within the shutdown timeout")
+		}
+	}
+	return protocol.ShutdownResult{Accepted: true}, nil
+}
+
+// waitStreams waits until every active stream has sent its end, or ctx ends.
+func (s *server) waitStreams(ctx context.Context) {
+	s.mu.Lock()
+	var pending []chan struct{}
+	for _, st := range s.streams {
+		pending = append(pending, st.done)
+	}
+	s.mu.Unlock()
+	for _, done := range pending {
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// onFrame observes the connection's frames: it learns the stream id of each
+// stream/open request, releases that stream's chunks once its answer is
+// written, and ends Serve once the shutdown answer is written.
+func (s *server) onFrame(f ndjson.FrameInfo) {
+	switch {
+	case f.Dir == ndjson.In && f.Kind == "request" && f.Method == protocol.MethodStreamOpen:
+		var frame struct {
+			Params struct {
+				StreamID string `json:"streamId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(f.Raw, &frame) == nil {
+			s.tapMu.Lock()
+			s.openIDs[f.ID] = frame.Params.StreamID
+			s.tapMu.Unlock()
+		}
+	case f.Dir == ndjson.Out && (f.Kind == "response" || f.Kind == "error"):
+		switch f.Method {
+		case protocol.MethodStreamOpen:
+			s.tapMu.Lock()
+			if id, ok := s.openIDs[f.ID]; ok {
+				delete(s.openIDs, f.ID)
+				if ch := s.answered[id]; ch != nil {
+					close(ch)
+					delete(s.answered, id)
+				}
+			}
+			s.tapMu.Unlock()
+		case protocol.MethodShutdown:
+			if f.Kind == "response" {
+				s.closeOnce.Do(func() { close(s.closeNow) })
+			}
+		}
+	}
+}
