@@ -1,0 +1,377 @@
+package providers
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// Stream limits (DESIGN "Provider streams").
+const (
+	SeqBase      = 1
+	MaxAhead     = 256
+	GapWait      = time.Second
+	CancelBudget = 2 * time.Second
+	eventBuffer  = 4096
+)
+
+// StreamClient is what a stream needs of its sidecar.
+type StreamClient interface {
+	Client
+	Exited() <-chan struct{}
+	Failure() error
+}
+
+// Event is one typed piece of a reassembled stream. The last event of a
+// failed stream has Type ChunkError and Err set.
+type Event struct {
+	Type      protocol.ChunkType
+	Text      string
+	Signature string
+	ToolCall  *protocol.ProviderToolCall
+	ArgChars  int64
+	Usage     *protocol.ProviderUsage
+	Err       error
+}
+
+// Hub routes stream notifications from every provider sidecar to the
+// stream they belong to.
+type Hub struct {
+	log *slog.Logger
+
+	mu      sync.Mutex
+	streams map[string]*Stream
+}
+
+// NewHub makes a hub; Bind it to each sidecar connection.
+func NewHub(log *slog.Logger) *Hub {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Hub{log: log, streams: map[string]*Stream{}}
+}
+
+// Notifier is the part of a connection the hub registers on.
+type Notifier interface {
+	HandleNotification(method string, h ndjson.NotificationHandler)
+}
+
+// Bind registers the chunk and end handlers for one plugin's connection.
+// A chunk for a stream of another plugin is ignored.
+func (h *Hub) Bind(plugin string, conn Notifier) {
+	conn.HandleNotification(protocol.MethodStreamChunk, func(_ context.Context, raw json.RawMessage) {
+		var p protocol.StreamChunkParams
+		if err := protocol.DecodeStrict(raw, &p); err != nil {
+			h.log.Warn("invalid stream chunk", "plugin", plugin, "error", err)
+			if s := h.lookupAny(raw, plugin); s != nil {
+				s.fail(protocol.Errorf(protocol.ReasonProviderInterrupted, "invalid chunk: %v", err))
+			}
+			return
+		}
+		if s := h.lookup(p.StreamID, plugin); s != nil {
+			s.chunk(p)
+		}
+	})
+	conn.HandleNotification(protocol.MethodStreamEnd, func(_ context.Context, raw json.RawMessage) {
+		var p protocol.StreamEndParams
+		if err := protocol.DecodeStrict(raw, &p); err != nil {
+			h.log.Warn("invalid stream end", "plugin", plugin, "error", err)
+			if s := h.lookupAny(raw, plugin); s != nil {
+				s.fail(protocol.Errorf(protocol.ReasonProviderInterrupted, "invalid stream end: %v", err))
+			}
+			return
+		}
+		if s := h.lookup(p.StreamID, plugin); s != nil {
+			s.endAt(p)
+		}
+	})
+}
+
+func (h *Hub) lookup(id, plugin string) *Stream {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	s := h.streams[id]
+	if s == nil || s.plugin != plugin {
+		return nil
+	}
+	return s
+}
+
+// lookupAny finds the stream of a frame that failed strict decoding.
+func (h *Hub) lookupAny(raw json.RawMessage, plugin string) *Stream {
+	var p struct {
+		StreamID string `json:"streamId"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return nil
+	}
+	return h.lookup(p.StreamID, plugin)
+}
+
+// Open opens a stream on the model's provider. Events arrive on the stream
+// until it ends; cancelling ctx cancels it (stream/cancel, 2 s budget).
+func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort string, req protocol.ProviderRequest) (*Stream, error) {
+	if cl.Name() != id.Plugin {
+		return nil, fmt.Errorf("model %s is served by %s, not %s", id, id.Plugin, cl.Name())
+	}
+	if err := req.Validate(); err != nil {
+		return nil, fmt.Errorf("provider request: %w", err)
+	}
+	s := &Stream{
+		ID:     newStreamID(),
+		plugin: cl.Name(),
+		client: cl,
+		events: make(chan Event, eventBuffer),
+		done:   make(chan struct{}),
+		next:   SeqBase,
+		buf:    map[int64]protocol.ProviderChunk{},
+	}
+	h.mu.Lock()
+	h.streams[s.ID] = s
+	h.mu.Unlock()
+	go func() {
+		<-s.done
+		h.mu.Lock()
+		delete(h.streams, s.ID)
+		h.mu.Unlock()
+	}()
+
+	var res protocol.StreamOpenResult
+	err := cl.Call(ctx, protocol.MethodStreamOpen, protocol.StreamOpenParams{
+		StreamID: s.ID, ProviderRef: id.Ref(), Model: id.Model, Effort: effort, Request: req, SeqBase: SeqBase,
+	}, &res)
+	if err == nil && !res.Accepted {
+		err = protocol.NewError(protocol.ReasonProviderFailed, "the provider did not accept the stream")
+	}
+	if err != nil {
+		err = providerError(cl.Name(), err)
+		s.fail(err)
+		return nil, err
+	}
+	go s.watch(ctx)
+	return s, nil
+}
+
+// Stream is one provider stream being reassembled.
+type Stream struct {
+	ID     string
+	plugin string
+	client StreamClient
+	events chan Event
+	done   chan struct{}
+
+	mu       sync.Mutex
+	next     int64 // the next seq to deliver
+	buf      map[int64]protocol.ProviderChunk
+	end      *protocol.StreamEndParams
+	gapTimer *time.Timer
+	finished bool
+	overflow bool
+	err      error
+}
+
+// Events delivers the stream in order and is closed when it ends.
+func (s *Stream) Events() <-chan Event { return s.events }
+
+// Done is closed when the stream has ended.
+func (s *Stream) Done() <-chan struct{} { return s.done }
+
+// Err is why the stream failed, or nil after a clean end.
+func (s *Stream) Err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// watch ends the stream when the caller cancels or the sidecar dies.
+func (s *Stream) watch(ctx context.Context) {
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		if s.fail(protocol.NewError(protocol.ReasonStreamCancelled, "the stream was cancelled")) {
+			cctx, cancel := context.WithTimeout(context.Background(), CancelBudget)
+			_ = s.client.Call(cctx, protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: s.ID}, nil)
+			cancel()
+		}
+	case <-s.client.Exited():
+		msg := "the provider " + s.plugin + " stopped mid-stream"
+		if f := s.client.Failure(); f != nil {
+			msg += ": " + f.Error()
+		}
+		s.fail(protocol.NewError(protocol.ReasonProviderInterrupted, redact.String(msg)))
+	}
+}
+
+func (s *Stream) chunk(p protocol.StreamChunkParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	if err := p.Chunk.Validate(); err != nil {
+		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted, "chunk %d: %v", p.Seq, err))
+		return
+	}
+	switch {
+	case p.Seq < s.next:
+		return // duplicate of a delivered chunk
+	case s.end != nil && p.Seq > s.end.LastSeq:
+		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted,
+			"chunk %d arrived after the stream ended at %d", p.Seq, s.end.LastSeq))
+		return
+	case p.Seq >= s.next+MaxAhead:
+		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted,
+			"chunk %d arrived while %d is next: more than %d ahead", p.Seq, s.next, MaxAhead))
+		return
+	}
+	if _, dup := s.buf[p.Seq]; dup {
+		return
+	}
+	s.buf[p.Seq] = p.Chunk
+	s.flushLocked()
+}
+
+// flushLocked delivers every contiguous buffered chunk and finishes the
+// stream when the end boundary is reached.
+func (s *Stream) flushLocked() {
+	for {
+		c, ok := s.buf[s.next]
+		if !ok {
+			break
+		}
+		delete(s.buf, s.next)
+		s.next++
+		if c.Type == protocol.ChunkError {
+			msg := "the provider failed"
+			reason := protocol.ReasonProviderFailed
+			if c.Error != nil {
+				msg = c.Error.Message
+				if c.Error.Code == protocol.ProviderErrorInterrupted {
+					reason = protocol.ReasonProviderInterrupted
+				}
+			}
+			s.failLocked(protocol.NewError(reason, redact.String(msg)))
+			return
+		}
+		s.emitLocked(Event{Type: c.Type, Text: c.Text, Signature: c.Signature, ToolCall: c.ToolCall, ArgChars: c.ArgChars, Usage: c.Usage})
+	}
+	if s.end != nil && s.next > s.end.LastSeq {
+		if s.gapTimer != nil {
+			s.gapTimer.Stop()
+		}
+		switch {
+		case s.end.Error != "":
+			s.failLocked(protocol.NewError(protocol.ReasonProviderFailed, redact.String(s.end.Error)))
+		case s.end.Interrupted:
+			s.failLocked(protocol.NewError(protocol.ReasonProviderInterrupted, "the provider interrupted the stream"))
+		default:
+			s.finishLocked(nil)
+		}
+	}
+}
+
+func (s *Stream) endAt(p protocol.StreamEndParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	if s.end != nil {
+		if *s.end != p {
+			s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted,
+				"conflicting stream/end: lastSeq %d, then %d", s.end.LastSeq, p.LastSeq))
+		}
+		return
+	}
+	if p.LastSeq < s.next-1 {
+		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted,
+			"stream/end says %d chunks but %d were delivered", p.LastSeq, s.next-1))
+		return
+	}
+	for seq := range s.buf {
+		if seq > p.LastSeq {
+			s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted,
+				"chunk %d lies beyond the end at %d", seq, p.LastSeq))
+			return
+		}
+	}
+	s.end = &p
+	s.flushLocked()
+	if !s.finished {
+		s.gapTimer = time.AfterFunc(GapWait, s.gapExpired)
+	}
+}
+
+func (s *Stream) gapExpired() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return
+	}
+	s.failLocked(protocol.Errorf(protocol.ReasonStreamGap, "missing chunk %d of %d", s.next, s.end.LastSeq))
+}
+
+// fail ends the stream with err unless it already ended; it reports whether
+// this call ended it.
+func (s *Stream) fail(err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished {
+		return false
+	}
+	s.failLocked(err)
+	return true
+}
+
+func (s *Stream) failLocked(err error) {
+	s.emitLocked(Event{Type: protocol.ChunkError, Err: err})
+	s.finishLocked(err)
+}
+
+func (s *Stream) finishLocked(err error) {
+	if err == nil && s.overflow {
+		err = protocol.NewError(protocol.ReasonProviderInterrupted, "the stream consumer fell behind")
+	}
+	s.finished, s.err = true, err
+	if s.gapTimer != nil {
+		s.gapTimer.Stop()
+	}
+	close(s.events)
+	close(s.done)
+}
+
+// emitLocked queues an event. The buffer is large; a consumer that stopped
+// reading loses events (and the stream then ends interrupted) rather than
+// stalling the sidecar's connection.
+func (s *Stream) emitLocked(e Event) {
+	select {
+	case s.events <- e:
+	default:
+		s.overflow = true
+	}
+}
+
+func providerError(plugin string, err error) error {
+	r := protocol.ReasonOf(err)
+	if r == "" {
+		r = protocol.ReasonProviderFailed
+	}
+	return protocol.NewError(r, redact.String(fmt.Sprintf("%s: %v", plugin, err)))
+}
+
+func newStreamID() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("providers: no randomness: " + err.Error())
+	}
+	return "es_" + hex.EncodeToString(b[:])
+}
