@@ -15,6 +15,8 @@ import (
 const usage = `usage: reasonix-desktop <command> [flags]
 
 commands:
+  chat --headless [--model ID] [--prompt TEXT]             chat on the terminal
+  models [--json]                                          list plugin models
   plugin install|list|show|remove|enable|disable|doctor   manage v2 plugins
   version                                                  print the version
 
@@ -24,12 +26,12 @@ user config dir + /reasonix-desktop).
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -37,6 +39,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "plugin":
 		return runPlugin(ctx, args[1:], stdout, stderr)
+	case "chat":
+		return runChat(ctx, args[1:], stdin, stdout, stderr)
+	case "models":
+		return runModels(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0

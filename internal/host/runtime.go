@@ -155,6 +155,14 @@ func (r *Runtime) Current() *Generation {
 	return r.gen
 }
 
+// SetSession binds the next generation to a session and workspace. The
+// current generation keeps its binding until Reload publishes a new one.
+func (r *Runtime) SetSession(sessionID, workspaceRoot string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cfg.SessionID, r.cfg.WorkspaceRoot = sessionID, workspaceRoot
+}
+
 // Hold marks a turn in progress; the returned func releases it. Reloads
 // only happen when no turn holds the runtime.
 func (r *Runtime) Hold() (release func()) {
@@ -192,9 +200,11 @@ func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
 	}
 	number := r.next
 	r.next++
+	session := protocol.SessionContext{SessionID: r.cfg.SessionID, WorkspaceRoot: r.cfg.WorkspaceRoot,
+		Generation: number, Epoch: r.epoch}
 	r.mu.Unlock()
 
-	gen, err := r.startGeneration(ctx, number)
+	gen, err := r.startGeneration(ctx, session)
 	if err != nil {
 		return nil, err
 	}
@@ -270,20 +280,16 @@ func (r *Runtime) Status() []PluginStatus {
 
 // startGeneration loads every installed plugin, checks slot ownership and
 // starts the enabled ones.
-func (r *Runtime) startGeneration(ctx context.Context, number int64) (*Generation, error) {
+func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionContext) (*Generation, error) {
+	number := session.Generation
 	store, err := plugin.OpenStore(r.cfg.Layout)
 	if err != nil {
 		return nil, fmt.Errorf("generation %d: %w", number, err)
 	}
 	gen := &Generation{
-		Number: number,
-		Epoch:  r.epoch,
-		Session: protocol.SessionContext{
-			SessionID:     r.cfg.SessionID,
-			WorkspaceRoot: r.cfg.WorkspaceRoot,
-			Generation:    number,
-			Epoch:         r.epoch,
-		},
+		Number:    number,
+		Epoch:     r.epoch,
+		Session:   session,
 		clients:   map[string]*sidecar.Client{},
 		status:    map[string]*PluginStatus{},
 		manifests: map[string]*plugin.Manifest{},

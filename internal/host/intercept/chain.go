@@ -412,7 +412,7 @@ func encodePayload(call Call) (json.RawMessage, error) {
 // of slots covering it, once per plugin, without ever blocking: a full
 // per-plugin queue drops the event and warns once for that plugin.
 func (c *Chain) Observe(call Call) {
-	if c.closed.Load() {
+	if c.closed.Load() || !c.observed(call.Point) {
 		return
 	}
 	payload, err := encodePayload(call)
@@ -440,6 +440,20 @@ func (c *Chain) Observe(call Call) {
 			}
 		}
 	}
+}
+
+// observed reports whether anyone could receive an observation of point,
+// so unobserved points cost nothing.
+func (c *Chain) observed(point protocol.HookPoint) bool {
+	if len(c.owners) > 0 {
+		return true
+	}
+	for _, m := range c.members {
+		if m.subscribed(point) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *Chain) deliver(m *Member, q chan protocol.EventParams) {

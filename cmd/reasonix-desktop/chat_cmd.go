@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/headless"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// shutdownBudget bounds stopping every plugin when a command ends.
+const shutdownBudget = 10 * time.Second
+
+// coreFlags are the flags every command that starts plugins takes.
+type coreFlags struct {
+	dataDir, workspace string
+}
+
+func (f *coreFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.dataDir, "data-dir", "", "data directory")
+	fs.StringVar(&f.workspace, "workspace", "", "workspace root (default: the current directory)")
+}
+
+// open starts the agent core for a front end.
+func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIHost, stderr io.Writer) (*agent.Core, func(), error) {
+	dir, err := plugin.ResolveDataDir(f.dataDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	layout := plugin.Layout{Root: dir}
+	if err := layout.EnsureDirs(); err != nil {
+		return nil, nil, err
+	}
+	workspace := f.workspace
+	if workspace == "" {
+		if workspace, err = os.Getwd(); err != nil {
+			return nil, nil, err
+		}
+	}
+	if workspace, err = filepath.Abs(workspace); err != nil {
+		return nil, nil, err
+	}
+	for _, w := range plugin.WorkspaceDeclaresSidecars(workspace) {
+		fmt.Fprintln(stderr, "warning:", w)
+	}
+	logger, closeLog := openHostLog(layout)
+	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger})
+	if err != nil {
+		closeLog()
+		return nil, nil, err
+	}
+	return core, func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownBudget)
+		core.Close(sctx)
+		cancel()
+		closeLog()
+	}, nil
+}
+
+// openHostLog opens logs/host.log: slog JSON, every attribute redacted.
+func openHostLog(layout plugin.Layout) (*slog.Logger, func()) {
+	level := slog.LevelInfo
+	if strings.EqualFold(os.Getenv("REASONIX_LOG"), "debug") {
+		level = slog.LevelDebug
+	}
+	f, err := os.OpenFile(layout.HostLog(), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return slog.New(slog.DiscardHandler), func() {}
+	}
+	h := slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level, ReplaceAttr: redact.ReplaceAttr})
+	return slog.New(h), func() { f.Close() }
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// runChat is `reasonix-desktop chat`.
+func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reasonix-desktop chat", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf coreFlags
+	cf.register(fs)
+	headlessMode := fs.Bool("headless", false, "chat on the terminal instead of opening the window")
+	model := fs.String("model", "", "model id plugin/<plugin>/<provider>/<model> (default: the last one used)")
+	effort := fs.String("effort", "", "reasoning effort, when the model has efforts")
+	prompt := fs.String("prompt", "", "the message (default: read standard input)")
+	session := fs.String("session", "", "continue a saved session")
+	nonInteractive := fs.Bool("non-interactive", false, "decline approvals and cancel plugin prompts instead of asking")
+	jsonOut := fs.Bool("json", false, "print one JSON event per line")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if !*headlessMode {
+		fmt.Fprintln(stderr, "reasonix-desktop chat: the window front end is started without `chat`; use --headless for the terminal")
+		return 2
+	}
+	text := *prompt
+	interactiveIn := stdin
+	if text == "" {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop chat: read stdin:", err)
+			return 1
+		}
+		text = strings.TrimSpace(string(b))
+		interactiveIn = nil // stdin was the message: nothing left to answer prompts with
+	}
+	if text == "" {
+		fmt.Fprintln(stderr, "reasonix-desktop chat: empty message (use --prompt or standard input)")
+		return 2
+	}
+	color := false
+	if f, ok := stdout.(*os.File); ok && !*jsonOut {
+		color = isTerminal(f)
+	}
+	fe := headless.New(headless.Options{Out: stdout, Err: stderr, In: interactiveIn,
+		NonInteractive: *nonInteractive, JSON: *jsonOut, Color: color})
+	core, closeCore, err := cf.open(ctx, fe, protocol.UIHostHeadless, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "reasonix-desktop chat:", redact.String(err.Error()))
+		return 1
+	}
+	defer closeCore()
+	if *session != "" {
+		if err := core.LoadSession(ctx, *session); err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", err)
+			return 1
+		}
+	}
+	if *model != "" {
+		if err := core.SetModel(ctx, *model, *effort); err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", err)
+			return 2
+		}
+	}
+	if err := core.Send(ctx, text); err != nil {
+		return 1 // the front end printed the reason
+	}
+	if !*jsonOut {
+		fmt.Fprintf(stderr, "session %s\n", core.Session().ID)
+	}
+	return 0
+}
+
+// runModels is `reasonix-desktop models`.
+func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reasonix-desktop models", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf coreFlags
+	cf.register(fs)
+	jsonOut := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	fe := headless.New(headless.Options{Out: io.Discard, Err: stderr, NonInteractive: true})
+	core, closeCore, err := cf.open(ctx, fe, protocol.UIHostHeadless, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "reasonix-desktop models:", redact.String(err.Error()))
+		return 1
+	}
+	defer closeCore()
+	models, errs := core.Models(ctx)
+	for _, e := range errs {
+		fmt.Fprintln(stderr, "warning:", redact.String(e.Error()))
+	}
+	if *jsonOut {
+		if models == nil {
+			models = []providers.Model{}
+		}
+		b, _ := json.MarshalIndent(models, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tNAME\tCONTEXT\tPRICE (in/out per M)\tFEATURES")
+	for _, m := range models {
+		var feats []string
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{m.Tools, "tools"}, {m.Reasoning, "reasoning"}, {m.Vision, "vision"}} {
+			if f.on {
+				feats = append(feats, f.name)
+			}
+		}
+		if len(m.Efforts) > 0 {
+			feats = append(feats, "efforts "+strings.Join(m.Efforts, "/"))
+		}
+		price := "-"
+		if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
+			price = fmt.Sprintf("%g/%g %s", m.InputPerMillion, m.OutputPerMillion, m.PricingCurrency)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.ID, m.DisplayName, m.ContextWindow, price, strings.Join(feats, ", "))
+	}
+	tw.Flush()
+	if len(models) == 0 && len(errs) == 0 {
+		fmt.Fprintln(stderr, "no plugin models: install a provider plugin (e.g. examples/echo-provider)")
+	}
+	return 0
+}
+

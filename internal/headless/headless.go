@@ -1,0 +1,309 @@
+// Package headless is the terminal front end of the agent core: it streams
+// the reply to a writer (reasoning dimmed, tool calls shown), prints
+// surface updates as lines, and answers approvals and plugin prompts on the
+// terminal — or declines them when it is not interactive. With JSON it
+// prints one event per line for scripts.
+package headless
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Options configure a Frontend.
+type Options struct {
+	Out, Err io.Writer
+	// In answers prompts; nil (or NonInteractive) declines every approval
+	// and cancels every prompt.
+	In             io.Reader
+	NonInteractive bool
+	JSON           bool
+	// Color dims reasoning with ANSI escapes (for terminals).
+	Color bool
+}
+
+// Frontend implements agent.Frontend on a terminal.
+type Frontend struct {
+	opts Options
+	in   *bufio.Reader
+
+	mu        sync.Mutex                 // one writer at a time; prompts hold it while asking
+	midLine   bool                       // the reply text left the cursor mid-line
+	reasoning bool                       // the last text printed was reasoning
+	shown     map[string]agent.ToolState // last state printed per tool call
+}
+
+// New makes a terminal front end.
+func New(opts Options) *Frontend {
+	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}}
+	if opts.In != nil && !opts.NonInteractive {
+		f.in = bufio.NewReader(opts.In)
+	}
+	return f
+}
+
+// Emit implements agent.Frontend.
+func (f *Frontend) Emit(ev agent.Event) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.opts.JSON {
+		b, err := json.Marshal(ev)
+		if err == nil {
+			fmt.Fprintf(f.opts.Out, "%s\n", b)
+		}
+		return
+	}
+	switch ev.Kind {
+	case agent.EventText:
+		if f.reasoning {
+			f.endReasoning()
+		}
+		fmt.Fprint(f.opts.Out, ev.Text)
+		f.midLine = !strings.HasSuffix(ev.Text, "\n")
+	case agent.EventReasoning:
+		if !f.reasoning {
+			f.newline()
+			f.reasoning = true
+			if f.opts.Color {
+				fmt.Fprint(f.opts.Out, "\x1b[2m")
+			} else {
+				fmt.Fprint(f.opts.Out, "thinking: ")
+			}
+		}
+		fmt.Fprint(f.opts.Out, ev.Text)
+		f.midLine = true
+	case agent.EventToolCall:
+		c := ev.Call
+		if c.State == agent.ToolStreaming || f.shown[c.ID] == c.State {
+			return // shown once complete, once per state
+		}
+		f.shown[c.ID] = c.State
+		f.endReasoning()
+		f.newline()
+		line := fmt.Sprintf("[tool] %s %s — %s", c.Name, c.Arguments, c.State)
+		if c.Reason != "" {
+			line += ": " + c.Reason
+		}
+		if c.Result != "" && (c.State == agent.ToolDone || c.State == agent.ToolFailed) {
+			line += "\n" + indent(firstLines(c.Result, 8))
+		}
+		fmt.Fprintln(f.opts.Out, line)
+	case agent.EventTurnDone:
+		f.endReasoning()
+		f.newline()
+	case agent.EventTurnFailed:
+		f.endReasoning()
+		f.newline()
+		fmt.Fprintf(f.opts.Err, "error: %s\n", ev.Error)
+	case agent.EventNotice:
+		f.newline()
+		fmt.Fprintf(f.opts.Err, "! %s\n", ev.Text)
+	case agent.EventSurface:
+		if line := surfaceLine(ev.Surface); line != "" {
+			f.newline()
+			fmt.Fprintln(f.opts.Err, line)
+		}
+	case agent.EventCompacted:
+		f.newline()
+		fmt.Fprintln(f.opts.Err, "(earlier conversation compacted)")
+	}
+}
+
+func (f *Frontend) endReasoning() {
+	if !f.reasoning {
+		return
+	}
+	if f.opts.Color {
+		fmt.Fprint(f.opts.Out, "\x1b[0m")
+	}
+	fmt.Fprintln(f.opts.Out)
+	f.reasoning, f.midLine = false, false
+}
+
+func (f *Frontend) newline() {
+	if f.midLine {
+		fmt.Fprintln(f.opts.Out)
+		f.midLine = false
+	}
+}
+
+// Approve implements agent.Frontend.
+func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	if f.in == nil {
+		f.say("! %s needs approval; declined (not interactive)\n", req.Tool)
+		return agent.ApproveDeny
+	}
+	answer, ok := f.ask(ctx, fmt.Sprintf("Allow %s %s? [o]nce / [s]ession / [a]lways / [N]o: ", req.Tool, req.Arguments))
+	if !ok {
+		return agent.ApproveDeny
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "o", "once", "y", "yes":
+		return agent.ApproveOnce
+	case "s", "session":
+		return agent.ApproveSession
+	case "a", "always":
+		return agent.ApproveAlways
+	}
+	return agent.ApproveDeny
+}
+
+// Prompt implements agent.Frontend: one question per field.
+func (f *Frontend) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
+	title := p.Title
+	if title == "" {
+		title = string(p.Kind)
+	}
+	if f.in == nil {
+		f.say("! %s asks %q; cancelled (not interactive)\n", p.Plugin, title)
+		return nil, true
+	}
+	f.say("%s asks: %s\n", p.Plugin, title)
+	if p.Message != "" {
+		f.say("  %s\n", p.Message)
+	}
+	values := map[string]any{}
+	for _, field := range p.Fields {
+		label := field.Label
+		if label == "" {
+			label = field.Key
+		}
+		v, ok := f.askField(ctx, label, field)
+		if !ok {
+			return nil, true
+		}
+		if v != nil {
+			values[field.Key] = v
+		}
+	}
+	return values, false
+}
+
+func (f *Frontend) askField(ctx context.Context, label string, field protocol.FormField) (any, bool) {
+	switch field.Kind {
+	case protocol.FieldConfirm:
+		a, ok := f.ask(ctx, label+" [y/N]: ")
+		a = strings.ToLower(strings.TrimSpace(a))
+		return a == "y" || a == "yes", ok
+	case protocol.FieldSelect, protocol.FieldMultiselect:
+		for i, o := range field.Options {
+			f.say("  %d) %s\n", i+1, o)
+		}
+		hint := "number"
+		if field.Kind == protocol.FieldMultiselect {
+			hint = "numbers, comma-separated"
+		}
+		a, ok := f.ask(ctx, fmt.Sprintf("%s (%s): ", label, hint))
+		if !ok {
+			return nil, false
+		}
+		var picked []string
+		for _, part := range strings.Split(a, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(part))
+			if err == nil && n >= 1 && n <= len(field.Options) {
+				picked = append(picked, field.Options[n-1])
+			}
+		}
+		if field.Kind == protocol.FieldSelect {
+			if len(picked) == 0 {
+				return nil, true
+			}
+			return picked[0], true
+		}
+		return picked, true
+	default:
+		a, ok := f.ask(ctx, label+": ")
+		return strings.TrimRight(a, "\r\n"), ok
+	}
+}
+
+// ask prints a question and reads one line; ok is false on EOF or ctx done.
+func (f *Frontend) ask(ctx context.Context, question string) (string, bool) {
+	f.say("%s", question)
+	type line struct {
+		s   string
+		err error
+	}
+	ch := make(chan line, 1)
+	go func() {
+		s, err := f.in.ReadString('\n')
+		ch <- line{s, err}
+	}()
+	select {
+	case l := <-ch:
+		if l.err != nil && l.s == "" {
+			return "", false
+		}
+		return strings.TrimRight(l.s, "\r\n"), true
+	case <-ctx.Done():
+		return "", false
+	}
+}
+
+func (f *Frontend) say(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.newline()
+	fmt.Fprintf(f.opts.Err, format, args...)
+}
+
+func surfaceLine(ch *surfaces.Change) string {
+	if ch == nil || ch.Kind != surfaces.Published {
+		return ""
+	}
+	s := ch.Surface
+	p := s.Key.Plugin
+	switch {
+	case s.Status != nil:
+		line := fmt.Sprintf("[%s] status: %s", p, s.Status.Label)
+		if s.Status.Detail != "" {
+			line += " — " + s.Status.Detail
+		}
+		if s.Status.Progress != nil {
+			line += fmt.Sprintf(" (%d%%)", int(min(max(*s.Status.Progress, 0), 1)*100))
+		}
+		return line
+	case s.Card != nil:
+		line := fmt.Sprintf("[%s] card: %s", p, s.Card.Title)
+		for _, kv := range s.Card.Fields {
+			line += fmt.Sprintf("\n    %s: %s", kv.Key, kv.Value)
+		}
+		return line
+	case s.Form != nil:
+		return fmt.Sprintf("[%s] form: %s (%d fields; open the desktop app to fill it)", p, s.Form.Title, len(s.Form.Fields))
+	case s.Notification != nil:
+		line := fmt.Sprintf("[%s] %s: %s", p, strings.ToUpper(string(orInfo(s.Notification.Severity))), s.Notification.Title)
+		if s.Notification.Body != "" {
+			line += " — " + s.Notification.Body
+		}
+		return line
+	}
+	return ""
+}
+
+func orInfo(s protocol.Severity) protocol.Severity {
+	if s == "" {
+		return protocol.SeverityInfo
+	}
+	return s
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], fmt.Sprintf("… (%d more lines)", len(lines)-n))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indent(s string) string { return "    " + strings.ReplaceAll(s, "\n", "\n    ") }

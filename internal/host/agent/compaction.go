@@ -1,0 +1,85 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// CompactionGuidance asks the model for the summary that replaces history.
+const CompactionGuidance = "Summarise the conversation so far for your own later use: the user's goals, " +
+	"decisions made, files touched and open questions. Be concise and factual."
+
+// compactAt is the share of the context window that triggers compaction.
+const compactAt = 0.8
+
+// estimateTokens is a cheap, deliberately rough estimate: four characters
+// a token.
+func estimateTokens(system string, ms []protocol.ProviderMessage) int64 {
+	n := len(system)
+	for _, m := range ms {
+		n += len(m.Content) + len(m.ReasoningContent)
+		for _, c := range m.ToolCalls {
+			n += len(c.Name) + len(c.Arguments)
+		}
+	}
+	return int64(n / 4)
+}
+
+// maybeCompact summarises older history when the prompt estimate passes
+// 80 % of the model's context window: compaction.prepare, a summary by the
+// model, compaction.complete (where the compaction slot owner may replace
+// the summary). The current turn's messages are kept as they are.
+func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) error {
+	window := ts.info.ContextWindow
+	history := c.Session().Messages
+	if window <= 0 || float64(estimateTokens(system, history)) <= compactAt*float64(window) {
+		return nil
+	}
+	keepFrom := len(history) - 1
+	for keepFrom > 0 && history[keepFrom].Role != protocol.RoleUser {
+		keepFrom--
+	}
+	older := history[:keepFrom]
+	if len(older) == 0 {
+		return nil // only the current turn: nothing to compact
+	}
+	var prep intercept.CompactionPrepare
+	_, err := c.run(ctx, ts, protocol.HookCompactionPrepare, &intercept.CompactionPrepare{Messages: older, Guidance: CompactionGuidance}, &prep)
+	var blocked *BlockedError
+	if errors.As(err, &blocked) {
+		c.notice("compaction skipped: " + blocked.Error())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	msgs := append([]protocol.ProviderMessage{}, prep.Messages...)
+	msgs = append(msgs, protocol.ProviderMessage{Role: protocol.RoleUser, Content: prep.Guidance})
+	summary, err := c.stream(ctx, ts, protocol.ProviderRequest{Messages: msgs, Tools: []protocol.ProviderToolSchema{}}, func(Event) {})
+	if err != nil {
+		return err
+	}
+	text := strings.TrimSpace(summary.Text)
+	if text == "" {
+		text = "(the model returned an empty summary)"
+	}
+	var done intercept.CompactionComplete
+	if _, err := c.run(ctx, ts, protocol.HookCompactionComplete, &intercept.CompactionComplete{Summary: text}, &done); err != nil {
+		if errors.As(err, &blocked) {
+			c.notice("compaction discarded: " + blocked.Error())
+			return nil
+		}
+		return err
+	}
+	c.mu.Lock()
+	kept := append([]protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "Summary of the earlier conversation:\n" + done.Summary},
+		{Role: protocol.RoleAssistant, Content: "Understood."}}, c.session.Messages[keepFrom:]...)
+	c.session.Messages = kept
+	c.mu.Unlock()
+	c.fe.Emit(Event{Kind: EventCompacted, Text: done.Summary})
+	return nil
+}

@@ -1,0 +1,411 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// DefaultMaxSteps bounds the model calls of one turn.
+const DefaultMaxSteps = 16
+
+// Config wires a Core.
+type Config struct {
+	Layout    plugin.Layout
+	Workspace string
+	UIHost    protocol.UIHost
+	Frontend  Frontend
+	Logger    *slog.Logger
+	MaxSteps  int
+	// OnFrame taps sidecar frames (the protocol inspector).
+	OnFrame func(plugin string, f ndjson.FrameInfo)
+	// StartBudget overrides the generation start budget (tests).
+	StartBudget time.Duration
+}
+
+// Core is the agent core: one session at a time, plugins, models, surfaces.
+type Core struct {
+	cfg      Config
+	log      *slog.Logger
+	fe       Frontend
+	runtime  *host.Runtime
+	hub      *providers.Hub
+	catalog  *providers.Catalog
+	surfaces *surfaces.Store
+	actions  *surfaces.Actions
+	sessions *SessionStore
+	settings *SettingsFile
+	tools    []Tool
+
+	mu      sync.Mutex
+	session *Session
+	running context.CancelFunc // the turn in progress
+}
+
+// ErrTurnRunning is returned when a command needs an idle core.
+var ErrTurnRunning = errors.New("a turn is running")
+
+// Open starts the core: plugins of the first generation bound to a new
+// session in cfg.Workspace.
+func Open(ctx context.Context, cfg Config) (*Core, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.UIHost == "" {
+		cfg.UIHost = protocol.UIHostHeadless
+	}
+	if err := cfg.Layout.EnsureDirs(); err != nil {
+		return nil, err
+	}
+	sessions, err := NewSessionStore(cfg.Layout.SessionsDir())
+	if err != nil {
+		return nil, err
+	}
+	settings, err := OpenSettings(cfg.Layout.SettingsFile())
+	if err != nil {
+		return nil, err
+	}
+	c := &Core{cfg: cfg, log: cfg.Logger, fe: cfg.Frontend, sessions: sessions, settings: settings,
+		hub: providers.NewHub(cfg.Logger), catalog: providers.NewCatalog(cfg.Logger),
+		actions: surfaces.NewActions(cfg.Logger), tools: BuiltinTools()}
+	c.surfaces = surfaces.NewStore(c.pluginState)
+	c.surfaces.Subscribe(func(ch surfaces.Change) {
+		c.fe.Emit(Event{Kind: EventSurface, Surface: &ch})
+	})
+	c.session = NewSession(cfg.Workspace)
+	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
+	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
+		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame,
+		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()}) }}
+	if cfg.StartBudget > 0 {
+		hc.StartBudget = cfg.StartBudget
+	}
+	c.runtime = host.New(hc)
+	if err := c.publish(ctx); err != nil {
+		return nil, err
+	}
+	c.hook(ctx, protocol.HookSessionStart, &intercept.Session{SessionPath: sessions.Path(c.session.ID), Phase: "start"})
+	return c, nil
+}
+
+// bind wires one sidecar connection to the core: provider streams and the
+// plugin's UI requests.
+func (c *Core) bind(cl *sidecar.Client, conn *ndjson.Conn) {
+	name := cl.Name()
+	c.hub.Bind(name, conn)
+	conn.Handle(protocol.MethodUIPublish, func(_ context.Context, raw json.RawMessage) (any, error) {
+		return c.surfaces.Publish(name, raw)
+	})
+	conn.Handle(protocol.MethodUIRequest, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		prompt, early, err := c.surfaces.AdmitRequest(name, raw)
+		if err != nil || early != nil {
+			return early, err
+		}
+		values, cancelled := c.fe.Prompt(ctx, prompt)
+		if cancelled || c.surfaces.Stale(prompt) {
+			return prompt.Cancel(), nil
+		}
+		res, err := prompt.Answer(values)
+		if err != nil {
+			return nil, protocol.Errorf(protocol.ReasonInternal, "the answer did not fit the prompt: %v", err)
+		}
+		return res, nil
+	})
+}
+
+func (c *Core) pluginState(plugin string) surfaces.PluginState {
+	gen := c.runtime.Current()
+	if gen == nil {
+		return surfaces.PluginUnknown
+	}
+	cl, ok := gen.Client(plugin)
+	if !ok {
+		return surfaces.PluginUnknown
+	}
+	if cl.State() == sidecar.StateFailed {
+		return surfaces.PluginCrashed
+	}
+	return surfaces.PluginActive
+}
+
+// publish starts a new generation for the current session and rebinds the
+// surfaces and actions to it.
+func (c *Core) publish(ctx context.Context) error {
+	c.mu.Lock()
+	s := c.session
+	c.mu.Unlock()
+	c.runtime.SetSession(s.ID, s.WorkspaceRoot)
+	gen, err := c.runtime.Reload(ctx)
+	if err != nil {
+		return err
+	}
+	c.surfaces.Bind(surfaces.Binding{SessionID: s.ID, Generation: gen.Number})
+	c.actions.Reset()
+	for _, cl := range gen.Clients() {
+		for _, w := range c.actions.Register(cl.Name(), cl.Declaration().UIActions) {
+			c.notice(w)
+		}
+	}
+	for _, st := range c.runtime.Status() {
+		if st.State == host.StateFailed {
+			c.notice(fmt.Sprintf("plugin %s failed to start: %s", st.Name, st.Failure))
+		}
+	}
+	c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()})
+	return nil
+}
+
+func (c *Core) notice(text string) {
+	c.fe.Emit(Event{Kind: EventNotice, Text: redact.String(text)})
+}
+
+// Close ends the session and stops every plugin.
+func (c *Core) Close(ctx context.Context) {
+	c.Stop()
+	c.mu.Lock()
+	s := c.session
+	c.mu.Unlock()
+	c.hook(ctx, protocol.HookSessionEnd, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: "end"})
+	c.runtime.Shutdown(ctx)
+}
+
+// Stop cancels the running turn: the stream is cancelled and a running tool
+// is killed.
+func (c *Core) Stop() {
+	c.mu.Lock()
+	cancel := c.running
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// Session returns a copy of the current session.
+func (c *Core) Session() Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := *c.session
+	s.Messages = append([]protocol.ProviderMessage(nil), s.Messages...)
+	return s
+}
+
+// Sessions lists saved sessions.
+func (c *Core) Sessions() []Summary { return c.sessions.List() }
+
+// Plugins reports every installed plugin.
+func (c *Core) Plugins() []host.PluginStatus { return c.runtime.Status() }
+
+// Surfaces is the surface store (read by front ends).
+func (c *Core) Surfaces() *surfaces.Store { return c.surfaces }
+
+// Actions lists the plugins' UI actions.
+func (c *Core) Actions() []surfaces.Action { return c.actions.List() }
+
+// Runtime exposes the plugin runtime (plugin manager, doctor).
+func (c *Core) Runtime() *host.Runtime { return c.runtime }
+
+// Models lists every plugin model.
+func (c *Core) Models(ctx context.Context) ([]providers.Model, []error) {
+	gen := c.runtime.Current()
+	if gen == nil {
+		return nil, nil
+	}
+	var clients []providers.Client
+	for _, cl := range gen.Clients() {
+		if len(cl.Declaration().Providers) > 0 {
+			clients = append(clients, cl)
+		}
+	}
+	return c.catalog.Models(ctx, clients)
+}
+
+// SetModel picks the session's model (and remembers it as the default).
+func (c *Core) SetModel(ctx context.Context, id, effort string) error {
+	if _, err := providers.ParseModelID(id); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.session.Model, c.session.Effort = id, effort
+	c.mu.Unlock()
+	if err := c.settings.Update(func(s *Settings) { s.DefaultModel, s.DefaultEffort = id, effort }); err != nil {
+		c.notice("could not save the default model: " + err.Error())
+	}
+	c.FrontendEvent(ctx, "model_picked", id, effort)
+	return nil
+}
+
+// FrontendEvent runs frontend.event for a UI event.
+func (c *Core) FrontendEvent(ctx context.Context, kind, text, detail string) {
+	c.hook(ctx, protocol.HookFrontendEvent, &intercept.FrontendEvent{Kind: kind, Text: text, Detail: detail})
+}
+
+// hook runs a point outside a turn: the outcome is reported, not fatal.
+func (c *Core) hook(ctx context.Context, point protocol.HookPoint, payload intercept.Payload) *intercept.Result {
+	gen := c.runtime.Current()
+	if gen == nil {
+		return nil
+	}
+	res, err := gen.Chain().Run(ctx, intercept.Call{Point: point, Payload: payload})
+	if err != nil {
+		c.notice(fmt.Sprintf("%s: %v", point, err))
+		return nil
+	}
+	c.reportSkipped(res)
+	if res.Verdict == intercept.Blocked {
+		c.notice(fmt.Sprintf("%s blocked by %s: %s", point, res.Plugin, res.Reason))
+	}
+	gen.Chain().Observe(intercept.Call{Point: point, Payload: res.Payload})
+	return res
+}
+
+func (c *Core) reportSkipped(res *intercept.Result) {
+	for _, p := range res.Skipped {
+		c.notice(fmt.Sprintf("plugin %s failed and was skipped", p))
+	}
+}
+
+// Reload restarts the plugins under a new generation (only when idle).
+func (c *Core) Reload(ctx context.Context) error {
+	c.mu.Lock()
+	busy := c.running != nil
+	c.mu.Unlock()
+	if busy {
+		return ErrTurnRunning
+	}
+	return c.publish(ctx)
+}
+
+// switchSession ends the current session with endPoint and makes s current
+// under a new generation, announced with startPoint.
+func (c *Core) switchSession(ctx context.Context, s *Session, endPoint, startPoint protocol.HookPoint) error {
+	c.mu.Lock()
+	if c.running != nil {
+		c.mu.Unlock()
+		return ErrTurnRunning
+	}
+	old := c.session
+	c.mu.Unlock()
+	if endPoint != "" {
+		c.hook(ctx, endPoint, &intercept.Session{SessionPath: c.sessions.Path(old.ID), Phase: phaseOf(endPoint)})
+	}
+	c.mu.Lock()
+	c.session = s
+	c.mu.Unlock()
+	if err := c.publish(ctx); err != nil {
+		return err
+	}
+	c.hook(ctx, startPoint, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: phaseOf(startPoint)})
+	c.fe.Emit(Event{Kind: EventSession, SessionID: s.ID})
+	return nil
+}
+
+func phaseOf(p protocol.HookPoint) string { return string(p)[len("session."):] }
+
+// NewSession ends the current session and starts an empty one.
+func (c *Core) NewSession(ctx context.Context, workspace string) error {
+	cur := c.Session()
+	if workspace == "" {
+		workspace = cur.WorkspaceRoot
+	}
+	s := NewSession(workspace)
+	s.Model, s.Effort = cur.Model, cur.Effort
+	return c.switchSession(ctx, s, protocol.HookSessionEnd, protocol.HookSessionStart)
+}
+
+// LoadSession makes a saved session current.
+func (c *Core) LoadSession(ctx context.Context, id string) error {
+	s, err := c.sessions.Load(id)
+	if err != nil {
+		return err
+	}
+	return c.switchSession(ctx, s, protocol.HookSessionEnd, protocol.HookSessionLoad)
+}
+
+// RotateSession continues in a new session id with the same workspace and
+// history.
+func (c *Core) RotateSession(ctx context.Context) error {
+	cur := c.Session()
+	s := NewSession(cur.WorkspaceRoot)
+	s.Model, s.Effort, s.Messages = cur.Model, cur.Effort, cur.Messages
+	if err := c.switchSession(ctx, s, "", protocol.HookSessionRotate); err != nil {
+		return err
+	}
+	return c.save(ctx)
+}
+
+// InvokeAction runs a plugin UI action by its public name.
+func (c *Core) InvokeAction(ctx context.Context, name string, args map[string]string) (protocol.UIActionResult, error) {
+	a, ok := c.actions.Lookup(name)
+	if !ok {
+		return protocol.UIActionResult{}, fmt.Errorf("no action %s", name)
+	}
+	gen := c.runtime.Current()
+	cl, ok := gen.Client(a.Plugin)
+	if !ok {
+		return protocol.UIActionResult{}, fmt.Errorf("plugin %s is not running", a.Plugin)
+	}
+	c.FrontendEvent(ctx, "action_clicked", name, "")
+	var res protocol.UIActionResult
+	err := cl.Call(ctx, protocol.MethodUIAction, protocol.UIActionParams{
+		ActionID: a.ID, SessionID: gen.Session.SessionID, Generation: gen.Number, Args: args}, &res)
+	if err != nil {
+		return res, fmt.Errorf("action %s: %s", name, redact.String(err.Error()))
+	}
+	res.Message = redact.String(res.Message)
+	return res, nil
+}
+
+// SubmitForm sends a form's values to its plugin. The form goes pending,
+// then sent, or back to idle when the plugin does not accept it.
+func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error {
+	gen := c.runtime.Current()
+	cl, ok := gen.Client(key.Plugin)
+	if !ok {
+		return fmt.Errorf("plugin %s is not running", key.Plugin)
+	}
+	if err := c.surfaces.SetSubmitState(key, surfaces.SubmitPending); err != nil {
+		return err
+	}
+	var res protocol.UISubmitResult
+	err := cl.Call(ctx, protocol.MethodUISubmit, protocol.UISubmitParams{
+		SurfaceID: key.SurfaceID, SessionID: key.SessionID, Generation: key.Generation, Values: values}, &res)
+	if err == nil && !res.Accepted {
+		err = fmt.Errorf("%s did not accept the form", key.Plugin)
+	}
+	if err != nil {
+		_ = c.surfaces.SetSubmitState(key, surfaces.SubmitIdle)
+		return fmt.Errorf("submit: %s", redact.String(err.Error()))
+	}
+	return c.surfaces.SetSubmitState(key, surfaces.SubmitSent)
+}
+
+// save runs session.save and writes the session atomically.
+func (c *Core) save(ctx context.Context) error {
+	c.mu.Lock()
+	s := c.session
+	c.mu.Unlock()
+	if res := c.hook(context.WithoutCancel(ctx), protocol.HookSessionSave,
+		&intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: "save"}); res != nil && res.Verdict == intercept.Blocked {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessions.Save(c.session)
+}

@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// EventKind says what an Event carries.
+type EventKind string
+
+// Event kinds a front end renders.
+const (
+	EventTurnStarted EventKind = "turn_started"
+	EventText        EventKind = "text"
+	EventReasoning   EventKind = "reasoning"
+	EventToolCall    EventKind = "tool_call" // a tool call card changed state
+	EventUsage       EventKind = "usage"
+	EventTurnDone    EventKind = "turn_done"
+	EventTurnFailed  EventKind = "turn_failed"
+	EventNotice      EventKind = "notice" // a warning worth showing (skipped plugin, audit)
+	EventSurface     EventKind = "surface"
+	EventPlugins     EventKind = "plugins"
+	EventSession     EventKind = "session"
+	EventCompacted   EventKind = "compacted"
+	EventUserMessage EventKind = "user_message"
+)
+
+// ToolState is the life of one tool call card.
+type ToolState string
+
+// Tool call states.
+const (
+	ToolStreaming ToolState = "streaming" // arguments still arriving
+	ToolPending   ToolState = "pending"   // waiting for policy or approval
+	ToolRunning   ToolState = "running"
+	ToolDone      ToolState = "done"
+	ToolFailed    ToolState = "failed"
+	ToolBlocked   ToolState = "blocked"
+	ToolDenied    ToolState = "denied"
+)
+
+// ToolCall is a tool call card's content.
+type ToolCall struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Arguments string    `json:"arguments,omitempty"`
+	State     ToolState `json:"state"`
+	Result    string    `json:"result,omitempty"`
+	// Reason explains blocked and denied calls (redacted).
+	Reason string `json:"reason,omitempty"`
+}
+
+// Event is what the core tells a front end. Everything in it that came from
+// a plugin has been redacted.
+type Event struct {
+	Kind      EventKind               `json:"kind"`
+	SessionID string                  `json:"sessionId,omitempty"`
+	Text      string                  `json:"text,omitempty"`
+	Signature string                  `json:"signature,omitempty"`
+	Call      *ToolCall               `json:"call,omitempty"`
+	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
+	Error     string                  `json:"error,omitempty"`
+	Surface   *surfaces.Change        `json:"surface,omitempty"`
+	Plugins   []host.PluginStatus     `json:"plugins,omitempty"`
+}
+
+// Approval is the user's answer to a tool approval.
+type Approval string
+
+// Approvals.
+const (
+	ApproveDeny    Approval = "deny"
+	ApproveOnce    Approval = "once"
+	ApproveSession Approval = "session"
+	ApproveAlways  Approval = "always"
+)
+
+// ApprovalRequest asks the user to approve one tool call.
+type ApprovalRequest struct {
+	SessionID string
+	CallID    string
+	Tool      string
+	Arguments string // shown to the user, redacted
+}
+
+// Frontend is what a front end implements. The core calls it from its own
+// goroutines: Emit must return quickly; Approve and Prompt block until the
+// user answers or ctx is done.
+type Frontend interface {
+	Emit(ev Event)
+	Approve(ctx context.Context, req ApprovalRequest) Approval
+	// Prompt answers a plugin's host/ui/request. Returning nil values with
+	// cancelled true dismisses it.
+	Prompt(ctx context.Context, p *surfaces.Prompt) (values map[string]any, cancelled bool)
+}

@@ -1,0 +1,145 @@
+package agent
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reasonix/reasonix-desktop/internal/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// SessionVersion is the sessions/<id>.json format version.
+const SessionVersion = 1
+
+// Session is one conversation.
+type Session struct {
+	Version       int                        `json:"version"`
+	ID            string                     `json:"id"`
+	WorkspaceRoot string                     `json:"workspaceRoot"`
+	Model         string                     `json:"model,omitempty"`
+	Effort        string                     `json:"effort,omitempty"`
+	Created       time.Time                  `json:"created"`
+	Updated       time.Time                  `json:"updated"`
+	Messages      []protocol.ProviderMessage `json:"messages"`
+	// Audit records plugins that allowed a call the host denied.
+	Audit []intercept.AuditEntry `json:"audit,omitempty"`
+	// Approved lists tools approved "for this session".
+	Approved []string `json:"approved,omitempty"`
+}
+
+// NewSession makes an empty session in a workspace.
+func NewSession(workspace string) *Session {
+	now := time.Now().UTC()
+	return &Session{Version: SessionVersion, ID: uuid.NewString(), WorkspaceRoot: workspace,
+		Created: now, Updated: now, Messages: []protocol.ProviderMessage{}}
+}
+
+// Title is a short label: the first user message.
+func (s *Session) Title() string {
+	for _, m := range s.Messages {
+		if m.Role == protocol.RoleUser && m.Content != "" {
+			t := []rune(m.Content)
+			if len(t) > 60 {
+				return string(t[:60]) + "…"
+			}
+			return string(t)
+		}
+	}
+	return "New chat"
+}
+
+var sessionIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// SessionStore keeps sessions as sessions/<id>.json, written atomically so
+// a crash mid-save leaves the previous save intact.
+type SessionStore struct{ dir string }
+
+// NewSessionStore uses dir (created if missing).
+func NewSessionStore(dir string) (*SessionStore, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sessions dir: %w", err)
+	}
+	return &SessionStore{dir: dir}, nil
+}
+
+// Path of a session's file.
+func (st *SessionStore) Path(id string) string { return filepath.Join(st.dir, id+".json") }
+
+// Save writes s atomically.
+func (st *SessionStore) Save(s *Session) error {
+	s.Updated = time.Now().UTC()
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+}
+
+// ErrNoSession is returned by Load for an unknown id.
+var ErrNoSession = errors.New("no such session")
+
+// Load reads a session by id.
+func (st *SessionStore) Load(id string) (*Session, error) {
+	if !sessionIDRE.MatchString(id) {
+		return nil, fmt.Errorf("load session: %q is not a session id", id)
+	}
+	data, err := os.ReadFile(st.Path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("load session %s: %w", id, ErrNoSession)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	var s Session
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("load session %s: %s is corrupt: %w", id, st.Path(id), err)
+	}
+	if s.Version != SessionVersion || s.ID != id {
+		return nil, fmt.Errorf("load session %s: unsupported version %d or mismatched id %q", id, s.Version, s.ID)
+	}
+	if s.Messages == nil {
+		s.Messages = []protocol.ProviderMessage{}
+	}
+	return &s, nil
+}
+
+// Summary lists a saved session.
+type Summary struct {
+	ID, Title, Model string
+	Updated          time.Time
+}
+
+// List returns saved sessions, newest first. Unreadable files are skipped.
+func (st *SessionStore) List() []Summary {
+	entries, _ := os.ReadDir(st.dir)
+	var out []Summary
+	for _, e := range entries {
+		id, ok := cutSuffix(e.Name(), ".json")
+		if !ok || !sessionIDRE.MatchString(id) {
+			continue
+		}
+		s, err := st.Load(id)
+		if err != nil {
+			continue
+		}
+		out = append(out, Summary{ID: s.ID, Title: s.Title(), Model: s.Model, Updated: s.Updated})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out
+}
+
+func cutSuffix(s, suffix string) (string, bool) {
+	if len(s) > len(suffix) && s[len(s)-len(suffix):] == suffix {
+		return s[:len(s)-len(suffix)], true
+	}
+	return "", false
+}

@@ -1,0 +1,444 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// BaseSystemPrompt starts every system prompt; plugins may rewrite it at
+// system_prompt.build.
+const BaseSystemPrompt = "You are a coding assistant working in the user's workspace. " +
+	"Use the tools to read and change files and to run commands."
+
+// BlockedError is a turn stopped by a plugin's block.
+type BlockedError struct {
+	Point  protocol.HookPoint
+	Plugin string
+	Reason string
+}
+
+func (e *BlockedError) Error() string {
+	return fmt.Sprintf("%s blocked by %s: %s", e.Point, e.Plugin, e.Reason)
+}
+
+// Send runs one turn for the user's text and saves the session afterwards,
+// whatever the outcome. It returns the turn's error (also emitted).
+func (c *Core) Send(ctx context.Context, text string) error {
+	turnCtx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	if c.running != nil {
+		c.mu.Unlock()
+		cancel()
+		return ErrTurnRunning
+	}
+	c.running = cancel
+	sessionID := c.session.ID
+	c.mu.Unlock()
+	release := c.runtime.Hold()
+	defer func() {
+		release()
+		cancel()
+		c.mu.Lock()
+		c.running = nil
+		c.mu.Unlock()
+	}()
+
+	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
+	err := c.turn(turnCtx, text)
+	if saveErr := c.save(ctx); saveErr != nil {
+		c.notice("the session was not saved: " + saveErr.Error())
+	}
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+			msg = "stopped"
+		}
+		c.fe.Emit(Event{Kind: EventTurnFailed, SessionID: sessionID, Error: redact.String(msg)})
+		return err
+	}
+	c.fe.Emit(Event{Kind: EventTurnDone, SessionID: sessionID})
+	return nil
+}
+
+// turnState is what one turn works with.
+type turnState struct {
+	gen   *host.Generation
+	chain *intercept.Chain
+	model providers.ModelID
+	info  providers.Model
+	cl    *sidecar.Client
+}
+
+// run runs a point inside a turn: a block or a failure stops the turn.
+func (c *Core) run(ctx context.Context, ts *turnState, point protocol.HookPoint, payload any, out any) (*intercept.Result, error) {
+	res, err := ts.chain.Run(ctx, intercept.Call{Point: point, Payload: payload, ProviderRef: ts.model.Ref()})
+	if err != nil {
+		return nil, err
+	}
+	c.reportSkipped(res)
+	if res.Verdict == intercept.Blocked {
+		return res, &BlockedError{Point: point, Plugin: res.Plugin, Reason: res.Reason}
+	}
+	if out != nil {
+		if err := res.Decode(out); err != nil {
+			return nil, fmt.Errorf("%s: %w", point, err)
+		}
+	}
+	ts.chain.Observe(intercept.Call{Point: point, Payload: res.Payload, ProviderRef: ts.model.Ref()})
+	return res, nil
+}
+
+func (c *Core) prepare(ctx context.Context) (*turnState, error) {
+	s := c.Session()
+	if s.Model == "" {
+		return nil, errors.New("no model selected: pick a plugin/... model first")
+	}
+	id, err := providers.ParseModelID(s.Model)
+	if err != nil {
+		return nil, err
+	}
+	gen := c.runtime.Current()
+	ts := &turnState{gen: gen, chain: gen.Chain(), model: id}
+	cl, ok := gen.Client(id.Plugin)
+	if !ok {
+		return nil, fmt.Errorf("model %s: plugin %s is not installed or not running", s.Model, id.Plugin)
+	}
+	if cl.State() != sidecar.StateActive {
+		return nil, protocol.NewError(protocol.ReasonProviderInterrupted,
+			fmt.Sprintf("model %s: plugin %s has stopped; no fallback to another model", s.Model, id.Plugin))
+	}
+	ts.cl = cl
+	models, _ := c.catalog.Models(ctx, []providers.Client{cl})
+	for _, m := range models {
+		if m.ID == s.Model {
+			ts.info = m
+		}
+	}
+	if ts.info.ID == "" {
+		return nil, fmt.Errorf("model %s is not in %s's catalog", s.Model, id.Plugin)
+	}
+	return ts, nil
+}
+
+func (c *Core) turn(ctx context.Context, text string) error {
+	ts, err := c.prepare(ctx)
+	if err != nil {
+		return err
+	}
+	s := c.Session()
+	var in intercept.InputReceive
+	if _, err := c.run(ctx, ts, protocol.HookInputReceive, &intercept.InputReceive{Text: text}, &in); err != nil {
+		return err
+	}
+	c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: in.Text})
+	c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: in.Text})
+
+	tools := c.tools
+	if _, err := c.run(ctx, ts, protocol.HookAgentBeforeStart,
+		&intercept.AgentBeforeStart{Model: s.Model, ToolCount: len(tools), SessionID: s.ID}, nil); err != nil {
+		return err
+	}
+	var sp intercept.SystemPromptBuild
+	if _, err := c.run(ctx, ts, protocol.HookSystemPromptBuild,
+		&intercept.SystemPromptBuild{Prompt: BaseSystemPrompt, WorkspaceRoot: s.WorkspaceRoot}, &sp); err != nil {
+		return err
+	}
+
+	for step := 0; step < c.cfg.MaxSteps; step++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := c.maybeCompact(ctx, ts, sp.Prompt); err != nil {
+			return err
+		}
+		history := c.Session().Messages
+		messages := append([]protocol.ProviderMessage{{Role: protocol.RoleSystem, Content: sp.Prompt}}, history...)
+		var cp intercept.ContextPrepare
+		if _, err := c.run(ctx, ts, protocol.HookContextPrepare, &intercept.ContextPrepare{Messages: messages}, &cp); err != nil {
+			return err
+		}
+		schemas := make([]protocol.ProviderToolSchema, 0, len(tools))
+		if ts.info.Tools {
+			for _, t := range tools {
+				schemas = append(schemas, t.Schema())
+			}
+		}
+		var pr intercept.ProviderRequest
+		if _, err := c.run(ctx, ts, protocol.HookProviderRequest, &intercept.ProviderRequest{Request: protocol.ProviderRequest{
+			Messages: cp.Messages, Tools: schemas, MaxTokens: 0}}, &pr); err != nil {
+			return err
+		}
+		resp, err := c.stream(ctx, ts, pr.Request, c.fe.Emit)
+		if err != nil {
+			return err
+		}
+		var final intercept.ProviderResponse
+		if _, err := c.run(ctx, ts, protocol.HookProviderResponse, resp, &final); err != nil {
+			return err
+		}
+		c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: final.Text,
+			ReasoningContent: final.Reasoning, ReasoningSignature: final.Signature, ToolCalls: final.Calls})
+		if len(final.Calls) == 0 {
+			return nil
+		}
+		for _, call := range final.Calls {
+			result, err := c.toolCall(ctx, ts, call)
+			if err != nil {
+				return err
+			}
+			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: result})
+		}
+	}
+	return fmt.Errorf("the turn stopped after %d model steps without a final answer", c.cfg.MaxSteps)
+}
+
+func (c *Core) appendMessages(ms ...protocol.ProviderMessage) {
+	c.mu.Lock()
+	c.session.Messages = append(c.session.Messages, ms...)
+	c.mu.Unlock()
+}
+
+// stream runs one model call and assembles the response, forwarding deltas
+// to emit.
+func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderRequest, emit func(Event)) (*intercept.ProviderResponse, error) {
+	s := c.Session()
+	st, err := c.hub.Open(ctx, ts.cl, ts.model, s.Effort, req)
+	if err != nil {
+		return nil, err
+	}
+	var text, reasoning strings.Builder
+	resp := &intercept.ProviderResponse{}
+	calls := map[string]*protocol.ProviderToolCall{}
+	var order []string
+	for ev := range st.Events() {
+		switch ev.Type {
+		case protocol.ChunkText:
+			text.WriteString(ev.Text)
+			emit(Event{Kind: EventText, SessionID: s.ID, Text: ev.Text})
+		case protocol.ChunkReasoning:
+			reasoning.WriteString(ev.Text)
+			if ev.Signature != "" {
+				resp.Signature = ev.Signature
+			}
+			emit(Event{Kind: EventReasoning, SessionID: s.ID, Text: ev.Text, Signature: ev.Signature})
+		case protocol.ChunkToolCallStart, protocol.ChunkToolCallArgsDelta, protocol.ChunkToolCall:
+			tc := ev.ToolCall
+			if tc == nil || tc.ID == "" {
+				continue
+			}
+			cur, ok := calls[tc.ID]
+			if !ok {
+				cur = &protocol.ProviderToolCall{ID: tc.ID, Name: tc.Name}
+				calls[tc.ID] = cur
+				order = append(order, tc.ID)
+			}
+			switch ev.Type {
+			case protocol.ChunkToolCallArgsDelta:
+				cur.Arguments += tc.Arguments
+			case protocol.ChunkToolCall:
+				*cur = *tc
+			}
+			state := ToolStreaming
+			if ev.Type == protocol.ChunkToolCall {
+				state = ToolPending
+			}
+			emit(callEvent(s.ID, ToolCall{ID: cur.ID, Name: cur.Name, Arguments: cur.Arguments, State: state}))
+		case protocol.ChunkUsage:
+			resp.Usage = ev.Usage
+			emit(Event{Kind: EventUsage, SessionID: s.ID, Usage: ev.Usage})
+		case protocol.ChunkError:
+			return nil, ev.Err
+		}
+	}
+	if err := st.Err(); err != nil {
+		return nil, err
+	}
+	resp.Text, resp.Reasoning = text.String(), reasoning.String()
+	for _, id := range order {
+		resp.Calls = append(resp.Calls, *calls[id])
+	}
+	return resp, nil
+}
+
+func (c *Core) emitCall(sessionID string, tc ToolCall) { c.fe.Emit(callEvent(sessionID, tc)) }
+
+func callEvent(sessionID string, tc ToolCall) Event {
+	tc.Arguments = redact.String(tc.Arguments)
+	tc.Result = redact.String(tc.Result)
+	return Event{Kind: EventToolCall, SessionID: sessionID, Call: &tc}
+}
+
+func (c *Core) tool(name string) (Tool, bool) {
+	for _, t := range c.tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// toolCall runs one call through tool.before → permission.decision → the
+// tool → tool.after and returns what the model sees. Blocks and denials are
+// results, not turn failures; a failing required plugin fails the turn.
+func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.ProviderToolCall) (string, error) {
+	s := c.Session()
+	card := ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments, State: ToolPending}
+	c.emitCall(s.ID, card)
+	args := json.RawMessage(call.Arguments)
+	if len(strings.TrimSpace(call.Arguments)) == 0 {
+		args = nil
+	} else if !json.Valid(args) || strings.TrimSpace(call.Arguments)[0] != '{' {
+		card.State, card.Result = ToolFailed, "the arguments are not a JSON object"
+		c.emitCall(s.ID, card)
+		return "error: the tool arguments are not a JSON object", nil
+	}
+	var before intercept.ToolBefore
+	_, err := c.run(ctx, ts, protocol.HookToolBefore, &intercept.ToolBefore{Name: call.Name, Arguments: args, CallID: call.ID}, &before)
+	var blocked *BlockedError
+	if errors.As(err, &blocked) {
+		card.State, card.Reason = ToolBlocked, blocked.Reason
+		c.emitCall(s.ID, card)
+		return fmt.Sprintf("Blocked by %s: %s", blocked.Plugin, blocked.Reason), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	args = before.Arguments
+	card.Arguments = string(args)
+
+	tool, known := c.tool(before.Name)
+	if !known {
+		card.State, card.Result = ToolFailed, "unknown tool"
+		c.emitCall(s.ID, card)
+		return fmt.Sprintf("error: there is no tool named %q", before.Name), nil
+	}
+	allowed, reason, err := c.permit(ctx, ts, tool, args, call.ID)
+	if err != nil {
+		return "", err
+	}
+	if !allowed {
+		card.State, card.Reason = ToolDenied, reason
+		c.emitCall(s.ID, card)
+		return "Denied: " + reason, nil
+	}
+
+	card.State = ToolRunning
+	c.emitCall(s.ID, card)
+	out, runErr := tool.Run(ctx, s.WorkspaceRoot, args)
+	isError := runErr != nil
+	if isError {
+		if out != "" {
+			out += "\n"
+		}
+		out += "error: " + runErr.Error()
+	}
+	if ctx.Err() != nil {
+		card.State, card.Result = ToolFailed, out
+		c.emitCall(s.ID, card)
+		return "", ctx.Err()
+	}
+	var after intercept.ToolAfter
+	_, err = c.run(ctx, ts, protocol.HookToolAfter, &intercept.ToolAfter{Name: tool.Name, Arguments: args, Result: out, IsError: isError, CallID: call.ID}, &after)
+	if errors.As(err, &blocked) {
+		after = intercept.ToolAfter{Result: fmt.Sprintf("[result withheld by %s: %s]", blocked.Plugin, blocked.Reason), IsError: true}
+	} else if err != nil {
+		return "", err
+	}
+	card.State, card.Result = ToolDone, after.Result
+	if after.IsError {
+		card.State = ToolFailed
+	}
+	c.emitCall(s.ID, card)
+	return after.Result, nil
+}
+
+// permit decides whether a call may run: reads are allowed; writes and
+// commands need a standing approval, a plugin's allow (or a permission slot
+// owner's hostDecision), or the user's approval.
+func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
+	s := c.Session()
+	hostAllows := tool.ReadOnly || c.approved(tool.Name)
+	decision := intercept.HostDeny
+	if hostAllows {
+		decision = intercept.HostAllow
+	}
+	res, err := ts.chain.Run(ctx, intercept.Call{Point: protocol.HookPermissionDecision, ProviderRef: ts.model.Ref(),
+		Payload: &intercept.PermissionDecision{Name: tool.Name, Arguments: args, ReadOnly: tool.ReadOnly, HostDecision: decision}})
+	if err != nil {
+		return false, "", err
+	}
+	c.reportSkipped(res)
+	ts.chain.Observe(intercept.Call{Point: protocol.HookPermissionDecision, Payload: res.Payload, ProviderRef: ts.model.Ref()})
+	switch res.Verdict {
+	case intercept.Allowed:
+		if res.Audit != nil {
+			c.mu.Lock()
+			c.session.Audit = append(c.session.Audit, *res.Audit)
+			c.mu.Unlock()
+			c.notice(fmt.Sprintf("audit: %s allowed %s, which the host would have asked about", res.Plugin, tool.Name))
+		}
+		return true, "", nil
+	case intercept.Denied:
+		return false, fmt.Sprintf("%s: %s", res.Plugin, res.Reason), nil
+	case intercept.Blocked:
+		return false, fmt.Sprintf("%s: %s", res.Plugin, res.Reason), nil
+	}
+	var final intercept.PermissionDecision
+	if err := res.Decode(&final); err != nil {
+		return false, "", err
+	}
+	if res.Replaced { // the permission slot owner ruled through hostDecision
+		if final.HostDecision == intercept.HostAllow {
+			return true, "", nil
+		}
+		owner, _ := ts.chain.Owner("permission")
+		return false, "denied by " + owner, nil
+	}
+	if hostAllows {
+		return true, "", nil
+	}
+	switch c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args))}) {
+	case ApproveOnce:
+		return true, "", nil
+	case ApproveSession:
+		c.mu.Lock()
+		c.session.Approved = append(c.session.Approved, tool.Name)
+		c.mu.Unlock()
+		return true, "", nil
+	case ApproveAlways:
+		if err := c.settings.Update(func(st *Settings) { st.AlwaysApprove = append(st.AlwaysApprove, tool.Name) }); err != nil {
+			c.notice("could not save the approval: " + err.Error())
+		}
+		return true, "", nil
+	}
+	if ctx.Err() != nil {
+		return false, "", ctx.Err()
+	}
+	return false, "the user declined", nil
+}
+
+func (c *Core) approved(tool string) bool {
+	for _, t := range c.settings.Get().AlwaysApprove {
+		if t == tool {
+			return true
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.session.Approved {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
