@@ -189,3 +189,30 @@ func CheckGoroutines(tb testing.TB) {
 		}
 	})
 }
+
+// ExamplePlugin lays out examples/<name> in a temp folder with its binary
+// built where the manifest expects it (${REASONIX_PLUGIN_ROOT}/bin/<name>).
+func ExamplePlugin(tb testing.TB, name string) string {
+	tb.Helper()
+	src := filepath.Join(ModuleRoot(tb), "examples", name, "reasonix-plugin.json")
+	manifest, err := os.ReadFile(src)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	root := filepath.Join(tb.TempDir(), name)
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "reasonix-plugin.json"), manifest, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	bin := Binary(tb, "examples/"+name)
+	data, err := os.ReadFile(bin)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin", name), data, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return root
+}

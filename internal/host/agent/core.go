@@ -380,12 +380,13 @@ func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[stri
 	if !ok {
 		return fmt.Errorf("plugin %s is not running", key.Plugin)
 	}
-	if err := c.surfaces.SetSubmitState(key, surfaces.SubmitPending); err != nil {
+	params, err := c.surfaces.BeginSubmit(key, values) // validates and goes pending
+	if err != nil {
 		return err
 	}
+	c.FrontendEvent(ctx, "form_submitted", key.Plugin+"/"+key.SurfaceID, "")
 	var res protocol.UISubmitResult
-	err := cl.Call(ctx, protocol.MethodUISubmit, protocol.UISubmitParams{
-		SurfaceID: key.SurfaceID, SessionID: key.SessionID, Generation: key.Generation, Values: values}, &res)
+	err = cl.Call(ctx, protocol.MethodUISubmit, params, &res)
 	if err == nil && !res.Accepted {
 		err = fmt.Errorf("%s did not accept the form", key.Plugin)
 	}
