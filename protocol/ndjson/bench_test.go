@@ -134,9 +134,6 @@ func startChild(b *testing.B, mode string) *child {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), benchChildEnv+"="+mode)
-	if v := os.Getenv("XCHILDPROCS"); v != "" {
-		cmd.Env = append(cmd.Env, "GOMAXPROCS="+v)
-	}
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {

@@ -126,13 +126,14 @@ type Conn struct {
 
 	nextID   atomic.Int64
 	inflight atomic.Int64
+	workers  atomic.Int64
 	maxIn    int64
 
 	out         chan outFrame
+	jobs        chan job // unbuffered: hands a request to an idle worker
 	notes       chan noteItem
 	done        chan struct{} // closed when the connection is finished
 	localClosed chan struct{} // closed by Close / CloseWithError
-	writerDone  chan struct{}
 
 	ctx    context.Context // handler context, cancelled when done
 	cancel context.CancelFunc
@@ -170,10 +171,10 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		notifHandlers: map[string]NotificationHandler{},
 		maxIn:         int64(opts.MaxInflight),
 		out:           make(chan outFrame, opts.OutboundQueue),
+		jobs:          make(chan job),
 		notes:         make(chan noteItem, notificationQueue),
 		done:          make(chan struct{}),
 		localClosed:   make(chan struct{}),
-		writerDone:    make(chan struct{}),
 		ctx:           ctx,
 		cancel:        cancel,
 		pending:       map[int64]*pending{},
@@ -258,14 +259,18 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		return err
 	}
 	var r response
-	select {
-	case r = <-p.ch:
-		if !tapping {
-			pendingPool.Put(p)
+	if done := ctx.Done(); done == nil {
+		r = <-p.ch // terminate always answers pending calls
+	} else {
+		select {
+		case r = <-p.ch:
+		case <-done:
+			c.forget(id, p)
+			return fmt.Errorf("%s: %s: %w", c.name, method, ctx.Err())
 		}
-	case <-ctx.Done():
-		c.forget(id, p)
-		return fmt.Errorf("%s: %s: %w", c.name, method, ctx.Err())
+	}
+	if !tapping {
+		pendingPool.Put(p)
 	}
 	if r.err != nil {
 		return r.err
@@ -412,6 +417,10 @@ func (c *Conn) terminate(err error, local bool) {
 		}
 		c.cancel()
 		close(c.done)
+		select {
+		case c.out <- outFrame{}: // wake an idle writer so it finishes
+		default: // the queue is full: the writer is busy and will see done
+		}
 		if !started {
 			if cl, ok := c.w.(io.Closer); ok {
 				_ = cl.Close()

@@ -206,48 +206,81 @@ func (c *Conn) dispatchRequest(e *envelope, readAt int64) {
 	if params == nil {
 		params = emptyObject
 	}
-	go c.serve(h, e.id, e.method, params, readAt)
+	j := job{h: h, id: e.id, method: e.method, params: params, readAt: readAt}
+	select {
+	case c.jobs <- j: // an idle worker took it
+	default:
+		c.workers.Add(1)
+		go c.worker(j)
+	}
 }
 
-func (c *Conn) serve(h Handler, id int64, method string, params json.RawMessage, readAt int64) {
-	defer c.inflight.Add(-1)
-	result, pe := c.invoke(h, method, params)
-	if pe != nil {
-		c.sendError(id, true, method, pe, readAt)
-		return
+// job is one admitted inbound request.
+type job struct {
+	h      Handler
+	id     int64
+	method string
+	params json.RawMessage
+	readAt int64
+}
+
+// worker serves requests, each on its own goroutine: a worker runs one job
+// at a time and, once done, waits for another instead of exiting, so a busy
+// connection does not pay for a fresh goroutine (and its stack growth) per
+// request. Idle workers beyond MaxInflight exit; the others exit when the
+// connection ends.
+func (c *Conn) worker(j job) {
+	for {
+		c.serve(j)
+		if c.workers.Load() > c.maxIn {
+			c.workers.Add(-1) // more workers than can ever be busy
+			return
+		}
+		select {
+		case j = <-c.jobs:
+		case <-c.done:
+			return
+		}
 	}
+}
+
+func (c *Conn) serve(j job) {
+	defer c.inflight.Add(-1)
 	fb := getBuf()
-	if err := fb.encodeResult(id, result); err != nil {
+	if pe := c.invoke(fb, j); pe != nil {
 		putBuf(fb)
-		c.log.Error("cannot encode handler result", "method", method, "err", err)
-		c.sendError(id, true, method, protocol.NewError(protocol.ReasonInternal,
-			"encode result: "+err.Error()), readAt)
+		c.sendError(j.id, true, j.method, pe, j.readAt)
 		return
 	}
 	if len(fb.b) > protocol.FrameBytes {
-		c.log.Warn("handler result exceeds the frame limit", "method", method, "bytes", len(fb.b))
+		c.log.Warn("handler result exceeds the frame limit", "method", j.method, "bytes", len(fb.b))
 		putBuf(fb)
-		c.sendError(id, true, method, protocol.NewError(protocol.ReasonInternal,
-			"response exceeds frame size limit"), readAt)
+		c.sendError(j.id, true, j.method, protocol.NewError(protocol.ReasonInternal,
+			"response exceeds frame size limit"), j.readAt)
 		return
 	}
-	_ = c.enqueue(nil, outFrame{buf: fb, kind: outResponse, id: id, method: method, start: readAt})
+	_ = c.enqueue(nil, outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt})
 }
 
-// invoke runs a handler and converts its error to a wire error; a panic (in
-// the handler or in the error's Error method) becomes an internal error.
-func (c *Conn) invoke(h Handler, method string, params json.RawMessage) (result any, pe *protocol.Error) {
+// invoke runs a handler and encodes its result into fb. A handler error
+// becomes a wire error; a panic (in the handler, in the error's Error method
+// or in the result's MarshalJSON) becomes an internal error.
+func (c *Conn) invoke(fb *frameBuf, j job) (pe *protocol.Error) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.logPanic("request handler panic", method, p)
-			result, pe = nil, protocol.Errorf(protocol.ReasonInternal, "handler panic: %v", p)
+			c.logPanic("request handler panic", j.method, p)
+			pe = protocol.Errorf(protocol.ReasonInternal, "handler panic: %v", p)
 		}
 	}()
-	result, err := h(c.ctx, params)
+	result, err := j.h(c.ctx, j.params)
 	if err != nil {
-		return nil, wireError(err)
+		return wireError(err)
 	}
-	return result, nil
+	if err := fb.encodeResult(j.id, result); err != nil {
+		c.log.Error("cannot encode handler result", "method", j.method, "err", err)
+		return protocol.NewError(protocol.ReasonInternal, "encode result: "+err.Error())
+	}
+	return nil
 }
 
 // sendError queues an error response. An error too large for a frame is

@@ -191,12 +191,15 @@ func (c *Conn) enqueue(ctx context.Context, f outFrame) error {
 
 // writeLoop drains the outbound queue into a buffered writer, flushing when
 // the queue runs empty. After the connection ends it writes what is still
-// queued, flushes and closes the writer if it is an io.Closer.
+// queued, flushes and closes the writer if it is an io.Closer. A frame with a
+// nil buffer is only a wake-up (sent by terminate).
 func (c *Conn) writeLoop() {
-	defer close(c.writerDone)
 	bw := bufio.NewWriterSize(c.w, 64<<10)
 	var werr error
 	write := func(f outFrame) {
+		if f.buf == nil {
+			return
+		}
 		if werr == nil {
 			_, werr = bw.Write(f.buf.b)
 			if werr == nil && c.opts.OnFrame != nil {
@@ -205,47 +208,36 @@ func (c *Conn) writeLoop() {
 		}
 		putBuf(f.buf)
 	}
-	finish := func() {
-		if werr == nil {
-			werr = bw.Flush()
-		}
-		if cl, ok := c.w.(io.Closer); ok {
-			_ = cl.Close()
-		}
-	}
-	for {
-		select {
-		case f := <-c.out:
-			write(f)
-		case <-c.done:
-			for {
-				select {
-				case f := <-c.out:
-					write(f)
-					continue
-				default:
-				}
-				break
-			}
-			finish()
-			return
-		}
-	batch:
+	drain := func() {
 		for {
 			select {
 			case f := <-c.out:
 				write(f)
 			default:
-				break batch
+				return
 			}
 		}
+	}
+	for {
+		write(<-c.out)
+		drain() // batch whatever else is queued into one flush
 		if werr == nil {
 			werr = bw.Flush()
 		}
 		if werr != nil {
 			c.terminate(fmt.Errorf("%s: write: %w", c.name, werr), false)
-			finish()
+		}
+		select {
+		case <-c.done:
+			drain()
+			if werr == nil {
+				_ = bw.Flush()
+			}
+			if cl, ok := c.w.(io.Closer); ok {
+				_ = cl.Close()
+			}
 			return
+		default:
 		}
 	}
 }
