@@ -28,6 +28,11 @@ func FuzzString(f *testing.F) {
 		{"\xe2\x80", "\xa6\xff"},
 		{"x", "y"},
 		{"secret: é€日本", "語のパスワード"},
+		{"", "ghp_R2d2C3po4Bb8Kx9Yz0Wq1Lm5Nn6Tt7Uu8Vv9"},
+		{`{"msg": "set token: ", "v": "`, `"}`},
+		{`{"log":"{\"password\":\"`, `\"}"}`},
+		{"task-sk-", "-sk-"},
+		{"X-Api-Key: '", "' x=1"},
 	}
 	for _, s := range seeds {
 		f.Add(s[0], s[1])

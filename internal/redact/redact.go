@@ -201,7 +201,14 @@ func pass(s string) string {
 			}
 			lo, hi := from+m[0], from+m[1]
 			if i < 4 && (lo > 0 && isWord(s[lo-1]) || i >= 2 && hi < len(s) && isWord(s[hi])) {
-				return -1, -1, lo + 1, ""
+				next := lo + 1
+				if i < 2 { // a start inside an sk-/rk- match follows a '-'
+					next = hi // (skipping the rest keeps this linear)
+					if k := strings.Index(s[lo+1:hi], "-"+s[lo:lo+3]); k >= 0 {
+						next = lo + 2 + k
+					}
+				}
+				return -1, -1, next, ""
 			}
 			return lo, hi, hi, maskValue(s[lo:hi])
 		})
@@ -383,7 +390,7 @@ func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end
 }
 
 // quotedSpan returns the content of the quoted string opening at v. An
-// unterminated string runs to the end of the line.
+// unterminated string runs to the end of the line (or a bare quote).
 func quotedSpan(s string, v int) (cs, ce, end int) {
 	q := s[v : v+1]
 	if q == `\` {

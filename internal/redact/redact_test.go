@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Test secrets. They are built from pieces so the source itself does not
@@ -76,6 +77,7 @@ func TestString(t *testing.T) {
 		{"openai", "key is " + openAI + ".", "key is sk-pro…Xy4z."},
 		{"anthropic", "use " + claude, "use sk-ant…0123"},
 		{"restricted", "(" + restrict + ")", "(rk-liv…MNOP)"},
+		{"sk after word and dash", "task-" + openAI, "task-sk-pro…Xy4z"},
 		// 6. GitHub
 		{"ghp", "token " + ghToken + " ok", "token ghp_…8Vv9 ok"},
 		{"gho glued", "x" + ghoToken, "xgho_…8B4a"},
@@ -151,6 +153,18 @@ func TestIdempotent(t *testing.T) {
 		once := String(in)
 		if twice := String(once); twice != once {
 			t.Errorf("String(%q) = %q, but String of that = %q", in, once, twice)
+		}
+	}
+}
+
+// TestLargeInputs guards against quadratic behaviour on pathological input.
+func TestLargeInputs(t *testing.T) {
+	for _, unit := range []string{"task-", "AKIA", "eyJabcdefghijk.", "token: a ", "://a:@", `token: "`, ghToken, "Cookie: a=\"b\" "} {
+		s := strings.Repeat(unit, 1<<18/len(unit))
+		start := time.Now()
+		String(s)
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%q x %d took %v", unit, len(s)/len(unit), d)
 		}
 	}
 }
