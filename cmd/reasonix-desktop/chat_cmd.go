@@ -213,4 +213,3 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	return 0
 }
-
