@@ -148,7 +148,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 2
 		}
 	}
-	if err := core.Send(ctx, text); err != nil {
+	if err := core.SendAll(ctx, text); err != nil {
 		return 1 // the front end printed the reason
 	}
 	if !*jsonOut {

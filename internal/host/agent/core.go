@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,6 +36,9 @@ type Config struct {
 	OnFrame func(plugin string, f ndjson.FrameInfo)
 	// StartBudget overrides the generation start budget (tests).
 	StartBudget time.Duration
+	// Extensions, when set, makes the non-v2 extensions (hooks bus, xdev)
+	// with the core as their steering target.
+	Extensions func(ctx context.Context, s Steering) (Extensions, error)
 }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
@@ -51,9 +55,13 @@ type Core struct {
 	settings *SettingsFile
 	tools    []Tool
 
-	mu      sync.Mutex
-	session *Session
-	running context.CancelFunc // the turn in progress
+	ext Extensions // nil without extensions
+
+	mu       sync.Mutex
+	session  *Session
+	running  context.CancelFunc // the turn in progress
+	steered  []string           // queued by Steer for the next step boundary
+	followUp []string           // queued by FollowUp for after the turn
 }
 
 // ErrTurnRunning is returned when a command needs an idle core.
@@ -98,10 +106,30 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		hc.StartBudget = cfg.StartBudget
 	}
 	c.runtime = host.New(hc)
+	if cfg.Extensions != nil {
+		ext, err := cfg.Extensions(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("extensions: %w", err)
+		}
+		c.ext = ext
+		for _, t := range ext.Tools() {
+			if _, clash := c.tool(t.Name); clash {
+				c.notice("extension tool " + t.Name + " would shadow another tool; ignored")
+				continue
+			}
+			c.tools = append(c.tools, t)
+		}
+	}
 	if err := c.publish(ctx); err != nil {
+		if c.ext != nil {
+			c.ext.Close(ctx)
+		}
 		return nil, err
 	}
 	c.hook(ctx, protocol.HookSessionStart, &intercept.Session{SessionPath: sessions.Path(c.session.ID), Phase: "start"})
+	if c.ext != nil {
+		c.ext.SessionStarted(ctx, c.session.ID)
+	}
 	return c, nil
 }
 
@@ -183,6 +211,9 @@ func (c *Core) Close(ctx context.Context) {
 	s := c.session
 	c.mu.Unlock()
 	c.hook(ctx, protocol.HookSessionEnd, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: "end"})
+	if c.ext != nil {
+		c.ext.Close(ctx)
+	}
 	c.runtime.Shutdown(ctx)
 }
 
@@ -312,8 +343,55 @@ func (c *Core) switchSession(ctx context.Context, s *Session, endPoint, startPoi
 		return err
 	}
 	c.hook(ctx, startPoint, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: phaseOf(startPoint)})
+	if c.ext != nil {
+		c.ext.SessionStarted(ctx, s.ID)
+	}
 	c.fe.Emit(Event{Kind: EventSession, SessionID: s.ID})
 	return nil
+}
+
+// Steer queues text into the running turn at the next step boundary, or
+// into the next turn when idle.
+func (c *Core) Steer(text string) {
+	c.mu.Lock()
+	c.steered = append(c.steered, text)
+	c.mu.Unlock()
+}
+
+// FollowUp queues a new run after the current one.
+func (c *Core) FollowUp(text string) {
+	c.mu.Lock()
+	c.followUp = append(c.followUp, text)
+	c.mu.Unlock()
+}
+
+// takeSteered empties the steer queue.
+func (c *Core) takeSteered() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.steered
+	c.steered = nil
+	return out
+}
+
+// Commands lists the slash commands extensions offer.
+func (c *Core) Commands() []Command {
+	if c.ext == nil {
+		return nil
+	}
+	return c.ext.Commands()
+}
+
+// RunCommand runs a slash command line such as "/ext:deploy prod".
+func (c *Core) RunCommand(ctx context.Context, line string) (string, error) {
+	name, args, _ := strings.Cut(strings.TrimSpace(line), " ")
+	for _, cmd := range c.Commands() {
+		if cmd.Name == name {
+			out, err := cmd.Run(ctx, strings.TrimSpace(args))
+			return redact.String(out), err
+		}
+	}
+	return "", fmt.Errorf("unknown command %s", name)
 }
 
 func phaseOf(p protocol.HookPoint) string { return string(p)[len("session."):] }

@@ -58,6 +58,9 @@ func (c *Core) Send(ctx context.Context, text string) error {
 	if saveErr := c.save(ctx); saveErr != nil {
 		c.notice("the session was not saved: " + saveErr.Error())
 	}
+	if c.ext != nil {
+		c.ext.TurnEnded(ctx, sessionID)
+	}
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
@@ -68,6 +71,23 @@ func (c *Core) Send(ctx context.Context, text string) error {
 	}
 	c.fe.Emit(Event{Kind: EventTurnDone, SessionID: sessionID})
 	return nil
+}
+
+// SendAll runs a turn and then every follow-up run an extension queued.
+func (c *Core) SendAll(ctx context.Context, text string) error {
+	for {
+		if err := c.Send(ctx, text); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		if len(c.followUp) == 0 {
+			c.mu.Unlock()
+			return nil
+		}
+		text = c.followUp[0]
+		c.followUp = c.followUp[1:]
+		c.mu.Unlock()
+	}
 }
 
 // turnState is what one turn works with.
@@ -157,6 +177,10 @@ func (c *Core) turn(ctx context.Context, text string) error {
 	for step := 0; step < c.cfg.MaxSteps; step++ {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		for _, steer := range c.takeSteered() {
+			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: steer})
+			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: steer})
 		}
 		if err := c.maybeCompact(ctx, ts, sp.Prompt); err != nil {
 			return err
@@ -302,6 +326,23 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		c.emitCall(s.ID, card)
 		return "error: the tool arguments are not a JSON object", nil
 	}
+	gateCall := GateCall{SessionID: s.ID, Tool: call.Name, Arguments: args, CallID: call.ID}
+	for _, g := range c.gates() {
+		v, err := g.BeforeTool(ctx, gateCall)
+		if err != nil { // fail closed: a gate that cannot answer denies
+			v = GateVerdict{Deny: true, Reason: fmt.Sprintf("%s could not decide: %v", g.Name(), err)}
+		}
+		if v.Deny {
+			reason := redact.String(v.Reason)
+			card.State, card.Reason = ToolBlocked, g.Name()+": "+reason
+			c.emitCall(s.ID, card)
+			return fmt.Sprintf("Blocked by %s: %s", g.Name(), reason), nil
+		}
+		if len(v.Arguments) > 0 {
+			gateCall.Arguments = v.Arguments
+		}
+	}
+	args = gateCall.Arguments
 	var before intercept.ToolBefore
 	_, err := c.run(ctx, ts, protocol.HookToolBefore, &intercept.ToolBefore{Name: call.Name, Arguments: args, CallID: call.ID}, &before)
 	var blocked *BlockedError
@@ -347,6 +388,16 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		c.emitCall(s.ID, card)
 		return "", ctx.Err()
 	}
+	gateCall.Tool, gateCall.Arguments = tool.Name, args
+	patched := GateResult{Result: out, IsError: isError}
+	for _, g := range c.gates() {
+		if res, err := g.AfterTool(ctx, gateCall, patched); err == nil {
+			patched = res
+		} else {
+			c.notice(fmt.Sprintf("%s could not inspect the %s result: %v", g.Name(), tool.Name, err))
+		}
+	}
+	out, isError = patched.Result, patched.IsError
 	var after intercept.ToolAfter
 	_, err = c.run(ctx, ts, protocol.HookToolAfter, &intercept.ToolAfter{Name: tool.Name, Arguments: args, Result: out, IsError: isError, CallID: call.ID}, &after)
 	if errors.As(err, &blocked) {
@@ -425,6 +476,13 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 		return false, "", ctx.Err()
 	}
 	return false, "the user declined", nil
+}
+
+func (c *Core) gates() []ToolGate {
+	if c.ext == nil {
+		return nil
+	}
+	return c.ext.Gates()
 }
 
 func (c *Core) approved(tool string) bool {
