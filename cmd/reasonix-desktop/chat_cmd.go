@@ -16,6 +16,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/headless"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -57,10 +58,21 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		fmt.Fprintln(stderr, "warning:", w)
 	}
 	logger, closeLog := openHostLog(layout)
-	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger})
+	var ext *xdev.Manager
+	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
+		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
+			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
+			ext = m
+			return m, err
+		}})
 	if err != nil {
 		closeLog()
 		return nil, nil, err
+	}
+	if ext != nil { // xdev extensions and hooks that did not load never block the session
+		for _, f := range ext.Failures() {
+			fmt.Fprintln(stderr, "warning:", redact.String(f.String()))
+		}
 	}
 	return core, func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownBudget)

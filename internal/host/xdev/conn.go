@@ -1,0 +1,297 @@
+package xdev
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// The line protocol of one extension: a writer goroutine owns stdin, a
+// reader goroutine owns stdout (frames) and another stderr (log lines).
+// Event round trips are matched by id.
+
+// writer owns stdin: frames go out in order; a full pipe blocks only this
+// goroutine (an extension that stops reading times out and is killed).
+func (e *extension) writer() {
+	defer e.writerWG.Done()
+	defer e.closeStdin()
+	for {
+		select {
+		case b := <-e.writes:
+			if _, err := e.stdin.Write(b); err != nil {
+				// Usually the process is exiting: let the reaper say why
+				// (exit status, stderr). One that only closed its stdin is
+				// killed.
+				select {
+				case <-e.exited:
+				case <-time.After(drainWait):
+					e.kill("writing to its stdin failed: " + err.Error())
+				}
+				return
+			}
+		case <-e.stop:
+			return
+		case <-e.dead:
+			return
+		}
+	}
+}
+
+// readFrames reads stdout: frames only. A line that is not a frame is a
+// protocol error and kills the extension.
+func (e *extension) readFrames() {
+	defer e.readers.Done()
+	r := bufio.NewReaderSize(e.stdout, 64<<10)
+	handshook := false
+	for {
+		line, truncated, err := readLine(r, MaxFrameBytes)
+		if truncated {
+			e.kill(fmt.Sprintf("protocol error: a stdout line is longer than %d bytes", MaxFrameBytes))
+			return
+		}
+		if len(strings.TrimSpace(string(line))) > 0 {
+			f, ferr := decodeFrame(line)
+			if ferr != nil {
+				e.kill(fmt.Sprintf("protocol error: stdout line %q: %v", snippet(line), ferr))
+				return
+			}
+			if !e.handle(f, &handshook) {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// handle dispatches one frame; false means the extension was killed.
+func (e *extension) handle(f Frame, handshook *bool) bool {
+	switch f.Type {
+	case TypeLog:
+		e.logFrame(f)
+		return true
+	case TypeCapabilities:
+		if *handshook {
+			e.log.Warn("xdev extension sent capabilities again; ignored")
+			return true
+		}
+		*handshook = true
+		e.capsCh <- f // buffered, read once by the handshake
+		return true
+	}
+	if !*handshook {
+		e.kill(fmt.Sprintf("protocol error: expected a capabilities frame, got %q", f.Type))
+		return false
+	}
+	switch f.Type {
+	case TypeResponse:
+		e.mu.Lock()
+		ch, ok := e.pending[f.ID]
+		delete(e.pending, f.ID)
+		e.mu.Unlock()
+		if ok {
+			ch <- f // buffered
+		} else {
+			// Answers to notifications (and late answers) land here.
+			e.log.Debug("xdev extension answered an event nobody waits for", "id", f.ID)
+		}
+	case TypeAction:
+		e.action(f)
+	default:
+		e.log.Warn("xdev extension sent a frame of unknown type; ignored", "type", redact.String(f.Type))
+	}
+	return true
+}
+
+func (e *extension) logFrame(f Frame) {
+	level := slog.LevelInfo
+	switch strings.ToLower(f.Level) {
+	case "debug", "trace":
+		level = slog.LevelDebug
+	case "warn", "warning":
+		level = slog.LevelWarn
+	case "error", "fatal":
+		level = slog.LevelError
+	}
+	e.log.Log(context.Background(), level, "xdev extension log", "text", redact.String(f.Text))
+}
+
+// readStderr logs every stderr line (redacted) and keeps a short tail for
+// failure reasons.
+func (e *extension) readStderr() {
+	defer e.readers.Done()
+	r := bufio.NewReaderSize(e.stderr, 4<<10)
+	for {
+		line, _, err := readLine(r, stderrLineCap)
+		if text := strings.TrimRight(string(line), "\r\n"); text != "" {
+			text = redact.String(text)
+			e.log.Info("xdev extension stderr", "line", text)
+			e.mu.Lock()
+			e.tail = append(e.tail, text)
+			if len(e.tail) > stderrTailLines {
+				e.tail = e.tail[len(e.tail)-stderrTailLines:]
+			}
+			e.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (e *extension) stderrTail() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.tail) == 0 {
+		return ""
+	}
+	return "; stderr: " + strings.Join(e.tail, " | ")
+}
+
+// readLine reads one line (newline included) keeping at most max bytes; the
+// rest of a longer line is consumed and reported as truncated.
+func readLine(r *bufio.Reader, max int) (line []byte, truncated bool, err error) {
+	n := 0
+	for {
+		chunk, err := r.ReadSlice('\n')
+		n += len(chunk)
+		if room := max - len(line); room > 0 {
+			line = append(line, chunk[:min(len(chunk), room)]...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, n > max, err
+	}
+}
+
+func snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return redact.String(s)
+}
+
+// wants reports whether the extension declared an event.
+func (e *extension) wants(event string) bool { return e.events[event] }
+
+// call sends an event and waits for its response. A timeout kills the
+// extension; ctx only abandons the wait.
+func (e *extension) call(ctx context.Context, event string, payload any, timeout time.Duration) (Frame, error) {
+	if e.isDead() {
+		return Frame{}, e.deadErr()
+	}
+	id := e.nextID.Add(1)
+	b, err := encodeEvent(id, event, payload)
+	if err != nil {
+		return Frame{}, fmt.Errorf("%s: %s payload: %w", e.label(), event, err)
+	}
+	ch := make(chan Frame, 1)
+	e.mu.Lock()
+	e.pending[id] = ch
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		delete(e.pending, id)
+		e.mu.Unlock()
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	timedOut := func() (Frame, error) {
+		e.kill(fmt.Sprintf("did not answer %s within %s", event, timeout))
+		return Frame{}, fmt.Errorf("%s: %w: %s within %s; it was killed", e.label(), ErrTimeout, event, timeout)
+	}
+	select {
+	case e.writes <- b:
+	case <-e.dead:
+		return Frame{}, e.deadErr()
+	case <-timer.C:
+		return timedOut()
+	case <-ctx.Done():
+		return Frame{}, ctx.Err()
+	}
+	select {
+	case f := <-ch:
+		return f, nil
+	case <-e.dead:
+		select { // an answer that raced the death still counts
+		case f := <-ch:
+			return f, nil
+		default:
+		}
+		return Frame{}, e.deadErr()
+	case <-timer.C:
+		return timedOut()
+	case <-ctx.Done():
+		return Frame{}, ctx.Err()
+	}
+}
+
+// notify sends a notification without waiting for anything: its response
+// is read and discarded by the reader.
+func (e *extension) notify(event string, payload any) {
+	if e.isDead() || !e.wants(event) {
+		return
+	}
+	b, err := encodeEvent(e.nextID.Add(1), event, payload)
+	if err != nil {
+		e.log.Warn("xdev notification not sent", "event", event, "err", err)
+		return
+	}
+	select {
+	case e.writes <- b:
+	default:
+		e.log.Warn("xdev extension is not reading its stdin; notification dropped", "event", event)
+	}
+}
+
+func encodeEvent(id int64, event string, payload any) ([]byte, error) {
+	p, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(Frame{Type: TypeEvent, ID: id, Event: event, Payload: p})
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// send writes a frame outside the event round trips (hello, answers to
+// actions), waiting at most until ctx is done.
+func (e *extension) send(ctx context.Context, f Frame) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	select {
+	case e.writes <- append(b, '\n'):
+		return nil
+	case <-e.dead:
+		return e.deadErr()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// trySend queues a frame without waiting; a full queue drops it.
+func (e *extension) trySend(f Frame) {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return
+	}
+	select {
+	case e.writes <- append(b, '\n'):
+	default:
+		e.log.Warn("xdev extension is not reading its stdin; frame dropped", "type", f.Type)
+	}
+}

@@ -1,0 +1,229 @@
+package xdev
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// Extension errors. Both are wrapped with the extension's name.
+var (
+	// ErrDead marks an extension that was killed or exited: it is pruned
+	// from the chain for the rest of the session.
+	ErrDead = errors.New("the extension is dead")
+	// ErrTimeout marks an event the extension did not answer in time (it is
+	// then killed).
+	ErrTimeout = errors.New("no answer in time")
+)
+
+const (
+	// exitGrace is how long Close waits after closing stdin before it kills
+	// the process group.
+	exitGrace = 750 * time.Millisecond
+	// drainWait bounds reading what a process wrote before it exited.
+	drainWait = time.Second
+	// writeQueue bounds frames waiting for the extension's stdin.
+	writeQueue = 64
+	// stderrLineCap truncates one stderr line in the log.
+	stderrLineCap = 16 << 10
+	// stderrTailLines are kept for failure reasons.
+	stderrTailLines = 5
+)
+
+// extension is one running xdev v1 process.
+type extension struct {
+	name string // sanitized: [a-z0-9_]
+	path string // the executable
+	m    *Manager
+	log  *slog.Logger
+
+	cmd     *exec.Cmd
+	pid     int
+	stdin   *os.File
+	stdout  *os.File
+	stderr  *os.File
+	writes  chan []byte
+	stop    chan struct{} // closed by close: the writer closes stdin
+	stopped sync.Once
+	stdinMu sync.Once
+
+	nextID      atomic.Int64 // frame ids
+	invocations atomic.Int64 // tool_invoke callIds
+
+	// Set by the handshake (Manager.start) before the extension is
+	// registered; read-only afterwards.
+	caps     Capabilities
+	events   map[string]bool
+	failOpen bool
+	capsCh   chan Frame // the first capabilities frame
+
+	mu      sync.Mutex
+	pending map[int64]chan Frame
+	reason  string   // why it died
+	tail    []string // last stderr lines (redacted)
+	loaded  bool     // handshake done: a death is recorded as a failure
+
+	closing  atomic.Bool
+	dead     chan struct{}
+	deadOnce sync.Once
+	exited   chan struct{} // the process was reaped
+	done     chan struct{} // every goroutine of the extension has ended
+	readers  sync.WaitGroup
+	writerWG sync.WaitGroup
+}
+
+// label names the extension in reasons: its name and its file.
+func (e *extension) label() string { return fmt.Sprintf("xdev extension %s (%s)", e.name, e.path) }
+
+// spawn starts the executable in its own process group with stdin/stdout
+// pipes and stderr to the log.
+func spawn(m *Manager, name, path string) (*extension, error) {
+	e := &extension{name: name, path: path, m: m, log: m.log.With("extension", name),
+		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
+		pending: map[int64]chan Frame{}, dead: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
+	// os.Pipe rather than cmd.StdoutPipe: Wait then never waits for, nor
+	// closes, our ends, so a grandchild holding a pipe cannot wedge the reap.
+	var files []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		r, w, err = os.Pipe()
+		if err == nil {
+			files = append(files, r, w)
+		}
+		return r, w, err
+	}
+	closeAll := func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	inR, inW, err := pipe()
+	if err != nil {
+		return nil, fmt.Errorf("stdin pipe: %w", err)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stdout pipe: %w", err)
+	}
+	errR, errW, err := pipe()
+	if err != nil {
+		closeAll()
+		return nil, fmt.Errorf("stderr pipe: %w", err)
+	}
+	cmd := exec.Command(path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	cmd.SysProcAttr = procAttr()
+	if err := cmd.Start(); err != nil {
+		closeAll()
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	// The child has its copies; ours would keep the pipes open forever.
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
+
+	e.readers.Add(2)
+	go e.readFrames()
+	go e.readStderr()
+	e.writerWG.Add(1)
+	go e.writer()
+	go e.reap()
+	return e, nil
+}
+
+// reap waits for the process, lets the readers drain what it wrote, and
+// marks the extension dead.
+func (e *extension) reap() {
+	err := e.cmd.Wait()
+	close(e.exited)
+	// Orphans of the group would keep the pipes open.
+	killGroup(e.pid)
+	drained := make(chan struct{})
+	go func() { e.readers.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainWait):
+		e.stdout.Close() // unblocks the readers
+		e.stderr.Close()
+		<-drained
+	}
+	status := "exited"
+	if err != nil {
+		status = "exited: " + err.Error()
+	}
+	e.markDead(status + e.stderrTail())
+	e.stopWriter()
+	// A Write stuck on a pipe that an escaped grandchild still holds
+	// returns once the file is closed.
+	e.closeStdin()
+	e.writerWG.Wait()
+	e.stdout.Close()
+	e.stderr.Close()
+	close(e.done)
+}
+
+// markDead kills the process group (once), fails every pending round trip
+// and, for a loaded extension that is not closing, records the failure.
+func (e *extension) markDead(reason string) {
+	e.deadOnce.Do(func() {
+		e.mu.Lock()
+		e.reason = reason
+		loaded := e.loaded
+		e.mu.Unlock()
+		close(e.dead)
+		killGroup(e.pid)
+		if loaded && !e.closing.Load() {
+			e.log.Warn("xdev extension died; pruned for the rest of the session", "path", e.path, "reason", redact.String(reason))
+			e.m.addFailure(Failure{Extension: e.name, Path: e.path, Reason: "died: " + reason})
+		}
+	})
+}
+
+func (e *extension) isDead() bool {
+	select {
+	case <-e.dead:
+		return true
+	default:
+		return false
+	}
+}
+
+func (e *extension) deathReason() string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.reason
+}
+
+func (e *extension) deadErr() error {
+	return fmt.Errorf("%s: %w (%s)", e.label(), ErrDead, redact.String(e.deathReason()))
+}
+
+// kill is a protocol or timeout failure: the extension is killed at once.
+func (e *extension) kill(reason string) { e.markDead(reason) }
+
+// close stops the extension: close stdin, give it exitGrace to exit, kill
+// the group, reap. Idempotent; ctx can only shorten the grace.
+func (e *extension) close(ctx context.Context) {
+	e.closing.Store(true)
+	e.stopWriter()
+	select {
+	case <-e.exited:
+	case <-time.After(exitGrace):
+	case <-ctx.Done():
+	}
+	e.markDead("closed")
+	killGroup(e.pid)
+	<-e.done
+}
+
+func (e *extension) closeStdin() { e.stdinMu.Do(func() { e.stdin.Close() }) }
+func (e *extension) stopWriter() { e.stopped.Do(func() { close(e.stop) }) }
