@@ -323,6 +323,10 @@ func (c *Client) onFrame(f ndjson.FrameInfo) {
 
 // handshakeWith sends initialize, checks the declaration, sends initialized.
 func (c *Client) handshakeWith(ctx context.Context) error {
+	uiHost := c.opts.UIHost
+	if uiHost == "" {
+		uiHost = protocol.UIHostHeadless
+	}
 	params := protocol.InitializeParams{
 		ProtocolID:      protocol.ProtocolID,
 		ProtocolVersion: protocol.ProtocolVersion,
@@ -330,7 +334,7 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 		Session:         c.opts.Session,
 		Capabilities: protocol.HostCapabilities{
 			ContentRefs:     true,
-			UIHost:          c.opts.UIHost,
+			UIHost:          uiHost,
 			ProtocolVersion: protocol.ProtocolVersion,
 		},
 	}
