@@ -236,6 +236,13 @@ func (s *Stream) chunk(p protocol.StreamChunkParams) {
 	if _, dup := s.buf[p.Seq]; dup {
 		return
 	}
+	if p.Seq == s.next && len(s.buf) == 0 && p.Chunk.Type != protocol.ChunkError && s.end == nil {
+		// The common case: in order, nothing buffered.
+		s.next++
+		c := p.Chunk
+		s.emitLocked(Event{Type: c.Type, Text: c.Text, Signature: c.Signature, ToolCall: c.ToolCall, ArgChars: c.ArgChars, Usage: c.Usage})
+		return
+	}
 	s.buf[p.Seq] = p.Chunk
 	s.flushLocked()
 }

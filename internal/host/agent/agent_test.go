@@ -115,6 +115,26 @@ func (e *env) install(t *testing.T, root string) {
 
 func (e *env) example(t *testing.T, name string) { e.install(t, testutil.ExamplePlugin(t, name)) }
 
+// installB is install for benchmarks.
+func (e *env) installB(b *testing.B, root string) {
+	b.Helper()
+	plan, err := plugin.Preview(e.store, root, plugin.InstallOptions{Link: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := plugin.Install(e.store, e.layout, plan); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func mustStore(b *testing.B, e *env) *plugin.Store {
+	s, err := plugin.OpenStore(e.layout)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 // mockProvider installs the misbehave sidecar as provider "name" playing script.
 func (e *env) mockProvider(t *testing.T, name, script string) {
 	bin := testutil.Binary(t, "internal/testplugins/misbehave")

@@ -180,7 +180,7 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		}
 		for _, steer := range c.takeSteered() {
 			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: steer})
-			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: steer})
+			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: redact.String(steer)})
 		}
 		if err := c.maybeCompact(ctx, ts, sp.Prompt); err != nil {
 			return err
@@ -330,7 +330,7 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	for _, g := range c.gates() {
 		v, err := g.BeforeTool(ctx, gateCall)
 		if err != nil { // fail closed: a gate that cannot answer denies
-			v = GateVerdict{Deny: true, Reason: fmt.Sprintf("%s could not decide: %v", g.Name(), err)}
+			v = GateVerdict{Deny: true, Reason: fmt.Sprintf("could not decide: %v", err)}
 		}
 		if v.Deny {
 			reason := redact.String(v.Reason)

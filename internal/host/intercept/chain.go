@@ -390,22 +390,26 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 }
 
 func encodePayload(call Call) (json.RawMessage, error) {
-	var raw json.RawMessage
 	switch p := call.Payload.(type) {
 	case json.RawMessage:
-		raw = p
-	default:
+		// Raw JSON (a replacement, a test, a big payload) is checked
+		// strictly: a bug here must not reach a plugin.
+		if _, err := DecodePayload(call.Point, p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	case Payload:
+		// The host's own DTO only needs its rules checked.
+		if err := p.Validate(call.Point); err != nil {
+			return nil, fmt.Errorf("%s payload: %w", call.Point, err)
+		}
 		b, err := json.Marshal(p)
 		if err != nil {
 			return nil, fmt.Errorf("encode %s payload: %w", call.Point, err)
 		}
-		raw = b
+		return b, nil
 	}
-	// The host's own payload must be valid too: a bug here must not reach a plugin.
-	if _, err := DecodePayload(call.Point, raw); err != nil {
-		return nil, err
-	}
-	return raw, nil
+	return nil, fmt.Errorf("%s payload: unsupported type %T", call.Point, call.Payload)
 }
 
 // Observe fans an observation out to the point's subscribers and the owners
