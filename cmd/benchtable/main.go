@@ -1,0 +1,188 @@
+// Command benchtable runs the project's benchmarks and prints one table:
+// each row's figure beside its raw baseline measured in the same run, the
+// ratio and the target. It is what `make bench` runs. Timings never decide
+// a test; this table is where ratios are asserted (it exits 1 when a row
+// misses its target, unless -report-only).
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// row compares one benchmark with its baseline.
+type row struct {
+	issue    string
+	name     string
+	pkg      string
+	bench    string
+	baseline string // "" for an absolute target
+	metric   string // "ns/op" or a custom unit such as "msgs/s"
+	higher   bool   // higher is better
+	// kind: "ratio" (bench/baseline ≤ or ≥ target), "delta" (bench-baseline
+	// ≤ target, in the metric's unit) or "abs" (bench ≥ or ≤ target).
+	kind   string
+	target float64
+	n      string // -benchtime
+}
+
+var rows = []row{
+	{"2", "JSON-RPC round trip to a child", "./protocol/ndjson", "RoundTripChild", "RoundTripRawChild", "ns/op", false, "ratio", 1.3, "3000x"},
+	{"2", "notification throughput to a child", "./protocol/ndjson", "NotifyChild", "NotifyRawChild", "msgs/s", true, "ratio", 0.8, "200000x"},
+	{"3", "cold start + handshake, 1 sidecar", "./internal/host", "ColdStart1", "BareSpawn1", "ns/op", false, "ratio", 1.5, "100x"},
+	{"3", "cold start + handshake, 8 in parallel", "./internal/host", "ColdStart8", "BareSpawn8", "ns/op", false, "ratio", 1.3, "40x"},
+	{"4", "one intercept through one sidecar", "./internal/host/intercept", "Intercept1", "InterceptRaw1", "ns/op", false, "ratio", 1.5, "3000x"},
+	{"4", "a chain of 8 sidecars", "./internal/host/intercept", "Chain8", "ChainRaw8", "ns/op", false, "ratio", 1.3, "1000x"},
+	{"4", "an event broadcast to 8 (host side)", "./internal/host/intercept", "Event8", "EventRaw8", "ns/op", false, "ratio", 0, "3000x"},
+	{"4", "4 MiB through content refs and back", "./internal/host/intercept", "ContentRef4MiB", "ContentRefRaw4MiB", "ns/op", false, "ratio", 1.5, "20x"},
+	{"5", "provider stream into the reassembler", "./internal/providers", "StreamReassembly", "StreamRaw", "chunks/s", true, "ratio", 0.8, "100000x"},
+	{"5", "echo turn, 8 no-op interceptors on every point vs none (ms)", "./internal/host/agent", "Turn8", "Turn", "ns/op", false, "delta", 5e6, "100x"},
+	{"6", "surface publishes absorbed by the store", "./internal/surfaces", "PublishStatus", "", "publishes/s", true, "abs", 1000, "20000x"},
+	{"6", "transcript frames while streaming 10,000 chunks/s", "./internal/desktop", "TranscriptStreaming", "", "frames/s", true, "abs", 30, "1x"},
+	{"6", "status publishes into the desktop status bar", "./internal/desktop", "StatusPublishes", "", "publishes/s", true, "abs", 1000, "1x"},
+	{"7", "tool call: hooks bus + 1 xdev + 1 v2 vs one v2 intercept", "./internal/host/xdev", "ToolCallChain", "@Intercept1", "ns/op", false, "ratio", 3, "300x"},
+}
+
+var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
+
+func main() {
+	reportOnly := flag.Bool("report-only", false, "print the table but exit 0 even when a target is missed")
+	only := flag.String("run", "", "only rows whose package contains this")
+	flag.Parse()
+
+	results := map[string]map[string]float64{} // bench → metric → value
+	byPkg := map[string][]row{}
+	var pkgs []string
+	for _, r := range rows {
+		if *only != "" && !strings.Contains(r.pkg, *only) {
+			continue
+		}
+		if _, ok := byPkg[r.pkg]; !ok {
+			pkgs = append(pkgs, r.pkg)
+		}
+		byPkg[r.pkg] = append(byPkg[r.pkg], r)
+	}
+	for _, pkg := range pkgs {
+		for _, r := range byPkg[pkg] {
+			names := []string{r.bench}
+			if r.baseline != "" && !strings.HasPrefix(r.baseline, "@") {
+				names = append(names, r.baseline)
+			}
+			if err := run(pkg, names, r.n, results); err != nil {
+				fmt.Fprintf(os.Stderr, "benchtable: %s: %v\n", pkg, err)
+			}
+		}
+	}
+
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ISSUE\tROW\tVALUE\tBASELINE\tRATIO\tTARGET\t")
+	missed := 0
+	for _, r := range rows {
+		if *only != "" && !strings.Contains(r.pkg, *only) {
+			continue
+		}
+		v, ok := results[r.bench][r.metric]
+		if !ok {
+			fmt.Fprintf(tw, "%s\t%s\t(no result)\t\t\t\t\n", r.issue, r.name)
+			missed++
+			continue
+		}
+		base, hasBase := 0.0, false
+		if r.baseline != "" {
+			base, hasBase = results[strings.TrimPrefix(r.baseline, "@")][r.metric]
+		}
+		value, baseline, ratio, target, ok := judge(r, v, base, hasBase)
+		mark := ""
+		if !ok {
+			mark = "  ← missed"
+			missed++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s%s\t\n", r.issue, r.name, value, baseline, ratio, target, mark)
+	}
+	tw.Flush()
+	if missed > 0 && !*reportOnly {
+		os.Exit(1)
+	}
+}
+
+func judge(r row, v, base float64, hasBase bool) (value, baseline, ratio, target string, ok bool) {
+	value, baseline = format(v, r.metric), "-"
+	if hasBase {
+		baseline = format(base, r.metric)
+	}
+	switch r.kind {
+	case "ratio":
+		if !hasBase || base == 0 {
+			return value, baseline, "-", "-", false
+		}
+		q := v / base
+		ratio = fmt.Sprintf("%.2f×", q)
+		switch {
+		case r.target == 0:
+			return value, baseline, ratio, "(report)", true
+		case r.higher:
+			return value, baseline, ratio, fmt.Sprintf("≥ %.1f×", r.target), q >= r.target
+		default:
+			return value, baseline, ratio, fmt.Sprintf("≤ %.1f×", r.target), q <= r.target
+		}
+	case "delta":
+		d := v - base
+		return value, baseline, fmt.Sprintf("+%.2f ms", d/1e6), fmt.Sprintf("≤ +%.0f ms", r.target/1e6), hasBase && d <= r.target
+	default:
+		if r.higher {
+			return value, baseline, "-", fmt.Sprintf("≥ %s", format(r.target, r.metric)), v >= r.target
+		}
+		return value, baseline, "-", fmt.Sprintf("≤ %s", format(r.target, r.metric)), v <= r.target
+	}
+}
+
+func format(v float64, metric string) string {
+	if metric == "ns/op" {
+		switch {
+		case v >= 1e6:
+			return fmt.Sprintf("%.2f ms", v/1e6)
+		case v >= 1e3:
+			return fmt.Sprintf("%.1f µs", v/1e3)
+		}
+		return fmt.Sprintf("%.0f ns", v)
+	}
+	return fmt.Sprintf("%.0f %s", v, metric)
+}
+
+// run runs the named benchmarks of one package and records every metric.
+func run(pkg string, names []string, n string, into map[string]map[string]float64) error {
+	sort.Strings(names)
+	pattern := "^Benchmark(" + strings.Join(names, "|") + ")$"
+	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchtime", n, "-count", "1", pkg)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	err := cmd.Run()
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		m := line.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		fields := strings.Fields(m[2])
+		metrics := map[string]float64{}
+		for i := 0; i+1 < len(fields); i += 2 {
+			if f, perr := strconv.ParseFloat(fields[i], 64); perr == nil {
+				metrics[fields[i+1]] = f
+			}
+		}
+		into[m[1]] = metrics
+	}
+	if err != nil {
+		return fmt.Errorf("go test: %w\n%s", err, out.String())
+	}
+	return nil
+}
