@@ -142,7 +142,7 @@ func TestFirstDenialShortCircuits(t *testing.T) {
 		f := newFixture(t)
 		f.ext("a-first", map[string]any{"toolCall": "crash"})
 		reply := f.chat(t, nil, `call run_command {"command":"echo hi"}`)
-		if !strings.HasPrefix(reply, "Tool result: Blocked by xdev:a_first: xdev:a_first could not decide: xdev extension a_first") {
+		if !strings.HasPrefix(reply, "Tool result: Blocked by xdev:a_first: could not decide: xdev extension a_first") {
 			t.Fatalf("reply %q", reply)
 		}
 	})
