@@ -17,9 +17,11 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 run: deps build examples
 	@./scripts/run-demo.sh "$(DEMO_DIR)"
 
-## test: the whole suite with -race, plus vet, staticcheck, gofmt and generated-file drift
+## test: the whole suite with -race, plus vet, staticcheck, gofmt, generated-file drift,
+## and the real app started under Xvfb (screenshot and logs in ci-logs/)
 test: deps lint check-generated
 	$(GO) test -race -count=1 ./...
+	bash scripts/xvfb-start-test.sh
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
 deps:
