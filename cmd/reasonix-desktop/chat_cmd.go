@@ -20,6 +20,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // shutdownBudget bounds stopping every plugin when a command ends.
@@ -28,6 +29,8 @@ const shutdownBudget = 10 * time.Second
 // coreFlags are the flags every command that starts plugins takes.
 type coreFlags struct {
 	dataDir, workspace string
+	// onFrame taps sidecar frames (the desktop's protocol inspector).
+	onFrame func(plugin string, f ndjson.FrameInfo)
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -60,6 +63,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
 	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
+		OnFrame: f.onFrame,
 		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
 			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
 			ext = m

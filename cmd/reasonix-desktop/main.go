@@ -12,9 +12,10 @@ import (
 	"syscall"
 )
 
-const usage = `usage: reasonix-desktop <command> [flags]
+const usage = `usage: reasonix-desktop [<command>] [flags]
 
 commands:
+  gui [--workspace DIR] [--demo]                           open the window (also: no command)
   chat --headless [--model ID] [--prompt TEXT]             chat on the terminal
   models [--json]                                          list plugin models
   plugin install|list|show|remove|enable|disable|doctor   manage v2 plugins
@@ -33,10 +34,11 @@ func main() {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
+		return runGUI(ctx, nil, stdout, stderr)
 	}
 	switch args[0] {
+	case "gui":
+		return runGUI(ctx, args[1:], stdout, stderr)
 	case "plugin":
 		return runPlugin(ctx, args[1:], stdout, stderr)
 	case "chat":

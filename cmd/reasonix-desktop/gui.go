@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"fyne.io/fyne/v2/app"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// appID matches FyneApp.toml.
+const appID = "io.reasonix.desktop"
+
+// demoMessages are sent by --demo (with the first plugin model when none
+// is chosen yet): a markdown reply and a read-only tool call.
+var demoMessages = []string{
+	"Hello! Replies are **markdown**: `code`, a [link](https://example.com) and a list:\n\n- plugins\n- models\n- surfaces",
+	`call list_dir {"path":"."}`,
+}
+
+// runGUI is `reasonix-desktop` without arguments, or `reasonix-desktop gui`:
+// the window. The core opens in a goroutine (plugins can take seconds to
+// start) while the window is already up.
+func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("reasonix-desktop gui", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf coreFlags
+	cf.register(fs)
+	demo := fs.Bool("demo", false, "pick the first plugin model if none is chosen and send two demo messages")
+	shot := fs.String("screenshot", "", "write a PNG of the window to `PATH` (CI)")
+	shotAfter := fs.Duration("screenshot-after", 3*time.Second, "when to take the --screenshot")
+	exitAfter := fs.Duration("exit-after", 0, "quit cleanly after this long (CI); 0 runs until closed")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "reasonix-desktop gui: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	dir, err := plugin.ResolveDataDir(cf.dataDir)
+	if err != nil {
+		fmt.Fprintln(stderr, "reasonix-desktop gui:", err)
+		return 1
+	}
+
+	a := app.NewWithID(appID)
+	a.SetIcon(desktop.Icon)
+	ui := desktop.New(desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon})
+
+	opened := make(chan func(), 1) // the core's close func, nil when it did not open
+	go func() {
+		cf.onFrame = ui.OnFrame
+		core, closeCore, err := cf.open(ctx, ui, protocol.UIHostDesktop, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop gui:", redact.String(err.Error()))
+			ui.StartFailed(err)
+			opened <- nil
+			return
+		}
+		ui.Attach(core)
+		opened <- closeCore
+		if *demo {
+			ui.RunDemo(demoMessages...)
+		}
+	}()
+	stopWatch := context.AfterFunc(ctx, ui.Quit) // SIGINT / SIGTERM
+	defer stopWatch()
+	if *exitAfter > 0 {
+		t := time.AfterFunc(*exitAfter, ui.Quit)
+		defer t.Stop()
+	}
+	if *shot != "" {
+		go func() {
+			select {
+			case <-time.After(*shotAfter):
+			case <-ctx.Done():
+				return
+			}
+			if err := screenshot(ctx, ui, *shot); err != nil {
+				fmt.Fprintln(stderr, "reasonix-desktop gui: screenshot:", err)
+				return
+			}
+			fmt.Fprintln(stdout, "screenshot written to", *shot)
+		}()
+	}
+
+	a.Run()
+	ui.Close()
+	closeCore := <-opened
+	if closeCore == nil {
+		return 1
+	}
+	closeCore()
+	return 0
+}
+
+// screenshot writes the window's current rendering as a PNG.
+func screenshot(ctx context.Context, ui *desktop.UI, path string) error {
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	img := ui.Capture(cctx)
+	if img == nil {
+		return fmt.Errorf("the window did not render in time")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,167 @@
+package desktop
+
+import (
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// bridge is the one place where goroutines hand work to the UI goroutine
+// (the only caller of fyne.Do / fyne.DoAndWait in the package).
+//
+// post never blocks and may be called from anywhere, the UI goroutine
+// included: functions are queued and a pump goroutine (never the UI
+// goroutine, so fyne.DoAndWait is always legal there) runs each batch on the
+// UI goroutine. Waiting for the batch to finish gives natural back-pressure:
+// whatever arrives meanwhile is run in the next batch.
+type bridge struct {
+	mu      sync.Mutex
+	queue   []func()
+	spare   []func()
+	stopped bool
+	wake    chan struct{}
+	done    chan struct{}
+	exited  chan struct{}
+
+	// ui serialises UI work. The real driver runs fyne.Do functions on its
+	// one UI goroutine; Fyne's test driver runs them inline on the calling
+	// goroutine. Taking this lock around every batch (and, in tests, around
+	// every tap and read) keeps UI work single-threaded under both.
+	ui sync.Mutex
+}
+
+func newBridge() *bridge {
+	b := &bridge{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+	go b.pump()
+	return b
+}
+
+// post queues fn to run on the UI goroutine. After stop it is dropped.
+func (b *bridge) post(fn func()) {
+	b.mu.Lock()
+	if b.stopped {
+		b.mu.Unlock()
+		return
+	}
+	b.queue = append(b.queue, fn)
+	b.mu.Unlock()
+	select {
+	case b.wake <- struct{}{}:
+	default: // a wake-up is already pending
+	}
+}
+
+// stopWait bounds how long stop waits for a batch in progress.
+const stopWait = 2 * time.Second
+
+// stop drops queued and future work (the window is gone) and waits, briefly,
+// for a batch in progress to finish.
+func (b *bridge) stop() {
+	b.mu.Lock()
+	if b.stopped {
+		b.mu.Unlock()
+		return
+	}
+	b.stopped = true
+	b.queue = nil
+	close(b.done)
+	b.mu.Unlock()
+	select {
+	case <-b.exited:
+	case <-time.After(stopWait):
+	}
+}
+
+func (b *bridge) pump() {
+	defer close(b.exited)
+	for {
+		select {
+		case <-b.wake:
+		case <-b.done:
+			return
+		}
+		b.mu.Lock()
+		batch := b.queue
+		b.queue, b.spare = b.spare[:0], nil
+		b.mu.Unlock()
+		if len(batch) == 0 {
+			continue
+		}
+		fyne.DoAndWait(func() {
+			b.ui.Lock()
+			defer b.ui.Unlock()
+			for _, fn := range batch {
+				if b.isStopped() {
+					return
+				}
+				fn()
+			}
+		})
+		clear(batch)
+		b.mu.Lock()
+		if b.spare == nil {
+			b.spare = batch[:0]
+		}
+		b.mu.Unlock()
+	}
+}
+
+func (b *bridge) isStopped() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopped
+}
+
+// onUI runs fn as UI work from a goroutine that is not the UI goroutine and
+// is allowed to block: tests use it to tap and read widgets.
+func (b *bridge) onUI(fn func()) {
+	b.ui.Lock()
+	defer b.ui.Unlock()
+	fn()
+}
+
+// throttle runs fn on the UI goroutine at most once per interval however
+// often it is kicked: streamed text, status floods and frame taps are
+// coalesced to a frame rate instead of re-rendering per event. A kick always
+// leads to a run that starts after the kick, so the last state is shown.
+type throttle struct {
+	b     *bridge
+	every time.Duration
+	fn    func()
+
+	mu      sync.Mutex
+	pending bool
+	last    time.Time
+}
+
+func newThrottle(b *bridge, every time.Duration, fn func()) *throttle {
+	return &throttle{b: b, every: every, fn: fn}
+}
+
+// kick schedules a run; it never blocks.
+func (t *throttle) kick() {
+	t.mu.Lock()
+	if t.pending {
+		t.mu.Unlock()
+		return
+	}
+	t.pending = true
+	wait := t.every - time.Since(t.last)
+	t.mu.Unlock()
+	if wait <= 0 {
+		t.b.post(t.fire)
+		return
+	}
+	time.AfterFunc(wait, func() { t.b.post(t.fire) })
+}
+
+// fire runs on the UI goroutine. pending is cleared before fn reads the
+// state, so a kick that races fn schedules another run.
+func (t *throttle) fire() {
+	t.mu.Lock()
+	t.pending = false
+	t.last = time.Now()
+	t.mu.Unlock()
+	t.fn()
+}

@@ -1,0 +1,22 @@
+// Package desktop is the Fyne front end of the agent core: the main window
+// (toolbar, chat transcript, composer, surface panel, status bar), the menus
+// and command palette, prompt and approval dialogs, the plugin manager and
+// the protocol inspector.
+//
+// Threading. Fyne widgets belong to the UI goroutine. The core calls the
+// Frontend (Emit, Approve, Prompt) from its own goroutines and sidecar IO
+// goroutines tap frames for the inspector; all of them hand UI work to the
+// bridge (bridge.go), the one place that calls fyne.Do / fyne.DoAndWait.
+// Streamed text is buffered off the UI goroutine and the transcript re-parses
+// a message at most every 16 ms. The UI goroutine never calls a core method
+// that can wait on a sidecar: those run in goroutines and report back
+// through the bridge.
+//
+// Everything a plugin says reaches this package already redacted by the core
+// and the surfaces store; text taken directly from protocol frames or plugin
+// status fields is redacted again here before it is shown.
+//
+// Markdown (from models and plugins) is parsed with our own goldmark instance
+// into RichText segments (markdown.go): no HTML is rendered, no image is
+// fetched, and links open only after a confirmation.
+package desktop

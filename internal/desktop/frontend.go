@@ -1,0 +1,102 @@
+package desktop
+
+import (
+	"context"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Emit implements agent.Frontend. The core calls it from its goroutines
+// (and, for some store changes, from whatever goroutine changed the store):
+// it only updates models under their locks and kicks throttles or posts to
+// the bridge, so it returns at once.
+func (d *UI) Emit(ev agent.Event) {
+	switch ev.Kind {
+	case agent.EventTurnStarted:
+		d.transcript.endMessage()
+		d.b.post(func() { d.composer.setRunning(true) })
+	case agent.EventUserMessage:
+		d.transcript.addUser(ev.Text)
+	case agent.EventText:
+		d.transcript.appendDelta(ev.Text, false)
+	case agent.EventReasoning:
+		d.transcript.appendDelta(ev.Text, true)
+	case agent.EventToolCall:
+		if ev.Call != nil {
+			d.transcript.toolCall(*ev.Call)
+		}
+	case agent.EventUsage:
+		if ev.Usage != nil {
+			d.status.setUsage(*ev.Usage)
+		}
+	case agent.EventTurnDone:
+		d.transcript.endMessage()
+		d.b.post(func() { d.composer.setRunning(false) })
+	case agent.EventTurnFailed:
+		if ev.Error == "stopped" {
+			d.transcript.addNotice("Stopped.", noticeWarn)
+		} else {
+			d.transcript.addNotice("The turn failed: "+ev.Error, noticeError)
+		}
+		d.b.post(func() { d.composer.setRunning(false) })
+	case agent.EventNotice:
+		d.notes.hostNotice(ev.Text, noticeWarn)
+	case agent.EventSurface:
+		if ev.Surface != nil {
+			d.surfaceChanged(*ev.Surface)
+		}
+	case agent.EventPlugins:
+		plugins := ev.Plugins
+		d.b.post(func() { d.setPlugins(plugins) })
+		if d.getCore() != nil {
+			d.refreshModels()
+		}
+	case agent.EventSession:
+		d.sessionChanged()
+	case agent.EventCompacted:
+		d.transcript.addNotice("Earlier conversation was compacted to fit the model's context window.", noticeInfo)
+	}
+}
+
+// surfaceChanged routes a store change: notifications are events (each one
+// is shown), everything else is state the panel and the status bar re-read
+// from the store at frame rate.
+func (d *UI) surfaceChanged(ch surfaces.Change) {
+	switch {
+	case ch.Kind == surfaces.Published && ch.Surface.Kind == protocol.PublishNotification:
+		d.notes.published(ch.Surface)
+		return
+	case ch.Kind == surfaces.Removed && ch.Surface.Kind == protocol.PublishNotification:
+		d.notes.removed(ch.Surface.Key)
+		return
+	case ch.Kind == surfaces.Cleared:
+		d.prompts.wake()
+	}
+	if ch.Kind != surfaces.Published || ch.Surface.Kind != protocol.PublishStatus {
+		d.panel.th.kick()
+	}
+	if ch.Kind != surfaces.Published || ch.Surface.Kind == protocol.PublishStatus {
+		d.status.th.kick()
+	}
+}
+
+// Approve implements agent.Frontend: the call's card shows the arguments
+// and Approve once / For this session / Always / Deny. The calling core
+// goroutine blocks here until a button is clicked (never the UI goroutine);
+// when the turn ends first the card's buttons go away and the call is denied.
+func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
+	d.transcript.setApproval(a)
+	d.notes.hostNotice(req.Tool+" is waiting for your approval", noticeInfo)
+	select {
+	case x := <-a.ch:
+		return x
+	case <-ctx.Done():
+	case <-d.ctx.Done():
+	}
+	a.answer(agent.ApproveDeny) // a late click finds the answer taken
+	d.transcript.clearApproval(a)
+	return agent.ApproveDeny
+}

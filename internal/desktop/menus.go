@@ -1,0 +1,130 @@
+package desktop
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+)
+
+// buildMainMenu is File, Model, Plugins, View, Help. It is rebuilt whenever
+// models, plugins or the current model change (UI goroutine).
+func (d *UI) buildMainMenu() *fyne.MainMenu {
+	file := fyne.NewMenu("File",
+		&fyne.MenuItem{Label: "New chat", Action: func() { d.newChat("") },
+			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}},
+		&fyne.MenuItem{Label: "Open workspace…", Action: d.chooseWorkspace,
+			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
+		fyne.NewMenuItem("Sessions…", d.showSessions),
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.app.Quit},
+	)
+	models := d.modelItems()
+	if len(models) == 0 {
+		models = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
+	}
+	models = append(models, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh models", d.refreshModels))
+	model := fyne.NewMenu("Model", models...)
+
+	plugins := fyne.NewMenu("Plugins",
+		fyne.NewMenuItem("Manage…", d.showPluginManager),
+		fyne.NewMenuItem("Install…", d.installPlugin),
+		fyne.NewMenuItemSeparator())
+	var actions []surfaces.Action
+	if c := d.getCore(); c != nil {
+		actions = c.Actions()
+	}
+	for _, p := range d.plugins {
+		sub := fyne.NewMenuItem(p.Name, nil)
+		var items []*fyne.MenuItem
+		for _, a := range actions {
+			if a.Plugin != p.Name {
+				continue
+			}
+			plugin, id := a.Plugin, a.ID
+			items = append(items, fyne.NewMenuItem(fmt.Sprintf("%s  (%s)", a.Label, a.Name), func() { d.invokeAction(plugin, id) }))
+		}
+		if len(items) == 0 {
+			items = []*fyne.MenuItem{{Label: "No actions (" + p.State + ")", Disabled: true}}
+		}
+		sub.ChildMenu = fyne.NewMenu("", items...)
+		plugins.Items = append(plugins.Items, sub)
+	}
+	if len(d.plugins) > 0 {
+		plugins.Items = append(plugins.Items, fyne.NewMenuItemSeparator())
+	}
+	plugins.Items = append(plugins.Items,
+		fyne.NewMenuItem("Restart", d.restartPlugins),
+		fyne.NewMenuItem("Logs", d.showLogs))
+
+	view := fyne.NewMenu("View",
+		&fyne.MenuItem{Label: "Command palette…", Action: d.showPalette, Shortcut: paletteShortcut},
+		fyne.NewMenuItem("Protocol inspector", d.showInspector),
+		fyne.NewMenuItem("Notifications", d.showNotifications))
+	help := fyne.NewMenu("Help", fyne.NewMenuItem("About", d.showAbout))
+	return fyne.NewMainMenu(file, model, plugins, view, help)
+}
+
+// showSessions lists saved sessions; picking one loads it.
+func (d *UI) showSessions() {
+	d.withCore("sessions", func(ctx context.Context, c coreAPI) error {
+		list := c.Sessions() // reads the sessions folder: off the UI goroutine
+		d.b.post(func() { d.showSessionList(list) })
+		return nil
+	})
+}
+
+func (d *UI) showSessionList(list []agent.Summary) {
+	if len(list) == 0 {
+		dialog.ShowInformation("Sessions", "No saved sessions yet.", d.win)
+		return
+	}
+	var dlg dialog.Dialog
+	l := widget.NewList(func() int { return len(list) },
+		func() fyne.CanvasObject { return widget.NewLabel("") },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			s := list[i]
+			o.(*widget.Label).SetText(fmt.Sprintf("%s  —  %s", s.Updated.Format("2006-01-02 15:04"), sessionTitle(s)))
+		})
+	l.OnSelected = func(i widget.ListItemID) {
+		id := list[i].ID
+		dlg.Hide()
+		d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
+	}
+	dlg = dialog.NewCustom("Sessions", "Close", l, d.win)
+	dlg.Resize(fyne.NewSize(620, 440))
+	dlg.Show()
+}
+
+func sessionTitle(s agent.Summary) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.ID
+}
+
+func (d *UI) showAbout() {
+	box := container.NewVBox()
+	if d.opts.Icon != nil {
+		img := canvas.NewImageFromResource(d.opts.Icon)
+		img.FillMode = canvas.ImageFillContain
+		img.SetMinSize(fyne.NewSize(64, 64))
+		box.Add(img)
+	}
+	box.Add(widget.NewLabelWithStyle("Reasonix Desktop "+d.opts.Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
+	about := widget.NewLabel("A native host for Reasonix Extension Protocol v2 plugins.\n" +
+		"Plugins run outside any sandbox with your environment: install only what you trust.")
+	about.Wrapping = fyne.TextWrapWord
+	box.Add(about)
+	dlg := dialog.NewCustom("About", "Close", box, d.win)
+	dlg.Resize(fyne.NewSize(440, 260))
+	dlg.Show()
+}

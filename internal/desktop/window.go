@@ -1,0 +1,440 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"image"
+	"net/url"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/driver/software"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// Options configure the desktop front end.
+type Options struct {
+	// App is the Fyne app (app.NewWithID in the binary, test.NewApp in
+	// tests).
+	App fyne.App
+	// Layout is the data directory: plugin store, host log.
+	Layout plugin.Layout
+	// Version is shown in Help → About.
+	Version string
+	// Icon is the window and About icon (optional).
+	Icon fyne.Resource
+}
+
+// callTimeout bounds a UI-initiated core call that is not a turn.
+const callTimeout = 2 * time.Minute
+
+// UI is the main window and the agent.Frontend the core reports to.
+type UI struct {
+	opts Options
+	app  fyne.App
+	win  fyne.Window
+	b    *bridge
+
+	ctx    context.Context // cancelled by Close: ends every call the UI started
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	coreMu sync.RWMutex
+	core   coreAPI
+
+	transcript *transcript
+	panel      *surfacePanel
+	status     *statusBar
+	notes      *notifier
+	inspector  *inspector
+	prompts    *promptTracker
+
+	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
+	openURL func(*url.URL) error
+
+	// UI-goroutine state.
+	toolbar    *toolbar
+	composer   *composer
+	running    bool
+	models     []providers.Model
+	model      string
+	effort     string
+	workspace  string
+	plugins    []host.PluginStatus
+	pluginsWin *pluginManager
+	notesWin   fyne.Window
+	paletteUI  *palette
+}
+
+var _ agent.Frontend = (*UI)(nil)
+
+// New builds the main window. Call it on the UI goroutine (before the app
+// runs); the window works without a core until Attach.
+func New(opts Options) *UI {
+	d := newUI(opts)
+	d.win.Show()
+	return d
+}
+
+func newUI(opts Options) *UI {
+	ctx, cancel := context.WithCancel(context.Background())
+	d := &UI{opts: opts, app: opts.App, b: newBridge(), ctx: ctx, cancel: cancel}
+	d.openURL = d.app.OpenURL
+	d.win = d.app.NewWindow("Reasonix Desktop")
+	if opts.Icon != nil {
+		d.win.SetIcon(opts.Icon)
+	}
+	d.win.SetMaster()
+	d.transcript = newTranscript(d)
+	d.panel = newSurfacePanel(d)
+	d.status = newStatusBar(d)
+	d.notes = newNotifier(d)
+	d.inspector = newInspector(d)
+	d.prompts = newPromptTracker()
+	d.toolbar = newToolbar(d)
+	d.composer = newComposer(d)
+
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, d.transcript.object())
+	split := container.NewHSplit(chat, d.panel.object())
+	split.Offset = 0.66
+	body := container.NewStack(split, d.notes.toastLayer())
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), nil, nil, body))
+	d.win.Resize(fyne.NewSize(1200, 760))
+	d.win.SetMainMenu(d.buildMainMenu())
+	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
+	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
+	d.setConnected(false)
+	return d
+}
+
+// Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.
+var (
+	paletteShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyK, Modifier: fyne.KeyModifierShortcutDefault}
+	sendShortcut    = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+)
+
+// Window is the main window.
+func (d *UI) Window() fyne.Window { return d.win }
+
+// Attach connects the opened core; any goroutine may call it.
+func (d *UI) Attach(c coreAPI) {
+	d.coreMu.Lock()
+	d.core = c
+	d.coreMu.Unlock()
+	d.async("load", func(ctx context.Context) error {
+		s := c.Session()
+		plugins := c.Plugins()
+		d.b.post(func() {
+			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+			d.setConnected(true)
+			d.setPlugins(plugins)
+			d.transcript.loadHistory(s.Messages)
+		})
+		d.panel.th.kick()
+		d.status.th.kick()
+		d.refreshModels()
+		return nil
+	})
+}
+
+// StartFailed shows why the core could not be opened; the window stays up
+// so the user can read it (and reach the plugin manager's log).
+func (d *UI) StartFailed(err error) {
+	msg := redact.String(err.Error())
+	d.b.post(func() {
+		d.transcript.addNotice("The host could not start: "+msg, noticeError)
+		dialog.ShowError(errors.New(msg), d.win)
+	})
+}
+
+// Quit asks the app to quit (from any goroutine).
+func (d *UI) Quit() { d.b.post(d.app.Quit) }
+
+// Capture renders the window to an image (from any goroutine but the UI
+// one). It gives up with nil when ctx ends first.
+func (d *UI) Capture(ctx context.Context) image.Image {
+	ch := make(chan image.Image, 1)
+	d.b.post(func() { ch <- d.capture() })
+	select {
+	case img := <-ch:
+		return img
+	case <-ctx.Done():
+		return nil
+	}
+}
+
+// capture renders the window (UI goroutine). Canvas().Capture() reads the
+// GL front buffer, which some software GL stacks (Mesa under Xvfb, as in
+// CI) leave empty; then the window's content is painted again with Fyne's
+// software painter at the same size (without the menu bar, which belongs to
+// the GL canvas).
+func (d *UI) capture() image.Image {
+	img := d.win.Canvas().Capture()
+	if img != nil && !uniform(img) {
+		return img
+	}
+	content := d.win.Content()
+	pos, size := content.Position(), content.Size()
+	c := software.NewCanvas()
+	c.SetPadded(false)
+	c.Resize(size)
+	c.SetContent(content)
+	img = c.Capture()
+	content.Move(pos) // the software canvas laid the live content out at its origin
+	content.Resize(size)
+	return img
+}
+
+// uniform reports whether every sampled pixel is the same (a blank read).
+func uniform(img image.Image) bool {
+	b := img.Bounds()
+	if b.Empty() {
+		return true
+	}
+	first := img.At(b.Min.X, b.Min.Y)
+	r0, g0, b0, a0 := first.RGBA()
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bb, a := img.At(x, y).RGBA()
+			if r != r0 || g != g0 || bb != b0 || a != a0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Close stops everything the UI started: pending calls are cancelled, open
+// prompts and approvals answer "cancelled" / "deny", queued UI work is
+// dropped. Call it after the app stopped running.
+func (d *UI) Close() {
+	d.cancel()
+	d.b.stop()
+	done := make(chan struct{})
+	go func() {
+		d.wg.Wait()
+		close(done)
+	}()
+	select { // every call watches d.ctx; the bound only guards a stuck one
+	case <-done:
+	case <-time.After(closeWait):
+	}
+}
+
+// closeWait bounds how long Close waits for calls to return.
+const closeWait = 5 * time.Second
+
+// getCore returns the attached core, or nil before Attach.
+func (d *UI) getCore() coreAPI {
+	d.coreMu.RLock()
+	defer d.coreMu.RUnlock()
+	return d.core
+}
+
+// async runs fn in a goroutine with a bounded context: the way the UI calls
+// core methods that can wait on a sidecar. An error is shown as a toast.
+func (d *UI) async(what string, fn func(ctx context.Context) error) {
+	d.asyncFor(what, callTimeout, fn)
+}
+
+func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Context) error) {
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		ctx, cancel := context.WithTimeout(d.ctx, timeout)
+		defer cancel()
+		if err := fn(ctx); err != nil && d.ctx.Err() == nil {
+			d.notes.hostNotice(what+": "+redact.String(err.Error()), noticeError)
+		}
+	}()
+}
+
+// withCore runs fn with the core in a goroutine; before Attach it tells the
+// user the host is still starting.
+func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error) {
+	c := d.getCore()
+	if c == nil {
+		d.notes.hostNotice("The host is still starting the plugins", noticeWarn)
+		return
+	}
+	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
+}
+
+// setConnected enables what needs a core (UI goroutine).
+func (d *UI) setConnected(ok bool) {
+	d.composer.setEnabled(ok)
+	d.toolbar.setEnabled(ok)
+	if !ok {
+		d.status.setHealthText("Starting plugins…")
+	}
+}
+
+// setPlugins records the plugin states and refreshes what shows them (UI
+// goroutine).
+func (d *UI) setPlugins(ps []host.PluginStatus) {
+	d.plugins = ps
+	d.status.setHealth(ps)
+	d.win.SetMainMenu(d.buildMainMenu())
+	if d.pluginsWin != nil {
+		d.pluginsWin.refresh(ps)
+	}
+}
+
+// refreshModels fetches the catalog off the UI goroutine (it can wait on
+// provider sidecars) and installs it in the picker and the Model menu.
+func (d *UI) refreshModels() {
+	d.withCore("models", func(ctx context.Context, c coreAPI) error {
+		models, errs := c.Models(ctx)
+		d.b.post(func() {
+			d.models = models
+			d.toolbar.refresh()
+			d.win.SetMainMenu(d.buildMainMenu())
+		})
+		for _, err := range errs {
+			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), noticeWarn)
+		}
+		return nil
+	})
+}
+
+// pickModel selects a model (and effort) off the UI goroutine.
+func (d *UI) pickModel(id, effort string) {
+	if effort == "" {
+		if m, ok := d.modelByID(id); ok {
+			effort = m.DefaultEffort
+			if effort == "" && len(m.Efforts) > 0 {
+				effort = m.Efforts[0]
+			}
+		}
+	}
+	d.withCore("pick model", func(ctx context.Context, c coreAPI) error {
+		if err := c.SetModel(ctx, id, effort); err != nil {
+			return err
+		}
+		d.b.post(func() {
+			d.model, d.effort = id, effort
+			d.toolbar.refresh()
+			d.win.SetMainMenu(d.buildMainMenu())
+		})
+		return nil
+	})
+}
+
+func (d *UI) modelByID(id string) (providers.Model, bool) {
+	for _, m := range d.models {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return providers.Model{}, false
+}
+
+// newChat starts an empty session, in dir when set.
+func (d *UI) newChat(dir string) {
+	d.withCore("new chat", func(ctx context.Context, c coreAPI) error {
+		return c.NewSession(ctx, dir)
+	})
+}
+
+// chooseWorkspace opens a folder dialog and starts a session there.
+func (d *UI) chooseWorkspace() {
+	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
+		if err != nil || uri == nil {
+			return
+		}
+		d.newChat(uri.Path())
+	}, d.win)
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
+}
+
+// sessionChanged reloads the transcript and toolbar from the new session.
+func (d *UI) sessionChanged() {
+	d.withCore("session", func(ctx context.Context, c coreAPI) error {
+		s := c.Session()
+		d.transcript.reset()
+		d.b.post(func() {
+			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+			d.toolbar.refresh()
+			d.transcript.loadHistory(s.Messages)
+		})
+		d.refreshModels()
+		return nil
+	})
+}
+
+// confirmLink asks before opening a link from markdown (UI goroutine).
+func (d *UI) confirmLink(dest string) {
+	if !safeLink(dest) {
+		return
+	}
+	u, err := url.Parse(dest)
+	if err != nil {
+		return
+	}
+	msg := widget.NewLabel(dest)
+	msg.Wrapping = fyne.TextWrapBreak
+	content := container.NewVBox(widget.NewLabel("Open this address in your browser?"), msg)
+	dlg := dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		if err := d.openURL(u); err != nil {
+			d.notes.hostNotice("open link: "+err.Error(), noticeError)
+		}
+	}, d.win)
+	dlg.Resize(fyne.NewSize(480, 200))
+	dlg.Show()
+}
+
+// workspaceName is the toolbar label of a workspace path.
+func workspaceName(p string) string {
+	if p == "" {
+		return "No workspace"
+	}
+	return filepath.Base(p)
+}
+
+// RunDemo shows the app at work for screenshots and first-time users: it
+// picks the first plugin model when none is chosen and sends the given
+// messages one turn after the other (any goroutine; it returns at once).
+func (d *UI) RunDemo(messages ...string) {
+	d.withCore("demo", func(ctx context.Context, c coreAPI) error {
+		if c.Session().Model == "" {
+			models, _ := c.Models(ctx)
+			if len(models) == 0 {
+				return errors.New("no plugin models: install a provider plugin (e.g. examples/echo-provider)")
+			}
+			m := models[0]
+			if err := c.SetModel(ctx, m.ID, m.DefaultEffort); err != nil {
+				return err
+			}
+			d.b.post(func() {
+				d.model, d.effort = m.ID, m.DefaultEffort
+				d.toolbar.refresh()
+				d.win.SetMainMenu(d.buildMainMenu())
+			})
+		}
+		d.wg.Add(1)
+		go func() { // turns are not bounded by the call timeout
+			defer d.wg.Done()
+			for _, msg := range messages {
+				if err := c.SendAll(d.ctx, msg); err != nil {
+					return
+				}
+			}
+		}()
+		return nil
+	})
+}
