@@ -57,6 +57,10 @@ type Config struct {
 	// OnChange is called (off the caller's goroutine) whenever a plugin's
 	// state changes: a generation was published or a sidecar crashed.
 	OnChange func()
+	// OnStarting is called before a generation's sidecars start, with the
+	// session they will be bound to, so the host can accept their first
+	// UI traffic (sent right after extension/initialized).
+	OnStarting func(protocol.SessionContext)
 }
 
 // PluginStatus is one installed plugin as the UI and `plugin list` show it.
@@ -204,6 +208,9 @@ func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
 		Generation: number, Epoch: r.epoch}
 	r.mu.Unlock()
 
+	if r.cfg.OnStarting != nil {
+		r.cfg.OnStarting(session)
+	}
 	gen, err := r.startGeneration(ctx, session)
 	if err != nil {
 		return nil, err

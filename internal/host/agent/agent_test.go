@@ -434,3 +434,35 @@ func TestSessionsRotateAndLoad(t *testing.T) {
 		t.Fatalf("sessions %+v", c.Sessions())
 	}
 }
+
+// A plugin that publishes right after extension/initialized must not lose
+// those first surfaces, at start or after a reload.
+func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "hello-surfaces")
+	c := e.open(t, &recorder{})
+	want := func(stage string, gen int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			kinds := map[protocol.PublishKind]bool{}
+			for _, s := range c.Surfaces().Surfaces() {
+				if s.Key.Generation == gen {
+					kinds[s.Kind] = true
+				}
+			}
+			if kinds[protocol.PublishStatus] && kinds[protocol.PublishCard] && kinds[protocol.PublishForm] {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: generation %d has surfaces %v, want status, card and form", stage, gen, kinds)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	want("start", c.Runtime().Current().Number)
+	if err := c.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want("reload", c.Runtime().Current().Number)
+}

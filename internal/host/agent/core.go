@@ -58,6 +58,7 @@ type Core struct {
 	ext Extensions // nil without extensions
 
 	mu       sync.Mutex
+	starting map[string]*sidecar.Client // clients of the generation being started
 	session  *Session
 	running  context.CancelFunc // the turn in progress
 	steered  []string           // queued by Steer for the next step boundary
@@ -101,7 +102,15 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
 	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
 		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame,
-		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()}) }}
+		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()}) },
+		OnStarting: func(s protocol.SessionContext) {
+			// Bind the surfaces to the new generation before its sidecars get
+			// extension/initialized: their first publishes must not look stale.
+			c.mu.Lock()
+			c.starting = map[string]*sidecar.Client{}
+			c.mu.Unlock()
+			c.surfaces.Bind(surfaces.Binding{SessionID: s.SessionID, Generation: s.Generation})
+		}}
 	if cfg.StartBudget > 0 {
 		hc.StartBudget = cfg.StartBudget
 	}
@@ -137,6 +146,11 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 // plugin's UI requests.
 func (c *Core) bind(cl *sidecar.Client, conn *ndjson.Conn) {
 	name := cl.Name()
+	c.mu.Lock()
+	if c.starting != nil {
+		c.starting[name] = cl
+	}
+	c.mu.Unlock()
 	c.hub.Bind(name, conn)
 	conn.Handle(protocol.MethodUIPublish, func(_ context.Context, raw json.RawMessage) (any, error) {
 		return c.surfaces.Publish(name, raw)
@@ -159,13 +173,17 @@ func (c *Core) bind(cl *sidecar.Client, conn *ndjson.Conn) {
 }
 
 func (c *Core) pluginState(plugin string) surfaces.PluginState {
-	gen := c.runtime.Current()
-	if gen == nil {
-		return surfaces.PluginUnknown
-	}
-	cl, ok := gen.Client(plugin)
+	c.mu.Lock()
+	cl, ok := c.starting[plugin]
+	c.mu.Unlock()
 	if !ok {
-		return surfaces.PluginUnknown
+		gen := c.runtime.Current()
+		if gen == nil {
+			return surfaces.PluginUnknown
+		}
+		if cl, ok = gen.Client(plugin); !ok {
+			return surfaces.PluginUnknown
+		}
 	}
 	if cl.State() == sidecar.StateFailed {
 		return surfaces.PluginCrashed
@@ -181,10 +199,15 @@ func (c *Core) publish(ctx context.Context) error {
 	c.mu.Unlock()
 	c.runtime.SetSession(s.ID, s.WorkspaceRoot)
 	gen, err := c.runtime.Reload(ctx)
+	c.mu.Lock()
+	c.starting = nil
+	c.mu.Unlock()
 	if err != nil {
+		if cur := c.runtime.Current(); cur != nil { // the old generation stays published
+			c.surfaces.Bind(surfaces.Binding{SessionID: cur.Session.SessionID, Generation: cur.Number})
+		}
 		return err
 	}
-	c.surfaces.Bind(surfaces.Binding{SessionID: s.ID, Generation: gen.Number})
 	c.actions.Reset()
 	for _, cl := range gen.Clients() {
 		for _, w := range c.actions.Register(cl.Name(), cl.Declaration().UIActions) {
