@@ -335,8 +335,7 @@ func TestDismissAndSurfacesOrder(t *testing.T) {
 func TestListenerReentryAndUnsubscribe(t *testing.T) {
 	s := newTestStore(t)
 	var seen []string
-	var unsub func()
-	unsub = s.Subscribe(func(c Change) {
+	unsub := s.Subscribe(func(c Change) {
 		if c.Kind != Published {
 			return
 		}

@@ -231,7 +231,7 @@ func runCommand(ctx context.Context, root string, raw json.RawMessage) (string, 
 	case err = <-done:
 	case <-ctx.Done():
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		err = <-done
+		<-done // reap; the stop is the error that matters
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return out.String(), fmt.Errorf("command timed out after %s", timeout)
 		}
