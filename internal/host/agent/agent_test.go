@@ -466,3 +466,31 @@ func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
 	}
 	want("reload", c.Runtime().Current().Number)
 }
+
+func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
+	e := newEnv(t)
+	e.mockProvider(t, "mock", "c:1,2,3;end:3") // every model call answers "t1t2t3"
+	e.watcher(t, "compaction.prepare", "compaction.complete")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), "plugin/mock/mock/m1", "") // context window: 1000 tokens
+	long := strings.Repeat("word ", 700)                         // ~875 tokens
+	for i := 0; i < 2; i++ {
+		if err := c.Send(context.Background(), long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := c.Session().Messages
+	if !strings.HasPrefix(msgs[0].Content, "Summary of the earlier conversation:\nt1t2t3") {
+		t.Fatalf("history was not compacted: first message %.80q", msgs[0].Content)
+	}
+	if last := msgs[len(msgs)-1]; last.Role != protocol.RoleAssistant || last.Content != "t1t2t3" {
+		t.Fatalf("last message %+v", last)
+	}
+	if got := strings.Join(e.logLines(t, "intercept"), " "); got != "compaction.prepare compaction.complete" {
+		t.Fatalf("points %q", got)
+	}
+	if fe.text(agent.EventCompacted) != "t1t2t3" {
+		t.Fatal("no compacted event")
+	}
+}
