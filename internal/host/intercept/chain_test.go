@@ -399,3 +399,17 @@ func jsonEqual(a, b json.RawMessage) bool {
 	jb, _ := json.Marshal(y)
 	return string(ja) == string(jb)
 }
+
+func TestAnEvictedRefIsAProtocolError(t *testing.T) {
+	w := start(t, spec{name: "hoarder", required: true, decide: map[string]any{"tool.before": map[string]any{"echo": true, "byRef": true, "firstRef": true}}})
+	call := bigToolCall(70 << 10)
+	for i := 0; i < 64; i++ { // the first ref stays in the store for 64 objects
+		if _, err := w.chain.Run(context.Background(), call); err != nil {
+			t.Fatalf("run %d: %v", i, err)
+		}
+	}
+	_, err := w.chain.Run(context.Background(), call)
+	if protocol.ReasonOf(err) != protocol.ReasonProtocolError || !strings.Contains(err.Error(), "unknown or expired") {
+		t.Fatalf("65th run with an evicted ref: %v", err)
+	}
+}

@@ -329,3 +329,21 @@ func TestIgnoredShutdownIsBounded(t *testing.T) {
 	}
 	testutil.WaitDead(t, pid)
 }
+
+func TestBrowserCallsAreUnavailable(t *testing.T) {
+	logFile := filepath.Join(t.TempDir(), "log")
+	c, err := sidecar.Start(context.Background(), misbehave(t, "browser-probe", map[string]string{"MISBEHAVE_LOG": logFile}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown(context.Background())
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "browser browser_unavailable") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(logFile)
+	t.Fatalf("host/browser/tab/list was not answered browser_unavailable; log:\n%s", b)
+}

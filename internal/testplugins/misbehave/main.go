@@ -119,6 +119,9 @@ func main() {
 				big := strings.Repeat("x", 9<<20)
 				send(map[string]any{"jsonrpc": "2.0", "method": "extension/provider/stream/chunk", "params": map[string]any{"pad": big}})
 			}
+			if mode == "browser-probe" {
+				send(map[string]any{"jsonrpc": "2.0", "id": 77, "method": "host/browser/tab/list", "params": map[string]any{}})
+			}
 			if mode == "crash-after-init" {
 				fmt.Fprintln(os.Stderr, "about to crash: SECRET=abcdefghijklmnopqrstuvwxyz")
 				os.Exit(7)
@@ -159,6 +162,19 @@ func main() {
 			}
 			reply(*f.ID, map[string]any{"accepted": true})
 			os.Exit(0)
+		case "":
+			// A response to one of our own requests.
+			var resp struct {
+				ID    int64 `json:"id"`
+				Error *struct {
+					Data struct {
+						Reason string `json:"reason"`
+					} `json:"data"`
+				} `json:"error"`
+			}
+			if json.Unmarshal(in.Bytes(), &resp) == nil && resp.ID == 77 && resp.Error != nil {
+				logEvent("browser " + resp.Error.Data.Reason)
+			}
 		default:
 			if f.ID != nil {
 				send(map[string]any{"jsonrpc": "2.0", "id": *f.ID, "error": map[string]any{"code": -32601, "message": "method not found", "data": map[string]any{"reason": "unknown_method", "retryable": false}}})
