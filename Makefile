@@ -11,7 +11,9 @@ DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxi
                libxi-dev libxxf86vm-dev xvfb
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
-.PHONY: run test deps build examples bench lint generate check-generated clean
+FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
+
+.PHONY: run test deps build examples bench lint generate check-generated package clean
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -53,6 +55,12 @@ lint:
 	if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+## package: a desktop package (tar.xz with the .desktop file and icon) via fyne.io/tools
+package: deps
+	cd cmd/reasonix-desktop && $(GO) run $(FYNE_TOOLS) package --os linux --release \
+		--icon ../../assets/icon.png --name "Reasonix Desktop" --app-id io.reasonix.desktop --app-version 0.1.0
+	@mkdir -p $(BIN) && mv -f cmd/reasonix-desktop/*.tar.xz $(BIN)/ && ls -l $(BIN)/*.tar.xz
 
 generate:
 	$(GO) run ./cmd/extension-protocol-gen
