@@ -1,169 +1,50 @@
 package main_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
-	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
-const waitTimeout = 20 * time.Second
+func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
-// build compiles this example into dir and returns the binary's path.
-func build(t *testing.T, dir string) string {
-	t.Helper()
-	root, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(root) == root {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		root = filepath.Dir(root)
-	}
-	bin := filepath.Join(dir, "hello-surfaces")
-	cmd := exec.Command("go", "build", "-o", bin, "./examples/hello-surfaces")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// sidecar is the example running as a child process, driven by a host conn
-// that records publishes and answers prompts with the test's answers.
+// sidecar is the example running as a child process, driven by a host that
+// records publishes and answers prompts with the test's answers.
 type sidecar struct {
-	conn      *ndjson.Conn
-	publishes chan protocol.UIPublishParams
-	prompts   chan protocol.UIRequestParams
-	answers   chan protocol.UIRequestResult
+	*testutil.SidecarHost
+	*testutil.UI
 }
 
-func start(t *testing.T, bin string) *sidecar {
+func start(t *testing.T) *sidecar {
 	t.Helper()
-	cmd := exec.Command(bin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &sidecar{publishes: make(chan protocol.UIPublishParams, 32),
-		prompts: make(chan protocol.UIRequestParams, 4), answers: make(chan protocol.UIRequestResult, 4)}
-	s.conn = ndjson.NewConn(stdout, stdin, ndjson.Options{Name: "host"})
-	s.conn.Handle(protocol.MethodUIPublish, func(_ context.Context, raw json.RawMessage) (any, error) {
-		var p protocol.UIPublishParams
-		if err := protocol.DecodeStrict(raw, &p); err != nil {
-			return nil, protocol.Errorf(protocol.ReasonInvalidParams, "%v", err)
-		}
-		if _, err := protocol.DecodeSurface(p.Kind, p.Payload); err != nil {
-			return nil, err
-		}
-		s.publishes <- p
-		return protocol.UIPublishResult{Accepted: true}, nil
-	})
-	s.conn.Handle(protocol.MethodUIRequest, func(ctx context.Context, raw json.RawMessage) (any, error) {
-		var p protocol.UIRequestParams
-		if err := protocol.DecodeStrict(raw, &p); err != nil {
-			return nil, protocol.Errorf(protocol.ReasonInvalidParams, "%v", err)
-		}
-		if _, err := protocol.DecodePrompt(p.Kind, p.Payload); err != nil {
-			return nil, err
-		}
-		s.prompts <- p
-		select {
-		case a := <-s.answers:
-			return a, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
-	s.conn.Start()
-	t.Cleanup(func() {
-		s.conn.Close() // closes stdin: the sidecar sees EOF and exits
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("sidecar exit: %v", err)
-			}
-		case <-time.After(waitTimeout):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("sidecar did not exit after EOF")
-		}
-		if t.Failed() {
-			t.Logf("sidecar stderr:\n%s", stderr.String())
-		}
-	})
-	return s
+	ui := testutil.NewUI()
+	return &sidecar{testutil.StartSidecar(t, "examples/hello-surfaces", testutil.HostOptions{
+		Handlers: ui.Handlers(), UIHost: protocol.UIHostDesktop, Generation: 4}), ui}
 }
 
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	t.Cleanup(cancel)
-	return c
-}
-
-// initialize sends extension/initialize with the manifest's expectation and
-// checks the declaration stays inside it.
+// initialize sends extension/initialize and checks the sidecar declares
+// exactly the manifest's actions.
 func (s *sidecar) initialize(t *testing.T) {
 	t.Helper()
-	m, err := plugin.LoadManifest(".")
-	if err != nil {
-		t.Fatalf("manifest: %v", err)
-	}
-	var res protocol.InitializeResult
-	err = s.conn.Call(ctx(t), protocol.MethodInitialize, protocol.InitializeParams{
-		ProtocolID: protocol.ProtocolID, ProtocolVersion: protocol.ProtocolVersion, Manifest: m.Expectation(),
-		Session:      protocol.SessionContext{SessionID: "sess-1", WorkspaceRoot: t.TempDir(), Generation: 4},
-		Capabilities: protocol.HostCapabilities{ContentRefs: true, UIHost: protocol.UIHostDesktop, ProtocolVersion: "2"},
-	}, &res)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
+	res := s.Initialize(t)
 	var ids []string
 	for _, a := range res.UIActions {
 		ids = append(ids, a.ActionID)
 	}
-	if !slices.Equal(ids, m.ActionIDs()) || len(res.Subscriptions) > 0 || len(res.Providers) > 0 {
-		t.Errorf("declaration %+v, manifest actions %v", res, m.ActionIDs())
-	}
-}
-
-func (s *sidecar) initialized(t *testing.T) {
-	t.Helper()
-	if err := s.conn.Notify(ctx(t), protocol.MethodInitialized, struct{}{}); err != nil {
-		t.Fatal(err)
+	if !slices.Equal(ids, s.Manifest.ActionIDs()) || len(res.Subscriptions) > 0 || len(res.Providers) > 0 {
+		t.Errorf("declaration %+v, manifest actions %v", res, s.Manifest.ActionIDs())
 	}
 }
 
 func (s *sidecar) publish(t *testing.T) (protocol.UIPublishParams, any) {
 	t.Helper()
 	select {
-	case p := <-s.publishes:
+	case p := <-s.Publishes:
 		if p.SessionID != "sess-1" || p.Generation != 4 {
 			t.Errorf("publish for %s/%d", p.SessionID, p.Generation)
 		}
@@ -172,7 +53,7 @@ func (s *sidecar) publish(t *testing.T) (protocol.UIPublishParams, any) {
 			t.Fatal(err)
 		}
 		return p, v
-	case <-time.After(waitTimeout):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("no publish")
 		return protocol.UIPublishParams{}, nil
 	}
@@ -181,21 +62,21 @@ func (s *sidecar) publish(t *testing.T) (protocol.UIPublishParams, any) {
 func (s *sidecar) action(t *testing.T, id string) protocol.UIActionResult {
 	t.Helper()
 	var res protocol.UIActionResult
-	if err := s.conn.Call(ctx(t), protocol.MethodUIAction, protocol.UIActionParams{ActionID: id, SessionID: "sess-1", Generation: 4}, &res); err != nil {
+	if err := s.Call(protocol.MethodUIAction, protocol.UIActionParams{ActionID: id, SessionID: "sess-1", Generation: 4}, &res); err != nil {
 		t.Fatalf("action %s: %v", id, err)
 	}
 	return res
 }
 
 func TestHelloSurfaces(t *testing.T) {
-	s := start(t, build(t, t.TempDir()))
+	s := start(t)
 	s.initialize(t)
 	select { // the barrier: nothing before extension/initialized
-	case p := <-s.publishes:
+	case p := <-s.Publishes:
 		t.Fatalf("published %s before extension/initialized", p.Kind)
 	case <-time.After(300 * time.Millisecond):
 	}
-	s.initialized(t)
+	s.Initialized(t)
 
 	var status *protocol.StatusPayload
 	for status == nil || *status.Progress < 1 {
@@ -257,9 +138,9 @@ func TestHelloSurfaces(t *testing.T) {
 		{protocol.UIRequestResult{Values: map[string]any{"value": false}}, "You answered: no"},
 		{protocol.UIRequestResult{Cancelled: true}, "You answered: dismissed"},
 	} {
-		s.answers <- tc.answer
+		s.Answers <- tc.answer
 		res := s.action(t, "ask")
-		prompt := <-s.prompts
+		prompt := <-s.Prompts
 		if prompt.Kind != protocol.RequestConfirm || !strings.Contains(string(prompt.Payload), `"title":"Proceed?"`) {
 			t.Errorf("prompt %s %s", prompt.Kind, prompt.Payload)
 		}
@@ -271,7 +152,7 @@ func TestHelloSurfaces(t *testing.T) {
 
 	// A submission comes back as a notification.
 	var sub protocol.UISubmitResult
-	err := s.conn.Call(ctx(t), protocol.MethodUISubmit, protocol.UISubmitParams{SurfaceID: "hello-form", SessionID: "sess-1", Generation: 4,
+	err := s.Call(protocol.MethodUISubmit, protocol.UISubmitParams{SurfaceID: "hello-form", SessionID: "sess-1", Generation: 4,
 		Values: map[string]any{"name": "Ada", "color": "blue", "tags": []string{"go"}, "agree": true}}, &sub)
 	if err != nil || !sub.Accepted {
 		t.Fatalf("submit: %+v %v", sub, err)

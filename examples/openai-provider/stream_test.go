@@ -16,7 +16,7 @@ func TestCatalog(t *testing.T) {
 	f := newFakeAPI(t, nil)
 	s := start(t, env(f, "OPENAI_DISPLAY_PREFIX=DeepSeek",
 		"OPENAI_MODELS=deepseek-chat:ctx=64k:in=0.27:out=1.10:cache=0.07, deepseek-reasoner:ctx=65536:reasoning:currency=cny:efforts=low|high,llama3.1:8b:vision"))
-	res := s.handshake(t)
+	res := s.Handshake(t)
 	want := []protocol.ProviderDescriptor{
 		{Ref: ref, Model: "deepseek-chat", DisplayName: "DeepSeek deepseek-chat", ContextWindow: 65536,
 			InputPerMillion: 0.27, OutputPerMillion: 1.10, CacheHitPerMillion: 0.07, PricingCurrency: "USD", Tools: true},
@@ -41,7 +41,7 @@ func TestFetchModels(t *testing.T) {
 				`{"id":"llama3.1:8b","object":"model","created":1721000000,"owned_by":"library"}]}`))
 		}
 		s := start(t, env(f, "OPENAI_FETCH_MODELS=1", "OPENAI_MODELS=llama3.1:8b:ctx=8192:vision"))
-		s.handshake(t)
+		s.Handshake(t)
 		want := []protocol.ProviderDescriptor{
 			{Ref: ref, Model: "llama3.1:8b", DisplayName: "llama3.1:8b", ContextWindow: 8192, Tools: true, Vision: true},
 			{Ref: ref, Model: "qwen3:14b", DisplayName: "qwen3:14b", Tools: true},
@@ -62,11 +62,11 @@ func TestFetchModels(t *testing.T) {
 			w.Write([]byte(leakyBody(f.base())))
 		}
 		s := start(t, env(f, "OPENAI_FETCH_MODELS=1", "OPENAI_MODELS=gpt-4o-mini"))
-		s.handshake(t)
+		s.Handshake(t)
 		if cat := s.catalog(t); len(cat) != 1 || cat[0].Model != "gpt-4o-mini" {
 			t.Fatalf("catalog %+v", cat)
 		}
-		stderr := s.stderr.String()
+		stderr := s.Stderr()
 		if !strings.Contains(stderr, "OPENAI_FETCH_MODELS") || !strings.Contains(stderr, "HTTP 500") {
 			t.Errorf("no fallback warning:\n%s", stderr)
 		}
@@ -79,7 +79,7 @@ func TestFetchModels(t *testing.T) {
 func TestTextAndOpenAIUsage(t *testing.T) {
 	f := newFakeAPI(t, sseFile(t, "text.sse"))
 	s := start(t, env(f))
-	s.handshake(t)
+	s.Handshake(t)
 	chunks, end := s.stream(t, "es_1", user("hi"))
 	if end.Error != "" || end.Interrupted {
 		t.Fatalf("end %+v", end)
@@ -103,9 +103,9 @@ func TestTextAndOpenAIUsage(t *testing.T) {
 func TestDeepSeekReasoningAndUsage(t *testing.T) {
 	f := newFakeAPI(t, sseFile(t, "deepseek-reasoning.sse"))
 	s := start(t, env(f))
-	s.handshake(t)
+	s.Handshake(t)
 	s.open(t, "es_1", "deepseek-reasoner", "", protocol.ProviderRequest{Messages: []protocol.ProviderMessage{user("hi")}})
-	chunks, end := s.wait(t, "es_1")
+	chunks, end := s.Wait(t, "es_1")
 	if end.Error != "" || end.Interrupted {
 		t.Fatalf("end %+v", end)
 	}
@@ -130,7 +130,7 @@ func TestDeepSeekReasoningAndUsage(t *testing.T) {
 func TestParallelToolCalls(t *testing.T) {
 	f := newFakeAPI(t, sseFile(t, "tool-calls.sse"))
 	s := start(t, env(f))
-	s.handshake(t)
+	s.Handshake(t)
 	chunks, end := s.stream(t, "es_1", user("look around"))
 	if end.Error != "" || end.Interrupted {
 		t.Fatalf("end %+v", end)
@@ -186,7 +186,7 @@ func TestErrorsAreGeneric(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeAPI(t, tc.respond)
 			s := start(t, env(f))
-			s.handshake(t)
+			s.Handshake(t)
 			chunks, end := s.stream(t, "es_1", user("hi"))
 			if !reflect.DeepEqual(types(chunks), tc.chunks) {
 				t.Fatalf("chunk types %v, want %v", types(chunks), tc.chunks)
@@ -196,7 +196,7 @@ func TestErrorsAreGeneric(t *testing.T) {
 				t.Fatalf("error chunk %+v, end %+v; want %q", last.Error, end, tc.want)
 			}
 			for _, leak := range []string{f.srv.URL, "127.0.0.1", "upstream detail", "invalid_api_key", fakeKey} {
-				if strings.Contains(s.wire.String(), leak) || strings.Contains(s.stderr.String(), leak) {
+				if strings.Contains(s.Wire(), leak) || strings.Contains(s.Stderr(), leak) {
 					t.Errorf("%q leaked to the wire or stderr", leak)
 				}
 			}
@@ -212,12 +212,12 @@ func TestErrorsAreGeneric(t *testing.T) {
 		l.Close() // nothing listens there now
 		s := start(t, []string{"OPENAI_BASE_URL=http://" + addr + "/v1", "OPENAI_API_KEY=" + fakeKey, "OPENAI_MODELS=gpt-4o-mini",
 			"OPENAI_API_KEY_FILE=", "OPENAI_FETCH_MODELS="})
-		s.handshake(t)
+		s.Handshake(t)
 		_, end := s.stream(t, "es_1", user("hi"))
 		if end.Error != "could not reach the provider" {
 			t.Fatalf("end %+v", end)
 		}
-		if strings.Contains(s.wire.String(), addr) || strings.Contains(s.stderr.String(), addr) {
+		if strings.Contains(s.Wire(), addr) || strings.Contains(s.Stderr(), addr) {
 			t.Errorf("the endpoint leaked")
 		}
 	})
@@ -228,16 +228,16 @@ func TestErrorsAreGeneric(t *testing.T) {
 func TestCancelAbortsTheRequest(t *testing.T) {
 	f := newFakeAPI(t, slow(t, "slow.sse"))
 	s := start(t, env(f))
-	s.handshake(t)
+	s.Handshake(t)
 	s.open(t, "es_1", "gpt-4o-mini", "", protocol.ProviderRequest{Messages: []protocol.ProviderMessage{user("take your time")}})
-	if c := s.firstChunk(t, "es_1"); c.Type != protocol.ChunkText || c.Text != "Thinking slowly" {
+	if c := s.FirstChunk(t, "es_1"); c.Type != protocol.ChunkText || c.Text != "Thinking slowly" {
 		t.Fatalf("first chunk %+v", c)
 	}
 	var res protocol.StreamCancelResult
-	if err := s.conn.Call(ctx(t), protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: "es_1"}, &res); err != nil || !res.Cancelled {
+	if err := s.Call(protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: "es_1"}, &res); err != nil || !res.Cancelled {
 		t.Fatalf("cancel: %+v %v", res, err)
 	}
-	chunks, end := s.wait(t, "es_1")
+	chunks, end := s.Wait(t, "es_1")
 	if !end.Interrupted || end.Error != "" {
 		t.Fatalf("end %+v after chunks %v", end, types(chunks))
 	}
@@ -253,7 +253,7 @@ func TestCancelAbortsTheRequest(t *testing.T) {
 func TestRequestMapping(t *testing.T) {
 	f := newFakeAPI(t, sseFile(t, "text.sse"))
 	s := start(t, env(f))
-	s.handshake(t)
+	s.Handshake(t)
 	temp := 0.2
 	msgs := []protocol.ProviderMessage{
 		{Role: protocol.RoleSystem, Content: "You are terse."},
@@ -271,13 +271,13 @@ func TestRequestMapping(t *testing.T) {
 		MaxTokens: 512, Temperature: &temp, ResponseFormat: &protocol.ProviderResponseFormat{Type: "json_object"},
 	}
 	s.open(t, "es_1", "gpt-4o-mini", "high", req)
-	if _, end := s.wait(t, "es_1"); end.Error != "" {
+	if _, end := s.Wait(t, "es_1"); end.Error != "" {
 		t.Fatalf("end %+v", end)
 	}
 	// A roundtrip model gets its reasoning back; a bare request has no
 	// optional fields at all.
 	s.open(t, "es_2", "deepseek-reasoner", "", protocol.ProviderRequest{Messages: msgs[2:3]})
-	if _, end := s.wait(t, "es_2"); end.Error != "" {
+	if _, end := s.Wait(t, "es_2"); end.Error != "" {
 		t.Fatalf("end %+v", end)
 	}
 

@@ -1,145 +1,41 @@
 package main_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
-	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
-const waitTimeout = 20 * time.Second
+func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
-// build compiles this example into dir and returns the binary's path.
-func build(t *testing.T, dir string) string {
-	t.Helper()
-	root, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(root) == root {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		root = filepath.Dir(root)
-	}
-	bin := filepath.Join(dir, "policy-guard")
-	cmd := exec.Command("go", "build", "-o", bin, "./examples/policy-guard")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// sidecar is the example running as a child process, driven by a host conn
+// sidecar is the example running as a child process, driven by a host
 // whose host/ui/request handler hands each prompt to the test and sends the
 // test's answer.
 type sidecar struct {
-	conn      *ndjson.Conn
+	*testutil.SidecarHost
+	*testutil.UI
 	workspace string
-	prompts   chan protocol.UIRequestParams
-	answers   chan protocol.UIRequestResult
 }
 
-func start(t *testing.T, bin string) *sidecar {
+// start starts the sidecar, initializes it and checks it subscribes to
+// exactly the manifest's intercepts.
+func start(t *testing.T) *sidecar {
 	t.Helper()
-	cmd := exec.Command(bin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	ui := testutil.NewUI()
+	s := &sidecar{UI: ui, workspace: t.TempDir()}
+	s.SidecarHost = testutil.StartSidecar(t, "examples/policy-guard", testutil.HostOptions{
+		Handlers: ui.Handlers(), UIHost: protocol.UIHostDesktop, Workspace: s.workspace + string(filepath.Separator)})
+	res := s.Handshake(t)
+	if !slices.Equal(res.Subscriptions, s.Manifest.Runtime.Intercepts) {
+		t.Errorf("subscriptions %v, manifest intercepts %v", res.Subscriptions, s.Manifest.Runtime.Intercepts)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &sidecar{workspace: t.TempDir(), prompts: make(chan protocol.UIRequestParams, 4), answers: make(chan protocol.UIRequestResult, 4)}
-	s.conn = ndjson.NewConn(stdout, stdin, ndjson.Options{Name: "host"})
-	s.conn.Handle(protocol.MethodUIRequest, func(ctx context.Context, raw json.RawMessage) (any, error) {
-		var p protocol.UIRequestParams
-		if err := protocol.DecodeStrict(raw, &p); err != nil {
-			return nil, protocol.Errorf(protocol.ReasonInvalidParams, "%v", err)
-		}
-		if _, err := protocol.DecodePrompt(p.Kind, p.Payload); err != nil {
-			return nil, err
-		}
-		s.prompts <- p
-		select {
-		case a := <-s.answers:
-			return a, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	})
-	s.conn.Start()
-	t.Cleanup(func() {
-		s.conn.Close() // closes stdin: the sidecar sees EOF and exits
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("sidecar exit: %v", err)
-			}
-		case <-time.After(waitTimeout):
-			cmd.Process.Kill()
-			<-done
-			t.Errorf("sidecar did not exit after EOF")
-		}
-		if t.Failed() {
-			t.Logf("sidecar stderr:\n%s", stderr.String())
-		}
-	})
-	s.handshake(t)
 	return s
-}
-
-func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	t.Cleanup(cancel)
-	return c
-}
-
-// handshake initializes the sidecar with its manifest's expectation and
-// checks the declaration stays inside it.
-func (s *sidecar) handshake(t *testing.T) {
-	t.Helper()
-	m, err := plugin.LoadManifest(".")
-	if err != nil {
-		t.Fatalf("manifest: %v", err)
-	}
-	var res protocol.InitializeResult
-	err = s.conn.Call(ctx(t), protocol.MethodInitialize, protocol.InitializeParams{
-		ProtocolID: protocol.ProtocolID, ProtocolVersion: protocol.ProtocolVersion, Manifest: m.Expectation(),
-		Session:      protocol.SessionContext{SessionID: "sess-1", WorkspaceRoot: s.workspace + string(filepath.Separator), Generation: 1},
-		Capabilities: protocol.HostCapabilities{ContentRefs: true, UIHost: protocol.UIHostDesktop, ProtocolVersion: "2"},
-	}, &res)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if !slices.Equal(res.Subscriptions, m.Runtime.Intercepts) {
-		t.Errorf("subscriptions %v, manifest intercepts %v", res.Subscriptions, m.Runtime.Intercepts)
-	}
-	if err := s.conn.Notify(ctx(t), protocol.MethodInitialized, struct{}{}); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // intercept sends one interception and returns the decision.
@@ -150,7 +46,7 @@ func (s *sidecar) intercept(t *testing.T, point protocol.HookPoint, payload any)
 		t.Fatal(err)
 	}
 	var res protocol.InterceptResult
-	if err := s.conn.Call(ctx(t), protocol.MethodIntercept, protocol.InterceptParams{
+	if err := s.Call(protocol.MethodIntercept, protocol.InterceptParams{
 		Event: point, Seq: 1, TimeoutMillis: 60000, Payload: raw}, &res); err != nil {
 		t.Fatalf("intercept %s: %v", point, err)
 	}
@@ -166,10 +62,8 @@ func write(path string) map[string]any {
 }
 
 func TestPolicyGuard(t *testing.T) {
-	bin := build(t, t.TempDir())
-
 	t.Run("tool.before", func(t *testing.T) {
-		s := start(t, bin)
+		s := start(t)
 		for cmd, blocked := range map[string]bool{
 			"rm -rf /":                 true,
 			"rm -fr build":             true,
@@ -198,7 +92,7 @@ func TestPolicyGuard(t *testing.T) {
 	})
 
 	t.Run("permission.decision", func(t *testing.T) {
-		s := start(t, bin)
+		s := start(t)
 		outside := filepath.Join(filepath.Dir(s.workspace), "outside.txt")
 		for _, tc := range []struct {
 			answer protocol.UIRequestResult
@@ -211,9 +105,9 @@ func TestPolicyGuard(t *testing.T) {
 			{protocol.UIRequestResult{Cancelled: true},
 				protocol.InterceptResult{Decision: protocol.DecisionDeny, Reason: "write outside the workspace declined"}},
 		} {
-			s.answers <- tc.answer
+			s.Answers <- tc.answer
 			res := s.intercept(t, protocol.HookPermissionDecision, write(outside))
-			p := <-s.prompts
+			p := <-s.Prompts
 			if p.Kind != protocol.RequestConfirm || p.SessionID != "sess-1" || p.Generation != 1 || !strings.Contains(string(p.Payload), outside) {
 				t.Errorf("prompt %+v %s", p, p.Payload)
 			}
@@ -236,13 +130,13 @@ func TestPolicyGuard(t *testing.T) {
 			}
 		}
 		// A sibling sharing the workspace's name as a prefix is outside.
-		s.answers <- protocol.UIRequestResult{Values: map[string]any{"value": false}}
+		s.Answers <- protocol.UIRequestResult{Values: map[string]any{"value": false}}
 		if res := s.intercept(t, protocol.HookPermissionDecision, write(s.workspace+"-evil/x")); res.Decision != protocol.DecisionDeny {
 			t.Errorf("prefix sibling: %+v", res)
 		}
-		<-s.prompts
+		<-s.Prompts
 		select {
-		case p := <-s.prompts:
+		case p := <-s.Prompts:
 			t.Errorf("unexpected prompt %s", p.Payload)
 		default:
 		}

@@ -56,24 +56,21 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	err := c.conn.Call(ctx, method, params, result)
-	if err != nil && ctx.Err() == nil {
-		// A call failed by a dying connection reports why the sidecar died,
-		// not the bare "connection closed" the pipe saw first.
+	if _, answered := err.(*protocol.Error); err != nil && !answered && ctx.Err() == nil {
+		// Not the peer's answer: the connection is going away. Report why
+		// the sidecar died, not the bare "connection closed" the pipe saw
+		// first (pending calls fail a moment before Done closes).
 		select {
 		case <-c.conn.Done():
-			select {
-			case <-c.settled:
-			case <-c.exited:
-				select {
-				case <-c.settled:
-				case <-time.After(stderrDrainWait + 100*time.Millisecond):
-				}
-			case <-time.After(2 * time.Second):
-			}
-			if f := c.Failure(); f != nil {
-				return f
-			}
-		default:
+		case <-time.After(time.Second):
+			return err
+		}
+		select {
+		case <-c.settled:
+		case <-time.After(2 * time.Second):
+		}
+		if f := c.Failure(); f != nil {
+			return f
 		}
 	}
 	return err
