@@ -474,7 +474,7 @@ func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
 	fe := &recorder{}
 	c := e.open(t, fe)
 	c.SetModel(context.Background(), "plugin/mock/mock/m1", "") // context window: 1000 tokens
-	long := strings.Repeat("word ", 700)                         // ~875 tokens
+	long := strings.Repeat("word ", 700)                        // ~875 tokens
 	for i := 0; i < 2; i++ {
 		if err := c.Send(context.Background(), long); err != nil {
 			t.Fatal(err)
