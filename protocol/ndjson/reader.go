@@ -259,7 +259,7 @@ func (c *Conn) serve(j job) {
 			"response exceeds frame size limit"), j.readAt)
 		return
 	}
-	_ = c.enqueue(nil, outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt})
+	_ = c.enqueue(context.Background(), outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt})
 }
 
 // invoke runs a handler and encodes its result into fb. A handler error
@@ -291,7 +291,7 @@ func (c *Conn) sendError(id int64, hasID bool, method string, pe *protocol.Error
 	if len(fb.b) > protocol.FrameBytes {
 		fb.encodeError(id, hasID, protocol.NewError(protocol.ReasonInternal, "response exceeds frame size limit"))
 	}
-	_ = c.enqueue(nil, outFrame{buf: fb, kind: outError, id: id, method: method, start: readAt})
+	_ = c.enqueue(context.Background(), outFrame{buf: fb, kind: outError, id: id, method: method, start: readAt})
 }
 
 // wireError converts a handler or Admit error to a wire error: a
