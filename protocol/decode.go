@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // DecodeError says which part of a message was wrong and why. Path is a
@@ -40,6 +42,12 @@ func DecodeStrict(data []byte, v any) error {
 	if err := Validate(data, rv.Type().Elem()); err != nil {
 		return err
 	}
+	// A zero struct of the plain DTO shapes is filled in one more pass;
+	// anything else (and anything that pass gives up on) goes through
+	// json.Unmarshal. The result is the same either way.
+	if dst := rv.Elem(); dst.Kind() == reflect.Struct && dst.IsZero() && decodeFast(data, dst) {
+		return nil
+	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return &DecodeError{Msg: err.Error()}
 	}
@@ -47,11 +55,14 @@ func DecodeStrict(data []byte, v any) error {
 }
 
 // Validate checks data against the wire schema of t without decoding into it.
+//
+// It is one pass over the bytes that checks the JSON syntax and the schema
+// together, allocating nothing for a valid message. The outcome is that of
+// parsing the whole value first and then walking the tree: an empty input,
+// invalid JSON and trailing data win over schema errors; within an object
+// the keys are checked in sorted order (a duplicate key counts with its last
+// value), then the required fields in sorted order; array items in order.
 func Validate(data []byte, t reflect.Type) error {
-	tree, err := parseOne(data)
-	if err != nil {
-		return err
-	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -63,135 +74,501 @@ func Validate(data []byte, t reflect.Type) error {
 		s = compileField(t)
 		compiledMu.Unlock()
 	}
-	return check(s, tree, "")
+	return validate(s, data)
 }
 
-// parseOne parses exactly one JSON value, rejecting trailing data.
-func parseOne(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		if err == io.EOF {
-			return nil, &DecodeError{Msg: "empty input"}
+// validate runs the single-pass validator over data.
+func validate(s *Schema, data []byte) error {
+	v := validator{jsonscan.Scanner{Data: data}}
+	v.WS()
+	if v.Pos == len(data) {
+		return &DecodeError{Msg: "empty input"}
+	}
+	derr := v.value(s)
+	if v.Bad {
+		return syntaxError(data)
+	}
+	v.WS()
+	if v.Pos != len(data) {
+		return &DecodeError{Msg: "trailing data after the JSON value"}
+	}
+	if derr != nil {
+		return derr.decodeError()
+	}
+	return nil
+}
+
+// syntaxError builds the error of data that is not one JSON value, worded
+// as encoding/json words it. Only the error path pays for this second parse.
+func syntaxError(data []byte) error {
+	var raw json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw)
+	switch {
+	case err == io.EOF:
+		return &DecodeError{Msg: "empty input"}
+	case err != nil:
+		return &DecodeError{Msg: "invalid JSON: " + err.Error()}
+	}
+	return &DecodeError{Msg: "invalid JSON"} // not reached: the scanners agree
+}
+
+// objectPlan indexes the properties of an object schema by sorted name.
+type objectPlan struct {
+	names         []string // sorted
+	props         []*Schema
+	index         map[string]int
+	required      []int    // index of each required property (-1: not a property)
+	requiredNames []string // sorted
+}
+
+func newObjectPlan(s *Schema) *objectPlan {
+	p := &objectPlan{index: make(map[string]int, len(s.Properties))}
+	for name := range s.Properties {
+		p.names = append(p.names, name)
+	}
+	sort.Strings(p.names)
+	for i, name := range p.names {
+		p.props = append(p.props, s.Properties[name])
+		p.index[name] = i
+	}
+	p.requiredNames = s.Required
+	for _, name := range s.Required {
+		i, ok := p.index[name]
+		if !ok {
+			i = -1 // never present
 		}
-		return nil, &DecodeError{Msg: "invalid JSON: " + err.Error()}
+		p.required = append(p.required, i)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &DecodeError{Msg: "trailing data after the JSON value"}
-	}
-	return tree, nil
+	return p
 }
 
-func check(s *Schema, v any, path string) error {
+// schemaErr is a schema violation found inside a value. The path is only
+// known on the way out: each enclosing object or array appends its step, so
+// steps are innermost first and a valid message never builds one.
+type schemaErr struct {
+	msg   string
+	steps []pathStep
+}
+
+// pathStep is one step of a path: an object key or an array index.
+type pathStep struct {
+	key   string // decoded key
+	index int
+	isIdx bool
+}
+
+func newErr(msg string) *schemaErr { return &schemaErr{msg: msg} }
+
+func (e *schemaErr) at(step pathStep) *schemaErr {
+	e.steps = append(e.steps, step)
+	return e
+}
+
+// decodeError renders the path as the tree walk built it.
+func (e *schemaErr) decodeError() *DecodeError {
+	path := ""
+	for i := len(e.steps) - 1; i >= 0; i-- {
+		p := e.steps[i]
+		if p.isIdx {
+			path += "[" + strconv.Itoa(p.index) + "]"
+			continue
+		}
+		path = join(path, p.key)
+	}
+	return &DecodeError{Path: path, Msg: e.msg}
+}
+
+// validator is the state of one pass. Bad means the input is not one JSON
+// value (a syntax error, or nesting deeper than encoding/json accepts); the
+// schema errors found so far are then meaningless.
+type validator struct {
+	jsonscan.Scanner
+}
+
+// value checks the value at v.Pos against s and consumes it (after leading
+// whitespace). It returns the schema error of the value, nil if none.
+func (v *validator) value(s *Schema) *schemaErr {
 	s = s.resolve()
-	if v == nil {
+	c := v.Peek()
+	if v.Pos >= len(v.Data) {
+		v.Bad = true
+		return nil
+	}
+	if c == 'n' {
+		if !v.Literal("null") {
+			return nil
+		}
 		if s.Nullable || s.Type == "" {
 			return nil
 		}
-		return &DecodeError{Path: path, Msg: "must be " + article(s.Type) + ", not null"}
+		return newErr("must be " + article(s.Type) + ", not null")
 	}
 	switch s.Type {
 	case "":
+		v.Skip()
 		return nil
 	case "object":
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return typeErr(path, s.Type, v)
+		if c != '{' {
+			return v.mismatch(s)
 		}
-		return checkObject(s, obj, path)
+		if s.Properties == nil {
+			return v.mapValue(s)
+		}
+		return v.object(s)
 	case "array":
-		arr, ok := v.([]any)
-		if !ok {
-			return typeErr(path, s.Type, v)
+		if c != '[' {
+			return v.mismatch(s)
 		}
-		for i, item := range arr {
-			if err := check(s.Items, item, path+"["+strconv.Itoa(i)+"]"); err != nil {
-				return err
-			}
-		}
-		return nil
+		return v.array(s)
 	case "string":
-		str, ok := v.(string)
-		if !ok {
-			return typeErr(path, s.Type, v)
+		if c != '"' {
+			return v.mismatch(s)
 		}
-		if s.MinLength != nil && utf8.RuneCountInString(str) < *s.MinLength {
-			if *s.MinLength == 1 {
-				return &DecodeError{Path: path, Msg: "must not be empty"}
-			}
-			return &DecodeError{Path: path, Msg: fmt.Sprintf("must be at least %d characters", *s.MinLength)}
-		}
-		if s.Enum != nil && !contains(s.Enum, str) {
-			return &DecodeError{Path: path, Msg: fmt.Sprintf("%q is not one of %s", str, strings.Join(s.Enum, ", "))}
-		}
-		return nil
+		return v.stringValue(s)
 	case "boolean":
-		if _, ok := v.(bool); !ok {
-			return typeErr(path, s.Type, v)
-		}
-		return nil
-	case "integer", "number":
-		num, ok := v.(json.Number)
-		if !ok {
-			return typeErr(path, s.Type, v)
-		}
-		f, err := num.Float64()
-		if err != nil {
-			return &DecodeError{Path: path, Msg: "number out of range: " + num.String()}
-		}
-		if s.Type == "integer" {
-			if _, err := strconv.ParseInt(num.String(), 10, 64); err != nil {
-				return &DecodeError{Path: path, Msg: "must be an integer, got " + num.String()}
-			}
-		}
-		if s.Minimum != nil && f < *s.Minimum {
-			return &DecodeError{Path: path, Msg: fmt.Sprintf("must be >= %v, got %s", *s.Minimum, num)}
-		}
-		if s.Maximum != nil && f > *s.Maximum {
-			return &DecodeError{Path: path, Msg: fmt.Sprintf("must be <= %v, got %s", *s.Maximum, num)}
-		}
-		return nil
-	}
-	return &DecodeError{Path: path, Msg: "unsupported schema type " + s.Type}
-}
-
-func checkObject(s *Schema, obj map[string]any, path string) error {
-	if s.Properties == nil { // a map
-		if s.AnyValues || s.MapValues == nil {
+		switch c {
+		case 't':
+			v.Literal("true")
+			return nil
+		case 'f':
+			v.Literal("false")
 			return nil
 		}
-		for _, k := range sortedKeys(obj) {
-			if err := check(s.MapValues, obj[k], join(path, k)); err != nil {
-				return err
-			}
+		return v.mismatch(s)
+	case "integer", "number":
+		if c != '-' && (c < '0' || c > '9') {
+			return v.mismatch(s)
 		}
+		return v.number(s)
+	}
+	v.Skip()
+	return newErr("unsupported schema type " + s.Type)
+}
+
+// mismatch consumes a value of the wrong type and describes it.
+func (v *validator) mismatch(s *Schema) *schemaErr {
+	var got string
+	switch v.Data[v.Pos] {
+	case '{':
+		got = "an object"
+	case '[':
+		got = "an array"
+	case '"':
+		got = "a string"
+	case 't', 'f':
+		got = "a boolean"
+	default:
+		got = "a number" // or not JSON at all: skip finds out
+	}
+	v.Skip()
+	if v.Bad {
 		return nil
 	}
-	for _, k := range sortedKeys(obj) {
-		prop, ok := s.Properties[k]
-		if !ok {
-			return &DecodeError{Path: join(path, k), Msg: "unknown field"}
-		}
-		if err := check(prop, obj[k], join(path, k)); err != nil {
-			return err
+	return newErr("must be " + article(s.Type) + ", got " + got)
+}
+
+// object checks an object against a struct schema.
+func (v *validator) object(s *Schema) *schemaErr {
+	plan := s.plan
+	if plan == nil { // a Schema not built by compileDef
+		plan = newObjectPlan(s)
+	}
+	v.Pos++ // '{'
+	if !v.Push() {
+		return nil
+	}
+	var seenBuf [2]uint64
+	seen := seenBuf[:]
+	if n := (len(plan.names) + 63) / 64; n > len(seen) {
+		seen = make([]uint64, n)
+	}
+	var (
+		slots      []*schemaErr // error of each property's last value, once any failed
+		unknown    string       // the smallest unknown key
+		hasUnknown bool
+	)
+	if v.Peek() == '}' {
+		v.Pos++
+	} else {
+		for {
+			if v.Peek() != '"' {
+				v.Bad = true
+				return nil
+			}
+			ks := v.Pos
+			plain := v.ScanString()
+			key := v.Data[ks:v.Pos]
+			if v.Bad || !v.Expect(':') {
+				return nil
+			}
+			idx, ok := -1, false
+			if plain {
+				idx, ok = plan.index[string(key[1:len(key)-1])]
+			} else {
+				idx, ok = plan.index[decodeString(key)]
+			}
+			if !ok {
+				v.Skip()
+				if k := decodeString(key); !hasUnknown || k < unknown {
+					unknown, hasUnknown = k, true
+				}
+			} else {
+				err := v.value(plan.props[idx])
+				if err != nil && slots == nil {
+					slots = make([]*schemaErr, len(plan.names))
+				}
+				if slots != nil {
+					slots[idx] = err
+				}
+				seen[idx/64] |= 1 << (idx % 64)
+			}
+			if v.Bad {
+				return nil
+			}
+			switch v.Peek() {
+			case ',':
+				v.Pos++
+				continue
+			case '}':
+				v.Pos++
+			default:
+				v.Bad = true
+				return nil
+			}
+			break
 		}
 	}
-	for _, k := range s.Required {
-		if _, ok := obj[k]; !ok {
-			return &DecodeError{Path: join(path, k), Msg: "required field is missing"}
+	v.Depth--
+	for idx, err := range slots {
+		if err != nil {
+			if hasUnknown && unknown < plan.names[idx] {
+				break
+			}
+			return err.at(pathStep{key: plan.names[idx]})
+		}
+	}
+	if hasUnknown {
+		return newErr("unknown field").at(pathStep{key: unknown})
+	}
+	for i, idx := range plan.required {
+		if idx < 0 || seen[idx/64]&(1<<(idx%64)) == 0 {
+			return newErr("required field is missing").at(pathStep{key: plan.requiredNames[i]})
 		}
 	}
 	return nil
 }
 
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// mapValue checks an object against a map schema.
+func (v *validator) mapValue(s *Schema) *schemaErr {
+	if s.AnyValues || s.MapValues == nil {
+		v.Skip()
+		return nil
 	}
-	sort.Strings(keys)
-	return keys
+	v.Pos++ // '{'
+	if !v.Push() {
+		return nil
+	}
+	var errs map[string]*schemaErr // by decoded key, once any value failed
+	if v.Peek() == '}' {
+		v.Pos++
+	} else {
+		for {
+			if v.Peek() != '"' {
+				v.Bad = true
+				return nil
+			}
+			ks := v.Pos
+			v.ScanString()
+			key := v.Data[ks:v.Pos]
+			if v.Bad || !v.Expect(':') {
+				return nil
+			}
+			err := v.value(s.MapValues)
+			if v.Bad {
+				return nil
+			}
+			if err != nil && errs == nil {
+				errs = map[string]*schemaErr{}
+			}
+			if errs != nil {
+				errs[decodeString(key)] = err
+			}
+			switch v.Peek() {
+			case ',':
+				v.Pos++
+				continue
+			case '}':
+				v.Pos++
+			default:
+				v.Bad = true
+				return nil
+			}
+			break
+		}
+	}
+	v.Depth--
+	var first string
+	var firstErr *schemaErr
+	for k, err := range errs {
+		if err != nil && (firstErr == nil || k < first) {
+			first, firstErr = k, err
+		}
+	}
+	if firstErr == nil {
+		return nil
+	}
+	return firstErr.at(pathStep{key: first})
+}
+
+// array checks an array; the first failing item (in order) is reported.
+func (v *validator) array(s *Schema) *schemaErr {
+	v.Pos++ // '['
+	if !v.Push() {
+		return nil
+	}
+	var first *schemaErr
+	if v.Peek() == ']' {
+		v.Pos++
+	} else {
+		for n := 0; ; n++ {
+			if first == nil {
+				if first = v.value(s.Items); first != nil {
+					first.at(pathStep{index: n, isIdx: true})
+				}
+			} else {
+				v.Skip()
+			}
+			if v.Bad {
+				return nil
+			}
+			switch v.Peek() {
+			case ',':
+				v.Pos++
+				continue
+			case ']':
+				v.Pos++
+			default:
+				v.Bad = true
+				return nil
+			}
+			break
+		}
+	}
+	v.Depth--
+	return first
+}
+
+// stringValue checks a string against minLength and enum.
+func (v *validator) stringValue(s *Schema) *schemaErr {
+	start := v.Pos
+	plain := v.ScanString()
+	if v.Bad || (s.MinLength == nil && s.Enum == nil) {
+		return nil
+	}
+	raw := v.Data[start:v.Pos]
+	var str string
+	if plain {
+		body := raw[1 : len(raw)-1]
+		if s.MinLength != nil && len(body) < *s.MinLength {
+			str = string(body)
+		} else if s.Enum != nil {
+			for _, e := range s.Enum {
+				if string(body) == e {
+					return nil
+				}
+			}
+			str = string(body)
+		} else {
+			return nil
+		}
+	} else {
+		str = decodeString(raw) // escapes or non-ASCII bytes: decode as encoding/json does
+	}
+	if s.MinLength != nil && utf8.RuneCountInString(str) < *s.MinLength {
+		if *s.MinLength == 1 {
+			return newErr("must not be empty")
+		}
+		return newErr(fmt.Sprintf("must be at least %d characters", *s.MinLength))
+	}
+	if s.Enum != nil && !contains(s.Enum, str) {
+		return newErr(fmt.Sprintf("%q is not one of %s", str, strings.Join(s.Enum, ", ")))
+	}
+	return nil
+}
+
+// number checks a number against the integer rule and minimum/maximum.
+func (v *validator) number(s *Schema) *schemaErr {
+	start := v.Pos
+	integral := v.ScanNumber()
+	if v.Bad {
+		return nil
+	}
+	num := v.Data[start:v.Pos]
+	var f float64
+	if n, ok := parseInt64(num); ok && integral {
+		f = float64(n) // what ParseFloat returns: both round to nearest even
+	} else {
+		var err error
+		if f, err = strconv.ParseFloat(string(num), 64); err != nil {
+			return newErr("number out of range: " + string(num))
+		}
+		if s.Type == "integer" {
+			return newErr("must be an integer, got " + string(num))
+		}
+	}
+	if s.Minimum != nil && f < *s.Minimum {
+		return newErr(fmt.Sprintf("must be >= %v, got %s", *s.Minimum, num))
+	}
+	if s.Maximum != nil && f > *s.Maximum {
+		return newErr(fmt.Sprintf("must be <= %v, got %s", *s.Maximum, num))
+	}
+	return nil
+}
+
+// parseInt64 parses an optionally negative run of decimal digits that fits
+// in int64.
+func parseInt64(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n uint64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if neg {
+		if n > 1<<63 {
+			return 0, false
+		}
+		return -int64(n), true
+	}
+	if n > 1<<63-1 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// decodeString decodes a quoted JSON string the way encoding/json does
+// (escapes resolved, invalid UTF-8 replaced). The input is known to be a
+// valid JSON string.
+func decodeString(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	for _, c := range body {
+		if c == '\\' || c >= utf8.RuneSelf {
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return string(body)
+			}
+			return s
+		}
+	}
+	return string(body)
 }
 
 func join(path, key string) string {
@@ -201,32 +578,10 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-func typeErr(path, want string, got any) error {
-	return &DecodeError{Path: path, Msg: fmt.Sprintf("must be %s, got %s", article(want), jsonKind(got))}
-}
-
 func article(t string) string {
 	switch t {
 	case "object", "array", "integer":
 		return "an " + t
 	}
 	return "a " + t
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case nil:
-		return "null"
-	}
-	return fmt.Sprintf("%T", v)
 }

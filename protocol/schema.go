@@ -31,6 +31,8 @@ type Schema struct {
 	Maximum        *float64
 	Externalizable bool
 	Nullable       bool // Go encodes a nil value of this type as null; the decoder accepts it
+
+	plan *objectPlan // Properties indexed for the validator; set by compileDef
 }
 
 var (
@@ -88,6 +90,7 @@ func compileDef(t reflect.Type) *Schema {
 		}
 	}
 	sort.Strings(s.Required)
+	s.plan = newObjectPlan(s)
 	return s
 }
 

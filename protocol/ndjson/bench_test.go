@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
@@ -18,7 +19,28 @@ import (
 // plain encoding/json + bufio loop used as the baseline.
 const benchChildEnv = "NDJSON_BENCH_CHILD"
 
+// benchChildProfileEnv, when set, makes the benchmark child write a CPU
+// profile to that path.
+const benchChildProfileEnv = "NDJSON_BENCH_CHILD_CPUPROFILE"
+
+func runChild() int {
+	if os.Getenv(benchChildEnv) == "raw" {
+		return rawChild()
+	}
+	return connChild()
+}
+
 func TestMain(m *testing.M) {
+	if path := os.Getenv(benchChildProfileEnv); path != "" && os.Getenv(benchChildEnv) != "" {
+		// Profile the child: the parent's -cpuprofile only sees its side.
+		f, err := os.Create(path)
+		if err == nil && pprof.StartCPUProfile(f) == nil {
+			code := runChild()
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(code)
+		}
+	}
 	switch os.Getenv(benchChildEnv) {
 	case "conn":
 		os.Exit(connChild())

@@ -1,6 +1,7 @@
 package ndjson
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,9 +37,11 @@ type Options struct {
 	// notification (known or not). A non-nil error answers a request with
 	// that error (converted by protocol.AsError) and drops a notification.
 	Admit func(method string, notification bool) error
-	// OnFrame, when set, is called for every frame read (on the reader
-	// goroutine) or written (on the writer goroutine), after the fact. It
-	// must return quickly.
+	// OnFrame, when set, is called for every frame read (by the goroutine
+	// reading, once the frame is parsed) or written (by the goroutine writing
+	// it, holding the writer, as the frame goes out: outbound frames are
+	// reported one at a time in write order). It must return quickly and
+	// must not wait on this connection.
 	OnFrame func(FrameInfo)
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
@@ -124,19 +127,40 @@ type Conn struct {
 	handlers      map[string]Handler
 	notifHandlers map[string]NotificationHandler
 
+	// The reader role: c.br belongs to whoever runs readFrames. inlineTok is
+	// non-zero while a request is served on the reader goroutine (a turn)
+	// and the role can be taken over; it is the turn's start (mono), and
+	// inlineLast (reader-owned) the last one handed out.
+	br         *bufio.Reader
+	inlineTok  atomic.Uint64
+	inlineLast uint64
+	graceTimer *time.Timer
+	graceArmed atomic.Bool
+
 	nextID   atomic.Int64
 	inflight atomic.Int64
 	workers  atomic.Int64
 	maxIn    int64
 
 	out         chan outFrame
-	jobs        chan job // unbuffered: hands a request to an idle worker
+	queued      atomic.Int64 // frames in out (or carried) that are not written yet
+	running     atomic.Bool  // the writer goroutine runs: direct writes are allowed
+	dl          deadliner    // w, when it supports write deadlines
+	jobs        chan job     // unbuffered: hands a request to an idle worker
 	notes       chan noteItem
 	done        chan struct{} // closed when the connection is finished
 	localClosed chan struct{} // closed by Close / CloseWithError
 
 	ctx    context.Context // handler context, cancelled when done
 	cancel context.CancelFunc
+
+	// wmu is held by whoever writes to w: the writer goroutine or a direct
+	// writer. The fields below it are guarded by it.
+	wmu      sync.Mutex
+	carry    *frameBuf // a direct write that ran out of time: the rest goes first
+	carryOff int
+	dlAt     int64 // mono time of the write deadline set on w, 0 if none
+	wdone    bool  // w failed or was closed
 
 	mu      sync.Mutex
 	pending map[int64]*pending
@@ -163,8 +187,13 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Conn{
+	var dl deadliner
+	if d, ok := w.(deadliner); ok && d.SetWriteDeadline(time.Time{}) == nil {
+		dl = d
+	}
+	c := &Conn{
 		r: r, w: w, opts: opts, name: opts.Name,
+		dl:            dl,
 		log:           log.With("conn", opts.Name),
 		epoch:         time.Now(),
 		handlers:      map[string]Handler{},
@@ -179,6 +208,9 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		cancel:        cancel,
 		pending:       map[int64]*pending{},
 	}
+	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
+	c.graceTimer.Stop()
+	return c
 }
 
 // Handle registers the handler of a request method. It must be called before
@@ -212,6 +244,7 @@ func (c *Conn) Start() {
 		return
 	}
 	c.started = true
+	c.running.Store(true)
 	go c.writeLoop()
 	go c.notifyLoop()
 	go c.readLoop()
@@ -254,9 +287,17 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	c.pending[id] = p
 	c.mu.Unlock()
 
-	if err := c.enqueue(ctx, outFrame{buf: fb, kind: outRequest, id: id, method: method, call: p}); err != nil {
-		c.forget(id, p)
-		return err
+	if c.inlineTok.Load() != 0 {
+		// Maybe a handler served on the reader goroutine: it is about to
+		// wait for an answer only a reader can deliver.
+		go c.takeOver()
+	}
+	f := outFrame{buf: fb, kind: outRequest, id: id, method: method, call: p}
+	if !c.writeDirect(ctx, f, false, false) {
+		if err := c.enqueue(ctx, f); err != nil {
+			c.forget(id, p)
+			return err
+		}
 	}
 	var r response
 	if done := ctx.Done(); done == nil {

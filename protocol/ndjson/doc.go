@@ -38,14 +38,28 @@
 //     error object as code, message, data {reason, retryable}.
 //
 // Concurrency
-//   - Every outbound frame (request, response, notification) goes through one
-//     ordered, bounded queue drained by one writer goroutine, which batches
-//     frames into a buffered writer and flushes whenever the queue runs empty.
-//     A write error is terminal.
-//   - Each inbound request runs in its own goroutine; at most
-//     Options.MaxInflight run at once, and a request past the bound is
-//     answered at once with a retryable internal "busy" error. A handler panic
-//     is answered as internal and the connection lives on.
+//   - Outbound frames are written in order by whichever goroutine holds the
+//     writer. One ordered, bounded queue is drained by one writer goroutine,
+//     which gathers whatever is queued into one write. When the writer is
+//     idle and nothing is queued, a handler's answer is written by the
+//     handler's goroutine itself, and so is a Call's request when the writer
+//     has write deadlines (a pollable *os.File such as an os.Pipe end, or a
+//     net.Conn): such a direct write lasts at most until the Call's ctx
+//     deadline or 10ms, after which the writer goroutine writes the rest of
+//     the frame, before anything else. Notifications, answers sent by the
+//     reader (errors, busy) and frames produced while the writer is busy or
+//     frames are queued go through the queue, so frames queued earlier are
+//     always written first. A write error is terminal.
+//   - At most Options.MaxInflight inbound requests are handled at once, and a
+//     request past the bound is answered at once with a retryable internal
+//     "busy" error; a handler's slot is freed when its answer is written or
+//     queued. A request that arrives while nothing else is waiting to be read
+//     is handled on the reader goroutine, saving a hand-off to another
+//     thread; if its handler is still running after 500µs, or makes a Call on
+//     the connection, reading moves to a fresh goroutine and the handler keeps
+//     its own, so handlers may block. Other requests run on worker
+//     goroutines, one each. A handler panic is answered as internal and the
+//     connection lives on.
 //   - Inbound notifications run one at a time in arrival order on a dedicated
 //     goroutine fed by a channel of 4096 entries. When that channel is full
 //     the reader blocks (back-pressure on the peer), so a notification handler

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // frameKind classifies one inbound line.
@@ -89,35 +90,41 @@ func parseEnvelope(line []byte, e *envelope) {
 		e.kind = kindEmpty
 		return
 	}
-	if !json.Valid(line) {
+	if line[i] != '{' {
 		e.kind = kindParseError
-		var v json.RawMessage
-		if err := json.Unmarshal(line, &v); err != nil {
-			e.problem = err.Error()
+		if jsonscan.Valid(line) {
+			e.problem = "frame is not a JSON object"
 		} else {
-			e.problem = "invalid JSON"
+			e.problem = syntaxProblem(line)
 		}
 		return
 	}
-	if line[i] != '{' {
-		e.kind = kindParseError
-		e.problem = "frame is not a JSON object"
-		return
-	}
 
+	// One pass picks the members out and checks that the line is JSON.
+	sc := jsonscan.Scanner{Data: line, Pos: i + 1, Depth: 1}
 	var jsonrpc, id, method, errRaw []byte
 	var dup string
-	i = skipWS(line, i+1)
-	if line[i] != '}' {
+	if sc.Peek() == '}' {
+		sc.Pos++
+	} else {
 		for {
-			ks := i
-			i = skipString(line, i)
-			key := line[ks:i]
-			i = skipWS(line, i)
-			i = skipWS(line, i+1) // ':'
-			vs := i
-			i = skipValue(line, i)
-			val := line[vs:i]
+			if sc.Peek() != '"' {
+				sc.Bad = true
+				break
+			}
+			ks := sc.Pos
+			sc.ScanString()
+			key := line[ks:sc.Pos]
+			if sc.Bad || !sc.Expect(':') {
+				break
+			}
+			sc.WS()
+			vs := sc.Pos
+			sc.Skip()
+			if sc.Bad {
+				break
+			}
+			val := line[vs:sc.Pos]
 			bit, name := memberOf(key)
 			if bit != 0 {
 				if e.members&bit != 0 && dup == "" {
@@ -139,12 +146,24 @@ func parseEnvelope(line []byte, e *envelope) {
 					errRaw = val
 				}
 			}
-			i = skipWS(line, i)
-			if line[i] != ',' {
-				break // '}'
+			if c := sc.Peek(); c == ',' {
+				sc.Pos++
+				continue
+			} else if c != '}' {
+				sc.Bad = true
+				break
 			}
-			i = skipWS(line, i+1)
+			sc.Pos++
+			break
 		}
+	}
+	if !sc.Bad {
+		sc.WS()
+		sc.Bad = sc.Pos != len(line)
+	}
+	if sc.Bad {
+		*e = envelope{kind: kindParseError, problem: syntaxProblem(line)}
+		return
 	}
 
 	if id != nil {
@@ -213,6 +232,15 @@ func parseEnvelope(line []byte, e *envelope) {
 			e.kind = kindResponse
 		}
 	}
+}
+
+// syntaxProblem words why line is not JSON as encoding/json does.
+func syntaxProblem(line []byte) string {
+	var v json.RawMessage
+	if err := json.Unmarshal(line, &v); err != nil {
+		return err.Error()
+	}
+	return "invalid JSON"
 }
 
 // decodeWireError decodes the error member of a response: an object with an
@@ -341,54 +369,4 @@ func skipWS(b []byte, i int) int {
 		}
 	}
 	return i
-}
-
-// skipString returns the index just past the JSON string starting at b[i].
-// The input is known to be valid JSON.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(b)
-}
-
-// skipValue returns the index just past the JSON value starting at b[i].
-// The input is known to be valid JSON.
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return len(b)
-	default:
-		for i < len(b) {
-			switch b[i] {
-			case ',', '}', ']', ' ', '\t', '\r', '\n':
-				return i
-			}
-			i++
-		}
-		return len(b)
-	}
 }

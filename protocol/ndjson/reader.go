@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
+	"time"
 	"unicode/utf8"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -71,8 +72,16 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 // oversized frame, then terminates the connection and lets the notification
 // goroutine drain what was already queued.
 func (c *Conn) readLoop() {
-	defer close(c.notes)
-	br := bufio.NewReaderSize(c.r, readBufferSize)
+	c.br = bufio.NewReaderSize(c.r, readBufferSize)
+	c.readFrames()
+}
+
+// readFrames is the read loop of whichever goroutine holds the reader role:
+// the reader goroutine, or the one that took over from a request served on
+// it (see serveInline). It returns when the stream ends or when the role
+// moved to another goroutine.
+func (c *Conn) readFrames() {
+	br := c.br
 	for {
 		line, err := c.readLine(br)
 		if err != nil {
@@ -81,26 +90,39 @@ func (c *Conn) readLoop() {
 				err = fmt.Errorf("%s: read: %w", c.name, err)
 			}
 			c.terminate(err, false)
+			close(c.notes)
 			return
 		}
 		select {
 		case <-c.done:
+			close(c.notes)
 			return // closed locally: stop dispatching
 		default:
 		}
-		c.handleFrame(line)
-		if br.Buffered() == 0 {
-			// The next read may block in a syscall while holding this P
-			// (a blocking fd such as os.Stdin is not parked in the
-			// netpoller), stranding the goroutine just readied. Yield so it
-			// runs here first, instead of waiting for another thread.
-			runtime.Gosched()
+		switch c.handleFrame(line) {
+		case frameLostReader:
+			return
+		case frameReadied:
+			if br.Buffered() == 0 {
+				// The next read may block in a syscall while holding this P
+				// (a blocking fd such as os.Stdin is not parked in the
+				// netpoller), stranding the goroutine just readied. Yield so
+				// it runs here first, instead of waiting for another thread.
+				runtime.Gosched()
+			}
 		}
 	}
 }
 
+// What handling a frame did, as far as the read loop cares.
+const (
+	frameDone       = iota // nothing else to do
+	frameReadied           // another goroutine was made runnable
+	frameLostReader        // a request ran here and reading moved elsewhere
+)
+
 // handleFrame validates and dispatches one inbound frame.
-func (c *Conn) handleFrame(line []byte) {
+func (c *Conn) handleFrame(line []byte) int {
 	var e envelope
 	parseEnvelope(line, &e)
 	tapping := c.opts.OnFrame != nil
@@ -121,6 +143,7 @@ func (c *Conn) handleFrame(line []byte) {
 	}
 	switch e.kind {
 	case kindEmpty:
+		return frameDone
 	case kindParseError:
 		c.log.Warn("unparseable frame", "err", e.problem)
 		c.sendError(0, false, "", &protocol.Error{
@@ -143,13 +166,13 @@ func (c *Conn) handleFrame(line []byte) {
 		if tapping {
 			readAt = c.mono()
 		}
-		c.dispatchRequest(&e, readAt)
+		return c.dispatchRequest(&e, readAt)
 	case kindNotification:
 		c.dispatchNotification(&e)
 	case kindResponse:
 		if e.idState == idNull {
 			c.log.Warn("peer reported an error without id", "err", e.rpcErr)
-			return
+			return frameDone
 		}
 		r := response{result: e.result}
 		if e.rpcErr != nil {
@@ -161,6 +184,7 @@ func (c *Conn) handleFrame(line []byte) {
 		}
 		c.deliver(e.id, r, lat)
 	}
+	return frameReadied
 }
 
 // deliver hands a response to the pending call with that id, if any.
@@ -183,35 +207,98 @@ func (c *Conn) deliver(id int64, r response, info *FrameInfo) {
 	}
 }
 
-func (c *Conn) dispatchRequest(e *envelope, readAt int64) {
+func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
 	if c.opts.Admit != nil {
 		if err := c.opts.Admit(e.method, false); err != nil {
 			c.sendError(e.id, true, e.method, wireError(err), readAt)
-			return
+			return frameReadied
 		}
 	}
 	h := c.handlers[e.method]
 	if h == nil {
 		c.sendError(e.id, true, e.method, protocol.NewError(protocol.ReasonUnknownMethod,
 			"method not found: "+clip(e.method)), readAt)
-		return
+		return frameReadied
 	}
 	if c.inflight.Add(1) > c.maxIn {
 		c.inflight.Add(-1)
 		c.sendError(e.id, true, e.method, protocol.Errorf(protocol.ReasonInternal,
 			"busy: %d requests in flight", c.maxIn), readAt)
-		return
+		return frameReadied
 	}
 	params := e.params
 	if params == nil {
 		params = emptyObject
 	}
 	j := job{h: h, id: e.id, method: e.method, params: params, readAt: readAt}
+	if c.br.Buffered() == 0 {
+		// Nothing else is waiting to be read: serve it here.
+		if !c.serveInline(j) {
+			return frameLostReader
+		}
+		return frameDone
+	}
 	select {
 	case c.jobs <- j: // an idle worker took it
 	default:
 		c.workers.Add(1)
 		go c.worker(j)
+	}
+	return frameReadied
+}
+
+// inlineGrace is how long a request served on the reader goroutine may run
+// before reading moves to a fresh goroutine.
+const inlineGrace = 500 * time.Microsecond
+
+// serveInline serves j on the reader goroutine, which saves handing it to a
+// worker (a wake-up of another thread) when the reader has nothing else to
+// do. A handler may still block: once it has run for inlineGrace, or as soon
+// as it makes a Call on this connection, another goroutine takes over the
+// reading (takeOver) and the handler keeps this goroutine. It reports whether
+// this goroutine is still the reader.
+func (c *Conn) serveInline(j job) bool {
+	// The token is the start time, unique per turn.
+	tok := uint64(c.mono())
+	if tok <= c.inlineLast {
+		tok = c.inlineLast + 1
+	}
+	c.inlineLast = tok
+	c.inlineTok.Store(tok)
+	if c.graceArmed.CompareAndSwap(false, true) {
+		// One timer watches all turns: it is armed once and re-arms itself
+		// while turns keep coming, so a fast turn costs no timer operation.
+		c.graceTimer.Reset(inlineGrace)
+	}
+	c.serve(j)
+	return c.inlineTok.CompareAndSwap(tok, 0)
+}
+
+// graceCheck is the grace timer's function: it takes over the reading from
+// a turn older than inlineGrace, or waits for the current turn to get that
+// old.
+func (c *Conn) graceCheck() {
+	c.graceArmed.Store(false) // before the load: a turn starting now arms it
+	tok := c.inlineTok.Load()
+	if tok == 0 {
+		return
+	}
+	if age := c.mono() - int64(tok); age < int64(inlineGrace) {
+		if c.graceArmed.CompareAndSwap(false, true) {
+			c.graceTimer.Reset(time.Duration(int64(inlineGrace) - age))
+		}
+		return
+	}
+	c.takeOver()
+}
+
+// takeOver continues reading on the calling goroutine if a request is being
+// served on the reader goroutine. The compare-and-swap hands the reader role
+// (and c.br) over exactly once.
+func (c *Conn) takeOver() {
+	tok := c.inlineTok.Load()
+	if tok != 0 && c.inlineTok.CompareAndSwap(tok, 0) {
+		c.readFrames()
 	}
 }
 
@@ -245,21 +332,34 @@ func (c *Conn) worker(j job) {
 }
 
 func (c *Conn) serve(j job) {
-	defer c.inflight.Add(-1)
+	c.respond(c.answer(j))
+}
+
+// answer runs the handler of j and builds the response frame.
+func (c *Conn) answer(j job) outFrame {
 	fb := getBuf()
 	if pe := c.invoke(fb, j); pe != nil {
 		putBuf(fb)
-		c.sendError(j.id, true, j.method, pe, j.readAt)
-		return
+		return errorFrame(j.id, true, j.method, pe, j.readAt)
 	}
 	if len(fb.b) > protocol.FrameBytes {
 		c.log.Warn("handler result exceeds the frame limit", "method", j.method, "bytes", len(fb.b))
 		putBuf(fb)
-		c.sendError(j.id, true, j.method, protocol.NewError(protocol.ReasonInternal,
+		return errorFrame(j.id, true, j.method, protocol.NewError(protocol.ReasonInternal,
 			"response exceeds frame size limit"), j.readAt)
-		return
 	}
-	_ = c.enqueue(context.Background(), outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt})
+	return outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt}
+}
+
+// respond sends a handler's answer and frees its in-flight slot: written at
+// once when the writer is idle (the slot is freed first, so a peer that has
+// the answer never finds it still taken), queued otherwise (the slot is held
+// while the queue is full, as back-pressure).
+func (c *Conn) respond(f outFrame) {
+	if !c.writeDirect(context.Background(), f, true, true) {
+		_ = c.enqueue(context.Background(), f)
+		c.inflight.Add(-1)
+	}
 }
 
 // invoke runs a handler and encodes its result into fb. A handler error
@@ -283,15 +383,20 @@ func (c *Conn) invoke(fb *frameBuf, j job) (pe *protocol.Error) {
 	return nil
 }
 
-// sendError queues an error response. An error too large for a frame is
-// replaced by the internal "response exceeds frame size limit".
+// sendError queues an error response.
 func (c *Conn) sendError(id int64, hasID bool, method string, pe *protocol.Error, readAt int64) {
+	_ = c.enqueue(context.Background(), errorFrame(id, hasID, method, pe, readAt))
+}
+
+// errorFrame builds an error response. An error too large for a frame is
+// replaced by the internal "response exceeds frame size limit".
+func errorFrame(id int64, hasID bool, method string, pe *protocol.Error, readAt int64) outFrame {
 	fb := getBuf()
 	fb.encodeError(id, hasID, pe)
 	if len(fb.b) > protocol.FrameBytes {
 		fb.encodeError(id, hasID, protocol.NewError(protocol.ReasonInternal, "response exceeds frame size limit"))
 	}
-	_ = c.enqueue(context.Background(), outFrame{buf: fb, kind: outError, id: id, method: method, start: readAt})
+	return outFrame{buf: fb, kind: outError, id: id, method: method, start: readAt}
 }
 
 // wireError converts a handler or Admit error to a wire error: a

@@ -1,17 +1,19 @@
 package ndjson
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // frameBuf is a reusable encoding buffer with its own json.Encoder.
@@ -47,6 +49,10 @@ func putBuf(f *frameBuf) {
 
 // appendValue appends the compact JSON encoding of v.
 func (f *frameBuf) appendValue(v any) error {
+	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 && jsonscan.Compact(raw) {
+		f.b = append(f.b, raw...) // what the encoder would write, unscanned
+		return nil
+	}
 	n := len(f.b)
 	if err := f.enc.Encode(v); err != nil {
 		f.b = f.b[:n]
@@ -160,7 +166,7 @@ func frameTooLarge(n int) *protocol.Error {
 }
 
 // enqueue puts f on the outbound queue, blocking while it is full until ctx
-// (nil: never) or the connection is done. On failure the buffer is recycled.
+// or the connection is done. On failure the buffer is recycled.
 func (c *Conn) enqueue(ctx context.Context, f outFrame) error {
 	select {
 	case <-c.done:
@@ -168,74 +174,233 @@ func (c *Conn) enqueue(ctx context.Context, f outFrame) error {
 		return c.closedErr()
 	default:
 	}
+	c.queued.Add(1) // before the frame is visible: direct writes must wait for it
 	select {
 	case c.out <- f:
 		return nil
 	default:
 	}
-	var ctxDone <-chan struct{}
-	if ctx != nil {
-		ctxDone = ctx.Done()
-	}
 	select {
 	case c.out <- f:
 		return nil
 	case <-c.done:
+		c.queued.Add(-1)
 		putBuf(f.buf)
 		return c.closedErr()
-	case <-ctxDone:
+	case <-ctx.Done():
+		c.queued.Add(-1)
 		putBuf(f.buf)
 		return fmt.Errorf("%s: %s: %w", c.name, f.method, ctx.Err())
 	}
 }
 
-// writeLoop drains the outbound queue into a buffered writer, flushing when
-// the queue runs empty. After the connection ends it writes what is still
-// queued, flushes and closes the writer if it is an io.Closer. A frame with a
-// nil buffer is only a wake-up (sent by terminate).
+// deadliner is a writer with write deadlines: a pollable *os.File (pipes
+// from os.Pipe), a net.Conn.
+type deadliner interface {
+	SetWriteDeadline(time.Time) error
+}
+
+// Direct writes on a writer with deadlines are bounded: after at most
+// directSlice (or at the caller's ctx deadline, if sooner) the unwritten rest
+// of the frame is handed to the writer goroutine and the caller moves on. The
+// deadline set on the writer is reused while it is at least directMinLeft
+// away, so most direct writes do not touch it.
+const (
+	directSlice   = 10 * time.Millisecond
+	directMinLeft = 2 * time.Millisecond
+)
+
+// writeDirect writes f on the calling goroutine when the writer is idle:
+// nothing is queued and nobody holds the writer. It reports false, leaving f
+// to the caller, when the frame must go through the queue. Otherwise f is
+// consumed: written, handed to the writer goroutine (a bounded write that
+// ran out of time) or dropped by a terminal write error. A writer without
+// deadlines is only written directly when blocking is allowed (block); ctx
+// bounds the write on a writer with deadlines. release frees an in-flight
+// handler slot once the frame is committed to this path.
+func (c *Conn) writeDirect(ctx context.Context, f outFrame, block, release bool) bool {
+	if (c.dl == nil && !block) || c.queued.Load() != 0 || !c.running.Load() || !c.wmu.TryLock() {
+		return false
+	}
+	if c.queued.Load() != 0 || c.wdone {
+		c.wmu.Unlock()
+		return false
+	}
+	select {
+	case <-c.done:
+		c.wmu.Unlock()
+		return false // enqueue reports the closed connection
+	default:
+	}
+	if release {
+		c.inflight.Add(-1)
+	}
+	if c.opts.OnFrame != nil {
+		c.tapOut(f) // before the peer can answer, as the writer goroutine does
+	}
+	if c.dl != nil {
+		c.armDeadline(ctx)
+	}
+	n, err := c.w.Write(f.buf.b)
+	if err != nil && c.dl != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		// Out of time: the writer goroutine writes the rest, first.
+		c.carry, c.carryOff = f.buf, n
+		c.queued.Add(1)
+		c.wmu.Unlock()
+		select {
+		case c.out <- outFrame{}: // wake it; a full queue wakes it anyway
+		default:
+		}
+		return true
+	}
+	if err != nil {
+		c.wdone = true
+	}
+	c.wmu.Unlock()
+	putBuf(f.buf)
+	if err != nil {
+		c.terminate(fmt.Errorf("%s: write: %w", c.name, err), false)
+	}
+	return true
+}
+
+// armDeadline makes sure the write deadline of w is near enough: no later
+// than ctx's deadline and than directSlice from now, and not so near that a
+// write that could proceed times out. The caller holds wmu.
+func (c *Conn) armDeadline(ctx context.Context) {
+	now := c.mono()
+	limit := now + int64(directSlice)
+	if d, ok := ctx.Deadline(); ok {
+		limit = min(limit, int64(d.Sub(c.epoch))+1)
+	}
+	if c.dlAt != 0 && c.dlAt <= limit && c.dlAt-now >= int64(directMinLeft) {
+		return
+	}
+	c.dlAt = limit
+	_ = c.dl.SetWriteDeadline(c.epoch.Add(time.Duration(limit - 1)))
+}
+
+// writeAll writes b for the writer goroutine, which never gives up on a
+// frame: a deadline left by a direct write is cleared and the rest written.
+// The caller holds wmu.
+func (c *Conn) writeAll(b []byte) error {
+	for cleared := false; ; cleared = true {
+		n, err := c.w.Write(b)
+		if err == nil || c.dl == nil || !errors.Is(err, os.ErrDeadlineExceeded) || (cleared && n == 0) {
+			return err
+		}
+		b = b[n:]
+		_ = c.dl.SetWriteDeadline(time.Time{})
+		c.dlAt = 0
+	}
+}
+
+func (c *Conn) clearDeadline() {
+	if c.dl != nil && c.dlAt != 0 {
+		_ = c.dl.SetWriteDeadline(time.Time{})
+		c.dlAt = 0
+	}
+}
+
+// writeBatch is the most the writer goroutine gathers into one write.
+const writeBatch = 64 << 10
+
+// writeLoop drains the outbound queue, gathering what is queued into one
+// write and writing whenever the queue runs empty. It holds wmu while it
+// writes, so direct writes wait for it (they go through the queue instead).
+// After the connection ends it writes what is still queued and closes the
+// writer if it is an io.Closer. A frame with a nil buffer is only a wake-up.
 func (c *Conn) writeLoop() {
-	bw := bufio.NewWriterSize(c.w, 64<<10)
-	var werr error
-	write := func(f outFrame) {
-		if f.buf == nil {
+	var (
+		batch []byte
+		werr  error
+	)
+	flush := func() {
+		if len(batch) > 0 && werr == nil {
+			werr = c.writeAll(batch)
+		}
+		batch = batch[:0]
+	}
+	write := func(b []byte) {
+		if werr != nil {
 			return
 		}
-		if werr == nil {
-			_, werr = bw.Write(f.buf.b)
-			if werr == nil && c.opts.OnFrame != nil {
-				c.tapOut(f)
+		if len(b) >= writeBatch {
+			flush()
+			if werr == nil {
+				werr = c.writeAll(b)
 			}
+			return
 		}
-		putBuf(f.buf)
+		if len(batch)+len(b) > writeBatch {
+			flush()
+		}
+		if batch == nil {
+			batch = make([]byte, 0, writeBatch)
+		}
+		batch = append(batch, b...)
 	}
-	drain := func() {
+	// take writes the carried rest of a direct write, then f. It returns
+	// how many queued frames it consumed.
+	take := func(f outFrame) int64 {
+		n := int64(0)
+		if c.carry != nil {
+			write(c.carry.b[c.carryOff:])
+			putBuf(c.carry)
+			c.carry, c.carryOff = nil, 0
+			n++
+		}
+		if f.buf == nil {
+			return n
+		}
+		if werr == nil && c.opts.OnFrame != nil {
+			c.tapOut(f)
+		}
+		write(f.buf.b)
+		putBuf(f.buf)
+		return n + 1
+	}
+	// drain takes whatever else is queued, batching it into one write.
+	drain := func() int64 {
+		n := int64(0)
 		for {
 			select {
 			case f := <-c.out:
-				write(f)
+				n += take(f)
 			default:
-				return
+				return n
 			}
 		}
 	}
 	for {
-		write(<-c.out)
-		drain() // batch whatever else is queued into one flush
-		if werr == nil {
-			werr = bw.Flush()
+		f := <-c.out
+		c.wmu.Lock()
+		c.clearDeadline()
+		n := take(f)
+		n += drain()
+		flush()
+		c.queued.Add(-n)
+		failed := werr != nil
+		if failed {
+			c.wdone = true
 		}
-		if werr != nil {
+		c.wmu.Unlock()
+		if failed {
 			c.terminate(fmt.Errorf("%s: write: %w", c.name, werr), false)
 		}
 		select {
 		case <-c.done:
-			drain()
-			if werr == nil {
-				_ = bw.Flush()
-			}
+			c.wmu.Lock()
+			c.clearDeadline()
+			n := drain()
+			n += take(outFrame{})
+			flush()
+			c.queued.Add(-n)
+			c.wdone = true
 			if cl, ok := c.w.(io.Closer); ok {
 				_ = cl.Close()
 			}
+			c.wmu.Unlock()
 			return
 		default:
 		}

@@ -1,0 +1,302 @@
+// Package jsonscan is a small JSON syntax scanner shared by the strict
+// decoder and the NDJSON envelope parser. It accepts exactly what
+// encoding/json accepts (including its nesting limit) and allocates nothing.
+package jsonscan
+
+import "unicode/utf8"
+
+// MaxDepth is encoding/json's nesting limit: deeper input is invalid JSON.
+const MaxDepth = 10000
+
+// Scanner walks Data from Pos. Bad is set, and stays set, once the input is
+// found not to be JSON; the position is then meaningless.
+type Scanner struct {
+	Data   []byte
+	Pos    int
+	Depth  int
+	Bad    bool
+	Spaced bool // whitespace was skipped somewhere outside strings
+}
+
+// Valid reports whether data is exactly one JSON value, optionally
+// surrounded by whitespace, as json.Valid does, but several times faster.
+func Valid(data []byte) bool {
+	s := Scanner{Data: data}
+	s.WS()
+	if s.Pos == len(data) {
+		return false
+	}
+	s.Skip()
+	if s.Bad {
+		return false
+	}
+	s.WS()
+	return s.Pos == len(data)
+}
+
+// Compact reports whether data is exactly one JSON value without any
+// whitespace outside its strings: what json.Compact leaves unchanged.
+func Compact(data []byte) bool {
+	s := Scanner{Data: data}
+	s.Skip()
+	return !s.Bad && !s.Spaced && s.Pos == len(data)
+}
+
+// WS skips whitespace, noting in Spaced that there was some.
+func (s *Scanner) WS() {
+	i := s.Pos
+	for i < len(s.Data) {
+		switch s.Data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	if i != s.Pos {
+		s.Pos, s.Spaced = i, true
+	}
+}
+
+// Peek returns the next byte after whitespace, or 0 at the end.
+func (s *Scanner) Peek() byte {
+	s.WS()
+	if s.Pos < len(s.Data) {
+		return s.Data[s.Pos]
+	}
+	return 0
+}
+
+// Expect consumes c after whitespace.
+func (s *Scanner) Expect(c byte) bool {
+	if s.Peek() != c {
+		s.Bad = true
+		return false
+	}
+	s.Pos++
+	return true
+}
+
+// Push enters an object or array; entering one too many is invalid.
+func (s *Scanner) Push() bool {
+	s.Depth++
+	if s.Depth > MaxDepth {
+		s.Bad = true
+		return false
+	}
+	return true
+}
+
+// Skip consumes one JSON value of any type, checking only its syntax.
+func (s *Scanner) Skip() {
+	switch c := s.Peek(); c {
+	case '{':
+		s.Pos++
+		if !s.Push() {
+			return
+		}
+		if s.Peek() == '}' {
+			s.Pos++
+			s.Depth--
+			return
+		}
+		for {
+			if s.Peek() != '"' {
+				s.Bad = true
+				return
+			}
+			s.ScanString()
+			if s.Bad || !s.Expect(':') {
+				return
+			}
+			s.Skip()
+			if s.Bad {
+				return
+			}
+			switch s.Peek() {
+			case ',':
+				s.Pos++
+			case '}':
+				s.Pos++
+				s.Depth--
+				return
+			default:
+				s.Bad = true
+				return
+			}
+		}
+	case '[':
+		s.Pos++
+		if !s.Push() {
+			return
+		}
+		if s.Peek() == ']' {
+			s.Pos++
+			s.Depth--
+			return
+		}
+		for {
+			s.Skip()
+			if s.Bad {
+				return
+			}
+			switch s.Peek() {
+			case ',':
+				s.Pos++
+			case ']':
+				s.Pos++
+				s.Depth--
+				return
+			default:
+				s.Bad = true
+				return
+			}
+		}
+	case '"':
+		s.ScanString()
+	case 't':
+		s.Literal("true")
+	case 'f':
+		s.Literal("false")
+	case 'n':
+		s.Literal("null")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			s.ScanNumber()
+			return
+		}
+		s.Bad = true
+	}
+}
+
+// Literal consumes lit (true, false or null) at Pos.
+func (s *Scanner) Literal(lit string) bool {
+	if len(s.Data)-s.Pos < len(lit) || string(s.Data[s.Pos:s.Pos+len(lit)]) != lit {
+		s.Bad = true
+		return false
+	}
+	s.Pos += len(lit)
+	return true
+}
+
+// ScanString consumes the string starting at the quote at Pos. It reports
+// whether the string is plain: no escapes and ASCII only, so that its bytes
+// are its value.
+func (s *Scanner) ScanString() (plain bool) {
+	data := s.Data
+	plain = true
+	i := s.Pos + 1
+	for {
+		for i < len(data) && strClass[data[i]] == strPlain {
+			i++
+		}
+		if i >= len(data) {
+			s.Bad = true
+			return false
+		}
+		switch c := data[i]; strClass[c] {
+		case strQuote:
+			s.Pos = i + 1
+			return plain
+		case strWide:
+			plain = false
+			i++
+		case strEscape:
+			plain = false
+			if i+1 >= len(data) {
+				s.Bad = true
+				return false
+			}
+			switch data[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+5 >= len(data) || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
+					s.Bad = true
+					return false
+				}
+				i += 6
+			default:
+				s.Bad = true
+				return false
+			}
+		default: // a control character
+			s.Bad = true
+			return false
+		}
+	}
+}
+
+// Byte classes inside a string.
+const (
+	strPlain   = iota // ASCII that stands for itself
+	strQuote          // the closing quote
+	strEscape         // a backslash
+	strWide           // a byte of a multi-byte (or invalid) UTF-8 sequence
+	strControl        // not allowed unescaped
+)
+
+var strClass = func() (t [256]uint8) {
+	for c := range t {
+		switch {
+		case c < 0x20:
+			t[c] = strControl
+		case c == '"':
+			t[c] = strQuote
+		case c == '\\':
+			t[c] = strEscape
+		case c >= utf8.RuneSelf:
+			t[c] = strWide
+		}
+	}
+	return t
+}()
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// ScanNumber consumes a JSON number and reports whether it is integral (no
+// fraction, no exponent).
+func (s *Scanner) ScanNumber() (integral bool) {
+	data, i := s.Data, s.Pos
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case i < len(data) && data[i] >= '1' && data[i] <= '9':
+		for i++; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		}
+	default:
+		s.Bad = true
+		return false
+	}
+	integral = true
+	if i < len(data) && data[i] == '.' {
+		integral = false
+		i++
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			s.Bad = true
+			return false
+		}
+		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		integral = false
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if i >= len(data) || data[i] < '0' || data[i] > '9' {
+			s.Bad = true
+			return false
+		}
+		for ; i < len(data) && data[i] >= '0' && data[i] <= '9'; i++ {
+		}
+	}
+	s.Pos = i
+	return integral
+}
