@@ -344,15 +344,12 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 		if len(a.Replacement) == 0 {
 			return false, violation("replace without a replacement")
 		}
-		p, err := DecodePayload(point, a.Replacement)
-		if err != nil {
+		if _, err := DecodePayload(point, a.Replacement); err != nil {
 			return false, violation("replacement rejected: %v", err)
 		}
-		canonical, err := json.Marshal(p)
-		if err != nil {
-			return false, err
-		}
-		res.Payload, res.Replaced = canonical, true
+		// Strictly decoded and validated: the bytes are used as they are,
+		// without a second encoding of what may be megabytes.
+		res.Payload, res.Replaced = a.Replacement, true
 		return false, nil
 	case protocol.DecisionBlock:
 		if asOwner {
