@@ -132,6 +132,7 @@ func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort stri
 		client: cl,
 		events: make(chan Event, eventBuffer),
 		done:   make(chan struct{}),
+		stop:   make(chan struct{}),
 		next:   SeqBase,
 		buf:    map[int64]protocol.ProviderChunk{},
 	}
@@ -168,6 +169,11 @@ type Stream struct {
 	client StreamClient
 	events chan Event
 	done   chan struct{}
+	// stop is closed when the caller cancels or the sidecar dies, before
+	// the stream takes its lock to fail: it releases a delivery blocked on
+	// a full event buffer.
+	stop     chan struct{}
+	stopOnce sync.Once
 
 	mu       sync.Mutex
 	next     int64 // the next seq to deliver
@@ -197,12 +203,14 @@ func (s *Stream) watch(ctx context.Context) {
 	select {
 	case <-s.done:
 	case <-ctx.Done():
+		s.stopOnce.Do(func() { close(s.stop) })
 		if s.fail(protocol.NewError(protocol.ReasonStreamCancelled, "the stream was cancelled")) {
 			cctx, cancel := context.WithTimeout(context.Background(), CancelBudget)
 			_ = s.client.Call(cctx, protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: s.ID}, nil)
 			cancel()
 		}
 	case <-s.client.Exited():
+		s.stopOnce.Do(func() { close(s.stop) })
 		msg := "the provider " + s.plugin + " stopped mid-stream"
 		if f := s.client.Failure(); f != nil {
 			msg += ": " + f.Error()
@@ -356,13 +364,19 @@ func (s *Stream) finishLocked(err error) {
 	close(s.done)
 }
 
-// emitLocked queues an event. The buffer is large; a consumer that stopped
-// reading loses events (and the stream then ends interrupted) rather than
-// stalling the sidecar's connection.
+// emitLocked queues an event. A full buffer holds the sidecar's
+// notifications back (backpressure through the pipe) until the consumer
+// reads or the stream is stopped; nothing is dropped while the consumer
+// keeps reading.
 func (s *Stream) emitLocked(e Event) {
 	select {
 	case s.events <- e:
+		return
 	default:
+	}
+	select {
+	case s.events <- e:
+	case <-s.stop:
 		s.overflow = true
 	}
 }

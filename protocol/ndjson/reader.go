@@ -438,7 +438,26 @@ func (c *Conn) dispatchNotification(e *envelope) {
 // notifyLoop runs notification handlers in arrival order. It drains the queue
 // after the reader ends, and stops at once after a local Close.
 func (c *Conn) notifyLoop() {
-	for {
+	for run := 1; ; run++ {
+		if run%notifyYield == 0 {
+			// A run of notifications does not block this goroutine, and the
+			// goroutine a handler wakes (the consumer of a stream's events,
+			// say) waits in this thread's run queue until it does: let it run
+			// before the handlers' buffers fill up.
+			runtime.Gosched()
+		}
+		select {
+		case it, ok := <-c.notes:
+			if !ok {
+				return
+			}
+			c.runNote(it)
+			continue
+		case <-c.localClosed:
+			return
+		default:
+		}
+		run = 0 // about to wait: whatever was woken gets to run anyway
 		select {
 		case it, ok := <-c.notes:
 			if !ok {
@@ -450,6 +469,10 @@ func (c *Conn) notifyLoop() {
 		}
 	}
 }
+
+// notifyYield is how many notifications in a row notifyLoop runs before it
+// yields.
+const notifyYield = 8
 
 func (c *Conn) runNote(it noteItem) {
 	defer func() {
