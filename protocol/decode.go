@@ -505,7 +505,7 @@ func (v *validator) number(s *Schema) *schemaErr {
 	}
 	num := v.Data[start:v.Pos]
 	var f float64
-	if n, ok := parseInt64(num); ok && integral {
+	if n, ok := jsonscan.ParseInt64(num); ok && integral {
 		f = float64(n) // what ParseFloat returns: both round to nearest even
 	} else {
 		var err error
@@ -525,34 +525,6 @@ func (v *validator) number(s *Schema) *schemaErr {
 	return nil
 }
 
-// parseInt64 parses an optionally negative run of decimal digits that fits
-// in int64.
-func parseInt64(b []byte) (int64, bool) {
-	neg := false
-	if len(b) > 0 && b[0] == '-' {
-		neg, b = true, b[1:]
-	}
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	if neg {
-		if n > 1<<63 {
-			return 0, false
-		}
-		return -int64(n), true
-	}
-	if n > 1<<63-1 {
-		return 0, false
-	}
-	return int64(n), true
-}
 
 // decodeString decodes a quoted JSON string the way encoding/json does
 // (escapes resolved, invalid UTF-8 replaced). The input is known to be a

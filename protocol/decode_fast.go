@@ -312,7 +312,7 @@ func (d *fastDecoder) number(kind fastKind, v reflect.Value) bool {
 	num := d.Data[start:d.Pos]
 	switch kind {
 	case fastInt:
-		n, ok := parseInt64(num)
+		n, ok := jsonscan.ParseInt64(num)
 		if !ok || !integral || v.OverflowInt(n) {
 			return false
 		}

@@ -171,7 +171,7 @@ func parseEnvelope(line []byte, e *envelope) {
 		case string(id) == "null":
 			e.idState = idNull
 		default:
-			if n, ok := parseInt(id); ok {
+			if n, ok := jsonscan.ParseInt64(id); ok {
 				e.id, e.idState = n, idValid
 			} else {
 				e.idState = idInvalid
@@ -259,7 +259,7 @@ func decodeWireError(raw []byte) (*protocol.Error, string) {
 	if err := json.Unmarshal(raw, &w); err != nil || w.Code == nil || w.Message == nil {
 		return nil, bad
 	}
-	code, ok := parseInt(w.Code)
+	code, ok := jsonscan.ParseInt64(w.Code)
 	if !ok || code != int64(int(code)) {
 		return nil, bad
 	}
@@ -330,34 +330,6 @@ func rawStringIs(raw []byte, want string) bool {
 	return ok && s == want
 }
 
-// parseInt parses a JSON integer literal (no fraction, no exponent) that fits
-// in int64.
-func parseInt(b []byte) (int64, bool) {
-	neg := false
-	if len(b) > 0 && b[0] == '-' {
-		neg, b = true, b[1:]
-	}
-	if len(b) == 0 || len(b) > 19 {
-		return 0, false
-	}
-	var n uint64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	if neg {
-		if n > 1<<63 {
-			return 0, false
-		}
-		return -int64(n), true
-	}
-	if n > 1<<63-1 {
-		return 0, false
-	}
-	return int64(n), true
-}
 
 func skipWS(b []byte, i int) int {
 	for i < len(b) {
