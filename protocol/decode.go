@@ -525,7 +525,6 @@ func (v *validator) number(s *Schema) *schemaErr {
 	return nil
 }
 
-
 // decodeString decodes a quoted JSON string the way encoding/json does
 // (escapes resolved, invalid UTF-8 replaced). The input is known to be a
 // valid JSON string.

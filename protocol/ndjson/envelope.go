@@ -330,7 +330,6 @@ func rawStringIs(raw []byte, want string) bool {
 	return ok && s == want
 }
 
-
 func skipWS(b []byte, i int) int {
 	for i < len(b) {
 		switch b[i] {
