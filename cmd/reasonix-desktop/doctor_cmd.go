@@ -25,18 +25,11 @@ const (
 // declaration, its provider catalog and the timings, and shuts it down. It
 // succeeds only if every step worked.
 func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
-	name, err := oneArg(args, "NAME")
+	_, _, rec, err := e.installed(args)
 	if err != nil {
 		return err
 	}
-	store, _, err := e.open()
-	if err != nil {
-		return err
-	}
-	rec, ok := store.Get(name)
-	if !ok {
-		return fmt.Errorf("plugin %q is not installed", name)
-	}
+	name := rec.Name
 	m, err := plugin.LoadManifest(rec.Root)
 	if err != nil {
 		return err

@@ -128,6 +128,23 @@ func (e *pluginEnv) open() (*plugin.Store, plugin.Layout, error) {
 	return store, layout, err
 }
 
+// installed resolves the one NAME argument to its record in the store.
+func (e *pluginEnv) installed(args []string) (*plugin.Store, plugin.Layout, plugin.Record, error) {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return nil, plugin.Layout{}, plugin.Record{}, err
+	}
+	store, layout, err := e.open()
+	if err != nil {
+		return nil, plugin.Layout{}, plugin.Record{}, err
+	}
+	r, ok := store.Get(name)
+	if !ok {
+		return nil, plugin.Layout{}, plugin.Record{}, fmt.Errorf("plugin %q is not installed", name)
+	}
+	return store, layout, r, nil
+}
+
 // parseInterspersed parses flags that may appear before or after the
 // positional arguments ("install PATH --yes"); "--" ends flag parsing.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
@@ -224,17 +241,9 @@ func state(r plugin.Record) string {
 }
 
 func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
-	name, err := oneArg(args, "NAME")
+	_, _, r, err := e.installed(args)
 	if err != nil {
 		return err
-	}
-	store, _, err := e.open()
-	if err != nil {
-		return err
-	}
-	r, ok := store.Get(name)
-	if !ok {
-		return fmt.Errorf("plugin %q is not installed", name)
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "Name:        %s\n", r.Name)
@@ -266,17 +275,9 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 }
 
 func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
-	name, err := oneArg(args, "NAME")
+	store, layout, r, err := e.installed(args)
 	if err != nil {
 		return err
-	}
-	store, layout, err := e.open()
-	if err != nil {
-		return err
-	}
-	r, ok := store.Get(name)
-	if !ok {
-		return fmt.Errorf("plugin %q is not installed", name)
 	}
 	if !e.yes {
 		if r.Linked {
@@ -287,10 +288,10 @@ func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
 		fmt.Fprintln(e.stdout, "Re-run with --yes to remove.")
 		return errNotConfirmed
 	}
-	if err := plugin.Remove(store, layout, name); err != nil {
+	if err := plugin.Remove(store, layout, r.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Removed %s.\n", name)
+	fmt.Fprintf(e.stdout, "Removed %s.\n", r.Name)
 	return nil
 }
 
