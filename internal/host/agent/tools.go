@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,14 +121,19 @@ func decodeArgs(args json.RawMessage, v any) error {
 	return nil
 }
 
-func readFile(_ context.Context, root string, raw json.RawMessage) (string, error) {
+// pathArg decodes {"path": …} and confines the path to the workspace.
+func pathArg(root string, raw json.RawMessage) (string, error) {
 	var a struct {
 		Path string `json:"path"`
 	}
 	if err := decodeArgs(raw, &a); err != nil {
 		return "", err
 	}
-	p, err := Confine(root, a.Path)
+	return Confine(root, a.Path)
+}
+
+func readFile(_ context.Context, root string, raw json.RawMessage) (string, error) {
+	p, err := pathArg(root, raw)
 	if err != nil {
 		return "", err
 	}
@@ -136,29 +142,18 @@ func readFile(_ context.Context, root string, raw json.RawMessage) (string, erro
 		return "", err
 	}
 	defer f.Close()
-	buf := make([]byte, ReadCap+1)
-	n, _ := f.Read(buf)
-	for n < len(buf) {
-		m, err := f.Read(buf[n:])
-		n += m
-		if err != nil || m == 0 {
-			break
-		}
+	buf, err := io.ReadAll(io.LimitReader(f, ReadCap+1))
+	if err != nil {
+		return "", err
 	}
-	if n > ReadCap {
+	if len(buf) > ReadCap {
 		return string(buf[:ReadCap]) + fmt.Sprintf("\n[truncated at %d bytes]", ReadCap), nil
 	}
-	return string(buf[:n]), nil
+	return string(buf), nil
 }
 
 func listDir(_ context.Context, root string, raw json.RawMessage) (string, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
-	if err := decodeArgs(raw, &a); err != nil {
-		return "", err
-	}
-	p, err := Confine(root, a.Path)
+	p, err := pathArg(root, raw)
 	if err != nil {
 		return "", err
 	}
