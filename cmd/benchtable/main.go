@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -57,6 +58,7 @@ var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 func main() {
 	reportOnly := flag.Bool("report-only", false, "print the table but exit 0 even when a target is missed")
 	only := flag.String("run", "", "only rows whose package contains this")
+	rounds := flag.Int("rounds", 5, "alternating rounds per benchmark; each figure is the median")
 	flag.Parse()
 
 	results := map[string]map[string]float64{} // bench → metric → value
@@ -72,14 +74,15 @@ func main() {
 		byPkg[r.pkg] = append(byPkg[r.pkg], r)
 	}
 	for _, pkg := range pkgs {
+		var benches []bench
 		for _, r := range byPkg[pkg] {
-			names := []string{r.bench}
+			benches = append(benches, bench{r.bench, r.n})
 			if r.baseline != "" && !strings.HasPrefix(r.baseline, "@") {
-				names = append(names, r.baseline)
+				benches = append(benches, bench{r.baseline, r.n})
 			}
-			if err := run(pkg, names, r.n, results); err != nil {
-				fmt.Fprintf(os.Stderr, "benchtable: %s: %v\n", pkg, err)
-			}
+		}
+		if err := run(pkg, benches, *rounds, results); err != nil {
+			fmt.Fprintf(os.Stderr, "benchtable: %s: %v\n", pkg, err)
 		}
 	}
 
@@ -158,15 +161,64 @@ func format(v float64, metric string) string {
 	return fmt.Sprintf("%.0f %s", v, metric)
 }
 
-// run runs the named benchmarks of one package and records every metric.
-func run(pkg string, names []string, n string, into map[string]map[string]float64) error {
-	sort.Strings(names)
-	pattern := "^Benchmark(" + strings.Join(names, "|") + ")$"
-	cmd := exec.Command("go", "test", "-run", "^$", "-bench", pattern, "-benchtime", n, "-count", "1", pkg)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, os.Stderr
-	err := cmd.Run()
-	sc := bufio.NewScanner(&out)
+// bench is one benchmark function and its -benchtime.
+type bench struct{ name, n string }
+
+// run measures the named benchmarks of one package: the test binary is
+// built once, then every round runs each benchmark once, alternating, and
+// each metric is the median over the rounds. On a shared machine a single
+// run swings by up to 2×; alternating rounds expose the benchmark and its
+// baseline to the same weather, and the median drops the outliers.
+func run(pkg string, benches []bench, rounds int, into map[string]map[string]float64) error {
+	dir, err := os.MkdirTemp("", "benchtable")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "bench.test")
+	build := exec.Command("go", "test", "-c", "-o", bin, pkg)
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	abs, err := filepath.Abs(strings.TrimPrefix(pkg, "./"))
+	if err != nil {
+		return err
+	}
+	samples := map[string]map[string][]float64{}
+	for i := 0; i < rounds; i++ {
+		for _, bm := range benches {
+			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^Benchmark"+bm.name+"$", "-test.benchtime", bm.n, "-test.count", "1")
+			cmd.Dir = abs // as `go test` runs it: in the package's folder
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, os.Stderr
+			err := cmd.Run()
+			for bench, metrics := range parse(&out) {
+				if samples[bench] == nil {
+					samples[bench] = map[string][]float64{}
+				}
+				for k, v := range metrics {
+					samples[bench][k] = append(samples[bench][k], v)
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w\n%s", bm.name, err, out.String())
+			}
+		}
+	}
+	for bench, metrics := range samples {
+		into[bench] = map[string]float64{}
+		for k, vs := range metrics {
+			into[bench][k] = median(vs)
+		}
+	}
+	return nil
+}
+
+// parse reads the result lines of one benchmark run.
+func parse(out *bytes.Buffer) map[string]map[string]float64 {
+	got := map[string]map[string]float64{}
+	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		m := line.FindStringSubmatch(sc.Text())
 		if m == nil {
@@ -179,10 +231,16 @@ func run(pkg string, names []string, n string, into map[string]map[string]float6
 				metrics[fields[i+1]] = f
 			}
 		}
-		into[m[1]] = metrics
+		got[m[1]] = metrics
 	}
-	if err != nil {
-		return fmt.Errorf("go test: %w\n%s", err, out.String())
+	return got
+}
+
+func median(vs []float64) float64 {
+	s := append([]float64(nil), vs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
 	}
-	return nil
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
