@@ -43,6 +43,12 @@ type Options struct {
 	// reported one at a time in write order). It must return quickly and
 	// must not wait on this connection.
 	OnFrame func(FrameInfo)
+	// FollowedByTraffic, when set, reports whether the answer to a call of
+	// method is followed by frames the peer sends unasked (a provider
+	// stream after its open, say). After such an answer the background
+	// reader takes the reading back at once instead of leaving it to the
+	// next call (see callread.go).
+	FollowedByTraffic func(method string) bool
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Name prefixes error messages and logs (default "ndjson").
@@ -132,6 +138,7 @@ type Conn struct {
 	// and the role can be taken over; it is the turn's start (mono), and
 	// inlineLast (reader-owned) the last one handed out.
 	br         *bufio.Reader
+	partial    []byte // reader-owned: an unfinished frame cut by a read deadline
 	inlineTok  atomic.Uint64
 	inlineLast uint64
 	graceTimer *time.Timer
@@ -161,6 +168,16 @@ type Conn struct {
 	carryOff int
 	dlAt     int64 // mono time of the write deadline set on w, 0 if none
 	wdone    bool  // w failed or was closed
+
+	// Caller reads (callread.go): who holds the reader role, under mu.
+	role      int
+	rd        readDeadliner // r, when it supports read deadlines; nil: no caller reads
+	bgWake    chan struct{} // buffered 1: hands the role to the background reader
+	handBack  *time.Timer   // gives a free role back to the background reader
+	rdmu      sync.Mutex    // guards the two fields below
+	rdCall    int64         // the call reading for itself under a deadline watch
+	rdExpired bool          // its deadline watch set a read deadline
+	rdStopped bool          // the connection ended: reads stay stopped
 
 	mu      sync.Mutex
 	pending map[int64]*pending
@@ -210,6 +227,14 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	}
 	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
 	c.graceTimer.Stop()
+	c.br = bufio.NewReaderSize(r, readBufferSize)
+	c.role = roleHeld // the background reader's, once started
+	c.bgWake = make(chan struct{}, 1)
+	if d, ok := r.(readDeadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+		c.rd = d
+		c.handBack = time.AfterFunc(time.Hour, c.giveBack)
+		c.handBack.Stop()
+	}
 	return c
 }
 
@@ -285,6 +310,10 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	}
 	p.method = method
 	c.pending[id] = p
+	reading := c.role == roleFree // implies rd != nil
+	if reading {
+		c.role = roleHeld
+	}
 	c.mu.Unlock()
 
 	if c.inlineTok.Load() != 0 {
@@ -296,11 +325,19 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	if !c.writeDirect(ctx, f, false, false) {
 		if err := c.enqueue(ctx, f); err != nil {
 			c.forget(id, p)
+			if reading {
+				c.releaseRole(method)
+			}
 			return err
 		}
 	}
 	var r response
-	if done := ctx.Done(); done == nil {
+	if reading {
+		var err error
+		if r, err = c.readForCall(ctx, id, p); err != nil {
+			return err
+		}
+	} else if done := ctx.Done(); done == nil {
 		r = <-p.ch // terminate always answers pending calls
 	} else {
 		select {
@@ -458,6 +495,9 @@ func (c *Conn) terminate(err error, local bool) {
 		}
 		c.cancel()
 		close(c.done)
+		if local {
+			c.stopReads() // a blocked reader (maybe a caller) stops now
+		}
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes
 		default: // the queue is full: the writer is busy and will see done

@@ -60,6 +60,15 @@
 //     its own, so handlers may block. Other requests run on worker
 //     goroutines, one each. A handler panic is answered as internal and the
 //     connection lives on.
+//   - One goroutine reads at a time. When the reader has read an answer that
+//     leaves no call pending, it leaves the reading to the next Call, which
+//     reads its own answer on its own goroutine (and dispatches whatever
+//     arrives first), saving the wake-up of a second thread per call. A
+//     Call blocked reading still honours its ctx, through a read deadline, so
+//     this needs a reader with read deadlines (an os.Pipe end); otherwise
+//     every Call waits for the reader goroutine. A reading left to calls
+//     returns to the reader goroutine 2ms after the last call, or at once
+//     after a call named by Options.FollowedByTraffic.
 //   - Inbound notifications run one at a time in arrival order on a dedicated
 //     goroutine fed by a channel of 4096 entries. When that channel is full
 //     the reader blocks (back-pressure on the peer), so a notification handler

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"time"
@@ -31,9 +32,12 @@ func (c *Conn) errFrameTooLarge() *protocol.Error {
 }
 
 // readLine returns the next frame without its newline in a freshly allocated
-// slice (handlers and callers may keep aliases into it).
+// slice (handlers and callers may keep aliases into it). A read cut short by
+// a read deadline (a caller reading for itself gave up, see callread.go)
+// keeps the bytes of the unfinished frame for the next reader.
 func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
-	var acc []byte
+	acc := c.partial
+	c.partial = nil
 	for {
 		chunk, err := br.ReadSlice('\n')
 		switch err {
@@ -60,6 +64,12 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 			}
 			acc = append(acc, chunk...)
 		default:
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				if len(acc)+len(chunk) > 0 {
+					c.partial = append(acc, chunk...)
+				}
+				return nil, err
+			}
 			if len(acc)+len(chunk) > 0 {
 				c.log.Debug("dropping unterminated bytes at end of stream", "bytes", len(acc)+len(chunk))
 			}
@@ -68,40 +78,85 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// readLoop reads and dispatches frames until EOF, a read error or an
-// oversized frame, then terminates the connection and lets the notification
-// goroutine drain what was already queued.
+// readLoop is the background reader: it reads and dispatches frames while it
+// holds the reader role, and waits for the role while callers read for
+// themselves (see callread.go). After EOF, a read error or an oversized
+// frame it terminates the connection and lets the notification goroutine
+// drain what was already queued.
 func (c *Conn) readLoop() {
-	c.br = bufio.NewReaderSize(c.r, readBufferSize)
-	c.readFrames()
+	for {
+		if c.readFrames(true) == readEnded {
+			return
+		}
+		select {
+		case <-c.bgWake:
+			c.mu.Lock()
+			if c.role == roleWake {
+				c.role = roleHeld
+			}
+			c.mu.Unlock()
+		case <-c.done:
+			c.mu.Lock()
+			role := c.role
+			if role == roleFree || role == roleWake {
+				c.role = roleDead
+			}
+			c.mu.Unlock()
+			if role == roleFree || role == roleWake {
+				close(c.notes) // nobody else reads: the notes end here
+			}
+			return
+		}
+	}
 }
 
+// How a read loop ended.
+const (
+	readEnded   = iota // the connection ended; the notes are closed
+	readYielded        // the role was released for callers to take
+	readLost           // a request ran here and the role moved elsewhere
+)
+
 // readFrames is the read loop of whichever goroutine holds the reader role:
-// the reader goroutine, or the one that took over from a request served on
-// it (see serveInline). It returns when the stream ends or when the role
-// moved to another goroutine.
-func (c *Conn) readFrames() {
+// the background reader, or one that took over from a request served on it
+// (see serveInline). With mayYield, it releases the role once a response
+// leaves no call pending and nothing is buffered, so that the next call
+// reads its own answer.
+func (c *Conn) readFrames(mayYield bool) int {
 	br := c.br
 	for {
 		line, err := c.readLine(br)
 		if err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				if c.ended() {
+					c.endReading()
+					return readEnded
+				}
+				c.unwatch() // a caller's watch fired after reading moved here
+				continue
+			}
 			var pe *protocol.Error
 			if !errors.Is(err, io.EOF) && !errors.As(err, &pe) {
 				err = fmt.Errorf("%s: read: %w", c.name, err)
 			}
 			c.terminate(err, false)
-			close(c.notes)
-			return
+			c.endReading()
+			return readEnded
 		}
 		select {
 		case <-c.done:
-			close(c.notes)
-			return // closed locally: stop dispatching
+			c.endReading()
+			return readEnded // closed locally: stop dispatching
 		default:
 		}
 		switch c.handleFrame(line) {
 		case frameLostReader:
-			return
+			return readLost
+		case frameAnswered:
+			if mayYield && br.Buffered() == 0 && c.yieldRole() {
+				return readYielded
+			}
+			fallthrough
 		case frameReadied:
 			if br.Buffered() == 0 {
 				// The next read may block in a syscall while holding this P
@@ -114,10 +169,20 @@ func (c *Conn) readFrames() {
 	}
 }
 
+// endReading marks the end of all reading and closes the notes; the caller
+// holds the reader role.
+func (c *Conn) endReading() {
+	c.mu.Lock()
+	c.role = roleDead
+	c.mu.Unlock()
+	close(c.notes)
+}
+
 // What handling a frame did, as far as the read loop cares.
 const (
 	frameDone       = iota // nothing else to do
 	frameReadied           // another goroutine was made runnable
+	frameAnswered          // a response went to its pending call
 	frameLostReader        // a request ran here and reading moved elsewhere
 )
 
@@ -182,16 +247,21 @@ func (c *Conn) handleFrame(line []byte) int {
 		if tapping {
 			lat = &info
 		}
-		c.deliver(e.id, r, lat)
+		if c.followedByTraffic(c.deliver(e.id, r, lat)) {
+			return frameReadied // keep reading: the peer is about to send more
+		}
+		return frameAnswered
 	}
 	return frameReadied
 }
 
-// deliver hands a response to the pending call with that id, if any.
-func (c *Conn) deliver(id int64, r response, info *FrameInfo) {
+// deliver hands a response to the pending call with that id, if any, and
+// returns the call's method ("" if none).
+func (c *Conn) deliver(id int64, r response, info *FrameInfo) (method string) {
 	c.mu.Lock()
 	p := c.pending[id]
 	if p != nil {
+		method = p.method
 		delete(c.pending, id)
 		if info != nil {
 			info.Method = p.method
@@ -205,6 +275,7 @@ func (c *Conn) deliver(id int64, r response, info *FrameInfo) {
 	if p == nil {
 		c.log.Debug("response to unknown id ignored", "id", id)
 	}
+	return method
 }
 
 func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
@@ -298,7 +369,7 @@ func (c *Conn) graceCheck() {
 func (c *Conn) takeOver() {
 	tok := c.inlineTok.Load()
 	if tok != 0 && c.inlineTok.CompareAndSwap(tok, 0) {
-		c.readFrames()
+		c.readFrames(true)
 	}
 }
 

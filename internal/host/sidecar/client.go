@@ -192,6 +192,8 @@ func (c *Client) spawn(path string, args []string) error {
 		Logger:  c.log,
 		Admit:   c.admit,
 		OnFrame: c.onFrame,
+		// A provider streams its chunks right after answering the open.
+		FollowedByTraffic: func(method string) bool { return method == protocol.MethodStreamOpen },
 	})
 	for _, m := range []string{protocol.MethodBrowserTabList, protocol.MethodBrowserTabOpen,
 		protocol.MethodBrowserTabSnapshot, protocol.MethodBrowserTabAct, protocol.MethodBrowserTabWait} {

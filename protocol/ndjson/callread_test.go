@@ -1,0 +1,231 @@
+package ndjson
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// osPeer drives one Conn over real OS pipes, whose read deadlines let a
+// caller read its own answer (callread.go).
+type osPeer struct {
+	t   testing.TB
+	c   *Conn
+	in  *os.File // the Conn's input
+	out *bufio.Reader
+}
+
+func newOSPeer(t testing.TB, setup func(*Conn)) *osPeer {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewConn(inR, outW, Options{Name: "conn"})
+	if c.rd == nil {
+		t.Fatal("an os.Pipe reader should support read deadlines")
+	}
+	if setup != nil {
+		setup(c)
+	}
+	c.Start()
+	t.Cleanup(func() {
+		c.Close()
+		inW.Close()
+		inR.Close()
+		outR.Close()
+		outW.Close()
+	})
+	return &osPeer{t: t, c: c, in: inW, out: bufio.NewReader(outR)}
+}
+
+func (p *osPeer) write(s string) {
+	p.t.Helper()
+	if _, err := io.WriteString(p.in, s); err != nil {
+		p.t.Fatalf("write to conn: %v", err)
+	}
+}
+
+// request reads the Conn's next output line as a request and returns its id.
+func (p *osPeer) request() int64 {
+	p.t.Helper()
+	line, err := p.out.ReadBytes('\n')
+	if err != nil {
+		p.t.Fatalf("read conn output: %v", err)
+	}
+	var req struct {
+		ID     int64  `json:"id"`
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(line, &req); err != nil || req.Method == "" {
+		p.t.Fatalf("want a request, got %q (%v)", line, err)
+	}
+	return req.ID
+}
+
+// call makes a call in the background and returns its outcome channel.
+func (p *osPeer) call(ctx context.Context, method string) <-chan error {
+	ch := make(chan error, 1)
+	go func() {
+		var out json.RawMessage
+		err := p.c.Call(ctx, method, map[string]int{"x": 1}, &out)
+		if err == nil && string(out) != `{"ok":true}` {
+			err = fmt.Errorf("result %s", out)
+		}
+		ch <- err
+	}()
+	return ch
+}
+
+func (p *osPeer) answer(id int64) {
+	p.write(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{"ok":true}}`+"\n", id))
+}
+
+// warm makes one answered call: the background reader then leaves the
+// reading to the next caller.
+func (p *osPeer) warm() {
+	p.t.Helper()
+	done := p.call(context.Background(), "warm")
+	p.answer(p.request())
+	if err := wait(p.t, done, "the warm-up call"); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// A caller reading its own answer dispatches what arrives before it: a
+// notification and a request from the peer, in order.
+func TestCallerReadDispatchesWhatArrivesFirst(t *testing.T) {
+	notes := make(chan string, 1)
+	p := newOSPeer(t, func(c *Conn) {
+		c.HandleNotification("note", func(_ context.Context, params json.RawMessage) { notes <- string(params) })
+		c.Handle("ping", func(context.Context, json.RawMessage) (any, error) { return "pong", nil })
+	})
+	p.warm()
+	done := p.call(context.Background(), "work")
+	id := p.request()
+	p.write(`{"jsonrpc":"2.0","method":"note","params":{"n":1}}` + "\n" +
+		`{"jsonrpc":"2.0","id":7,"method":"ping","params":{}}` + "\n")
+	line, err := p.out.ReadString('\n')
+	if err != nil || line != `{"jsonrpc":"2.0","id":7,"result":"pong"}`+"\n" {
+		t.Fatalf("answer to ping: %q %v", line, err)
+	}
+	p.answer(id)
+	if err := wait(t, done, "the call"); err != nil {
+		t.Fatal(err)
+	}
+	if got := wait(t, notes, "the notification"); got != `{"n":1}` {
+		t.Fatalf("notification params %s", got)
+	}
+}
+
+// A caller blocked reading gives up when its context ends, and the frame it
+// was in the middle of reading is not lost.
+func TestCallerReadHonoursItsContextMidFrame(t *testing.T) {
+	notes := make(chan string, 2)
+	p := newOSPeer(t, func(c *Conn) {
+		c.HandleNotification("note", func(_ context.Context, params json.RawMessage) { notes <- string(params) })
+	})
+	p.warm()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	done := p.call(ctx, "slow")
+	p.request()
+	frame := `{"jsonrpc":"2.0","method":"note","params":{"n":2}}` + "\n"
+	p.write(frame[:20]) // half a frame, then the caller's time runs out
+	if err := wait(t, done, "the expired call"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want the context's error, got %v", err)
+	}
+	p.write(frame[20:])
+	if got := wait(t, notes, "the split notification"); got != `{"n":2}` {
+		t.Fatalf("notification params %s", got)
+	}
+	// The connection still works, for the background reader and callers.
+	p.warm()
+	p.warm()
+}
+
+// Close ends a call whose caller is blocked reading.
+func TestCloseEndsACallerRead(t *testing.T) {
+	p := newOSPeer(t, nil)
+	p.warm()
+	done := p.call(context.Background(), "never")
+	p.request()
+	p.c.Close()
+	if err := wait(t, done, "the call after Close"); !errors.Is(err, ErrClosed) {
+		t.Fatalf("want ErrClosed, got %v", err)
+	}
+}
+
+// What a peer sends unasked after a call is read without another call.
+func TestUnaskedTrafficAfterACallIsRead(t *testing.T) {
+	notes := make(chan string, 1)
+	p := newOSPeer(t, func(c *Conn) {
+		c.HandleNotification("note", func(_ context.Context, params json.RawMessage) { notes <- string(params) })
+	})
+	p.warm()
+	p.write(`{"jsonrpc":"2.0","method":"note","params":{"n":3}}` + "\n")
+	if got := wait(t, notes, "the unasked notification"); got != `{"n":3}` {
+		t.Fatalf("notification params %s", got)
+	}
+}
+
+// Many goroutines calling at once over real pipes all get their own answer,
+// whoever reads it.
+func TestConcurrentCallsOverOSPipes(t *testing.T) {
+	aIn, bOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bIn, aOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewConn(aIn, aOut, Options{Name: "a"})
+	b := NewConn(bIn, bOut, Options{Name: "b"})
+	b.Handle("echo", echo)
+	a.Start()
+	b.Start()
+	t.Cleanup(func() {
+		a.Close()
+		b.Close()
+		aIn.Close()
+		aOut.Close()
+		bIn.Close()
+		bOut.Close()
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				var out struct{ G, I int }
+				if err := a.Call(context.Background(), "echo", map[string]int{"G": g, "I": i}, &out); err != nil {
+					errs <- err
+					return
+				}
+				if out.G != g || out.I != i {
+					errs <- fmt.Errorf("goroutine %d call %d got %+v", g, i, out)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
