@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// The line protocol of one extension: a writer goroutine owns stdin, a
-// reader goroutine owns stdout (frames) and another stderr (log lines).
-// Event round trips are matched by id.
+// The line protocol of one extension. stdin is written by the writer
+// goroutine, or by an event's caller when nothing is queued (writeDirect);
+// stdout (frames) is read by one goroutine at a time, the background reader
+// or an event's caller (callread.go); stderr (log lines) by its own
+// goroutine. Event round trips are matched by id.
 
 // writer owns stdin: frames go out in order; a full pipe blocks only this
 // goroutine (an extension that stops reading times out and is killed).
@@ -25,7 +28,11 @@ func (e *extension) writer() {
 	for {
 		select {
 		case b := <-e.writes:
-			if _, err := e.stdin.Write(b); err != nil {
+			e.wmu.Lock()
+			_, err := e.stdin.Write(b)
+			e.queued.Add(-1)
+			e.wmu.Unlock()
+			if err != nil {
 				// Usually the process is exiting: let the reaper say why
 				// (exit status, stderr). One that only closed its stdin is
 				// killed.
@@ -44,50 +51,103 @@ func (e *extension) writer() {
 	}
 }
 
-// readFrames reads stdout: frames only. A line that is not a frame is a
-// protocol error and kills the extension.
+// readFrames is the background reader of stdout: it reads frames while it
+// holds the reader role and waits while callers read their own answers
+// (callread.go). A line that is not a frame is a protocol error and kills
+// the extension.
 func (e *extension) readFrames() {
 	defer e.readers.Done()
-	r := bufio.NewReaderSize(e.stdout, 64<<10)
-	handshook := false
 	for {
-		line, truncated, err := readLine(r, MaxFrameBytes)
-		if truncated {
-			e.kill(fmt.Sprintf("protocol error: a stdout line is longer than %d bytes", MaxFrameBytes))
+		if e.readLoop() {
 			return
 		}
-		if len(strings.TrimSpace(string(line))) > 0 {
-			f, ferr := decodeFrame(line)
-			if ferr != nil {
-				e.kill(fmt.Sprintf("protocol error: stdout line %q: %v", snippet(line), ferr))
-				return
+		select {
+		case <-e.bgWake:
+			e.mu.Lock()
+			if e.role == roleWake {
+				e.role = roleHeld
 			}
-			if !e.handle(f, &handshook) {
-				return
-			}
-		}
-		if err != nil {
+			e.mu.Unlock()
+		case <-e.readEnd:
 			return
 		}
 	}
 }
 
+// readLoop reads frames until reading ends (it reports true) or the role is
+// released for a caller to take (false).
+func (e *extension) readLoop() (ended bool) {
+	for {
+		f, ok, err := e.nextFrame()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			e.unwatch() // a caller's deadline outlived its read
+			continue
+		}
+		if ok {
+			if !e.handle(f) {
+				e.endReading()
+				return true
+			}
+			if f.Type == TypeResponse && e.br.Buffered() == 0 && e.yieldRole() {
+				return false
+			}
+		}
+		if err != nil {
+			e.endReading()
+			return true
+		}
+	}
+}
+
+// nextFrame reads the next stdout line as a frame (ok false for a blank
+// line or after an error). A bad line kills the extension and is returned
+// as an error; a line cut short by a read deadline is kept for the next
+// read.
+func (e *extension) nextFrame() (f Frame, ok bool, err error) {
+	line, truncated, err := readLine(e.br, MaxFrameBytes)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		e.partial = append(e.partial, line...)
+		return Frame{}, false, err
+	}
+	if len(e.partial) > 0 {
+		line = append(e.partial, line...)
+		e.partial = nil
+		truncated = truncated || len(line) > MaxFrameBytes
+	}
+	if truncated {
+		e.kill(fmt.Sprintf("protocol error: a stdout line is longer than %d bytes", MaxFrameBytes))
+		return Frame{}, false, errKilled
+	}
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return Frame{}, false, err
+	}
+	f, ferr := decodeFrame(line)
+	if ferr != nil {
+		e.kill(fmt.Sprintf("protocol error: stdout line %q: %v", snippet(line), ferr))
+		return Frame{}, false, errKilled
+	}
+	return f, true, err
+}
+
+// errKilled ends reading after a protocol error killed the extension.
+var errKilled = errors.New("killed for a protocol error")
+
 // handle dispatches one frame; false means the extension was killed.
-func (e *extension) handle(f Frame, handshook *bool) bool {
+func (e *extension) handle(f Frame) bool {
 	switch f.Type {
 	case TypeLog:
 		e.logFrame(f)
 		return true
 	case TypeCapabilities:
-		if *handshook {
+		if e.handshook {
 			e.log.Warn("xdev extension sent capabilities again; ignored")
 			return true
 		}
-		*handshook = true
+		e.handshook = true
 		e.capsCh <- f // buffered, read once by the handshake
 		return true
 	}
-	if !*handshook {
+	if !e.handshook {
 		e.kill(fmt.Sprintf("protocol error: expected a capabilities frame, got %q", f.Type))
 		return false
 	}
@@ -198,6 +258,10 @@ func (e *extension) call(ctx context.Context, event string, payload any, timeout
 	ch := make(chan Frame, 1)
 	e.mu.Lock()
 	e.pending[id] = ch
+	reading := e.role == roleFree
+	if reading {
+		e.role = roleHeld
+	}
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
@@ -210,14 +274,41 @@ func (e *extension) call(ctx context.Context, event string, payload any, timeout
 		e.kill(fmt.Sprintf("did not answer %s within %s", event, timeout))
 		return Frame{}, fmt.Errorf("%s: %w: %s within %s; it was killed", e.label(), ErrTimeout, event, timeout)
 	}
-	select {
-	case e.writes <- b:
-	case <-e.dead:
+	held := reading // until readFor, which gives the role back itself
+	defer func() {
+		if held {
+			e.releaseRole()
+		}
+	}()
+	if written, err := e.writeDirect(b, timeout); err != nil {
+		e.kill(fmt.Sprintf("writing %s to its stdin failed: %v", event, err))
 		return Frame{}, e.deadErr()
-	case <-timer.C:
-		return timedOut()
-	case <-ctx.Done():
-		return Frame{}, ctx.Err()
+	} else if !written {
+		e.queued.Add(1)
+		select {
+		case e.writes <- b:
+		case <-e.dead:
+			e.queued.Add(-1)
+			return Frame{}, e.deadErr()
+		case <-timer.C:
+			e.queued.Add(-1)
+			return timedOut()
+		case <-ctx.Done():
+			e.queued.Add(-1)
+			return Frame{}, ctx.Err()
+		}
+	}
+	if reading {
+		held = false
+		switch f, outcome := e.readFor(ctx, id, ch, time.Now().Add(timeout)); outcome {
+		case readAnswered:
+			return f, nil
+		case readTimedOut:
+			return timedOut()
+		case readCancelled:
+			return Frame{}, ctx.Err()
+		}
+		// Reading ended (the extension is going away): wait as below.
 	}
 	select {
 	case f := <-ch:
@@ -247,11 +338,39 @@ func (e *extension) notify(event string, payload any) {
 		e.log.Warn("xdev notification not sent", "event", event, "err", err)
 		return
 	}
+	e.queued.Add(1)
 	select {
 	case e.writes <- b:
 	default:
+		e.queued.Add(-1)
 		e.log.Warn("xdev extension is not reading its stdin; notification dropped", "event", event)
 	}
+}
+
+// writeDirect writes an event frame on the caller's goroutine when nothing
+// is queued before it, saving the hand-off to the writer goroutine (a
+// wake-up of another thread per event). A full pipe blocks it at most until
+// the event's timeout, the deadline the extension would be killed at
+// anyway. It reports false, nil when the frame must be queued instead.
+func (e *extension) writeDirect(b []byte, timeout time.Duration) (bool, error) {
+	if e.queued.Load() != 0 || !e.wmu.TryLock() {
+		return false, nil
+	}
+	defer e.wmu.Unlock()
+	if e.queued.Load() != 0 {
+		return false, nil // queued frames go first
+	}
+	select {
+	case <-e.stop:
+		return false, nil // closing: the writer decides
+	default:
+	}
+	if err := e.stdin.SetWriteDeadline(time.Now().Add(timeout)); err != nil {
+		return false, nil
+	}
+	_, err := e.stdin.Write(b)
+	_ = e.stdin.SetWriteDeadline(time.Time{})
+	return err == nil, err
 }
 
 func encodeEvent(id int64, event string, payload any) ([]byte, error) {
@@ -273,12 +392,15 @@ func (e *extension) send(ctx context.Context, f Frame) error {
 	if err != nil {
 		return err
 	}
+	e.queued.Add(1)
 	select {
 	case e.writes <- append(b, '\n'):
 		return nil
 	case <-e.dead:
+		e.queued.Add(-1)
 		return e.deadErr()
 	case <-ctx.Done():
+		e.queued.Add(-1)
 		return ctx.Err()
 	}
 }
@@ -289,9 +411,11 @@ func (e *extension) trySend(f Frame) {
 	if err != nil {
 		return
 	}
+	e.queued.Add(1)
 	select {
 	case e.writes <- append(b, '\n'):
 	default:
+		e.queued.Add(-1)
 		e.log.Warn("xdev extension is not reading its stdin; frame dropped", "type", f.Type)
 	}
 }

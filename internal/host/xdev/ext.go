@@ -1,6 +1,7 @@
 package xdev
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -45,12 +46,17 @@ type extension struct {
 	m    *Manager
 	log  *slog.Logger
 
-	cmd     *exec.Cmd
-	pid     int
-	stdin   *os.File
-	stdout  *os.File
-	stderr  *os.File
-	writes  chan []byte
+	cmd    *exec.Cmd
+	pid    int
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+	writes chan []byte
+	// wmu is held by whoever writes to stdin: the writer goroutine or a
+	// caller writing its own event (writeDirect). queued counts frames
+	// handed to the writer and not yet written.
+	wmu     sync.Mutex
+	queued  atomic.Int64
 	stop    chan struct{} // closed by close: the writer closes stdin
 	stopped sync.Once
 	stdinMu sync.Once
@@ -64,6 +70,19 @@ type extension struct {
 	events   map[string]bool
 	failOpen bool
 	capsCh   chan Frame // the first capabilities frame
+
+	// Reading stdout (callread.go). br, partial and handshook belong to the
+	// goroutine holding the reader role; role is guarded by mu.
+	br        *bufio.Reader
+	partial   []byte
+	handshook bool
+	role      int
+	bgWake    chan struct{} // buffered 1: hands the role to the background reader
+	readEnd   chan struct{} // closed when reading has ended
+	endOnce   sync.Once
+	handBack  *time.Timer
+	rdmu      sync.Mutex // guards rdCall
+	rdCall    int64      // the event whose caller reads, for its context watch
 
 	mu      sync.Mutex
 	pending map[int64]chan Frame
@@ -130,6 +149,11 @@ func spawn(m *Manager, name, path string) (*extension, error) {
 	outW.Close()
 	errW.Close()
 	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
+	e.br = bufio.NewReaderSize(outR, 64<<10)
+	e.role = roleHeld // the background reader's
+	e.bgWake, e.readEnd = make(chan struct{}, 1), make(chan struct{})
+	e.handBack = time.AfterFunc(time.Hour, e.giveBack)
+	e.handBack.Stop()
 
 	e.readers.Add(2)
 	go e.readFrames()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,10 +100,26 @@ func TestExtensionOutputIsRedactedInTheLog(t *testing.T) {
 }
 
 func TestTimeoutKillsAndPrunes(t *testing.T) {
+	for _, warm := range []bool{false, true} {
+		t.Run(fmt.Sprintf("warm=%v", warm), func(t *testing.T) { testTimeoutKillsAndPrunes(t, warm) })
+	}
+}
+
+// testTimeoutKillsAndPrunes times out a tool_call: the first event (read by
+// the background reader) or, warm, one after an answered tool_result, which
+// the caller reads itself and must give up at the timeout.
+func testTimeoutKillsAndPrunes(t *testing.T, warm bool) {
 	f := newFixture(t)
 	f.ext("slow", map[string]any{"toolCall": "sleep"})
 	m := f.open(xdev.Config{EventTimeout: 300 * time.Millisecond})
 	g := gate(t, m, "xdev:slow")
+	if warm {
+		for range 3 {
+			if _, err := g.AfterTool(context.Background(), call("run_command", `{}`), agent.GateResult{Result: "ok"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	_, err := g.BeforeTool(context.Background(), call("run_command", `{"command":"ls"}`))
 	if !errors.Is(err, xdev.ErrTimeout) || !strings.Contains(err.Error(), "xdev extension slow") || !strings.Contains(err.Error(), "killed") {
 		t.Fatalf("want a timeout naming the extension, got %v", err)
