@@ -1,7 +1,6 @@
 package ndjson
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,46 +12,25 @@ import (
 	"time"
 )
 
-// osPeer drives one Conn over real OS pipes, whose read deadlines let a
-// caller read its own answer (callread.go).
+// osPeer drives one Conn over real OS pipes (osPipePeer), whose read
+// deadlines let a caller read its own answer (callread.go).
 type osPeer struct {
-	t   testing.TB
-	c   *Conn
-	in  *os.File // the Conn's input
-	out *bufio.Reader
+	*osPipePeer
+	t testing.TB
 }
 
-func newOSPeer(t testing.TB, setup func(*Conn)) *osPeer {
+func newOSPeer(t *testing.T, setup func(*Conn)) *osPeer {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := NewConn(inR, outW, Options{Name: "conn"})
-	if c.rd == nil {
+	p := newOSPipePeer(t, setup)
+	if p.c.rd == nil {
 		t.Fatal("an os.Pipe reader should support read deadlines")
 	}
-	if setup != nil {
-		setup(c)
-	}
-	c.Start()
-	t.Cleanup(func() {
-		c.Close()
-		inW.Close()
-		inR.Close()
-		outR.Close()
-		outW.Close()
-	})
-	return &osPeer{t: t, c: c, in: inW, out: bufio.NewReader(outR)}
+	return &osPeer{osPipePeer: p, t: t}
 }
 
 func (p *osPeer) write(s string) {
 	p.t.Helper()
-	if _, err := io.WriteString(p.in, s); err != nil {
+	if _, err := io.WriteString(p.inW, s); err != nil {
 		p.t.Fatalf("write to conn: %v", err)
 	}
 }
@@ -60,7 +38,7 @@ func (p *osPeer) write(s string) {
 // request reads the Conn's next output line as a request and returns its id.
 func (p *osPeer) request() int64 {
 	p.t.Helper()
-	line, err := p.out.ReadBytes('\n')
+	line, err := p.lines.ReadBytes('\n')
 	if err != nil {
 		p.t.Fatalf("read conn output: %v", err)
 	}
@@ -116,7 +94,7 @@ func TestCallerReadDispatchesWhatArrivesFirst(t *testing.T) {
 	id := p.request()
 	p.write(`{"jsonrpc":"2.0","method":"note","params":{"n":1}}` + "\n" +
 		`{"jsonrpc":"2.0","id":7,"method":"ping","params":{}}` + "\n")
-	line, err := p.out.ReadString('\n')
+	line, err := p.lines.ReadString('\n')
 	if err != nil || line != `{"jsonrpc":"2.0","id":7,"result":"pong"}`+"\n" {
 		t.Fatalf("answer to ping: %q %v", line, err)
 	}
