@@ -22,9 +22,13 @@ import (
 
 // row compares one benchmark with its baseline.
 type row struct {
-	issue    string
-	name     string
-	pkg      string
+	issue string
+	name  string
+	pkg   string
+	// bench and baseline name benchmark functions (without "Benchmark").
+	// A leading "@" takes the figure of a benchmark another row runs; such
+	// a reference may also be scaled ("@7*Name") or a difference of two
+	// ("@A-B").
 	bench    string
 	baseline string // "" for an absolute target
 	metric   string // "ns/op" or a custom unit such as "msgs/s"
@@ -47,6 +51,9 @@ var rows = []row{
 	{"4", "4 MiB through content refs and back", "./internal/host/intercept", "ContentRef4MiB", "ContentRefRaw4MiB", "ns/op", false, "ratio", 1.5, "20x"},
 	{"5", "provider stream into the reassembler", "./internal/providers", "StreamReassembly", "StreamRaw", "chunks/s", true, "ratio", 0.8, "100000x"},
 	{"5", "echo turn, 8 no-op interceptors on every point vs none (ms)", "./internal/host/agent", "Turn8", "Turn", "ns/op", false, "delta", 5e6, "100x"},
+	// The 8 interceptors add 7 points × 8 serial hops per echo turn: the
+	// same hops through raw children are the floor of that added cost.
+	{"5", "that added cost vs the same 56 hops through raw children (7 × raw chain of 8)", "./internal/host/agent", "@Turn8-Turn", "@7*ChainRaw8", "ns/op", false, "ratio", 0, ""},
 	{"6", "surface publishes absorbed by the store", "./internal/surfaces", "PublishStatus", "", "publishes/s", true, "abs", 1000, "20000x"},
 	{"6", "transcript frames while streaming 10,000 chunks/s", "./internal/desktop", "TranscriptStreaming", "", "frames/s", true, "abs", 30, "1x"},
 	{"6", "status publishes into the desktop status bar", "./internal/desktop", "StatusPublishes", "", "publishes/s", true, "abs", 1000, "1x"},
@@ -77,10 +84,14 @@ func main() {
 	for _, pkg := range pkgs {
 		var benches []bench
 		for _, r := range byPkg[pkg] {
-			benches = append(benches, bench{r.bench, r.n})
-			if r.baseline != "" && !strings.HasPrefix(r.baseline, "@") {
-				benches = append(benches, bench{r.baseline, r.n})
+			for _, name := range []string{r.bench, r.baseline} {
+				if name != "" && !strings.HasPrefix(name, "@") {
+					benches = append(benches, bench{name, r.n})
+				}
 			}
+		}
+		if len(benches) == 0 {
+			continue
 		}
 		if err := run(pkg, benches, *rounds, results); err != nil {
 			fmt.Fprintf(os.Stderr, "benchtable: %s: %v\n", pkg, err)
@@ -94,7 +105,7 @@ func main() {
 		if *only != "" && !strings.Contains(r.pkg, *only) {
 			continue
 		}
-		v, ok := results[r.bench][r.metric]
+		v, ok := figure(results, r.bench, r.metric)
 		if !ok {
 			fmt.Fprintf(tw, "%s\t%s\t(no result)\t\t\t\t\n", r.issue, r.name)
 			missed++
@@ -102,7 +113,7 @@ func main() {
 		}
 		base, hasBase := 0.0, false
 		if r.baseline != "" {
-			base, hasBase = results[strings.TrimPrefix(r.baseline, "@")][r.metric]
+			base, hasBase = figure(results, r.baseline, r.metric)
 		}
 		value, baseline, ratio, target, ok := judge(r, v, base, hasBase)
 		mark := ""
@@ -116,6 +127,27 @@ func main() {
 	if missed > 0 && !*reportOnly {
 		os.Exit(1)
 	}
+}
+
+// figure evaluates a row's reference: "Name", "@Name", "@k*Name" or
+// "@A-B" of those.
+func figure(results map[string]map[string]float64, ref, metric string) (float64, bool) {
+	ref = strings.TrimPrefix(ref, "@")
+	if a, b, ok := strings.Cut(ref, "-"); ok {
+		x, okA := figure(results, a, metric)
+		y, okB := figure(results, b, metric)
+		return x - y, okA && okB
+	}
+	scale := 1.0
+	if k, name, ok := strings.Cut(ref, "*"); ok {
+		f, err := strconv.ParseFloat(k, 64)
+		if err != nil {
+			return 0, false
+		}
+		scale, ref = f, name
+	}
+	v, ok := results[ref][metric]
+	return scale * v, ok
 }
 
 func judge(r row, v, base float64, hasBase bool) (value, baseline, ratio, target string, ok bool) {
