@@ -137,7 +137,9 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	if err != nil {
 		return nil, c.startErr(StageResolve, command, err)
 	}
-	if facts := inspectFile(path); !facts.Exists || !facts.Executable || !facts.ForThisMachine {
+	// A stat is enough before spawning; reading the file's header to tell
+	// whether it is a binary for this machine is left to a failed spawn.
+	if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 		return nil, c.startErr(StageResolve, command, fmt.Errorf("command %s is not runnable", path))
 	}
 	if err := c.spawn(path, args); err != nil {
@@ -181,6 +183,11 @@ func (c *Client) spawn(path string, args []string) error {
 	closeAll(inR, outW, errW) // the child's ends
 	if err != nil {
 		closeAll(inW, outR, errR)
+		if facts := inspectFile(path); facts.Exists && !facts.ForThisMachine {
+			// Not a program this machine runs: a resolve failure, as a
+			// missing or non-executable command is.
+			return c.startErr(StageResolve, path, fmt.Errorf("command %s is not runnable: %w", path, err))
+		}
 		return c.startErr(StageSpawn, path, err)
 	}
 	c.cmd, c.stdin, c.stdout = cmd, inW, outR

@@ -63,7 +63,7 @@ func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	debug := log.Enabled(context.Background(), slog.LevelDebug)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grows with long lines
 	for sc.Scan() {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
