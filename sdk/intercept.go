@@ -123,10 +123,8 @@ func (s *server) rehydrate(ctx context.Context, payload json.RawMessage, ext []p
 	return data, nil
 }
 
+// event is registered only when the plugin has an Observer.
 func (s *server) event(ctx context.Context, params json.RawMessage) {
-	if s.p.Observer == nil {
-		return
-	}
 	var ep protocol.EventParams
 	if err := protocol.DecodeStrict(params, &ep); err != nil {
 		s.log.Warn("dropping malformed extension/event", "err", err)

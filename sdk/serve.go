@@ -106,7 +106,12 @@ func (s *server) register() {
 	c.HandleNotification(protocol.MethodInitialized, s.initialized)
 	c.Handle(protocol.MethodShutdown, s.shutdownHandler)
 	c.Handle(protocol.MethodIntercept, s.intercept)
-	c.HandleNotification(protocol.MethodEvent, s.event)
+	if s.p.Observer != nil {
+		// Without an observer, events are dropped by the reader itself
+		// rather than handed to the notification goroutine (a wake-up of
+		// another thread per event, for nothing).
+		c.HandleNotification(protocol.MethodEvent, s.event)
+	}
 	c.HandleNotification(protocol.MethodResourcesChanged, s.resourcesChanged)
 	if len(s.p.Providers) > 0 {
 		c.Handle(protocol.MethodProviderCatalog, s.catalog)
