@@ -103,7 +103,9 @@ type server struct {
 func (s *server) register() {
 	c := s.conn
 	c.Handle(protocol.MethodInitialize, s.initialize)
-	c.HandleNotification(protocol.MethodInitialized, s.initialized)
+	// initialized only flips a flag (and starts OnInitialized on its own
+	// goroutine): run it as it is read.
+	c.HandleNotificationInline(protocol.MethodInitialized, s.initialized)
 	c.Handle(protocol.MethodShutdown, s.shutdownHandler)
 	c.Handle(protocol.MethodIntercept, s.intercept)
 	if s.p.Observer != nil {

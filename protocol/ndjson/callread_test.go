@@ -207,3 +207,26 @@ func TestConcurrentCallsOverOSPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An inline notification handler runs as its frame is read, before the
+// request behind it is answered, and a panic in it leaves the connection
+// working.
+func TestInlineNotificationRunsAsRead(t *testing.T) {
+	var seen []string
+	p := newOSPeer(t, func(c *Conn) {
+		c.HandleNotificationInline("mark", func(_ context.Context, params json.RawMessage) {
+			seen = append(seen, string(params)) // the reading goroutine only: no lock needed
+			if string(params) == `{"panic":true}` {
+				panic("inline handler failure")
+			}
+		})
+		c.Handle("seen", func(context.Context, json.RawMessage) (any, error) { return len(seen), nil })
+	})
+	p.write(`{"jsonrpc":"2.0","method":"mark","params":{"n":1}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"mark","params":{"panic":true}}` + "\n" +
+		`{"jsonrpc":"2.0","id":1,"method":"seen","params":{}}` + "\n")
+	line, err := p.lines.ReadString('\n')
+	if err != nil || line != `{"jsonrpc":"2.0","id":1,"result":2}`+"\n" {
+		t.Fatalf("answer: %q %v (the request was answered before both inline notifications ran)", line, err)
+	}
+}

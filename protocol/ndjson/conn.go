@@ -132,6 +132,7 @@ type Conn struct {
 
 	handlers      map[string]Handler
 	notifHandlers map[string]NotificationHandler
+	notifInline   map[string]bool // run on the reading goroutine
 
 	// The reader role: c.br belongs to whoever runs readFrames. inlineTok is
 	// non-zero while a request is served on the reader goroutine (a turn)
@@ -215,6 +216,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		epoch:         time.Now(),
 		handlers:      map[string]Handler{},
 		notifHandlers: map[string]NotificationHandler{},
+		notifInline:   map[string]bool{},
 		maxIn:         int64(opts.MaxInflight),
 		out:           make(chan outFrame, opts.OutboundQueue),
 		jobs:          make(chan job),
@@ -250,6 +252,17 @@ func (c *Conn) Handle(method string, h Handler) {
 func (c *Conn) HandleNotification(method string, h NotificationHandler) {
 	c.mustNotBeStarted()
 	c.notifHandlers[method] = h
+	delete(c.notifInline, method)
+}
+
+// HandleNotificationInline registers a notification handler that runs on
+// the goroutine reading, as the frame is read, instead of on the
+// notification goroutine: no hand-off to another thread, but it runs ahead
+// of notifications still queued, must return at once and must not make a
+// Call on this connection. It must be called before Start.
+func (c *Conn) HandleNotificationInline(method string, h NotificationHandler) {
+	c.HandleNotification(method, h)
+	c.notifInline[method] = true
 }
 
 func (c *Conn) mustNotBeStarted() {
@@ -377,12 +390,16 @@ func (c *Conn) forget(id int64, p *pending) {
 	}
 }
 
-// Notify sends a notification, blocking while the outbound queue is full
-// until ctx is done.
+// Notify sends a notification: written on the caller's goroutine when the
+// writer is idle and has write deadlines (as a Call's request is), else
+// queued, blocking while the outbound queue is full until ctx is done.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	f, err := c.notification(method, params)
 	if err != nil {
 		return err
+	}
+	if c.writeDirect(ctx, f, false, false) {
+		return c.closedErr()
 	}
 	return c.enqueue(ctx, f)
 }

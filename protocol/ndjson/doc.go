@@ -42,14 +42,14 @@
 //     writer. One ordered, bounded queue is drained by one writer goroutine,
 //     which gathers whatever is queued into one write. When the writer is
 //     idle and nothing is queued, a handler's answer is written by the
-//     handler's goroutine itself, and so is a Call's request when the writer
-//     has write deadlines (a pollable *os.File such as an os.Pipe end, or a
-//     net.Conn): such a direct write lasts at most until the Call's ctx
-//     deadline or 10ms, after which the writer goroutine writes the rest of
-//     the frame, before anything else. Notifications, answers sent by the
-//     reader (errors, busy) and frames produced while the writer is busy or
-//     frames are queued go through the queue, so frames queued earlier are
-//     always written first. A write error is terminal.
+//     handler's goroutine itself, and so are a Call's request and a Notify
+//     when the writer has write deadlines (a pollable *os.File such as an
+//     os.Pipe end, or a net.Conn): such a direct write lasts at most until
+//     the caller's ctx deadline or 10ms, after which the writer goroutine
+//     writes the rest of the frame, before anything else. TryNotify, answers
+//     sent by the reader (errors, busy) and frames produced while the writer
+//     is busy or frames are queued go through the queue, so frames queued
+//     earlier are always written first. A write error is terminal.
 //   - At most Options.MaxInflight inbound requests are handled at once, and a
 //     request past the bound is answered at once with a retryable internal
 //     "busy" error; a handler's slot is freed when its answer is written or
@@ -69,6 +69,8 @@
 //     every Call waits for the reader goroutine. A reading left to calls
 //     returns to the reader goroutine 2ms after the last call, or at once
 //     after a call named by Options.FollowedByTraffic.
+//   - A notification registered with HandleNotificationInline runs on the
+//     goroutine reading, as it is read (ahead of queued notifications).
 //   - Inbound notifications run one at a time in arrival order on a dedicated
 //     goroutine fed by a channel of 4096 entries. When that channel is full
 //     the reader blocks (back-pressure on the peer), so a notification handler

@@ -500,6 +500,10 @@ func (c *Conn) dispatchNotification(e *envelope) {
 	if params == nil {
 		params = emptyObject
 	}
+	if c.notifInline[e.method] {
+		c.runNote(noteItem{h: h, params: params, method: e.method})
+		return
+	}
 	select {
 	case c.notes <- noteItem{h: h, params: params, method: e.method}:
 	case <-c.done:
