@@ -22,7 +22,7 @@ type osPeer struct {
 func newOSPeer(t *testing.T, setup func(*Conn)) *osPeer {
 	t.Helper()
 	p := newOSPipePeer(t, setup)
-	if p.c.rd == nil {
+	if p.c.watch == nil {
 		t.Fatal("an os.Pipe reader should support read deadlines")
 	}
 	return &osPeer{osPipePeer: p, t: t}

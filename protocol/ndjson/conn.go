@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -170,15 +171,10 @@ type Conn struct {
 	dlAt     int64 // mono time of the write deadline set on w, 0 if none
 	wdone    bool  // w failed or was closed
 
-	// Caller reads (callread.go): who holds the reader role, under mu.
-	role      int
-	rd        readDeadliner // r, when it supports read deadlines; nil: no caller reads
-	bgWake    chan struct{} // buffered 1: hands the role to the background reader
-	handBack  *time.Timer   // gives a free role back to the background reader
-	rdmu      sync.Mutex    // guards the two fields below
-	rdCall    int64         // the call reading for itself under a deadline watch
-	rdExpired bool          // its deadline watch set a read deadline
-	rdStopped bool          // the connection ended: reads stay stopped
+	// Caller reads (callread.go): turn changes under mu; watch is nil when
+	// r has no read deadlines, and then only the background reader reads.
+	turn  *readturn.Turn
+	watch *readturn.Watch
 
 	mu      sync.Mutex
 	pending map[int64]*pending
@@ -230,12 +226,9 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
 	c.graceTimer.Stop()
 	c.br = bufio.NewReaderSize(r, readBufferSize)
-	c.role = roleHeld // the background reader's, once started
-	c.bgWake = make(chan struct{}, 1)
-	if d, ok := r.(readDeadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
-		c.rd = d
-		c.handBack = time.AfterFunc(time.Hour, c.giveBack)
-		c.handBack.Stop()
+	c.turn = readturn.New(&c.mu, handBackDelay) // the background reader's, once started
+	if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+		c.watch = readturn.NewWatch(d)
 	}
 	return c
 }
@@ -323,10 +316,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	}
 	p.method = method
 	c.pending[id] = p
-	reading := c.role == roleFree // implies rd != nil
-	if reading {
-		c.role = roleHeld
-	}
+	reading := c.turn.TakeLocked() // only ever free with a watch
 	c.mu.Unlock()
 
 	if c.inlineTok.Load() != 0 {
@@ -513,7 +503,9 @@ func (c *Conn) terminate(err error, local bool) {
 		c.cancel()
 		close(c.done)
 		if local {
-			c.stopReads() // a blocked reader (maybe a caller) stops now
+			if c.watch != nil {
+				c.watch.Stop() // a blocked reader (maybe a caller) stops now
+			}
 		}
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -89,20 +90,19 @@ func (c *Conn) readLoop() {
 			return
 		}
 		select {
-		case <-c.bgWake:
+		case <-c.turn.Woken():
 			c.mu.Lock()
-			if c.role == roleWake {
-				c.role = roleHeld
-			}
+			c.turn.TakeWokenLocked()
 			c.mu.Unlock()
 		case <-c.done:
 			c.mu.Lock()
-			role := c.role
-			if role == roleFree || role == roleWake {
-				c.role = roleDead
+			st := c.turn.StateLocked()
+			idle := st == readturn.Free || st == readturn.Waking
+			if idle {
+				c.turn.EndLocked()
 			}
 			c.mu.Unlock()
-			if role == roleFree || role == roleWake {
+			if idle {
 				close(c.notes) // nobody else reads: the notes end here
 			}
 			return
@@ -132,7 +132,7 @@ func (c *Conn) readFrames(mayYield bool) int {
 					c.endReading()
 					return readEnded
 				}
-				c.unwatch() // a caller's watch fired after reading moved here
+				c.watch.End() // a caller's watch fired after reading moved here
 				continue
 			}
 			var pe *protocol.Error
@@ -173,7 +173,7 @@ func (c *Conn) readFrames(mayYield bool) int {
 // holds the reader role.
 func (c *Conn) endReading() {
 	c.mu.Lock()
-	c.role = roleDead
+	c.turn.EndLocked()
 	c.mu.Unlock()
 	close(c.notes)
 }

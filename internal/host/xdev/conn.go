@@ -62,11 +62,9 @@ func (e *extension) readFrames() {
 			return
 		}
 		select {
-		case <-e.bgWake:
+		case <-e.turn.Woken():
 			e.mu.Lock()
-			if e.role == roleWake {
-				e.role = roleHeld
-			}
+			e.turn.TakeWokenLocked()
 			e.mu.Unlock()
 		case <-e.readEnd:
 			return
@@ -74,13 +72,13 @@ func (e *extension) readFrames() {
 	}
 }
 
-// readLoop reads frames until reading ends (it reports true) or the role is
+// readLoop reads frames until reading ends (it reports true) or the turn is
 // released for a caller to take (false).
 func (e *extension) readLoop() (ended bool) {
 	for {
 		f, ok, err := e.nextFrame()
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			e.unwatch() // a caller's deadline outlived its read
+			e.watch.End() // a caller's deadline outlived its read
 			continue
 		}
 		if ok {
@@ -258,10 +256,7 @@ func (e *extension) call(ctx context.Context, event string, payload any, timeout
 	ch := make(chan Frame, 1)
 	e.mu.Lock()
 	e.pending[id] = ch
-	reading := e.role == roleFree
-	if reading {
-		e.role = roleHeld
-	}
+	reading := e.turn.TakeLocked()
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -72,17 +73,14 @@ type extension struct {
 	capsCh   chan Frame // the first capabilities frame
 
 	// Reading stdout (callread.go). br, partial and handshook belong to the
-	// goroutine holding the reader role; role is guarded by mu.
+	// goroutine holding the reading turn; turn changes under mu.
 	br        *bufio.Reader
 	partial   []byte
 	handshook bool
-	role      int
-	bgWake    chan struct{} // buffered 1: hands the role to the background reader
+	turn      *readturn.Turn
+	watch     *readturn.Watch
 	readEnd   chan struct{} // closed when reading has ended
 	endOnce   sync.Once
-	handBack  *time.Timer
-	rdmu      sync.Mutex // guards rdCall
-	rdCall    int64      // the event whose caller reads, for its context watch
 
 	mu      sync.Mutex
 	pending map[int64]chan Frame
@@ -150,10 +148,9 @@ func spawn(m *Manager, name, path string) (*extension, error) {
 	errW.Close()
 	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
 	e.br = bufio.NewReaderSize(outR, 64<<10)
-	e.role = roleHeld // the background reader's
-	e.bgWake, e.readEnd = make(chan struct{}, 1), make(chan struct{})
-	e.handBack = time.AfterFunc(time.Hour, e.giveBack)
-	e.handBack.Stop()
+	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
+	e.watch = readturn.NewWatch(outR)
+	e.readEnd = make(chan struct{})
 
 	e.readers.Add(2)
 	go e.readFrames()
