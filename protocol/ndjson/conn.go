@@ -380,16 +380,14 @@ func (c *Conn) forget(id int64, p *pending) {
 	}
 }
 
-// Notify sends a notification: written on the caller's goroutine when the
-// writer is idle and has write deadlines (as a Call's request is), else
-// queued, blocking while the outbound queue is full until ctx is done.
+// Notify queues a notification, blocking while the outbound queue is full
+// until ctx is done. Notifications always go through the queue: a sender
+// of many (a stream) gets them gathered into few writes by the writer
+// goroutine.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	f, err := c.notification(method, params)
 	if err != nil {
 		return err
-	}
-	if c.writeDirect(ctx, f, false, false) {
-		return c.closedErr()
 	}
 	return c.enqueue(ctx, f)
 }

@@ -42,14 +42,15 @@
 //     writer. One ordered, bounded queue is drained by one writer goroutine,
 //     which gathers whatever is queued into one write. When the writer is
 //     idle and nothing is queued, a handler's answer is written by the
-//     handler's goroutine itself, and so are a Call's request and a Notify
-//     when the writer has write deadlines (a pollable *os.File such as an
-//     os.Pipe end, or a net.Conn): such a direct write lasts at most until
-//     the caller's ctx deadline or 10ms, after which the writer goroutine
-//     writes the rest of the frame, before anything else. TryNotify, answers
-//     sent by the reader (errors, busy) and frames produced while the writer
-//     is busy or frames are queued go through the queue, so frames queued
-//     earlier are always written first. A write error is terminal.
+//     handler's goroutine itself, and so is a Call's request when the writer
+//     has write deadlines (a pollable *os.File such as an os.Pipe end, or a
+//     net.Conn): such a direct write lasts at most until the Call's ctx
+//     deadline or 10ms, after which the writer goroutine writes the rest of
+//     the frame, before anything else. Notifications, answers sent by the
+//     reader (errors, busy) and frames produced while the writer is busy or
+//     frames are queued go through the queue, so frames queued earlier are
+//     always written first, and a run of notifications is gathered into few
+//     writes. A write error is terminal.
 //   - At most Options.MaxInflight inbound requests are handled at once, and a
 //     request past the bound is answered at once with a retryable internal
 //     "busy" error; a handler's slot is freed when its answer is written or
