@@ -59,6 +59,7 @@ var rows = []row{
 	{"6", "transcript frames while streaming 10,000 chunks/s", "./internal/desktop", "TranscriptStreaming", "", "frames/s", true, "abs", 30, "1x"},
 	{"6", "status publishes into the desktop status bar", "./internal/desktop", "StatusPublishes", "", "publishes/s", true, "abs", 1000, "1x"},
 	{"7", "tool call: hooks bus (no hook matches) + 1 xdev + 1 v2 vs one v2 intercept", "./internal/host/xdev", "ToolCallChain", "ToolCallV2", "ns/op", false, "ratio", 3, "1000x"},
+	{"7", "that tool call vs tool.before through two v2 interceptors (as many processes)", "./internal/host/xdev", "@ToolCallChain", "ToolCallTwoV2", "ns/op", false, "ratio", 0, "1000x"},
 	{"7", "a matching shell hook (a process per call) vs a bare spawn", "./internal/host/xdev", "MatchingHook", "BareSpawn", "ns/op", false, "ratio", 0, "200x"},
 }
 

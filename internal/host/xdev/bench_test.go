@@ -24,10 +24,13 @@ var (
 	benchToolBefore = &intercept.ToolBefore{Name: benchCall.Tool, Arguments: benchCall.Arguments, CallID: benchCall.CallID}
 )
 
-// benchLayout is a data dir with one v2 interceptor of tool.before (the SDK
-// no-op sidecar) installed.
-func benchLayout(b *testing.B) plugin.Layout {
+// benchLayout is a data dir with v2 interceptors of tool.before (the SDK
+// no-op sidecar) installed: one, or the names given.
+func benchLayout(b *testing.B, names ...string) plugin.Layout {
 	b.Helper()
+	if len(names) == 0 {
+		names = []string{"noop"}
+	}
 	layout := plugin.Layout{Root: b.TempDir()}
 	if err := layout.EnsureDirs(); err != nil {
 		b.Fatal(err)
@@ -36,15 +39,17 @@ func benchLayout(b *testing.B) plugin.Layout {
 	if err != nil {
 		b.Fatal(err)
 	}
-	root := testutil.PluginDir(b, "noop", testutil.Binary(b, "internal/testplugins/noop"), map[string]any{
-		"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": []string{"tool.before"},
-			"env": map[string]any{"NOOP_POINTS": "tool.before"}, "required": true}})
-	plan, err := plugin.Preview(store, root, plugin.InstallOptions{Link: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := plugin.Install(store, layout, plan); err != nil {
-		b.Fatal(err)
+	for _, name := range names {
+		root := testutil.PluginDir(b, name, testutil.Binary(b, "internal/testplugins/noop"), map[string]any{
+			"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": []string{"tool.before"},
+				"env": map[string]any{"NOOP_POINTS": "tool.before"}, "required": true}})
+		plan, err := plugin.Preview(store, root, plugin.InstallOptions{Link: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := plugin.Install(store, layout, plan); err != nil {
+			b.Fatal(err)
+		}
 	}
 	return layout
 }
@@ -55,7 +60,7 @@ func v2Chain(b *testing.B, layout plugin.Layout) *intercept.Chain {
 	rt := host.New(host.Config{Layout: layout, WorkspaceRoot: layout.Root})
 	b.Cleanup(func() { rt.Shutdown(context.Background()) })
 	gen, err := rt.Start(context.Background())
-	if err != nil || len(gen.Clients()) != 1 {
+	if err != nil || len(gen.Clients()) == 0 {
 		b.Fatalf("start: %v", err)
 	}
 	return gen.Chain()
@@ -73,6 +78,18 @@ func checkV2(b *testing.B, chain *intercept.Chain) {
 // BenchmarkToolCallV2 is the baseline: one v2 intercept of tool.before.
 func BenchmarkToolCallV2(b *testing.B) {
 	chain := v2Chain(b, benchLayout(b))
+	for b.Loop() {
+		checkV2(b, chain)
+	}
+}
+
+// BenchmarkToolCallTwoV2 is tool.before through a chain of two v2
+// interceptors: the same number of processes as the gates and the v2
+// interceptor of BenchmarkToolCallChain. Each hop then wakes a process that
+// sat idle during the other's turn, which costs more than the baseline's
+// back-to-back calls to one process.
+func BenchmarkToolCallTwoV2(b *testing.B) {
+	chain := v2Chain(b, benchLayout(b, "noop1", "noop2"))
 	for b.Loop() {
 		checkV2(b, chain)
 	}
