@@ -230,3 +230,48 @@ func TestInlineNotificationRunsAsRead(t *testing.T) {
 		t.Fatalf("answer: %q %v (the request was answered before both inline notifications ran)", line, err)
 	}
 }
+
+// The tap sees a response before its caller does, whoever reads it (the
+// background reader for the first call, the caller for the next ones).
+func TestResponseTappedBeforeCallReturns(t *testing.T) {
+	aIn, bOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bIn, aOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var responses int
+	a := NewConn(aIn, aOut, Options{Name: "a", OnFrame: func(f FrameInfo) {
+		if f.Dir == In && f.Kind == "response" {
+			mu.Lock()
+			responses++
+			mu.Unlock()
+		}
+	}})
+	b := NewConn(bIn, bOut, Options{Name: "b"})
+	b.Handle("echo", echo)
+	a.Start()
+	b.Start()
+	t.Cleanup(func() {
+		a.Close()
+		b.Close()
+		aIn.Close()
+		aOut.Close()
+		bIn.Close()
+		bOut.Close()
+	})
+	for i := 1; i <= 200; i++ {
+		if err := a.Call(context.Background(), "echo", map[string]int{"i": i}, nil); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := responses
+		mu.Unlock()
+		if got != i {
+			t.Fatalf("after call %d the tap had seen %d responses", i, got)
+		}
+	}
+}

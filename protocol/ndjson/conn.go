@@ -39,7 +39,8 @@ type Options struct {
 	// that error (converted by protocol.AsError) and drops a notification.
 	Admit func(method string, notification bool) error
 	// OnFrame, when set, is called for every frame read (by the goroutine
-	// reading, once the frame is parsed) or written (by the goroutine writing
+	// reading, once the frame is parsed; a response before its caller sees
+	// it) or written (by the goroutine writing
 	// it, holding the writer, as the frame goes out: outbound frames are
 	// reported one at a time in write order). It must return quickly and
 	// must not wait on this connection.
@@ -109,7 +110,7 @@ type response struct {
 
 // pending is one outstanding outbound call.
 type pending struct {
-	ch     chan response // buffered 1; sent to under Conn.mu
+	ch     chan response // buffered 1; answered once: by deliver, or by terminate under Conn.mu
 	method string        // for FrameInfo of the response
 	sentAt atomic.Int64  // mono time the request was written (tapping only)
 }

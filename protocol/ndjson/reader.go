@@ -200,11 +200,9 @@ func (c *Conn) handleFrame(line []byte) int {
 		if e.kind == kindResponse && e.rpcErr != nil {
 			info.Kind = "error"
 		}
-		if e.kind == kindResponse {
-			defer func() { c.opts.OnFrame(info) }()
-		} else if e.kind != kindEmpty {
+		if e.kind != kindResponse && e.kind != kindEmpty {
 			c.opts.OnFrame(info)
-		}
+		} // a response is tapped by deliver, with its method and latency
 	}
 	switch e.kind {
 	case kindEmpty:
@@ -236,6 +234,9 @@ func (c *Conn) handleFrame(line []byte) int {
 		c.dispatchNotification(&e)
 	case kindResponse:
 		if e.idState == idNull {
+			if tapping {
+				c.opts.OnFrame(info)
+			}
 			c.log.Warn("peer reported an error without id", "err", e.rpcErr)
 			return frameDone
 		}
@@ -243,11 +244,11 @@ func (c *Conn) handleFrame(line []byte) int {
 		if e.rpcErr != nil {
 			r = response{err: e.rpcErr}
 		}
-		var lat *FrameInfo
+		var tapped *FrameInfo
 		if tapping {
-			lat = &info
+			tapped = &info
 		}
-		if c.followedByTraffic(c.deliver(e.id, r, lat)) {
+		if c.followedByTraffic(c.deliver(e.id, r, tapped)) {
 			return frameReadied // keep reading: the peer is about to send more
 		}
 		return frameAnswered
@@ -256,25 +257,34 @@ func (c *Conn) handleFrame(line []byte) int {
 }
 
 // deliver hands a response to the pending call with that id, if any, and
-// returns the call's method ("" if none).
-func (c *Conn) deliver(id int64, r response, info *FrameInfo) (method string) {
+// returns the call's method ("" if none). With tapped, the frame is reported
+// to OnFrame (with the call's method and latency) before the caller can see
+// its answer, so an inspector never records an answer after what its
+// caller did next.
+func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) (method string) {
 	c.mu.Lock()
 	p := c.pending[id]
 	if p != nil {
 		method = p.method
 		delete(c.pending, id)
-		if info != nil {
-			info.Method = p.method
+		if tapped != nil {
+			tapped.Method = p.method
 			if at := p.sentAt.Load(); at != 0 {
-				info.Latency = durationNS(c.mono() - at)
+				tapped.Latency = durationNS(c.mono() - at)
 			}
 		}
-		p.ch <- r // buffered, never blocks
 	}
 	c.mu.Unlock()
+	if tapped != nil {
+		c.opts.OnFrame(*tapped)
+	}
 	if p == nil {
 		c.log.Debug("response to unknown id ignored", "id", id)
+		return method
 	}
+	// Out of pending, p is ours alone to answer (terminate and forget
+	// only touch pending calls); the channel is buffered.
+	p.ch <- r
 	return method
 }
 
