@@ -332,8 +332,15 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		client *sidecar.Client
 		err    error
 	}
-	work := make(chan plugin.Record)
-	results := make(chan result)
+	// Both channels hold every plugin: a worker never waits to hand over a
+	// result or to get its next plugin. On a machine busy starting the
+	// sidecars, each such wait is a wait for a processor.
+	work := make(chan plugin.Record, len(toStart))
+	for _, rec := range toStart {
+		work <- rec
+	}
+	close(work)
+	results := make(chan result, len(toStart))
 	workers := min(MaxParallelInit, len(toStart))
 	for range workers {
 		go func() {
@@ -343,12 +350,6 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 			}
 		}()
 	}
-	go func() {
-		for _, rec := range toStart {
-			work <- rec
-		}
-		close(work)
-	}()
 	var requiredErr error
 	for range toStart {
 		res := <-results

@@ -277,9 +277,16 @@ func (c *Conn) Start() {
 	}
 	c.started = true
 	c.running.Store(true)
+	// With read deadlines and no call waiting, the first call reads its own
+	// answer too (a handshake's first answer, say); the background reader
+	// starts reading when the turn comes back to it.
+	startFree := c.watch != nil && len(c.pending) == 0
+	if startFree {
+		c.turn.FreeLocked()
+	}
 	go c.writeLoop()
 	go c.notifyLoop()
-	go c.readLoop()
+	go c.readLoop(!startFree)
 }
 
 // Call sends a request and waits for its response. params may be any value

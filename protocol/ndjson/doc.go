@@ -67,9 +67,10 @@
 //     arrives first), saving the wake-up of a second thread per call. A
 //     Call blocked reading still honours its ctx, through a read deadline, so
 //     this needs a reader with read deadlines (an os.Pipe end); otherwise
-//     every Call waits for the reader goroutine. A reading left to calls
-//     returns to the reader goroutine 2ms after the last call, or at once
-//     after a call named by Options.FollowedByTraffic.
+//     every Call waits for the reader goroutine. The reading starts out left
+//     to calls (the first answer of a handshake is read by its caller too),
+//     and returns to the reader goroutine 2ms after the last call, or at
+//     once after a call named by Options.FollowedByTraffic.
 //   - A notification registered with HandleNotificationInline runs on the
 //     goroutine reading, as it is read (ahead of queued notifications).
 //   - Inbound notifications run one at a time in arrival order on a dedicated

@@ -84,11 +84,12 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 // themselves (see callread.go). After EOF, a read error or an oversized
 // frame it terminates the connection and lets the notification goroutine
 // drain what was already queued.
-func (c *Conn) readLoop() {
+func (c *Conn) readLoop(reading bool) {
 	for {
-		if c.readFrames(true) == readEnded {
+		if reading && c.readFrames(true) == readEnded {
 			return
 		}
+		reading = true
 		select {
 		case <-c.turn.Woken():
 			c.mu.Lock()
