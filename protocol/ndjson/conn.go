@@ -400,6 +400,22 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	return c.enqueue(ctx, f)
 }
 
+// NotifyNow sends a lone notification: written on the caller's goroutine,
+// as a Call's request is, when the writer is idle and has write deadlines,
+// else queued as Notify does. It saves waking the writer goroutine; a run
+// of notifications should use Notify, whose queue gathers them into few
+// writes.
+func (c *Conn) NotifyNow(ctx context.Context, method string, params any) error {
+	f, err := c.notification(method, params)
+	if err != nil {
+		return err
+	}
+	if c.writeDirect(ctx, f, false, false) {
+		return c.closedErr()
+	}
+	return c.enqueue(ctx, f)
+}
+
 // TryNotify sends a notification without blocking; it returns ErrQueueFull
 // when the outbound queue is full.
 func (c *Conn) TryNotify(method string, params any) error {

@@ -236,3 +236,29 @@ func TestInlineHandlerMayCallThePeer(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// NotifyNow never overtakes notifications queued before it, and a lone one
+// is written.
+func TestNotifyNowKeepsOrder(t *testing.T) {
+	p := newOSPipePeer(t, nil)
+	ctx := context.Background()
+	const n = 200
+	for i := range n {
+		if err := p.c.Notify(ctx, "queued", map[string]int{"i": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.c.NotifyNow(ctx, "now", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= n; i++ {
+		line, err := p.lines.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := strings.Contains(line, `"method":"now"`)
+		if now != (i == n) {
+			t.Fatalf("frame %d is %q", i, line)
+		}
+	}
+}

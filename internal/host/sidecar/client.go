@@ -357,7 +357,7 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	}
 	c.decl = *decl
 	c.initSent.Store(true)
-	if err := c.conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
+	if err := c.conn.NotifyNow(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
 		return fmt.Errorf("extension/initialized: %w", err)
 	}
 	c.handshake = time.Since(c.started)
