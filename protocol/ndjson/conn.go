@@ -40,10 +40,9 @@ type Options struct {
 	Admit func(method string, notification bool) error
 	// OnFrame, when set, is called for every frame read (by the goroutine
 	// reading, once the frame is parsed; a response before its caller sees
-	// it) or written (by the goroutine writing
-	// it, holding the writer, as the frame goes out: outbound frames are
-	// reported one at a time in write order). It must return quickly and
-	// must not wait on this connection.
+	// it) or written (by the goroutine writing it, holding the writer, as the
+	// frame goes out: outbound frames are reported one at a time in write
+	// order). It must return quickly and must not wait on this connection.
 	OnFrame func(FrameInfo)
 	// FollowedByTraffic, when set, reports whether the answer to a call of
 	// method is followed by frames the peer sends unasked (a provider
@@ -524,10 +523,8 @@ func (c *Conn) terminate(err error, local bool) {
 		}
 		c.cancel()
 		close(c.done)
-		if local {
-			if c.watch != nil {
-				c.watch.Stop() // a blocked reader (maybe a caller) stops now
-			}
+		if local && c.watch != nil {
+			c.watch.Stop() // a blocked reader (maybe a caller) stops now
 		}
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes
