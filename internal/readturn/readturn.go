@@ -17,8 +17,11 @@
 // calls, so that what the peer sends unasked is still read promptly.
 //
 // A caller blocked in a read must still honour its deadline and context:
-// Watch ends the read with a read deadline, which leaves unread bytes in
-// the pipe (the owner keeps a frame cut short for the next read).
+// Watch ends the read, which leaves unread bytes in the pipe (the owner
+// keeps a frame cut short for the next read). On a Pipe (Linux) a caller's
+// read does not even go through the runtime's poller: it waits on its own
+// thread, briefly spinning, then in poll(2), so the answer wakes the caller
+// itself; elsewhere the watch sets read deadlines on the file.
 package readturn
 
 import (
@@ -109,13 +112,18 @@ type Deadliner interface {
 }
 
 // Watch ends a caller's blocked read at its deadline or when its context
-// is done (Expire), and clears the deadline before anyone reads on (End).
+// is done (Expire), and lets the reading go on without either (End). On a
+// Pipe that reads on the caller's thread, the watch is what that read polls;
+// otherwise it sets read deadlines on d.
 type Watch struct {
-	d       Deadliner
-	mu      sync.Mutex
-	call    int64 // the watched call; 0 for none
-	set     bool  // a deadline is set on d
-	stopped bool  // reading is over for good: the deadline stays
+	d        Deadliner
+	onThread bool // a Pipe's thread reads consult the watch, not d's deadline
+	mu       sync.Mutex
+	call     int64     // the watched call; 0 for none
+	deadline time.Time // of the watched call; zero for none
+	expired  bool      // Expire fired for the watched call
+	set      bool      // a deadline is set on d
+	stopped  bool      // reading is over for good: the deadline stays
 }
 
 // NewWatch watches reads of d.
@@ -125,8 +133,8 @@ func NewWatch(d Deadliner) *Watch { return &Watch{d: d} }
 func (w *Watch) Begin(id int64, at time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.call = id
-	if !at.IsZero() && !w.stopped {
+	w.call, w.deadline, w.expired = id, at, false
+	if !at.IsZero() && !w.stopped && !w.onThread {
 		_ = w.d.SetReadDeadline(at)
 		w.set = true
 	}
@@ -136,7 +144,11 @@ func (w *Watch) Begin(id int64, at time.Time) {
 func (w *Watch) Expire(id int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.call == id && !w.stopped {
+	if w.call != id || w.stopped {
+		return
+	}
+	w.expired = true
+	if !w.onThread {
 		_ = w.d.SetReadDeadline(time.Unix(1, 0))
 		w.set = true
 	}
@@ -146,7 +158,7 @@ func (w *Watch) Expire(id int64) {
 func (w *Watch) End() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.call = 0
+	w.call, w.deadline, w.expired = 0, time.Time{}, false
 	if w.set && !w.stopped {
 		_ = w.d.SetReadDeadline(time.Time{})
 	}
@@ -159,4 +171,30 @@ func (w *Watch) Stop() {
 	defer w.mu.Unlock()
 	w.stopped = true
 	_ = w.d.SetReadDeadline(time.Unix(1, 0))
+}
+
+// watching reports whether a caller's read is watched (or reading is over,
+// which a thread read must also notice).
+func (w *Watch) watching() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.call != 0 || w.stopped
+}
+
+// wait is how long a thread read may block before it looks at the watch
+// again (at most pollSlice), and whether the read is over already.
+func (w *Watch) wait(now time.Time) (time.Duration, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.expired || w.stopped {
+		return 0, true
+	}
+	if w.deadline.IsZero() {
+		return pollSlice, false
+	}
+	left := w.deadline.Sub(now)
+	if left <= 0 {
+		return 0, true
+	}
+	return min(left, pollSlice), false
 }

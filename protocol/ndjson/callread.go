@@ -74,8 +74,9 @@ func (c *Conn) followedByTraffic(method string) bool {
 // the answer to call id arrives, the connection ends or ctx is done. The
 // caller holds the turn; readForCall gives it back.
 func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response, error) {
+	deadline, _ := ctx.Deadline()
+	c.watch.Begin(id, deadline)
 	if ctx.Done() != nil {
-		c.watch.Begin(id, time.Time{})
 		stop := context.AfterFunc(ctx, func() { c.watch.Expire(id) })
 		defer stop()
 	}
@@ -95,13 +96,17 @@ func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response,
 					c.endReading()
 					return <-p.ch, nil // terminate answered every pending call
 				}
-				if ctx.Err() == nil { // a stale deadline: watch again
-					c.watch.Begin(id, time.Time{})
+				cerr := ctx.Err()
+				if cerr == nil && !deadline.IsZero() && !time.Now().Before(deadline) {
+					cerr = context.DeadlineExceeded // ctx's own timer has yet to fire
+				}
+				if cerr == nil { // a stale deadline: watch again
+					c.watch.Begin(id, deadline)
 					continue
 				}
 				c.forget(id, p)
 				c.releaseRole(p.method)
-				return response{}, fmt.Errorf("%s: %s: %w", c.name, p.method, ctx.Err())
+				return response{}, fmt.Errorf("%s: %s: %w", c.name, p.method, cerr)
 			}
 			var pe *protocol.Error
 			if !errors.Is(err, io.EOF) && !errors.As(err, &pe) {
@@ -140,12 +145,11 @@ func (c *Conn) await(ctx context.Context, id int64, p *pending) (response, error
 }
 
 // ended reports whether the connection is finished (a deadline from
-// Watch.Stop is then what ended a read).
+// Watch.Stop is then what ended a read). It looks at closed, which
+// terminate sets before it stops the watch, rather than at Done, which
+// closes after.
 func (c *Conn) ended() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
 }

@@ -145,6 +145,23 @@ func TestCloseEndsACallerRead(t *testing.T) {
 	}
 }
 
+// A connection that fails on the write side (the peer stopped reading)
+// ends a call whose caller is blocked reading, although the peer keeps
+// its output open and the call has no deadline.
+func TestWriteFailureEndsACallerRead(t *testing.T) {
+	p := newOSPeer(t, nil)
+	p.warm()
+	done := p.call(context.Background(), "never")
+	p.request()
+	p.outR.Close() // the peer's input: our next write breaks the pipe
+	if err := p.c.Notify(context.Background(), "poke", map[string]int{}); err != nil {
+		t.Fatalf("notify: %v", err)
+	}
+	if err := wait(t, done, "the call after the write failed"); err == nil {
+		t.Fatal("the call succeeded on a failed connection")
+	}
+}
+
 // What a peer sends unasked after a call is read without another call.
 func TestUnaskedTrafficAfterACallIsRead(t *testing.T) {
 	notes := make(chan string, 1)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -225,11 +226,14 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	}
 	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
 	c.graceTimer.Stop()
-	c.br = bufio.NewReaderSize(r, readBufferSize)
 	c.turn = readturn.New(&c.mu, handBackDelay) // the background reader's, once started
-	if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+	if f, ok := r.(*os.File); ok && f.SetReadDeadline(time.Time{}) == nil {
+		pipe := readturn.NewPipe(f)
+		r, c.watch = pipe, pipe.Watch()
+	} else if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
 		c.watch = readturn.NewWatch(d)
 	}
+	c.br = bufio.NewReaderSize(r, readBufferSize)
 	return c
 }
 
@@ -522,10 +526,13 @@ func (c *Conn) terminate(err error, local bool) {
 			close(c.localClosed)
 		}
 		c.cancel()
-		close(c.done)
-		if local && c.watch != nil {
-			c.watch.Stop() // a blocked reader (maybe a caller) stops now
+		if c.watch != nil {
+			// A blocked reader (maybe a caller) stops now, before anyone
+			// seeing Done closes the file: closing waits for a read on a
+			// caller's thread, which only the watch ends.
+			c.watch.Stop()
 		}
+		close(c.done)
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes
 		default: // the queue is full: the writer is busy and will see done

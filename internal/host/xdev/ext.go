@@ -147,9 +147,10 @@ func spawn(m *Manager, name, path string) (*extension, error) {
 	outW.Close()
 	errW.Close()
 	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
-	e.br = bufio.NewReaderSize(outR, 64<<10)
+	stdout := readturn.NewPipe(outR)
+	e.br = bufio.NewReaderSize(stdout, 64<<10)
 	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
-	e.watch = readturn.NewWatch(outR)
+	e.watch = stdout.Watch()
 	e.readEnd = make(chan struct{})
 
 	e.readers.Add(2)
@@ -173,6 +174,9 @@ func (e *extension) reap() {
 	select {
 	case <-drained:
 	case <-time.After(drainWait):
+		// Stop first: closing a file waits for a read on a caller's
+		// thread, which only its watch ends.
+		e.watch.Stop()
 		e.stdout.Close() // unblocks the readers
 		e.stderr.Close()
 		<-drained
