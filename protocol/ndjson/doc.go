@@ -74,9 +74,9 @@
 //   - A notification registered with HandleNotificationInline runs on the
 //     goroutine reading, as it is read (ahead of queued notifications).
 //   - Inbound notifications run one at a time in arrival order on a dedicated
-//     goroutine fed by a channel of 4096 entries. When that channel is full
+//     goroutine fed by a channel of 256 entries. When that channel is full
 //     the reader blocks (back-pressure on the peer), so a notification handler
-//     should not wait on a Call of the same connection while thousands of
+//     should not wait on a Call of the same connection while hundreds of
 //     notifications are queued behind it.
 //   - Call honours its context: when it is done the call returns ctx.Err()
 //     wrapped and a late response is ignored. Handler contexts are cancelled
