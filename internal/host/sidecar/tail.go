@@ -13,19 +13,24 @@ import (
 // TailBytes is the size of the stderr ring kept per sidecar.
 const TailBytes = 16 << 10
 
-// tail is a bounded ring of the most recent stderr bytes.
+// tail is a bounded ring of the most recent stderr bytes. Its buffer is
+// made on the first write: most sidecars never write to stderr.
 type tail struct {
 	mu   sync.Mutex
+	size int
 	buf  []byte
 	full bool
 	pos  int
 }
 
-func newTail(size int) *tail { return &tail{buf: make([]byte, size)} }
+func newTail(size int) *tail { return &tail{size: size} }
 
 func (t *tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.buf == nil {
+		t.buf = make([]byte, t.size)
+	}
 	n := len(p)
 	if len(p) >= len(t.buf) {
 		copy(t.buf, p[len(p)-len(t.buf):])
@@ -72,6 +77,9 @@ func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest
-	// into the tail so the process never blocks on a full pipe.
-	_, _ = io.Copy(t, r)
+	// into the tail so the process never blocks on a full pipe. (At the
+	// end of the stream there is nothing to drain.)
+	if sc.Err() != nil {
+		_, _ = io.Copy(t, r)
+	}
 }
