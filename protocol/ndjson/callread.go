@@ -20,9 +20,9 @@ import (
 // background reader at once if other calls wait for answers or the answer
 // is followed by traffic (Options.FollowedByTraffic), else it stays free
 // for the next call, and goes back to the background reader after
-// handBackDelay. This needs r with read deadlines (c.watch), such as the
-// *os.File of a pipe; with any other reader every call waits for the
-// background reader.
+// handBackDelay. This needs a watch (c.watch) that can end a caller's read:
+// an *os.File of a pipe (a readturn.Pipe) or a reader with read deadlines;
+// with any other reader every call waits for the background reader.
 
 // handBackDelay is how long a free turn waits for the next call before the
 // background reader takes it back: longer than the gap between two calls to

@@ -65,8 +65,10 @@
 //     leaves no call pending, it leaves the reading to the next Call, which
 //     reads its own answer on its own goroutine (and dispatches whatever
 //     arrives first), saving the wake-up of a second thread per call. A
-//     Call blocked reading still honours its ctx, through a read deadline, so
-//     this needs a reader with read deadlines (an os.Pipe end); otherwise
+//     Call blocked reading still honours its ctx. This needs a reader whose
+//     reads can be ended: an *os.File of a pipe, which on Linux a Call reads
+//     on its own thread (spinning briefly, then in poll(2); see
+//     internal/readturn), or any reader with read deadlines; otherwise
 //     every Call waits for the reader goroutine. The reading starts out left
 //     to calls (the first answer of a handshake is read by its caller too),
 //     and returns to the reader goroutine 2ms after the last call, or at
