@@ -21,7 +21,10 @@ const (
 	MaxAhead     = 256
 	GapWait      = time.Second
 	CancelBudget = 2 * time.Second
-	eventBuffer  = 4096
+	// eventBuffer is allocated whole with every stream, once per turn: 4096
+	// events were 300 KB a turn, for no more throughput than 256 give (the
+	// buffer only absorbs bursts; past it the sidecar is held back).
+	eventBuffer = 256
 )
 
 // StreamClient is what a stream needs of its sidecar.

@@ -45,6 +45,11 @@ type Options struct {
 	// frame goes out: outbound frames are reported one at a time in write
 	// order). It must return quickly and must not wait on this connection.
 	OnFrame func(FrameInfo)
+	// OnInvalid, when set, is called with every inbound line that is not a
+	// valid frame (not JSON, or not a JSON-RPC 2.0 message), by the
+	// goroutine reading, before the connection answers it. It must not keep
+	// or modify line. Unlike OnFrame, it costs nothing per valid frame.
+	OnInvalid func(line []byte)
 	// FollowedByTraffic, when set, reports whether the answer to a call of
 	// method is followed by frames the peer sends unasked (a provider
 	// stream after its open, say). After such an answer the background

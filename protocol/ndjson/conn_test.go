@@ -359,3 +359,34 @@ func TestConnPair(t *testing.T) {
 		t.Run(tc.name, tc.fn)
 	}
 }
+
+// OnInvalid sees exactly the inbound lines that are not valid frames, each
+// before the connection answers it with an error.
+func TestOnInvalidSeesOnlyInvalidLines(t *testing.T) {
+	invalid := make(chan string, 8)
+	notes := make(chan string, 1)
+	p := newRawPeer(t, Options{OnInvalid: func(line []byte) { invalid <- string(line) }}, func(c *Conn) {
+		c.HandleNotification("note", func(_ context.Context, params json.RawMessage) { notes <- string(params) })
+	})
+	p.sendSync("panic: not JSON\n")
+	if got := wait(t, invalid, "the non-JSON line"); got != "panic: not JSON" {
+		t.Fatalf("OnInvalid got %q", got)
+	}
+	if line := p.line(); !strings.Contains(line, "parse error") {
+		t.Fatalf("want a parse error answer, got %s", line)
+	}
+	p.sendSync(`{"jsonrpc":"1.0","method":"x"}` + "\n")
+	if got := wait(t, invalid, "the JSON that is no frame"); got != `{"jsonrpc":"1.0","method":"x"}` {
+		t.Fatalf("OnInvalid got %q", got)
+	}
+	if line := p.line(); !strings.Contains(line, "invalid request") {
+		t.Fatalf("want an invalid request answer, got %s", line)
+	}
+	p.sendSync(`{"jsonrpc":"2.0","method":"note","params":{"ok":1}}` + "\n")
+	wait(t, notes, "the valid notification")
+	select {
+	case got := <-invalid:
+		t.Fatalf("OnInvalid called for a valid frame: %q", got)
+	default:
+	}
+}

@@ -205,6 +205,9 @@ func (c *Conn) handleFrame(line []byte) int {
 			c.opts.OnFrame(info)
 		} // a response is tapped by deliver, with its method and latency
 	}
+	if (e.kind == kindParseError || e.kind == kindInvalid) && c.opts.OnInvalid != nil {
+		c.opts.OnInvalid(line)
+	}
 	switch e.kind {
 	case kindEmpty:
 		return frameDone

@@ -194,11 +194,17 @@ func (c *Client) spawn(path string, args []string) error {
 	go pumpStderr(errR, c.stderr, c.log, c.stderrDone)
 	go c.reap(errR)
 
+	var tap func(ndjson.FrameInfo)
+	if c.opts.OnFrame != nil {
+		// Only for an inspector: a tap copies every frame.
+		tap = func(f ndjson.FrameInfo) { c.opts.OnFrame(c.name, f) }
+	}
 	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
-		Name:    "plugin " + c.name,
-		Logger:  c.log,
-		Admit:   c.admit,
-		OnFrame: c.onFrame,
+		Name:      "plugin " + c.name,
+		Logger:    c.log,
+		Admit:     c.admit,
+		OnFrame:   tap,
+		OnInvalid: c.onInvalid,
 		// A provider streams its chunks right after answering the open.
 		FollowedByTraffic: func(method string) bool { return method == protocol.MethodStreamOpen },
 	})
@@ -301,9 +307,12 @@ func (c *Client) admit(method string, notification bool) error {
 	return err
 }
 
-func (c *Client) onFrame(f ndjson.FrameInfo) {
-	if f.Dir == ndjson.In && f.Kind == "invalid" && !json.Valid(f.Raw) {
-		line := string(f.Raw)
+// onInvalid reports a line on stdout that is not JSON at all (a sidecar
+// printing to stdout): once in the log and in the diagnostics, and, before
+// initialize was sent, as the reason the start fails.
+func (c *Client) onInvalid(raw []byte) {
+	if !json.Valid(raw) {
+		line := string(raw)
 		if len(line) > 240 {
 			line = line[:240] + "…"
 		}
@@ -324,9 +333,6 @@ func (c *Client) onFrame(f ndjson.FrameInfo) {
 			c.mu.Unlock()
 			go c.kill()
 		}
-	}
-	if c.opts.OnFrame != nil {
-		c.opts.OnFrame(c.name, f)
 	}
 }
 
