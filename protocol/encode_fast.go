@@ -10,9 +10,10 @@ import (
 // carry a payload already encoded as compact JSON. encoding/json re-scans a
 // json.RawMessage to compact it on every encoding, a measurable share of a
 // turn through a chain of interceptors, so these append the payload as it
-// is. The rest is encoded exactly as protocol/ndjson's encoder would (a
-// json.Encoder without HTML escaping), which still checks that the result
-// is compact JSON before it sends it as is.
+// is, straight into the frame protocol/ndjson builds (which looks for an
+// AppendJSON method). The rest is encoded exactly as ndjson's encoder would
+// (a json.Encoder without HTML escaping); ndjson still checks that the
+// result is compact JSON, and encodes the value itself if it is not.
 
 // AppendJSON appends p as protocol/ndjson would encode it, given a compact
 // Payload.

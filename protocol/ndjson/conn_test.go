@@ -390,3 +390,40 @@ func TestOnInvalidSeesOnlyInvalidLines(t *testing.T) {
 	default:
 	}
 }
+
+// appended is params that encode themselves (AppendJSON), or fail to.
+type appended struct {
+	A   int    `json:"a"`
+	out string // what AppendJSON appends
+	err error
+}
+
+func (a appended) AppendJSON(dst []byte) ([]byte, error) { return append(dst, a.out...), a.err }
+
+// Params with an AppendJSON method go on the wire as they append
+// themselves, unless that is not compact JSON or fails: then the encoder
+// encodes them.
+func TestParamsThatAppendThemselves(t *testing.T) {
+	cases := []struct {
+		name   string
+		params appended
+		want   string
+	}{
+		{"used as appended", appended{A: 1, out: `{"a":1,"via":"append"}`}, `{"a":1,"via":"append"}`},
+		{"not compact", appended{A: 2, out: `{ "a": 2 }`}, `{"a":2}`},
+		{"not JSON", appended{A: 3, out: `{"a":`}, `{"a":3}`},
+		{"an error", appended{A: 4, out: `{"a":4}`, err: errors.New("cannot")}, `{"a":4}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newRawPeer(t, Options{}, nil)
+			if err := p.c.Notify(context.Background(), "m", tc.params); err != nil {
+				t.Fatal(err)
+			}
+			want := `{"jsonrpc":"2.0","method":"m","params":` + tc.want + `}`
+			if got := p.line(); got != want {
+				t.Fatalf("frame %s, want %s", got, want)
+			}
+		})
+	}
+}

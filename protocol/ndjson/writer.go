@@ -47,6 +47,12 @@ func putBuf(f *frameBuf) {
 	bufPool.Put(f)
 }
 
+// jsonAppender is a value that appends its own JSON encoding, as the
+// encoder would write it (protocol.InterceptParams, say).
+type jsonAppender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
 // appendValue appends the compact JSON encoding of v.
 func (f *frameBuf) appendValue(v any) error {
 	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 && jsonscan.Compact(raw) {
@@ -54,6 +60,14 @@ func (f *frameBuf) appendValue(v any) error {
 		return nil
 	}
 	n := len(f.b)
+	if a, ok := v.(jsonAppender); ok {
+		b, err := a.AppendJSON(f.b)
+		if err == nil && jsonscan.Compact(b[n:]) {
+			f.b = b
+			return nil
+		}
+		f.b = b[:n] // not what the encoder would write: let it encode v
+	}
 	if err := f.enc.Encode(v); err != nil {
 		f.b = f.b[:n]
 		return err

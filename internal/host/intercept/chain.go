@@ -304,20 +304,17 @@ func (c *Chain) ask(ctx context.Context, m *Member, point protocol.HookPoint, pa
 	if err != nil {
 		return nil, err
 	}
-	params, err := (&protocol.InterceptParams{
+	params := &protocol.InterceptParams{ // encoded by its AppendJSON
 		Event:         point,
 		Seq:           m.seq.Add(1),
 		TimeoutMillis: timeout.Milliseconds(),
 		Payload:       inline,
 		Externalized:  ext,
-	}).AppendJSON(nil)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s intercept: %w", point, err)
 	}
 	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	var raw json.RawMessage
-	if err := m.Client.Call(callCtx, protocol.MethodIntercept, json.RawMessage(params), &raw); err != nil {
+	if err := m.Client.Call(callCtx, protocol.MethodIntercept, params, &raw); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			return nil, protocol.Errorf(protocol.ReasonInterceptTimeout,
 				"%s did not answer %s within %s", m.Plugin, point, timeout)
@@ -482,12 +479,7 @@ func (c *Chain) deliver(m *Member, q chan protocol.EventParams) {
 				continue
 			}
 			ev.Payload, ev.Externalized = inline, ext
-			params, err := ev.AppendJSON(nil)
-			if err != nil {
-				c.log.Warn("observation not sent", "plugin", m.Plugin, "error", err)
-				continue
-			}
-			if err := m.Client.Notify(ctx, protocol.MethodEvent, json.RawMessage(params)); err != nil && ctx.Err() == nil {
+			if err := m.Client.Notify(ctx, protocol.MethodEvent, &ev); err != nil && ctx.Err() == nil {
 				c.log.Debug("observation not delivered", "plugin", m.Plugin, "error", redact.String(err.Error()))
 			}
 		}
