@@ -14,10 +14,11 @@ const pollSlice = 10 * time.Millisecond
 
 // Pipe is the read end of a pipe as a turn reads it. The background reader
 // reads through the runtime's poller like any *os.File. A caller's watched
-// read instead sleeps in the kernel on its own thread (where the platform
-// allows it, see threadRead): the answer then wakes that very thread,
-// instead of the poller waking one thread that readies the caller on
-// another. Measured on a 2-vCPU VM, a request to one of several idle
+// read instead waits on its own thread (where the platform allows it, see
+// threadRead): first retrying and yielding the CPU to the peer it just
+// woke, then asleep in the kernel, so that the answer wakes that very
+// thread instead of the poller waking one thread that readies the caller
+// on another. Measured on a 2-vCPU VM, a request to one of several idle
 // children answered about a third sooner that way.
 type Pipe struct {
 	f  *os.File

@@ -10,11 +10,13 @@ import (
 
 const threadReads = true
 
-// spinFor is how long a thread read retries an empty pipe before it sleeps
-// in poll(2). An answer that comes back within it is taken without any
-// thread being put to sleep and woken again, which on a VM costs more than
-// the spin (measured: one intercept to one of two alternating sidecars
-// 60 µs spinning, 90 µs sleeping at once).
+// spinFor is how long a thread read retries an empty pipe, yielding the CPU
+// between tries, before it sleeps in poll(2). An answer that comes back
+// within it is taken without this thread being put to sleep and woken
+// again, and the yield lets the peer just woken by our request run on this
+// CPU at once instead of waking an idle one: on a 2-vCPU VM, a request to
+// one of eight raw children in turn answered in 41 µs spinning, 29 µs
+// spinning with yields, 45 µs through the runtime's poller.
 const spinFor = 50 * time.Microsecond
 
 // threadRead reads the non-blocking pipe fd into b, sleeping in poll(2) on
@@ -30,6 +32,9 @@ func threadRead(fd int, b []byte, w *Watch) (int, error) {
 			continue
 		case syscall.EAGAIN:
 			if time.Now().Before(spinUntil) {
+				// Yield the CPU meanwhile: the peer we just wrote to was
+				// woken onto this CPU, and runs at once if we step aside.
+				_, _, _ = syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
 				continue
 			}
 		default:
