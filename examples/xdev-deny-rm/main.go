@@ -12,6 +12,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -61,7 +62,7 @@ func serve(in io.Reader, out io.Writer) error {
 	for {
 		line, readErr := r.ReadBytes('\n')
 		var f frame
-		if len(strings.TrimSpace(string(line))) > 0 && json.Unmarshal(line, &f) == nil {
+		if len(bytes.TrimSpace(line)) > 0 && json.Unmarshal(line, &f) == nil {
 			if reply, ok := answer(f); ok {
 				if err := send(reply); err != nil {
 					return err
@@ -114,11 +115,16 @@ func denied(payload json.RawMessage) bool {
 	return RemovesRecursively(cmd)
 }
 
+// spaceOperators puts spaces around shell operators, so that "a;rm -rf"
+// splits into words like "a ; rm -rf". Built once: a policy answers every
+// tool call, and building a Replacer costs more than using one.
+var spaceOperators = strings.NewReplacer(";", " ; ", "&", " & ", "|", " | ", "(", " ( ", ")", " ) ")
+
 // RemovesRecursively reports whether command runs rm with both the
 // recursive and the force flag (rm -rf, rm -fr, rm -r -f, rm -Rf,
 // rm --recursive --force, /bin/rm ...), in any command of a ; && | chain.
 func RemovesRecursively(command string) bool {
-	fields := strings.Fields(strings.NewReplacer(";", " ; ", "&", " & ", "|", " | ", "(", " ( ", ")", " ) ").Replace(command))
+	fields := strings.Fields(spaceOperators.Replace(command))
 	for i, f := range fields {
 		if f != "rm" && !strings.HasSuffix(f, "/rm") {
 			continue
