@@ -20,8 +20,9 @@
 // Watch ends the read, which leaves unread bytes in the pipe (the owner
 // keeps a frame cut short for the next read). On a Pipe (Linux) a caller's
 // read does not even go through the runtime's poller: it waits on its own
-// thread, briefly spinning, then in poll(2), so the answer wakes the caller
-// itself; elsewhere the watch sets read deadlines on the file.
+// thread, briefly spinning (and yielding the CPU to the peer it woke), then
+// in poll(2), so the answer wakes the caller itself; elsewhere the watch
+// sets read deadlines on the file.
 package readturn
 
 import (
@@ -119,7 +120,8 @@ type Watch struct {
 	d        Deadliner
 	onThread bool // a Pipe's thread reads consult the watch, not d's deadline
 	mu       sync.Mutex
-	call     int64     // the watched call; 0 for none
+	active   bool      // a call's read is watched
+	call     int64     // the watched call
 	deadline time.Time // of the watched call; zero for none
 	expired  bool      // Expire fired for the watched call
 	set      bool      // a deadline is set on d
@@ -133,7 +135,7 @@ func NewWatch(d Deadliner) *Watch { return &Watch{d: d} }
 func (w *Watch) Begin(id int64, at time.Time) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.call, w.deadline, w.expired = id, at, false
+	w.active, w.call, w.deadline, w.expired = true, id, at, false
 	if !at.IsZero() && !w.stopped && !w.onThread {
 		_ = w.d.SetReadDeadline(at)
 		w.set = true
@@ -144,7 +146,7 @@ func (w *Watch) Begin(id int64, at time.Time) {
 func (w *Watch) Expire(id int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.call != id || w.stopped {
+	if !w.active || w.call != id || w.stopped {
 		return
 	}
 	w.expired = true
@@ -158,7 +160,7 @@ func (w *Watch) Expire(id int64) {
 func (w *Watch) End() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.call, w.deadline, w.expired = 0, time.Time{}, false
+	w.active, w.deadline, w.expired = false, time.Time{}, false
 	if w.set && !w.stopped {
 		_ = w.d.SetReadDeadline(time.Time{})
 	}
@@ -178,7 +180,7 @@ func (w *Watch) Stop() {
 func (w *Watch) watching() bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.call != 0 || w.stopped
+	return w.active || w.stopped
 }
 
 // wait is how long a thread read may block before it looks at the watch
