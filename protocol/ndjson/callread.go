@@ -74,6 +74,7 @@ func (c *Conn) followedByTraffic(method string) bool {
 // the answer to call id arrives, the connection ends or ctx is done. The
 // caller holds the turn; readForCall gives it back.
 func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response, error) {
+	method := p.method // p goes back to the pool once forgotten
 	deadline, _ := ctx.Deadline()
 	c.watch.Begin(id, deadline)
 	if ctx.Done() != nil {
@@ -84,7 +85,7 @@ func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response,
 		select {
 		case r := <-p.ch:
 			c.watch.End()
-			c.releaseRole(p.method)
+			c.releaseRole(method)
 			return r, nil
 		default:
 		}
@@ -105,8 +106,8 @@ func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response,
 					continue
 				}
 				c.forget(id, p)
-				c.releaseRole(p.method)
-				return response{}, fmt.Errorf("%s: %s: %w", c.name, p.method, cerr)
+				c.releaseRole(method)
+				return response{}, fmt.Errorf("%s: %s: %w", c.name, method, cerr)
 			}
 			var pe *protocol.Error
 			if !errors.Is(err, io.EOF) && !errors.As(err, &pe) {
@@ -139,8 +140,9 @@ func (c *Conn) await(ctx context.Context, id int64, p *pending) (response, error
 	case r := <-p.ch:
 		return r, nil
 	case <-ctx.Done():
+		method := p.method // p goes back to the pool once forgotten
 		c.forget(id, p)
-		return response{}, fmt.Errorf("%s: %s: %w", c.name, p.method, ctx.Err())
+		return response{}, fmt.Errorf("%s: %s: %w", c.name, method, ctx.Err())
 	}
 }
 

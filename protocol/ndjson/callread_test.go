@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -291,4 +292,29 @@ func TestResponseTappedBeforeCallReturns(t *testing.T) {
 			t.Fatalf("after call %d the tap had seen %d responses", i, got)
 		}
 	}
+}
+
+// Calls whose contexts end while they read their own answers, on several
+// connections at once: a pending call recycled by one must not be touched
+// by it again while another connection reuses it (run with -race).
+func TestExpiredCallerReadsAcrossConnections(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 4 {
+		p := newOSPipePeer(t, nil)
+		go func() { _, _ = io.Copy(io.Discard, p.outR) }() // a peer that never answers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+				err := p.c.Call(ctx, "never", nil, nil)
+				cancel()
+				if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "never") {
+					t.Errorf("want the call's deadline error naming it, got %v", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
