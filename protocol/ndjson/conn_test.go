@@ -398,7 +398,12 @@ type appended struct {
 	err error
 }
 
-func (a appended) AppendJSON(dst []byte) ([]byte, error) { return append(dst, a.out...), a.err }
+func (a appended) AppendJSON(dst []byte) ([]byte, error) {
+	if a.err != nil {
+		return nil, a.err // as protocol's AppendJSON fails
+	}
+	return append(dst, a.out...), nil
+}
 
 // Params with an AppendJSON method go on the wire as they append
 // themselves, unless that is not compact JSON or fails: then the encoder

@@ -61,12 +61,12 @@ func (f *frameBuf) appendValue(v any) error {
 	}
 	n := len(f.b)
 	if a, ok := v.(jsonAppender); ok {
-		b, err := a.AppendJSON(f.b)
-		if err == nil && jsonscan.Compact(b[n:]) {
+		if b, err := a.AppendJSON(f.b); err == nil && jsonscan.Compact(b[n:]) {
 			f.b = b
 			return nil
 		}
-		f.b = b[:n] // not what the encoder would write: let it encode v
+		// Not what the encoder would write (f.b[:n] is intact either way):
+		// let the encoder encode v.
 	}
 	if err := f.enc.Encode(v); err != nil {
 		f.b = f.b[:n]
