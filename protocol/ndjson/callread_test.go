@@ -179,27 +179,7 @@ func TestUnaskedTrafficAfterACallIsRead(t *testing.T) {
 // Many goroutines calling at once over real pipes all get their own answer,
 // whoever reads it.
 func TestConcurrentCallsOverOSPipes(t *testing.T) {
-	aIn, bOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bIn, aOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := NewConn(aIn, aOut, Options{Name: "a"})
-	b := NewConn(bIn, bOut, Options{Name: "b"})
-	b.Handle("echo", echo)
-	a.Start()
-	b.Start()
-	t.Cleanup(func() {
-		a.Close()
-		b.Close()
-		aIn.Close()
-		aOut.Close()
-		bIn.Close()
-		bOut.Close()
-	})
+	a := osEchoPair(t, Options{Name: "a"})
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
 	for g := range 8 {
@@ -252,35 +232,15 @@ func TestInlineNotificationRunsAsRead(t *testing.T) {
 // The tap sees a response before its caller does, whoever reads it (the
 // background reader for the first call, the caller for the next ones).
 func TestResponseTappedBeforeCallReturns(t *testing.T) {
-	aIn, bOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bIn, aOut, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var mu sync.Mutex
 	var responses int
-	a := NewConn(aIn, aOut, Options{Name: "a", OnFrame: func(f FrameInfo) {
+	a := osEchoPair(t, Options{Name: "a", OnFrame: func(f FrameInfo) {
 		if f.Dir == In && f.Kind == "response" {
 			mu.Lock()
 			responses++
 			mu.Unlock()
 		}
 	}})
-	b := NewConn(bIn, bOut, Options{Name: "b"})
-	b.Handle("echo", echo)
-	a.Start()
-	b.Start()
-	t.Cleanup(func() {
-		a.Close()
-		b.Close()
-		aIn.Close()
-		aOut.Close()
-		bIn.Close()
-		bOut.Close()
-	})
 	for i := 1; i <= 200; i++ {
 		if err := a.Call(context.Background(), "echo", map[string]int{"i": i}, nil); err != nil {
 			t.Fatal(err)
@@ -317,4 +277,32 @@ func TestExpiredCallerReadsAcrossConnections(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// osEchoPair connects a Conn made with opts to a peer Conn answering
+// "echo", over two OS pipes, and returns the first, started.
+func osEchoPair(t *testing.T, opts Options) *Conn {
+	t.Helper()
+	aIn, bOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bIn, aOut, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := NewConn(aIn, aOut, opts)
+	b := NewConn(bIn, bOut, Options{Name: "b"})
+	b.Handle("echo", echo)
+	a.Start()
+	b.Start()
+	t.Cleanup(func() {
+		a.Close()
+		b.Close()
+		aIn.Close()
+		aOut.Close()
+		bIn.Close()
+		bOut.Close()
+	})
+	return a
 }
