@@ -10,7 +10,6 @@
 //
 //	import (
 //		"context"
-//		"encoding/json"
 //		"log"
 //		"os"
 //		"os/signal"
@@ -53,15 +52,13 @@
 //			Version: "0.1.0",
 //			Interceptors: map[protocol.HookPoint]sdk.InterceptFunc{
 //				protocol.HookToolBefore: func(ctx context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
-//					var tool struct {
-//						Name      string          `json:"name"`
-//						Arguments json.RawMessage `json:"arguments,omitempty"`
-//						CallID    string          `json:"callId,omitempty"`
-//					}
+//					// The host's tool.before DTO; Arguments is the JSON
+//					// object's text, DecodeArguments reads it.
+//					var tool protocol.ToolBeforePayload
 //					if err := call.Decode(&tool); err != nil {
 //						return sdk.Decision{}, err
 //					}
-//					if strings.Contains(string(tool.Arguments), "sudo") {
+//					if strings.Contains(tool.Arguments, "sudo") {
 //						return sdk.Block("demo: no sudo"), nil
 //					}
 //					return sdk.Continue(), nil

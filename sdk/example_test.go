@@ -2,7 +2,6 @@ package sdk_test
 
 import (
 	"context"
-	"encoding/json"
 	"log"
 	"os"
 	"os/signal"
@@ -49,15 +48,11 @@ func Example() {
 		Version: "0.1.0",
 		Interceptors: map[protocol.HookPoint]sdk.InterceptFunc{
 			protocol.HookToolBefore: func(ctx context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
-				var tool struct {
-					Name      string          `json:"name"`
-					Arguments json.RawMessage `json:"arguments,omitempty"`
-					CallID    string          `json:"callId,omitempty"`
-				}
+				var tool protocol.ToolBeforePayload // Arguments: the object's text
 				if err := call.Decode(&tool); err != nil {
 					return sdk.Decision{}, err
 				}
-				if strings.Contains(string(tool.Arguments), "sudo") {
+				if strings.Contains(tool.Arguments, "sudo") {
 					return sdk.Block("demo: no sudo"), nil
 				}
 				return sdk.Continue(), nil

@@ -53,12 +53,46 @@ func (s *sidecar) intercept(t *testing.T, point protocol.HookPoint, payload any)
 	return res
 }
 
-func runCommand(cmd string) map[string]any {
-	return map[string]any{"name": "run_command", "arguments": map[string]string{"command": cmd}, "callId": "call_1"}
+// argText is a tool's argument object in the form the real Reasonix host
+// sends it: the JSON object's text inside a string.
+func argText(t *testing.T, args map[string]string) string {
+	t.Helper()
+	b, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
-func write(path string) map[string]any {
-	return map[string]any{"name": "write_file", "arguments": map[string]string{"path": path, "content": "x"}, "readOnly": false, "hostDecision": "deny"}
+func runCommand(t *testing.T, cmd string) map[string]any {
+	return map[string]any{"name": "run_command", "arguments": argText(t, map[string]string{"command": cmd})}
+}
+
+func write(t *testing.T, path string) map[string]any {
+	return map[string]any{"name": "write_file", "arguments": argText(t, map[string]string{"path": path, "content": "x"}), "hostDecision": "deny"}
+}
+
+// TestRealToolBeforeBytes sends tool.before exactly as the real Reasonix host
+// writes it (payload bytes included) and expects rm -rf blocked; an argument
+// object sent as an object (not text) is a shape the host never sends, and
+// the plugin must fail the call rather than let it through.
+func TestRealToolBeforeBytes(t *testing.T) {
+	s := start(t)
+	var res protocol.InterceptResult
+	payload := json.RawMessage(`{"name":"run_command","arguments":"{\"command\":\"rm -rf x\"}"}`)
+	if err := s.Call(protocol.MethodIntercept, protocol.InterceptParams{
+		Event: protocol.HookToolBefore, Seq: 1, TimeoutMillis: 5000, Payload: payload}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Decision != protocol.DecisionBlock {
+		t.Fatalf("real tool.before bytes: %+v, want block", res)
+	}
+	err := s.Call(protocol.MethodIntercept, protocol.InterceptParams{
+		Event: protocol.HookToolBefore, Seq: 2, TimeoutMillis: 5000,
+		Payload: json.RawMessage(`{"name":"run_command","arguments":{"command":"rm -rf x"}}`)}, &res)
+	if err == nil {
+		t.Fatalf("object arguments answered %+v, want an error", res)
+	}
 }
 
 func TestPolicyGuard(t *testing.T) {
@@ -77,7 +111,7 @@ func TestPolicyGuard(t *testing.T) {
 			"rm -r build":              false,
 			"sudo rm -rf /tmp/x":       true,
 		} {
-			res := s.intercept(t, protocol.HookToolBefore, runCommand(cmd))
+			res := s.intercept(t, protocol.HookToolBefore, runCommand(t, cmd))
 			switch {
 			case blocked && (res.Decision != protocol.DecisionBlock || res.Reason != "rm -rf is blocked by policy-guard"):
 				t.Errorf("%q: %+v, want block", cmd, res)
@@ -85,7 +119,7 @@ func TestPolicyGuard(t *testing.T) {
 				t.Errorf("%q: %+v, want continue", cmd, res)
 			}
 		}
-		res := s.intercept(t, protocol.HookToolBefore, map[string]any{"name": "write_file", "arguments": map[string]string{"path": "rm -rf /"}})
+		res := s.intercept(t, protocol.HookToolBefore, map[string]any{"name": "write_file", "arguments": argText(t, map[string]string{"path": "rm -rf /"})})
 		if res.Decision != protocol.DecisionContinue {
 			t.Errorf("other tool: %+v", res)
 		}
@@ -106,7 +140,7 @@ func TestPolicyGuard(t *testing.T) {
 				protocol.InterceptResult{Decision: protocol.DecisionDeny, Reason: "write outside the workspace declined"}},
 		} {
 			s.Answers <- tc.answer
-			res := s.intercept(t, protocol.HookPermissionDecision, write(outside))
+			res := s.intercept(t, protocol.HookPermissionDecision, write(t, outside))
 			p := <-s.Prompts
 			if p.Kind != protocol.RequestConfirm || p.SessionID != "sess-1" || p.Generation != 1 || !strings.Contains(string(p.Payload), outside) {
 				t.Errorf("prompt %+v %s", p, p.Payload)
@@ -120,10 +154,10 @@ func TestPolicyGuard(t *testing.T) {
 			}
 		}
 		for _, payload := range []map[string]any{
-			write(filepath.Join(s.workspace, "sub", "in.txt")),
-			write(s.workspace + "/sub/../in.txt"),
-			write("relative/in.txt"),
-			{"name": "read_file", "arguments": map[string]string{"path": outside}, "readOnly": true, "hostDecision": "allow"},
+			write(t, filepath.Join(s.workspace, "sub", "in.txt")),
+			write(t, s.workspace+"/sub/../in.txt"),
+			write(t, "relative/in.txt"),
+			{"name": "read_file", "arguments": argText(t, map[string]string{"path": outside}), "readOnly": true, "hostDecision": "allow"},
 		} {
 			if res := s.intercept(t, protocol.HookPermissionDecision, payload); res.Decision != protocol.DecisionContinue {
 				t.Errorf("%v: %+v, want continue", payload, res)
@@ -131,7 +165,7 @@ func TestPolicyGuard(t *testing.T) {
 		}
 		// A sibling sharing the workspace's name as a prefix is outside.
 		s.Answers <- protocol.UIRequestResult{Values: map[string]any{"value": false}}
-		if res := s.intercept(t, protocol.HookPermissionDecision, write(s.workspace+"-evil/x")); res.Decision != protocol.DecisionDeny {
+		if res := s.intercept(t, protocol.HookPermissionDecision, write(t, s.workspace+"-evil/x")); res.Decision != protocol.DecisionDeny {
 			t.Errorf("prefix sibling: %+v", res)
 		}
 		<-s.Prompts

@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -17,30 +16,25 @@ import (
 	"github.com/reasonix/reasonix-desktop/sdk"
 )
 
-// toolCall is the tool.before payload.
-type toolCall struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	CallID    string          `json:"callId,omitempty"`
-}
-
-// permission is the permission.decision payload.
-type permission struct {
-	Name         string          `json:"name"`
-	Arguments    json.RawMessage `json:"arguments,omitempty"`
-	ReadOnly     bool            `json:"readOnly,omitempty"`
-	HostDecision string          `json:"hostDecision,omitempty"`
-}
-
+// toolBefore blocks a run_command that would rm -rf. The payload is the
+// host's tool.before DTO: its arguments are the JSON object's text. Arguments
+// that do not decode fail the call instead of letting it through, so a
+// policy never fails open on a shape it did not expect.
 func toolBefore(_ context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
-	var tc toolCall
+	var tc protocol.ToolBeforePayload
 	if err := call.Decode(&tc); err != nil {
 		return sdk.Decision{}, err
+	}
+	if tc.Name != "run_command" {
+		return sdk.Continue(), nil
 	}
 	var args struct {
 		Command string `json:"command"`
 	}
-	if tc.Name == "run_command" && json.Unmarshal(tc.Arguments, &args) == nil && removesRecursively(args.Command) {
+	if err := tc.DecodeArguments(&args); err != nil {
+		return sdk.Block("policy-guard could not read the run_command arguments: " + err.Error()), nil
+	}
+	if removesRecursively(args.Command) {
 		return sdk.Block("rm -rf is blocked by policy-guard"), nil
 	}
 	return sdk.Continue(), nil
@@ -77,14 +71,14 @@ func removesRecursively(command string) bool {
 }
 
 func permissionDecision(ctx context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
-	var p permission
+	var p protocol.PermissionPayload
 	if err := call.Decode(&p); err != nil {
 		return sdk.Decision{}, err
 	}
 	var args struct {
 		Path string `json:"path"`
 	}
-	if p.Name != "write_file" || json.Unmarshal(p.Arguments, &args) != nil || !filepath.IsAbs(args.Path) {
+	if p.Name != "write_file" || p.DecodeArguments(&args) != nil || !filepath.IsAbs(args.Path) {
 		return sdk.Continue(), nil
 	}
 	root := filepath.Clean(call.Host.Session().WorkspaceRoot)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/intercept"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -47,8 +46,8 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 	if len(older) == 0 {
 		return nil // only the current turn: nothing to compact
 	}
-	var prep intercept.CompactionPrepare
-	_, err := c.run(ctx, ts, protocol.HookCompactionPrepare, &intercept.CompactionPrepare{Messages: older, Guidance: CompactionGuidance}, &prep)
+	var prep protocol.CompactionPreparePayload
+	_, err := c.run(ctx, ts, protocol.HookCompactionPrepare, &protocol.CompactionPreparePayload{Messages: older, Guidance: CompactionGuidance}, &prep)
 	var blocked *BlockedError
 	if errors.As(err, &blocked) {
 		c.notice("compaction skipped: " + blocked.Error())
@@ -67,8 +66,8 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 	if text == "" {
 		text = "(the model returned an empty summary)"
 	}
-	var done intercept.CompactionComplete
-	if _, err := c.run(ctx, ts, protocol.HookCompactionComplete, &intercept.CompactionComplete{Summary: text}, &done); err != nil {
+	var done protocol.CompactionCompletePayload
+	if _, err := c.run(ctx, ts, protocol.HookCompactionComplete, &protocol.CompactionCompletePayload{Summary: text}, &done); err != nil {
 		if errors.As(err, &blocked) {
 			c.notice("compaction discarded: " + blocked.Error())
 			return nil

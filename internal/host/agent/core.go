@@ -135,7 +135,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		}
 		return nil, err
 	}
-	c.hook(ctx, protocol.HookSessionStart, &intercept.Session{SessionPath: sessions.Path(c.session.ID), Phase: "start"})
+	c.hook(ctx, protocol.HookSessionStart, &protocol.SessionPayload{SessionPath: sessions.Path(c.session.ID), Phase: "start"})
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, c.session.ID)
 	}
@@ -233,7 +233,7 @@ func (c *Core) Close(ctx context.Context) {
 	c.mu.Lock()
 	s := c.session
 	c.mu.Unlock()
-	c.hook(ctx, protocol.HookSessionEnd, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: "end"})
+	c.hook(ctx, protocol.HookSessionEnd, &protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: "end"})
 	if c.ext != nil {
 		c.ext.Close(ctx)
 	}
@@ -307,11 +307,11 @@ func (c *Core) SetModel(ctx context.Context, id, effort string) error {
 
 // FrontendEvent runs frontend.event for a UI event.
 func (c *Core) FrontendEvent(ctx context.Context, kind, text, detail string) {
-	c.hook(ctx, protocol.HookFrontendEvent, &intercept.FrontendEvent{Kind: kind, Text: text, Detail: detail})
+	c.hook(ctx, protocol.HookFrontendEvent, &protocol.FrontendEventPayload{Kind: kind, Text: text, Detail: detail})
 }
 
 // hook runs a point outside a turn: the outcome is reported, not fatal.
-func (c *Core) hook(ctx context.Context, point protocol.HookPoint, payload intercept.Payload) *intercept.Result {
+func (c *Core) hook(ctx context.Context, point protocol.HookPoint, payload protocol.HookPayload) *intercept.Result {
 	gen := c.runtime.Current()
 	if gen == nil {
 		return nil
@@ -357,7 +357,7 @@ func (c *Core) switchSession(ctx context.Context, s *Session, endPoint, startPoi
 	old := c.session
 	c.mu.Unlock()
 	if endPoint != "" {
-		c.hook(ctx, endPoint, &intercept.Session{SessionPath: c.sessions.Path(old.ID), Phase: phaseOf(endPoint)})
+		c.hook(ctx, endPoint, &protocol.SessionPayload{SessionPath: c.sessions.Path(old.ID), Phase: phaseOf(endPoint)})
 	}
 	c.mu.Lock()
 	c.session = s
@@ -365,7 +365,7 @@ func (c *Core) switchSession(ctx context.Context, s *Session, endPoint, startPoi
 	if err := c.publish(ctx); err != nil {
 		return err
 	}
-	c.hook(ctx, startPoint, &intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: phaseOf(startPoint)})
+	c.hook(ctx, startPoint, &protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: phaseOf(startPoint)})
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, s.ID)
 	}
@@ -504,7 +504,7 @@ func (c *Core) save(ctx context.Context) error {
 	s := c.session
 	c.mu.Unlock()
 	if res := c.hook(context.WithoutCancel(ctx), protocol.HookSessionSave,
-		&intercept.Session{SessionPath: c.sessions.Path(s.ID), Phase: "save"}); res != nil && res.Verdict == intercept.Blocked {
+		&protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: "save"}); res != nil && res.Verdict == intercept.Blocked {
 		return nil
 	}
 	c.mu.Lock()

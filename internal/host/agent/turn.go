@@ -156,8 +156,8 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		return err
 	}
 	s := c.Session()
-	var in intercept.InputReceive
-	if _, err := c.run(ctx, ts, protocol.HookInputReceive, &intercept.InputReceive{Text: text}, &in); err != nil {
+	var in protocol.InputReceivePayload
+	if _, err := c.run(ctx, ts, protocol.HookInputReceive, &protocol.InputReceivePayload{Text: text}, &in); err != nil {
 		return err
 	}
 	c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: in.Text})
@@ -165,12 +165,12 @@ func (c *Core) turn(ctx context.Context, text string) error {
 
 	tools := c.tools
 	if _, err := c.run(ctx, ts, protocol.HookAgentBeforeStart,
-		&intercept.AgentBeforeStart{Model: s.Model, ToolCount: len(tools), SessionID: s.ID}, nil); err != nil {
+		&protocol.AgentBeforeStartPayload{Model: s.Model, ToolCount: len(tools), SessionID: s.ID}, nil); err != nil {
 		return err
 	}
-	var sp intercept.SystemPromptBuild
+	var sp protocol.SystemPromptPayload
 	if _, err := c.run(ctx, ts, protocol.HookSystemPromptBuild,
-		&intercept.SystemPromptBuild{Prompt: BaseSystemPrompt, WorkspaceRoot: s.WorkspaceRoot}, &sp); err != nil {
+		&protocol.SystemPromptPayload{Prompt: BaseSystemPrompt, WorkspaceRoot: s.WorkspaceRoot}, &sp); err != nil {
 		return err
 	}
 
@@ -187,8 +187,8 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		}
 		history := c.Session().Messages
 		messages := append([]protocol.ProviderMessage{{Role: protocol.RoleSystem, Content: sp.Prompt}}, history...)
-		var cp intercept.ContextPrepare
-		if _, err := c.run(ctx, ts, protocol.HookContextPrepare, &intercept.ContextPrepare{Messages: messages}, &cp); err != nil {
+		var cp protocol.ContextPreparePayload
+		if _, err := c.run(ctx, ts, protocol.HookContextPrepare, &protocol.ContextPreparePayload{Messages: messages}, &cp); err != nil {
 			return err
 		}
 		schemas := make([]protocol.ProviderToolSchema, 0, len(tools))
@@ -197,8 +197,8 @@ func (c *Core) turn(ctx context.Context, text string) error {
 				schemas = append(schemas, t.Schema())
 			}
 		}
-		var pr intercept.ProviderRequest
-		if _, err := c.run(ctx, ts, protocol.HookProviderRequest, &intercept.ProviderRequest{Request: protocol.ProviderRequest{
+		var pr protocol.ProviderRequestPayload
+		if _, err := c.run(ctx, ts, protocol.HookProviderRequest, &protocol.ProviderRequestPayload{Request: protocol.ProviderRequest{
 			Messages: cp.Messages, Tools: schemas, MaxTokens: 0}}, &pr); err != nil {
 			return err
 		}
@@ -206,7 +206,7 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		if err != nil {
 			return err
 		}
-		var final intercept.ProviderResponse
+		var final protocol.ProviderResponsePayload
 		if _, err := c.run(ctx, ts, protocol.HookProviderResponse, resp, &final); err != nil {
 			return err
 		}
@@ -234,14 +234,14 @@ func (c *Core) appendMessages(ms ...protocol.ProviderMessage) {
 
 // stream runs one model call and assembles the response, forwarding deltas
 // to emit.
-func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderRequest, emit func(Event)) (*intercept.ProviderResponse, error) {
+func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderRequest, emit func(Event)) (*protocol.ProviderResponsePayload, error) {
 	s := c.Session()
 	st, err := c.hub.Open(ctx, ts.cl, ts.model, s.Effort, req)
 	if err != nil {
 		return nil, err
 	}
 	var text, reasoning strings.Builder
-	resp := &intercept.ProviderResponse{}
+	resp := &protocol.ProviderResponsePayload{}
 	calls := map[string]*protocol.ProviderToolCall{}
 	var order []string
 	for ev := range st.Events() {
@@ -343,8 +343,8 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		}
 	}
 	args = gateCall.Arguments
-	var before intercept.ToolBefore
-	_, err := c.run(ctx, ts, protocol.HookToolBefore, &intercept.ToolBefore{Name: call.Name, Arguments: args, CallID: call.ID}, &before)
+	var before protocol.ToolBeforePayload
+	_, err := c.run(ctx, ts, protocol.HookToolBefore, &protocol.ToolBeforePayload{Name: call.Name, Arguments: string(args)}, &before)
 	var blocked *BlockedError
 	if errors.As(err, &blocked) {
 		card.State, card.Reason = ToolBlocked, blocked.Reason
@@ -354,8 +354,8 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	if err != nil {
 		return "", err
 	}
-	args = before.Arguments
-	card.Arguments = string(args)
+	args = argumentsOf(before.Arguments)
+	card.Arguments = before.Arguments
 
 	tool, known := c.tool(before.Name)
 	if !known {
@@ -398,10 +398,10 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		}
 	}
 	out, isError = patched.Result, patched.IsError
-	var after intercept.ToolAfter
-	_, err = c.run(ctx, ts, protocol.HookToolAfter, &intercept.ToolAfter{Name: tool.Name, Arguments: args, Result: out, IsError: isError, CallID: call.ID}, &after)
+	var after protocol.ToolAfterPayload
+	_, err = c.run(ctx, ts, protocol.HookToolAfter, &protocol.ToolAfterPayload{Name: tool.Name, Arguments: string(args), Result: out, IsError: isError}, &after)
 	if errors.As(err, &blocked) {
-		after = intercept.ToolAfter{Result: fmt.Sprintf("[result withheld by %s: %s]", blocked.Plugin, blocked.Reason), IsError: true}
+		after = protocol.ToolAfterPayload{Result: fmt.Sprintf("[result withheld by %s: %s]", blocked.Plugin, blocked.Reason), IsError: true}
 	} else if err != nil {
 		return "", err
 	}
@@ -419,12 +419,12 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
 	s := c.Session()
 	hostAllows := tool.ReadOnly || c.approved(tool.Name)
-	decision := intercept.HostDeny
+	decision := protocol.HostDeny
 	if hostAllows {
-		decision = intercept.HostAllow
+		decision = protocol.HostAllow
 	}
 	res, err := ts.chain.Run(ctx, intercept.Call{Point: protocol.HookPermissionDecision, ProviderRef: ts.model.Ref(),
-		Payload: &intercept.PermissionDecision{Name: tool.Name, Arguments: args, ReadOnly: tool.ReadOnly, HostDecision: decision}})
+		Payload: &protocol.PermissionPayload{Name: tool.Name, Arguments: string(args), ReadOnly: tool.ReadOnly, HostDecision: decision}})
 	if err != nil {
 		return false, "", err
 	}
@@ -444,12 +444,12 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	case intercept.Blocked:
 		return false, fmt.Sprintf("%s: %s", res.Plugin, res.Reason), nil
 	}
-	var final intercept.PermissionDecision
+	var final protocol.PermissionPayload
 	if err := res.Decode(&final); err != nil {
 		return false, "", err
 	}
 	if res.Replaced { // the permission slot owner ruled through hostDecision
-		if final.HostDecision == intercept.HostAllow {
+		if final.HostDecision == protocol.HostAllow {
 			return true, "", nil
 		}
 		owner, _ := ts.chain.Owner("permission")
@@ -476,6 +476,15 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 		return false, "", ctx.Err()
 	}
 	return false, "the user declined", nil
+}
+
+// argumentsOf turns a payload's argument text back into the raw object the
+// tools and gates take (nil for none).
+func argumentsOf(text string) json.RawMessage {
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	return json.RawMessage(text)
 }
 
 func (c *Core) gates() []ToolGate {

@@ -73,7 +73,7 @@ func rawChildren(b *testing.B, n int, mode string) []*rawChild {
 	return cs
 }
 
-var toolPayload = &intercept.ToolBefore{Name: "run_command", Arguments: json.RawMessage(`{"command":"ls -la"}`), CallID: "call_1"}
+var toolPayload = &protocol.ToolBeforePayload{Name: "run_command", Arguments: `{"command":"ls -la"}`}
 
 // rawRoundTrip sends one intercept-shaped request with encoding/json and
 // decodes the answer: the baseline of one intercept.

@@ -347,7 +347,7 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 		if len(a.Replacement) == 0 {
 			return false, violation("replace without a replacement")
 		}
-		if _, err := DecodePayload(point, a.Replacement); err != nil {
+		if _, err := protocol.DecodeHookPayload(point, a.Replacement); err != nil {
 			return false, violation("replacement rejected: %v", err)
 		}
 		// Strictly decoded and validated: the bytes are used as they are,
@@ -376,9 +376,9 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 			return true, nil
 		}
 		res.Verdict = Allowed
-		var p PermissionDecision
-		if json.Unmarshal(res.Payload, &p) == nil && p.HostDecision == HostDeny {
-			sum := sha256.Sum256(p.Arguments)
+		var p protocol.PermissionPayload
+		if json.Unmarshal(res.Payload, &p) == nil && p.HostDecision == protocol.HostDeny {
+			sum := sha256.Sum256([]byte(p.Arguments))
 			res.Audit = &AuditEntry{Time: time.Now().UTC(), Plugin: m.Plugin, Tool: p.Name,
 				ArgumentsSHA256: hex.EncodeToString(sum[:]), Reason: res.Reason}
 			c.log.Warn("audit: plugin allowed a call the host denied", "plugin", m.Plugin,
@@ -394,11 +394,11 @@ func encodePayload(call Call) (json.RawMessage, error) {
 	case json.RawMessage:
 		// Raw JSON (a replacement, a test, a big payload) is checked
 		// strictly: a bug here must not reach a plugin.
-		if _, err := DecodePayload(call.Point, p); err != nil {
+		if _, err := protocol.DecodeHookPayload(call.Point, p); err != nil {
 			return nil, err
 		}
 		return p, nil
-	case Payload:
+	case protocol.HookPayload:
 		// The host's own DTO only needs its rules checked.
 		if err := p.Validate(call.Point); err != nil {
 			return nil, fmt.Errorf("%s payload: %w", call.Point, err)

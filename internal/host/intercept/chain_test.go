@@ -116,8 +116,8 @@ func (w *world) lines(t *testing.T, prefix string) []string {
 }
 
 func toolBefore(cmd string) intercept.Call {
-	return intercept.Call{Point: protocol.HookToolBefore, Payload: &intercept.ToolBefore{
-		Name: "run_command", Arguments: json.RawMessage(`{"command":"` + cmd + `"}`), CallID: "c1"}}
+	return intercept.Call{Point: protocol.HookToolBefore, Payload: &protocol.ToolBeforePayload{
+		Name: "run_command", Arguments: `{"command":"` + cmd + `"}`}}
 }
 
 func TestOrderIsPriorityThenName(t *testing.T) {
@@ -141,7 +141,7 @@ func TestOrderIsPriorityThenName(t *testing.T) {
 func TestDecisions(t *testing.T) {
 	w := start(t,
 		spec{name: "a-rewriter", priority: 1, decide: map[string]any{"tool.before": map[string]any{
-			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": map[string]any{"command": "ls -la"}, "callId": "c1"}}}},
+			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"ls -la"}`}}}},
 		spec{name: "b-blocker", priority: 2, points: []string{"tool.before", "permission.decision"}, decide: map[string]any{
 			"tool.before":         map[string]any{"decision": "block", "reason": "no way, token=ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
 			"permission.decision": map[string]any{"decision": "allow", "reason": "trusted"}}},
@@ -163,8 +163,8 @@ func TestDecisions(t *testing.T) {
 		}
 	}
 
-	perm := intercept.Call{Point: protocol.HookPermissionDecision, Payload: &intercept.PermissionDecision{
-		Name: "write_file", Arguments: json.RawMessage(`{"path":"/etc/x"}`), HostDecision: intercept.HostDeny}}
+	perm := intercept.Call{Point: protocol.HookPermissionDecision, Payload: &protocol.PermissionPayload{
+		Name: "write_file", Arguments: `{"path":"/etc/x"}`, HostDecision: protocol.HostDeny}}
 	res, err = w.chain.Run(context.Background(), perm)
 	if err != nil {
 		t.Fatal(err)
@@ -177,14 +177,14 @@ func TestDecisions(t *testing.T) {
 func TestReplaceIsSeenByTheNextInterceptor(t *testing.T) {
 	w := start(t,
 		spec{name: "a", decide: map[string]any{"tool.before": map[string]any{
-			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": map[string]any{"command": "echo safe"}}}}},
+			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"echo safe"}`}}}},
 		spec{name: "b", decide: map[string]any{"tool.before": map[string]any{"echo": true}}},
 	)
 	res, err := w.chain.Run(context.Background(), toolBefore("rm -rf /"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p intercept.ToolBefore
+	var p protocol.ToolBeforePayload
 	if err := res.Decode(&p); err != nil {
 		t.Fatal(err)
 	}
@@ -244,14 +244,14 @@ func TestTimeoutDiscardsTheLateAnswer(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond) // the late block arrives and must change nothing
 	res, err = w.chain.Run(context.Background(), intercept.Call{Point: protocol.HookToolBefore,
-		Payload: &intercept.ToolBefore{Name: "read_file"}})
+		Payload: &protocol.ToolBeforePayload{Name: "read_file"}})
 	if err != nil || res.Verdict != intercept.Continue {
 		t.Fatalf("after the late answer: %v %+v", err, res)
 	}
 }
 
 func TestSlotOwnerHasTheFinalSay(t *testing.T) {
-	sp := intercept.Call{Point: protocol.HookSystemPromptBuild, Payload: &intercept.SystemPromptBuild{Prompt: "base", WorkspaceRoot: "/w"}}
+	sp := intercept.Call{Point: protocol.HookSystemPromptBuild, Payload: &protocol.SystemPromptPayload{Prompt: "base", WorkspaceRoot: "/w"}}
 	w := start(t,
 		spec{name: "chain", points: []string{"system_prompt.build"}, decide: map[string]any{"system_prompt.build": map[string]any{
 			"decision": "replace", "replacement": map[string]any{"prompt": "from chain", "workspaceRoot": "/w"}}}},
@@ -262,7 +262,7 @@ func TestSlotOwnerHasTheFinalSay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p intercept.SystemPromptBuild
+	var p protocol.SystemPromptPayload
 	res.Decode(&p)
 	if p.Prompt != "from owner" {
 		t.Fatalf("prompt %q", p.Prompt)
@@ -286,12 +286,12 @@ func TestSlotOwnerHasTheFinalSay(t *testing.T) {
 
 func TestToolSlotFollowsTheToolName(t *testing.T) {
 	w := start(t, spec{name: "owner", points: []string{}, slots: []string{"tool:run_command"}, decide: map[string]any{
-		"tool.before": map[string]any{"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": map[string]any{"command": "true"}}}}})
+		"tool.before": map[string]any{"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"true"}`}}}})
 	res, err := w.chain.Run(context.Background(), toolBefore("ls"))
 	if err != nil || !res.Replaced {
 		t.Fatalf("%v %+v", err, res)
 	}
-	res, err = w.chain.Run(context.Background(), intercept.Call{Point: protocol.HookToolBefore, Payload: &intercept.ToolBefore{Name: "read_file"}})
+	res, err = w.chain.Run(context.Background(), intercept.Call{Point: protocol.HookToolBefore, Payload: &protocol.ToolBeforePayload{Name: "read_file"}})
 	if err != nil || res.Replaced {
 		t.Fatalf("the owner of tool:run_command ruled on read_file: %v %+v", err, res)
 	}
@@ -299,9 +299,10 @@ func TestToolSlotFollowsTheToolName(t *testing.T) {
 
 // bigToolCall is a tool.before payload of exactly size bytes.
 func bigToolCall(size int) intercept.Call {
-	const prefix = `{"name":"write_file","arguments":{"path":"a","content":"`
-	pad := strings.Repeat("x", size-len(prefix)-3)
-	return intercept.Call{Point: protocol.HookToolBefore, Payload: json.RawMessage(prefix + pad + `"}}`)}
+	const prefix = `{"name":"write_file","arguments":"{\"path\":\"a\",\"content\":\"`
+	const suffix = `\"}"}`
+	pad := strings.Repeat("x", size-len(prefix)-len(suffix))
+	return intercept.Call{Point: protocol.HookToolBefore, Payload: json.RawMessage(prefix + pad + suffix)}
 }
 
 func TestContentRefsRoundTripBothWays(t *testing.T) {
@@ -346,7 +347,7 @@ func TestEventsFanOutWithoutBlocking(t *testing.T) {
 		spec{name: "slowpoke", points: []string{"session.save"}, env: map[string]string{"MISBEHAVE_EVENT_DELAY_MS": "50"}},
 		spec{name: "deaf", points: []string{"tool.before"}},
 	)
-	ev := intercept.Call{Point: protocol.HookSessionSave, Payload: &intercept.Session{SessionPath: "/s.json", Phase: "save"}}
+	ev := intercept.Call{Point: protocol.HookSessionSave, Payload: &protocol.SessionPayload{SessionPath: "/s.json", Phase: "save"}}
 	began := time.Now()
 	for i := 0; i < 200; i++ {
 		w.chain.Observe(ev)

@@ -21,7 +21,7 @@ import (
 var (
 	benchCall = agent.GateCall{SessionID: "s1", Tool: "run_command",
 		Arguments: json.RawMessage(`{"command":"go test ./..."}`), CallID: "call_1"}
-	benchToolBefore = &intercept.ToolBefore{Name: benchCall.Tool, Arguments: benchCall.Arguments, CallID: benchCall.CallID}
+	benchToolBefore = &protocol.ToolBeforePayload{Name: benchCall.Tool, Arguments: string(benchCall.Arguments)}
 )
 
 // benchLayout is a data dir with v2 interceptors of tool.before (the SDK
