@@ -16,4 +16,8 @@ const (
 	ProtocolMajor   = 2
 	SchemaTitle     = "Reasonix Extension Protocol v2"
 	SchemaDialect   = "https://json-schema.org/draft/2020-12/schema"
+	// DependencySchemaVersion is the version of the manifest dependency
+	// identity (requires/provides) the host speaks; the Reasonix host sends
+	// it at the top of initialize params and in the capabilities.
+	DependencySchemaVersion = 1
 )

@@ -29,8 +29,8 @@ type HostCapabilities struct {
 
 // CapabilityWire is a provided capability (manifest `provides`).
 type CapabilityWire struct {
-	Kind       string `json:"kind" schema:"minLength=1"`
 	Namespace  string `json:"namespace" schema:"minLength=1"`
+	Kind       string `json:"kind" schema:"minLength=1"`
 	ID         string `json:"id" schema:"minLength=1"`
 	Version    string `json:"version,omitempty"`
 	SchemaHash string `json:"schemaHash,omitempty"`
@@ -38,12 +38,12 @@ type CapabilityWire struct {
 
 // RequirementWire is a required capability (manifest `requires`).
 type RequirementWire struct {
-	Kind         string `json:"kind" schema:"minLength=1"`
 	Namespace    string `json:"namespace" schema:"minLength=1"`
+	Kind         string `json:"kind" schema:"minLength=1"`
 	ID           string `json:"id" schema:"minLength=1"`
 	Version      string `json:"version,omitempty"`
-	VersionRange string `json:"versionRange,omitempty"`
 	SchemaHash   string `json:"schemaHash,omitempty"`
+	VersionRange string `json:"versionRange,omitempty"`
 	Optional     bool   `json:"optional,omitempty"`
 }
 
@@ -55,14 +55,16 @@ type ManifestExpectation struct {
 	Providers    []string          `json:"providers,omitempty"`
 	UIActions    []string          `json:"uiActions,omitempty"`
 	Capabilities []string          `json:"capabilities,omitempty"`
-	Provides     []CapabilityWire  `json:"provides,omitempty"`
 	Requires     []RequirementWire `json:"requires,omitempty"`
+	Provides     []CapabilityWire  `json:"provides,omitempty"`
 }
 
-// InitializeParams are the params of extension/initialize.
+// InitializeParams are the params of extension/initialize. Every wire
+// struct's field order is the real Reasonix host's, so the frames this host
+// writes are byte for byte the ones a Reasonix plugin sees there.
 type InitializeParams struct {
-	ProtocolID              string              `json:"protocolId" schema:"minLength=1"`
 	ProtocolVersion         string              `json:"protocolVersion" schema:"minLength=1"`
+	ProtocolID              string              `json:"protocolId" schema:"minLength=1"`
 	Manifest                ManifestExpectation `json:"manifest"`
 	Session                 SessionContext      `json:"session"`
 	Capabilities            HostCapabilities    `json:"capabilities"`
@@ -122,8 +124,8 @@ type ExternalizedField struct {
 type InterceptParams struct {
 	Event         HookPoint           `json:"event"`
 	Seq           int64               `json:"seq" schema:"minimum=1"`
-	TimeoutMillis int64               `json:"timeoutMillis" schema:"minimum=0"`
 	Payload       json.RawMessage     `json:"payload" schema:"externalizable"`
+	TimeoutMillis int64               `json:"timeoutMillis" schema:"minimum=0"`
 	Externalized  []ExternalizedField `json:"externalized,omitempty"`
 }
 

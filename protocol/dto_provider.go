@@ -68,8 +68,8 @@ type ProviderResponseFormat struct {
 type ProviderRequest struct {
 	Messages       []ProviderMessage       `json:"messages"`
 	Tools          []ProviderToolSchema    `json:"tools"`
-	MaxTokens      int64                   `json:"maxTokens" schema:"minimum=0"`
 	Temperature    *float64                `json:"temperature,omitempty"`
+	MaxTokens      int64                   `json:"maxTokens" schema:"minimum=0"`
 	ResponseFormat *ProviderResponseFormat `json:"responseFormat,omitempty"`
 }
 

@@ -16,20 +16,23 @@ import (
 // result is compact JSON, and encodes the value itself if it is not.
 
 // AppendJSON appends p as protocol/ndjson would encode it, given a compact
-// Payload.
+// Payload. The member order is the struct's, which is the real host's:
+// event, seq, payload, timeoutMillis, externalized.
 func (p *InterceptParams) AppendJSON(dst []byte) ([]byte, error) {
 	dst = appendEventHead(dst, p.Event)
 	dst = append(dst, `,"seq":`...)
 	dst = strconv.AppendInt(dst, p.Seq, 10)
+	dst = appendPayload(dst, p.Payload)
 	dst = append(dst, `,"timeoutMillis":`...)
 	dst = strconv.AppendInt(dst, p.TimeoutMillis, 10)
-	return appendPayloadTail(dst, p.Payload, p.Externalized)
+	return appendExternalizedTail(dst, p.Externalized)
 }
 
 // AppendJSON appends p as protocol/ndjson would encode it, given a compact
 // Payload.
 func (p *EventParams) AppendJSON(dst []byte) ([]byte, error) {
-	return appendPayloadTail(appendEventHead(dst, p.Event), p.Payload, p.Externalized)
+	dst = appendPayload(appendEventHead(dst, p.Event), p.Payload)
+	return appendExternalizedTail(dst, p.Externalized)
 }
 
 // appendEventHead appends `{"event":"<point>"`.
@@ -44,14 +47,17 @@ func appendEventHead(dst []byte, event HookPoint) []byte {
 	return append(dst, b...)
 }
 
-// appendPayloadTail appends `,"payload":P[,"externalized":[...]]}`.
-func appendPayloadTail(dst []byte, payload json.RawMessage, ext []ExternalizedField) ([]byte, error) {
+// appendPayload appends `,"payload":P` (null when empty).
+func appendPayload(dst []byte, payload json.RawMessage) []byte {
 	dst = append(dst, `,"payload":`...)
 	if len(payload) == 0 {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, payload...)
+		return append(dst, "null"...)
 	}
+	return append(dst, payload...)
+}
+
+// appendExternalizedTail appends `[,"externalized":[...]]}`.
+func appendExternalizedTail(dst []byte, ext []ExternalizedField) ([]byte, error) {
 	if len(ext) > 0 {
 		b, err := marshalNoHTML(ext)
 		if err != nil {

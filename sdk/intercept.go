@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -159,7 +160,9 @@ func (s *server) uiAction(ctx context.Context, params json.RawMessage) (any, err
 	}
 	a := s.p.action(ap.ActionID)
 	if a == nil {
-		return nil, protocol.Errorf(protocol.ReasonInvalidParams, "%s: actionId: unknown action %q", protocol.MethodUIAction, ap.ActionID)
+		// As the Reasonix SDK answers: not accepted, with the reason, rather
+		// than a protocol error (the params themselves were valid).
+		return protocol.UIActionResult{Accepted: false, Message: fmt.Sprintf("unknown action %q", ap.ActionID)}, nil
 	}
 	msg, err := a.Handler(ctx, ActionContext{
 		ActionID: ap.ActionID, SessionID: ap.SessionID, Generation: ap.Generation, Args: ap.Args, Host: s.host,

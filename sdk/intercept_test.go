@@ -227,8 +227,12 @@ func TestActionsAndSubmit(t *testing.T) {
 	if want := `{"accepted":false,"message":"context deadline exceeded"}`; err != nil || string(raw) != want {
 		t.Fatalf("failing action: %s %v, want %s", raw, err, want)
 	}
-	_, err = h.call(protocol.MethodUIAction, protocol.UIActionParams{ActionID: "nope", SessionID: "sess-1", Generation: 7})
-	wantReason(t, err, protocol.ReasonInvalidParams, "nope")
+	// An action the plugin does not know is not accepted (the Reasonix
+	// SDK's answer), not a protocol error.
+	raw, err = h.call(protocol.MethodUIAction, protocol.UIActionParams{ActionID: "nope", SessionID: "sess-1", Generation: 7})
+	if want := `{"accepted":false,"message":"unknown action \"nope\""}`; err != nil || string(raw) != want {
+		t.Fatalf("unknown action: %s %v, want %s", raw, err, want)
+	}
 	_, err = h.call(protocol.MethodUIAction, map[string]any{"sessionId": "s", "generation": 7})
 	wantReason(t, err, protocol.ReasonInvalidParams, "actionId")
 

@@ -39,7 +39,7 @@ func writeTestPlugin(t *testing.T) string {
     "intercepts": ["input.receive"],
     "capabilities": ["interceptors", "ui"]
   },
-  "provides": [{"kind": "uiaction", "id": "wave"}],
+  "provides": [{"kind": "uiaction", "namespace": "plugin/hello", "id": "wave", "version": "1.0.0", "schemaHash": "sha256:test"}],
   "hooks": {}
 }`
 	if err := os.WriteFile(filepath.Join(dir, plugin.ManifestFile), []byte(manifest), 0o644); err != nil {

@@ -101,6 +101,15 @@ func PluginDir(tb testing.TB, name, binary string, manifest map[string]any) stri
 		manifest["runtime"] = rt
 	}
 	setDefault(rt, "command", binary)
+	// Provides entries get what the Reasonix loader requires and a test
+	// rarely cares about: the plugin's namespace, a version, a schemaHash.
+	if provides, ok := manifest["provides"].([]map[string]any); ok {
+		for _, c := range provides {
+			setDefault(c, "namespace", "plugin/"+manifest["name"].(string))
+			setDefault(c, "version", "1.0.0")
+			setDefault(c, "schemaHash", "sha256:test")
+		}
+	}
 	b, err := json.MarshalIndent(manifest, "", "  ")
 	if err != nil {
 		tb.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -232,9 +233,25 @@ func TestToolCallGoesThroughEveryPoint(t *testing.T) {
 		t.Fatalf("reply %q", got)
 	}
 	got := strings.Join(e.logLines(t, "intercept"), " ")
-	want := "input.receive provider.request provider.response tool.before permission.decision tool.after provider.request provider.response session.save"
+	// session.save is asked of the session_policy owner only (there is
+	// none): a subscriber observes it as an event, as in the Reasonix host.
+	want := "input.receive provider.request provider.response tool.before permission.decision tool.after provider.request provider.response"
 	if got != want {
 		t.Fatalf("points\n got %s\nwant %s", got, want)
+	}
+	e.waitLine(t, "event", "session.save")
+}
+
+// waitLine waits for a "<prefix> <point>" line in the plugins' log: events
+// are delivered asynchronously.
+func (e *env) waitLine(t *testing.T, prefix, point string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(e.logLines(t, prefix), point) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q %s in %v", prefix, point, e.logLines(t, prefix))
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -403,7 +420,7 @@ func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
 	}
 }
 
-func TestSessionsRotateAndLoad(t *testing.T) {
+func TestSessionsNewAndLoad(t *testing.T) {
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -411,18 +428,11 @@ func TestSessionsRotateAndLoad(t *testing.T) {
 	c.SetModel(context.Background(), echoModel, "")
 	c.Send(context.Background(), "first")
 	first := c.Session().ID
-	if err := c.RotateSession(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	rotated := c.Session()
-	if rotated.ID == first || len(rotated.Messages) != 2 || rotated.WorkspaceRoot != e.workspace {
-		t.Fatalf("rotated %+v", rotated)
-	}
 	if err := c.NewSession(context.Background(), ""); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Session().Messages) != 0 {
-		t.Fatal("a new session is not empty")
+	if got := c.Session(); got.ID == first || len(got.Messages) != 0 || got.WorkspaceRoot != e.workspace || got.Model != echoModel {
+		t.Fatalf("new session %+v", got)
 	}
 	if err := c.LoadSession(context.Background(), first); err != nil {
 		t.Fatal(err)
@@ -430,7 +440,7 @@ func TestSessionsRotateAndLoad(t *testing.T) {
 	if got := c.Session(); got.ID != first || got.Messages[0].Content != "first" {
 		t.Fatalf("loaded %+v", got)
 	}
-	if len(c.Sessions()) < 2 {
+	if len(c.Sessions()) < 1 {
 		t.Fatalf("sessions %+v", c.Sessions())
 	}
 }

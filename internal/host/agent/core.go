@@ -135,7 +135,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		}
 		return nil, err
 	}
-	c.hook(ctx, protocol.HookSessionStart, &protocol.SessionPayload{SessionPath: sessions.Path(c.session.ID), Phase: "start"})
+	c.sessionEvent(protocol.HookSessionStart, c.session.ID)
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, c.session.ID)
 	}
@@ -233,7 +233,7 @@ func (c *Core) Close(ctx context.Context) {
 	c.mu.Lock()
 	s := c.session
 	c.mu.Unlock()
-	c.hook(ctx, protocol.HookSessionEnd, &protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: "end"})
+	c.sessionEvent(protocol.HookSessionEnd, s.ID)
 	if c.ext != nil {
 		c.ext.Close(ctx)
 	}
@@ -346,30 +346,79 @@ func (c *Core) Reload(ctx context.Context) error {
 	return c.publish(ctx)
 }
 
-// switchSession ends the current session with endPoint and makes s current
-// under a new generation, announced with startPoint.
-func (c *Core) switchSession(ctx context.Context, s *Session, endPoint, startPoint protocol.HookPoint) error {
-	c.mu.Lock()
-	if c.running != nil {
-		c.mu.Unlock()
-		return ErrTurnRunning
+// The session points are dispatched as in the Reasonix host: only the
+// session_policy owner is asked (at save, load and rotate), and every
+// subscriber observes the edge as an extension/event afterwards; start and
+// end are observations only.
+
+// sessionPolicy asks the session_policy owner about a session edge of the
+// session id. A block or a failure is returned; without an owner it is a
+// no-op that succeeds. The returned payload is what observers are told.
+func (c *Core) sessionPolicy(ctx context.Context, point protocol.HookPoint, id string) (json.RawMessage, error) {
+	gen := c.runtime.Current()
+	payload := &protocol.SessionPayload{SessionPath: c.sessions.Path(id), Phase: phaseOf(point)}
+	if gen == nil {
+		return json.Marshal(payload)
 	}
-	old := c.session
-	c.mu.Unlock()
-	if endPoint != "" {
-		c.hook(ctx, endPoint, &protocol.SessionPayload{SessionPath: c.sessions.Path(old.ID), Phase: phaseOf(endPoint)})
+	res, err := gen.Chain().RunOwners(ctx, intercept.Call{Point: point, Payload: payload})
+	if err != nil {
+		return nil, err
 	}
+	if res.Verdict == intercept.Blocked {
+		return nil, &BlockedError{Point: point, Plugin: res.Plugin, Reason: res.Reason}
+	}
+	return res.Payload, nil
+}
+
+// sessionObserve tells the current generation's subscribers about an edge.
+func (c *Core) sessionObserve(point protocol.HookPoint, payload any) {
+	if gen := c.runtime.Current(); gen != nil {
+		gen.Chain().Observe(intercept.Call{Point: point, Payload: payload})
+	}
+}
+
+// sessionEvent tells an edge no plugin can stop (session.start, session.end).
+func (c *Core) sessionEvent(point protocol.HookPoint, id string) {
+	c.sessionObserve(point, &protocol.SessionPayload{SessionPath: c.sessions.Path(id), Phase: phaseOf(point)})
+}
+
+// switchSession makes s current under a new generation (the sidecars are
+// bound to one session), announcing it with startPoint: session.start for a
+// fresh session, session.load for a saved one.
+func (c *Core) switchSession(ctx context.Context, s *Session, startPoint protocol.HookPoint) error {
 	c.mu.Lock()
 	c.session = s
 	c.mu.Unlock()
 	if err := c.publish(ctx); err != nil {
 		return err
 	}
-	c.hook(ctx, startPoint, &protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: phaseOf(startPoint)})
+	if startPoint == protocol.HookSessionLoad {
+		// A load cannot be undone once the sessions switched: the owner's
+		// failure is a notice, as in the Reasonix host.
+		payload, err := c.sessionPolicy(ctx, startPoint, s.ID)
+		if err != nil {
+			c.notice(fmt.Sprintf("session policy failed at session.load: %s", redact.String(err.Error())))
+		} else {
+			c.sessionObserve(startPoint, payload)
+		}
+	} else {
+		c.sessionEvent(startPoint, s.ID)
+	}
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, s.ID)
 	}
 	c.fe.Emit(Event{Kind: EventSession, SessionID: s.ID})
+	return nil
+}
+
+// idle reports ErrTurnRunning while a turn runs: sessions switch only
+// between turns.
+func (c *Core) idle() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running != nil {
+		return ErrTurnRunning
+	}
 	return nil
 }
 
@@ -419,36 +468,47 @@ func (c *Core) RunCommand(ctx context.Context, line string) (string, error) {
 
 func phaseOf(p protocol.HookPoint) string { return string(p)[len("session."):] }
 
-// NewSession ends the current session and starts an empty one.
+// NewSession replaces the current session with an empty one (New chat,
+// /new, /clear), in the Reasonix host's order: the live session is saved,
+// session.rotate asks the session_policy owner (a block or a failure aborts
+// here, leaving the old session current and intact), then session.end is
+// observed for the old session and session.start for the new one.
 func (c *Core) NewSession(ctx context.Context, workspace string) error {
+	if err := c.idle(); err != nil {
+		return err
+	}
 	cur := c.Session()
 	if workspace == "" {
 		workspace = cur.WorkspaceRoot
 	}
+	if len(cur.Messages) > 0 { // an empty chat has nothing to keep
+		if err := c.save(ctx); err != nil {
+			return fmt.Errorf("new chat: the current session was not saved, so it stays open: %w", err)
+		}
+	}
+	payload, err := c.sessionPolicy(ctx, protocol.HookSessionRotate, cur.ID)
+	if err != nil {
+		return fmt.Errorf("new chat: %w", err)
+	}
+	c.sessionObserve(protocol.HookSessionRotate, payload)
+	c.sessionEvent(protocol.HookSessionEnd, cur.ID)
 	s := NewSession(workspace)
 	s.Model, s.Effort = cur.Model, cur.Effort
-	return c.switchSession(ctx, s, protocol.HookSessionEnd, protocol.HookSessionStart)
+	return c.switchSession(ctx, s, protocol.HookSessionStart)
 }
 
-// LoadSession makes a saved session current.
+// LoadSession makes a saved session current: session.end is observed for
+// the old one, then session.load asks the session_policy owner.
 func (c *Core) LoadSession(ctx context.Context, id string) error {
+	if err := c.idle(); err != nil {
+		return err
+	}
 	s, err := c.sessions.Load(id)
 	if err != nil {
 		return err
 	}
-	return c.switchSession(ctx, s, protocol.HookSessionEnd, protocol.HookSessionLoad)
-}
-
-// RotateSession continues in a new session id with the same workspace and
-// history.
-func (c *Core) RotateSession(ctx context.Context) error {
-	cur := c.Session()
-	s := NewSession(cur.WorkspaceRoot)
-	s.Model, s.Effort, s.Messages = cur.Model, cur.Effort, cur.Messages
-	if err := c.switchSession(ctx, s, "", protocol.HookSessionRotate); err != nil {
-		return err
-	}
-	return c.save(ctx)
+	c.sessionEvent(protocol.HookSessionEnd, c.Session().ID)
+	return c.switchSession(ctx, s, protocol.HookSessionLoad)
 }
 
 // InvokeAction runs a plugin UI action by its public name.
@@ -498,16 +558,23 @@ func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[stri
 	return c.surfaces.SetSubmitState(key, surfaces.SubmitSent)
 }
 
-// save runs session.save and writes the session atomically.
+// save writes the session atomically after the session_policy owner
+// agreed; subscribers observe session.save once it is written. A block or a
+// failure is returned naming the plugin: the file on disk (the last good
+// save, if any) is left as it was.
 func (c *Core) save(ctx context.Context) error {
-	c.mu.Lock()
-	s := c.session
-	c.mu.Unlock()
-	if res := c.hook(context.WithoutCancel(ctx), protocol.HookSessionSave,
-		&protocol.SessionPayload{SessionPath: c.sessions.Path(s.ID), Phase: "save"}); res != nil && res.Verdict == intercept.Blocked {
-		return nil
+	ctx = context.WithoutCancel(ctx) // a stopped turn is still saved
+	id := c.Session().ID
+	payload, err := c.sessionPolicy(ctx, protocol.HookSessionSave, id)
+	if err != nil {
+		return err
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sessions.Save(c.session)
+	err = c.sessions.Save(c.session)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.sessionObserve(protocol.HookSessionSave, payload)
+	return nil
 }

@@ -31,6 +31,17 @@ func (e *BlockedError) Error() string {
 	return fmt.Sprintf("%s blocked by %s: %s", e.Point, e.Plugin, e.Reason)
 }
 
+// NotSavedError is a turn whose session could not be written: a
+// session_policy owner blocked or failed session.save, or the disk did. The
+// last good save, if any, is untouched.
+type NotSavedError struct{ Err error }
+
+func (e *NotSavedError) Error() string {
+	return "the session was not saved: " + redact.String(e.Err.Error())
+}
+
+func (e *NotSavedError) Unwrap() error { return e.Err }
+
 // Send runs one turn for the user's text and saves the session afterwards,
 // whatever the outcome. It returns the turn's error (also emitted).
 func (c *Core) Send(ctx context.Context, text string) error {
@@ -55,19 +66,29 @@ func (c *Core) Send(ctx context.Context, text string) error {
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
 	err := c.turn(turnCtx, text)
-	if saveErr := c.save(ctx); saveErr != nil {
-		c.notice("the session was not saved: " + saveErr.Error())
+	saveErr := c.save(ctx)
+	if saveErr != nil {
+		saveErr = &NotSavedError{Err: saveErr}
 	}
 	if c.ext != nil {
 		c.ext.TurnEnded(ctx, sessionID)
 	}
 	if err != nil {
+		if saveErr != nil {
+			c.notice(saveErr.Error())
+		}
 		msg := err.Error()
 		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
 			msg = "stopped"
 		}
 		c.fe.Emit(Event{Kind: EventTurnFailed, SessionID: sessionID, Error: redact.String(msg)})
 		return err
+	}
+	if saveErr != nil {
+		// The reply arrived but is not on disk: the turn is reported failed
+		// so nobody (a script, the user) takes the session for saved.
+		c.fe.Emit(Event{Kind: EventTurnFailed, SessionID: sessionID, Error: saveErr.Error()})
+		return saveErr
 	}
 	c.fe.Emit(Event{Kind: EventTurnDone, SessionID: sessionID})
 	return nil

@@ -273,6 +273,40 @@ func (c *Chain) Run(ctx context.Context, call Call) (*Result, error) {
 	return res, nil
 }
 
+// RunOwners runs only the slot owners of a point, skipping the interceptor
+// chain: how the Reasonix host dispatches the session points, which plugins
+// that merely subscribe to them see as extension/event observations only.
+// An owner's block is the operation's veto here (Verdict Blocked); its
+// error, timeout or violation fails the call.
+func (c *Chain) RunOwners(ctx context.Context, call Call) (*Result, error) {
+	payload, err := encodePayload(call)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Payload: payload, Verdict: Continue}
+	for _, slot := range slotsFor(call, res.Payload) {
+		owner, ok := c.owners[slot]
+		if !ok {
+			continue
+		}
+		answer, err := c.ask(ctx, owner, call.Point, res.Payload)
+		if err == nil && answer.Decision == protocol.DecisionBlock {
+			res.Verdict, res.Plugin, res.Reason = Blocked, owner.Plugin, redact.String(answer.Reason)
+			if res.Reason == "" {
+				res.Reason = "blocked by " + owner.Plugin
+			}
+			return res, nil
+		}
+		if err == nil {
+			_, err = c.apply(owner, call.Point, answer, res, true)
+		}
+		if err != nil {
+			return nil, &FailedError{Plugin: owner.Plugin, Point: call.Point, Err: err}
+		}
+	}
+	return res, nil
+}
+
 // step asks one member. It reports done when the extension phase ended
 // (block, allow, deny).
 func (c *Chain) step(ctx context.Context, m *Member, call Call, res *Result, asOwner bool) (bool, error) {

@@ -42,8 +42,9 @@ type Manifest struct {
 	Homepage    string                     `json:"homepage,omitempty"`
 	Repository  string                     `json:"repository,omitempty"`
 	Requires    []protocol.RequirementWire `json:"requires,omitempty"`
-	// Provides are the provided capabilities. A missing namespace defaults to
-	// "plugin/<name>" (the wire form requires one).
+	// Provides are the provided capabilities, each with its namespace,
+	// version and (for schema-carrying kinds) schemaHash: nothing is filled
+	// in, as in the Reasonix package loader.
 	Provides []protocol.CapabilityWire `json:"provides,omitempty"`
 	// Contributes is kept verbatim (a JSON object); the desktop host does not use it.
 	Contributes json.RawMessage `json:"contributes,omitempty"`
@@ -140,13 +141,14 @@ func (m *Manifest) LegacyNotes() []string {
 	return notes
 }
 
-// ProviderRefs are the provider refs the sidecar may serve: plugin/<name>/<id>
-// for every provides entry of kind provider, in manifest order.
+// ProviderRefs are the provider refs the sidecar may serve: <namespace>/<id>
+// for every provides entry of kind provider, in manifest order (validation
+// keeps them under plugin/<name>/).
 func (m *Manifest) ProviderRefs() []string {
 	var out []string
 	for _, p := range m.Provides {
 		if p.Kind == KindProvider {
-			out = append(out, "plugin/"+m.Name+"/"+p.ID)
+			out = append(out, p.Namespace+"/"+p.ID)
 		}
 	}
 	return out

@@ -23,9 +23,9 @@ const fullManifest = `{
   "repository": "https://example.com/guard.git",
   "requires": [{"kind": "hostapi", "namespace": "reasonix", "id": "ui", "versionRange": ">=2", "optional": true}],
   "provides": [
-    {"kind": "provider", "id": "echo", "version": "1.0.0"},
-    {"kind": "uiaction", "id": "open-panel"},
-    {"kind": "schema", "namespace": "custom", "id": "thing", "schemaHash": "abc"}
+    {"kind": "provider", "namespace": "plugin/policy-guard", "id": "echo", "version": "1.0.0", "schemaHash": "sha256:p"},
+    {"kind": "uiaction", "namespace": "plugin/policy-guard", "id": "open-panel", "version": "1.0.0", "schemaHash": "sha256:u"},
+    {"kind": "schema", "namespace": "custom", "id": "thing", "version": "v2", "schemaHash": "abc"}
   ],
   "contributes": {"skills": ["skills"]},
   "runtime": {
@@ -71,9 +71,9 @@ func TestParseManifestFull(t *testing.T) {
 		UIActions:    []string{"open-panel"},
 		Capabilities: []string{"interceptors", "strategies", "providers", "ui", "tools"},
 		Provides: []protocol.CapabilityWire{
-			{Kind: "provider", Namespace: "plugin/policy-guard", ID: "echo", Version: "1.0.0"},
-			{Kind: "uiaction", Namespace: "plugin/policy-guard", ID: "open-panel"},
-			{Kind: "schema", Namespace: "custom", ID: "thing", SchemaHash: "abc"},
+			{Kind: "provider", Namespace: "plugin/policy-guard", ID: "echo", Version: "1.0.0", SchemaHash: "sha256:p"},
+			{Kind: "uiaction", Namespace: "plugin/policy-guard", ID: "open-panel", Version: "1.0.0", SchemaHash: "sha256:u"},
+			{Kind: "schema", Namespace: "custom", ID: "thing", Version: "v2", SchemaHash: "abc"},
 		},
 		Requires: []protocol.RequirementWire{{Kind: "hostapi", Namespace: "reasonix", ID: "ui", VersionRange: ">=2", Optional: true}},
 	}
@@ -203,9 +203,29 @@ func TestParseManifestErrors(t *testing.T) {
 		}, "provides[1].id", "not a valid action id"},
 		{"duplicate action id", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) {
-				m["provides"] = append(m["provides"].([]any), map[string]any{"kind": "uiaction", "namespace": "other", "id": "open-panel"})
+				m["provides"] = append(m["provides"].([]any), map[string]any{"kind": "uiaction", "namespace": "other", "id": "open-panel", "version": "1.0.0", "schemaHash": "x"})
 			})
 		}, "provides[3].id", "duplicate action id"},
+		// The Reasonix package loader fills nothing in: each of these fails
+		// there too, so it fails here with the entry and what to add.
+		{"provides without namespace", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { delete(m["provides"].([]any)[1].(map[string]any), "namespace") })
+		}, "provides[1].namespace", "capability namespace is required"},
+		{"provides without version", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { delete(m["provides"].([]any)[2].(map[string]any), "version") })
+		}, "provides[2].version", `capability custom/schema/thing: invalid version ""`},
+		{"provides with a bad version", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { m["provides"].([]any)[0].(map[string]any)["version"] = "1.0.0.0" })
+		}, "provides[0].version", "invalid version"},
+		{"provider without schemaHash", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { delete(m["provides"].([]any)[0].(map[string]any), "schemaHash") })
+		}, "provides[0].schemaHash", `schemaHash is required for kind "provider"`},
+		{"whitespace in a key part", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { m["provides"].([]any)[2].(map[string]any)["namespace"] = "my ns" })
+		}, "provides[2].namespace", "must not contain whitespace"},
+		{"provider outside the plugin namespace", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { m["provides"].([]any)[0].(map[string]any)["namespace"] = "policy-guard" })
+		}, "provides[0].namespace", `set "namespace": "plugin/policy-guard"`},
 		{"provider id with slash", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { m["provides"].([]any)[0].(map[string]any)["id"] = "a/b" })
 		}, "provides[0].id", "not a valid provider id"},
@@ -304,7 +324,10 @@ func TestResolveCommand(t *testing.T) {
 		wantArgs []string
 		wantErr  string
 	}{
-		{"${REASONIX_PLUGIN_ROOT}/bin/x", []string{"--root", "${REASONIX_PLUGIN_ROOT}", "plain"}, "/opt/p/bin/x", []string{"--root", "/opt/p", "plain"}, ""},
+		// As in the Reasonix host: the command's leading placeholder is
+		// expanded, the arguments are passed as written.
+		{"${REASONIX_PLUGIN_ROOT}/bin/x", []string{"--root", "${REASONIX_PLUGIN_ROOT}", "plain"}, "/opt/p/bin/x", []string{"--root", "${REASONIX_PLUGIN_ROOT}", "plain"}, ""},
+		{"/usr/bin/x${REASONIX_PLUGIN_ROOT}", nil, "/usr/bin/x${REASONIX_PLUGIN_ROOT}", []string{}, ""},
 		{"/usr/bin/python3", nil, "/usr/bin/python3", []string{}, ""},
 		{"/bin/true", nil, "/bin/true", []string{}, ""},
 		{"/bin/sh", []string{"-c", "x"}, "", nil, "exec form only: shells are not allowed"},
@@ -344,7 +367,7 @@ func TestEnv(t *testing.T) {
 	got := m.Env("/opt/p", base)
 	want := []string{
 		"PATH=/bin", "TERM=xterm",
-		"DATA=/opt/p/data", "HOME=/plugin-home",
+		"DATA=${REASONIX_PLUGIN_ROOT}/data", "HOME=/plugin-home",
 		"REASONIX_PLUGIN_ROOT=/opt/p", "REASONIX_PLUGIN_NAME=p", "REASONIX_PLUGIN_VERSION=2.0",
 	}
 	if !slices.Equal(got, want) {
@@ -378,7 +401,7 @@ func TestTrustBlock(t *testing.T) {
 	block := m.TrustBlock("/data/plugins/policy-guard")
 	for _, want := range []string{
 		"FULL TRUST",
-		"/data/plugins/policy-guard/bin/guard --serve --root=/data/plugins/policy-guard",
+		"/data/plugins/policy-guard/bin/guard --serve \"--root=${REASONIX_PLUGIN_ROOT}\"",
 		"tool.before, permission.decision",
 		"permission, tool:bash",
 		"plugin/policy-guard/echo",

@@ -13,8 +13,10 @@ import (
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// RootVar is the placeholder expanded to the plugin root in runtime.command,
-// runtime.args and runtime.env values; it is also set in the sidecar's env.
+// RootVar is the placeholder expanded to the plugin root at the start of
+// runtime.command, as the Reasonix host does; runtime.args and runtime.env
+// values are passed as written (the sidecar finds its root in the
+// REASONIX_PLUGIN_ROOT variable, which is always set).
 const RootVar = "REASONIX_PLUGIN_ROOT"
 
 // Environment variables the host sets last in every sidecar's environment.
@@ -40,14 +42,22 @@ var shells = []string{
 // ErrShellCommand is returned by ResolveCommand for a shell command.
 var ErrShellCommand = errors.New("exec form only: shells are not allowed")
 
-// Expand replaces ${REASONIX_PLUGIN_ROOT} in s with root.
-func Expand(s, root string) string { return strings.ReplaceAll(s, "${"+RootVar+"}", root) }
+// ExpandCommand replaces a leading ${REASONIX_PLUGIN_ROOT} of a command with
+// root; a placeholder anywhere else stays as written.
+func ExpandCommand(command, root string) string {
+	command = strings.TrimSpace(command)
+	if rest, ok := strings.CutPrefix(command, "${"+RootVar+"}"); ok {
+		return filepath.Join(root, rest)
+	}
+	return command
+}
 
-// ResolveCommand expands ${REASONIX_PLUGIN_ROOT} in runtime.command and
-// runtime.args. The command must be an absolute path after expansion and must
-// not be a shell (exec form only). It does not check that the file exists.
+// ResolveCommand expands a leading ${REASONIX_PLUGIN_ROOT} in runtime.command
+// (never in runtime.args). The command must be an absolute path after
+// expansion and must not be a shell (exec form only). It does not check that
+// the file exists.
 func (m *Manifest) ResolveCommand(root string) (path string, args []string, err error) {
-	cmd := Expand(m.Runtime.Command, root)
+	cmd := ExpandCommand(m.Runtime.Command, root)
 	if !filepath.IsAbs(cmd) {
 		return "", nil, fmt.Errorf("runtime.command %q is not an absolute path after ${%s} expansion (use ${%s}/... for files in the plugin)", cmd, RootVar, RootVar)
 	}
@@ -55,11 +65,7 @@ func (m *Manifest) ResolveCommand(root string) (path string, args []string, err 
 	if IsShell(cmd) {
 		return "", nil, fmt.Errorf("runtime.command %q: %w", cmd, ErrShellCommand)
 	}
-	args = make([]string, len(m.Runtime.Args))
-	for i, a := range m.Runtime.Args {
-		args[i] = Expand(a, root)
-	}
-	return cmd, args, nil
+	return cmd, append([]string{}, m.Runtime.Args...), nil
 }
 
 // IsShell reports whether the basename of path names a command shell.
@@ -69,8 +75,8 @@ func IsShell(path string) bool {
 	return slices.Contains(shells, base)
 }
 
-// Env builds the sidecar environment: base, then the manifest env (values
-// expanded, keys in sorted order), then REASONIX_PLUGIN_ROOT,
+// Env builds the sidecar environment: base, then the manifest env (values as
+// written, keys in sorted order), then REASONIX_PLUGIN_ROOT,
 // REASONIX_PLUGIN_NAME and REASONIX_PLUGIN_VERSION. Entries are deduplicated
 // by key keeping the last one, so later entries override earlier ones.
 func (m *Manifest) Env(root string, base []string) []string {
@@ -81,7 +87,7 @@ func (m *Manifest) Env(root string, base []string) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		all = append(all, k+"="+Expand(m.Runtime.Env[k], root))
+		all = append(all, k+"="+m.Runtime.Env[k])
 	}
 	all = append(all,
 		EnvPluginRoot+"="+root,

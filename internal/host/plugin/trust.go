@@ -67,12 +67,10 @@ func (m *Manifest) TrustBlock(root string) string {
 	return b.String()
 }
 
-// commandLine renders the expanded command and arguments, quoting where needed.
+// commandLine renders the expanded command and its arguments as the sidecar
+// gets them, quoting where needed.
 func (m *Manifest) commandLine(root string) string {
-	parts := []string{Expand(m.Runtime.Command, root)}
-	for _, a := range m.Runtime.Args {
-		parts = append(parts, Expand(a, root))
-	}
+	parts := append([]string{ExpandCommand(m.Runtime.Command, root)}, m.Runtime.Args...)
 	for i, p := range parts {
 		p = redact.String(p)
 		if p == "" || strings.ContainsAny(p, " \t\n\"'\\$`") || strconv.Quote(p) != `"`+p+`"` {

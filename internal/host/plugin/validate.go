@@ -247,8 +247,8 @@ func (m *Manifest) validate() error {
 	for i := range m.Provides {
 		c := &m.Provides[i]
 		p := joinIndex("provides", i)
-		if c.Namespace == "" {
-			c.Namespace = "plugin/" + m.Name
+		if err := validCapability(c, p); err != nil {
+			return err
 		}
 		k := key{c.Kind, c.Namespace, c.ID}
 		if seen[k] {
@@ -262,6 +262,10 @@ func (m *Manifest) validate() error {
 			}
 			if !providerIDRE.MatchString(c.ID) {
 				return merr(p+".id", "%s is not a valid provider id (want %s)", quote(c.ID), providerIDRE)
+			}
+			if ref, prefix := c.Namespace+"/"+c.ID, "plugin/"+m.Name+"/"; !strings.HasPrefix(ref, prefix) {
+				return merr(p+".namespace", "provider ref %s is outside %s: set \"namespace\": %s",
+					quote(ref), prefix, strconvQuote("plugin/"+m.Name))
 			}
 			if providers[c.ID] {
 				return merr(p+".id", "duplicate provider id %s", quote(c.ID))
@@ -282,6 +286,39 @@ func (m *Manifest) validate() error {
 	}
 	return nil
 }
+
+// schemaHashKinds are the kinds whose provides entries need a schemaHash, as
+// in the Reasonix package loader.
+var schemaHashKinds = []string{"provider", "tool", "ui", "uiaction", "browser"}
+
+// validCapability applies the Reasonix package loader's rules to one
+// provides entry, so a manifest that loads here loads there: namespace, kind
+// and id present and free of whitespace, a semantic version, and a
+// schemaHash for the kinds that carry a schema. The loader fills in nothing.
+func validCapability(c *protocol.CapabilityWire, path string) error {
+	for _, part := range []struct{ name, value string }{{"namespace", c.Namespace}, {"kind", c.Kind}, {"id", c.ID}} {
+		if strings.TrimSpace(part.value) == "" {
+			return merr(path+"."+part.name, "capability %s is required", part.name)
+		}
+		if strings.IndexFunc(part.value, unicode.IsSpace) >= 0 {
+			return merr(path+"."+part.name, "capability key parts must not contain whitespace")
+		}
+	}
+	key := c.Namespace + "/" + c.Kind + "/" + c.ID
+	if !validSemver(c.Version) {
+		return merr(path+".version", "capability %s: invalid version %s (want a semantic version such as \"1.0.0\")", key, quote(c.Version))
+	}
+	if slices.Contains(schemaHashKinds, strings.ToLower(c.Kind)) && strings.TrimSpace(c.SchemaHash) == "" {
+		return merr(path+".schemaHash", "capability %s: schemaHash is required for kind %s", key, strconvQuote(c.Kind))
+	}
+	return nil
+}
+
+// semverRE is MAJOR[.MINOR[.PATCH]][-prerelease][+build] with an optional
+// leading v: what the Reasonix loader accepts after adding the v.
+var semverRE = regexp.MustCompile(`^v?(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*)){0,2}(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
+
+func validSemver(v string) bool { return semverRE.MatchString(strings.TrimSpace(v)) }
 
 // quote renders a plugin-provided value in an error, bounded in length.
 func quote(s string) string {

@@ -343,15 +343,17 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 		uiHost = protocol.UIHostHeadless
 	}
 	params := protocol.InitializeParams{
-		ProtocolID:      protocol.ProtocolID,
 		ProtocolVersion: protocol.ProtocolVersion,
+		ProtocolID:      protocol.ProtocolID,
 		Manifest:        c.opts.Manifest.Expectation(),
 		Session:         c.opts.Session,
 		Capabilities: protocol.HostCapabilities{
-			ContentRefs:     true,
-			UIHost:          uiHost,
-			ProtocolVersion: protocol.ProtocolVersion,
+			ContentRefs:             true,
+			UIHost:                  uiHost,
+			ProtocolVersion:         protocol.ProtocolVersion,
+			DependencySchemaVersion: protocol.DependencySchemaVersion,
 		},
+		DependencySchemaVersion: protocol.DependencySchemaVersion,
 	}
 	var raw json.RawMessage
 	if err := c.conn.Call(ctx, protocol.MethodInitialize, params, &raw); err != nil {

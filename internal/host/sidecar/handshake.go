@@ -61,7 +61,11 @@ func CheckDeclaration(raw json.RawMessage, m *plugin.Manifest) (*protocol.Initia
 			return nil, undeclared("provider ref %q is outside %s", p.Ref, prefix)
 		}
 		if !slices.Contains(exp.Providers, p.Ref) {
-			return nil, undeclared("provider %q is not in the manifest's provides", p.Ref)
+			// The seed is stricter than the Reasonix host (which checks only
+			// the prefix): say exactly which entry would declare it.
+			ns, id := splitRef(p.Ref)
+			return nil, undeclared("provider %q is not in the manifest's provides: add "+
+				`{"kind": "provider", "namespace": %q, "id": %q, "version": "1.0.0", "schemaHash": "sha256:…"}`, p.Ref, ns, id)
 		}
 	}
 	if len(decl.UIActions) > 0 && !m.HasCapability(plugin.CapUI) {
@@ -69,7 +73,9 @@ func CheckDeclaration(raw json.RawMessage, m *plugin.Manifest) (*protocol.Initia
 	}
 	for _, a := range decl.UIActions {
 		if !slices.Contains(exp.UIActions, a.ActionID) {
-			return nil, undeclared("UI action %q is not in the manifest's provides", a.ActionID)
+			return nil, undeclared("UI action %q is not in the manifest's provides: add "+
+				`{"kind": "uiaction", "namespace": %q, "id": %q, "version": "1.0.0", "schemaHash": "sha256:…"}`,
+				a.ActionID, "plugin/"+m.Name, a.ActionID)
 		}
 	}
 	for _, p := range decl.Provides {
@@ -78,6 +84,16 @@ func CheckDeclaration(raw json.RawMessage, m *plugin.Manifest) (*protocol.Initia
 		}
 	}
 	return &decl, nil
+}
+
+// splitRef splits a provider ref at its last slash into the namespace and id
+// of the provides entry that declares it.
+func splitRef(ref string) (namespace, id string) {
+	i := strings.LastIndex(ref, "/")
+	if i < 0 {
+		return "", ref
+	}
+	return ref[:i], ref[i+1:]
 }
 
 func containsCapability(list []protocol.CapabilityWire, c protocol.CapabilityWire) bool {
