@@ -6,21 +6,21 @@ import "encoding/json"
 // `plugin/<plugin>/<provider>`; the menu id appends `/<model>`.
 type ProviderDescriptor struct {
 	Ref                            string   `json:"ref" schema:"minLength=1"`
-	Model                          string   `json:"model,omitempty"`
 	DisplayName                    string   `json:"displayName,omitempty"`
+	Model                          string   `json:"model,omitempty"`
 	ContextWindow                  int64    `json:"contextWindow,omitempty" schema:"minimum=0"`
+	PricingCurrency                string   `json:"pricingCurrency,omitempty"`
+	CacheHitPerMillion             float64  `json:"cacheHitPerMillion,omitempty" schema:"minimum=0"`
 	InputPerMillion                float64  `json:"inputPerMillion,omitempty" schema:"minimum=0"`
 	OutputPerMillion               float64  `json:"outputPerMillion,omitempty" schema:"minimum=0"`
-	CacheHitPerMillion             float64  `json:"cacheHitPerMillion,omitempty" schema:"minimum=0"`
-	PricingCurrency                string   `json:"pricingCurrency,omitempty"`
 	Vision                         bool     `json:"vision,omitempty"`
 	Tools                          bool     `json:"tools,omitempty"`
 	Reasoning                      bool     `json:"reasoning,omitempty"`
-	ReasoningRoundTrip             bool     `json:"reasoningRoundTrip,omitempty"`
-	ToolCallReasoning              bool     `json:"toolCallReasoning,omitempty"`
-	WarnOnMissingToolCallReasoning bool     `json:"warnOnMissingToolCallReasoning,omitempty"`
 	Efforts                        []string `json:"efforts,omitempty"`
 	DefaultEffort                  string   `json:"defaultEffort,omitempty"`
+	ToolCallReasoning              bool     `json:"toolCallReasoning,omitempty"`
+	ReasoningRoundTrip             bool     `json:"reasoningRoundTrip,omitempty"`
+	WarnOnMissingToolCallReasoning bool     `json:"warnOnMissingToolCallReasoning,omitempty"`
 }
 
 // ProviderCatalogParams are the (empty) params of extension/provider/catalog.
@@ -44,12 +44,12 @@ type ProviderToolCall struct {
 type ProviderMessage struct {
 	Role               MessageRole        `json:"role,omitempty"`
 	Content            string             `json:"content,omitempty" schema:"externalizable"`
-	Name               string             `json:"name,omitempty"`
-	ToolCallID         string             `json:"tool_call_id,omitempty"`
-	ToolCalls          []ProviderToolCall `json:"tool_calls,omitempty"`
+	Images             []string           `json:"images,omitempty"`
 	ReasoningContent   string             `json:"reasoning_content,omitempty"`
 	ReasoningSignature string             `json:"reasoning_signature,omitempty"`
-	Images             []string           `json:"images,omitempty"`
+	ToolCalls          []ProviderToolCall `json:"tool_calls,omitempty"`
+	ToolCallID         string             `json:"tool_call_id,omitempty"`
+	Name               string             `json:"name,omitempty"`
 }
 
 // ProviderToolSchema offers one tool to the model. Parameters is a JSON schema.
@@ -78,9 +78,9 @@ type ProviderUsage struct {
 	PromptTokens     int64  `json:"promptTokens" schema:"minimum=0"`
 	CompletionTokens int64  `json:"completionTokens" schema:"minimum=0"`
 	TotalTokens      int64  `json:"totalTokens" schema:"minimum=0"`
-	ReasoningTokens  int64  `json:"reasoningTokens" schema:"minimum=0"`
 	CacheHitTokens   int64  `json:"cacheHitTokens" schema:"minimum=0"`
 	CacheMissTokens  int64  `json:"cacheMissTokens" schema:"minimum=0"`
+	ReasoningTokens  int64  `json:"reasoningTokens" schema:"minimum=0"`
 	FinishReason     string `json:"finishReason,omitempty"`
 }
 
@@ -133,8 +133,8 @@ type StreamChunkParams struct {
 type StreamEndParams struct {
 	StreamID    string `json:"streamId" schema:"minLength=1"`
 	LastSeq     int64  `json:"lastSeq" schema:"minimum=0"`
-	Interrupted bool   `json:"interrupted,omitempty"`
 	Error       string `json:"error,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
 }
 
 // StreamCancelParams cancel a stream.

@@ -64,6 +64,12 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	s.cancel()
 	wctx, wcancel := context.WithTimeout(context.Background(), time.Second)
 	s.waitStreams(wctx)
+	// The tap that ended the select saw the shutdown answer before it was
+	// written: returning now let the process exit with the answer unsent.
+	select {
+	case <-s.conn.Flushed():
+	case <-wctx.Done():
+	}
 	wcancel()
 	if err != nil {
 		return err

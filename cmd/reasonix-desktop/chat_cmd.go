@@ -164,8 +164,18 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return 2
 		}
 	}
-	if err := core.SendAll(ctx, text); err != nil {
-		return 1 // the front end printed the reason
+	switch text {
+	case "/new", "/clear":
+		// As in the Reasonix host: the live session is saved, session.rotate
+		// asks the session_policy owner, then session.end and session.start.
+		if err := core.NewSession(ctx, ""); err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", redact.String(err.Error()))
+			return 1
+		}
+	default:
+		if err := core.SendAll(ctx, text); err != nil {
+			return 1 // the front end printed the reason
+		}
 	}
 	if !*jsonOut {
 		fmt.Fprintf(stderr, "session %s\n", core.Session().ID)

@@ -169,6 +169,7 @@ type Conn struct {
 	notes       chan noteItem
 	done        chan struct{} // closed when the connection is finished
 	localClosed chan struct{} // closed by Close / CloseWithError
+	flushed     chan struct{} // closed when the writer has written all and closed w
 
 	ctx    context.Context // handler context, cancelled when done
 	cancel context.CancelFunc
@@ -229,6 +230,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		notes:         make(chan noteItem, notificationQueue),
 		done:          make(chan struct{}),
 		localClosed:   make(chan struct{}),
+		flushed:       make(chan struct{}),
 		ctx:           ctx,
 		cancel:        cancel,
 		pending:       map[int64]*pending{},
@@ -492,6 +494,12 @@ func (c *Conn) CloseWithError(err error) {
 // Done is closed when the connection is finished.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
+// Flushed is closed once the connection is finished and every frame queued
+// before the end (an answer the tap already saw, say) has been written and
+// the writer closed: a process that exits after Flushed loses nothing. On a
+// connection that never started it is closed with Done.
+func (c *Conn) Flushed() <-chan struct{} { return c.flushed }
+
 // Err returns the terminal error (io.EOF after a clean peer close), or nil
 // while the connection is open.
 func (c *Conn) Err() error {
@@ -550,6 +558,7 @@ func (c *Conn) terminate(err error, local bool) {
 			if cl, ok := c.w.(io.Closer); ok {
 				_ = cl.Close()
 			}
+			close(c.flushed)
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
 			c.log.Debug("connection closed", "err", err)
