@@ -264,7 +264,22 @@ func (c *Core) Session() Session {
 func (c *Core) Sessions() []Summary { return c.sessions.List() }
 
 // Plugins reports every installed plugin.
-func (c *Core) Plugins() []host.PluginStatus { return c.runtime.Status() }
+func (c *Core) Plugins() []host.PluginStatus {
+	list := c.runtime.Status()
+	gen := c.runtime.Current()
+	if gen == nil {
+		return list
+	}
+	// A plugin whose circuit opened in this generation shows Degraded with
+	// the reason until a reload starts a new generation.
+	degraded := gen.Chain().Degraded()
+	for i := range list {
+		if d, ok := degraded[list[i].Name]; ok && list[i].State == host.StateActive {
+			list[i].State, list[i].Failure = host.StateDegraded, d.String()
+		}
+	}
+	return list
+}
 
 // Surfaces is the surface store (read by front ends).
 func (c *Core) Surfaces() *surfaces.Store { return c.surfaces }
@@ -321,7 +336,7 @@ func (c *Core) hook(ctx context.Context, point protocol.HookPoint, payload proto
 		c.notice(fmt.Sprintf("%s: %v", point, err))
 		return nil
 	}
-	c.reportSkipped(res)
+	c.reportDegraded(res)
 	if res.Verdict == intercept.Blocked {
 		c.notice(fmt.Sprintf("%s blocked by %s: %s", point, res.Plugin, res.Reason))
 	}
@@ -329,9 +344,15 @@ func (c *Core) hook(ctx context.Context, point protocol.HookPoint, payload proto
 	return res
 }
 
-func (c *Core) reportSkipped(res *intercept.Result) {
-	for _, p := range res.Skipped {
-		c.notice(fmt.Sprintf("plugin %s failed and was skipped", p))
+// reportDegraded tells the user, once per plugin and generation, that an
+// optional plugin failed and why, and refreshes the plugin list so the
+// manager shows it Degraded.
+func (c *Core) reportDegraded(res *intercept.Result) {
+	for _, d := range res.Degraded {
+		c.notice("plugin " + d.String())
+	}
+	if len(res.Degraded) > 0 {
+		c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.Plugins()})
 	}
 }
 

@@ -94,20 +94,35 @@ func (c *Core) Send(ctx context.Context, text string) error {
 	return nil
 }
 
-// SendAll runs a turn and then every follow-up run an extension queued.
+// MaxFollowUps bounds the follow-up runs extensions may chain onto one user
+// turn, so an extension answering every step with followUp cannot loop the
+// agent.
+const MaxFollowUps = 3
+
+// SendAll runs a turn and then the follow-up runs extensions queued, at most
+// MaxFollowUps; the rest are dropped with a notice.
 func (c *Core) SendAll(ctx context.Context, text string) error {
-	for {
+	for runs := 0; ; runs++ {
 		if err := c.Send(ctx, text); err != nil {
 			return err
 		}
 		c.mu.Lock()
-		if len(c.followUp) == 0 {
-			c.mu.Unlock()
+		queued := c.followUp
+		c.followUp = nil
+		c.mu.Unlock()
+		if len(queued) == 0 {
 			return nil
 		}
-		text = c.followUp[0]
-		c.followUp = c.followUp[1:]
-		c.mu.Unlock()
+		if runs == MaxFollowUps {
+			c.notice(fmt.Sprintf("%d follow-up request(s) dropped: at most %d follow-ups run after one message", len(queued), MaxFollowUps))
+			return nil
+		}
+		text = queued[0]
+		if len(queued) > 1 {
+			c.mu.Lock()
+			c.followUp = append(queued[1:], c.followUp...)
+			c.mu.Unlock()
+		}
 	}
 }
 
@@ -126,7 +141,7 @@ func (c *Core) run(ctx context.Context, ts *turnState, point protocol.HookPoint,
 	if err != nil {
 		return nil, err
 	}
-	c.reportSkipped(res)
+	c.reportDegraded(res)
 	if res.Verdict == intercept.Blocked {
 		return res, &BlockedError{Point: point, Plugin: res.Plugin, Reason: res.Reason}
 	}
@@ -237,11 +252,11 @@ func (c *Core) turn(ctx context.Context, text string) error {
 			return nil
 		}
 		for _, call := range final.Calls {
-			result, err := c.toolCall(ctx, ts, call)
+			result, ran, err := c.toolCall(ctx, ts, call)
 			if err != nil {
 				return err
 			}
-			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: call.ID, Name: call.Name, Content: result})
+			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: call.ID, Name: ran, Content: result})
 		}
 	}
 	return fmt.Errorf("the turn stopped after %d model steps without a final answer", c.cfg.MaxSteps)
@@ -333,9 +348,11 @@ func (c *Core) tool(name string) (Tool, bool) {
 }
 
 // toolCall runs one call through tool.before → permission.decision → the
-// tool → tool.after and returns what the model sees. Blocks and denials are
-// results, not turn failures; a failing required plugin fails the turn.
-func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.ProviderToolCall) (string, error) {
+// tool → tool.after and returns what the model sees and the name of the
+// tool that ran (a tool.before replacement may have renamed it). Blocks and
+// denials are results, not turn failures; a failing required plugin fails
+// the turn.
+func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.ProviderToolCall) (result, ran string, err error) {
 	s := c.Session()
 	card := ToolCall{ID: call.ID, Name: call.Name, Arguments: call.Arguments, State: ToolPending}
 	c.emitCall(s.ID, card)
@@ -345,35 +362,41 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	} else if !json.Valid(args) || strings.TrimSpace(call.Arguments)[0] != '{' {
 		card.State, card.Result = ToolFailed, "the arguments are not a JSON object"
 		c.emitCall(s.ID, card)
-		return "error: the tool arguments are not a JSON object", nil
+		return "error: the tool arguments are not a JSON object", card.Name, nil
 	}
 	gateCall := GateCall{SessionID: s.ID, Tool: call.Name, Arguments: args, CallID: call.ID}
-	for _, g := range c.gates() {
-		v, err := g.BeforeTool(ctx, gateCall)
-		if err != nil { // fail closed: a gate that cannot answer denies
-			v = GateVerdict{Deny: true, Reason: fmt.Sprintf("could not decide: %v", err)}
-		}
-		if v.Deny {
-			reason := redact.String(v.Reason)
-			card.State, card.Reason = ToolBlocked, g.Name()+": "+reason
-			c.emitCall(s.ID, card)
-			return fmt.Sprintf("Blocked by %s: %s", g.Name(), reason), nil
-		}
-		if len(v.Arguments) > 0 {
-			gateCall.Arguments = v.Arguments
-		}
+	if blocked := c.gateBefore(ctx, &gateCall); blocked != "" {
+		card.State, card.Reason = ToolBlocked, blocked
+		c.emitCall(s.ID, card)
+		return "Blocked by " + blocked, card.Name, nil
 	}
 	args = gateCall.Arguments
 	var before protocol.ToolBeforePayload
-	_, err := c.run(ctx, ts, protocol.HookToolBefore, &protocol.ToolBeforePayload{Name: call.Name, Arguments: string(args)}, &before)
+	_, err = c.run(ctx, ts, protocol.HookToolBefore, &protocol.ToolBeforePayload{Name: call.Name, Arguments: string(args)}, &before)
 	var blocked *BlockedError
 	if errors.As(err, &blocked) {
 		card.State, card.Reason = ToolBlocked, blocked.Reason
 		c.emitCall(s.ID, card)
-		return fmt.Sprintf("Blocked by %s: %s", blocked.Plugin, blocked.Reason), nil
+		return fmt.Sprintf("Blocked by %s: %s", blocked.Plugin, blocked.Reason), card.Name, nil
 	}
 	if err != nil {
-		return "", err
+		return "", card.Name, err
+	}
+	if before.Name != gateCall.Tool || before.Arguments != string(gateCall.Arguments) {
+		// A plugin rewrote the call: what runs must pass every gate under
+		// its new name and arguments, and every record must show it.
+		c.log.Info("tool.before rewrote a tool call", "from", gateCall.Tool, "to", before.Name)
+		card.Name, card.Arguments = before.Name, before.Arguments
+		c.emitCall(s.ID, card)
+		gateCall.Tool, gateCall.Arguments = before.Name, argumentsOf(before.Arguments)
+		if blocked := c.gateBefore(ctx, &gateCall); blocked != "" {
+			card.State, card.Reason = ToolBlocked, blocked
+			c.emitCall(s.ID, card)
+			c.recordCall(call.ID, gateCall.Tool, string(gateCall.Arguments))
+			return "Blocked by " + blocked, card.Name, nil
+		}
+		before.Arguments = string(gateCall.Arguments)
+		c.recordCall(call.ID, gateCall.Tool, before.Arguments)
 	}
 	args = argumentsOf(before.Arguments)
 	card.Arguments = before.Arguments
@@ -382,16 +405,16 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	if !known {
 		card.State, card.Result = ToolFailed, "unknown tool"
 		c.emitCall(s.ID, card)
-		return fmt.Sprintf("error: there is no tool named %q", before.Name), nil
+		return fmt.Sprintf("error: there is no tool named %q", before.Name), card.Name, nil
 	}
 	allowed, reason, err := c.permit(ctx, ts, tool, args, call.ID)
 	if err != nil {
-		return "", err
+		return "", card.Name, err
 	}
 	if !allowed {
 		card.State, card.Reason = ToolDenied, reason
 		c.emitCall(s.ID, card)
-		return "Denied: " + reason, nil
+		return "Denied: " + reason, card.Name, nil
 	}
 
 	card.State = ToolRunning
@@ -407,7 +430,7 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	if ctx.Err() != nil {
 		card.State, card.Result = ToolFailed, out
 		c.emitCall(s.ID, card)
-		return "", ctx.Err()
+		return "", card.Name, ctx.Err()
 	}
 	gateCall.Tool, gateCall.Arguments = tool.Name, args
 	patched := GateResult{Result: out, IsError: isError}
@@ -424,19 +447,20 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 	if errors.As(err, &blocked) {
 		after = protocol.ToolAfterPayload{Result: fmt.Sprintf("[result withheld by %s: %s]", blocked.Plugin, blocked.Reason), IsError: true}
 	} else if err != nil {
-		return "", err
+		return "", card.Name, err
 	}
 	card.State, card.Result = ToolDone, after.Result
 	if after.IsError {
 		card.State = ToolFailed
 	}
 	c.emitCall(s.ID, card)
-	return after.Result, nil
+	return after.Result, card.Name, nil
 }
 
 // permit decides whether a call may run: reads are allowed; writes and
-// commands need a standing approval, a plugin's allow (or a permission slot
-// owner's hostDecision), or the user's approval.
+// commands need a standing approval, a plugin's allow (audited when it
+// overrides the host's deny), or the user's approval. A plugin's deny or
+// block (a slot owner's included) refuses it.
 func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
 	s := c.Session()
 	hostAllows := tool.ReadOnly || c.approved(tool.Name)
@@ -449,7 +473,7 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	if err != nil {
 		return false, "", err
 	}
-	c.reportSkipped(res)
+	c.reportDegraded(res)
 	ts.chain.Observe(intercept.Call{Point: protocol.HookPermissionDecision, Payload: res.Payload, ProviderRef: ts.model.Ref()})
 	switch res.Verdict {
 	case intercept.Allowed:
@@ -465,17 +489,9 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	case intercept.Blocked:
 		return false, fmt.Sprintf("%s: %s", res.Plugin, res.Reason), nil
 	}
-	var final protocol.PermissionPayload
-	if err := res.Decode(&final); err != nil {
-		return false, "", err
-	}
-	if res.Replaced { // the permission slot owner ruled through hostDecision
-		if final.HostDecision == protocol.HostAllow {
-			return true, "", nil
-		}
-		owner, _ := ts.chain.Owner("permission")
-		return false, "denied by " + owner, nil
-	}
+	// A replacement (hostDecision "allow" included) changed only what the
+	// observers saw: as in the Reasonix host, only allow, deny and block
+	// rule, and the host's own decision was taken before the chain ran.
 	if hostAllows {
 		return true, "", nil
 	}
@@ -497,6 +513,41 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 		return false, "", ctx.Err()
 	}
 	return false, "the user declined", nil
+}
+
+// gateBefore asks every tool gate (hooks bus, then xdev extensions) about a
+// call, letting each revise the arguments. It returns "<gate>: <reason>"
+// when one denies; a gate that cannot answer denies (fail closed).
+func (c *Core) gateBefore(ctx context.Context, call *GateCall) string {
+	for _, g := range c.gates() {
+		v, err := g.BeforeTool(ctx, *call)
+		if err != nil {
+			v = GateVerdict{Deny: true, Reason: fmt.Sprintf("could not decide: %v", err)}
+		}
+		if v.Deny {
+			return g.Name() + ": " + redact.String(v.Reason)
+		}
+		if len(v.Arguments) > 0 {
+			call.Arguments = v.Arguments
+		}
+	}
+	return ""
+}
+
+// recordCall makes the session's record of a call (the assistant message
+// that asked for it) say what actually ran.
+func (c *Core) recordCall(id, name, arguments string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms := c.session.Messages
+	for i := len(ms) - 1; i >= 0; i-- {
+		for j := range ms[i].ToolCalls {
+			if ms[i].ToolCalls[j].ID == id {
+				ms[i].ToolCalls[j].Name, ms[i].ToolCalls[j].Arguments = name, arguments
+				return
+			}
+		}
+	}
 }
 
 // argumentsOf turns a payload's argument text back into the raw object the

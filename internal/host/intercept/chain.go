@@ -74,8 +74,22 @@ type Result struct {
 	Plugin   string // who blocked, allowed or denied
 	// Audit is set when a plugin allowed over a host deny.
 	Audit *AuditEntry
-	// Skipped lists optional plugins whose failure was skipped.
-	Skipped []string
+	// Degraded lists the optional plugins that failed during this run and
+	// are skipped for the rest of the generation: each appears once per
+	// generation, so a front end can tell the user once.
+	Degraded []Degradation
+}
+
+// Degradation is an optional plugin taken out of the chain for the rest of
+// its generation: the point where it failed and why (redacted).
+type Degradation struct {
+	Plugin string
+	Point  protocol.HookPoint
+	Reason string
+}
+
+func (d Degradation) String() string {
+	return fmt.Sprintf("%s failed at %s and is skipped until the plugins restart: %s", d.Plugin, d.Point, d.Reason)
 }
 
 // Decode decodes the final payload into v.
@@ -125,7 +139,10 @@ type Chain struct {
 	owners  map[string]*Member // slot → owner
 	log     *slog.Logger
 
-	warned sync.Map // plugin → struct{}: optional failures warn once
+	// degraded holds plugin → Degradation: optional plugins whose circuit
+	// opened. They are not asked again in this generation, so one broken
+	// plugin costs a turn at most one timeout.
+	degraded sync.Map
 
 	events   map[string]chan protocol.EventParams
 	dropWarn sync.Map
@@ -247,7 +264,7 @@ func (c *Chain) Run(ctx context.Context, call Call) (*Result, error) {
 	}
 	res := &Result{Payload: payload, Verdict: Continue}
 	for _, m := range c.members {
-		if !m.subscribed(call.Point) {
+		if !m.subscribed(call.Point) || c.isDegraded(m.Plugin) {
 			continue
 		}
 		done, err := c.step(ctx, m, call, res, false)
@@ -266,8 +283,12 @@ func (c *Chain) Run(ctx context.Context, call Call) (*Result, error) {
 		if !ok {
 			continue // an unowned slot keeps the host default
 		}
-		if _, err := c.step(ctx, owner, call, res, true); err != nil {
+		done, err := c.step(ctx, owner, call, res, true)
+		if err != nil {
 			return nil, err
+		}
+		if done {
+			return res, nil // the owner's veto
 		}
 	}
 	return res, nil
@@ -276,8 +297,8 @@ func (c *Chain) Run(ctx context.Context, call Call) (*Result, error) {
 // RunOwners runs only the slot owners of a point, skipping the interceptor
 // chain: how the Reasonix host dispatches the session points, which plugins
 // that merely subscribe to them see as extension/event observations only.
-// An owner's block is the operation's veto here (Verdict Blocked); its
-// error, timeout or violation fails the call.
+// An owner's block is the operation's veto (Verdict Blocked); its error,
+// timeout or violation fails the call (owners are always required).
 func (c *Chain) RunOwners(ctx context.Context, call Call) (*Result, error) {
 	payload, err := encodePayload(call)
 	if err != nil {
@@ -289,19 +310,12 @@ func (c *Chain) RunOwners(ctx context.Context, call Call) (*Result, error) {
 		if !ok {
 			continue
 		}
-		answer, err := c.ask(ctx, owner, call.Point, res.Payload)
-		if err == nil && answer.Decision == protocol.DecisionBlock {
-			res.Verdict, res.Plugin, res.Reason = Blocked, owner.Plugin, redact.String(answer.Reason)
-			if res.Reason == "" {
-				res.Reason = "blocked by " + owner.Plugin
-			}
-			return res, nil
-		}
-		if err == nil {
-			_, err = c.apply(owner, call.Point, answer, res, true)
-		}
+		done, err := c.step(ctx, owner, call, res, true)
 		if err != nil {
-			return nil, &FailedError{Plugin: owner.Plugin, Point: call.Point, Err: err}
+			return nil, err
+		}
+		if done {
+			return res, nil
 		}
 	}
 	return res, nil
@@ -321,12 +335,28 @@ func (c *Chain) step(ctx context.Context, m *Member, call Call, res *Result, asO
 	if asOwner || m.required() {
 		return false, &FailedError{Plugin: m.Plugin, Point: call.Point, Err: err}
 	}
-	if _, seen := c.warned.LoadOrStore(m.Plugin, struct{}{}); !seen {
-		c.log.Warn("optional plugin failed; skipping it", "plugin", m.Plugin, "point", call.Point,
-			"error", redact.String(err.Error()))
+	d := Degradation{Plugin: m.Plugin, Point: call.Point, Reason: redact.String(err.Error())}
+	if _, seen := c.degraded.LoadOrStore(m.Plugin, d); !seen {
+		c.log.Warn("optional plugin failed; skipped for the rest of the generation", "plugin", m.Plugin,
+			"point", call.Point, "error", d.Reason)
+		res.Degraded = append(res.Degraded, d)
 	}
-	res.Skipped = append(res.Skipped, m.Plugin)
 	return false, nil
+}
+
+func (c *Chain) isDegraded(plugin string) bool {
+	_, ok := c.degraded.Load(plugin)
+	return ok
+}
+
+// Degraded returns the plugins whose circuit is open in this chain, by name.
+func (c *Chain) Degraded() map[string]Degradation {
+	out := map[string]Degradation{}
+	c.degraded.Range(func(k, v any) bool {
+		out[k.(string)] = v.(Degradation)
+		return true
+	})
+	return out
 }
 
 // ask sends one extension/intercept and returns the decoded answer with any
@@ -384,14 +414,20 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 		if _, err := protocol.DecodeHookPayload(point, a.Replacement); err != nil {
 			return false, violation("replacement rejected: %v", err)
 		}
+		if point == protocol.HookPermissionDecision && hostDecisionOf(a.Replacement) != hostDecisionOf(res.Payload) {
+			// As in the Reasonix host, a replacement here only changes what
+			// observers see; the ruling is allow, deny or block. Saying
+			// otherwise is logged, since it looks like an attempt.
+			c.log.Warn("a permission.decision replacement changed hostDecision; the host ignores it",
+				"plugin", m.Plugin)
+		}
 		// Strictly decoded and validated: the bytes are used as they are,
 		// without a second encoding of what may be megabytes.
 		res.Payload, res.Replaced = a.Replacement, true
 		return false, nil
 	case protocol.DecisionBlock:
-		if asOwner {
-			return false, violation("a slot owner cannot block; it may continue or replace")
-		}
+		// A slot owner's block is its veto, as in the Reasonix host's
+		// strategy dispatch: the operation stops with its reason.
 		res.Verdict, res.Plugin, res.Reason = Blocked, m.Plugin, redact.String(a.Reason)
 		if res.Reason == "" {
 			res.Reason = "blocked by " + m.Plugin
@@ -421,6 +457,12 @@ func (c *Chain) apply(m *Member, point protocol.HookPoint, a *protocol.Intercept
 		return true, nil
 	}
 	return false, violation("unknown decision %q", a.Decision)
+}
+
+func hostDecisionOf(payload json.RawMessage) string {
+	var p protocol.PermissionPayload
+	_ = json.Unmarshal(payload, &p)
+	return p.HostDecision
 }
 
 func encodePayload(call Call) (json.RawMessage, error) {
@@ -470,6 +512,9 @@ func (c *Chain) Observe(call Call) {
 		}
 	}
 	for plugin := range targets {
+		if c.isDegraded(plugin) {
+			continue // a plugin that stopped answering may have stopped reading too
+		}
 		select {
 		case c.events[plugin] <- protocol.EventParams{Event: call.Point, Payload: payload}:
 		default:

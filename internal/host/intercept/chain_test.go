@@ -38,7 +38,7 @@ type world struct {
 	gen   *host.Generation
 }
 
-func start(t *testing.T, specs ...spec) *world {
+func start(t testing.TB, specs ...spec) *world {
 	t.Helper()
 	bin := testutil.Binary(t, "internal/testplugins/misbehave")
 	layout := plugin.Layout{Root: t.TempDir()}
@@ -209,14 +209,33 @@ func TestFailurePolicy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+"/optional", func(t *testing.T) {
 			w := start(t, spec{name: "flaky", timeout: 200, decide: tt.decide}, spec{name: "good"})
-			for i := 0; i < 2; i++ {
-				res, err := w.chain.Run(context.Background(), toolBefore("ls"))
-				if err != nil {
-					t.Fatal(err)
+			// The first failure opens the plugin's circuit: it is reported
+			// once, with its reason, and never asked again this generation.
+			res, err := w.chain.Run(context.Background(), toolBefore("ls"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Verdict != intercept.Continue || res.Replaced || len(res.Degraded) != 1 ||
+				res.Degraded[0].Plugin != "flaky" || res.Degraded[0].Reason == "" {
+				t.Fatalf("%+v", res)
+			}
+			for i := 0; i < 3; i++ {
+				res, err = w.chain.Run(context.Background(), toolBefore("ls"))
+				if err != nil || res.Verdict != intercept.Continue || len(res.Degraded) != 0 {
+					t.Fatalf("run %d: %v %+v", i, err, res)
 				}
-				if res.Verdict != intercept.Continue || len(res.Skipped) != 1 || res.Skipped[0] != "flaky" || res.Replaced {
-					t.Fatalf("%+v", res)
+			}
+			if d, ok := w.chain.Degraded()["flaky"]; !ok || d.Point != protocol.HookToolBefore || !strings.Contains(d.String(), "flaky failed at tool.before") {
+				t.Fatalf("Degraded() = %+v", w.chain.Degraded())
+			}
+			asked := 0
+			for _, l := range w.lines(t, "intercept") {
+				if strings.HasSuffix(l, " flaky") {
+					asked++
 				}
+			}
+			if asked != 1 {
+				t.Fatalf("flaky was asked %d times, want 1", asked)
 			}
 		})
 		t.Run(tt.name+"/required", func(t *testing.T) {
@@ -239,7 +258,7 @@ func TestTimeoutDiscardsTheLateAnswer(t *testing.T) {
 	// The 400 ms block arrives after the 100 ms timeout: the call is skipped
 	// (optional plugin) instead of waiting for it.
 	res, err := w.chain.Run(context.Background(), toolBefore("ls"))
-	if err != nil || res.Verdict != intercept.Continue || len(res.Skipped) != 1 {
+	if err != nil || res.Verdict != intercept.Continue || len(res.Degraded) != 1 {
 		t.Fatalf("%v %+v", err, res)
 	}
 	time.Sleep(500 * time.Millisecond) // the late block arrives and must change nothing
@@ -274,8 +293,10 @@ func TestSlotOwnerHasTheFinalSay(t *testing.T) {
 
 	w = start(t, spec{name: "owner", points: []string{}, slots: []string{"system_prompt"}, decide: map[string]any{
 		"system_prompt.build": map[string]any{"decision": "block", "reason": "no"}}})
-	if _, err := w.chain.Run(context.Background(), sp); protocol.ReasonOf(err) != protocol.ReasonProtocolError {
-		t.Fatalf("a blocking slot owner must fail the operation: %v", err)
+	// A slot owner's block is its veto (the Reasonix host's strategy
+	// dispatch): the operation stops with the owner's reason.
+	if res, err := w.chain.Run(context.Background(), sp); err != nil || res.Verdict != intercept.Blocked || res.Plugin != "owner" || res.Reason != "no" {
+		t.Fatalf("a blocking slot owner must stop the operation: %v %+v", err, res)
 	}
 	// An unowned slot keeps the host default.
 	res, err = start(t, spec{name: "bystander"}).chain.Run(context.Background(), sp)

@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"context"
+	"errors"
 
 	"encoding/json"
 	"github.com/reasonix/reasonix-desktop/internal/content"
@@ -56,7 +57,11 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	err := c.conn.Call(ctx, method, params, result)
-	if _, answered := err.(*protocol.Error); err != nil && !answered && ctx.Err() == nil {
+	// The caller's own deadline or cancel is not a dying connection, even
+	// when the read noticed the deadline before ctx's timer fired (ctx.Err
+	// still nil): waiting for Done then made every timeout up to 1 s late.
+	callerEnded := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	if _, answered := err.(*protocol.Error); err != nil && !answered && !callerEnded && ctx.Err() == nil {
 		// Not the peer's answer: the connection is going away. Report why
 		// the sidecar died, not the bare "connection closed" the pipe saw
 		// first (pending calls fail a moment before Done closes).
