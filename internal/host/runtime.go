@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,9 @@ type Config struct {
 	Logger        *slog.Logger
 	// StartBudget overrides the shared 30 s start budget (tests).
 	StartBudget time.Duration
+	// HandshakeTimeout overrides each plugin's 10 s handshake deadline
+	// inside the budget (tests).
+	HandshakeTimeout time.Duration
 	// Bind registers host-side handlers on every sidecar connection.
 	Bind func(c *sidecar.Client, conn *ndjson.Conn)
 	// OnFrame taps frames for the protocol inspector.
@@ -325,12 +329,14 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		return nil, protocol.Errorf(protocol.ReasonActivationFailed, "generation %d: %v", number, err)
 	}
 
-	budget, cancel := context.WithTimeout(ctx, r.cfg.StartBudget)
+	budgetOut := fmt.Errorf("the generation's start budget of %s ran out", r.cfg.StartBudget)
+	budget, cancel := context.WithTimeoutCause(ctx, r.cfg.StartBudget, budgetOut)
 	defer cancel()
 	type result struct {
 		rec    plugin.Record
 		client *sidecar.Client
 		err    error
+		queued bool // never spawned: the budget was gone before its turn
 	}
 	// Both channels hold every plugin: a worker never waits to hand over a
 	// result or to get its next plugin. On a machine busy starting the
@@ -345,15 +351,32 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 	for range workers {
 		go func() {
 			for rec := range work {
+				if budget.Err() != nil {
+					results <- result{rec: rec, queued: true}
+					continue
+				}
 				c, err := sidecar.Start(budget, r.sidecarOptions(gen, rec))
-				results <- result{rec, c, err}
+				results <- result{rec: rec, client: c, err: err}
 			}
 		}()
 	}
-	var requiredErr error
+	all := make([]result, 0, len(toStart))
+	var usedBy []string // plugins whose handshakes ran out of time
 	for range toStart {
 		res := <-results
+		all = append(all, res)
+		var te *sidecar.TimeoutError
+		if errors.As(res.err, &te) {
+			usedBy = append(usedBy, res.rec.Name)
+		}
+	}
+	sort.Strings(usedBy)
+	var requiredErr error
+	for _, res := range all {
 		st := gen.status[res.rec.Name]
+		if res.queued {
+			res.err = notStarted(res.rec.Name, context.Cause(budget), budgetOut, usedBy)
+		}
 		if res.err != nil {
 			st.State = StateFailed
 			st.Failure = redact.String(res.err.Error())
@@ -380,6 +403,21 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		return nil, requiredErr
 	}
 	return gen, nil
+}
+
+// notStarted explains a plugin that was never spawned: who used the budget
+// up, or that the start was cancelled.
+func notStarted(name string, cause, budgetOut error, usedBy []string) *sidecar.StartError {
+	why := "not started: the start was cancelled"
+	switch {
+	case cause == budgetOut && len(usedBy) > 0:
+		why = "not started: the start budget was used up by " + strings.Join(usedBy, ", ")
+	case cause == budgetOut:
+		why = "not started: " + budgetOut.Error()
+	case cause != nil:
+		why = "not started: " + cause.Error()
+	}
+	return &sidecar.StartError{Plugin: name, Stage: sidecar.StageNotStarted, Err: errors.New(why)}
 }
 
 // buildChain freezes the generation's interceptors: what each sidecar
@@ -422,6 +460,8 @@ func (r *Runtime) sidecarOptions(gen *Generation, rec plugin.Record) sidecar.Opt
 		Logger:   r.log.With("generation", gen.Number),
 		Bind:     r.cfg.Bind,
 		OnFrame:  r.cfg.OnFrame,
+		// Each handshake has its own deadline inside the shared budget.
+		HandshakeTimeout: r.cfg.HandshakeTimeout,
 		OnCrash: func(c *sidecar.Client, err *sidecar.ExitError) {
 			r.log.Warn("plugin crashed", "plugin", c.Name(), "generation", gen.Number, "error", err.Error())
 			r.changed()

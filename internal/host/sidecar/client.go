@@ -25,7 +25,35 @@ const (
 	ShutdownRequestTimeout = 5 * time.Second
 	ExitGrace              = 750 * time.Millisecond
 	stderrDrainWait        = 500 * time.Millisecond
+	// HandshakeTimeout is each plugin's own handshake deadline inside the
+	// generation's shared start budget (DESIGN "What a hostile or broken
+	// plugin can never do"): one hanging plugin cannot use up the budget of
+	// the others.
+	HandshakeTimeout = 10 * time.Second
 )
+
+// errHandshakeDeadline is the cause of a handshake that used its own
+// deadline (rather than the caller's budget).
+var errHandshakeDeadline = errors.New("handshake deadline")
+
+// TimeoutError is a start that ran out of time: the plugin's own handshake
+// deadline or the caller's budget, whichever came first.
+type TimeoutError struct {
+	Limit time.Duration // the handshake deadline
+	// Cause is the caller's reason when its budget ran out first, nil when
+	// the plugin used its own deadline.
+	Cause error
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Cause != nil {
+		return "timed out during the handshake: " + e.Cause.Error()
+	}
+	return fmt.Sprintf("timed out: no completed handshake within %s", e.Limit)
+}
+
+// Is lets callers treat it as a deadline.
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // State of a sidecar client.
 type State string
@@ -57,6 +85,8 @@ type Options struct {
 	// OnCrash is called once, off the caller's goroutine, when an Active
 	// sidecar dies or its connection fails.
 	OnCrash func(c *Client, err *ExitError)
+	// HandshakeTimeout overrides the 10 s handshake deadline (tests).
+	HandshakeTimeout time.Duration
 }
 
 // Client is one running sidecar.
@@ -145,13 +175,40 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	if err := c.spawn(path, args); err != nil {
 		return nil, err
 	}
-	if err := c.handshakeWith(ctx); err != nil {
+	limit := opts.HandshakeTimeout
+	if limit <= 0 {
+		limit = HandshakeTimeout
+	}
+	hctx, cancel := context.WithTimeoutCause(ctx, limit, errHandshakeDeadline)
+	defer cancel()
+	if err := c.handshakeWith(hctx); err != nil {
+		// The connection times a call out from the context's deadline, a
+		// hair before the context itself reports it; its cause is set once
+		// the context is done, which the deadline says is now.
+		timedOut := hctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
+		if timedOut {
+			<-hctx.Done()
+		}
 		c.kill()
 		<-c.exited
 		c.waitStderr()
-		return nil, c.startErr(StageHandshake, command, c.explain(err))
+		err = c.explain(err)
+		if timedOut && c.poisoned() == nil {
+			te := &TimeoutError{Limit: limit}
+			if cause := context.Cause(hctx); cause != errHandshakeDeadline {
+				te.Cause = cause
+			}
+			err = te
+		}
+		return nil, c.startErr(StageHandshake, command, err)
 	}
 	return c, nil
+}
+
+func (c *Client) poisoned() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.poison
 }
 
 // spawn starts the process in its own process group with three pipes.
