@@ -132,11 +132,23 @@ type Runtime struct {
 	log   *slog.Logger
 	epoch string
 
-	mu      sync.Mutex
-	gen     *Generation
-	next    int64
-	holds   int // turns in progress; Reload waits for zero
-	stopped bool
+	// reloadMu makes reloads single-flight: one generation starts, is
+	// published and replaces the previous one at a time, so generation
+	// numbers are published in increasing order.
+	reloadMu sync.Mutex
+
+	mu        sync.Mutex
+	gen       *Generation
+	next      int64
+	holds     int  // turns in progress; Reload refuses to start while > 0
+	reloading bool // a Reload is between its idle check and its end
+	// settled is broadcast (with mu) when a reload ends: a Hold that waited
+	// for it starts on the generation it published, never on one being
+	// shut down.
+	settled *sync.Cond
+	// cancelReload stops the start of the reload in flight (Shutdown).
+	cancelReload context.CancelFunc
+	stopped      bool
 }
 
 // New makes a Runtime; nothing starts until Start.
@@ -153,7 +165,9 @@ func New(cfg Config) *Runtime {
 	if cfg.UIHost == "" {
 		cfg.UIHost = protocol.UIHostHeadless
 	}
-	return &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1}
+	r := &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1}
+	r.settled = sync.NewCond(&r.mu)
+	return r
 }
 
 // Current is the published generation (nil before Start).
@@ -172,9 +186,15 @@ func (r *Runtime) SetSession(sessionID, workspaceRoot string) {
 }
 
 // Hold marks a turn in progress; the returned func releases it. Reloads
-// only happen when no turn holds the runtime.
+// only happen when no turn holds the runtime. A Hold that comes while a
+// reload runs waits for it (at most the start budget plus a shutdown), so
+// the turn starts on the generation the reload published and the previous
+// one is never shut down under it.
 func (r *Runtime) Hold() (release func()) {
 	r.mu.Lock()
+	for r.reloading {
+		r.settled.Wait()
+	}
 	r.holds++
 	r.mu.Unlock()
 	var once sync.Once
@@ -196,7 +216,13 @@ func (r *Runtime) Start(ctx context.Context) (*Generation, error) {
 // enables, disables, removals and restarting Failed plugins), publishes it,
 // then shuts the previous one down. When the new generation fails to
 // activate, the previous one stays published.
+//
+// Reloads are single-flight: a second Reload waits for the one in flight,
+// then runs (with the session set by then). ErrBusy means a turn holds the
+// runtime.
 func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
+	r.reloadMu.Lock()
+	defer r.reloadMu.Unlock()
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
@@ -206,20 +232,37 @@ func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
 		r.mu.Unlock()
 		return nil, ErrBusy
 	}
+	r.reloading = true
+	startCtx, cancel := context.WithCancel(ctx)
+	r.cancelReload = cancel
 	number := r.next
 	r.next++
 	session := protocol.SessionContext{SessionID: r.cfg.SessionID, WorkspaceRoot: r.cfg.WorkspaceRoot,
 		Generation: number, Epoch: r.epoch}
 	r.mu.Unlock()
+	defer func() {
+		cancel()
+		r.mu.Lock()
+		r.reloading, r.cancelReload = false, nil
+		r.settled.Broadcast()
+		r.mu.Unlock()
+	}()
 
 	if r.cfg.OnStarting != nil {
 		r.cfg.OnStarting(session)
 	}
-	gen, err := r.startGeneration(ctx, session)
+	gen, err := r.startGeneration(startCtx, session)
 	if err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
+	if r.stopped {
+		// Shutdown came during the start: this generation never publishes.
+		r.mu.Unlock()
+		gen.chain.Close()
+		shutdownAll(context.WithoutCancel(ctx), gen.clients)
+		return nil, errors.New("runtime is shut down")
+	}
 	old := r.gen
 	r.gen = gen
 	r.mu.Unlock()
@@ -236,6 +279,9 @@ func (r *Runtime) Shutdown(ctx context.Context) {
 	r.mu.Lock()
 	r.stopped = true
 	gen := r.gen
+	if r.cancelReload != nil {
+		r.cancelReload() // the reload in flight shuts its own sidecars down
+	}
 	r.mu.Unlock()
 	if gen != nil {
 		gen.chain.Close()
