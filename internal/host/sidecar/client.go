@@ -111,9 +111,13 @@ type Client struct {
 	stderrDone chan struct{}
 	waitErr    error
 
-	mu        sync.Mutex
-	state     State
-	failure   error  // why the client is Failed
+	mu      sync.Mutex
+	state   State
+	failure error // why the client is Failed
+	// early is the first crash cause seen while Starting, after
+	// extension/initialized was sent: the handshake is complete, so it is
+	// reported as a crash of a running sidecar once the start is done.
+	early     string
 	badStdout string // first non-JSON stdout line, redacted
 	poison    error  // protocol violation that ended the connection
 
@@ -322,9 +326,15 @@ func (c *Client) watchConn() {
 	c.crashed(fmt.Sprintf("connection failed: %v", err))
 }
 
-// crashed marks an Active client Failed once and tells the owner.
+// crashed marks an Active client Failed once and tells the owner. A crash
+// seen after extension/initialized was sent but before the start finished
+// is kept for it: a crash right after the handshake has one outcome, a
+// started client that then crashed, whichever goroutine sees it first.
 func (c *Client) crashed(cause string) {
 	c.mu.Lock()
+	if c.state == StateStarting && c.initSent.Load() && c.early == "" {
+		c.early = cause
+	}
 	if c.state != StateActive {
 		c.mu.Unlock()
 		return
@@ -426,13 +436,12 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	c.handshake = time.Since(c.started)
 	c.mu.Lock()
 	c.state = StateActive
+	early := c.early
 	c.mu.Unlock()
-	// A crash between the handshake and now was ignored (state was Starting).
-	select {
-	case <-c.exited:
-		c.crashed("exited during the handshake")
-		return c.Failure()
-	default:
+	if early != "" {
+		// It died after the handshake, before we looked: a started client
+		// that crashed, reported through OnCrash like any later crash.
+		c.crashed(early)
 	}
 	return nil
 }
