@@ -39,6 +39,12 @@ type Options struct {
 	// notification (known or not). A non-nil error answers a request with
 	// that error (converted by protocol.AsError) and drops a notification.
 	Admit func(method string, notification bool) error
+	// AdmitAt, when set, replaces Admit and is also told where the frame
+	// starts in the inbound byte stream, to compare with Received: a frame
+	// that starts before a mark was already on its way before it. An error
+	// that wraps ErrPoison (see Poison) answers the request, then ends the
+	// connection with that error once the answer is written.
+	AdmitAt func(method string, notification bool, offset int64) error
 	// OnFrame, when set, is called for every frame read (by the goroutine
 	// reading, once the frame is parsed; a response before its caller sees
 	// it) or written (by the goroutine writing it, holding the writer, as the
@@ -150,7 +156,10 @@ type Conn struct {
 	// and the role can be taken over; it is the turn's start (mono), and
 	// inlineLast (reader-owned) the last one handed out.
 	br         *bufio.Reader
-	partial    []byte // reader-owned: an unfinished frame cut by a read deadline
+	partial    []byte       // reader-owned: an unfinished frame cut by a read deadline
+	rx         atomic.Int64 // bytes read from r so far, buffered ones included
+	lineEnd    int64        // reader-owned: stream offset after the last whole line
+	lineAt     int64        // reader-owned: stream offset of the frame being handled
 	inlineTok  atomic.Uint64
 	inlineLast uint64
 	graceTimer *time.Timer
@@ -169,6 +178,7 @@ type Conn struct {
 	notes       chan noteItem
 	done        chan struct{} // closed when the connection is finished
 	localClosed chan struct{} // closed by Close / CloseWithError
+	flushed     chan struct{} // closed once the writer has written its last frame
 
 	ctx    context.Context // handler context, cancelled when done
 	cancel context.CancelFunc
@@ -229,6 +239,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		notes:         make(chan noteItem, notificationQueue),
 		done:          make(chan struct{}),
 		localClosed:   make(chan struct{}),
+		flushed:       make(chan struct{}),
 		ctx:           ctx,
 		cancel:        cancel,
 		pending:       map[int64]*pending{},
@@ -242,8 +253,55 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	} else if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
 		c.watch = readturn.NewWatch(d)
 	}
-	c.br = bufio.NewReaderSize(r, readBufferSize)
+	c.br = bufio.NewReaderSize(countingReader{r, &c.rx}, readBufferSize)
 	return c
+}
+
+// countingReader counts the bytes each read returns: one atomic add per
+// read call, not per frame.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (cr countingReader) Read(p []byte) (int, error) {
+	n, err := cr.r.Read(p)
+	cr.n.Add(int64(n))
+	return n, err
+}
+
+// Received is how many bytes were read from the peer so far, including the
+// ones still buffered and not yet handled. Frames starting before this mark
+// (see Options.AdmitAt) had been sent before it was taken.
+func (c *Conn) Received() int64 { return c.rx.Load() }
+
+// Flushed is closed once the connection has ended and the writer has
+// written (or failed to write) everything queued before the end, the answer
+// to a poisoning request included.
+func (c *Conn) Flushed() <-chan struct{} { return c.flushed }
+
+// ErrPoison marks an admission error that ends the connection (see
+// Options.AdmitAt).
+var ErrPoison = errors.New("the connection is poisoned")
+
+// Poison wraps err so that, returned by AdmitAt, it ends the connection
+// after the answer is written. Its message is err's.
+func Poison(err error) error { return poisonErr{err} }
+
+type poisonErr struct{ err error }
+
+func (p poisonErr) Error() string   { return p.err.Error() }
+func (p poisonErr) Unwrap() []error { return []error{p.err, ErrPoison} }
+
+// Problem says why line is not a valid frame, or "" if it is one: for
+// diagnostics of an OnInvalid line.
+func Problem(line []byte) string {
+	var e envelope
+	parseEnvelope(line, &e)
+	if e.kind == kindParseError || e.kind == kindInvalid {
+		return e.problem
+	}
+	return ""
 }
 
 // Handle registers the handler of a request method. It must be called before
@@ -550,6 +608,7 @@ func (c *Conn) terminate(err error, local bool) {
 			if cl, ok := c.w.(io.Closer); ok {
 				_ = cl.Close()
 			}
+			close(c.flushed) // no writer ever ran
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
 			c.log.Debug("connection closed", "err", err)

@@ -47,6 +47,8 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 			if n > protocol.FrameBytes {
 				return nil, c.errFrameTooLarge()
 			}
+			c.lineAt = c.lineEnd
+			c.lineEnd += int64(n)
 			if acc == nil {
 				line := make([]byte, len(chunk)-1)
 				copy(line, chunk)
@@ -292,10 +294,25 @@ func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) (method string) 
 	return method
 }
 
+// admit applies Options.AdmitAt or Admit to the frame being handled.
+func (c *Conn) admit(method string, notification bool) error {
+	switch {
+	case c.opts.AdmitAt != nil:
+		return c.opts.AdmitAt(method, notification, c.lineAt)
+	case c.opts.Admit != nil:
+		return c.opts.Admit(method, notification)
+	}
+	return nil
+}
+
 func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
-	if c.opts.Admit != nil {
-		if err := c.opts.Admit(e.method, false); err != nil {
+	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
+		if err := c.admit(e.method, false); err != nil {
 			c.sendError(e.id, true, e.method, wireError(err), readAt)
+			if errors.Is(err, ErrPoison) {
+				// Queued before the end, the answer is still written.
+				c.terminate(err, true)
+			}
 			return frameReadied
 		}
 	}
@@ -499,9 +516,12 @@ func wireError(err error) *protocol.Error {
 }
 
 func (c *Conn) dispatchNotification(e *envelope) {
-	if c.opts.Admit != nil {
-		if err := c.opts.Admit(e.method, true); err != nil {
+	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
+		if err := c.admit(e.method, true); err != nil {
 			c.log.Debug("notification not admitted", "method", e.method, "err", err)
+			if errors.Is(err, ErrPoison) {
+				c.terminate(err, true)
+			}
 			return
 		}
 	}

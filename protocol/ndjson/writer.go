@@ -415,6 +415,7 @@ func (c *Conn) writeLoop() {
 				_ = cl.Close()
 			}
 			c.wmu.Unlock()
+			close(c.flushed)
 			return
 		default:
 		}
