@@ -158,7 +158,7 @@ type Conn struct {
 	br         *bufio.Reader
 	partial    []byte       // reader-owned: an unfinished frame cut by a read deadline
 	rx         atomic.Int64 // bytes read from r so far, buffered ones included
-	lineEnd    int64        // reader-owned: stream offset after the last whole line
+	lineEnd    atomic.Int64 // stream offset after the last whole line read
 	lineAt     int64        // reader-owned: stream offset of the frame being handled
 	inlineTok  atomic.Uint64
 	inlineLast uint64
@@ -274,6 +274,11 @@ func (cr countingReader) Read(p []byte) (int, error) {
 // ones still buffered and not yet handled. Frames starting before this mark
 // (see Options.AdmitAt) had been sent before it was taken.
 func (c *Conn) Received() int64 { return c.rx.Load() }
+
+// Handled is the stream offset just past the last whole frame taken from the
+// buffer. Received minus Handled are bytes that arrived and wait to be
+// handled (or the start of an unfinished frame).
+func (c *Conn) Handled() int64 { return c.lineEnd.Load() }
 
 // Flushed is closed once the connection has ended and the writer has
 // written (or failed to write) everything queued before the end, the answer

@@ -47,8 +47,8 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 			if n > protocol.FrameBytes {
 				return nil, c.errFrameTooLarge()
 			}
-			c.lineAt = c.lineEnd
-			c.lineEnd += int64(n)
+			c.lineAt = c.lineEnd.Load()
+			c.lineEnd.Store(c.lineAt + int64(n))
 			if acc == nil {
 				line := make([]byte, len(chunk)-1)
 				copy(line, chunk)

@@ -163,6 +163,9 @@ func TestAdmitAtAndPoison(t *testing.T) {
 	if err := p.c.Err(); !errors.Is(err, ErrPoison) {
 		t.Fatalf("conn err %v", err)
 	}
+	if n := p.c.Handled(); n != int64(len(answer)+len(request)) {
+		t.Fatalf("handled %d bytes, sent %d", n, len(answer)+len(request))
+	}
 	if n := p.c.Received(); n != int64(len(answer)+len(request)) {
 		t.Fatalf("received %d bytes, sent %d", n, len(answer)+len(request))
 	}

@@ -102,9 +102,14 @@ type Client struct {
 	stderr  *tail
 	started time.Time
 
-	decl       protocol.InitializeResult
-	handshake  time.Duration
-	initSent   atomic.Bool // extension/initialized was sent: sidecar traffic is legal
+	decl      protocol.InitializeResult
+	handshake time.Duration
+	initSent  atomic.Bool // extension/initialized was sent: sidecar traffic is legal
+	// barrier is how many stdout bytes the host had read when it wrote
+	// extension/initialized: a frame starting before it was sent before
+	// the sidecar could have seen initialized, even if it was handled later
+	// (in the same read as the initialize answer, say).
+	barrier    atomic.Int64
 	stopping   atomic.Bool
 	exited     chan struct{} // closed when the process has been reaped
 	settled    chan struct{} // closed once a crash has been classified
@@ -193,7 +198,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 		if timedOut {
 			<-hctx.Done()
 		}
-		c.kill()
+		c.killPoisoned()
 		<-c.exited
 		c.waitStderr()
 		err = c.explain(err)
@@ -263,7 +268,7 @@ func (c *Client) spawn(path string, args []string) error {
 	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
 		Name:      "plugin " + c.name,
 		Logger:    c.log,
-		Admit:     c.admit,
+		AdmitAt:   c.admit,
 		OnFrame:   tap,
 		OnInvalid: c.onInvalid,
 		// A provider streams its chunks right after answering the open.
@@ -342,7 +347,7 @@ func (c *Client) crashed(cause string) {
 	c.state = StateFailed
 	c.mu.Unlock()
 	defer c.settle()
-	c.kill()
+	c.killPoisoned()
 	<-c.exited
 	c.waitStderr()
 	exitErr := &ExitError{Plugin: c.name, Cause: redact.String(cause), StderrTail: c.stderr.String()}
@@ -356,10 +361,13 @@ func (c *Client) crashed(cause string) {
 	}
 }
 
-// admit enforces the initialized barrier: any sidecar-to-host traffic before
-// extension/initialized poisons the connection and kills the process.
-func (c *Client) admit(method string, notification bool) error {
-	if c.initSent.Load() {
+// admit enforces the initialized barrier: any sidecar-to-host traffic that
+// started before extension/initialized was written poisons the connection:
+// the request is answered protocol_error, the connection ends once that
+// answer is written, and the process is killed (watchConn, or the failed
+// start).
+func (c *Client) admit(method string, _ bool, at int64) error {
+	if c.initSent.Load() && at >= c.barrier.Load() {
 		return nil
 	}
 	err := protocol.Errorf(protocol.ReasonProtocolError,
@@ -369,20 +377,36 @@ func (c *Client) admit(method string, notification bool) error {
 		c.poison = err
 	}
 	c.mu.Unlock()
-	// Let the error answer reach the pipe before the process goes.
-	time.AfterFunc(20*time.Millisecond, c.kill)
-	return err
+	return ndjson.Poison(err)
 }
 
-// onInvalid reports a line on stdout that is not JSON at all (a sidecar
-// printing to stdout): once in the log and in the diagnostics, and, before
-// initialize was sent, as the reason the start fails.
-func (c *Client) onInvalid(raw []byte) {
-	if !json.Valid(raw) {
-		line := string(raw)
-		if len(line) > 240 {
-			line = line[:240] + "…"
+// killPoisoned kills the process group; after a poisoning request it first
+// lets the connection write its protocol_error answer (bounded: a sidecar
+// that stopped reading its stdin cannot hold the kill back).
+func (c *Client) killPoisoned() {
+	if c.poisoned() != nil {
+		select {
+		case <-c.conn.Flushed():
+		case <-c.exited:
+		case <-time.After(ExitGrace):
 		}
+	}
+	c.kill()
+}
+
+// onInvalid reports a line on stdout that is not a frame. Before
+// extension/initialized was sent it is traffic before the handshake: it
+// poisons the connection and is named as the reason the start fails (a
+// non-JSON banner, an answer whose id is a string, ...) at once, instead of
+// leaving the handshake to time out. Later, a non-JSON line is logged once
+// and kept for the diagnostics; the connection answers invalid frames.
+func (c *Client) onInvalid(raw []byte) {
+	line := string(raw)
+	if len(line) > 240 {
+		line = line[:240] + "…"
+	}
+	nonJSON := !json.Valid(raw)
+	if nonJSON {
 		c.mu.Lock()
 		first := c.badStdout == ""
 		if first {
@@ -392,15 +416,21 @@ func (c *Client) onInvalid(raw []byte) {
 		if first {
 			c.log.Warn("sidecar wrote a non-JSON line to stdout", "line", redact.String(line))
 		}
-		if !c.initSent.Load() {
-			c.mu.Lock()
-			if c.poison == nil {
-				c.poison = errNonJSONStdout
-			}
-			c.mu.Unlock()
-			go c.kill()
-		}
 	}
+	if c.initSent.Load() {
+		return
+	}
+	var err error = errNonJSONStdout
+	if !nonJSON {
+		err = protocol.Errorf(protocol.ReasonProtocolError,
+			"an invalid frame before the handshake completed: %s: %s", ndjson.Problem(raw), redact.String(line))
+	}
+	c.mu.Lock()
+	if c.poison == nil {
+		c.poison = err
+	}
+	c.mu.Unlock()
+	go c.kill()
 }
 
 // handshakeWith sends initialize, checks the declaration, sends initialized.
@@ -424,11 +454,34 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	if err := c.conn.Call(ctx, protocol.MethodInitialize, params, &raw); err != nil {
 		return fmt.Errorf("extension/initialize: %w", err)
 	}
+	// Whatever came before the answer was handled before it, in stream
+	// order: a banner or a stray frame poisoned the connection already.
+	if p := c.poisoned(); p != nil {
+		return p
+	}
 	decl, err := CheckDeclaration(raw, c.opts.Manifest)
 	if err != nil {
 		return err
 	}
 	c.decl = *decl
+	c.barrier.Store(c.conn.Received())
+	if early := c.barrier.Load() - c.conn.Handled(); early > 0 {
+		// Bytes came after the initialize answer, before initialized: in
+		// the answer's own write, say, still waiting in our buffer. Let the
+		// connection take them (a request is answered protocol_error and
+		// ends it), then fail the start.
+		select {
+		case <-c.conn.Done():
+		case <-c.exited:
+		case <-ctx.Done():
+		case <-time.After(ExitGrace):
+		}
+		if p := c.poisoned(); p != nil {
+			return p
+		}
+		return protocol.Errorf(protocol.ReasonProtocolError,
+			"the sidecar sent %d bytes after its initialize answer, before extension/initialized", early)
+	}
 	c.initSent.Store(true)
 	if err := c.conn.NotifyNow(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
 		return fmt.Errorf("extension/initialized: %w", err)
