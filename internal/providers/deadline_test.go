@@ -146,3 +146,16 @@ func TestHealthyStreamIsNotCutByDeadlines(t *testing.T) {
 		t.Fatalf("text %q err %v", text, err)
 	}
 }
+
+func TestCatalogTimeoutSaysItTimedOut(t *testing.T) {
+	hub := providers.NewHub(nil)
+	c := hostileProvider(t, hub, "catalog-hang", 0)
+	cat := providers.NewCatalogWithTimeout(nil, 300*time.Millisecond)
+	models, errs := cat.Models(context.Background(), []providers.Client{c})
+	if len(models) != 0 || len(errs) != 1 {
+		t.Fatalf("models %v errs %v", models, errs)
+	}
+	if !strings.Contains(errs[0].Error(), "catalog of slow timed out: no answer to extension/provider/catalog within 300ms") {
+		t.Fatalf("err = %v", errs[0])
+	}
+}
