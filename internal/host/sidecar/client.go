@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/content"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -244,8 +245,8 @@ func (c *Client) spawn(path string, args []string) error {
 	cmd.Env = c.opts.Manifest.Env(c.opts.Root, base)
 	cmd.Dir = c.opts.Root
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = processGroupAttr()
-	err = cmd.Start()
+	cmd.SysProcAttr = proc.Attr()
+	err = proc.Start(cmd)
 	closeAll(inR, outW, errW) // the child's ends
 	if err != nil {
 		closeAll(inW, outR, errR)
@@ -294,7 +295,8 @@ func browserUnavailable(context.Context, json.RawMessage) (any, error) {
 // reap waits for the process, then makes sure its whole group is gone.
 func (c *Client) reap(stderr *os.File) {
 	c.waitErr = c.cmd.Wait()
-	killGroup(c.cmd.Process.Pid)
+	proc.KillGroup(c.cmd.Process.Pid)
+	proc.Forget(c.cmd.Process.Pid)
 	close(c.exited)
 	// Our read ends stay open until the group is dead so no frame written
 	// before exit is lost; the conn sees EOF once every writer is gone.
@@ -551,7 +553,13 @@ func (c *Client) waitStderr() {
 // kill ends the whole process group now. Safe to call at any time.
 func (c *Client) kill() {
 	if c.cmd != nil && c.cmd.Process != nil {
-		killGroup(c.cmd.Process.Pid)
+		select {
+		case <-c.exited:
+			// Reaped, its group killed and forgotten: the number may be
+			// another process's by now.
+		default:
+			proc.KillGroup(c.cmd.Process.Pid)
+		}
 	}
 }
 
