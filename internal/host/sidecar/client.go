@@ -26,6 +26,8 @@ const (
 	ShutdownRequestTimeout = 5 * time.Second
 	ExitGrace              = 750 * time.Millisecond
 	stderrDrainWait        = 500 * time.Millisecond
+	// TailBytes is the size of the stderr ring kept per sidecar.
+	TailBytes = proc.TailBytes
 	// HandshakeTimeout is each plugin's own handshake deadline inside the
 	// generation's shared start budget (DESIGN "What a hostile or broken
 	// plugin can never do"): one hanging plugin cannot use up the budget of
@@ -100,7 +102,7 @@ type Client struct {
 	stdout  *os.File
 	conn    *ndjson.Conn
 	content *content.Store // this connection's content refs
-	stderr  *tail
+	stderr  *proc.Tail
 	started time.Time
 
 	decl      protocol.InitializeResult
@@ -158,7 +160,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	c := &Client{
 		opts:       opts,
 		name:       opts.Name,
-		stderr:     newTail(TailBytes),
+		stderr:     proc.NewTail(TailBytes),
 		content:    content.NewStore(),
 		started:    time.Now(),
 		exited:     make(chan struct{}),
@@ -258,7 +260,7 @@ func (c *Client) spawn(path string, args []string) error {
 		return c.startErr(StageSpawn, path, err)
 	}
 	c.cmd, c.stdin, c.stdout = cmd, inW, outR
-	go pumpStderr(errR, c.stderr, c.log, c.stderrDone)
+	go proc.PumpStderr(errR, c.stderr, c.log, c.stderrDone)
 	go c.reap(errR)
 
 	var tap func(ndjson.FrameInfo)
