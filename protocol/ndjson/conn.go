@@ -62,6 +62,10 @@ type Options struct {
 	// reader takes the reading back at once instead of leaving it to the
 	// next call (see callread.go).
 	FollowedByTraffic func(method string) bool
+	// WriteStall, when set, fails the connection once the peer has taken
+	// no byte of a pending write for that long (ErrWriteStalled), on a
+	// writer with deadlines (a pipe from os.Pipe). Zero waits forever.
+	WriteStall time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Name prefixes error messages and logs (default "ndjson").

@@ -33,6 +33,10 @@ const (
 	// plugin can never do"): one hanging plugin cannot use up the budget of
 	// the others.
 	HandshakeTimeout = 10 * time.Second
+	// WriteStall is how long a sidecar may take no byte of what the host
+	// writes before its connection fails: a plugin that stopped reading its
+	// stdin is a failure, not a host writer blocked forever.
+	WriteStall = 10 * time.Second
 )
 
 // errHandshakeDeadline is the cause of a handshake that used its own
@@ -90,6 +94,8 @@ type Options struct {
 	OnCrash func(c *Client, err *ExitError)
 	// HandshakeTimeout overrides the 10 s handshake deadline (tests).
 	HandshakeTimeout time.Duration
+	// WriteStall overrides the 10 s write stall limit (tests).
+	WriteStall time.Duration
 }
 
 // Client is one running sidecar.
@@ -268,12 +274,17 @@ func (c *Client) spawn(path string, args []string) error {
 		// Only for an inspector: a tap copies every frame.
 		tap = func(f ndjson.FrameInfo) { c.opts.OnFrame(c.name, f) }
 	}
+	stall := c.opts.WriteStall
+	if stall <= 0 {
+		stall = WriteStall
+	}
 	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
-		Name:      "plugin " + c.name,
-		Logger:    c.log,
-		AdmitAt:   c.admit,
-		OnFrame:   tap,
-		OnInvalid: c.onInvalid,
+		Name:       "plugin " + c.name,
+		WriteStall: stall,
+		Logger:     c.log,
+		AdmitAt:    c.admit,
+		OnFrame:    tap,
+		OnInvalid:  c.onInvalid,
 		// A provider streams its chunks right after answering the open.
 		FollowedByTraffic: func(method string) bool { return method == protocol.MethodStreamOpen },
 	})

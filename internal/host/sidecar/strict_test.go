@@ -105,3 +105,35 @@ func TestSameWriteRequestAlwaysPoisons(t *testing.T) {
 		}
 	}
 }
+
+// A sidecar that stops reading its stdin fails (named, with the cause) once
+// it has taken nothing for the stall limit, instead of holding every later
+// write and call of the host.
+func TestStalledReaderIsAFailure(t *testing.T) {
+	opts := hostile(t, "stop-reading", nil)
+	opts.WriteStall = 300 * time.Millisecond
+	crashed := make(chan *sidecar.ExitError, 1)
+	opts.OnCrash = func(_ *sidecar.Client, err *sidecar.ExitError) { crashed <- err }
+	c, err := sidecar.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown(context.Background())
+	pad := strings.Repeat("x", 32<<10)
+	go func() {
+		for range 64 { // 2 MiB: far past the pipe's buffer
+			if c.Notify(context.Background(), protocol.MethodEvent, map[string]string{"pad": pad}) != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case e := <-crashed:
+		if !strings.Contains(e.Cause, "the peer stopped reading") || e.Plugin != "hostile" {
+			t.Fatalf("crash %+v", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a sidecar that stopped reading was never failed")
+	}
+	testutil.WaitDead(t, c.PID())
+}

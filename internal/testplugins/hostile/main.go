@@ -15,6 +15,7 @@
 //	dup-member          answer initialize with "name" twice
 //	same-write-request  write a request in the same write as the initialize answer
 //	sigterm-child       start a child that ignores SIGTERM (pids in HOSTILE_PIDFILE)
+//	stop-reading        stop reading stdin once initialized arrives
 package main
 
 import (
@@ -119,6 +120,10 @@ func main() {
 			}
 		case "extension/provider/stream/cancel":
 			reply(f.ID, map[string]any{"cancelled": true})
+		case "extension/initialized":
+			if mode == "stop-reading" {
+				hang()
+			}
 		case "extension/shutdown":
 			reply(f.ID, map[string]any{"accepted": true})
 			os.Exit(0)
