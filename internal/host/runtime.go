@@ -132,10 +132,11 @@ type Runtime struct {
 	log   *slog.Logger
 	epoch string
 
-	// reloadMu makes reloads single-flight: one generation starts, is
+	// reloadSem makes reloads single-flight: one generation starts, is
 	// published and replaces the previous one at a time, so generation
-	// numbers are published in increasing order.
-	reloadMu sync.Mutex
+	// numbers are published in increasing order. A channel, so a waiting
+	// Reload can give up with its context.
+	reloadSem chan struct{}
 
 	mu        sync.Mutex
 	gen       *Generation
@@ -165,7 +166,7 @@ func New(cfg Config) *Runtime {
 	if cfg.UIHost == "" {
 		cfg.UIHost = protocol.UIHostHeadless
 	}
-	r := &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1}
+	r := &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1, reloadSem: make(chan struct{}, 1)}
 	r.settled = sync.NewCond(&r.mu)
 	return r
 }
@@ -221,8 +222,12 @@ func (r *Runtime) Start(ctx context.Context) (*Generation, error) {
 // then runs (with the session set by then). ErrBusy means a turn holds the
 // runtime.
 func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
-	r.reloadMu.Lock()
-	defer r.reloadMu.Unlock()
+	select {
+	case r.reloadSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reload: waiting for the reload in flight: %w", ctx.Err())
+	}
+	defer func() { <-r.reloadSem }()
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
