@@ -359,7 +359,10 @@ func (c *Client) crashed(cause string) {
 		c.mu.Unlock()
 		return
 	}
+	// Failed and why, together: nobody sees a Failed client without its
+	// cause. The stderr tail is added once the process is reaped.
 	c.state = StateFailed
+	c.failure = &ExitError{Plugin: c.name, Cause: redact.String(cause)}
 	c.mu.Unlock()
 	defer c.settle()
 	c.killPoisoned()
