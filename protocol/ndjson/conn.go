@@ -601,7 +601,6 @@ func (c *Conn) terminate(err error, local bool) {
 		if local {
 			close(c.localClosed)
 		}
-		c.cancel()
 		if c.watch != nil {
 			// A blocked reader (maybe a caller) stops now, before anyone
 			// seeing Done closes the file: closing waits for a read on a
@@ -609,6 +608,11 @@ func (c *Conn) terminate(err error, local bool) {
 			c.watch.Stop()
 		}
 		close(c.done)
+		// Handlers are cancelled only now: one that returns at its
+		// cancellation finds the connection done and its answer is dropped,
+		// never written after the end (the peer would read an "internal:
+		// context canceled" answer instead of the end of the stream).
+		c.cancel()
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes
 		default: // the queue is full: the writer is busy and will see done
