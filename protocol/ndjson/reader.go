@@ -294,17 +294,6 @@ func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) (method string) 
 	return method
 }
 
-// admit applies Options.AdmitAt or Admit to the frame being handled.
-func (c *Conn) admit(method string, notification bool) error {
-	switch {
-	case c.opts.AdmitAt != nil:
-		return c.opts.AdmitAt(method, notification, c.lineAt)
-	case c.opts.Admit != nil:
-		return c.opts.Admit(method, notification)
-	}
-	return nil
-}
-
 func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
 	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
 		if err := c.admit(e.method, false); err != nil {
