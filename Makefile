@@ -19,13 +19,13 @@ FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 run: deps build examples
 	@./scripts/run-demo.sh "$(DEMO_DIR)"
 
-## test: the whole suite with -race, plus vet, staticcheck, gofmt, generated-file drift,
+## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt, generated-file drift,
 ## and the real app started under Xvfb (screenshot and logs in ci-logs/)
 test: deps lint check-generated
 	$(GO) test -race -count=1 ./...
 	bash scripts/xvfb-start-test.sh
 
-## soak: the chaos soak (not in `make test`): 8 plugins, streaming turns through
+## soak: the full chaos soak (make test runs a 50-kill one): 8 plugins, streaming turns through
 ## the real binary, 1,000 random kill -9 of sidecars, then 100 SIGKILLs of the
 ## host mid-turn; prints panics, hung turns, unnamed failures, survivors and
 ## unloadable sessions. SOAK_KILLS / SOAK_HOST_KILLS change the counts.
