@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -11,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
 // Restart and New chat both reload; fired together they used to run two
@@ -112,4 +117,63 @@ func TestConcurrentReloadsAreSingleFlight(t *testing.T) {
 	if final < published.Load()+1 {
 		t.Fatalf("final generation %d after %d publishes", final, published.Load())
 	}
+}
+
+// Shutdown during a reload's start cancels it: nothing is published and no
+// sidecar of the cancelled generation is left running.
+func TestShutdownDuringAReloadLeavesNothingRunning(t *testing.T) {
+	f := newFixture(t)
+	logFile := filepath.Join(t.TempDir(), "events")
+	f.add("slow", map[string]any{"env": map[string]any{"MISBEHAVE_LOG": logFile, "MISBEHAVE_INIT_DELAY_MS": "2000"}})
+	rt := f.runtime()
+	done := make(chan error, 1)
+	go func() {
+		_, err := rt.Reload(context.Background())
+		done <- err
+	}()
+	// Wait until the sidecar is in its handshake, then shut down.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "start") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the sidecar never started its handshake")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	start := time.Now()
+	rt.Shutdown(context.Background())
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a reload cancelled by Shutdown published a generation")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the reload did not end after Shutdown")
+	}
+	if d := time.Since(start); d > 1500*time.Millisecond {
+		t.Fatalf("the reload ended %s after Shutdown: the start was not cancelled", d)
+	}
+	if rt.Current() != nil {
+		t.Fatal("a generation is published")
+	}
+	testutil.WaitDead(t, pidsIn(t, logFile)...)
+}
+
+// pidsIn reads the pids misbehave logged ("<event> <plugin> <pid>").
+func pidsIn(t *testing.T, logFile string) []int {
+	t.Helper()
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if n, err := strconv.Atoi(f[len(f)-1]); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
 }
