@@ -13,17 +13,27 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: run test deps build examples bench lint generate check-generated package clean
+.PHONY: run test deps build examples bench lint generate check-generated package clean soak
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
 	@./scripts/run-demo.sh "$(DEMO_DIR)"
 
-## test: the whole suite with -race, plus vet, staticcheck, gofmt, generated-file drift,
+## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt, generated-file drift,
 ## and the real app started under Xvfb (screenshot and logs in ci-logs/)
 test: deps lint check-generated
 	$(GO) test -race -count=1 ./...
 	bash scripts/xvfb-start-test.sh
+
+## soak: the full chaos soak (make test runs a 50-kill one): 8 plugins, streaming turns through
+## the real binary, 1,000 random kill -9 of sidecars, then 100 SIGKILLs of the
+## host mid-turn; prints panics, hung turns, unnamed failures, survivors and
+## unloadable sessions. SOAK_KILLS / SOAK_HOST_KILLS change the counts.
+SOAK_KILLS      ?= 1000
+SOAK_HOST_KILLS ?= 100
+soak:
+	REASONIX_SOAK=1 REASONIX_SOAK_KILLS=$(SOAK_KILLS) REASONIX_SOAK_HOST_KILLS=$(SOAK_HOST_KILLS) \
+		$(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./cmd/reasonix-desktop/
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
 deps:

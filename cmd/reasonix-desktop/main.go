@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 )
 
 const usage = `usage: reasonix-desktop [<command>] [flags]
@@ -26,6 +28,12 @@ user config dir + /reasonix-desktop).
 `
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == proc.WatchdogCommand {
+		// Hidden: the host re-executed as its own watchdog (see proc).
+		proc.RunWatchdog()
+		return
+	}
+	enableWatchdog()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
@@ -54,6 +62,18 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	fmt.Fprintf(stderr, "reasonix-desktop: unknown command %q\n\n%s", args[0], usage)
 	return 2
+}
+
+// enableWatchdog arranges for every plugin process to die with the host,
+// even when the host is SIGKILLed: the first plugin process started runs
+// this binary again as the watchdog.
+func enableWatchdog() {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "reasonix-desktop: no watchdog (plugin processes rely on the parent-death signal):", err)
+		return
+	}
+	proc.EnableWatchdog(self, []string{proc.WatchdogCommand}, nil, nil)
 }
 
 // version is set at link time for releases.

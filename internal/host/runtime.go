@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,9 @@ type Config struct {
 	Logger        *slog.Logger
 	// StartBudget overrides the shared 30 s start budget (tests).
 	StartBudget time.Duration
+	// HandshakeTimeout overrides each plugin's 10 s handshake deadline
+	// inside the budget (tests).
+	HandshakeTimeout time.Duration
 	// Bind registers host-side handlers on every sidecar connection.
 	Bind func(c *sidecar.Client, conn *ndjson.Conn)
 	// OnFrame taps frames for the protocol inspector.
@@ -128,11 +132,24 @@ type Runtime struct {
 	log   *slog.Logger
 	epoch string
 
-	mu      sync.Mutex
-	gen     *Generation
-	next    int64
-	holds   int // turns in progress; Reload waits for zero
-	stopped bool
+	// reloadSem makes reloads single-flight: one generation starts, is
+	// published and replaces the previous one at a time, so generation
+	// numbers are published in increasing order. A channel, so a waiting
+	// Reload can give up with its context.
+	reloadSem chan struct{}
+
+	mu        sync.Mutex
+	gen       *Generation
+	next      int64
+	holds     int  // turns in progress; Reload refuses to start while > 0
+	reloading bool // a Reload is between its idle check and its end
+	// settled is broadcast (with mu) when a reload ends: a Hold that waited
+	// for it starts on the generation it published, never on one being
+	// shut down.
+	settled *sync.Cond
+	// cancelReload stops the start of the reload in flight (Shutdown).
+	cancelReload context.CancelFunc
+	stopped      bool
 }
 
 // New makes a Runtime; nothing starts until Start.
@@ -149,7 +166,9 @@ func New(cfg Config) *Runtime {
 	if cfg.UIHost == "" {
 		cfg.UIHost = protocol.UIHostHeadless
 	}
-	return &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1}
+	r := &Runtime{cfg: cfg, log: cfg.Logger, epoch: uuid.NewString(), next: 1, reloadSem: make(chan struct{}, 1)}
+	r.settled = sync.NewCond(&r.mu)
+	return r
 }
 
 // Current is the published generation (nil before Start).
@@ -168,9 +187,15 @@ func (r *Runtime) SetSession(sessionID, workspaceRoot string) {
 }
 
 // Hold marks a turn in progress; the returned func releases it. Reloads
-// only happen when no turn holds the runtime.
+// only happen when no turn holds the runtime. A Hold that comes while a
+// reload runs waits for it (at most the start budget plus a shutdown), so
+// the turn starts on the generation the reload published and the previous
+// one is never shut down under it.
 func (r *Runtime) Hold() (release func()) {
 	r.mu.Lock()
+	for r.reloading {
+		r.settled.Wait()
+	}
 	r.holds++
 	r.mu.Unlock()
 	var once sync.Once
@@ -192,7 +217,17 @@ func (r *Runtime) Start(ctx context.Context) (*Generation, error) {
 // enables, disables, removals and restarting Failed plugins), publishes it,
 // then shuts the previous one down. When the new generation fails to
 // activate, the previous one stays published.
+//
+// Reloads are single-flight: a second Reload waits for the one in flight,
+// then runs (with the session set by then). ErrBusy means a turn holds the
+// runtime.
 func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
+	select {
+	case r.reloadSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("reload: waiting for the reload in flight: %w", ctx.Err())
+	}
+	defer func() { <-r.reloadSem }()
 	r.mu.Lock()
 	if r.stopped {
 		r.mu.Unlock()
@@ -202,20 +237,37 @@ func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
 		r.mu.Unlock()
 		return nil, ErrBusy
 	}
+	r.reloading = true
+	startCtx, cancel := context.WithCancel(ctx)
+	r.cancelReload = cancel
 	number := r.next
 	r.next++
 	session := protocol.SessionContext{SessionID: r.cfg.SessionID, WorkspaceRoot: r.cfg.WorkspaceRoot,
 		Generation: number, Epoch: r.epoch}
 	r.mu.Unlock()
+	defer func() {
+		cancel()
+		r.mu.Lock()
+		r.reloading, r.cancelReload = false, nil
+		r.settled.Broadcast()
+		r.mu.Unlock()
+	}()
 
 	if r.cfg.OnStarting != nil {
 		r.cfg.OnStarting(session)
 	}
-	gen, err := r.startGeneration(ctx, session)
+	gen, err := r.startGeneration(startCtx, session)
 	if err != nil {
 		return nil, err
 	}
 	r.mu.Lock()
+	if r.stopped {
+		// Shutdown came during the start: this generation never publishes.
+		r.mu.Unlock()
+		gen.chain.Close()
+		shutdownAll(context.WithoutCancel(ctx), gen.clients)
+		return nil, errors.New("runtime is shut down")
+	}
 	old := r.gen
 	r.gen = gen
 	r.mu.Unlock()
@@ -232,6 +284,9 @@ func (r *Runtime) Shutdown(ctx context.Context) {
 	r.mu.Lock()
 	r.stopped = true
 	gen := r.gen
+	if r.cancelReload != nil {
+		r.cancelReload() // the reload in flight shuts its own sidecars down
+	}
 	r.mu.Unlock()
 	if gen != nil {
 		gen.chain.Close()
@@ -325,12 +380,14 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		return nil, protocol.Errorf(protocol.ReasonActivationFailed, "generation %d: %v", number, err)
 	}
 
-	budget, cancel := context.WithTimeout(ctx, r.cfg.StartBudget)
+	budgetOut := fmt.Errorf("the generation's start budget of %s ran out", r.cfg.StartBudget)
+	budget, cancel := context.WithTimeoutCause(ctx, r.cfg.StartBudget, budgetOut)
 	defer cancel()
 	type result struct {
 		rec    plugin.Record
 		client *sidecar.Client
 		err    error
+		queued bool // never spawned: the budget was gone before its turn
 	}
 	// Both channels hold every plugin: a worker never waits to hand over a
 	// result or to get its next plugin. On a machine busy starting the
@@ -345,15 +402,32 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 	for range workers {
 		go func() {
 			for rec := range work {
+				if budget.Err() != nil {
+					results <- result{rec: rec, queued: true}
+					continue
+				}
 				c, err := sidecar.Start(budget, r.sidecarOptions(gen, rec))
-				results <- result{rec, c, err}
+				results <- result{rec: rec, client: c, err: err}
 			}
 		}()
 	}
-	var requiredErr error
+	all := make([]result, 0, len(toStart))
+	var usedBy []string // plugins whose handshakes ran out of time
 	for range toStart {
 		res := <-results
+		all = append(all, res)
+		var te *sidecar.TimeoutError
+		if errors.As(res.err, &te) {
+			usedBy = append(usedBy, res.rec.Name)
+		}
+	}
+	sort.Strings(usedBy)
+	var requiredErr error
+	for _, res := range all {
 		st := gen.status[res.rec.Name]
+		if res.queued {
+			res.err = notStarted(res.rec.Name, context.Cause(budget), budgetOut, usedBy)
+		}
 		if res.err != nil {
 			st.State = StateFailed
 			st.Failure = redact.String(res.err.Error())
@@ -380,6 +454,21 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		return nil, requiredErr
 	}
 	return gen, nil
+}
+
+// notStarted explains a plugin that was never spawned: who used the budget
+// up, or that the start was cancelled.
+func notStarted(name string, cause, budgetOut error, usedBy []string) *sidecar.StartError {
+	why := "not started: the start was cancelled"
+	switch {
+	case cause == budgetOut && len(usedBy) > 0:
+		why = "not started: the start budget was used up by " + strings.Join(usedBy, ", ")
+	case cause == budgetOut:
+		why = "not started: " + budgetOut.Error()
+	case cause != nil:
+		why = "not started: " + cause.Error()
+	}
+	return &sidecar.StartError{Plugin: name, Stage: sidecar.StageNotStarted, Err: errors.New(why)}
 }
 
 // buildChain freezes the generation's interceptors: what each sidecar
@@ -422,6 +511,8 @@ func (r *Runtime) sidecarOptions(gen *Generation, rec plugin.Record) sidecar.Opt
 		Logger:   r.log.With("generation", gen.Number),
 		Bind:     r.cfg.Bind,
 		OnFrame:  r.cfg.OnFrame,
+		// Each handshake has its own deadline inside the shared budget.
+		HandshakeTimeout: r.cfg.HandshakeTimeout,
 		OnCrash: func(c *sidecar.Client, err *sidecar.ExitError) {
 			r.log.Warn("plugin crashed", "plugin", c.Name(), "generation", gen.Number, "error", err.Error())
 			r.changed()

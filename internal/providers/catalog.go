@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sort"
@@ -27,7 +28,8 @@ type Client interface {
 // asked once (one fetch in flight per plugin), the answer is cached for that
 // client, and a crashed client's entries are dropped.
 type Catalog struct {
-	log *slog.Logger
+	log     *slog.Logger
+	timeout time.Duration
 
 	mu      sync.Mutex
 	entries map[Client]*catalogEntry
@@ -40,11 +42,18 @@ type catalogEntry struct {
 }
 
 // NewCatalog makes an empty catalog.
-func NewCatalog(log *slog.Logger) *Catalog {
+func NewCatalog(log *slog.Logger) *Catalog { return NewCatalogWithTimeout(log, CatalogTimeout) }
+
+// NewCatalogWithTimeout makes an empty catalog with another fetch timeout
+// (tests).
+func NewCatalogWithTimeout(log *slog.Logger, timeout time.Duration) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Catalog{log: log, entries: map[Client]*catalogEntry{}}
+	if timeout <= 0 {
+		timeout = CatalogTimeout
+	}
+	return &Catalog{log: log, timeout: timeout, entries: map[Client]*catalogEntry{}}
 }
 
 // Models returns the models of the given provider clients, sorted by id, and
@@ -99,11 +108,18 @@ func (c *Catalog) Invalidate(cl Client) {
 
 func (c *Catalog) fetch(cl Client, e *catalogEntry) {
 	defer close(e.done)
-	ctx, cancel := context.WithTimeout(context.Background(), CatalogTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout)
 	defer cancel()
 	var res protocol.ProviderCatalogResult
 	if err := cl.Call(ctx, protocol.MethodProviderCatalog, protocol.ProviderCatalogParams{}, &res); err != nil {
-		e.err = fmt.Errorf("catalog of %s: %s", cl.Name(), redact.String(err.Error()))
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Say so: "not in the catalog" would send the user looking for
+			// a model that may well be there.
+			e.err = protocol.Errorf(protocol.ReasonProviderInterrupted,
+				"catalog of %s timed out: no answer to %s within %s", cl.Name(), protocol.MethodProviderCatalog, c.timeout)
+		} else {
+			e.err = fmt.Errorf("catalog of %s: %s", cl.Name(), redact.String(err.Error()))
+		}
 		// A failed fetch is not cached: the next Models asks again.
 		c.mu.Lock()
 		if c.entries[cl] == e {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -26,6 +27,35 @@ const (
 	// buffer only absorbs bursts; past it the sidecar is held back).
 	eventBuffer = 256
 )
+
+// Deadlines bound how long a provider may keep a turn waiting (DESIGN "What
+// a hostile or broken plugin can never do"): a provider that never answers
+// the open, or never sends the next chunk, fails the stream naming itself
+// instead of hanging the chat. A manifest's timeoutMillis is for hook
+// points and never applies here, so a plugin tuned for fast intercepts does
+// not get its streams cut short.
+type Deadlines struct {
+	Open       time.Duration // stream/open answered
+	FirstChunk time.Duration // from the open's answer to the first chunk
+	NextChunk  time.Duration // between two chunks
+}
+
+// DefaultDeadlines are the product's stream deadlines.
+var DefaultDeadlines = Deadlines{Open: 10 * time.Second, FirstChunk: 60 * time.Second, NextChunk: 60 * time.Second}
+
+// withDefaults fills zero fields from DefaultDeadlines.
+func (d Deadlines) withDefaults() Deadlines {
+	if d.Open <= 0 {
+		d.Open = DefaultDeadlines.Open
+	}
+	if d.FirstChunk <= 0 {
+		d.FirstChunk = DefaultDeadlines.FirstChunk
+	}
+	if d.NextChunk <= 0 {
+		d.NextChunk = DefaultDeadlines.NextChunk
+	}
+	return d
+}
 
 // StreamClient is what a stream needs of its sidecar.
 type StreamClient interface {
@@ -49,18 +79,24 @@ type Event struct {
 // Hub routes stream notifications from every provider sidecar to the
 // stream they belong to.
 type Hub struct {
-	log *slog.Logger
+	log       *slog.Logger
+	deadlines Deadlines
 
 	mu      sync.Mutex
 	streams map[string]*Stream
 }
 
-// NewHub makes a hub; Bind it to each sidecar connection.
-func NewHub(log *slog.Logger) *Hub {
+// NewHub makes a hub with the default deadlines; Bind it to each sidecar
+// connection.
+func NewHub(log *slog.Logger) *Hub { return NewHubWithDeadlines(log, DefaultDeadlines) }
+
+// NewHubWithDeadlines makes a hub with other stream deadlines (tests); a zero
+// field keeps its default.
+func NewHubWithDeadlines(log *slog.Logger, d Deadlines) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{log: log, streams: map[string]*Stream{}}
+	return &Hub{log: log, deadlines: d.withDefaults(), streams: map[string]*Stream{}}
 }
 
 // Notifier is the part of a connection the hub registers on.
@@ -138,6 +174,7 @@ func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort stri
 		stop:   make(chan struct{}),
 		next:   SeqBase,
 		buf:    map[int64]protocol.ProviderChunk{},
+		limits: h.deadlines,
 	}
 	h.mu.Lock()
 	h.streams[s.ID] = s
@@ -150,17 +187,28 @@ func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort stri
 	}()
 
 	var res protocol.StreamOpenResult
-	err := cl.Call(ctx, protocol.MethodStreamOpen, protocol.StreamOpenParams{
+	openCtx, cancel := context.WithTimeout(ctx, s.limits.Open)
+	err := cl.Call(openCtx, protocol.MethodStreamOpen, protocol.StreamOpenParams{
 		StreamID: s.ID, ProviderRef: id.Ref(), Model: id.Model, Effort: effort, Request: req, SeqBase: SeqBase,
 	}, &res)
+	timedOut := errors.Is(openCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+	cancel()
 	if err == nil && !res.Accepted {
 		err = protocol.NewError(protocol.ReasonProviderFailed, "the provider did not accept the stream")
 	}
 	if err != nil {
-		err = providerError(cl.Name(), err)
+		if timedOut {
+			err = protocol.Errorf(protocol.ReasonProviderInterrupted,
+				"provider %s did not answer %s within %s", cl.Name(), protocol.MethodStreamOpen, s.limits.Open)
+			// The provider may still start streaming later: tell it not to.
+			go s.cancelRemote()
+		} else {
+			err = providerError(cl.Name(), err)
+		}
 		s.fail(err)
 		return nil, err
 	}
+	s.armIdle()
 	go s.watch(ctx)
 	return s, nil
 }
@@ -183,9 +231,16 @@ type Stream struct {
 	buf      map[int64]protocol.ProviderChunk
 	end      *protocol.StreamEndParams
 	gapTimer *time.Timer
-	finished bool
-	overflow bool
-	err      error
+	limits   Deadlines
+	// The chunk deadline: one timer for the stream's life, re-armed from
+	// its own callback for the time left since the last chunk, so the hot
+	// path only stores a time.
+	idleTimer *time.Timer
+	lastChunk time.Time
+	chunks    int64 // chunk notifications received, duplicates included
+	finished  bool
+	overflow  bool
+	err       error
 }
 
 // Events delivers the stream in order and is closed when it ends.
@@ -208,9 +263,7 @@ func (s *Stream) watch(ctx context.Context) {
 	case <-ctx.Done():
 		s.stopOnce.Do(func() { close(s.stop) })
 		if s.fail(protocol.NewError(protocol.ReasonStreamCancelled, "the stream was cancelled")) {
-			cctx, cancel := context.WithTimeout(context.Background(), CancelBudget)
-			_ = s.client.Call(cctx, protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: s.ID}, nil)
-			cancel()
+			s.cancelRemote()
 		}
 	case <-s.client.Exited():
 		s.stopOnce.Do(func() { close(s.stop) })
@@ -228,6 +281,11 @@ func (s *Stream) chunk(p protocol.StreamChunkParams) {
 	if s.finished {
 		return
 	}
+	s.chunks++
+	s.lastChunk = time.Now()
+	// A delivery blocked on a full event buffer is the consumer's delay,
+	// not the provider's: the deadline counts from when this chunk left.
+	defer func() { s.lastChunk = time.Now() }()
 	if err := p.Chunk.Validate(); err != nil {
 		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted, "chunk %d: %v", p.Seq, err))
 		return
@@ -323,10 +381,58 @@ func (s *Stream) endAt(p protocol.StreamEndParams) {
 		}
 	}
 	s.end = &p
+	if s.idleTimer != nil {
+		s.idleTimer.Stop() // from here the gap timer bounds the stream
+	}
 	s.flushLocked()
 	if !s.finished {
 		s.gapTimer = time.AfterFunc(GapWait, s.gapExpired)
 	}
+}
+
+// armIdle starts the chunk deadline once the open was answered.
+func (s *Stream) armIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.finished || s.end != nil {
+		return
+	}
+	s.lastChunk = time.Now()
+	wait := s.limits.FirstChunk
+	if s.chunks > 0 { // chunks raced ahead of the open's answer
+		wait = s.limits.NextChunk
+	}
+	s.idleTimer = time.AfterFunc(wait, s.idleExpired)
+}
+
+// idleExpired fails the stream when no chunk came within its deadline, or
+// re-arms for the time left since the last one.
+func (s *Stream) idleExpired() {
+	s.mu.Lock()
+	if s.finished || s.end != nil {
+		s.mu.Unlock()
+		return
+	}
+	limit, what := s.limits.NextChunk, fmt.Sprintf("chunk %d within %s of the previous one", s.next, s.limits.NextChunk)
+	if s.chunks == 0 {
+		limit, what = s.limits.FirstChunk, fmt.Sprintf("first chunk within %s of opening the stream", s.limits.FirstChunk)
+	}
+	if left := limit - time.Since(s.lastChunk); left > 0 {
+		s.idleTimer.Reset(left)
+		s.mu.Unlock()
+		return
+	}
+	s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted, "provider %s sent no %s", s.plugin, what))
+	s.mu.Unlock()
+	s.stopOnce.Do(func() { close(s.stop) })
+	s.cancelRemote()
+}
+
+// cancelRemote tells the provider to stop a stream the host gave up on.
+func (s *Stream) cancelRemote() {
+	cctx, cancel := context.WithTimeout(context.Background(), CancelBudget)
+	defer cancel()
+	_ = s.client.Call(cctx, protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: s.ID}, nil)
 }
 
 func (s *Stream) gapExpired() {
@@ -362,6 +468,9 @@ func (s *Stream) finishLocked(err error) {
 	s.finished, s.err = true, err
 	if s.gapTimer != nil {
 		s.gapTimer.Stop()
+	}
+	if s.idleTimer != nil {
+		s.idleTimer.Stop()
 	}
 	close(s.events)
 	close(s.done)

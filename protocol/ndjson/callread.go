@@ -99,7 +99,12 @@ func (c *Conn) readForCall(ctx context.Context, id int64, p *pending) (response,
 				}
 				cerr := ctx.Err()
 				if cerr == nil && !deadline.IsZero() && !time.Now().Before(deadline) {
-					cerr = context.DeadlineExceeded // ctx's own timer has yet to fire
+					// ctx's own timer is due but has yet to fire: wait for
+					// it, so the caller sees ctx.Err() as well (a caller
+					// that checks it must not take the deadline for a
+					// failing connection).
+					<-ctx.Done()
+					cerr = ctx.Err()
 				}
 				if cerr == nil { // a stale deadline: watch again
 					c.watch.Begin(id, deadline)

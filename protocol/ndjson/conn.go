@@ -39,6 +39,12 @@ type Options struct {
 	// notification (known or not). A non-nil error answers a request with
 	// that error (converted by protocol.AsError) and drops a notification.
 	Admit func(method string, notification bool) error
+	// AdmitAt, when set, replaces Admit and is also told where the frame
+	// starts in the inbound byte stream, to compare with Received: a frame
+	// that starts before a mark was already on its way before it. An error
+	// that wraps ErrPoison (see Poison) answers the request, then ends the
+	// connection with that error once the answer is written.
+	AdmitAt func(method string, notification bool, offset int64) error
 	// OnFrame, when set, is called for every frame read (by the goroutine
 	// reading, once the frame is parsed; a response before its caller sees
 	// it) or written (by the goroutine writing it, holding the writer, as the
@@ -56,6 +62,10 @@ type Options struct {
 	// reader takes the reading back at once instead of leaving it to the
 	// next call (see callread.go).
 	FollowedByTraffic func(method string) bool
+	// WriteStall, when set, fails the connection once the peer has taken
+	// no byte of a pending write for that long (ErrWriteStalled), on a
+	// writer with deadlines (a pipe from os.Pipe). Zero waits forever.
+	WriteStall time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Name prefixes error messages and logs (default "ndjson").
@@ -150,7 +160,10 @@ type Conn struct {
 	// and the role can be taken over; it is the turn's start (mono), and
 	// inlineLast (reader-owned) the last one handed out.
 	br         *bufio.Reader
-	partial    []byte // reader-owned: an unfinished frame cut by a read deadline
+	partial    []byte       // reader-owned: an unfinished frame cut by a read deadline
+	rx         atomic.Int64 // bytes read from r so far, buffered ones included
+	lineEnd    atomic.Int64 // stream offset after the last whole line read
+	lineAt     int64        // reader-owned: stream offset of the frame being handled
 	inlineTok  atomic.Uint64
 	inlineLast uint64
 	graceTimer *time.Timer
@@ -169,7 +182,7 @@ type Conn struct {
 	notes       chan noteItem
 	done        chan struct{} // closed when the connection is finished
 	localClosed chan struct{} // closed by Close / CloseWithError
-	flushed     chan struct{} // closed when the writer has written all and closed w
+	flushed     chan struct{} // closed once the writer has written its last frame
 
 	ctx    context.Context // handler context, cancelled when done
 	cancel context.CancelFunc
@@ -244,7 +257,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	} else if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
 		c.watch = readturn.NewWatch(d)
 	}
-	c.br = bufio.NewReaderSize(r, readBufferSize)
+	c.br = bufio.NewReaderSize(countingReader{r, &c.rx}, readBufferSize)
 	return c
 }
 
@@ -494,12 +507,6 @@ func (c *Conn) CloseWithError(err error) {
 // Done is closed when the connection is finished.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Flushed is closed once the connection is finished and every frame queued
-// before the end (an answer the tap already saw, say) has been written and
-// the writer closed: a process that exits after Flushed loses nothing. On a
-// connection that never started it is closed with Done.
-func (c *Conn) Flushed() <-chan struct{} { return c.flushed }
-
 // Err returns the terminal error (io.EOF after a clean peer close), or nil
 // while the connection is open.
 func (c *Conn) Err() error {
@@ -542,7 +549,6 @@ func (c *Conn) terminate(err error, local bool) {
 		if local {
 			close(c.localClosed)
 		}
-		c.cancel()
 		if c.watch != nil {
 			// A blocked reader (maybe a caller) stops now, before anyone
 			// seeing Done closes the file: closing waits for a read on a
@@ -550,6 +556,11 @@ func (c *Conn) terminate(err error, local bool) {
 			c.watch.Stop()
 		}
 		close(c.done)
+		// Handlers are cancelled only now: one that returns at its
+		// cancellation finds the connection done and its answer is dropped,
+		// never written after the end (the peer would read an "internal:
+		// context canceled" answer instead of the end of the stream).
+		c.cancel()
 		select {
 		case c.out <- outFrame{}: // wake an idle writer so it finishes
 		default: // the queue is full: the writer is busy and will see done
@@ -558,7 +569,7 @@ func (c *Conn) terminate(err error, local bool) {
 			if cl, ok := c.w.(io.Closer); ok {
 				_ = cl.Close()
 			}
-			close(c.flushed)
+			close(c.flushed) // no writer ever ran
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
 			c.log.Debug("connection closed", "err", err)

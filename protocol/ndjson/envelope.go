@@ -186,9 +186,22 @@ func parseEnvelope(line []byte, e *envelope) {
 
 	invalid := func(msg string) { e.kind, e.problem = kindInvalid, msg }
 	isResp := e.members&(memResult|memError) != 0
+	var inner, innerOf string
+	innerDup := false
+	for _, m := range [...]struct {
+		name string
+		raw  []byte
+	}{{"params", e.params}, {"result", e.result}, {"error", errRaw}} {
+		if k, ok := duplicateKey(m.raw); ok {
+			inner, innerOf, innerDup = k, m.name, true
+			break
+		}
+	}
 	switch {
 	case dup != "":
 		invalid("duplicate member \"" + dup + "\"")
+	case innerDup:
+		invalid("duplicate member \"" + clip(inner) + "\" inside \"" + innerOf + "\"")
 	case jsonrpc == nil:
 		invalid("missing \"jsonrpc\" member")
 	case string(jsonrpc) != `"2.0"` && !rawStringIs(jsonrpc, "2.0"):

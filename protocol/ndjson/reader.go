@@ -47,6 +47,8 @@ func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
 			if n > protocol.FrameBytes {
 				return nil, c.errFrameTooLarge()
 			}
+			c.lineAt = c.lineEnd.Load()
+			c.lineEnd.Store(c.lineAt + int64(n))
 			if acc == nil {
 				line := make([]byte, len(chunk)-1)
 				copy(line, chunk)
@@ -293,9 +295,13 @@ func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) (method string) 
 }
 
 func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
-	if c.opts.Admit != nil {
-		if err := c.opts.Admit(e.method, false); err != nil {
+	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
+		if err := c.admit(e.method, false); err != nil {
 			c.sendError(e.id, true, e.method, wireError(err), readAt)
+			if errors.Is(err, ErrPoison) {
+				// Queued before the end, the answer is still written.
+				c.terminate(err, true)
+			}
 			return frameReadied
 		}
 	}
@@ -499,9 +505,12 @@ func wireError(err error) *protocol.Error {
 }
 
 func (c *Conn) dispatchNotification(e *envelope) {
-	if c.opts.Admit != nil {
-		if err := c.opts.Admit(e.method, true); err != nil {
+	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
+		if err := c.admit(e.method, true); err != nil {
 			c.log.Debug("notification not admitted", "method", e.method, "err", err)
+			if errors.Is(err, ErrPoison) {
+				c.terminate(err, true)
+			}
 			return
 		}
 	}

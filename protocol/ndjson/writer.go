@@ -295,9 +295,35 @@ func (c *Conn) armDeadline(ctx context.Context) {
 }
 
 // writeAll writes b for the writer goroutine, which never gives up on a
-// frame: a deadline left by a direct write is cleared and the rest written.
-// The caller holds wmu.
+// frame while the peer makes progress: a deadline left by a direct write is
+// cleared and the rest written. With Options.WriteStall, a peer that takes
+// no byte for that long fails the write (ErrWriteStalled): a peer that
+// stopped reading is a failure, not a writer blocked forever. The caller
+// holds wmu.
 func (c *Conn) writeAll(b []byte) error {
+	stall := c.opts.WriteStall
+	if c.dl == nil || stall <= 0 {
+		return c.writeUnbounded(b)
+	}
+	for {
+		at := time.Now().Add(stall)
+		_ = c.dl.SetWriteDeadline(at)
+		c.dlAt = int64(at.Sub(c.epoch)) + 1
+		n, err := c.w.Write(b)
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("%w: no byte taken for %s", ErrWriteStalled, stall)
+		}
+		b = b[n:]
+	}
+}
+
+// ErrWriteStalled: the peer took no byte for Options.WriteStall.
+var ErrWriteStalled = errors.New("the peer stopped reading")
+
+func (c *Conn) writeUnbounded(b []byte) error {
 	for cleared := false; ; cleared = true {
 		n, err := c.w.Write(b)
 		if err == nil || c.dl == nil || !errors.Is(err, os.ErrDeadlineExceeded) || (cleared && n == 0) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/content"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -25,7 +26,41 @@ const (
 	ShutdownRequestTimeout = 5 * time.Second
 	ExitGrace              = 750 * time.Millisecond
 	stderrDrainWait        = 500 * time.Millisecond
+	// TailBytes is the size of the stderr ring kept per sidecar.
+	TailBytes = proc.TailBytes
+	// HandshakeTimeout is each plugin's own handshake deadline inside the
+	// generation's shared start budget (DESIGN "What a hostile or broken
+	// plugin can never do"): one hanging plugin cannot use up the budget of
+	// the others.
+	HandshakeTimeout = 10 * time.Second
+	// WriteStall is how long a sidecar may take no byte of what the host
+	// writes before its connection fails: a plugin that stopped reading its
+	// stdin is a failure, not a host writer blocked forever.
+	WriteStall = 10 * time.Second
 )
+
+// errHandshakeDeadline is the cause of a handshake that used its own
+// deadline (rather than the caller's budget).
+var errHandshakeDeadline = errors.New("handshake deadline")
+
+// TimeoutError is a start that ran out of time: the plugin's own handshake
+// deadline or the caller's budget, whichever came first.
+type TimeoutError struct {
+	Limit time.Duration // the handshake deadline
+	// Cause is the caller's reason when its budget ran out first, nil when
+	// the plugin used its own deadline.
+	Cause error
+}
+
+func (e *TimeoutError) Error() string {
+	if e.Cause != nil {
+		return "timed out during the handshake: " + e.Cause.Error()
+	}
+	return fmt.Sprintf("timed out: no completed handshake within %s", e.Limit)
+}
+
+// Is lets callers treat it as a deadline.
+func (e *TimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
 
 // State of a sidecar client.
 type State string
@@ -57,6 +92,10 @@ type Options struct {
 	// OnCrash is called once, off the caller's goroutine, when an Active
 	// sidecar dies or its connection fails.
 	OnCrash func(c *Client, err *ExitError)
+	// HandshakeTimeout overrides the 10 s handshake deadline (tests).
+	HandshakeTimeout time.Duration
+	// WriteStall overrides the 10 s write stall limit (tests).
+	WriteStall time.Duration
 }
 
 // Client is one running sidecar.
@@ -69,21 +108,30 @@ type Client struct {
 	stdout  *os.File
 	conn    *ndjson.Conn
 	content *content.Store // this connection's content refs
-	stderr  *tail
+	stderr  *proc.Tail
 	started time.Time
 
-	decl       protocol.InitializeResult
-	handshake  time.Duration
-	initSent   atomic.Bool // extension/initialized was sent: sidecar traffic is legal
+	decl      protocol.InitializeResult
+	handshake time.Duration
+	initSent  atomic.Bool // extension/initialized was sent: sidecar traffic is legal
+	// barrier is how many stdout bytes the host had read when it wrote
+	// extension/initialized: a frame starting before it was sent before
+	// the sidecar could have seen initialized, even if it was handled later
+	// (in the same read as the initialize answer, say).
+	barrier    atomic.Int64
 	stopping   atomic.Bool
 	exited     chan struct{} // closed when the process has been reaped
 	settled    chan struct{} // closed once a crash has been classified
 	stderrDone chan struct{}
 	waitErr    error
 
-	mu        sync.Mutex
-	state     State
-	failure   error  // why the client is Failed
+	mu      sync.Mutex
+	state   State
+	failure error // why the client is Failed
+	// early is the first crash cause seen while Starting, after
+	// extension/initialized was sent: the handshake is complete, so it is
+	// reported as a crash of a running sidecar once the start is done.
+	early     string
 	badStdout string // first non-JSON stdout line, redacted
 	poison    error  // protocol violation that ended the connection
 
@@ -118,7 +166,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	c := &Client{
 		opts:       opts,
 		name:       opts.Name,
-		stderr:     newTail(TailBytes),
+		stderr:     proc.NewTail(TailBytes),
 		content:    content.NewStore(),
 		started:    time.Now(),
 		exited:     make(chan struct{}),
@@ -145,13 +193,40 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	if err := c.spawn(path, args); err != nil {
 		return nil, err
 	}
-	if err := c.handshakeWith(ctx); err != nil {
-		c.kill()
+	limit := opts.HandshakeTimeout
+	if limit <= 0 {
+		limit = HandshakeTimeout
+	}
+	hctx, cancel := context.WithTimeoutCause(ctx, limit, errHandshakeDeadline)
+	defer cancel()
+	if err := c.handshakeWith(hctx); err != nil {
+		// The connection times a call out from the context's deadline, a
+		// hair before the context itself reports it; its cause is set once
+		// the context is done, which the deadline says is now.
+		timedOut := hctx.Err() != nil || errors.Is(err, context.DeadlineExceeded)
+		if timedOut {
+			<-hctx.Done()
+		}
+		c.killPoisoned()
 		<-c.exited
 		c.waitStderr()
-		return nil, c.startErr(StageHandshake, command, c.explain(err))
+		err = c.explain(err)
+		if timedOut && c.poisoned() == nil {
+			te := &TimeoutError{Limit: limit}
+			if cause := context.Cause(hctx); cause != errHandshakeDeadline {
+				te.Cause = cause
+			}
+			err = te
+		}
+		return nil, c.startErr(StageHandshake, command, err)
 	}
 	return c, nil
+}
+
+func (c *Client) poisoned() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.poison
 }
 
 // spawn starts the process in its own process group with three pipes.
@@ -178,8 +253,8 @@ func (c *Client) spawn(path string, args []string) error {
 	cmd.Env = c.opts.Manifest.Env(c.opts.Root, base)
 	cmd.Dir = c.opts.Root
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = processGroupAttr()
-	err = cmd.Start()
+	cmd.SysProcAttr = proc.Attr()
+	err = proc.Start(cmd)
 	closeAll(inR, outW, errW) // the child's ends
 	if err != nil {
 		closeAll(inW, outR, errR)
@@ -191,7 +266,7 @@ func (c *Client) spawn(path string, args []string) error {
 		return c.startErr(StageSpawn, path, err)
 	}
 	c.cmd, c.stdin, c.stdout = cmd, inW, outR
-	go pumpStderr(errR, c.stderr, c.log, c.stderrDone)
+	go proc.PumpStderr(errR, c.stderr, c.log, c.stderrDone)
 	go c.reap(errR)
 
 	var tap func(ndjson.FrameInfo)
@@ -199,12 +274,17 @@ func (c *Client) spawn(path string, args []string) error {
 		// Only for an inspector: a tap copies every frame.
 		tap = func(f ndjson.FrameInfo) { c.opts.OnFrame(c.name, f) }
 	}
+	stall := c.opts.WriteStall
+	if stall <= 0 {
+		stall = WriteStall
+	}
 	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
-		Name:      "plugin " + c.name,
-		Logger:    c.log,
-		Admit:     c.admit,
-		OnFrame:   tap,
-		OnInvalid: c.onInvalid,
+		Name:       "plugin " + c.name,
+		WriteStall: stall,
+		Logger:     c.log,
+		AdmitAt:    c.admit,
+		OnFrame:    tap,
+		OnInvalid:  c.onInvalid,
 		// A provider streams its chunks right after answering the open.
 		FollowedByTraffic: func(method string) bool { return method == protocol.MethodStreamOpen },
 	})
@@ -228,7 +308,8 @@ func browserUnavailable(context.Context, json.RawMessage) (any, error) {
 // reap waits for the process, then makes sure its whole group is gone.
 func (c *Client) reap(stderr *os.File) {
 	c.waitErr = c.cmd.Wait()
-	killGroup(c.cmd.Process.Pid)
+	proc.KillGroup(c.cmd.Process.Pid)
+	proc.Forget(c.cmd.Process.Pid)
 	close(c.exited)
 	// Our read ends stay open until the group is dead so no frame written
 	// before exit is lost; the conn sees EOF once every writer is gone.
@@ -265,17 +346,26 @@ func (c *Client) watchConn() {
 	c.crashed(fmt.Sprintf("connection failed: %v", err))
 }
 
-// crashed marks an Active client Failed once and tells the owner.
+// crashed marks an Active client Failed once and tells the owner. A crash
+// seen after extension/initialized was sent but before the start finished
+// is kept for it: a crash right after the handshake has one outcome, a
+// started client that then crashed, whichever goroutine sees it first.
 func (c *Client) crashed(cause string) {
 	c.mu.Lock()
+	if c.state == StateStarting && c.initSent.Load() && c.early == "" {
+		c.early = cause
+	}
 	if c.state != StateActive {
 		c.mu.Unlock()
 		return
 	}
+	// Failed and why, together: nobody sees a Failed client without its
+	// cause. The stderr tail is added once the process is reaped.
 	c.state = StateFailed
+	c.failure = &ExitError{Plugin: c.name, Cause: redact.String(cause)}
 	c.mu.Unlock()
 	defer c.settle()
-	c.kill()
+	c.killPoisoned()
 	<-c.exited
 	c.waitStderr()
 	exitErr := &ExitError{Plugin: c.name, Cause: redact.String(cause), StderrTail: c.stderr.String()}
@@ -289,10 +379,13 @@ func (c *Client) crashed(cause string) {
 	}
 }
 
-// admit enforces the initialized barrier: any sidecar-to-host traffic before
-// extension/initialized poisons the connection and kills the process.
-func (c *Client) admit(method string, notification bool) error {
-	if c.initSent.Load() {
+// admit enforces the initialized barrier: any sidecar-to-host traffic that
+// started before extension/initialized was written poisons the connection:
+// the request is answered protocol_error, the connection ends once that
+// answer is written, and the process is killed (watchConn, or the failed
+// start).
+func (c *Client) admit(method string, _ bool, at int64) error {
+	if c.initSent.Load() && at >= c.barrier.Load() {
 		return nil
 	}
 	err := protocol.Errorf(protocol.ReasonProtocolError,
@@ -302,20 +395,36 @@ func (c *Client) admit(method string, notification bool) error {
 		c.poison = err
 	}
 	c.mu.Unlock()
-	// Let the error answer reach the pipe before the process goes.
-	time.AfterFunc(20*time.Millisecond, c.kill)
-	return err
+	return ndjson.Poison(err)
 }
 
-// onInvalid reports a line on stdout that is not JSON at all (a sidecar
-// printing to stdout): once in the log and in the diagnostics, and, before
-// initialize was sent, as the reason the start fails.
-func (c *Client) onInvalid(raw []byte) {
-	if !json.Valid(raw) {
-		line := string(raw)
-		if len(line) > 240 {
-			line = line[:240] + "…"
+// killPoisoned kills the process group; after a poisoning request it first
+// lets the connection write its protocol_error answer (bounded: a sidecar
+// that stopped reading its stdin cannot hold the kill back).
+func (c *Client) killPoisoned() {
+	if c.poisoned() != nil {
+		select {
+		case <-c.conn.Flushed():
+		case <-c.exited:
+		case <-time.After(ExitGrace):
 		}
+	}
+	c.kill()
+}
+
+// onInvalid reports a line on stdout that is not a frame. Before
+// extension/initialized was sent it is traffic before the handshake: it
+// poisons the connection and is named as the reason the start fails (a
+// non-JSON banner, an answer whose id is a string, ...) at once, instead of
+// leaving the handshake to time out. Later, a non-JSON line is logged once
+// and kept for the diagnostics; the connection answers invalid frames.
+func (c *Client) onInvalid(raw []byte) {
+	line := string(raw)
+	if len(line) > 240 {
+		line = line[:240] + "…"
+	}
+	nonJSON := !json.Valid(raw)
+	if nonJSON {
 		c.mu.Lock()
 		first := c.badStdout == ""
 		if first {
@@ -325,15 +434,21 @@ func (c *Client) onInvalid(raw []byte) {
 		if first {
 			c.log.Warn("sidecar wrote a non-JSON line to stdout", "line", redact.String(line))
 		}
-		if !c.initSent.Load() {
-			c.mu.Lock()
-			if c.poison == nil {
-				c.poison = errNonJSONStdout
-			}
-			c.mu.Unlock()
-			go c.kill()
-		}
 	}
+	if c.initSent.Load() {
+		return
+	}
+	var err error = errNonJSONStdout
+	if !nonJSON {
+		err = protocol.Errorf(protocol.ReasonProtocolError,
+			"an invalid frame before the handshake completed: %s: %s", ndjson.Problem(raw), redact.String(line))
+	}
+	c.mu.Lock()
+	if c.poison == nil {
+		c.poison = err
+	}
+	c.mu.Unlock()
+	go c.kill()
 }
 
 // handshakeWith sends initialize, checks the declaration, sends initialized.
@@ -359,11 +474,34 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	if err := c.conn.Call(ctx, protocol.MethodInitialize, params, &raw); err != nil {
 		return fmt.Errorf("extension/initialize: %w", err)
 	}
+	// Whatever came before the answer was handled before it, in stream
+	// order: a banner or a stray frame poisoned the connection already.
+	if p := c.poisoned(); p != nil {
+		return p
+	}
 	decl, err := CheckDeclaration(raw, c.opts.Manifest)
 	if err != nil {
 		return err
 	}
 	c.decl = *decl
+	c.barrier.Store(c.conn.Received())
+	if early := c.barrier.Load() - c.conn.Handled(); early > 0 {
+		// Bytes came after the initialize answer, before initialized: in
+		// the answer's own write, say, still waiting in our buffer. Let the
+		// connection take them (a request is answered protocol_error and
+		// ends it), then fail the start.
+		select {
+		case <-c.conn.Done():
+		case <-c.exited:
+		case <-ctx.Done():
+		case <-time.After(ExitGrace):
+		}
+		if p := c.poisoned(); p != nil {
+			return p
+		}
+		return protocol.Errorf(protocol.ReasonProtocolError,
+			"the sidecar sent %d bytes after its initialize answer, before extension/initialized", early)
+	}
 	c.initSent.Store(true)
 	if err := c.conn.NotifyNow(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
 		return fmt.Errorf("extension/initialized: %w", err)
@@ -371,13 +509,12 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	c.handshake = time.Since(c.started)
 	c.mu.Lock()
 	c.state = StateActive
+	early := c.early
 	c.mu.Unlock()
-	// A crash between the handshake and now was ignored (state was Starting).
-	select {
-	case <-c.exited:
-		c.crashed("exited during the handshake")
-		return c.Failure()
-	default:
+	if early != "" {
+		// It died after the handshake, before we looked: a started client
+		// that crashed, reported through OnCrash like any later crash.
+		c.crashed(early)
 	}
 	return nil
 }
@@ -434,7 +571,13 @@ func (c *Client) waitStderr() {
 // kill ends the whole process group now. Safe to call at any time.
 func (c *Client) kill() {
 	if c.cmd != nil && c.cmd.Process != nil {
-		killGroup(c.cmd.Process.Pid)
+		select {
+		case <-c.exited:
+			// Reaped, its group killed and forgotten: the number may be
+			// another process's by now.
+		default:
+			proc.KillGroup(c.cmd.Process.Pid)
+		}
 	}
 }
 

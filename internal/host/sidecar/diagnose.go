@@ -23,6 +23,9 @@ const (
 	StagePipes     Stage = "pipes"
 	StageSpawn     Stage = "spawn"
 	StageHandshake Stage = "handshake"
+	// StageNotStarted: never spawned, the generation's start budget ran
+	// out while other plugins used it.
+	StageNotStarted Stage = "not started"
 )
 
 // StartError explains why a sidecar did not start, with everything a user
@@ -49,6 +52,9 @@ type FileFacts struct {
 }
 
 func (e *StartError) Error() string {
+	if e.Stage == StageNotStarted {
+		return fmt.Sprintf("start %s: %v", e.Plugin, e.Err)
+	}
 	msg := fmt.Sprintf("start %s: %s stage: %v", e.Plugin, e.Stage, e.Err)
 	if e.StdoutLine != "" {
 		msg += fmt.Sprintf(" (stdout had a non-JSON line: %q)", e.StdoutLine)

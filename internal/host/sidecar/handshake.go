@@ -2,8 +2,8 @@ package sidecar
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
@@ -23,16 +23,12 @@ func CheckDeclaration(raw json.RawMessage, m *plugin.Manifest) (*protocol.Initia
 	if err := json.Unmarshal(raw, &probe); err != nil {
 		return nil, protocol.Errorf(protocol.ReasonProtocolError, "initialize result is not a JSON object: %v", err)
 	}
-	var version string
-	if err := json.Unmarshal(probe.ProtocolVersion, &version); err != nil {
-		return nil, protocol.Errorf(protocol.ReasonProtocolError, "initialize result: protocolVersion must be a string, got %s", probe.ProtocolVersion)
+	if err := checkVersion(probe.ProtocolVersion); err != nil {
+		return nil, err
 	}
-	major, ok := parseMajor(version)
-	if !ok {
-		return nil, protocol.Errorf(protocol.ReasonProtocolError, "initialize result: protocolVersion %q is not an integer", version)
-	}
-	if major != protocol.ProtocolMajor {
-		return nil, protocol.Errorf(protocol.ReasonUnsupportedVersion, "sidecar speaks protocol %d, the host speaks %d", major, protocol.ProtocolMajor)
+	if string(probe.ProtocolVersion) == "2" {
+		// The integer form: the DTO carries the version as a string.
+		raw = withStringVersion(raw)
 	}
 	var decl protocol.InitializeResult
 	if err := protocol.DecodeStrict(raw, &decl); err != nil {
@@ -105,12 +101,40 @@ func containsCapability(list []protocol.CapabilityWire, c protocol.CapabilityWir
 	return false
 }
 
-// parseMajor accepts "2" (and "2.x" for a forward-compatible minor).
-func parseMajor(v string) (int, bool) {
-	head, _, _ := strings.Cut(v, ".")
-	var n int
-	if _, err := fmt.Sscanf(head, "%d", &n); err != nil || fmt.Sprint(n) != head {
-		return 0, false
+// checkVersion accepts exactly the JSON string "2" or the integer 2. An
+// integer of another major (3, "3") is unsupported_version; anything else
+// ("2.0", "02", 2.0, true) is a protocol error: no two peers can read it
+// the same way.
+func checkVersion(raw json.RawMessage) error {
+	v := string(raw)
+	if v == `"2"` || v == "2" {
+		return nil
 	}
-	return n, true
+	digits := strings.Trim(v, `"`)
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' && len(digits) == len(v)-2 || v == digits {
+		if n, err := strconv.Atoi(digits); err == nil && n >= 0 && strconv.Itoa(n) == digits {
+			return protocol.Errorf(protocol.ReasonUnsupportedVersion,
+				"sidecar speaks protocol %d, the host speaks %d", n, protocol.ProtocolMajor)
+		}
+	}
+	if len(v) > 40 {
+		v = v[:40] + "…"
+	}
+	return protocol.Errorf(protocol.ReasonProtocolError,
+		`initialize result: protocolVersion must be the string "2" or the integer 2, got %s`, v)
+}
+
+// withStringVersion rewrites a top-level protocolVersion 2 as "2". The frame
+// was checked for repeated member names already, so a map loses nothing.
+func withStringVersion(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	m["protocolVersion"] = json.RawMessage(`"2"`)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -137,10 +138,10 @@ func spawn(m *Manager, name, path string) (*extension, error) {
 	}
 	cmd := exec.Command(path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = procAttr()
-	if err := cmd.Start(); err != nil {
+	cmd.SysProcAttr = proc.Attr()
+	if err := proc.Start(cmd); err != nil {
 		closeAll()
-		return nil, fmt.Errorf("start: %w", err)
+		return nil, err
 	}
 	// The child has its copies; ours would keep the pipes open forever.
 	inR.Close()
@@ -168,7 +169,7 @@ func (e *extension) reap() {
 	err := e.cmd.Wait()
 	close(e.exited)
 	// Orphans of the group would keep the pipes open.
-	killGroup(e.pid)
+	proc.KillGroup(e.pid)
 	drained := make(chan struct{})
 	go func() { e.readers.Wait(); close(drained) }()
 	select {
@@ -193,6 +194,7 @@ func (e *extension) reap() {
 	e.writerWG.Wait()
 	e.stdout.Close()
 	e.stderr.Close()
+	proc.Forget(e.pid)
 	close(e.done)
 }
 
@@ -205,7 +207,7 @@ func (e *extension) markDead(reason string) {
 		loaded := e.loaded
 		e.mu.Unlock()
 		close(e.dead)
-		killGroup(e.pid)
+		e.killGroup()
 		if loaded && !e.closing.Load() {
 			e.log.Warn("xdev extension died; pruned for the rest of the session", "path", e.path, "reason", redact.String(reason))
 			e.m.addFailure(Failure{Extension: e.name, Path: e.path, Reason: "died: " + reason})
@@ -246,8 +248,18 @@ func (e *extension) close(ctx context.Context) {
 	case <-ctx.Done():
 	}
 	e.markDead("closed")
-	killGroup(e.pid)
+	e.killGroup()
 	<-e.done
+}
+
+// killGroup kills the extension's process group unless close already
+// forgot it (its number may belong to someone else by then).
+func (e *extension) killGroup() {
+	select {
+	case <-e.done:
+	default:
+		proc.KillGroup(e.pid)
+	}
 }
 
 func (e *extension) closeStdin() { e.stdinMu.Do(func() { e.stdin.Close() }) }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -159,13 +160,16 @@ func (b *hookBus) run(ctx context.Context, h *hook, in hookInput) hookRun {
 	cmd := exec.CommandContext(ctx, h.argv[0], h.argv[1:]...)
 	cmd.Stdin = bytes.NewReader(append(input, '\n'))
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = procAttr()
-	cmd.Cancel = func() error { killGroup(cmd.Process.Pid); return nil }
+	cmd.SysProcAttr = proc.Attr()
+	cmd.Cancel = func() error { proc.KillGroup(cmd.Process.Pid); return nil }
 	// A background child holding the pipes must not hold the call.
 	cmd.WaitDelay = time.Second
-	err = cmd.Run()
+	if err = proc.Start(cmd); err == nil {
+		err = cmd.Wait()
+	}
 	if cmd.Process != nil {
-		killGroup(cmd.Process.Pid) // whatever the hook left behind
+		proc.KillGroup(cmd.Process.Pid) // whatever the hook left behind
+		proc.Forget(cmd.Process.Pid)
 	}
 	r := hookRun{stdout: stdout.String(), stderr: redact.String(stderr.String())}
 	var exitErr *exec.ExitError

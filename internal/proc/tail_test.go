@@ -1,4 +1,4 @@
-package sidecar
+package proc
 
 import (
 	"io"
@@ -32,9 +32,9 @@ func TestPumpStderrKeepsTheTail(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
-			tl := newTail(TailBytes)
+			tl := NewTail(TailBytes)
 			done := make(chan struct{})
-			go pumpStderr(r, tl, slog.New(slog.NewTextHandler(io.Discard, nil)), done)
+			go PumpStderr(r, tl, slog.New(slog.NewTextHandler(io.Discard, nil)), done)
 			wrote := make(chan error, 1)
 			go func() {
 				_, err := io.WriteString(w, tc.write)

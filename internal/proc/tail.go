@@ -1,4 +1,4 @@
-package sidecar
+package proc
 
 import (
 	"bufio"
@@ -10,12 +10,13 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// TailBytes is the size of the stderr ring kept per sidecar.
+// TailBytes is the size of the stderr ring kept per plugin process.
 const TailBytes = 16 << 10
 
-// tail is a bounded ring of the most recent stderr bytes. Its buffer is
-// made on the first write: most sidecars never write to stderr.
-type tail struct {
+// Tail is a bounded ring of the most recent stderr bytes of a plugin
+// process. Its buffer is made on the first write: most plugins never write
+// to stderr.
+type Tail struct {
 	mu   sync.Mutex
 	size int
 	buf  []byte
@@ -23,9 +24,10 @@ type tail struct {
 	pos  int
 }
 
-func newTail(size int) *tail { return &tail{size: size} }
+// NewTail makes a ring of size bytes.
+func NewTail(size int) *Tail { return &Tail{size: size} }
 
-func (t *tail) Write(p []byte) (int, error) {
+func (t *Tail) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.buf == nil {
@@ -50,7 +52,7 @@ func (t *tail) Write(p []byte) (int, error) {
 
 // String returns the tail, redacted. Redaction happens on read so a secret
 // split across two writes is still caught.
-func (t *tail) String() string {
+func (t *Tail) String() string {
 	t.mu.Lock()
 	var raw []byte
 	if t.full {
@@ -62,9 +64,10 @@ func (t *tail) String() string {
 	return redact.String(string(raw))
 }
 
-// pumpStderr copies a sidecar's stderr into the tail and the host log, one
-// redacted line at a time, until the pipe closes.
-func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
+// PumpStderr copies a plugin process's stderr into the tail and the host
+// log (at debug level), one redacted line at a time, until the pipe closes;
+// then it closes done.
+func PumpStderr(r io.Reader, t *Tail, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	debug := log.Enabled(context.Background(), slog.LevelDebug)
 	sc := bufio.NewScanner(r)
@@ -73,7 +76,7 @@ func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
 		if debug {
-			log.Debug("sidecar stderr", "line", redact.String(string(line)))
+			log.Debug("plugin stderr", "line", redact.String(string(line)))
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest

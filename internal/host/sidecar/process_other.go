@@ -1,9 +1,0 @@
-//go:build unix && !linux
-
-package sidecar
-
-import "syscall"
-
-func processGroupAttrOS() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
-}

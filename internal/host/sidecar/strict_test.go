@@ -1,0 +1,139 @@
+package sidecar_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// hostile returns start options for the raw hostile peer in one mode.
+func hostile(t *testing.T, mode string, env map[string]any) sidecar.Options {
+	t.Helper()
+	bin := testutil.Binary(t, "internal/testplugins/hostile")
+	e := map[string]any{"HOSTILE_MODE": mode}
+	for k, v := range env {
+		e[k] = v
+	}
+	root := testutil.PluginDir(t, "hostile", bin, map[string]any{"runtime": map[string]any{"env": e}})
+	m, err := plugin.LoadManifest(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sidecar.Options{Name: "hostile", Root: root, Manifest: m,
+		Session: protocol.SessionContext{SessionID: "s1", WorkspaceRoot: t.TempDir(), Generation: 1, Epoch: "e1"}}
+}
+
+// The wire rules a handshake must meet, each failing at once (never by the
+// handshake deadline) and saying what was wrong.
+func TestHandshakeStrictness(t *testing.T) {
+	tests := []struct {
+		mode   string
+		reason protocol.Reason // "" when the failure is not a protocol error
+		errHas string
+	}{
+		{"init-string-id", protocol.ReasonProtocolError, `"id" must be an integer`},
+		{"junk-first", "", "non-JSON line"},
+		{"dup-member", protocol.ReasonProtocolError, `duplicate member "name" inside "result"`},
+		{`version="2.0"`, protocol.ReasonProtocolError, `protocolVersion must be the string "2" or the integer 2, got "2.0"`},
+		{`version="02"`, protocol.ReasonProtocolError, `got "02"`},
+		{`version=2.0`, protocol.ReasonProtocolError, `got 2.0`},
+		{`version="3"`, protocol.ReasonUnsupportedVersion, "protocol 3"},
+		{`version=3`, protocol.ReasonUnsupportedVersion, "protocol 3"},
+		{"same-write-request", protocol.ReasonProtocolError, "host/ui/publish sent before extension/initialized"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			testutil.CheckGoroutines(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			start := time.Now()
+			c, err := sidecar.Start(ctx, hostile(t, tt.mode, nil))
+			if err == nil {
+				c.Shutdown(context.Background())
+				t.Fatal("start succeeded")
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Errorf("failed after %s: it should fail at once", d)
+			}
+			var se *sidecar.StartError
+			if !errors.As(err, &se) || se.Stage != sidecar.StageHandshake {
+				t.Fatalf("err = %v", err)
+			}
+			if tt.reason != "" && protocol.ReasonOf(err) != tt.reason {
+				t.Errorf("reason %q, want %q (%v)", protocol.ReasonOf(err), tt.reason, err)
+			}
+			if !strings.Contains(err.Error(), tt.errHas) {
+				t.Errorf("err %q lacks %q", err, tt.errHas)
+			}
+			if tt.mode == "junk-first" && se.StdoutLine != "Listening on :8080" {
+				t.Errorf("the junk is not named: %q", se.StdoutLine)
+			}
+		})
+	}
+}
+
+func TestProtocolVersionForms(t *testing.T) {
+	for _, v := range []string{`"2"`, `2`} {
+		t.Run(v, func(t *testing.T) {
+			c, err := sidecar.Start(context.Background(), hostile(t, "version="+v, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Shutdown(context.Background())
+		})
+	}
+}
+
+// The request rides in the initialize answer's write: whatever goroutine
+// handles it and whenever, it was sent before extension/initialized.
+func TestSameWriteRequestAlwaysPoisons(t *testing.T) {
+	for range 20 {
+		c, err := sidecar.Start(context.Background(), hostile(t, "same-write-request", nil))
+		if err == nil {
+			c.Shutdown(context.Background())
+			t.Fatal("a request sent with the initialize answer was admitted")
+		}
+		if !strings.Contains(err.Error(), "sent before extension/initialized") {
+			t.Fatalf("err = %v", err)
+		}
+	}
+}
+
+// A sidecar that stops reading its stdin fails (named, with the cause) once
+// it has taken nothing for the stall limit, instead of holding every later
+// write and call of the host.
+func TestStalledReaderIsAFailure(t *testing.T) {
+	opts := hostile(t, "stop-reading", nil)
+	opts.WriteStall = 300 * time.Millisecond
+	crashed := make(chan *sidecar.ExitError, 1)
+	opts.OnCrash = func(_ *sidecar.Client, err *sidecar.ExitError) { crashed <- err }
+	c, err := sidecar.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown(context.Background())
+	pad := strings.Repeat("x", 32<<10)
+	go func() {
+		for range 64 { // 2 MiB: far past the pipe's buffer
+			if c.Notify(context.Background(), protocol.MethodEvent, map[string]string{"pad": pad}) != nil {
+				return
+			}
+		}
+	}()
+	select {
+	case e := <-crashed:
+		if !strings.Contains(e.Cause, "the peer stopped reading") || e.Plugin != "hostile" {
+			t.Fatalf("crash %+v", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a sidecar that stopped reading was never failed")
+	}
+	testutil.WaitDead(t, c.PID())
+}

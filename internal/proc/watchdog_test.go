@@ -1,0 +1,150 @@
+package proc_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/proc"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+)
+
+// The test binary plays three parts, picked by PROC_TEST_ROLE: the test
+// itself, a host that starts plugin processes, and that host's watchdog.
+func TestMain(m *testing.M) {
+	switch os.Getenv("PROC_TEST_ROLE") {
+	case "watchdog":
+		proc.RunWatchdog()
+		os.Exit(0)
+	case "host":
+		os.Exit(playHost())
+	}
+	os.Exit(testutil.Run(m))
+}
+
+// playHost starts PROC_TEST_PLUGINS copies of the hostile plugin in
+// sigterm-child mode through proc.Start (with the watchdog unless
+// PROC_TEST_NO_WATCHDOG), prints "ready", and waits to be killed.
+func playHost() int {
+	if os.Getenv("PROC_TEST_NO_WATCHDOG") == "" {
+		self, _ := os.Executable()
+		env := append(os.Environ(), "PROC_TEST_ROLE=watchdog")
+		proc.EnableWatchdog(self, nil, env, nil)
+	}
+	n := 1
+	fmt.Sscan(os.Getenv("PROC_TEST_PLUGINS"), &n)
+	for range n {
+		cmd := exec.Command(os.Getenv("PROC_TEST_PLUGIN"))
+		cmd.Env = append(os.Environ(), "HOSTILE_MODE=sigterm-child", "PROC_TEST_ROLE=")
+		stdin, err := cmd.StdinPipe() // held open: the plugin waits on it
+		if err != nil {
+			return 2
+		}
+		defer stdin.Close()
+		if err := proc.Start(cmd); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+	}
+	fmt.Println("ready")
+	select {}
+}
+
+// startHost runs the host part and returns it once every plugin process
+// (and its SIGTERM-ignoring child) has written its pid.
+func startHost(t *testing.T, plugins int, watchdog bool) (*exec.Cmd, []int) {
+	t.Helper()
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "PROC_TEST_ROLE=host", "HOSTILE_PIDFILE="+pidFile,
+		fmt.Sprintf("PROC_TEST_PLUGINS=%d", plugins),
+		"PROC_TEST_PLUGIN="+testutil.Binary(t, "internal/testplugins/hostile"))
+	if !watchdog {
+		cmd.Env = append(cmd.Env, "PROC_TEST_NO_WATCHDOG=1")
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if strings.TrimSpace(line) != "ready" {
+		t.Fatalf("host said %q", line)
+	}
+	var pids []int
+	deadline := time.Now().Add(10 * time.Second)
+	for len(pids) < 2*plugins {
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d of %d pids written", len(pids), 2*plugins)
+		}
+		time.Sleep(10 * time.Millisecond)
+		if _, err := os.Stat(pidFile); err == nil {
+			pids = testutil.ReadPIDs(t, pidFile)
+		}
+	}
+	return cmd, pids
+}
+
+// SIGKILL of the host: every plugin process and every child in its group,
+// SIGTERM-ignoring ones included, is gone shortly after.
+func TestHostSIGKILLLeavesNoPluginProcess(t *testing.T) {
+	host, pids := startHost(t, 3, true)
+	if err := host.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	testutil.WaitDead(t, pids...)
+}
+
+// Without the watchdog the parent-death signal ends the direct children
+// only: the SIGTERM-ignoring grandchild survives. This is what the
+// watchdog is for (and what the host did before it).
+func TestWithoutWatchdogAChildInTheGroupSurvives(t *testing.T) {
+	host, pids := startHost(t, 1, false)
+	t.Cleanup(func() { proc.KillGroup(pids[0]) })
+	if err := host.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	deadline := time.Now().Add(3 * time.Second)
+	for testutil.Alive(pids[0]) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // a kill in flight would have landed
+	if !testutil.Alive(pids[1]) {
+		t.Skip("the child died anyway on this system")
+	}
+}
+
+// Forget keeps a reaped group's number out of the watchdog's kill list.
+func TestServeWatchdogKillsOnlyRegisteredGroups(t *testing.T) {
+	sleeper := exec.Command("/bin/sleep", "60")
+	sleeper.SysProcAttr = proc.Attr()
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	forgotten := exec.Command("/bin/sleep", "60")
+	forgotten.SysProcAttr = proc.Attr()
+	if err := forgotten.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer proc.KillGroup(forgotten.Process.Pid)
+	in := fmt.Sprintf("+%d\n+%d\n-%d\njunk\n+0\n", sleeper.Process.Pid, forgotten.Process.Pid, forgotten.Process.Pid)
+	if n := proc.ServeWatchdog(strings.NewReader(in)); n != 1 {
+		t.Fatalf("killed %d groups, want 1", n)
+	}
+	_ = sleeper.Wait()
+	if !testutil.Alive(forgotten.Process.Pid) {
+		t.Fatal("a forgotten group was killed")
+	}
+}
