@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,30 +9,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
-
-// lockedBuffer collects a child's stderr for failure messages.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // rawManifest is the part of reasonix-plugin.json the real host builds its
 // initialize params from, read here without our manifest package.
@@ -127,7 +107,7 @@ func TestExamplesStartAgainstRealFrames(t *testing.T) {
 			cmd := exec.Command(filepath.Join(root, command))
 			cmd.Env = append(os.Environ(), "REASONIX_PLUGIN_ROOT="+root, "REASONIX_PLUGIN_NAME="+m.Name,
 				"REASONIX_PLUGIN_VERSION="+m.Version)
-			var stderr lockedBuffer
+			var stderr testutil.LockedBuffer
 			cmd.Stderr = &stderr
 			stdin, _ := cmd.StdinPipe()
 			stdout, _ := cmd.StdoutPipe()

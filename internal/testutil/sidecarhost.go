@@ -54,8 +54,8 @@ type SidecarHost struct {
 	Session  protocol.SessionContext
 
 	uiHost    protocol.UIHost
-	stderr    lockedBuffer
-	wire      lockedBuffer
+	stderr    LockedBuffer
+	wire      LockedBuffer
 	mu        sync.Mutex
 	afterExit []func()
 }
@@ -332,19 +332,19 @@ func (u *UI) Handlers() map[string]ndjson.Handler {
 	}
 }
 
-// lockedBuffer collects a child's output while the test reads it.
-type lockedBuffer struct {
+// LockedBuffer collects a child's output while the test reads it.
+type LockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
