@@ -15,7 +15,7 @@ import (
 func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		d.transcript.endMessage()
+		d.transcript.beginTurn()
 		d.b.post(func() { d.composer.setRunning(true) })
 	case agent.EventUserMessage:
 		d.transcript.addUser(ev.Text)

@@ -44,6 +44,7 @@ type item struct {
 	call      agent.ToolCall
 	approval  *approval
 	level     noticeLevel
+	turn      uint64 // the turn the item belongs to (tool cards are keyed by turn and call)
 	rev       uint64 // bumped on every change
 }
 
@@ -84,6 +85,7 @@ type transcript struct {
 
 	mu    sync.Mutex
 	epoch uint64 // bumped by reset
+	turn  uint64 // bumped by every turn start; new items carry it
 	items []*item
 	open  *item // the assistant message deltas go to; nil starts a new one
 
@@ -119,6 +121,7 @@ func (t *transcript) object() fyne.CanvasObject { return t.scroll }
 // --- model side: any goroutine ---
 
 func (t *transcript) add(it *item) {
+	it.turn = t.turn
 	t.items = append(t.items, it)
 	it.rev++
 }
@@ -168,9 +171,17 @@ func (t *transcript) toolCall(c agent.ToolCall) {
 	t.th.kick()
 }
 
+// findCall finds the current turn's card for a call id. Ids repeat across
+// turns (the echo model always says call_1; providers that send none get
+// call_<index>), so a card is keyed by (turn, call) and an earlier turn's
+// card is never reused.
 func (t *transcript) findCall(id string) *item {
 	for i := len(t.items) - 1; i >= 0; i-- {
-		if it := t.items[i]; it.kind == itemTool && it.call.ID == id {
+		it := t.items[i]
+		if it.turn != t.turn {
+			return nil
+		}
+		if it.kind == itemTool && it.call.ID == id {
 			return it
 		}
 	}
@@ -181,6 +192,14 @@ func (t *transcript) findCall(id string) *item {
 func (t *transcript) endMessage() {
 	t.mu.Lock()
 	t.open = nil
+	t.mu.Unlock()
+}
+
+// beginTurn starts a new turn: tool cards from now on are new cards.
+func (t *transcript) beginTurn() {
+	t.mu.Lock()
+	t.open = nil
+	t.turn++
 	t.mu.Unlock()
 }
 
@@ -242,6 +261,8 @@ func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 	for _, m := range msgs {
 		switch m.Role {
 		case protocol.RoleUser:
+			t.turn++ // each saved turn keeps its own cards
+			clear(calls)
 			it := &item{kind: itemUser}
 			it.text.WriteString(m.Content)
 			t.add(it)
