@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Each benchmark op is a fixed burst offered at a fixed rate, so the
@@ -34,14 +35,27 @@ func paced(n, rate int, feed func(i int)) {
 }
 
 // BenchmarkTranscriptStreaming feeds 10,000 text chunks/s into the
-// coalescing transcript (as Emit does for a streamed reply) and reports the
-// frames it rendered per second and the mean frame time (re-parse of the
-// message's tail plus the widget update and layout).
+// coalescing transcript (as Emit does for a streamed reply) below 0, 1,000
+// and 5,000 messages of history, and reports the frames it rendered per
+// second and the mean and worst frame time (re-parse of the message's tail,
+// the visible rows' update and layout). The virtual list makes the figures
+// independent of the history.
 func BenchmarkTranscriptStreaming(b *testing.B) {
+	for _, history := range []int{0, 1_000, 5_000} {
+		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) { benchStream(b, history) })
+	}
+}
+
+func benchStream(b *testing.B, history int) {
 	h := newHarness(b)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+	if history > 0 {
+		h.d.transcript.loadHistory(longSession(history))
+		h.waitFor("the history", func() bool { return len(h.d.transcript.view.rows) > history/2 })
+	}
 	var frames, nanos int64
 	var elapsed time.Duration
+	h.d.transcript.maxNanos.Store(0)
 	for b.Loop() {
 		h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 		h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "stream"})
@@ -70,14 +84,60 @@ func BenchmarkTranscriptStreaming(b *testing.B) {
 	if frames > 0 {
 		b.ReportMetric(float64(nanos)/float64(frames)/1e6, "ms/frame")
 	}
+	b.ReportMetric(float64(h.d.transcript.maxNanos.Load())/1e6, "max-ms/frame")
+}
+
+// BenchmarkSessionOpen loads a saved session of 5,000 messages into an
+// empty window and renders its first frame: the model is built for every
+// message, widgets only for the rows in view.
+func BenchmarkSessionOpen(b *testing.B) {
+	h := newHarness(b)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+	msgs := longSession(5_000)
+	live := 0
+	for b.Loop() {
+		h.d.transcript.reset()
+		h.ui(func() {
+			h.d.transcript.loadHistory(msgs)
+			h.d.transcript.sync()
+			live = len(h.d.transcript.liveViews())
+		})
+	}
+	if live == 0 || live > 40 {
+		b.Fatalf("%d rows have widgets after opening", live)
+	}
+	b.ReportMetric(float64(live), "live-rows")
+}
+
+// longSession is a saved session of n messages: user questions, markdown
+// replies with code and tables, tool calls and their results.
+func longSession(n int) []protocol.ProviderMessage {
+	var out []protocol.ProviderMessage
+	for i := 0; len(out) < n; i++ {
+		out = append(out, protocol.ProviderMessage{Role: protocol.RoleUser, Content: fmt.Sprintf("Question %d: how do I list the files?", i)})
+		switch i % 3 {
+		case 0:
+			out = append(out, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: fmt.Sprintf(
+				"Answer %d. Use **list_dir**, then read what you need.\n\n```go\nfor _, e := range entries {\n\tfmt.Println(e.Name())\n}\n```\n\n| name | size |\n|---|---|\n| a.go | 12 |\n| b.go | 40 |\n", i)})
+		case 1:
+			id := fmt.Sprintf("call_%d", i)
+			out = append(out,
+				protocol.ProviderMessage{Role: protocol.RoleAssistant, ToolCalls: []protocol.ProviderToolCall{{ID: id, Name: "list_dir", Arguments: `{"path":"."}`}}},
+				protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: id, Content: strings.Repeat("file.go\n", 30)})
+		default:
+			out = append(out, protocol.ProviderMessage{Role: protocol.RoleAssistant, ReasoningContent: "Thinking about it.",
+				Content: strings.Repeat("A longer paragraph of the reply that wraps over a few lines in the window. ", 8)})
+		}
+	}
+	return out[:n]
 }
 
 // lastAssistantText is the rendered text of the last assistant message.
 func (h *harness) lastAssistantText() string {
 	var out string
-	for _, v := range h.d.transcript.views {
+	for _, v := range h.d.transcript.liveViews() {
 		if a, ok := v.(*assistantView); ok {
-			out = strings.TrimSpace(a.body.plain())
+			out = strings.TrimSpace(a.text.body.plain())
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,6 +24,9 @@ type composer struct {
 	sendBtn *widget.Button
 	stopBtn *widget.Button
 	ready   bool
+	// stopping: the user pressed Stop; the turn's failure is a stop
+	// whatever error the provider reports (stream_cancelled…).
+	stopping atomic.Bool
 }
 
 // composerEntry is a multi-line entry that sends on Ctrl+Enter and opens
@@ -79,6 +83,8 @@ func (c *composer) setEnabled(ok bool) {
 // setRunning switches Send and Stop for a turn in progress.
 func (c *composer) setRunning(running bool) {
 	c.d.running = running
+	c.d.transcript.view.markLastReply()
+	c.d.transcript.view.list.place()
 	if c.ready && !running {
 		c.sendBtn.Enable()
 	} else {
@@ -96,8 +102,7 @@ func (c *composer) setRunning(running bool) {
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
-	core := d.getCore()
-	if text == "" || core == nil || d.running {
+	if text == "" || d.getCore() == nil || d.running {
 		return
 	}
 	c.entry.SetText("")
@@ -106,6 +111,21 @@ func (c *composer) send() {
 			return
 		}
 	}
+	c.sendText(text)
+}
+
+// resend runs text again as a new turn (Retry, Regenerate).
+func (c *composer) resend(text string) {
+	if text == "" || c.d.getCore() == nil || c.d.running {
+		return
+	}
+	c.sendText(text)
+}
+
+func (c *composer) sendText(text string) {
+	d := c.d
+	core := d.getCore()
+	c.stopping.Store(false)
 	c.setRunning(true)
 	d.wg.Add(1)
 	go func() {
@@ -120,8 +140,9 @@ func (c *composer) send() {
 }
 
 func (c *composer) stopTurn() {
-	if core := c.d.getCore(); core != nil {
-		go core.Stop() // cancels the turn; never waits, but stays off the UI goroutine
+	if core := c.d.getCore(); core != nil && c.d.running {
+		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
+		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
 	}
 }
 

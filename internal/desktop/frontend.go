@@ -2,8 +2,10 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -30,15 +32,17 @@ func (d *UI) Emit(ev agent.Event) {
 	case agent.EventUsage:
 		if ev.Usage != nil {
 			d.status.setUsage(*ev.Usage)
+			d.transcript.setUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
 		d.transcript.endMessage()
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventTurnFailed:
-		if ev.Error == "stopped" {
-			d.transcript.addNotice("Stopped.", noticeWarn)
+		if ev.Error == "stopped" || d.composer.stopping.Load() {
+			d.transcript.stopped()
 		} else {
-			d.transcript.addNotice("The turn failed: "+ev.Error, noticeError)
+			reason := ev.Error
+			d.b.post(func() { d.transcript.failed(d.describeFailure(reason)) })
 		}
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventNotice:
@@ -99,4 +103,17 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	a.answer(agent.ApproveDeny) // a late click finds the answer taken
 	d.transcript.clearApproval(a)
 	return agent.ApproveDeny
+}
+
+// describeFailure names the plugin behind the model a failed turn used and
+// the reason it gave (UI goroutine: it reads the picked model).
+func (d *UI) describeFailure(reason string) string {
+	if id, err := providers.ParseModelID(d.model); err == nil {
+		name := id.Model
+		if m, ok := d.modelByID(d.model); ok && m.DisplayName != "" {
+			name = m.DisplayName
+		}
+		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)
+	}
+	return "The turn failed: " + reason
 }

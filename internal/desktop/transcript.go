@@ -5,9 +5,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
@@ -44,8 +47,18 @@ type item struct {
 	call      agent.ToolCall
 	approval  *approval
 	level     noticeLevel
+	status    msgStatus
 	turn      uint64 // the turn the item belongs to (tool cards are keyed by turn and call)
+	index     int    // its place in the transcript
 	rev       uint64 // bumped on every change
+}
+
+// msgStatus is what a message says beside its text: how its turn ended,
+// its token use, what Retry resends.
+type msgStatus struct {
+	stopped bool
+	usage   *protocol.ProviderUsage
+	retry   string // a failed turn's user text (a notice's Retry button)
 }
 
 // itemSnap is an item as the UI goroutine renders it.
@@ -55,11 +68,12 @@ type itemSnap struct {
 	call            agent.ToolCall
 	approval        *approval
 	level           noticeLevel
+	status          msgStatus
 }
 
 func (it *item) snap() itemSnap {
 	return itemSnap{kind: it.kind, text: it.text.String(), reasoning: it.reasoning.String(),
-		call: it.call, approval: it.approval, level: it.level}
+		call: it.call, approval: it.approval, level: it.level, status: it.status}
 }
 
 // approval is a tool call waiting for the user. The core goroutine that
@@ -75,55 +89,49 @@ func (a *approval) answer(x agent.Approval) {
 }
 
 // transcript is the chat view. Core goroutines write to the item model
-// under mu and kick the throttle; the UI goroutine syncs the widgets from
-// the model at most once per frameInterval.
+// under mu and kick the throttle; the UI goroutine syncs its rows from the
+// model at most once per frameInterval and the virtual list shows the rows
+// in view.
 type transcript struct {
 	d         *UI
 	th        *throttle
-	frames    atomic.Int64 // rendered syncs (benchmark, tests)
-	syncNanos atomic.Int64 // time spent rendering (benchmark)
+	frames    atomic.Int64 // rendered syncs (benchmark, --stats)
+	syncNanos atomic.Int64 // time spent rendering (benchmark, --stats)
+	maxNanos  atomic.Int64 // the slowest sync
 
 	mu    sync.Mutex
 	epoch uint64 // bumped by reset
 	turn  uint64 // bumped by every turn start; new items carry it
 	items []*item
 	open  *item // the assistant message deltas go to; nil starts a new one
+	// touched are the indexes of items changed since the last frame.
+	touched []int
 
-	// UI goroutine only.
-	viewEpoch   uint64
-	views       []itemView
-	revs        []uint64
-	box         *fyne.Container
-	scroll      *container.Scroll
-	placeholder fyne.CanvasObject
-}
-
-type itemView interface {
-	object() fyne.CanvasObject
-	update(s itemSnap)
+	view *transcriptView // UI goroutine only
 }
 
 func newTranscript(d *UI) *transcript {
 	t := &transcript{d: d}
 	t.th = newThrottle(d.b, frameInterval, t.sync)
-	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
-		"Ctrl+Enter sends · Ctrl+K opens the command palette.")
-	hint.Alignment = fyne.TextAlignCenter
-	hint.Importance = widget.LowImportance
-	t.placeholder = container.NewCenter(hint)
-	t.box = container.NewVBox(t.placeholder)
-	t.scroll = container.NewVScroll(container.NewPadded(t.box))
+	t.view = newTranscriptView(t)
 	return t
 }
 
-func (t *transcript) object() fyne.CanvasObject { return t.scroll }
+func (t *transcript) object() fyne.CanvasObject { return t.view.obj }
 
 // --- model side: any goroutine ---
 
 func (t *transcript) add(it *item) {
-	it.turn = t.turn
+	it.turn, it.index = t.turn, len(t.items)
 	t.items = append(t.items, it)
 	it.rev++
+}
+
+// touch records a change of an item (mu held): the next frame updates only
+// the items touched since the last one, however long the session.
+func (t *transcript) touch(it *item) {
+	it.rev++
+	t.touched = append(t.touched, it.index)
 }
 
 func (t *transcript) addUser(text string) {
@@ -133,26 +141,31 @@ func (t *transcript) addUser(text string) {
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
+	t.d.b.post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
 	t.th.kick()
 }
 
 // appendDelta adds streamed text or reasoning to the open assistant message.
 func (t *transcript) appendDelta(s string, reasoning bool) {
 	t.mu.Lock()
-	it := t.open
-	if it == nil {
-		it = &item{kind: itemAssistant}
-		t.add(it)
-		t.open = it
-	}
+	it := t.openMessage()
 	if reasoning {
 		it.reasoning.WriteString(s)
 	} else {
 		it.text.WriteString(s)
 	}
-	it.rev++
+	t.touch(it)
 	t.mu.Unlock()
 	t.th.kick()
+}
+
+// openMessage is the assistant message deltas go to (mu held).
+func (t *transcript) openMessage() *item {
+	if t.open == nil {
+		t.open = &item{kind: itemAssistant}
+		t.add(t.open)
+	}
+	return t.open
 }
 
 // toolCall creates or updates a tool card. Text after a card starts a new
@@ -165,7 +178,7 @@ func (t *transcript) toolCall(c agent.ToolCall) {
 		t.add(it)
 	}
 	it.call = c
-	it.rev++
+	t.touch(it)
 	t.open = nil
 	t.mu.Unlock()
 	t.th.kick()
@@ -188,6 +201,16 @@ func (t *transcript) findCall(id string) *item {
 	return nil
 }
 
+// lastInTurn is the current turn's last assistant message (mu held).
+func (t *transcript) lastInTurn() *item {
+	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
+		if t.items[i].kind == itemAssistant {
+			return t.items[i]
+		}
+	}
+	return nil
+}
+
 // endMessage closes the open assistant message (turn boundaries).
 func (t *transcript) endMessage() {
 	t.mu.Lock()
@@ -201,6 +224,69 @@ func (t *transcript) beginTurn() {
 	t.open = nil
 	t.turn++
 	t.mu.Unlock()
+}
+
+// setUsage records a model call's token use on the message it produced.
+func (t *transcript) setUsage(u protocol.ProviderUsage) {
+	t.mu.Lock()
+	it := t.open
+	if it == nil {
+		it = t.lastInTurn()
+	}
+	if it == nil { // usage before any text: the reply is still to come
+		it = t.openMessage()
+	}
+	it.status.usage = &u
+	t.touch(it)
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// stopped marks the turn's reply "Stopped": its partial text stays. A turn
+// stopped before any reply gets a quiet notice instead.
+func (t *transcript) stopped() {
+	t.mu.Lock()
+	if it := t.lastInTurn(); it != nil {
+		it.status.stopped = true
+		t.touch(it)
+	} else {
+		it := &item{kind: itemNotice, level: noticeInfo}
+		it.text.WriteString("Stopped.")
+		it.status.stopped = true
+		t.add(it)
+	}
+	t.open = nil
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// failed shows why a turn failed, with a Retry that resends its message.
+func (t *transcript) failed(reason string) {
+	t.mu.Lock()
+	it := &item{kind: itemNotice, level: noticeError}
+	it.text.WriteString(reason)
+	it.status.retry = t.lastUserText()
+	t.add(it)
+	t.open = nil
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// lastUserText is the latest user message (mu held).
+func (t *transcript) lastUserText() string {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.items[i].kind == itemUser {
+			return t.items[i].text.String()
+		}
+	}
+	return ""
+}
+
+// lastUser is the latest user message (any goroutine).
+func (t *transcript) lastUser() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastUserText()
 }
 
 func (t *transcript) addNotice(text string, level noticeLevel) {
@@ -224,33 +310,46 @@ func (t *transcript) setApproval(a *approval) {
 		t.add(it)
 	}
 	it.approval = a
-	it.rev++
+	t.touch(it)
 	t.mu.Unlock()
 	t.th.kick()
 }
 
 func (t *transcript) clearApproval(a *approval) {
 	t.mu.Lock()
-	for _, it := range t.items {
-		if it.approval == a {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if it := t.items[i]; it.approval == a {
 			it.approval = nil
-			it.rev++
+			t.touch(it)
 		}
 	}
 	t.mu.Unlock()
 	t.th.kick()
 }
 
+// pendingApproval is the newest approval still waiting (any goroutine).
+func (t *transcript) pendingApproval() *approval {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
+		if a := t.items[i].approval; a != nil {
+			return a
+		}
+	}
+	return nil
+}
+
 // reset empties the transcript (new or loaded session).
 func (t *transcript) reset() {
 	t.mu.Lock()
 	t.epoch++
-	t.items, t.open = nil, nil
+	t.items, t.open, t.touched = nil, nil, nil
 	t.mu.Unlock()
 	t.th.kick()
 }
 
-// loadHistory fills an empty transcript from saved messages.
+// loadHistory fills an empty transcript from saved messages. It only builds
+// the model: no widget exists for a row until it scrolls into view.
 func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
 	if len(t.items) > 0 {
@@ -290,82 +389,233 @@ func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 
 // --- view side: UI goroutine ---
 
-// sync brings the widgets up to date with the model: new items get a view,
-// changed items are re-rendered (a message's markdown is re-parsed whole).
+// sync brings the rows up to date with the model and lets the list bind,
+// measure and place the rows in view.
 func (t *transcript) sync() {
 	start := time.Now()
-	defer func() { t.syncNanos.Add(int64(time.Since(start))) }()
-	type change struct {
-		i    int
-		snap itemSnap
-		rev  uint64
-	}
-	t.mu.Lock()
-	epoch := t.epoch
-	fresh := epoch != t.viewEpoch
-	var changes []change
-	for i, it := range t.items {
-		if fresh || i >= len(t.revs) || t.revs[i] != it.rev {
-			changes = append(changes, change{i, it.snap(), it.rev})
+	defer func() {
+		d := int64(time.Since(start))
+		t.syncNanos.Add(d)
+		if d > t.maxNanos.Load() {
+			t.maxNanos.Store(d)
 		}
-	}
-	count := len(t.items)
-	t.mu.Unlock()
-
-	if fresh {
-		t.views, t.revs, t.viewEpoch = nil, nil, epoch
-		t.box.Objects = nil
-	}
-	follow := t.atBottom()
-	for _, c := range changes {
-		if c.i >= len(t.views) {
-			v := t.newView(c.snap.kind)
-			t.views = append(t.views, v)
-			t.revs = append(t.revs, 0)
-			t.box.Add(v.object())
-		}
-		t.views[c.i].update(c.snap)
-		t.revs[c.i] = c.rev
-	}
-	if count == 0 && len(t.box.Objects) == 0 {
-		t.box.Add(t.placeholder)
-	} else if count > 0 && len(t.box.Objects) > count {
-		t.box.Remove(t.placeholder)
-	}
-	if fresh || len(changes) > 0 {
-		// Re-lay out without re-rendering: a Refresh of the box or the
-		// scroller would re-render every message.
-		fitScroll(t.scroll)
-		t.box.Layout.Layout(t.box.Objects, t.box.Size())
-		if follow {
-			t.scroll.ScrollToBottom()
-		}
-	}
+	}()
+	t.view.sync()
 	t.frames.Add(1)
 }
 
-// fitScroll sizes a vertical scroller's content to its new minimum (a
-// container's own Refresh or Add lays out only itself, not its parents).
-func fitScroll(s *container.Scroll) {
-	min, view := s.Content.MinSize(), s.Size()
-	s.Content.Resize(fyne.NewSize(max(min.Width, view.Width), max(min.Height, view.Height)))
+// transcriptView is the UI side of the transcript: rows (snapshots, parsed
+// markdown, expanded/collapsed state) and the virtual list showing them.
+type transcriptView struct {
+	t           *transcript
+	obj         fyne.CanvasObject
+	list        *vlist
+	rows        []*row
+	epoch       uint64
+	placeholder fyne.CanvasObject
+	jump        *widget.Button
+	metrics     textMetrics
+	lastReply   int  // the row offering Regenerate, -1 for none
+	lastRunning bool // d.running when lastReply's footer was bound
 }
 
-// atBottom reports whether the user is reading the end of the transcript
-// (then new content keeps it scrolled to the end).
-func (t *transcript) atBottom() bool {
-	content := t.scroll.Content.MinSize().Height
-	return t.scroll.Offset.Y+t.scroll.Size().Height >= content-40
+// row is one item as the UI holds it. Its parsed markdown lives here, not
+// in a widget, so a row scrolled out and back in is never parsed again.
+type row struct {
+	index     int
+	snap      itemSnap
+	modelRev  uint64
+	rev       uint64 // bumped when anything shown changes (snapshot or state)
+	text      *mdDoc
+	reasoning *mdDoc
+	ui        rowUI
 }
 
-func (t *transcript) newView(k itemKind) itemView {
+// rowUI is what the user toggled on a row.
+type rowUI struct {
+	showReasoning, showAll, selecting bool
+}
+
+func newTranscriptView(t *transcript) *transcriptView {
+	v := &transcriptView{t: t, lastReply: -1}
+	v.list = newVList(v)
+	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
+		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
+	hint.Alignment = fyne.TextAlignCenter
+	hint.Importance = widget.LowImportance
+	v.placeholder = container.NewCenter(hint)
+	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
+	v.jump.Importance = widget.HighImportance
+	v.jump.Hide()
+	v.list.onFollow = func(follow bool) {
+		if follow || len(v.rows) == 0 {
+			v.jump.Hide()
+		} else {
+			v.jump.Show()
+		}
+	}
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
+	v.obj = container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay))
+	return v
+}
+
+func (v *transcriptView) sync() {
+	t := v.t
+	var changed []int
+	t.mu.Lock()
+	fresh := t.epoch != v.epoch
+	if fresh {
+		v.rows, v.epoch = nil, t.epoch
+	}
+	for _, i := range t.touched {
+		if i >= len(v.rows) {
+			continue // new: appended below
+		}
+		if r, it := v.rows[i], t.items[i]; r.modelRev != it.rev {
+			r.snap, r.modelRev = it.snap(), it.rev
+			r.rev++
+			changed = append(changed, i)
+		}
+	}
+	t.touched = t.touched[:0]
+	for i := len(v.rows); i < len(t.items); i++ {
+		it := t.items[i]
+		v.rows = append(v.rows, &row{index: i, snap: it.snap(), modelRev: it.rev, rev: 1})
+	}
+	t.mu.Unlock()
+	if fresh {
+		v.list.reset()
+	}
+	for _, i := range changed {
+		v.list.dirty(i)
+	}
+	v.markLastReply()
+	if len(v.rows) == 0 {
+		v.placeholder.Show()
+	} else {
+		v.placeholder.Hide()
+	}
+	v.list.place()
+}
+
+// markLastReply rebinds the footers that gain or lose Regenerate: the
+// last reply offers it while no turn runs.
+func (v *transcriptView) markLastReply() {
+	last := -1
+	for i := len(v.rows) - 1; i >= 0; i-- {
+		if k := v.rows[i].snap.kind; k == itemAssistant {
+			last = i
+			break
+		} else if k == itemUser {
+			break
+		}
+	}
+	running := v.t.d.running
+	if last == v.lastReply && running == v.lastRunning {
+		return
+	}
+	for _, i := range []int{v.lastReply, last} {
+		if i >= 0 && i < len(v.rows) {
+			v.rows[i].rev++
+			v.list.dirty(i)
+		}
+	}
+	v.lastReply, v.lastRunning = last, running
+}
+
+func (v *transcriptView) isLastReply(i int) bool { return i == v.lastReply }
+
+// userBefore is the user message that row i answers.
+func (v *transcriptView) userBefore(i int) string {
+	for j := min(i, len(v.rows)-1); j >= 0; j-- {
+		if v.rows[j].snap.kind == itemUser {
+			return v.rows[j].snap.text
+		}
+	}
+	return ""
+}
+
+// toggle changes what the user sees of a row and lays it out again.
+func (v *transcriptView) toggle(r *row, change func(*rowUI)) {
+	change(&r.ui)
+	r.rev++
+	v.list.dirty(r.index)
+	v.list.place()
+}
+
+// rowSource, for the list.
+
+func (v *transcriptView) rowCount() int             { return len(v.rows) }
+func (v *transcriptView) rowKind(i int) itemKind    { return v.rows[i].snap.kind }
+func (v *transcriptView) rowRev(i int) uint64       { return v.rows[i].rev }
+func (v *transcriptView) bind(i int, view itemView) { view.bind(v.rows[i]) }
+
+func (v *transcriptView) newView(k itemKind) itemView {
+	d := v.t.d
 	switch k {
 	case itemUser:
-		return newUserView(t.d)
+		return newUserView(d)
 	case itemTool:
-		return newToolView(t.d)
+		return newToolView(d)
 	case itemNotice:
-		return newNoticeView()
+		return newNoticeView(d)
 	}
-	return newAssistantView(t.d)
+	return newAssistantView(d)
 }
+
+// textMetrics are the sizes height estimates are computed from.
+type textMetrics struct {
+	lineH, charW, chrome float32
+}
+
+func (v *transcriptView) textMetrics() textMetrics {
+	if v.metrics.lineH == 0 {
+		size := theme.TextSize()
+		sample := "The quick brown fox jumps over the lazy dog, 0123456789."
+		m := fyne.MeasureText(sample, size, fyne.TextStyle{})
+		v.metrics = textMetrics{lineH: m.Height + theme.LineSpacing(), charW: m.Width / float32(len(sample)),
+			chrome: 6 * theme.Padding()}
+	}
+	return v.metrics
+}
+
+// estimate is a row's height before it was ever shown at this width: its
+// lines of text wrapped at the width, plus the chrome of its kind. It is
+// corrected (keeping the view steady) when the row scrolls into view.
+func (v *transcriptView) estimate(i int, w float32) float32 {
+	r := v.rows[i]
+	m := v.textMetrics()
+	cols := max(10, int((w-m.chrome)/m.charW))
+	s := r.snap
+	lines := 0
+	switch s.kind {
+	case itemUser, itemAssistant:
+		lines = 2 + countLines(s.text, cols)
+		if s.reasoning != "" {
+			lines += 2
+			if r.ui.showReasoning {
+				lines += countLines(s.reasoning, cols)
+			}
+		}
+	case itemTool:
+		lines = 3 + countLines(s.call.Arguments, cols) + min(countLines(s.call.Result, cols), maxResultLines+2)
+	case itemNotice:
+		lines = 1 + countLines(s.text, cols)
+	}
+	return float32(lines)*m.lineH + m.chrome
+}
+
+// countLines is how many lines s takes wrapped at cols characters.
+func countLines(s string, cols int) int {
+	if s == "" {
+		return 0
+	}
+	n := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		n += 1 + utf8.RuneCountInString(line)/cols
+	}
+	return n
+}
+
+// liveViews are the views of the rows in view, in order (tests).
+func (t *transcript) liveViews() []itemView { return t.view.list.liveViews() }

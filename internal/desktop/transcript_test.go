@@ -9,7 +9,7 @@ import (
 // toolCards is the tool views in the transcript, in order (UI work).
 func (h *harness) toolCards() []*toolView {
 	var out []*toolView
-	for _, v := range h.d.transcript.views {
+	for _, v := range h.d.transcript.liveViews() {
 		if tv, ok := v.(*toolView); ok {
 			out = append(out, tv)
 		}

@@ -1,0 +1,97 @@
+package desktop
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// docView shows an mdDoc: one widget per block. Showing the same doc again
+// after it grew keeps the widgets of its finished parts untouched and
+// reuses the tail's widgets for the re-parsed tail, so a streamed reply
+// costs a frame only its tail.
+type docView struct {
+	d      *UI
+	box    *fyne.Container
+	doc    *mdDoc
+	rev    uint64
+	parts  []*mdPart
+	groups [][]blockWidget // the widgets of each shown part
+}
+
+func newDocView(d *UI) *docView {
+	return &docView{d: d, box: container.NewVBox()}
+}
+
+func (v *docView) show(doc *mdDoc) {
+	if doc == v.doc && doc.rev == v.rev {
+		return
+	}
+	var spare []blockWidget // widgets of parts no longer shown, to reuse
+	keep := 0
+	if doc == v.doc {
+		for keep < len(v.parts) && keep < len(doc.parts) && v.parts[keep] == doc.parts[keep] {
+			keep++
+		}
+	}
+	for _, g := range v.groups[keep:] {
+		spare = append(spare, g...)
+	}
+	v.doc, v.rev = doc, doc.rev
+	v.parts, v.groups = v.parts[:keep], v.groups[:keep]
+	for _, p := range doc.parts[keep:] {
+		g := make([]blockWidget, 0, len(p.blocks))
+		for _, b := range p.blocks {
+			var w blockWidget
+			if len(spare) > 0 && spare[0].kind() == blockKind(b) {
+				w, spare = spare[0], spare[1:]
+				w.set(b)
+			} else {
+				w = newBlockWidget(v.d, b)
+			}
+			g = append(g, w)
+		}
+		v.parts = append(v.parts, p)
+		v.groups = append(v.groups, g)
+	}
+	old := v.box.Objects
+	objs := old[:0]
+	for _, g := range v.groups {
+		for _, w := range g {
+			objs = append(objs, w.object())
+		}
+	}
+	if len(old) > len(objs) {
+		clear(old[len(objs):]) // no stale widgets kept alive by the backing array
+	}
+	v.box.Objects = objs
+}
+
+// richTexts are the RichText widgets shown (tests).
+func (v *docView) richTexts() []*widget.RichText {
+	var out []*widget.RichText
+	for _, g := range v.groups {
+		for _, w := range g {
+			switch b := w.(type) {
+			case *textBlock:
+				out = append(out, b.rt)
+			case *codeBox:
+				out = append(out, b.code)
+			case *tableGrid:
+				for _, r := range b.rows {
+					out = append(out, r...)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// plain is what the view shows as text (tests).
+func (v *docView) plain() string {
+	var s string
+	for _, rt := range v.richTexts() {
+		s += plainText(rt.Segments)
+	}
+	return s
+}
