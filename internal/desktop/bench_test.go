@@ -179,3 +179,33 @@ func BenchmarkStatusPublishes(b *testing.B) {
 	b.ReportMetric(float64(b.N*statusBurst)/elapsed.Seconds(), "offered/s")
 	b.ReportMetric(float64(renders)/elapsed.Seconds(), "renders/s")
 }
+
+// BenchmarkComposerTyping types into a composer that already holds 20,000
+// characters (a pasted paragraph, a pasted log): ms/key is the time one
+// keystroke takes.
+func BenchmarkComposerTyping(b *testing.B) {
+	for name, long := range map[string]string{
+		"paragraph": strings.Repeat("A pasted line of a long log file, with words to wrap. ", 400)[:20_000],
+		"log":       strings.Repeat("A pasted line of a long log file\n", 700)[:20_000],
+	} {
+		b.Run(name, func(b *testing.B) {
+			h := newHarness(b)
+			h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+			var per time.Duration
+			keys := 0
+			for b.Loop() {
+				h.ui(func() {
+					e := h.d.composer.entry
+					e.setText(long)
+					start := time.Now()
+					for range 20 {
+						e.TypedRune('x')
+					}
+					per += time.Since(start)
+					keys += 20
+				})
+			}
+			b.ReportMetric(float64(per)/float64(keys)/1e6, "ms/key")
+		})
+	}
+}

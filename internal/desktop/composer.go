@@ -16,7 +16,10 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
-// composer: multi-line entry (Ctrl+Enter sends), Send and Stop.
+// composer: multi-line entry, Send and Stop. Enter sends and Shift+Enter
+// adds a line (the "Enter sends" preference swaps them: then Enter adds a
+// line and Ctrl+Enter sends); Esc stops a running reply or denies a pending
+// approval; Up in an empty composer brings back the last message to edit.
 type composer struct {
 	d       *UI
 	obj     fyne.CanvasObject
@@ -29,41 +32,109 @@ type composer struct {
 	stopping atomic.Bool
 }
 
-// composerEntry is a multi-line entry that sends on Ctrl+Enter and opens
-// the palette on Ctrl+K while it has the focus (a focused widget gets
-// shortcuts before the canvas).
+// enterSendsPref is the app preference that swaps Enter and Shift+Enter.
+const enterSendsPref = "composer.enterSends"
+
+// composerEntry is the multi-line entry with the chat keys. A focused
+// widget gets keys and shortcuts before the canvas, so they live here.
 type composerEntry struct {
 	widget.Entry
-	onSend, onPalette func()
+	c     *composer
+	shift bool // a Shift key is down (KeyDown/KeyUp: a key event has no modifiers)
 }
 
-func newComposerEntry() *composerEntry {
-	e := &composerEntry{}
+func newComposerEntry(c *composer) *composerEntry {
+	e := &composerEntry{c: c}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.SetMinRowsVisible(3)
+	e.OnChanged = e.fitWrap
 	e.ExtendBaseWidget(e)
 	return e
+}
+
+// longLine is the line length beyond which the composer stops wrapping.
+// Fyne re-wraps an entry's whole text on every keystroke and a wrapped
+// line costs far more than its length (a 20,000-character paragraph took
+// 2.5 s a key); unwrapped, with a horizontal scroll, it takes ~20 ms.
+const longLine = 1_000
+
+// fitWrap switches word wrapping off while the text has a very long line
+// (a pasted log) and back on when it has none.
+func (e *composerEntry) fitWrap(text string) {
+	want := fyne.TextWrapWord
+	for line := range strings.SplitSeq(text, "\n") {
+		if len(line) > longLine {
+			want = fyne.TextWrapOff
+			break
+		}
+	}
+	if want != e.Wrapping {
+		e.Wrapping = want
+		e.Refresh()
+	}
+}
+
+func (e *composerEntry) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(ev)
+}
+
+func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(ev)
+}
+
+func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.c.enterSends() && !e.shift {
+			e.c.send()
+			return
+		}
+	case fyne.KeyEscape:
+		e.c.d.escape()
+		return
+	case fyne.KeyUp:
+		if e.Text == "" && e.c.editLast() {
+			return
+		}
+	}
+	e.Entry.TypedKey(ev)
 }
 
 func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
 		switch cs.KeyName {
 		case fyne.KeyReturn, fyne.KeyEnter:
-			e.onSend()
+			e.c.send()
 			return
 		case fyne.KeyK:
-			e.onPalette()
+			e.c.d.showPalette()
 			return
 		}
+	}
+	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {
+		// Decide before the entry lays the pasted text out once wrapped.
+		e.fitWrap(e.Text + p.Clipboard.Content())
 	}
 	e.Entry.TypedShortcut(s)
 }
 
+// setText replaces the text, choosing the wrapping first.
+func (e *composerEntry) setText(text string) {
+	e.fitWrap(text)
+	e.SetText(text)
+}
+
 func newComposer(d *UI) *composer {
-	c := &composer{d: d, entry: newComposerEntry()}
-	c.entry.SetPlaceHolder("Message the model… (Ctrl+Enter to send)")
-	c.entry.onSend, c.entry.onPalette = c.send, d.showPalette
+	c := &composer{d: d}
+	c.entry = newComposerEntry(c)
+	c.placeholder()
 	c.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.send)
 	c.sendBtn.Importance = widget.HighImportance
 	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
@@ -71,6 +142,39 @@ func newComposer(d *UI) *composer {
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	c.obj = container.NewPadded(container.NewBorder(nil, nil, nil, buttons, c.entry))
 	return c
+}
+
+// enterSends reports whether Enter sends (the default) or adds a line.
+func (c *composer) enterSends() bool {
+	return c.d.app.Preferences().BoolWithFallback(enterSendsPref, true)
+}
+
+// setEnterSends changes the preference (View menu).
+func (c *composer) setEnterSends(on bool) {
+	c.d.app.Preferences().SetBool(enterSendsPref, on)
+	c.placeholder()
+}
+
+func (c *composer) placeholder() {
+	if c.enterSends() {
+		c.entry.SetPlaceHolder("Message the model… (Enter sends · Shift+Enter adds a line)")
+	} else {
+		c.entry.SetPlaceHolder("Message the model… (Ctrl+Enter sends · Enter adds a line)")
+	}
+}
+
+// editLast puts the last message back in the empty composer, to edit and
+// send again; false when there is none.
+func (c *composer) editLast() bool {
+	last := c.d.transcript.lastUser()
+	if last == "" {
+		return false
+	}
+	c.entry.setText(last)
+	c.entry.CursorRow = strings.Count(last, "\n")
+	c.entry.CursorColumn = len([]rune(last[strings.LastIndexByte(last, '\n')+1:]))
+	c.entry.Refresh()
+	return true
 }
 
 func (c *composer) object() fyne.CanvasObject { return c.obj }

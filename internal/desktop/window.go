@@ -75,6 +75,7 @@ type UI struct {
 	pluginsWin *pluginManager
 	notesWin   fyne.Window
 	paletteUI  *palette
+	modals     []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -114,6 +115,7 @@ func newUI(opts Options) *UI {
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
+	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.setConnected(false)
 	return d
 }
@@ -386,7 +388,10 @@ func (d *UI) confirmLink(dest string) {
 	msg := widget.NewLabel(dest)
 	msg.Wrapping = fyne.TextWrapBreak
 	content := container.NewVBox(widget.NewLabel("Open this address in your browser?"), msg)
-	dlg := dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+	var dlg *dialog.ConfirmDialog
+	popKeys := d.pushModal(&modalKeys{cancel: func() { dlg.Hide() }, confirm: func() { dlg.Confirm() }})
+	dlg = dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+		popKeys()
 		if !ok {
 			return
 		}
@@ -396,6 +401,7 @@ func (d *UI) confirmLink(dest string) {
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))
 	dlg.Show()
+	d.win.Canvas().Unfocus() // Esc and Enter reach the dialog
 }
 
 // workspaceName is the toolbar label of a workspace path.
