@@ -34,7 +34,6 @@ func caption(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.TextStyle.Bold = true
 	l.SizeName = theme.SizeNameCaptionText
-	l.Importance = widget.LowImportance
 	return l
 }
 

@@ -98,6 +98,8 @@ type transcript struct {
 	frames    atomic.Int64 // rendered syncs (benchmark, --stats)
 	syncNanos atomic.Int64 // time spent rendering (benchmark, --stats)
 	maxNanos  atomic.Int64 // the slowest sync
+	clock     frameClock
+	liveRows  atomic.Int64 // rows with widgets after the last frame
 
 	mu    sync.Mutex
 	epoch uint64 // bumped by reset
@@ -402,6 +404,8 @@ func (t *transcript) sync() {
 	}()
 	t.view.sync()
 	t.frames.Add(1)
+	t.clock.frame(len(t.view.rows))
+	t.liveRows.Store(int64(len(t.view.list.live)))
 }
 
 // transcriptView is the UI side of the transcript: rows (snapshots, parsed
