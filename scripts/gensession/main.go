@@ -64,7 +64,7 @@ func messages(n int) []protocol.ProviderMessage {
 		default:
 			out = append(out, protocol.ProviderMessage{Role: protocol.RoleAssistant,
 				ReasoningContent: "The user wants a longer explanation.",
-				Content: strings.Repeat("A longer paragraph of the reply, wrapping over a few lines of the window. ", 8)})
+				Content:          strings.Repeat("A longer paragraph of the reply, wrapping over a few lines of the window. ", 8)})
 		}
 	}
 	return out[:n]
