@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2/app"
@@ -45,7 +46,8 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	session := fs.String("session", "", "open the saved session `ID` at start")
 	send := fs.String("send", "", "send `TEXT` once the window is up")
 	stats := fs.Bool("stats", false, "print the transcript's frame figures at exit")
-	hideFlags(fs, "session", "send", "stats")
+	trace := fs.Bool("trace", false, "print what the window does, a line each (end-to-end scripts)")
+	hideFlags(fs, "session", "send", "stats", "trace")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,7 +63,16 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	ui := desktop.New(desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon})
+	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon}
+	if *trace {
+		var mu sync.Mutex
+		opts.Trace = func(event string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintln(stdout, "trace:", event)
+		}
+	}
+	ui := desktop.New(opts)
 
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {

@@ -92,6 +92,10 @@ func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.Text == "" && e.c.d.transcript.pendingApproval() != nil {
+			e.c.d.enter() // the card says "Enter approves once"
+			return
+		}
 		if e.c.enterSends() && !e.shift {
 			e.c.send()
 			return
@@ -281,6 +285,7 @@ func (d *UI) invokeAction(plugin, id string) {
 		}
 		if res.Message != "" {
 			d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+			d.trace("action " + name + ": " + res.Message)
 		}
 		return nil
 	})

@@ -35,9 +35,11 @@ func (d *UI) Emit(ev agent.Event) {
 			d.transcript.setUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
+		d.trace("turn done")
 		d.transcript.endMessage()
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventTurnFailed:
+		d.trace("turn failed")
 		if ev.Error == "stopped" || d.composer.stopping.Load() {
 			d.transcript.stopped()
 		} else {
@@ -93,6 +95,7 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
 	d.transcript.setApproval(a)
+	d.trace("approval " + req.Tool)
 	d.notes.hostNotice(req.Tool+" is waiting for your approval", noticeInfo)
 	select {
 	case x := <-a.ch:
@@ -103,6 +106,13 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	a.answer(agent.ApproveDeny) // a late click finds the answer taken
 	d.transcript.clearApproval(a)
 	return agent.ApproveDeny
+}
+
+// trace tells Options.Trace what happened (any goroutine).
+func (d *UI) trace(event string) {
+	if d.opts.Trace != nil {
+		d.opts.Trace(event)
+	}
 }
 
 // describeFailure names the plugin behind the model a failed turn used and

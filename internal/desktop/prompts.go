@@ -126,6 +126,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	v.onDone = func() {
 		delete(d.prompts.open, p)
 		popKeys()
+		d.trace("prompt closed")
 	}
 	content := container.NewVBox()
 	if p.Title != "" {
@@ -174,6 +175,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	d.prompts.open[p] = v
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
+	d.trace("prompt " + p.Plugin)
 	// Focus the first field; with none, nothing has the focus and the
 	// window's keys (Esc, Enter) reach the dialog.
 	if v.form != nil && v.form.firstEntry() != nil {

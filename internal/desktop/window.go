@@ -3,6 +3,7 @@ package desktop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"net/url"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Options struct {
 	Version string
 	// Icon is the window and About icon (optional).
 	Icon fyne.Resource
+	// Trace, when set, is told what the window is doing ("models 1",
+	// "approval run_command", "prompt hello-surfaces", "turn done"…) from
+	// any goroutine: end-to-end scripts wait on it instead of guessing.
+	Trace func(event string)
 }
 
 // callTimeout bounds a UI-initiated core call that is not a turn.
@@ -116,6 +121,7 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
+	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
 	d.setConnected(false)
 	return d
 }
@@ -302,6 +308,7 @@ func (d *UI) refreshModels() {
 			d.models = models
 			d.toolbar.refresh()
 			d.win.SetMainMenu(d.buildMainMenu())
+			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
 			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), noticeWarn)
