@@ -1,9 +1,15 @@
 package desktop
 
 import (
+	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // toolCards is the tool views in the transcript, in order (UI work).
@@ -41,4 +47,132 @@ func TestToolCardsAreKeyedByTurnAndCall(t *testing.T) {
 			t.Errorf("cards show %q and %q", cards[0].result.Text, cards[1].result.Text)
 		}
 	})
+}
+
+// Opening a long session builds widgets only for the rows in view, keeps
+// the end in view, and scrolling up stops following and offers the jump
+// button, which brings the end back.
+func TestLongSessionIsVirtualizedAndFollows(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	h.d.transcript.loadHistory(longSession(5_000))
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 2_000 })
+	h.ui(func() {
+		l := h.d.transcript.view.list
+		rows := len(h.d.transcript.view.rows)
+		if live := len(l.live); live == 0 || live > 30 {
+			t.Fatalf("%d of %d rows have widgets", live, rows)
+		}
+		if _, ok := l.live[rows-1]; !ok {
+			t.Error("the last row is not in view after opening")
+		}
+		if h.d.transcript.view.jump.Visible() {
+			t.Error("the jump button shows while following")
+		}
+		// The user scrolls to the top.
+		l.scroll.ScrollToOffset(fyne.NewPos(0, 0))
+		l.scrolled(l.scroll.Offset)
+		if _, ok := l.live[0]; !ok || l.follow {
+			t.Fatalf("scrolled to the top: row 0 live %v, following %v", ok, l.follow)
+		}
+		if !h.d.transcript.view.jump.Visible() {
+			t.Error("no jump button after scrolling up")
+		}
+	})
+	// New text arrives while scrolled up: the view stays at the top.
+	h.d.Emit(agent.Event{Kind: agent.EventText, Text: "new reply"})
+	h.waitFor("the new row", func() bool {
+		v := h.d.transcript.view
+		return v.rows[len(v.rows)-1].snap.text == "new reply"
+	})
+	h.ui(func() {
+		l := h.d.transcript.view.list
+		if _, ok := l.live[0]; !ok {
+			t.Error("new text scrolled the reader away from the top")
+		}
+		test.Tap(h.d.transcript.view.jump)
+		if _, ok := l.live[len(h.d.transcript.view.rows)-1]; !ok || !l.follow {
+			t.Error("Jump to latest did not bring the end into view")
+		}
+		if len(l.live) > 30 {
+			t.Errorf("%d rows have widgets after scrolling", len(l.live))
+		}
+	})
+}
+
+func TestToolResultShowAll(t *testing.T) {
+	h := newHarness(t)
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	result := strings.TrimSuffix(strings.Repeat("line of output\n", 40), "\n")
+	call := agent.ToolCall{ID: "c", Name: "run_command", State: agent.ToolDone, Result: result}
+	h.d.Emit(agent.Event{Kind: agent.EventToolCall, Call: &call})
+	h.waitFor("the card", func() bool { return len(h.toolCards()) == 1 })
+	h.ui(func() {
+		tv := h.toolCards()[0]
+		if n := strings.Count(tv.result.Text, "\n") + 1; n != maxResultLines {
+			t.Errorf("collapsed card shows %d lines", n)
+		}
+		if !tv.more.Visible() || tv.more.Text != "Show all (28 more lines)" {
+			t.Fatalf("more button %v %q", tv.more.Visible(), tv.more.Text)
+		}
+		if !tv.result.TextStyle.Monospace || tv.result.Wrapping != fyne.TextWrapWord {
+			t.Error("the result is not monospace wrapped at words")
+		}
+		test.Tap(tv.more)
+	})
+	h.ui(func() {
+		tv := h.toolCards()[0]
+		if tv.result.Text != result || tv.more.Text != "Show less" {
+			t.Errorf("Show all shows %d lines, button %q", strings.Count(tv.result.Text, "\n")+1, tv.more.Text)
+		}
+	})
+}
+
+func TestUsageLineShowsCostOnlyWithPricing(t *testing.T) {
+	u := protocol.ProviderUsage{PromptTokens: 1_200_000, CompletionTokens: 3_000}
+	if got := usageLine(u, providers.Model{}); got != "1,200,000 in · 3,000 out" {
+		t.Errorf("no pricing: %q", got)
+	}
+	priced := providers.Model{InputPerMillion: 1, OutputPerMillion: 2}
+	if got := usageLine(u, priced); got != "1,200,000 in · 3,000 out · $1.2060" {
+		t.Errorf("priced: %q", got)
+	}
+	for _, m := range []providers.Model{{}, priced} {
+		if strings.Contains(strings.ToLower(usageLine(u, m)), "free") {
+			t.Error(`a usage line says "free"`)
+		}
+	}
+}
+
+func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
+	h := newHarness(t)
+	c := newSendCore(t, h)
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "hello there"})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "could not reach the provider"})
+	var nv *noticeView
+	h.waitFor("the failure", func() bool {
+		for _, v := range h.d.transcript.liveViews() {
+			if n, ok := v.(*noticeView); ok {
+				nv = n
+			}
+		}
+		return nv != nil && !h.d.running
+	})
+	h.ui(func() {
+		if !strings.Contains(nv.label.Text, "could not reach the provider") || !nv.retry.Visible() {
+			t.Fatalf("failure shows %q, retry %v", nv.label.Text, nv.retry.Visible())
+		}
+		test.Tap(nv.retry)
+	})
+	if got := <-c.sent; got != "hello there" {
+		t.Errorf("Retry sent %q", got)
+	}
+	h.waitFor("the retry to end", func() bool { return !h.d.running })
+	av := h.reply("an answer")
+	h.waitFor("Regenerate", func() bool { return !h.d.running && av.footer.regen.Visible() })
+	h.ui(func() { test.Tap(av.footer.regen) })
+	if got := <-c.sent; got != "hello there" {
+		t.Errorf("Regenerate sent %q", got)
+	}
 }
