@@ -451,14 +451,13 @@ func newTranscriptView(t *transcript) *transcriptView {
 	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
 	v.jump.Hide()
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
 	v.list.onFollow = func(follow bool) {
-		if follow || len(v.rows) == 0 {
-			v.jump.Hide()
-		} else {
-			v.jump.Show()
+		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
+			setShown(v.jump, shown)
+			overlay.Refresh() // place the button: Show does not lay out its parents
 		}
 	}
-	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
 	v.obj = container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay))
 	return v
 }
