@@ -42,11 +42,38 @@ func paced(n, rate int, feed func(i int)) {
 // independent of the history.
 func BenchmarkTranscriptStreaming(b *testing.B) {
 	for _, history := range []int{0, 1_000, 5_000} {
-		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) { benchStream(b, history) })
+		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) { benchStream(b, history, proseChunk) })
 	}
+	// One long reply without a safe split: a fenced code block of 2,000
+	// lines, and a single 10,000-word paragraph.
+	b.Run("code", func(b *testing.B) { benchStream(b, 0, codeChunk) })
+	b.Run("paragraph", func(b *testing.B) { benchStream(b, 0, paragraphChunk) })
 }
 
-func benchStream(b *testing.B, history int) {
+// The chunks of the streamed replies; the last one is always "last".
+func proseChunk(i int) string {
+	switch {
+	case i%200 == 199:
+		return "end.\n\n" // a new paragraph now and then
+	case i%50 == 49:
+		return "**bold** "
+	}
+	return "word "
+}
+
+func codeChunk(i int) string {
+	switch {
+	case i == 0:
+		return "```go\n"
+	case i%5 == 4:
+		return "x := 1 // word\n"
+	}
+	return "word "
+}
+
+func paragraphChunk(int) string { return "word " }
+
+func benchStream(b *testing.B, history int, chunkAt func(int) string) {
 	h := newHarness(b)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
 	if history > 0 {
@@ -62,18 +89,13 @@ func benchStream(b *testing.B, history int) {
 		frames0, nanos0 := h.d.transcript.frames.Load(), h.d.transcript.syncNanos.Load()
 		start := time.Now()
 		paced(streamChunks, streamRate, func(i int) {
-			chunk := "word "
-			switch {
-			case i == streamChunks-1:
+			chunk := chunkAt(i)
+			if i == streamChunks-1 {
 				chunk = "last"
-			case i%200 == 199:
-				chunk = "end.\n\n" // a new paragraph now and then
-			case i%50 == 49:
-				chunk = "**bold** "
 			}
 			h.d.Emit(agent.Event{Kind: agent.EventText, Text: chunk})
 		})
-		h.waitFor("the last chunk", func() bool { return strings.HasSuffix(h.lastAssistantText(), "word last") })
+		h.waitFor("the last chunk", func() bool { return strings.HasSuffix(h.lastAssistantText(), " last") })
 		elapsed += time.Since(start)
 		frames += h.d.transcript.frames.Load() - frames0
 		nanos += h.d.transcript.syncNanos.Load() - nanos0

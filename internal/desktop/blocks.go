@@ -38,6 +38,48 @@ func blockKind(b mdBlock) int {
 	return blockText
 }
 
+// framedBlock holds a block widget in a frozenLayout: the widgets of a
+// finished part never change, so their size is measured once per width
+// instead of on every frame of the reply still streaming below them.
+type framedBlock struct {
+	inner blockWidget
+	fl    *frozenLayout
+	box   *fyne.Container
+}
+
+func newFramedBlock(d *UI, b mdBlock) *framedBlock {
+	f := &framedBlock{inner: newBlockWidget(d, b), fl: &frozenLayout{}}
+	f.box = container.New(f.fl, f.inner.object())
+	return f
+}
+
+func (f *framedBlock) set(b mdBlock) {
+	f.fl.valid = false
+	f.inner.set(b)
+}
+
+// frozenLayout holds one object whose content changes only through set: its
+// MinSize is computed once per width, and relayout does not descend into
+// it while it is valid.
+type frozenLayout struct {
+	width float32
+	min   fyne.Size
+	valid bool
+}
+
+func (l *frozenLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	w := objs[0].Size().Width
+	if !l.valid || w != l.width {
+		l.min, l.width, l.valid = objs[0].MinSize(), w, true
+	}
+	return l.min
+}
+
+func (l *frozenLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(size)
+}
+
 func newBlockWidget(d *UI, b mdBlock) blockWidget {
 	var w blockWidget
 	switch blockKind(b) {
@@ -65,22 +107,33 @@ func (w *textBlock) set(b mdBlock) {
 // codeBox is a fenced code block: a bordered box with the language and a
 // Copy button above the highlighted, monospace code.
 type codeBox struct {
-	d    *UI
-	obj  fyne.CanvasObject
-	lang *widget.Label
-	code *widget.RichText
-	copy *widget.Button
-	text string
+	d     *UI
+	obj   fyne.CanvasObject
+	head  *fyne.Container
+	lang  *widget.Label
+	code  *widget.RichText
+	copy  *widget.Button
+	text  string
+	conts []*codeBox // the boxes that continue this block (docView links them)
 }
 
 func newCodeBox(d *UI) *codeBox {
 	w := &codeBox{d: d, lang: caption(""), code: widget.NewRichText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
-	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.text) })
+	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.fullText()) })
 	w.copy.Importance = widget.LowImportance
-	head := container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
-	w.obj = panelBox(theme.Color(theme.ColorNameInputBackground), container.NewBorder(head, nil, nil, nil, w.code))
+	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
+	w.obj = panelBox(theme.Color(theme.ColorNameInputBackground), container.NewBorder(w.head, nil, nil, nil, w.code))
 	return w
+}
+
+// fullText is the whole code block, continuations included (Copy).
+func (w *codeBox) fullText() string {
+	parts := []string{w.text}
+	for _, c := range w.conts {
+		parts = append(parts, c.text)
+	}
+	return strings.Join(parts, "\n")
 }
 
 func (w *codeBox) object() fyne.CanvasObject { return w.obj }
@@ -97,6 +150,7 @@ func (w *codeBox) set(b mdBlock) {
 		lang = "text"
 	}
 	w.lang.SetText(lang)
+	setShown(w.head, !c.cont)
 	w.code.Segments = c.segs
 	w.code.Refresh()
 }

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -34,7 +35,9 @@ func (h *harness) reply(text string) *assistantView {
 func blocksOf(av *assistantView) []blockWidget {
 	var out []blockWidget
 	for _, g := range av.text.body.groups {
-		out = append(out, g...)
+		for _, f := range g {
+			out = append(out, f.inner)
+		}
 	}
 	return out
 }
@@ -135,4 +138,72 @@ func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
 	h.waitFor("select mode", func() bool {
 		return av.text.sel.Visible() && av.text.sel.Selectable && av.text.sel.Text == "Some **bold** text and `code`."
 	})
+}
+
+// A long code block streamed in is split into parts (its fence re-opened),
+// shown as one block: one header, and Copy copies all of it. Splits never
+// move as the text grows.
+func TestLongCodeBlockIsSplitButCopiesWhole(t *testing.T) {
+	var code strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&code, "x%d := %d // line\n", i, i)
+	}
+	src := "Code:\n\n```go\n" + code.String() + "```\n\nAfter."
+	doc := newMDDoc(nil)
+	for n := 1; n <= len(src); n += 97 { // as if streamed
+		doc.set(src[:n])
+	}
+	doc.set(src)
+	whole := newMDDoc(nil)
+	whole.set(src)
+	if len(doc.parts) != len(whole.parts) {
+		t.Fatalf("streamed into %d parts, parsed whole into %d", len(doc.parts), len(whole.parts))
+	}
+	for i := range doc.parts {
+		if doc.parts[i].src != whole.parts[i].src {
+			t.Fatalf("part %d differs: the splits moved", i)
+		}
+	}
+	if len(doc.parts) < 3 {
+		t.Fatalf("a %d-byte code block stayed in %d parts", len(src), len(doc.parts))
+	}
+	h := newHarness(t)
+	av := h.reply(src)
+	h.ui(func() {
+		var boxes []*codeBox
+		for _, b := range blocksOf(av) {
+			if c, ok := b.(*codeBox); ok {
+				boxes = append(boxes, c)
+			}
+		}
+		if len(boxes) < 2 {
+			t.Fatalf("%d code boxes", len(boxes))
+		}
+		if !boxes[0].head.Visible() || boxes[1].head.Visible() {
+			t.Error("a continued code block repeats its header")
+		}
+		test.Tap(boxes[0].copy)
+		if got := h.d.app.Clipboard().Content(); got != strings.TrimSuffix(code.String(), "\n") {
+			t.Errorf("Copy gave %d bytes, want the %d of the block", len(got), code.Len()-1)
+		}
+		if !strings.Contains(av.text.body.plain(), "After.") {
+			t.Error("the text after the block is lost")
+		}
+	})
+}
+
+// One huge line of prose is split after a sentence (Fyne wraps a long
+// line in more than linear time).
+func TestHugeParagraphIsSplitAtSentences(t *testing.T) {
+	src := strings.Repeat("A sentence of words. ", 500)
+	doc := newMDDoc(nil)
+	doc.set(src)
+	if len(doc.parts) < 10 {
+		t.Fatalf("%d parts", len(doc.parts))
+	}
+	for _, p := range doc.parts[:len(doc.parts)-1] {
+		if !strings.HasSuffix(p.src, ". ") || len(p.src) > lineLimit {
+			t.Fatalf("part ends %q, %d bytes", p.src[len(p.src)-10:], len(p.src))
+		}
+	}
 }

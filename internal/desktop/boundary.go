@@ -2,18 +2,42 @@ package desktop
 
 import "strings"
 
-// nextBoundary finds the first safe split point after from: the start of a
-// complete line that follows a blank line, outside any fenced code block,
-// and that cannot continue the block before it (no indentation, not a list
-// item — so lists, indented code and ordered numbering stay whole). It
-// returns -1 when there is none yet. from must itself be a boundary.
-func nextBoundary(text string, from int) int {
-	var fence string // the open fence's marker ("```", "~~~~"…), "" outside
+// softLimit is the longest a message part grows without a safe boundary.
+// Fyne lays out a RichText in time that grows faster than its text (a
+// 10,000-word paragraph took seconds a frame) and chroma re-highlights a
+// code block whole, so a long paragraph or code block is split anyway:
+// between lines, or for one huge line after a sentence or a word. A code
+// block split this way continues in the next part (its fence re-opened).
+const softLimit = 2_000
+
+// lineLimit is the longest one line of prose grows before it is split
+// (wrapping one line costs more than wrapping many short ones).
+const lineLimit = 1_000
+
+// nextSplit finds the first split point after from: a safe boundary (the
+// start of a complete line that follows a blank line, outside any fenced
+// code block, and that cannot continue the block before it: no
+// indentation, not a list item, so lists, indented code and ordered
+// numbering stay whole), or a soft one once the part passes softLimit. It
+// also returns the opening line of the fence still open at the split (""
+// outside code). open is the fence line open at from. -1: no split yet.
+// A split depends only on the text before it, so it never moves as a
+// streamed reply grows.
+func nextSplit(text string, from int, open string) (int, string) {
+	fence := fenceMarker(strings.TrimLeft(open, " ")) // the open fence's marker, "" outside
 	blank := false
 	for pos := from; pos < len(text); {
+		if pos > from && pos-from >= softLimit {
+			return pos, open
+		}
 		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			return -1 // the line is not complete yet
+		if end < 0 { // the line is not complete yet
+			if fence == "" && len(text)-pos > lineLimit {
+				if p := wordSplit(text, pos, pos+lineLimit); p > from {
+					return p, ""
+				}
+			}
+			return -1, ""
 		}
 		line := text[pos : pos+end]
 		next := pos + end + 1
@@ -21,21 +45,38 @@ func nextBoundary(text string, from int) int {
 		switch {
 		case fence != "":
 			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
-				fence = ""
+				fence, open = "", ""
 			}
 		case strings.TrimSpace(line) == "":
 			blank = true
 			pos = next
 			continue
 		case blank && pos > from && startsBlock(line):
-			return pos
+			return pos, ""
 		default:
 			if m := fenceMarker(trimmed); m != "" && len(line)-len(trimmed) < 4 {
-				fence = m
+				fence, open = m, line
+			} else if len(line) > lineLimit {
+				if p := wordSplit(text, pos, pos+lineLimit); p > from {
+					return p, ""
+				}
 			}
 		}
 		blank = false
 		pos = next
+	}
+	return -1, ""
+}
+
+// wordSplit is a split point in text[lo:hi]: after its last sentence end,
+// else after its last space; -1 when there is neither.
+func wordSplit(text string, lo, hi int) int {
+	s := text[lo:hi]
+	if i := strings.LastIndex(s, ". "); i > 0 {
+		return lo + i + 2
+	}
+	if i := strings.LastIndexByte(s, ' '); i > 0 {
+		return lo + i + 1
 	}
 	return -1
 }

@@ -16,7 +16,7 @@ type docView struct {
 	doc    *mdDoc
 	rev    uint64
 	parts  []*mdPart
-	groups [][]blockWidget // the widgets of each shown part
+	groups [][]*framedBlock // the widgets of each shown part
 }
 
 func newDocView(d *UI) *docView {
@@ -27,7 +27,7 @@ func (v *docView) show(doc *mdDoc) {
 	if doc == v.doc && doc.rev == v.rev {
 		return
 	}
-	var spare []blockWidget // widgets of parts no longer shown, to reuse
+	var spare []*framedBlock // widgets of parts no longer shown, to reuse
 	keep := 0
 	if doc == v.doc {
 		for keep < len(v.parts) && keep < len(doc.parts) && v.parts[keep] == doc.parts[keep] {
@@ -40,14 +40,14 @@ func (v *docView) show(doc *mdDoc) {
 	v.doc, v.rev = doc, doc.rev
 	v.parts, v.groups = v.parts[:keep], v.groups[:keep]
 	for _, p := range doc.parts[keep:] {
-		g := make([]blockWidget, 0, len(p.blocks))
+		g := make([]*framedBlock, 0, len(p.blocks))
 		for _, b := range p.blocks {
-			var w blockWidget
-			if len(spare) > 0 && spare[0].kind() == blockKind(b) {
+			var w *framedBlock
+			if len(spare) > 0 && spare[0].inner.kind() == blockKind(b) {
 				w, spare = spare[0], spare[1:]
 				w.set(b)
 			} else {
-				w = newBlockWidget(v.d, b)
+				w = newFramedBlock(v.d, b)
 			}
 			g = append(g, w)
 		}
@@ -56,9 +56,17 @@ func (v *docView) show(doc *mdDoc) {
 	}
 	old := v.box.Objects
 	objs := old[:0]
+	var head *codeBox // a split code block's first box copies all of it
 	for _, g := range v.groups {
 		for _, w := range g {
-			objs = append(objs, w.object())
+			objs = append(objs, w.box)
+			if cb, ok := w.inner.(*codeBox); ok {
+				if cb.head.Visible() || head == nil {
+					head, cb.conts = cb, cb.conts[:0]
+				} else {
+					head.conts = append(head.conts, cb)
+				}
+			}
 		}
 	}
 	if len(old) > len(objs) {
@@ -72,7 +80,7 @@ func (v *docView) richTexts() []*widget.RichText {
 	var out []*widget.RichText
 	for _, g := range v.groups {
 		for _, w := range g {
-			switch b := w.(type) {
+			switch b := w.inner.(type) {
 			case *textBlock:
 				out = append(out, b.rt)
 			case *codeBox:

@@ -31,6 +31,9 @@ type mdBlock struct {
 type codeBlock struct {
 	lang, text string
 	segs       []widget.RichTextSegment
+	// cont: the block continues the previous part's code block (a long
+	// block split while it streamed); it is shown without its own header.
+	cont bool
 }
 
 // tableBlock is a GFM table: rows of cells, each cell its inline segments.
@@ -128,6 +131,7 @@ type mdDoc struct {
 	onLink linkHandler
 	parts  []*mdPart // the last one is the tail
 	done   int       // bytes of the text in finished parts
+	fence  string    // the fence line open at done ("" outside code)
 	text   string
 	rev    uint64 // bumped on every change (views compare it)
 	dim    bool   // reasoning: dimmed italics, apart from the answer
@@ -141,27 +145,39 @@ func (d *mdDoc) set(text string) bool {
 		return false
 	}
 	if !strings.HasPrefix(text, d.text[:d.done]) { // not an append: start over
-		d.parts, d.done = nil, 0
+		d.parts, d.done, d.fence = nil, 0, ""
 	}
 	if n := len(d.parts); n > 0 {
 		d.parts = d.parts[:n-1] // the old tail
 	}
 	for {
-		b := nextBoundary(text, d.done)
+		b, fence := nextSplit(text, d.done, d.fence)
 		if b < 0 {
 			break
 		}
-		d.parts = append(d.parts, d.parse(text[d.done:b]))
-		d.done = b
+		d.parts = append(d.parts, d.parse(text[d.done:b], d.fence))
+		d.done, d.fence = b, fence
 	}
-	d.parts = append(d.parts, d.parse(text[d.done:]))
+	d.parts = append(d.parts, d.parse(text[d.done:], d.fence))
 	d.text = text
 	d.rev++
 	return true
 }
 
-func (d *mdDoc) parse(src string) *mdPart {
-	blocks := renderBlocks(src, d.onLink)
+// parse renders one part; a part that starts inside a code block gets the
+// block's fence re-opened, and its first block continues that code.
+func (d *mdDoc) parse(src, fence string) *mdPart {
+	if fence == "" {
+		return d.parsed(src, renderBlocks(src, d.onLink))
+	}
+	blocks := renderBlocks(fence+"\n"+src, d.onLink)
+	if len(blocks) > 0 && blocks[0].code != nil {
+		blocks[0].code.cont = true
+	}
+	return d.parsed(src, blocks)
+}
+
+func (d *mdDoc) parsed(src string, blocks []mdBlock) *mdPart {
 	if d.dim {
 		for _, b := range blocks {
 			walkSegs(b.segs, dimSegment)

@@ -292,6 +292,9 @@ func fitRow(o fyne.CanvasObject, w, h float32) float32 {
 func relayout(o fyne.CanvasObject) {
 	switch c := o.(type) {
 	case *fyne.Container:
+		if fl, ok := c.Layout.(*frozenLayout); ok && fl.valid && fl.width == c.Size().Width {
+			return // unchanged since it was measured at this width
+		}
 		if c.Layout != nil {
 			c.Layout.Layout(c.Objects, c.Size())
 		}
