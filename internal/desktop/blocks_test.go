@@ -207,3 +207,63 @@ func TestHugeParagraphIsSplitAtSentences(t *testing.T) {
 		}
 	}
 }
+
+// Chat blocks keep the markdown rules: no HTML, no image fetch, a link
+// opens only through its confirmation (no URL on the segment), also in
+// table cells.
+func TestChatBlocksKeepTheSafetyRules(t *testing.T) {
+	src := "<script>x()</script>\n\n![i](http://127.0.0.1:1/x.png)\n\n| [a](https://example.com) | <b>b</b> |\n|---|---|\n| ![j](http://127.0.0.1:1/y.png) | [js](javascript:alert(1)) |\n"
+	var segs []widget.RichTextSegment
+	for _, b := range renderBlocks(src, func(string) {}) {
+		segs = append(segs, b.segs...)
+		if b.table != nil {
+			for _, row := range b.table.rows {
+				for _, cell := range row {
+					segs = append(segs, cell...)
+				}
+			}
+		}
+	}
+	text := plainText(segs)
+	for _, want := range []string{"<script>x()</script>", "[image: http://127.0.0.1:1/x.png]", "<b>", "[image: http://127.0.0.1:1/y.png]", "js (javascript:alert(1))"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rendered text lacks %q:\n%s", want, text)
+		}
+	}
+	links := 0
+	walkSegments(segs, func(s widget.RichTextSegment) {
+		switch l := s.(type) {
+		case *widget.ImageSegment:
+			t.Error("an image segment")
+		case *widget.HyperlinkSegment:
+			links++
+			if l.URL != nil || l.Text != "a" {
+				t.Errorf("link %q carries URL %v", l.Text, l.URL)
+			}
+		}
+	})
+	if links != 1 {
+		t.Errorf("%d tappable links, want 1 (https only)", links)
+	}
+}
+
+func TestRightClickOpensTheMessageMenu(t *testing.T) {
+	h := newHarness(t)
+	av := h.reply("menu me")
+	h.ui(func() {
+		av.frame.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(20, 20)})
+		if h.topOverlay() == nil || av.frame.shown == nil {
+			t.Fatal("a right click opened no menu")
+		}
+		var labels []string
+		for _, it := range av.frame.shown.Items {
+			labels = append(labels, it.Label)
+		}
+		got := strings.Join(labels, "|")
+		for _, want := range []string{"Copy", "Copy as Markdown", "Select text"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the menu lacks %q: %q", want, got)
+			}
+		}
+	})
+}

@@ -217,6 +217,7 @@ type msgFrame struct {
 	widget.BaseWidget
 	content fyne.CanvasObject
 	menu    func() *fyne.Menu
+	shown   *fyne.Menu // the menu last opened (tests)
 }
 
 func newMsgFrame(content fyne.CanvasObject, menu func() *fyne.Menu) *msgFrame {
@@ -233,7 +234,8 @@ func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 	if c == nil {
 		return
 	}
-	widget.ShowPopUpMenuAtPosition(f.menu(), c, ev.AbsolutePosition)
+	f.shown = f.menu()
+	widget.ShowPopUpMenuAtPosition(f.shown, c, ev.AbsolutePosition)
 }
 
 // noticeView is a host message: a failed turn (with Retry), a stop, a

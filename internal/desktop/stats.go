@@ -12,7 +12,7 @@ import (
 type Stats struct {
 	Frames     int64         // frames the transcript rendered
 	Mean, Max  time.Duration // transcript work per frame
-	PerSecond  float64       // frames per second between the first and last frame
+	PerSecond  float64       // frames per second while frames follow each other (streaming)
 	FirstPaint time.Duration // from opening a session to its first rendered frame
 	Rows, Live int           // rows in the transcript, rows with widgets
 }
@@ -26,11 +26,17 @@ func (s Stats) String() string {
 // frameClock records when frames ran and how long opening a session took
 // to show (any goroutine).
 type frameClock struct {
-	mu          sync.Mutex
-	first, last time.Time
-	openedAt    time.Time // a session load started; zero once painted
-	firstPaint  time.Duration
+	mu         sync.Mutex
+	last       time.Time
+	busy       time.Duration // the gaps between frames that followed each other
+	busyFrames int64
+	openedAt   time.Time // a session load started; zero once painted
+	firstPaint time.Duration
 }
+
+// busyGap: frames closer than this belong to one burst of rendering (a
+// streamed reply); longer gaps are idle time, left out of frames/s.
+const busyGap = 100 * time.Millisecond
 
 func (c *frameClock) opening() {
 	c.mu.Lock()
@@ -43,8 +49,9 @@ func (c *frameClock) frame(rows int) {
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.first.IsZero() {
-		c.first = now
+	if gap := now.Sub(c.last); !c.last.IsZero() && gap < busyGap {
+		c.busy += gap
+		c.busyFrames++
 	}
 	c.last = now
 	if !c.openedAt.IsZero() && rows > 0 {
@@ -61,8 +68,8 @@ func (d *UI) Stats() Stats {
 		s.Mean = time.Duration(t.syncNanos.Load() / s.Frames)
 	}
 	t.clock.mu.Lock()
-	if span := t.clock.last.Sub(t.clock.first); span > 0 {
-		s.PerSecond = float64(s.Frames-1) / span.Seconds()
+	if t.clock.busy > 0 {
+		s.PerSecond = float64(t.clock.busyFrames) / t.clock.busy.Seconds()
 	}
 	s.FirstPaint = t.clock.firstPaint
 	t.clock.mu.Unlock()
