@@ -345,14 +345,30 @@ func (t *transcript) reset() {
 	t.th.kick()
 }
 
-// loadHistory fills an empty transcript from saved messages. It only builds
-// the model: no widget exists for a row until it scrolls into view.
+// replace empties the transcript and loads msgs in one step (another
+// session was opened).
+func (t *transcript) replace(msgs []protocol.ProviderMessage) {
+	t.mu.Lock()
+	t.epoch++
+	t.items, t.open, t.touched = nil, nil, nil
+	t.load(msgs)
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// loadHistory fills an empty transcript from saved messages.
 func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
-	if len(t.items) > 0 {
-		t.mu.Unlock()
-		return
+	if len(t.items) == 0 {
+		t.load(msgs)
 	}
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// load builds the items of saved messages (mu held). It only builds the
+// model: no widget exists for a row until it scrolls into view.
+func (t *transcript) load(msgs []protocol.ProviderMessage) {
 	calls := map[string]*item{}
 	for _, m := range msgs {
 		switch m.Role {
@@ -380,8 +396,6 @@ func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 			}
 		}
 	}
-	t.mu.Unlock()
-	t.th.kick()
 }
 
 // --- view side: UI goroutine ---

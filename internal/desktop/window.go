@@ -369,18 +369,21 @@ func (d *UI) chooseWorkspace() {
 }
 
 // sessionChanged reloads the transcript and toolbar from the new session.
+// The transcript is replaced here, on the core goroutine that switched (the
+// event comes after the switch, outside the core's lock): a turn started
+// right after the switch can no longer add its messages before the reset.
 func (d *UI) sessionChanged() {
-	d.withCore("session", func(ctx context.Context, c coreAPI) error {
-		s := c.Session()
-		d.transcript.reset()
-		d.b.post(func() {
-			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-			d.toolbar.refresh()
-			d.transcript.loadHistory(s.Messages)
-		})
-		d.refreshModels()
-		return nil
+	c := d.getCore()
+	if c == nil {
+		return // Attach loads the session
+	}
+	s := c.Session()
+	d.transcript.replace(s.Messages)
+	d.b.post(func() {
+		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+		d.toolbar.refresh()
 	})
+	d.refreshModels()
 }
 
 // confirmLink asks before opening a link from markdown (UI goroutine).
