@@ -35,17 +35,23 @@ func paced(n, rate int, feed func(i int)) {
 }
 
 // BenchmarkTranscriptStreaming feeds 10,000 text chunks/s into the
-// coalescing transcript (as Emit does for a streamed reply) below 0, 1,000
-// and 5,000 messages of history, and reports the frames it rendered per
-// second and the mean and worst frame time (re-parse of the message's tail,
-// the visible rows' update and layout). The virtual list makes the figures
-// independent of the history.
-func BenchmarkTranscriptStreaming(b *testing.B) {
-	for _, history := range []int{0, 1_000, 5_000} {
+// coalescing transcript (as Emit does for a streamed reply) and reports the
+// frames it rendered per second and the mean and worst frame time (re-parse
+// of the message's tail, the visible rows' update and layout).
+func BenchmarkTranscriptStreaming(b *testing.B) { benchStream(b, 0, proseChunk) }
+
+// BenchmarkTranscriptStreamingHistory is the same stream below 1,000 and
+// 5,000 messages of history: the virtual list keeps the figures those of an
+// empty transcript.
+func BenchmarkTranscriptStreamingHistory(b *testing.B) {
+	for _, history := range []int{1_000, 5_000} {
 		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) { benchStream(b, history, proseChunk) })
 	}
-	// One long reply without a safe split: a fenced code block of 2,000
-	// lines, and a single 10,000-word paragraph.
+}
+
+// BenchmarkTranscriptStreamingLong streams one reply without a safe split:
+// a fenced code block of 2,000 lines, and a single 10,000-word paragraph.
+func BenchmarkTranscriptStreamingLong(b *testing.B) {
 	b.Run("code", func(b *testing.B) { benchStream(b, 0, codeChunk) })
 	b.Run("paragraph", func(b *testing.B) { benchStream(b, 0, paragraphChunk) })
 }
@@ -117,14 +123,18 @@ func BenchmarkSessionOpen(b *testing.B) {
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
 	msgs := longSession(5_000)
 	live := 0
+	var open time.Duration
 	for b.Loop() {
 		h.d.transcript.reset()
 		h.ui(func() {
+			start := time.Now()
 			h.d.transcript.loadHistory(msgs)
 			h.d.transcript.sync()
+			open += time.Since(start)
 			live = len(h.d.transcript.liveViews())
 		})
 	}
+	b.ReportMetric(float64(open)/float64(b.N)/1e6, "ms/open")
 	if live == 0 || live > 40 {
 		b.Fatalf("%d rows have widgets after opening", live)
 	}
