@@ -35,12 +35,15 @@ func (d *UI) Emit(ev agent.Event) {
 			d.transcript.setUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
+		d.composer.stopping.Store(false)
 		d.trace("turn done")
 		d.transcript.endMessage()
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventTurnFailed:
 		d.trace("turn failed")
-		if ev.Error == "stopped" || d.composer.stopping.Load() {
+		// Swap: the next turn starts with no Stop pressed, however it starts
+		// (the composer, Retry, a demo).
+		if d.composer.stopping.Swap(false) || ev.Error == "stopped" {
 			d.transcript.stopped()
 		} else {
 			reason := ev.Error
