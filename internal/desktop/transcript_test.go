@@ -176,3 +176,39 @@ func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 		t.Errorf("Regenerate sent %q", got)
 	}
 }
+
+// Scrolling up into rows whose heights were estimates corrects them
+// without moving what the user was reading: a row in view moves on screen
+// by exactly the distance scrolled.
+func TestScrollingUpKeepsTheReadRowSteady(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	h.d.transcript.loadHistory(longSession(600))
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 300 })
+	h.ui(func() {
+		l := h.d.transcript.view.list
+		screenY := func(i int) float32 { return l.tops[i] - l.scroll.Offset.Y }
+		for step := 0; step < 20; step++ {
+			// The last row in view, and where it is on screen.
+			views := l.liveViews()
+			if len(views) == 0 {
+				t.Fatal("no rows in view")
+			}
+			last := -1
+			for i := range l.live {
+				last = max(last, i)
+			}
+			before := screenY(last)
+			const by = 150
+			l.scroll.ScrollToOffset(fyne.NewPos(0, max(0, l.scroll.Offset.Y-by)))
+			moved := l.scroll.Offset.Y
+			l.scrolled(l.scroll.Offset)
+			if _, ok := l.live[last]; !ok {
+				continue // scrolled out of view
+			}
+			if got := screenY(last); moved > 0 && (got-before < by-1 || got-before > by+1) {
+				t.Fatalf("step %d: row %d moved %.1f px on screen, scrolled %d", step, last, got-before, by)
+			}
+		}
+	})
+}

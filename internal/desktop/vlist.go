@@ -197,7 +197,16 @@ func (l *vlist) place() {
 		}
 		top = max(0, min(top, total-viewH))
 		first, last = l.rowAt(top), l.rowAt(top+viewH)
-		anchorOff := top - l.tops[first]
+		// The anchor is a row already measured (what the user was reading):
+		// estimates corrected above or below it must not move it.
+		anchor := first
+		for i := first; i <= last; i++ {
+			if l.measured[i] {
+				anchor = i
+				break
+			}
+		}
+		anchorOff := top - l.tops[anchor]
 		changed := false
 		for i := first; i <= last; i++ {
 			v := l.bound(i)
@@ -214,7 +223,7 @@ func (l *vlist) place() {
 			break
 		}
 		l.fixTops()
-		top = l.tops[first] + anchorOff // keep the first visible row where it was
+		top = l.tops[anchor] + anchorOff // keep the anchor where it was on screen
 	}
 	for i, r := range l.live {
 		if i < first || i > last {
