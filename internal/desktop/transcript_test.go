@@ -147,6 +147,7 @@ func TestUsageLineShowsCostOnlyWithPricing(t *testing.T) {
 func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 	h := newHarness(t)
 	c := newSendCore(t, h)
+	h.ui(func() { h.d.model = echoModel })
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "hello there"})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "could not reach the provider"})
@@ -160,7 +161,8 @@ func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 		return nv != nil && !h.d.running
 	})
 	h.ui(func() {
-		if !strings.Contains(nv.label.Text, "could not reach the provider") || !nv.retry.Visible() {
+		if !strings.Contains(nv.label.Text, "could not reach the provider") || !nv.retry.Visible() ||
+			!strings.Contains(nv.label.Text, "plugin echo-provider") {
 			t.Fatalf("failure shows %q, retry %v", nv.label.Text, nv.retry.Visible())
 		}
 		test.Tap(nv.retry)
