@@ -225,6 +225,19 @@ func (l *vlist) place() {
 		l.fixTops()
 		top = l.tops[anchor] + anchorOff // keep the anchor where it was on screen
 	}
+	// The rows in view at the final position (the passes rarely leave any
+	// unmeasured; those get their height now, without moving the view).
+	top = max(0, min(top, l.total()-viewH))
+	first, last = l.rowAt(top), l.rowAt(top+viewH)
+	for i := max(first, 0); i <= last; i++ {
+		if v := l.bound(i); !l.measured[i] {
+			l.measured[i] = true
+			l.setHeight(i, fitRow(v.object(), w, l.heights[i]))
+		}
+	}
+	if l.follow {
+		top = max(0, l.total()-viewH)
+	}
 	for i, r := range l.live {
 		if i < first || i > last {
 			l.release(i, r)
