@@ -97,6 +97,15 @@ func TestLongSessionIsVirtualizedAndFollows(t *testing.T) {
 		if len(l.live) > 30 {
 			t.Errorf("%d rows have widgets after scrolling", len(l.live))
 		}
+		// A narrower window: the rows in view are laid out at the new width.
+		h.d.win.Resize(fyne.NewSize(700, 700))
+		l.place()
+		w := l.content.Size().Width
+		for i, r := range l.live {
+			if got := r.v.object().Size().Width; got != w || l.heights[i] != r.v.object().Size().Height {
+				t.Errorf("row %d is %v wide (content %v), %v high (cached %v)", i, got, w, r.v.object().Size().Height, l.heights[i])
+			}
+		}
 	})
 }
 
