@@ -21,17 +21,15 @@ type footer struct {
 	d       *UI
 	box     *fyne.Container
 	status  *widget.Label
-	usage   *widget.Label
+	usage   *widget.RichText
 	regen   *widget.Button
 	userMsg string
 }
 
 func newFooter(d *UI) *footer {
-	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewLabel("")}
+	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
 	f.status.TextStyle.Italic = true
 	f.status.Importance = widget.WarningImportance
-	f.usage.Importance = widget.LowImportance
-	f.usage.SizeName = theme.SizeNameCaptionText
 	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.composer.resend(f.userMsg) })
 	f.regen.Importance = widget.LowImportance
 	f.box = container.NewHBox(f.status, f.usage, layout.NewSpacer(), f.regen)
@@ -46,7 +44,11 @@ func (f *footer) show(r *row, last bool) {
 		m, _ := f.d.modelByID(f.d.model)
 		text = usageLine(*s.usage, m)
 	}
-	f.usage.SetText(text)
+	// Small and quieter than the reply, in the placeholder colour: the
+	// low-importance grey fails contrast (WCAG AA) on the dark theme.
+	f.usage.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
+		Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}}}
+	f.usage.Refresh()
 	setShown(f.usage, text != "")
 	f.userMsg = ""
 	if last && !f.d.running {
