@@ -125,7 +125,7 @@ func BenchmarkSessionOpen(b *testing.B) {
 	live := 0
 	var open time.Duration
 	for b.Loop() {
-		h.d.transcript.reset()
+		h.d.transcript.replace(nil)
 		h.ui(func() {
 			start := time.Now()
 			h.d.transcript.loadHistory(msgs)

@@ -336,15 +336,6 @@ func (t *transcript) pendingApproval() *approval {
 	return nil
 }
 
-// reset empties the transcript (new or loaded session).
-func (t *transcript) reset() {
-	t.mu.Lock()
-	t.epoch++
-	t.items, t.open, t.touched = nil, nil, nil
-	t.mu.Unlock()
-	t.th.kick()
-}
-
 // replace empties the transcript and loads msgs in one step (another
 // session was opened).
 func (t *transcript) replace(msgs []protocol.ProviderMessage) {
