@@ -267,3 +267,44 @@ func TestRightClickOpensTheMessageMenu(t *testing.T) {
 		}
 	})
 }
+
+// A reply far taller than the window shows only the blocks near the view
+// (Fyne paints every visible object, clipped or not); scrolling shows the
+// others, and the row keeps its height.
+func TestHugeReplyCullsBlocksOutOfView(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	var src strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&src, "Step %d:\n\n```go\n", i)
+		for j := range 20 {
+			fmt.Fprintf(&src, "x%d := %d\n", j, j)
+		}
+		src.WriteString("```\n\n")
+	}
+	av := h.reply(src.String())
+	h.ui(func() {
+		l := h.d.transcript.view.list
+		row := av.r.index
+		height := l.heights[row]
+		hidden, all := av.text.body.culled()
+		if hidden == 0 || hidden == all {
+			t.Fatalf("%d of %d blocks hidden at the end of a %.0f px reply", hidden, all, height)
+		}
+		last := av.text.body.groups[len(av.text.body.groups)-1]
+		if !last[len(last)-1].inner.object().Visible() {
+			t.Error("the block in view is hidden")
+		}
+		l.scroll.ScrollToOffset(fyne.NewPos(0, l.tops[row]))
+		l.scrolled(l.scroll.Offset)
+		if !av.text.body.groups[0][0].inner.object().Visible() {
+			t.Error("the first block is hidden in view")
+		}
+		if last[len(last)-1].inner.object().Visible() {
+			t.Error("the last block is shown far out of view")
+		}
+		if l.heights[row] != height {
+			t.Errorf("culling changed the row's height: %.0f → %.0f", height, l.heights[row])
+		}
+	})
+}

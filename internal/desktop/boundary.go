@@ -10,6 +10,11 @@ import "strings"
 // block split this way continues in the next part (its fence re-opened).
 const softLimit = 2_000
 
+// codeLimit is softLimit inside a code block: every highlighted token is
+// its own text object, and a re-parsed tail's objects are new ones Fyne
+// must paint afresh each frame, so code parts stay smaller.
+const codeLimit = 600
+
 // lineLimit is the longest one line of prose grows before it is split
 // (wrapping one line costs more than wrapping many short ones).
 const lineLimit = 1_000
@@ -27,7 +32,7 @@ func nextSplit(text string, from int, open string) (int, string) {
 	fence := fenceMarker(strings.TrimLeft(open, " ")) // the open fence's marker, "" outside
 	blank := false
 	for pos := from; pos < len(text); {
-		if pos > from && pos-from >= softLimit {
+		if limit := softLimit; pos > from && (pos-from >= limit || fence != "" && pos-from >= codeLimit) {
 			return pos, open
 		}
 		end := strings.IndexByte(text[pos:], '\n')

@@ -103,3 +103,33 @@ func (v *docView) plain() string {
 	}
 	return s
 }
+
+// cull shows only the blocks overlapping [lo, hi] (in the box's
+// coordinates). A hidden block keeps its place: its frame stays visible
+// with its frozen size, only the content inside is hidden, so the layout
+// does not change.
+func (v *docView) cull(lo, hi float32) {
+	for _, g := range v.groups {
+		for _, f := range g {
+			y := f.box.Position().Y
+			inner := f.inner.object()
+			show := y+f.box.Size().Height >= lo && y <= hi
+			if show != inner.Visible() {
+				setShown(inner, show)
+			}
+		}
+	}
+}
+
+// culled counts the hidden blocks (tests).
+func (v *docView) culled() (hidden, all int) {
+	for _, g := range v.groups {
+		for _, f := range g {
+			all++
+			if !f.inner.object().Visible() {
+				hidden++
+			}
+		}
+	}
+	return hidden, all
+}

@@ -66,6 +66,13 @@ func newTextView(d *UI) *textView {
 	return v
 }
 
+// cull hides the blocks far out of view; lo and hi are in the
+// coordinates of the box holding the text view (the message's column).
+func (v *textView) cull(lo, hi float32) {
+	off := v.box.Position().Y + v.body.box.Position().Y
+	v.body.cull(lo-off, hi-off)
+}
+
 func (v *textView) show(doc *mdDoc, src string, selecting bool) {
 	if selecting {
 		v.sel.SetText(src)
@@ -148,6 +155,12 @@ func newUserView(d *UI) *userView {
 
 func (v *userView) object() fyne.CanvasObject { return v.frame }
 
+// cull: the text sits in the panel's padded column.
+func (v *userView) cull(lo, hi float32) {
+	pad := theme.Padding()
+	v.text.cull(lo-pad, hi-pad)
+}
+
 func (v *userView) bind(r *row) {
 	v.r = r
 	v.text.show(r.textDoc(v.d), r.snap.text, r.ui.selecting)
@@ -184,6 +197,8 @@ func newAssistantView(d *UI) *assistantView {
 }
 
 func (v *assistantView) object() fyne.CanvasObject { return v.frame }
+
+func (v *assistantView) cull(lo, hi float32) { v.text.cull(lo, hi) }
 
 func (v *assistantView) bind(r *row) {
 	v.r = r

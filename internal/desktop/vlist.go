@@ -245,10 +245,20 @@ func (l *vlist) place() {
 	}
 	l.objs = l.objs[:0]
 	for i := first; i <= last && i >= 0; i++ {
-		o := l.live[i].v.object()
+		v := l.live[i].v
+		o := v.object()
 		o.Move(fyne.NewPos(0, l.tops[i]))
 		o.Resize(fyne.NewSize(w, l.heights[i]))
 		l.objs = append(l.objs, o)
+		if c, ok := v.(culler); ok {
+			// The band of the row in view, a screen either side; a row
+			// shorter than that shows everything.
+			lo, hi := top-l.tops[i]-viewH, top-l.tops[i]+2*viewH
+			if l.heights[i] <= 3*viewH {
+				lo, hi = -1, l.heights[i]+1
+			}
+			c.cull(lo, hi)
+		}
 	}
 	l.content.Resize(fyne.NewSize(w, max(l.total(), viewH)))
 	if top != l.scroll.Offset.Y {
@@ -256,6 +266,13 @@ func (l *vlist) place() {
 	} else {
 		l.scroll.Refresh() // the bars follow the new total; the content's refresh is cheap
 	}
+}
+
+// culler is a view that can hide the parts of itself far out of view (a
+// message taller than the window): Fyne paints every visible object of the
+// tree, clipped or not, so a huge message would cost its whole length.
+type culler interface {
+	cull(lo, hi float32) // the band of the row to show, in row coordinates
 }
 
 // bound returns row i's view, bound to its current content.
