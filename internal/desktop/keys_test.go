@@ -19,7 +19,10 @@ type sendCore struct {
 	*fakeCore
 	sent    chan string
 	stopped chan struct{}
+	model   string // the session's model
 }
+
+func (c *sendCore) Session() agent.Session { return agent.Session{ID: fakeSession, Model: c.model} }
 
 func (c *sendCore) SendAll(_ context.Context, text string) error {
 	c.sent <- text
@@ -29,8 +32,8 @@ func (c *sendCore) SendAll(_ context.Context, text string) error {
 func (c *sendCore) Stop() { c.stopped <- struct{}{} }
 
 func newSendCore(t *testing.T, h *harness) *sendCore {
-	c := &sendCore{sent: make(chan string, 4), stopped: make(chan struct{}, 4)}
-	c.fakeCore = newFakeCore(t, h.d)
+	c := &sendCore{sent: make(chan string, 4), stopped: make(chan struct{}, 4), model: echoModel}
+	c.fakeCore = newDetachedFakeCore(t, h.d)
 	h.d.Attach(c)
 	h.waitFor("the composer", func() bool { return !h.d.composer.sendBtn.Disabled() })
 	return c

@@ -155,8 +155,8 @@ func TestUsageLineShowsCostOnlyWithPricing(t *testing.T) {
 
 func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 	h := newHarness(t)
-	c := newSendCore(t, h)
-	h.ui(func() { h.d.model = echoModel })
+	c := newSendCore(t, h) // its session uses echoModel
+	h.waitFor("the model", func() bool { return h.d.model == echoModel })
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "hello there"})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "could not reach the provider"})
