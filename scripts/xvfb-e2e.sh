@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # xvfb-e2e.sh — drive the real window under Xvfb with xdotool, as a user:
 # type a message that makes the echo model call a tool, press Enter, wait
-# for the approval card and approve it with Enter, then run hello-surfaces'
-# "ask" action from the composer and answer its prompt with Enter; quit and
-# check the saved session on disk (the message, the tool call and result,
-# the model's answer) and the host log (the prompt was answered). Screenshots
-# and logs go to $LOGDIR (default ./ci-logs).
+# for the approval card and approve it with Enter, run hello-surfaces' "ask"
+# action from the composer and answer its prompt with Enter, then send a
+# two-line message typed with Shift+Enter; quit and check the saved session
+# on disk (the messages, the tool call and its result, the model's answers).
+# The app's hidden --trace flag prints what the window does, so each step
+# waits for the window instead of guessing with sleeps. Logs and the saved
+# session go to $LOGDIR (default ./ci-logs).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -82,6 +84,14 @@ xdotool key Return
 wait_for "the prompt" traced 1 'prompt hello-surfaces'
 xdotool key Return
 wait_for "the answer" traced 1 'action /hello-surfaces:ask: answered yes'
+
+# Shift+Enter adds a line, Enter sends both lines as one message.
+xdotool type --delay 5 'line one'
+xdotool key shift+Return
+xdotool type --delay 5 'line two'
+xdotool key Return
+wait_for "the second turn" traced 2 'turn done'
+wait_for "the two-line message saved" session_has 'line one\nline two'
 
 kill -TERM "$APP"
 wait "$APP" || true

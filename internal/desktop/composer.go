@@ -82,6 +82,21 @@ func (e *composerEntry) KeyDown(ev *fyne.KeyEvent) {
 	e.Entry.KeyDown(ev)
 }
 
+// shiftDown reports whether a Shift key is held: the desktop driver
+// knows; other drivers (tests) have the tracked KeyDown/KeyUp state.
+func (e *composerEntry) shiftDown() bool {
+	if drv, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return drv.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+	}
+	return e.shift
+}
+
+// FocusLost forgets a held Shift whose KeyUp will go elsewhere.
+func (e *composerEntry) FocusLost() {
+	e.shift = false
+	e.Entry.FocusLost()
+}
+
 func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
 		e.shift = false
@@ -96,7 +111,7 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 			e.c.d.enter() // the card says "Enter approves once"
 			return
 		}
-		if e.c.enterSends() && !e.shift {
+		if e.c.enterSends() && !e.shiftDown() {
 			e.c.send()
 			return
 		}
