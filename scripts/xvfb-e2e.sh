@@ -32,8 +32,8 @@ WS="$(mktemp -d)"
 APP=""
 XVFB=""
 cleanup() {
-	[ -n "$APP" ] && kill "$APP" 2>/dev/null || true
-	[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null || true
+	[ -n "$APP" ] && kill "$APP" 2>/dev/null && wait "$APP" 2>/dev/null || true
+	[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null && wait "$XVFB" 2>/dev/null || true
 	rm -rf "$D" "$WS"
 }
 trap cleanup EXIT
@@ -43,12 +43,12 @@ for x in echo-provider hello-surfaces; do
 done
 printf '{"defaultModel":"%s"}\n' "$MODEL" >"$D/settings.json"
 
-# A free display number.
-N=90
-while [ -e "/tmp/.X11-unix/X$N" ] || [ -e "/tmp/.X$N-lock" ]; do N=$((N + 1)); done
-export DISPLAY=":$N"
-Xvfb "$DISPLAY" -screen 0 1280x800x24 -nolisten tcp >"$LOGDIR/e2e-xvfb.log" 2>&1 &
+# Xvfb picks a free display itself (-displayfd) and says which.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e-xvfb.log" 2>&1 &
 XVFB=$!
+for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
+[ -s "$D/display" ] || fail "Xvfb did not start (see $LOGDIR/e2e-xvfb.log)"
+export DISPLAY=":$(head -n 1 "$D/display")"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
 (cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
