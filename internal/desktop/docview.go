@@ -3,6 +3,7 @@ package desktop
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -17,10 +18,13 @@ type docView struct {
 	rev    uint64
 	parts  []*mdPart
 	groups [][]*framedBlock // the widgets of each shown part
+	joined []bool           // per box object: it continues the code box above
 }
 
 func newDocView(d *UI) *docView {
-	return &docView{d: d, box: container.NewVBox()}
+	v := &docView{d: d}
+	v.box = container.New(&docLayout{v: v})
+	return v
 }
 
 func (v *docView) show(doc *mdDoc) {
@@ -56,17 +60,30 @@ func (v *docView) show(doc *mdDoc) {
 	}
 	old := v.box.Objects
 	objs := old[:0]
+	v.joined = v.joined[:0]
 	var head *codeBox // a split code block's first box copies all of it
+	var heads []*codeBox
 	for _, g := range v.groups {
 		for _, w := range g {
 			objs = append(objs, w.box)
+			cont := false
 			if cb, ok := w.inner.(*codeBox); ok {
 				if cb.head.Visible() || head == nil {
 					head, cb.conts = cb, cb.conts[:0]
+					heads = append(heads, cb)
 				} else {
 					head.conts = append(head.conts, cb)
+					cont = true
 				}
 			}
+			v.joined = append(v.joined, cont)
+		}
+	}
+	for _, h := range heads {
+		split := len(h.conts) > 0
+		h.setSplit(split)
+		for _, c := range h.conts {
+			c.setSplit(split)
 		}
 	}
 	if len(old) > len(objs) {
@@ -132,4 +149,47 @@ func (v *docView) culled() (hidden, all int) {
 		}
 	}
 	return hidden, all
+}
+
+// docLayout stacks the blocks like a VBox, with no gap before a box that
+// continues a code block: the parts of a split block touch.
+type docLayout struct{ v *docView }
+
+// gap is the space above object i, the first visible one having none.
+func (l *docLayout) gap(i int, first bool) float32 {
+	if first || i < len(l.v.joined) && l.v.joined[i] {
+		return 0
+	}
+	return theme.Padding()
+}
+
+func (l *docLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var size fyne.Size
+	first := true
+	for i, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		m := o.MinSize()
+		size.Width = max(size.Width, m.Width)
+		size.Height += m.Height + l.gap(i, first)
+		first = false
+	}
+	return size
+}
+
+func (l *docLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	y := float32(0)
+	first := true
+	for i, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		y += l.gap(i, first)
+		first = false
+		h := o.MinSize().Height
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h
+	}
 }
