@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -22,6 +23,7 @@ type footer struct {
 	box     *fyne.Container
 	status  *widget.Label
 	usage   *widget.RichText
+	meter   *meter
 	regen   *widget.Button
 	userMsg string
 }
@@ -32,7 +34,8 @@ func newFooter(d *UI) *footer {
 	f.status.Importance = widget.WarningImportance
 	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.composer.resend(f.userMsg) })
 	f.regen.Importance = widget.LowImportance
-	f.box = container.NewHBox(f.status, f.usage, layout.NewSpacer(), f.regen)
+	f.meter = newMeter()
+	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.regen)
 	return f
 }
 
@@ -40,9 +43,14 @@ func (f *footer) show(r *row, last bool) {
 	s := r.snap.status
 	setShown(f.status, s.stopped)
 	text := ""
+	f.meter.box.Hide()
 	if s.usage != nil {
 		m, _ := f.d.modelByID(f.d.model)
 		text = usageLine(*s.usage, m)
+		if m.ContextWindow > 0 {
+			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
+			f.meter.box.Show()
+		}
 	}
 	// Small and quieter than the reply, in the placeholder colour: the
 	// low-importance grey fails contrast (WCAG AA) on the dark theme.
@@ -105,4 +113,34 @@ func thousands(n int64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// meter is a small bar: the share of the model's context window a call
+// used.
+type meter struct {
+	track, fill *canvas.Rectangle
+	box         *fyne.Container
+	frac        float32
+}
+
+func newMeter() *meter {
+	m := &meter{track: canvas.NewRectangle(theme.Color(theme.ColorNameInputBorder)),
+		fill: canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))}
+	m.track.CornerRadius, m.fill.CornerRadius = 3, 3
+	m.box = container.New(&meterLayout{m: m}, m.track, m.fill)
+	return m
+}
+
+func (m *meter) set(frac float32) {
+	m.frac = max(0, min(frac, 1))
+	m.box.Refresh()
+}
+
+type meterLayout struct{ m *meter }
+
+func (l *meterLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(60, 6) }
+
+func (l *meterLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	l.m.track.Resize(size)
+	l.m.fill.Resize(fyne.NewSize(size.Width*l.m.frac, size.Height))
 }

@@ -223,3 +223,23 @@ func TestScrollingUpKeepsTheReadRowSteady(t *testing.T) {
 		}
 	})
 }
+
+func TestContextMeterShowsTheShareOfTheWindow(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		h.d.models = []providers.Model{{ID: echoModel, ContextWindow: 1000}}
+		h.d.model = echoModel
+	})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	h.d.Emit(agent.Event{Kind: agent.EventText, Text: "hi"})
+	h.d.Emit(agent.Event{Kind: agent.EventUsage, Usage: &protocol.ProviderUsage{PromptTokens: 250, CompletionTokens: 5}})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
+	h.waitFor("the meter", func() bool {
+		for _, v := range h.d.transcript.liveViews() {
+			if a, ok := v.(*assistantView); ok && a.footer.meter.box.Visible() {
+				return a.footer.meter.frac == 0.25
+			}
+		}
+		return false
+	})
+}
