@@ -6,24 +6,30 @@ BIN         := bin
 DEMO_DIR    ?= $(CURDIR)/.demo
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian packages Fyne needs to build and show a window (cgo + GL + X11), and
-# Xvfb for the CI start test.
+# Xvfb and xdotool for the CI start test and the end-to-end script.
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb
+               libxi-dev libxxf86vm-dev xvfb xdotool
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: run test deps build examples bench lint generate check-generated package clean soak
+.PHONY: run test deps build examples bench lint generate check-generated package clean soak perf-check
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
 	@./scripts/run-demo.sh "$(DEMO_DIR)"
 
-## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt, generated-file drift,
-## and the real app started under Xvfb (screenshot and logs in ci-logs/)
+## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt,
+## generated-file drift, the real app started under Xvfb (screenshot and logs in ci-logs/) and
+## driven end to end with xdotool (type, send, approve, answer a prompt, check the session)
 test: deps lint check-generated
 	$(GO) test -race -count=1 ./...
 	bash scripts/xvfb-start-test.sh
+	bash scripts/xvfb-e2e.sh
+
+## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
+perf-check:
+	bash scripts/xvfb-perf-check.sh
 
 ## soak: the full chaos soak (make test runs a 50-kill one): 8 plugins, streaming turns through
 ## the real binary, 1,000 random kill -9 of sidecars, then 100 SIGKILLs of the

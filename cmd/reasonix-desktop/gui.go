@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2/app"
@@ -40,6 +41,13 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shot := fs.String("screenshot", "", "write a PNG of the window to `PATH` (CI)")
 	shotAfter := fs.Duration("screenshot-after", 3*time.Second, "when to take the --screenshot")
 	exitAfter := fs.Duration("exit-after", 0, "quit cleanly after this long (CI); 0 runs until closed")
+	// Hidden (checks under Xvfb, left out of the usage): open a saved
+	// session, send a message, print the transcript's figures at exit.
+	session := fs.String("session", "", "open the saved session `ID` at start")
+	send := fs.String("send", "", "send `TEXT` once the window is up")
+	stats := fs.Bool("stats", false, "print the transcript's frame figures at exit")
+	trace := fs.Bool("trace", false, "print what the window does, a line each (end-to-end scripts)")
+	hideFlags(fs, "session", "send", "stats", "trace")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -55,7 +63,16 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	ui := desktop.New(desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon})
+	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon}
+	if *trace {
+		var mu sync.Mutex
+		opts.Trace = func(event string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintln(stdout, "trace:", event)
+		}
+	}
+	ui := desktop.New(opts)
 
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
@@ -69,8 +86,16 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		ui.Attach(core)
 		opened <- closeCore
-		if *demo {
+		if *session != "" {
+			if err := ui.OpenSession(ctx, *session); err != nil {
+				fmt.Fprintln(stderr, "reasonix-desktop gui: open session:", redact.String(err.Error()))
+			}
+		}
+		switch {
+		case *demo:
 			ui.RunDemo(demoMessages...)
+		case *send != "":
+			ui.RunDemo(*send)
 		}
 	}()
 	stopWatch := context.AfterFunc(ctx, ui.Quit) // SIGINT / SIGTERM
@@ -95,6 +120,9 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	a.Run()
+	if *stats {
+		fmt.Fprintln(stdout, ui.Stats())
+	}
 	ui.Close()
 	closeCore := <-opened
 	if closeCore == nil {
@@ -124,4 +152,22 @@ func screenshot(ctx context.Context, ui *desktop.UI, path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// hideFlags leaves flags for checks and scripts out of the usage text.
+func hideFlags(fs *flag.FlagSet, names ...string) {
+	hidden := map[string]bool{}
+	for _, n := range names {
+		hidden[n] = true
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+		fs.VisitAll(func(f *flag.Flag) {
+			if hidden[f.Name] {
+				return
+			}
+			name, usage := flag.UnquoteUsage(f)
+			fmt.Fprintf(fs.Output(), "  -%s %s\n    \t%s\n", f.Name, name, usage)
+		})
+	}
 }

@@ -29,3 +29,19 @@ func TestUsageMentionsTheWindow(t *testing.T) {
 		t.Fatalf("usage does not mention the window:\n%s", out.String())
 	}
 }
+
+func TestGUIHiddenFlagsAreLeftOutOfTheUsage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := runGUI(context.Background(), []string{"--no-such-flag"}, &out, &errb); code != 2 {
+		t.Fatalf("exit %d", code)
+	}
+	usage := errb.String()
+	if !strings.Contains(usage, "-screenshot") {
+		t.Fatalf("usage lacks the visible flags:\n%s", usage)
+	}
+	for _, hidden := range []string{"-stats", "-send", "-session"} {
+		if strings.Contains(usage, hidden+" ") || strings.Contains(usage, hidden+"\n") {
+			t.Errorf("usage shows hidden %s:\n%s", hidden, usage)
+		}
+	}
+}

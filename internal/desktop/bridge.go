@@ -132,14 +132,18 @@ type throttle struct {
 
 	mu      sync.Mutex
 	pending bool
-	last    time.Time
+	last    time.Time // the slot of the last scheduled run
 }
 
 func newThrottle(b *bridge, every time.Duration, fn func()) *throttle {
 	return &throttle{b: b, every: every, fn: fn}
 }
 
-// kick schedules a run; it never blocks.
+// kick schedules a run; it never blocks. Runs are spaced on a grid of
+// intervals (the slot after the last one, or now when that has passed)
+// rather than an interval after the last run started: the time a posted
+// run waits for the UI goroutine (a paint in progress) is not added to
+// every frame, so a steady stream renders at the full frame rate.
 func (t *throttle) kick() {
 	t.mu.Lock()
 	if t.pending {
@@ -147,13 +151,18 @@ func (t *throttle) kick() {
 		return
 	}
 	t.pending = true
-	wait := t.every - time.Since(t.last)
+	now := time.Now()
+	slot := t.last.Add(t.every)
+	if slot.Before(now) {
+		slot = now
+	}
+	t.last = slot
 	t.mu.Unlock()
-	if wait <= 0 {
-		t.b.post(t.fire)
+	if wait := slot.Sub(now); wait > 0 {
+		time.AfterFunc(wait, func() { t.b.post(t.fire) })
 		return
 	}
-	time.AfterFunc(wait, func() { t.b.post(t.fire) })
+	t.b.post(t.fire)
 }
 
 // fire runs on the UI goroutine. pending is cleared before fn reads the
@@ -161,7 +170,6 @@ func (t *throttle) kick() {
 func (t *throttle) fire() {
 	t.mu.Lock()
 	t.pending = false
-	t.last = time.Now()
 	t.mu.Unlock()
 	t.fn()
 }

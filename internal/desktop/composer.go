@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -15,7 +16,10 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
-// composer: multi-line entry (Ctrl+Enter sends), Send and Stop.
+// composer: multi-line entry, Send and Stop. Enter sends and Shift+Enter
+// adds a line (the "Enter sends" preference swaps them: then Enter adds a
+// line and Ctrl+Enter sends); Esc stops a running reply or denies a pending
+// approval; Up in an empty composer brings back the last message to edit.
 type composer struct {
 	d       *UI
 	obj     fyne.CanvasObject
@@ -23,43 +27,133 @@ type composer struct {
 	sendBtn *widget.Button
 	stopBtn *widget.Button
 	ready   bool
+	// stopping: the user pressed Stop; the turn's failure is a stop
+	// whatever error the provider reports (stream_cancelled…).
+	stopping atomic.Bool
 }
 
-// composerEntry is a multi-line entry that sends on Ctrl+Enter and opens
-// the palette on Ctrl+K while it has the focus (a focused widget gets
-// shortcuts before the canvas).
+// enterSendsPref is the app preference that swaps Enter and Shift+Enter.
+const enterSendsPref = "composer.enterSends"
+
+// composerEntry is the multi-line entry with the chat keys. A focused
+// widget gets keys and shortcuts before the canvas, so they live here.
 type composerEntry struct {
 	widget.Entry
-	onSend, onPalette func()
+	c     *composer
+	shift bool // a Shift key is down (KeyDown/KeyUp: a key event has no modifiers)
 }
 
-func newComposerEntry() *composerEntry {
-	e := &composerEntry{}
+func newComposerEntry(c *composer) *composerEntry {
+	e := &composerEntry{c: c}
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.SetMinRowsVisible(3)
+	e.OnChanged = e.fitWrap
 	e.ExtendBaseWidget(e)
 	return e
+}
+
+// longLine is the line length beyond which the composer stops wrapping.
+// Fyne re-wraps an entry's whole text on every keystroke and a wrapped
+// line costs far more than its length (a 20,000-character paragraph took
+// 2.5 s a key); unwrapped, with a horizontal scroll, it takes ~20 ms.
+const longLine = 1_000
+
+// fitWrap switches word wrapping off while the text has a very long line
+// (a pasted log) and back on when it has none.
+func (e *composerEntry) fitWrap(text string) {
+	want := fyne.TextWrapWord
+	for line := range strings.SplitSeq(text, "\n") {
+		if len(line) > longLine {
+			want = fyne.TextWrapOff
+			break
+		}
+	}
+	if want != e.Wrapping {
+		e.Wrapping = want
+		e.Refresh()
+	}
+}
+
+func (e *composerEntry) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(ev)
+}
+
+// shiftDown reports whether a Shift key is held: the desktop driver
+// knows; other drivers (tests) have the tracked KeyDown/KeyUp state.
+func (e *composerEntry) shiftDown() bool {
+	if drv, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return drv.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+	}
+	return e.shift
+}
+
+// FocusLost forgets a held Shift whose KeyUp will go elsewhere.
+func (e *composerEntry) FocusLost() {
+	e.shift = false
+	e.Entry.FocusLost()
+}
+
+func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(ev)
+}
+
+func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.Text == "" && e.c.d.transcript.pendingApproval() != nil {
+			e.c.d.enter() // the card says "Enter approves once"
+			return
+		}
+		if e.c.enterSends() && !e.shiftDown() {
+			e.c.send()
+			return
+		}
+	case fyne.KeyEscape:
+		e.c.d.escape()
+		return
+	case fyne.KeyUp:
+		if e.Text == "" && e.c.editLast() {
+			return
+		}
+	}
+	e.Entry.TypedKey(ev)
 }
 
 func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
 		switch cs.KeyName {
 		case fyne.KeyReturn, fyne.KeyEnter:
-			e.onSend()
+			e.c.send()
 			return
 		case fyne.KeyK:
-			e.onPalette()
+			e.c.d.showPalette()
 			return
 		}
+	}
+	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {
+		// Decide before the entry lays the pasted text out once wrapped.
+		e.fitWrap(e.Text + p.Clipboard.Content())
 	}
 	e.Entry.TypedShortcut(s)
 }
 
+// setText replaces the text, choosing the wrapping first.
+func (e *composerEntry) setText(text string) {
+	e.fitWrap(text)
+	e.SetText(text)
+}
+
 func newComposer(d *UI) *composer {
-	c := &composer{d: d, entry: newComposerEntry()}
-	c.entry.SetPlaceHolder("Message the model… (Ctrl+Enter to send)")
-	c.entry.onSend, c.entry.onPalette = c.send, d.showPalette
+	c := &composer{d: d}
+	c.entry = newComposerEntry(c)
+	c.placeholder()
 	c.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.send)
 	c.sendBtn.Importance = widget.HighImportance
 	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
@@ -67,6 +161,39 @@ func newComposer(d *UI) *composer {
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	c.obj = container.NewPadded(container.NewBorder(nil, nil, nil, buttons, c.entry))
 	return c
+}
+
+// enterSends reports whether Enter sends (the default) or adds a line.
+func (c *composer) enterSends() bool {
+	return c.d.app.Preferences().BoolWithFallback(enterSendsPref, true)
+}
+
+// setEnterSends changes the preference (View menu).
+func (c *composer) setEnterSends(on bool) {
+	c.d.app.Preferences().SetBool(enterSendsPref, on)
+	c.placeholder()
+}
+
+func (c *composer) placeholder() {
+	if c.enterSends() {
+		c.entry.SetPlaceHolder("Message the model… (Enter sends · Shift+Enter adds a line)")
+	} else {
+		c.entry.SetPlaceHolder("Message the model… (Ctrl+Enter sends · Enter adds a line)")
+	}
+}
+
+// editLast puts the last message back in the empty composer, to edit and
+// send again; false when there is none.
+func (c *composer) editLast() bool {
+	last := c.d.transcript.lastUser()
+	if last == "" {
+		return false
+	}
+	c.entry.setText(last)
+	c.entry.CursorRow = strings.Count(last, "\n")
+	c.entry.CursorColumn = len([]rune(last[strings.LastIndexByte(last, '\n')+1:]))
+	c.entry.Refresh()
+	return true
 }
 
 func (c *composer) object() fyne.CanvasObject { return c.obj }
@@ -79,6 +206,8 @@ func (c *composer) setEnabled(ok bool) {
 // setRunning switches Send and Stop for a turn in progress.
 func (c *composer) setRunning(running bool) {
 	c.d.running = running
+	c.d.transcript.view.markLastReply()
+	c.d.transcript.view.list.place()
 	if c.ready && !running {
 		c.sendBtn.Enable()
 	} else {
@@ -96,8 +225,7 @@ func (c *composer) setRunning(running bool) {
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
-	core := d.getCore()
-	if text == "" || core == nil || d.running {
+	if text == "" || d.getCore() == nil || d.running {
 		return
 	}
 	c.entry.SetText("")
@@ -106,6 +234,21 @@ func (c *composer) send() {
 			return
 		}
 	}
+	c.sendText(text)
+}
+
+// resend runs text again as a new turn (Retry, Regenerate).
+func (c *composer) resend(text string) {
+	if text == "" || c.d.getCore() == nil || c.d.running {
+		return
+	}
+	c.sendText(text)
+}
+
+func (c *composer) sendText(text string) {
+	d := c.d
+	core := d.getCore()
+	c.stopping.Store(false)
 	c.setRunning(true)
 	d.wg.Add(1)
 	go func() {
@@ -120,8 +263,9 @@ func (c *composer) send() {
 }
 
 func (c *composer) stopTurn() {
-	if core := c.d.getCore(); core != nil {
-		go core.Stop() // cancels the turn; never waits, but stays off the UI goroutine
+	if core := c.d.getCore(); core != nil && c.d.running {
+		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
+		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
 	}
 }
 
@@ -156,6 +300,7 @@ func (d *UI) invokeAction(plugin, id string) {
 		}
 		if res.Message != "" {
 			d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+			d.trace("action " + name + ": " + res.Message)
 		}
 		return nil
 	})

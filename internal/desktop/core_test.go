@@ -231,12 +231,17 @@ func (h *harness) send(text string) {
 // renderedTranscript is what the transcript's widgets show.
 func (h *harness) renderedTranscript() string {
 	var b strings.Builder
-	for _, o := range test.LaidOutObjects(h.d.transcript.box) {
-		switch w := o.(type) {
-		case *widget.RichText:
-			b.WriteString(plainText(w.Segments) + "\n")
-		case *widget.Label:
-			b.WriteString(w.Text + "\n")
+	for _, v := range h.d.transcript.liveViews() {
+		for _, o := range test.LaidOutObjects(v.object()) {
+			if !o.Visible() {
+				continue
+			}
+			switch w := o.(type) {
+			case *widget.RichText:
+				b.WriteString(plainText(w.Segments) + "\n")
+			case *widget.Label:
+				b.WriteString(w.Text + "\n")
+			}
 		}
 	}
 	return b.String()
@@ -260,13 +265,17 @@ func TestChatTurnWithEchoModel(t *testing.T) {
 			t.Errorf("composer kept %q", h.d.composer.entry.Text)
 		}
 		var av *assistantView
-		for _, v := range h.d.transcript.views {
+		for _, v := range h.d.transcript.liveViews() {
 			if a, ok := v.(*assistantView); ok {
 				av = a
 			}
 		}
-		if av == nil || !av.accordion.Visible() || !strings.Contains(plainText(av.thinking.Segments), "Echoing") {
-			t.Error("the reasoning is not in a collapsible section")
+		if av == nil || !av.think.Visible() || av.reasoning.box.Visible() {
+			t.Fatal("the reasoning is not in a collapsed section")
+		}
+		test.Tap(av.think)
+		if !av.reasoning.box.Visible() || !strings.Contains(av.reasoning.plain(), "Echoing") {
+			t.Error("expanding the reasoning does not show it")
 		}
 	})
 }
@@ -282,7 +291,7 @@ func TestToolCardApproval(t *testing.T) {
 	h.send(`call run_command {"command":"echo hi"}`)
 	var tv *toolView
 	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.views {
+		for _, v := range h.d.transcript.liveViews() {
 			if x, ok := v.(*toolView); ok && x.ask.Visible() {
 				tv = x
 			}

@@ -26,7 +26,7 @@ type fieldInput struct {
 	field protocol.FormField
 	label *widget.Label
 	check *widget.Check      // confirm
-	entry *widget.Entry      // input
+	entry *fieldEntry        // input
 	radio *widget.RadioGroup // select
 	group *widget.CheckGroup // multiselect
 }
@@ -74,7 +74,7 @@ func newFormView(fields []protocol.FormField, requireAll bool, onChange func()) 
 			in.group = widget.NewCheckGroup(fd.Options, func([]string) { changed() })
 			in.group.SetSelected(defaultStrings(fd.Default, fd.Options))
 		default: // input
-			in.entry = widget.NewEntry()
+			in.entry = newFieldEntry()
 			if s, ok := fd.Default.(string); ok {
 				in.entry.SetText(s)
 			}
@@ -198,4 +198,47 @@ func (f *formView) input(k string) *fieldInput {
 		}
 	}
 	return nil
+}
+
+// fieldEntry is a form's text field. A focused widget gets Esc before the
+// window does, so the field forwards it (a dialog's cancel); Enter is the
+// entry's OnSubmitted.
+type fieldEntry struct {
+	widget.Entry
+	onEscape func()
+}
+
+func newFieldEntry() *fieldEntry {
+	e := &fieldEntry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *fieldEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.onEscape != nil {
+		e.onEscape()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+// firstEntry is the form's first text field, nil when it has none.
+func (f *formView) firstEntry() *fieldEntry {
+	for _, in := range f.inputs {
+		if in.entry != nil {
+			return in.entry
+		}
+	}
+	return nil
+}
+
+// onKeys makes every text field answer Esc with cancel and Enter with
+// submit (a prompt dialog).
+func (f *formView) onKeys(cancel, submit func()) {
+	for _, in := range f.inputs {
+		if in.entry != nil {
+			in.entry.onEscape = cancel
+			in.entry.OnSubmitted = func(string) { submit() }
+		}
+	}
 }

@@ -2,8 +2,10 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -15,7 +17,7 @@ import (
 func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		d.transcript.endMessage()
+		d.transcript.beginTurn()
 		d.b.post(func() { d.composer.setRunning(true) })
 	case agent.EventUserMessage:
 		d.transcript.addUser(ev.Text)
@@ -30,15 +32,22 @@ func (d *UI) Emit(ev agent.Event) {
 	case agent.EventUsage:
 		if ev.Usage != nil {
 			d.status.setUsage(*ev.Usage)
+			d.transcript.setUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
+		d.composer.stopping.Store(false)
+		d.trace("turn done")
 		d.transcript.endMessage()
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventTurnFailed:
-		if ev.Error == "stopped" {
-			d.transcript.addNotice("Stopped.", noticeWarn)
+		d.trace("turn failed")
+		// Swap: the next turn starts with no Stop pressed, however it starts
+		// (the composer, Retry, a demo).
+		if d.composer.stopping.Swap(false) || ev.Error == "stopped" {
+			d.transcript.stopped()
 		} else {
-			d.transcript.addNotice("The turn failed: "+ev.Error, noticeError)
+			reason := ev.Error
+			d.b.post(func() { d.transcript.failed(d.describeFailure(reason)) })
 		}
 		d.b.post(func() { d.composer.setRunning(false) })
 	case agent.EventNotice:
@@ -89,6 +98,7 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
 	d.transcript.setApproval(a)
+	d.trace("approval " + req.Tool)
 	d.notes.hostNotice(req.Tool+" is waiting for your approval", noticeInfo)
 	select {
 	case x := <-a.ch:
@@ -99,4 +109,24 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	a.answer(agent.ApproveDeny) // a late click finds the answer taken
 	d.transcript.clearApproval(a)
 	return agent.ApproveDeny
+}
+
+// trace tells Options.Trace what happened (any goroutine).
+func (d *UI) trace(event string) {
+	if d.opts.Trace != nil {
+		d.opts.Trace(event)
+	}
+}
+
+// describeFailure names the plugin behind the model a failed turn used and
+// the reason it gave (UI goroutine: it reads the picked model).
+func (d *UI) describeFailure(reason string) string {
+	if id, err := providers.ParseModelID(d.model); err == nil {
+		name := id.Model
+		if m, ok := d.modelByID(d.model); ok && m.DisplayName != "" {
+			name = m.DisplayName
+		}
+		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)
+	}
+	return "The turn failed: " + reason
 }

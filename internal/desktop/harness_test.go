@@ -170,11 +170,17 @@ const (
 )
 
 func newFakeCore(t testing.TB, d *UI) *fakeCore {
+	f := newDetachedFakeCore(t, d)
+	d.Attach(f)
+	return f
+}
+
+// newDetachedFakeCore is a fake core not attached yet (a test wraps it).
+func newDetachedFakeCore(t testing.TB, d *UI) *fakeCore {
 	f := &fakeCore{store: surfaces.NewStore(func(p string) surfaces.PluginState { return surfaces.PluginActive })}
 	f.store.Bind(surfaces.Binding{SessionID: fakeSession, Generation: fakeGen})
 	unsubscribe := f.store.Subscribe(func(ch surfaces.Change) { d.Emit(agent.Event{Kind: agent.EventSurface, Surface: &ch}) })
 	t.Cleanup(unsubscribe)
-	d.Attach(f)
 	return f
 }
 

@@ -8,16 +8,21 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
-// The views of transcript items. All methods run on the UI goroutine.
+// The views of transcript rows. A view is recycled: bind may show another
+// row each time. All methods run on the UI goroutine.
+
+type itemView interface {
+	object() fyne.CanvasObject
+	bind(r *row)
+}
 
 // panelBox puts content on a rounded, tinted background.
-func panelBox(fill color.Color, content fyne.CanvasObject) fyne.CanvasObject {
+func panelBox(fill color.Color, content fyne.CanvasObject) *fyne.Container {
 	bg := canvas.NewRectangle(fill)
 	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
 	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
@@ -29,7 +34,6 @@ func caption(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.TextStyle.Bold = true
 	l.SizeName = theme.SizeNameCaptionText
-	l.Importance = widget.LowImportance
 	return l
 }
 
@@ -39,96 +43,248 @@ func newRichText() *widget.RichText {
 	return r
 }
 
+func iconButton(icon fyne.Resource, tapped func()) *widget.Button {
+	b := widget.NewButtonWithIcon("", icon, tapped)
+	b.Importance = widget.LowImportance
+	return b
+}
+
+// textView is a message's text: parsed markdown, or, in "select text"
+// mode, a selectable label of its source (Fyne's RichText cannot select).
+type textView struct {
+	body *docView
+	sel  *widget.Label
+	box  *fyne.Container
+}
+
+func newTextView(d *UI) *textView {
+	v := &textView{body: newDocView(d), sel: widget.NewLabel("")}
+	v.sel.Wrapping = fyne.TextWrapWord
+	v.sel.Selectable = true
+	v.sel.Hide()
+	v.box = container.NewVBox(v.body.box, v.sel)
+	return v
+}
+
+// cull hides the blocks far out of view; lo and hi are in the
+// coordinates of the box holding the text view (the message's column).
+func (v *textView) cull(lo, hi float32) {
+	off := v.box.Position().Y + v.body.box.Position().Y
+	v.body.cull(lo-off, hi-off)
+}
+
+func (v *textView) show(doc *mdDoc, src string, selecting bool) {
+	if selecting {
+		v.sel.SetText(src)
+		v.sel.Show()
+		v.body.box.Hide()
+		return
+	}
+	v.sel.Hide()
+	v.body.box.Show()
+	v.body.show(doc)
+}
+
+// msgMenu is the Copy / Copy as Markdown / Select text menu of a message
+// (right-click and the ⋯ button).
+func msgMenu(d *UI, r func() *row) *fyne.Menu {
+	return fyne.NewMenu("",
+		fyne.NewMenuItem("Copy", func() { d.copyText(r().plain(d)) }),
+		fyne.NewMenuItem("Copy as Markdown", func() { d.copyText(r().snap.text) }),
+		fyne.NewMenuItem("Select text", func() {
+			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
+		}),
+	)
+}
+
+// plain is the text of a row as a reader sees it (Copy).
+func (r *row) plain(d *UI) string {
+	return r.textDoc(d).plain()
+}
+
+func (r *row) textDoc(d *UI) *mdDoc {
+	if r.text == nil {
+		r.text = newMDDoc(d.confirmLink)
+	}
+	r.text.set(r.snap.text)
+	return r.text
+}
+
+func (r *row) reasoningDoc(d *UI) *mdDoc {
+	if r.reasoning == nil {
+		r.reasoning = newMDDoc(d.confirmLink)
+		r.reasoning.dim = true
+	}
+	r.reasoning.set(r.snap.reasoning)
+	return r.reasoning
+}
+
+// msgHeader is a message's name with its Copy and ⋯ buttons.
+func msgHeader(d *UI, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
+	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(r().plain(d)) })
+	var more *widget.Button
+	more = iconButton(theme.MoreVerticalIcon(), func() {
+		c := fyne.CurrentApp().Driver().CanvasForObject(more)
+		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(more)
+		widget.ShowPopUpMenuAtPosition(msgMenu(d, r), c, pos.AddXY(0, more.Size().Height))
+	})
+	return container.NewHBox(caption(name), layout.NewSpacer(), copyBtn, more), copyBtn
+}
+
 // userView is the user's message.
 type userView struct {
-	d    *UI
-	obj  fyne.CanvasObject
-	body *widget.RichText
+	d       *UI
+	frame   *msgFrame
+	text    *textView
+	copyBtn *widget.Button
+	r       *row
 }
 
 func newUserView(d *UI) *userView {
-	v := &userView{d: d, body: newRichText()}
+	v := &userView{d: d, text: newTextView(d)}
 	tint := theme.Color(theme.ColorNamePrimary)
-	r, g, b, _ := tint.RGBA()
-	fill := color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: 0x26}
-	// A user message never changes once shown: its size is computed once.
-	v.obj = panelBox(fill, container.NewVBox(caption("You"), container.New(&frozenLayout{}, v.body)))
+	cr, cg, cb, _ := tint.RGBA()
+	fill := color.NRGBA{R: uint8(cr >> 8), G: uint8(cg >> 8), B: uint8(cb >> 8), A: 0x26}
+	get := func() *row { return v.r }
+	var head fyne.CanvasObject
+	head, v.copyBtn = msgHeader(d, "You", get)
+	v.frame = newMsgFrame(panelBox(fill, container.NewVBox(head, v.text.box)),
+		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
 
-func (v *userView) object() fyne.CanvasObject { return v.obj }
+func (v *userView) object() fyne.CanvasObject { return v.frame }
 
-func (v *userView) update(s itemSnap) {
-	v.body.Segments = renderMarkdown(s.text, v.d.confirmLink)
-	v.body.Refresh()
+// cull: the text sits in the panel's padded column.
+func (v *userView) cull(lo, hi float32) {
+	pad := theme.Padding()
+	v.text.cull(lo-pad, hi-pad)
 }
 
-// assistantView is one model message: collapsible reasoning, then the
-// markdown reply. Text only grows while streaming, so a length check tells
-// whether a re-parse is needed.
+func (v *userView) bind(r *row) {
+	v.r = r
+	v.text.show(r.textDoc(v.d), r.snap.text, r.ui.selecting)
+}
+
+// assistantView is one model message: a collapsed reasoning section
+// (dimmed italics), the markdown reply, and a footer with how the turn
+// ended, its token use and Regenerate.
 type assistantView struct {
-	d             *UI
-	obj           *fyne.Container
-	body          *streamText
-	thinking      *widget.RichText
-	accordion     *widget.Accordion
-	textLen       int
-	reasoningLen  int
-	reasoningItem *widget.AccordionItem
+	d         *UI
+	frame     *msgFrame
+	think     *widget.Button
+	reasoning *docView
+	text      *textView
+	footer    *footer
+	copyBtn   *widget.Button
+	r         *row
 }
 
 func newAssistantView(d *UI) *assistantView {
-	v := &assistantView{d: d, body: newStreamText(d.confirmLink), thinking: newRichText(), textLen: -1}
-	v.reasoningItem = widget.NewAccordionItem("Reasoning", v.thinking)
-	v.accordion = widget.NewAccordion(v.reasoningItem)
-	v.accordion.Hide()
-	v.obj = container.NewVBox(caption("Assistant"), v.accordion, v.body.object())
+	v := &assistantView{d: d, reasoning: newDocView(d), text: newTextView(d), footer: newFooter(d)}
+	get := func() *row { return v.r }
+	v.think = widget.NewButtonWithIcon("Reasoning", theme.MenuExpandIcon(), func() {
+		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showReasoning = !u.showReasoning })
+	})
+	v.think.Importance = widget.LowImportance
+	v.think.Alignment = widget.ButtonAlignLeading
+	var head fyne.CanvasObject
+	head, v.copyBtn = msgHeader(d, "Assistant", get)
+	box := container.NewVBox(head, container.NewHBox(v.think), v.reasoning.box,
+		v.text.box, v.footer.box)
+	v.frame = newMsgFrame(box, func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
 
-func (v *assistantView) object() fyne.CanvasObject { return v.obj }
+func (v *assistantView) object() fyne.CanvasObject { return v.frame }
 
-func (v *assistantView) update(s itemSnap) {
-	if len(s.reasoning) != v.reasoningLen {
-		v.reasoningLen = len(s.reasoning)
-		v.thinking.Segments = renderMarkdown(s.reasoning, v.d.confirmLink)
-		v.reasoningItem.Title = fmt.Sprintf("Reasoning (%d words)", len(strings.Fields(s.reasoning)))
-		if s.reasoning != "" && !v.accordion.Visible() {
-			v.accordion.Show()
-			v.obj.Refresh()
-		}
-		v.accordion.Refresh()
-	}
-	if len(s.text) != v.textLen {
-		v.textLen = len(s.text)
-		v.body.set(s.text)
-		if shown := s.text != ""; shown != v.body.box.Visible() { // empty: reasoning only
-			if shown {
-				v.body.box.Show()
-			} else {
-				v.body.box.Hide()
-			}
-			v.obj.Refresh()
+func (v *assistantView) cull(lo, hi float32) { v.text.cull(lo, hi) }
+
+func (v *assistantView) bind(r *row) {
+	v.r = r
+	s := r.snap
+	if s.reasoning == "" {
+		v.think.Hide()
+		v.reasoning.box.Hide()
+	} else {
+		v.think.Show()
+		v.think.SetText(fmt.Sprintf("Reasoning (%d words)", len(strings.Fields(s.reasoning))))
+		if r.ui.showReasoning {
+			v.think.SetIcon(theme.MenuDropDownIcon())
+			v.reasoning.show(r.reasoningDoc(v.d))
+			v.reasoning.box.Show()
+		} else {
+			v.think.SetIcon(theme.MenuExpandIcon())
+			v.reasoning.box.Hide()
 		}
 	}
+	if s.text == "" && !r.ui.selecting {
+		v.text.box.Hide()
+	} else {
+		v.text.box.Show()
+		v.text.show(r.textDoc(v.d), s.text, r.ui.selecting)
+	}
+	v.footer.show(r, v.d.transcript.view.isLastReply(r.index))
 }
 
-// noticeView is a host message (a failed turn, a warning).
+// msgFrame holds a message and opens its menu on a right click.
+type msgFrame struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	menu    func() *fyne.Menu
+	shown   *fyne.Menu // the menu last opened (tests)
+}
+
+func newMsgFrame(content fyne.CanvasObject, menu func() *fyne.Menu) *msgFrame {
+	f := &msgFrame{content: content, menu: menu}
+	f.ExtendBaseWidget(f)
+	return f
+}
+
+func (f *msgFrame) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(f.content) }
+
+// TappedSecondary opens Copy / Copy as Markdown / Select text.
+func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
+	c := fyne.CurrentApp().Driver().CanvasForObject(f)
+	if c == nil {
+		return
+	}
+	f.shown = f.menu()
+	widget.ShowPopUpMenuAtPosition(f.shown, c, ev.AbsolutePosition)
+}
+
+// noticeView is a host message: a failed turn (with Retry), a stop, a
+// warning.
 type noticeView struct {
+	d     *UI
 	label *widget.Label
+	retry *widget.Button
+	box   *fyne.Container
+	text  string
 }
 
-func newNoticeView() *noticeView {
-	l := widget.NewLabel("")
-	l.Wrapping = fyne.TextWrapWord
-	return &noticeView{label: l}
+func newNoticeView(d *UI) *noticeView {
+	v := &noticeView{d: d, label: widget.NewLabel("")}
+	v.label.Wrapping = fyne.TextWrapWord
+	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.composer.resend(v.text) })
+	v.retry.Hide()
+	v.box = container.NewBorder(nil, nil, nil, container.NewVBox(v.retry), v.label)
+	return v
 }
 
-func (v *noticeView) object() fyne.CanvasObject { return v.label }
+func (v *noticeView) object() fyne.CanvasObject { return v.box }
 
-func (v *noticeView) update(s itemSnap) {
+func (v *noticeView) bind(r *row) {
+	s := r.snap
 	v.label.Importance = importanceOf(s.level)
+	v.label.TextStyle.Italic = s.status.stopped
 	v.label.SetText(s.text)
+	v.text = s.status.retry
+	if v.text != "" {
+		v.retry.Show()
+	} else {
+		v.retry.Hide()
+	}
 }
 
 func importanceOf(l noticeLevel) widget.Importance {
@@ -141,118 +297,7 @@ func importanceOf(l noticeLevel) widget.Importance {
 	return widget.MediumImportance
 }
 
-// maxResultLines bounds a tool result on its card.
-const maxResultLines = 12
-
-// toolView is a tool call card: name, live state, arguments, result or
-// reason, and approval buttons while the core waits for the user.
-type toolView struct {
-	obj     fyne.CanvasObject
-	box     *fyne.Container
-	title   *widget.Label
-	state   *widget.Label
-	args    *widget.Label
-	result  *widget.Label
-	reason  *widget.Label
-	ask     *fyne.Container
-	once    *widget.Button
-	session *widget.Button
-	always  *widget.Button
-	deny    *widget.Button
-	current *approval
-	d       *UI
-}
-
-func newToolView(d *UI) *toolView {
-	v := &toolView{d: d, title: widget.NewLabel(""), state: widget.NewLabel("")}
-	v.title.TextStyle.Bold = true
-	mono := func() *widget.Label {
-		l := widget.NewLabel("")
-		l.TextStyle.Monospace = true
-		l.Wrapping = fyne.TextWrapBreak
-		return l
-	}
-	v.args, v.result = mono(), mono()
-	v.reason = widget.NewLabel("")
-	v.reason.Wrapping = fyne.TextWrapWord
-	v.reason.Importance = widget.WarningImportance
-	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
-	v.once.Importance = widget.HighImportance
-	v.session = widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
-	v.always = widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
-	v.deny = widget.NewButton("Deny", func() { v.answer(agent.ApproveDeny) })
-	v.deny.Importance = widget.DangerImportance
-	prompt := widget.NewLabel("Allow this call?")
-	prompt.TextStyle.Bold = true
-	v.ask = container.NewHBox(prompt, v.once, v.session, v.always, v.deny)
-	v.ask.Hide()
-	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state)
-	v.box = container.NewVBox(head, v.args, v.result, v.reason, v.ask)
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), v.box)
-	return v
-}
-
-func (v *toolView) object() fyne.CanvasObject { return v.obj }
-
-func (v *toolView) update(s itemSnap) {
-	c := s.call
-	v.title.SetText(c.Name)
-	v.state.Importance = stateImportance(c.State)
-	v.state.SetText("● " + string(c.State))
-	v.args.SetText(c.Arguments)
-	setOptional(v.result, firstLines(c.Result, maxResultLines))
-	setOptional(v.reason, c.Reason)
-	v.current = s.approval
-	if s.approval != nil {
-		v.ask.Show()
-	} else {
-		v.ask.Hide()
-	}
-	v.box.Refresh() // parts appeared or went: re-lay out the card
-}
-
-// answer resolves the pending approval; the core goroutine waiting on it
-// continues and reports the next state.
-func (v *toolView) answer(a agent.Approval) {
-	ap := v.current
-	if ap == nil {
-		return
-	}
-	v.current = nil
-	v.ask.Hide()
-	v.box.Refresh()
-	ap.answer(a)
-	v.d.transcript.clearApproval(ap)
-}
-
-func stateImportance(s agent.ToolState) widget.Importance {
-	switch s {
-	case agent.ToolRunning:
-		return widget.HighImportance
-	case agent.ToolDone:
-		return widget.SuccessImportance
-	case agent.ToolFailed:
-		return widget.DangerImportance
-	case agent.ToolBlocked, agent.ToolDenied:
-		return widget.WarningImportance
-	}
-	return widget.MediumImportance
-}
-
-func setOptional(l *widget.Label, text string) {
-	l.SetText(text)
-	if text == "" {
-		l.Hide()
-	} else {
-		l.Show()
-	}
-}
-
-// firstLines keeps the first n lines of s.
-func firstLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = append(lines[:n], fmt.Sprintf("… (%d more lines)", len(lines)-n))
-	}
-	return strings.Join(lines, "\n")
+// copyText puts s on the clipboard.
+func (d *UI) copyText(s string) {
+	d.app.Clipboard().SetContent(s)
 }

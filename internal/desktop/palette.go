@@ -4,7 +4,9 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -35,6 +37,8 @@ type palette struct {
 	list  *widget.List
 	all   []paletteEntry
 	shown []paletteEntry
+	// cursor is the highlighted row: Up and Down move it, Enter runs it.
+	cursor int
 }
 
 // paletteInput moves the selection with the arrow keys and closes on Escape.
@@ -97,11 +101,15 @@ func (d *UI) showPalette() {
 			kind := container.New(fixedWidth{76}, caption(""))
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, kind, nil, label)
+			bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
+			bg.CornerRadius = theme.Size(theme.SizeNameSelectionRadius)
+			return container.NewStack(bg, container.NewBorder(nil, nil, kind, nil, label))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[i]
-			box := o.(*fyne.Container)
+			stack := o.(*fyne.Container)
+			setShown(stack.Objects[0], i == p.cursor)
+			box := stack.Objects[1].(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(e.label + detailSuffix(e.detail))
 			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(e.kind)
 		})
@@ -111,8 +119,12 @@ func (d *UI) showPalette() {
 		case fyne.KeyEscape:
 			p.pop.Hide()
 			return true
-		case fyne.KeyDown, fyne.KeyUp:
-			return true // the list is one click away; Enter runs the first match
+		case fyne.KeyDown:
+			p.move(1)
+			return true
+		case fyne.KeyUp:
+			p.move(-1)
+			return true
 		}
 		return false
 	}
@@ -142,15 +154,25 @@ func (p *palette) setFilter(f string) {
 			p.shown = append(p.shown, e)
 		}
 	}
+	p.cursor = 0
 	p.list.UnselectAll()
 	p.list.Refresh()
+	p.list.ScrollToTop()
 }
 
-func (p *palette) runSelected() {
-	if len(p.shown) > 0 {
-		p.run(0)
+// move shifts the highlighted row, keeping it in view.
+func (p *palette) move(by int) {
+	if len(p.shown) == 0 {
+		return
 	}
+	old := p.cursor
+	p.cursor = max(0, min(len(p.shown)-1, p.cursor+by))
+	p.list.RefreshItem(old)
+	p.list.RefreshItem(p.cursor)
+	p.list.ScrollTo(p.cursor)
 }
+
+func (p *palette) runSelected() { p.run(p.cursor) }
 
 func (p *palette) run(i int) {
 	if i < 0 || i >= len(p.shown) {

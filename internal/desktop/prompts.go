@@ -72,6 +72,8 @@ type promptView struct {
 	res     chan<- promptAnswer
 	done    bool
 	onDone  func()
+	// confirm is the default answer: Enter (Yes, or OK when complete).
+	confirm func()
 }
 
 // Prompt implements agent.Frontend for host/ui/request: a modal dialog
@@ -119,7 +121,13 @@ func (d *UI) promptStale(p *surfaces.Prompt) bool {
 // showPrompt builds and shows the dialog (UI goroutine).
 func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	v := &promptView{p: p, res: res, buttons: map[string]*widget.Button{}}
-	v.onDone = func() { delete(d.prompts.open, p) }
+	keys := &modalKeys{cancel: func() { v.finish(nil, true) }, confirm: func() { v.confirm() }}
+	popKeys := d.pushModal(keys)
+	v.onDone = func() {
+		delete(d.prompts.open, p)
+		popKeys()
+		d.trace("prompt closed")
+	}
 	content := container.NewVBox()
 	if p.Title != "" {
 		content.Add(widget.NewLabelWithStyle(p.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
@@ -137,6 +145,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 		yes := widget.NewButton("Yes", func() { v.finish(map[string]any{protocol.SimpleValueKey: true}, false) })
 		yes.Importance = widget.HighImportance
 		v.buttons["No"], v.buttons["Yes"] = no, yes
+		v.confirm = yes.OnTapped
 		buttons = append(buttons, no, yes)
 	} else {
 		ok := widget.NewButton("OK", nil)
@@ -155,6 +164,8 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 			}
 		}
 		v.form.onChange()
+		v.confirm = ok.OnTapped
+		v.form.onKeys(keys.cancel, v.confirm)
 		content.Add(v.form.obj)
 		buttons = append(buttons, ok)
 	}
@@ -164,6 +175,14 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	d.prompts.open[p] = v
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
+	d.trace("prompt " + p.Plugin)
+	// Focus the first field; with none, nothing has the focus and the
+	// window's keys (Esc, Enter) reach the dialog.
+	if v.form != nil && v.form.firstEntry() != nil {
+		d.win.Canvas().Focus(v.form.firstEntry())
+	} else {
+		d.win.Canvas().Unfocus()
+	}
 }
 
 // finish answers once and closes the dialog.

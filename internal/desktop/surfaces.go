@@ -278,3 +278,10 @@ func (p *surfacePanel) submit(v *surfaceView) {
 func clamp01(x float64) float64 {
 	return min(max(x, 0), 1)
 }
+
+// fitScroll sizes a vertical scroller's content to its new minimum (a
+// container's own Refresh or Add lays out only itself, not its parents).
+func fitScroll(s *container.Scroll) {
+	min, view := s.Content.MinSize(), s.Size()
+	s.Content.Resize(fyne.NewSize(max(min.Width, view.Width), max(min.Height, view.Height)))
+}

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -44,7 +42,18 @@ type item struct {
 	call      agent.ToolCall
 	approval  *approval
 	level     noticeLevel
+	status    msgStatus
+	turn      uint64 // the turn the item belongs to (tool cards are keyed by turn and call)
+	index     int    // its place in the transcript
 	rev       uint64 // bumped on every change
+}
+
+// msgStatus is what a message says beside its text: how its turn ended,
+// its token use, what Retry resends.
+type msgStatus struct {
+	stopped bool
+	usage   *protocol.ProviderUsage
+	retry   string // a failed turn's user text (a notice's Retry button)
 }
 
 // itemSnap is an item as the UI goroutine renders it.
@@ -54,11 +63,12 @@ type itemSnap struct {
 	call            agent.ToolCall
 	approval        *approval
 	level           noticeLevel
+	status          msgStatus
 }
 
 func (it *item) snap() itemSnap {
 	return itemSnap{kind: it.kind, text: it.text.String(), reasoning: it.reasoning.String(),
-		call: it.call, approval: it.approval, level: it.level}
+		call: it.call, approval: it.approval, level: it.level, status: it.status}
 }
 
 // approval is a tool call waiting for the user. The core goroutine that
@@ -74,53 +84,51 @@ func (a *approval) answer(x agent.Approval) {
 }
 
 // transcript is the chat view. Core goroutines write to the item model
-// under mu and kick the throttle; the UI goroutine syncs the widgets from
-// the model at most once per frameInterval.
+// under mu and kick the throttle; the UI goroutine syncs its rows from the
+// model at most once per frameInterval and the virtual list shows the rows
+// in view.
 type transcript struct {
 	d         *UI
 	th        *throttle
-	frames    atomic.Int64 // rendered syncs (benchmark, tests)
-	syncNanos atomic.Int64 // time spent rendering (benchmark)
+	frames    atomic.Int64 // rendered syncs (benchmark, --stats)
+	syncNanos atomic.Int64 // time spent rendering (benchmark, --stats)
+	maxNanos  atomic.Int64 // the slowest sync
+	clock     frameClock
+	liveRows  atomic.Int64 // rows with widgets after the last frame
 
 	mu    sync.Mutex
 	epoch uint64 // bumped by reset
+	turn  uint64 // bumped by every turn start; new items carry it
 	items []*item
 	open  *item // the assistant message deltas go to; nil starts a new one
+	// touched are the indexes of items changed since the last frame.
+	touched []int
 
-	// UI goroutine only.
-	viewEpoch   uint64
-	views       []itemView
-	revs        []uint64
-	box         *fyne.Container
-	scroll      *container.Scroll
-	placeholder fyne.CanvasObject
-}
-
-type itemView interface {
-	object() fyne.CanvasObject
-	update(s itemSnap)
+	view *transcriptView // UI goroutine only
 }
 
 func newTranscript(d *UI) *transcript {
 	t := &transcript{d: d}
 	t.th = newThrottle(d.b, frameInterval, t.sync)
-	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
-		"Ctrl+Enter sends · Ctrl+K opens the command palette.")
-	hint.Alignment = fyne.TextAlignCenter
-	hint.Importance = widget.LowImportance
-	t.placeholder = container.NewCenter(hint)
-	t.box = container.NewVBox(t.placeholder)
-	t.scroll = container.NewVScroll(container.NewPadded(t.box))
+	t.view = newTranscriptView(t)
 	return t
 }
 
-func (t *transcript) object() fyne.CanvasObject { return t.scroll }
+func (t *transcript) object() fyne.CanvasObject { return t.view.obj }
 
 // --- model side: any goroutine ---
 
 func (t *transcript) add(it *item) {
+	it.turn, it.index = t.turn, len(t.items)
 	t.items = append(t.items, it)
 	it.rev++
+}
+
+// touch records a change of an item (mu held): the next frame updates only
+// the items touched since the last one, however long the session.
+func (t *transcript) touch(it *item) {
+	it.rev++
+	t.touched = append(t.touched, it.index)
 }
 
 func (t *transcript) addUser(text string) {
@@ -130,26 +138,31 @@ func (t *transcript) addUser(text string) {
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
+	t.d.b.post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
 	t.th.kick()
 }
 
 // appendDelta adds streamed text or reasoning to the open assistant message.
 func (t *transcript) appendDelta(s string, reasoning bool) {
 	t.mu.Lock()
-	it := t.open
-	if it == nil {
-		it = &item{kind: itemAssistant}
-		t.add(it)
-		t.open = it
-	}
+	it := t.openMessage()
 	if reasoning {
 		it.reasoning.WriteString(s)
 	} else {
 		it.text.WriteString(s)
 	}
-	it.rev++
+	t.touch(it)
 	t.mu.Unlock()
 	t.th.kick()
+}
+
+// openMessage is the assistant message deltas go to (mu held).
+func (t *transcript) openMessage() *item {
+	if t.open == nil {
+		t.open = &item{kind: itemAssistant}
+		t.add(t.open)
+	}
+	return t.open
 }
 
 // toolCall creates or updates a tool card. Text after a card starts a new
@@ -162,16 +175,34 @@ func (t *transcript) toolCall(c agent.ToolCall) {
 		t.add(it)
 	}
 	it.call = c
-	it.rev++
+	t.touch(it)
 	t.open = nil
 	t.mu.Unlock()
 	t.th.kick()
 }
 
+// findCall finds the current turn's card for a call id. Ids repeat across
+// turns (the echo model always says call_1; providers that send none get
+// call_<index>), so a card is keyed by (turn, call) and an earlier turn's
+// card is never reused.
 func (t *transcript) findCall(id string) *item {
 	for i := len(t.items) - 1; i >= 0; i-- {
-		if it := t.items[i]; it.kind == itemTool && it.call.ID == id {
+		it := t.items[i]
+		if it.turn != t.turn {
+			return nil
+		}
+		if it.kind == itemTool && it.call.ID == id {
 			return it
+		}
+	}
+	return nil
+}
+
+// lastInTurn is the current turn's last assistant message (mu held).
+func (t *transcript) lastInTurn() *item {
+	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
+		if t.items[i].kind == itemAssistant {
+			return t.items[i]
 		}
 	}
 	return nil
@@ -182,6 +213,77 @@ func (t *transcript) endMessage() {
 	t.mu.Lock()
 	t.open = nil
 	t.mu.Unlock()
+}
+
+// beginTurn starts a new turn: tool cards from now on are new cards.
+func (t *transcript) beginTurn() {
+	t.mu.Lock()
+	t.open = nil
+	t.turn++
+	t.mu.Unlock()
+}
+
+// setUsage records a model call's token use on the message it produced.
+func (t *transcript) setUsage(u protocol.ProviderUsage) {
+	t.mu.Lock()
+	it := t.open
+	if it == nil {
+		it = t.lastInTurn()
+	}
+	if it == nil { // usage before any text: the reply is still to come
+		it = t.openMessage()
+	}
+	it.status.usage = &u
+	t.touch(it)
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// stopped marks the turn's reply "Stopped": its partial text stays. A turn
+// stopped before any reply gets a quiet notice instead.
+func (t *transcript) stopped() {
+	t.mu.Lock()
+	if it := t.lastInTurn(); it != nil {
+		it.status.stopped = true
+		t.touch(it)
+	} else {
+		it := &item{kind: itemNotice, level: noticeInfo}
+		it.text.WriteString("Stopped.")
+		it.status.stopped = true
+		t.add(it)
+	}
+	t.open = nil
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// failed shows why a turn failed, with a Retry that resends its message.
+func (t *transcript) failed(reason string) {
+	t.mu.Lock()
+	it := &item{kind: itemNotice, level: noticeError}
+	it.text.WriteString(reason)
+	it.status.retry = t.lastUserText()
+	t.add(it)
+	t.open = nil
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// lastUserText is the latest user message (mu held).
+func (t *transcript) lastUserText() string {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.items[i].kind == itemUser {
+			return t.items[i].text.String()
+		}
+	}
+	return ""
+}
+
+// lastUser is the latest user message (any goroutine).
+func (t *transcript) lastUser() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastUserText()
 }
 
 func (t *transcript) addNotice(text string, level noticeLevel) {
@@ -205,28 +307,42 @@ func (t *transcript) setApproval(a *approval) {
 		t.add(it)
 	}
 	it.approval = a
-	it.rev++
+	t.touch(it)
 	t.mu.Unlock()
 	t.th.kick()
 }
 
 func (t *transcript) clearApproval(a *approval) {
 	t.mu.Lock()
-	for _, it := range t.items {
-		if it.approval == a {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if it := t.items[i]; it.approval == a {
 			it.approval = nil
-			it.rev++
+			t.touch(it)
 		}
 	}
 	t.mu.Unlock()
 	t.th.kick()
 }
 
-// reset empties the transcript (new or loaded session).
-func (t *transcript) reset() {
+// pendingApproval is the newest approval still waiting (any goroutine).
+func (t *transcript) pendingApproval() *approval {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
+		if a := t.items[i].approval; a != nil {
+			return a
+		}
+	}
+	return nil
+}
+
+// replace empties the transcript and loads msgs in one step (another
+// session was opened).
+func (t *transcript) replace(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
 	t.epoch++
-	t.items, t.open = nil, nil
+	t.items, t.open, t.touched = nil, nil, nil
+	t.load(msgs)
 	t.mu.Unlock()
 	t.th.kick()
 }
@@ -234,14 +350,22 @@ func (t *transcript) reset() {
 // loadHistory fills an empty transcript from saved messages.
 func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
-	if len(t.items) > 0 {
-		t.mu.Unlock()
-		return
+	if len(t.items) == 0 {
+		t.load(msgs)
 	}
+	t.mu.Unlock()
+	t.th.kick()
+}
+
+// load builds the items of saved messages (mu held). It only builds the
+// model: no widget exists for a row until it scrolls into view.
+func (t *transcript) load(msgs []protocol.ProviderMessage) {
 	calls := map[string]*item{}
 	for _, m := range msgs {
 		switch m.Role {
 		case protocol.RoleUser:
+			t.turn++ // each saved turn keeps its own cards
+			clear(calls)
 			it := &item{kind: itemUser}
 			it.text.WriteString(m.Content)
 			t.add(it)
@@ -263,88 +387,23 @@ func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 			}
 		}
 	}
-	t.mu.Unlock()
-	t.th.kick()
 }
 
 // --- view side: UI goroutine ---
 
-// sync brings the widgets up to date with the model: new items get a view,
-// changed items are re-rendered (a message's markdown is re-parsed whole).
+// sync brings the rows up to date with the model and lets the list bind,
+// measure and place the rows in view.
 func (t *transcript) sync() {
 	start := time.Now()
-	defer func() { t.syncNanos.Add(int64(time.Since(start))) }()
-	type change struct {
-		i    int
-		snap itemSnap
-		rev  uint64
-	}
-	t.mu.Lock()
-	epoch := t.epoch
-	fresh := epoch != t.viewEpoch
-	var changes []change
-	for i, it := range t.items {
-		if fresh || i >= len(t.revs) || t.revs[i] != it.rev {
-			changes = append(changes, change{i, it.snap(), it.rev})
+	defer func() {
+		d := int64(time.Since(start))
+		t.syncNanos.Add(d)
+		if d > t.maxNanos.Load() {
+			t.maxNanos.Store(d)
 		}
-	}
-	count := len(t.items)
-	t.mu.Unlock()
-
-	if fresh {
-		t.views, t.revs, t.viewEpoch = nil, nil, epoch
-		t.box.Objects = nil
-	}
-	follow := t.atBottom()
-	for _, c := range changes {
-		if c.i >= len(t.views) {
-			v := t.newView(c.snap.kind)
-			t.views = append(t.views, v)
-			t.revs = append(t.revs, 0)
-			t.box.Add(v.object())
-		}
-		t.views[c.i].update(c.snap)
-		t.revs[c.i] = c.rev
-	}
-	if count == 0 && len(t.box.Objects) == 0 {
-		t.box.Add(t.placeholder)
-	} else if count > 0 && len(t.box.Objects) > count {
-		t.box.Remove(t.placeholder)
-	}
-	if fresh || len(changes) > 0 {
-		// Re-lay out without re-rendering: a Refresh of the box or the
-		// scroller would re-render every message.
-		fitScroll(t.scroll)
-		t.box.Layout.Layout(t.box.Objects, t.box.Size())
-		if follow {
-			t.scroll.ScrollToBottom()
-		}
-	}
+	}()
+	t.view.sync()
 	t.frames.Add(1)
-}
-
-// fitScroll sizes a vertical scroller's content to its new minimum (a
-// container's own Refresh or Add lays out only itself, not its parents).
-func fitScroll(s *container.Scroll) {
-	min, view := s.Content.MinSize(), s.Size()
-	s.Content.Resize(fyne.NewSize(max(min.Width, view.Width), max(min.Height, view.Height)))
-}
-
-// atBottom reports whether the user is reading the end of the transcript
-// (then new content keeps it scrolled to the end).
-func (t *transcript) atBottom() bool {
-	content := t.scroll.Content.MinSize().Height
-	return t.scroll.Offset.Y+t.scroll.Size().Height >= content-40
-}
-
-func (t *transcript) newView(k itemKind) itemView {
-	switch k {
-	case itemUser:
-		return newUserView(t.d)
-	case itemTool:
-		return newToolView(t.d)
-	case itemNotice:
-		return newNoticeView()
-	}
-	return newAssistantView(t.d)
+	t.clock.frame(len(t.view.rows))
+	t.liveRows.Store(int64(len(t.view.list.live)))
 }

@@ -141,7 +141,7 @@ func TestApprovalDeniedWhenTheTurnEnds(t *testing.T) {
 		got <- h.d.Approve(ctx, agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{"path":"x"}`})
 	}()
 	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.views {
+		for _, v := range h.d.transcript.liveViews() {
 			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
 				return tv.args.Text == `{"path":"x"}`
 			}
@@ -153,7 +153,7 @@ func TestApprovalDeniedWhenTheTurnEnds(t *testing.T) {
 		t.Fatalf("approval %q after the turn ended", a)
 	}
 	h.waitFor("buttons gone", func() bool {
-		for _, v := range h.d.transcript.views {
+		for _, v := range h.d.transcript.liveViews() {
 			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
 				return false
 			}
@@ -184,7 +184,7 @@ func TestStopButtonStopsTheTurn(t *testing.T) {
 	// A tool call that waits for approval keeps the turn running.
 	h.send(`call run_command {"command":"echo slow"}`)
 	h.waitFor("the approval to wait", func() bool {
-		for _, v := range h.d.transcript.views {
+		for _, v := range h.d.transcript.liveViews() {
 			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
 				return h.d.running && !h.d.composer.stopBtn.Disabled()
 			}
@@ -193,6 +193,11 @@ func TestStopButtonStopsTheTurn(t *testing.T) {
 	})
 	h.ui(func() { test.Tap(h.d.composer.stopBtn) })
 	h.waitFor("the turn to stop", func() bool {
-		return !h.d.running && strings.Contains(h.renderedTranscript(), "Stopped.")
+		return !h.d.running && strings.Contains(h.renderedTranscript(), "Stopped")
+	})
+	h.ui(func() {
+		if r := h.renderedTranscript(); strings.Contains(r, "failed") {
+			t.Errorf("a stop reads like a failure:\n%s", r)
+		}
 	})
 }

@@ -3,6 +3,7 @@ package desktop
 import (
 	"context"
 	"errors"
+	"fmt"
 	"image"
 	"net/url"
 	"path/filepath"
@@ -34,6 +35,10 @@ type Options struct {
 	Version string
 	// Icon is the window and About icon (optional).
 	Icon fyne.Resource
+	// Trace, when set, is told what the window is doing ("models 1",
+	// "approval run_command", "prompt hello-surfaces", "turn done"…) from
+	// any goroutine: end-to-end scripts wait on it instead of guessing.
+	Trace func(event string)
 }
 
 // callTimeout bounds a UI-initiated core call that is not a turn.
@@ -75,6 +80,7 @@ type UI struct {
 	pluginsWin *pluginManager
 	notesWin   fyne.Window
 	paletteUI  *palette
+	modals     []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -114,6 +120,8 @@ func newUI(opts Options) *UI {
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
+	d.win.Canvas().SetOnTypedKey(d.typedKey)
+	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
 	d.setConnected(false)
 	return d
 }
@@ -300,6 +308,7 @@ func (d *UI) refreshModels() {
 			d.models = models
 			d.toolbar.refresh()
 			d.win.SetMainMenu(d.buildMainMenu())
+			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
 			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), noticeWarn)
@@ -360,18 +369,21 @@ func (d *UI) chooseWorkspace() {
 }
 
 // sessionChanged reloads the transcript and toolbar from the new session.
+// The transcript is replaced here, on the core goroutine that switched (the
+// event comes after the switch, outside the core's lock): a turn started
+// right after the switch can no longer add its messages before the reset.
 func (d *UI) sessionChanged() {
-	d.withCore("session", func(ctx context.Context, c coreAPI) error {
-		s := c.Session()
-		d.transcript.reset()
-		d.b.post(func() {
-			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-			d.toolbar.refresh()
-			d.transcript.loadHistory(s.Messages)
-		})
-		d.refreshModels()
-		return nil
+	c := d.getCore()
+	if c == nil {
+		return // Attach loads the session
+	}
+	s := c.Session()
+	d.transcript.replace(s.Messages)
+	d.b.post(func() {
+		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+		d.toolbar.refresh()
 	})
+	d.refreshModels()
 }
 
 // confirmLink asks before opening a link from markdown (UI goroutine).
@@ -386,7 +398,10 @@ func (d *UI) confirmLink(dest string) {
 	msg := widget.NewLabel(dest)
 	msg.Wrapping = fyne.TextWrapBreak
 	content := container.NewVBox(widget.NewLabel("Open this address in your browser?"), msg)
-	dlg := dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+	var dlg *dialog.ConfirmDialog
+	popKeys := d.pushModal(&modalKeys{cancel: func() { dlg.Hide() }, confirm: func() { dlg.Confirm() }})
+	dlg = dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+		popKeys()
 		if !ok {
 			return
 		}
@@ -396,6 +411,7 @@ func (d *UI) confirmLink(dest string) {
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))
 	dlg.Show()
+	d.win.Canvas().Unfocus() // Esc and Enter reach the dialog
 }
 
 // workspaceName is the toolbar label of a workspace path.

@@ -1,0 +1,310 @@
+package desktop
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+// reply streams text as one assistant reply and returns its view.
+func (h *harness) reply(text string) *assistantView {
+	h.t.Helper()
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	h.d.Emit(agent.Event{Kind: agent.EventText, Text: text})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
+	var av *assistantView
+	h.waitFor("the reply", func() bool {
+		for _, v := range h.d.transcript.liveViews() {
+			if a, ok := v.(*assistantView); ok && a.r != nil && a.r.snap.text == text {
+				av = a
+			}
+		}
+		return av != nil
+	})
+	return av
+}
+
+// blocksOf are the block widgets an assistant view shows.
+func blocksOf(av *assistantView) []blockWidget {
+	var out []blockWidget
+	for _, g := range av.text.body.groups {
+		for _, f := range g {
+			out = append(out, f.inner)
+		}
+	}
+	return out
+}
+
+func TestCodeBlockIsBoxedHighlightedAndCopies(t *testing.T) {
+	h := newHarness(t)
+	code := "func main() {\n\treturn 42 // done\n}"
+	av := h.reply("Here:\n\n```go\n" + code + "\n```\n\nDone.")
+	h.ui(func() {
+		var box *codeBox
+		for _, b := range blocksOf(av) {
+			if c, ok := b.(*codeBox); ok {
+				box = c
+			}
+		}
+		if box == nil {
+			t.Fatal("the fenced code is not in a code box")
+		}
+		if box.lang.Text != "go" {
+			t.Errorf("language label %q", box.lang.Text)
+		}
+		if got := plainText(box.code.Segments); strings.TrimSpace(got) != code {
+			t.Errorf("code box shows %q", got)
+		}
+		colors := map[fyne.ThemeColorName]string{}
+		for _, s := range box.code.Segments {
+			ts := s.(*widget.TextSegment)
+			colors[ts.Style.ColorName] += ts.Text
+			if !ts.Style.TextStyle.Monospace {
+				t.Errorf("segment %q is not monospace", ts.Text)
+			}
+		}
+		if !strings.Contains(colors[theme.ColorNamePrimary], "func") || !strings.Contains(colors[theme.ColorNamePrimary], "return") {
+			t.Errorf("keywords not highlighted: %q", colors)
+		}
+		if !strings.Contains(colors[theme.ColorNamePlaceHolder], "// done") {
+			t.Errorf("comment not dimmed: %q", colors)
+		}
+		test.Tap(box.copy)
+		if got := h.d.app.Clipboard().Content(); got != code {
+			t.Errorf("Copy put %q on the clipboard", got)
+		}
+	})
+}
+
+func TestTableRendersAsGrid(t *testing.T) {
+	h := newHarness(t)
+	av := h.reply("| name | size |\n|---|---:|\n| a.go | 12 |\n| **b.go** | 40 |\n")
+	h.ui(func() {
+		var grid *tableGrid
+		for _, b := range blocksOf(av) {
+			if g, ok := b.(*tableGrid); ok {
+				grid = g
+			}
+		}
+		if grid == nil {
+			t.Fatal("the table is not a grid")
+		}
+		want := [][]string{{"name", "size"}, {"a.go", "12"}, {"b.go", "40"}}
+		got := grid.cells()
+		if len(got) != len(want) {
+			t.Fatalf("grid rows %q", got)
+		}
+		for i := range want {
+			if strings.Join(got[i], "|") != strings.Join(want[i], "|") {
+				t.Errorf("row %d is %q, want %q", i, got[i], want[i])
+			}
+		}
+		if strings.Contains(av.text.body.plain(), "|---") {
+			t.Error("the table's markup is shown as text")
+		}
+	})
+}
+
+func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
+	h := newHarness(t)
+	av := h.reply("Some **bold** text and `code`.")
+	h.ui(func() {
+		test.Tap(av.copyBtn)
+		if got := h.d.app.Clipboard().Content(); got != "Some bold text and code." {
+			t.Errorf("Copy gave %q", got)
+		}
+		menu := msgMenu(h.d, func() *row { return av.r })
+		for _, it := range menu.Items {
+			if it.Label == "Copy as Markdown" {
+				it.Action()
+			}
+		}
+		if got := h.d.app.Clipboard().Content(); got != "Some **bold** text and `code`." {
+			t.Errorf("Copy as Markdown gave %q", got)
+		}
+		for _, it := range menu.Items {
+			if it.Label == "Select text" {
+				it.Action()
+			}
+		}
+	})
+	h.waitFor("select mode", func() bool {
+		return av.text.sel.Visible() && av.text.sel.Selectable && av.text.sel.Text == "Some **bold** text and `code`."
+	})
+}
+
+// A long code block streamed in is split into parts (its fence re-opened),
+// shown as one block: one header, and Copy copies all of it. Splits never
+// move as the text grows.
+func TestLongCodeBlockIsSplitButCopiesWhole(t *testing.T) {
+	var code strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&code, "x%d := %d // line\n", i, i)
+	}
+	src := "Code:\n\n```go\n" + code.String() + "```\n\nAfter."
+	doc := newMDDoc(nil)
+	for n := 1; n <= len(src); n += 97 { // as if streamed
+		doc.set(src[:n])
+	}
+	doc.set(src)
+	whole := newMDDoc(nil)
+	whole.set(src)
+	if len(doc.parts) != len(whole.parts) {
+		t.Fatalf("streamed into %d parts, parsed whole into %d", len(doc.parts), len(whole.parts))
+	}
+	for i := range doc.parts {
+		if doc.parts[i].src != whole.parts[i].src {
+			t.Fatalf("part %d differs: the splits moved", i)
+		}
+	}
+	if len(doc.parts) < 3 {
+		t.Fatalf("a %d-byte code block stayed in %d parts", len(src), len(doc.parts))
+	}
+	h := newHarness(t)
+	av := h.reply(src)
+	h.ui(func() {
+		var boxes []*codeBox
+		for _, b := range blocksOf(av) {
+			if c, ok := b.(*codeBox); ok {
+				boxes = append(boxes, c)
+			}
+		}
+		if len(boxes) < 2 {
+			t.Fatalf("%d code boxes", len(boxes))
+		}
+		if !boxes[0].head.Visible() || boxes[1].head.Visible() {
+			t.Error("a continued code block repeats its header")
+		}
+		test.Tap(boxes[0].copy)
+		if got := h.d.app.Clipboard().Content(); got != strings.TrimSuffix(code.String(), "\n") {
+			t.Errorf("Copy gave %d bytes, want the %d of the block", len(got), code.Len()-1)
+		}
+		if !strings.Contains(av.text.body.plain(), "After.") {
+			t.Error("the text after the block is lost")
+		}
+	})
+}
+
+// One huge line of prose is split after a sentence (Fyne wraps a long
+// line in more than linear time).
+func TestHugeParagraphIsSplitAtSentences(t *testing.T) {
+	src := strings.Repeat("A sentence of words. ", 500)
+	doc := newMDDoc(nil)
+	doc.set(src)
+	if len(doc.parts) < 10 {
+		t.Fatalf("%d parts", len(doc.parts))
+	}
+	for _, p := range doc.parts[:len(doc.parts)-1] {
+		if !strings.HasSuffix(p.src, ". ") || len(p.src) > lineLimit {
+			t.Fatalf("part ends %q, %d bytes", p.src[len(p.src)-10:], len(p.src))
+		}
+	}
+}
+
+// Chat blocks keep the markdown rules: no HTML, no image fetch, a link
+// opens only through its confirmation (no URL on the segment), also in
+// table cells.
+func TestChatBlocksKeepTheSafetyRules(t *testing.T) {
+	src := "<script>x()</script>\n\n![i](http://127.0.0.1:1/x.png)\n\n| [a](https://example.com) | <b>b</b> |\n|---|---|\n| ![j](http://127.0.0.1:1/y.png) | [js](javascript:alert(1)) |\n"
+	var segs []widget.RichTextSegment
+	for _, b := range renderBlocks(src, func(string) {}) {
+		segs = append(segs, b.segs...)
+		if b.table != nil {
+			for _, row := range b.table.rows {
+				for _, cell := range row {
+					segs = append(segs, cell...)
+				}
+			}
+		}
+	}
+	text := plainText(segs)
+	for _, want := range []string{"<script>x()</script>", "[image: http://127.0.0.1:1/x.png]", "<b>", "[image: http://127.0.0.1:1/y.png]", "js (javascript:alert(1))"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("rendered text lacks %q:\n%s", want, text)
+		}
+	}
+	links := 0
+	walkSegments(segs, func(s widget.RichTextSegment) {
+		switch l := s.(type) {
+		case *widget.ImageSegment:
+			t.Error("an image segment")
+		case *widget.HyperlinkSegment:
+			links++
+			if l.URL != nil || l.Text != "a" {
+				t.Errorf("link %q carries URL %v", l.Text, l.URL)
+			}
+		}
+	})
+	if links != 1 {
+		t.Errorf("%d tappable links, want 1 (https only)", links)
+	}
+}
+
+func TestRightClickOpensTheMessageMenu(t *testing.T) {
+	h := newHarness(t)
+	av := h.reply("menu me")
+	h.ui(func() {
+		av.frame.TappedSecondary(&fyne.PointEvent{AbsolutePosition: fyne.NewPos(20, 20)})
+		if h.topOverlay() == nil || av.frame.shown == nil {
+			t.Fatal("a right click opened no menu")
+		}
+		var labels []string
+		for _, it := range av.frame.shown.Items {
+			labels = append(labels, it.Label)
+		}
+		got := strings.Join(labels, "|")
+		for _, want := range []string{"Copy", "Copy as Markdown", "Select text"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("the menu lacks %q: %q", want, got)
+			}
+		}
+	})
+}
+
+// A reply far taller than the window shows only the blocks near the view
+// (Fyne paints every visible object, clipped or not); scrolling shows the
+// others, and the row keeps its height.
+func TestHugeReplyCullsBlocksOutOfView(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	var src strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&src, "Step %d:\n\n```go\n", i)
+		for j := range 20 {
+			fmt.Fprintf(&src, "x%d := %d\n", j, j)
+		}
+		src.WriteString("```\n\n")
+	}
+	av := h.reply(src.String())
+	h.ui(func() {
+		l := h.d.transcript.view.list
+		row := av.r.index
+		height := l.heights[row]
+		hidden, all := av.text.body.culled()
+		if hidden == 0 || hidden == all {
+			t.Fatalf("%d of %d blocks hidden at the end of a %.0f px reply", hidden, all, height)
+		}
+		last := av.text.body.groups[len(av.text.body.groups)-1]
+		if !last[len(last)-1].inner.object().Visible() {
+			t.Error("the block in view is hidden")
+		}
+		l.scroll.ScrollToOffset(fyne.NewPos(0, l.tops[row]))
+		l.scrolled(l.scroll.Offset)
+		if !av.text.body.groups[0][0].inner.object().Visible() {
+			t.Error("the first block is hidden in view")
+		}
+		if last[len(last)-1].inner.object().Visible() {
+			t.Error("the last block is shown far out of view")
+		}
+		if l.heights[row] != height {
+			t.Errorf("culling changed the row's height: %.0f → %.0f", height, l.heights[row])
+		}
+	})
+}

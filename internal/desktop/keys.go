@@ -1,0 +1,78 @@
+package desktop
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+// The window's keys when no widget has the focus (a focused widget gets
+// them first: the composer and dialog fields forward Esc and Enter here).
+// A modal dialog on top answers Esc (cancel) and Enter (its default); else
+// Esc denies a pending approval or stops the running reply, and Enter
+// approves a pending call once.
+
+// modalKeys is an open dialog's Esc and Enter.
+type modalKeys struct {
+	cancel, confirm func()
+}
+
+// pushModal registers an open dialog's keys; the returned func removes
+// them (call it when the dialog closes).
+func (d *UI) pushModal(m *modalKeys) func() {
+	d.modals = append(d.modals, m)
+	return func() {
+		for i, x := range d.modals {
+			if x == m {
+				d.modals = append(d.modals[:i], d.modals[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+func (d *UI) topModal() *modalKeys {
+	if n := len(d.modals); n > 0 {
+		return d.modals[n-1]
+	}
+	return nil
+}
+
+// typedKey is the canvas's key handler.
+func (d *UI) typedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyEscape:
+		d.escape()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		d.enter()
+	}
+}
+
+// escape cancels the top dialog, else denies a pending approval, else
+// stops the running reply.
+func (d *UI) escape() {
+	if m := d.topModal(); m != nil {
+		m.cancel()
+		return
+	}
+	if a := d.transcript.pendingApproval(); a != nil {
+		a.answer(agent.ApproveDeny)
+		d.transcript.clearApproval(a)
+		return
+	}
+	if d.running {
+		d.composer.stopTurn()
+	}
+}
+
+// enter confirms the top dialog, else approves a pending call once.
+func (d *UI) enter() {
+	if m := d.topModal(); m != nil {
+		m.confirm()
+		return
+	}
+	if a := d.transcript.pendingApproval(); a != nil {
+		a.answer(agent.ApproveOnce)
+		d.transcript.clearApproval(a)
+	}
+}

@@ -1,0 +1,236 @@
+package desktop
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// sendCore records what the composer sends.
+type sendCore struct {
+	*fakeCore
+	sent    chan string
+	stopped chan struct{}
+	model   string // the session's model
+}
+
+func (c *sendCore) Session() agent.Session { return agent.Session{ID: fakeSession, Model: c.model} }
+
+func (c *sendCore) SendAll(_ context.Context, text string) error {
+	c.sent <- text
+	return nil
+}
+
+func (c *sendCore) Stop() { c.stopped <- struct{}{} }
+
+func newSendCore(t *testing.T, h *harness) *sendCore {
+	c := &sendCore{sent: make(chan string, 4), stopped: make(chan struct{}, 4), model: echoModel}
+	c.fakeCore = newDetachedFakeCore(t, h.d)
+	h.d.Attach(c)
+	h.waitFor("the composer", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	return c
+}
+
+func key(name fyne.KeyName) *fyne.KeyEvent { return &fyne.KeyEvent{Name: name} }
+
+func TestEnterSendsShiftEnterAddsALine(t *testing.T) {
+	h := newHarness(t)
+	c := newSendCore(t, h)
+	h.ui(func() {
+		e := h.d.composer.entry
+		test.Type(e, "one")
+		e.KeyDown(key(desktop.KeyShiftLeft))
+		e.TypedKey(key(fyne.KeyReturn))
+		e.KeyUp(key(desktop.KeyShiftLeft))
+		test.Type(e, "two")
+		if e.Text != "one\ntwo" {
+			t.Errorf("Shift+Enter gave %q", e.Text)
+		}
+		e.TypedKey(key(fyne.KeyReturn))
+	})
+	select {
+	case got := <-c.sent:
+		if got != "one\ntwo" {
+			t.Errorf("sent %q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Enter did not send")
+	}
+	h.waitFor("the turn to end", func() bool { return !h.d.running })
+	// Swapped: Enter adds a line, Ctrl+Enter sends.
+	h.ui(func() {
+		h.d.composer.setEnterSends(false)
+		e := h.d.composer.entry
+		e.SetText("")
+		test.Type(e, "a")
+		e.TypedKey(key(fyne.KeyReturn))
+		test.Type(e, "b")
+		if e.Text != "a\nb" {
+			t.Errorf("swapped Enter gave %q", e.Text)
+		}
+		e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
+	})
+	if got := <-c.sent; got != "a\nb" {
+		t.Errorf("Ctrl+Enter sent %q", got)
+	}
+}
+
+func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
+	h := newHarness(t)
+	c := newSendCore(t, h)
+	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "earlier question"})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	h.waitFor("running", func() bool { return h.d.running })
+	h.ui(func() { h.d.composer.entry.TypedKey(key(fyne.KeyEscape)) })
+	select {
+	case <-c.stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Esc did not stop the reply")
+	}
+	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "stream_cancelled (-32000)"})
+	h.waitFor("stopped, not failed", func() bool {
+		r := h.renderedTranscript()
+		return !h.d.running && strings.Contains(r, "Stopped") && !strings.Contains(r, "failed")
+	})
+	h.ui(func() {
+		e := h.d.composer.entry
+		e.TypedKey(key(fyne.KeyUp))
+		if e.Text != "earlier question" {
+			t.Errorf("Up in the empty composer gave %q", e.Text)
+		}
+	})
+}
+
+func TestPromptDialogKeys(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	// An input prompt: the field has the focus, Enter submits it.
+	p := f.prompt(t, "alpha", "input", `{"title":"Name?","fields":[{"key":"value","kind":"input"}]}`)
+	got := make(chan promptAnswer, 1)
+	go func() {
+		v, cancelled := h.d.Prompt(context.Background(), p)
+		got <- promptAnswer{values: v, cancelled: cancelled}
+	}()
+	var view *promptView
+	h.waitFor("the prompt", func() bool { view = h.d.prompts.open[p]; return view != nil })
+	h.ui(func() {
+		focused, ok := h.d.win.Canvas().Focused().(*fieldEntry)
+		if !ok || focused != view.form.firstEntry() {
+			t.Fatalf("focus is on %T, not the first field", h.d.win.Canvas().Focused())
+		}
+		test.Type(focused, "Ada")
+		focused.TypedKey(key(fyne.KeyReturn))
+	})
+	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != "Ada" {
+		t.Fatalf("Enter answered %+v", a)
+	}
+	// A confirm prompt: Esc cancels it, Enter would say Yes.
+	p = f.prompt(t, "alpha", "confirm", `{"title":"Sure?","fields":[{"key":"value","kind":"confirm"}]}`)
+	go func() {
+		v, cancelled := h.d.Prompt(context.Background(), p)
+		got <- promptAnswer{values: v, cancelled: cancelled}
+	}()
+	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.ui(func() { h.d.typedKey(key(fyne.KeyEscape)) })
+	if a := <-got; !a.cancelled {
+		t.Fatalf("Esc answered %+v", a)
+	}
+	p = f.prompt(t, "alpha", "confirm", `{"title":"Sure?","fields":[{"key":"value","kind":"confirm"}]}`)
+	go func() {
+		v, cancelled := h.d.Prompt(context.Background(), p)
+		got <- promptAnswer{values: v, cancelled: cancelled}
+	}()
+	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.ui(func() { h.d.typedKey(key(fyne.KeyReturn)) })
+	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != true {
+		t.Fatalf("Enter answered %+v", a)
+	}
+	h.ui(func() {
+		if len(h.d.modals) != 0 {
+			t.Errorf("%d dialogs still take keys", len(h.d.modals))
+		}
+	})
+}
+
+func TestApprovalKeys(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		key  fyne.KeyName
+		want agent.Approval
+	}{{fyne.KeyReturn, agent.ApproveOnce}, {fyne.KeyEscape, agent.ApproveDeny}} {
+		h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+		got := make(chan agent.Approval, 1)
+		go func() {
+			got <- h.d.Approve(context.Background(), agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{}`})
+		}()
+		h.waitFor("the approval", func() bool { return h.d.transcript.pendingApproval() != nil })
+		h.ui(func() { h.d.typedKey(key(tc.key)) })
+		if a := <-got; a != tc.want {
+			t.Errorf("%s answered %q, want %q", tc.key, a, tc.want)
+		}
+	}
+}
+
+// A pasted 20,000-character paragraph turns wrapping off (Fyne re-wraps
+// all of it on every key), and clearing the composer turns it back on.
+func TestComposerUnwrapsAVeryLongLine(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		e := h.d.composer.entry
+		h.d.app.Clipboard().SetContent(strings.Repeat("word ", 4_000))
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.app.Clipboard()})
+		if len(e.Text) != 20_000 {
+			t.Fatalf("pasted %d characters", len(e.Text))
+		}
+		if e.Wrapping != fyne.TextWrapOff {
+			t.Errorf("wrapping %v with a 20,000-character line", e.Wrapping)
+		}
+		e.SetText("short")
+		if e.Wrapping != fyne.TextWrapWord {
+			t.Errorf("wrapping %v with a short line", e.Wrapping)
+		}
+	})
+}
+
+// The palette's Up and Down move a highlighted row; Enter runs it.
+func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.ui(func() {
+		h.d.showPalette()
+		p := h.d.paletteUI
+		test.Type(p.entry, "window")
+		want := -1
+		for i, e := range p.shown {
+			if e.label == "Plugin manager" {
+				want = i
+			}
+		}
+		if want < 1 {
+			t.Fatalf("palette shows %+v", p.shown)
+		}
+		for range want + 2 {
+			p.entry.TypedKey(key(fyne.KeyDown))
+		}
+		for range 2 {
+			p.entry.TypedKey(key(fyne.KeyUp))
+		}
+		if p.cursor != want {
+			t.Fatalf("cursor %d, want %d", p.cursor, want)
+		}
+		p.entry.TypedKey(key(fyne.KeyUp))
+		p.entry.TypedKey(key(fyne.KeyDown))
+		p.entry.TypedKey(key(fyne.KeyReturn))
+		if h.d.pluginsWin == nil {
+			t.Error("Enter did not run the highlighted row (the plugin manager)")
+		}
+	})
+}

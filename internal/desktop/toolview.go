@@ -1,0 +1,138 @@
+package desktop
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+// maxResultLines is how much of a tool result a collapsed card shows.
+const maxResultLines = 12
+
+// toolView is a tool call card: name, live state, arguments, result or
+// reason, and approval buttons while the core waits for the user. A long
+// result is collapsed with a working "Show all".
+type toolView struct {
+	d       *UI
+	obj     fyne.CanvasObject
+	title   *widget.Label
+	state   *widget.Label
+	args    *widget.Label
+	result  *widget.Label
+	more    *widget.Button
+	reason  *widget.Label
+	ask     *fyne.Container
+	once    *widget.Button
+	current *approval
+	r       *row
+}
+
+func newToolView(d *UI) *toolView {
+	v := &toolView{d: d, title: widget.NewLabel(""), state: widget.NewLabel("")}
+	v.title.TextStyle.Bold = true
+	mono := func() *widget.Label {
+		l := widget.NewLabel("")
+		l.TextStyle.Monospace = true
+		l.Wrapping = fyne.TextWrapWord
+		l.Selectable = true
+		return l
+	}
+	v.args, v.result = mono(), mono()
+	v.more = widget.NewButton("", func() {
+		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showAll = !u.showAll })
+	})
+	v.more.Importance = widget.LowImportance
+	v.reason = widget.NewLabel("")
+	v.reason.Wrapping = fyne.TextWrapWord
+	v.reason.Importance = widget.WarningImportance
+	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
+	v.once.Importance = widget.HighImportance
+	session := widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
+	always := widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
+	deny := widget.NewButton("Deny", func() { v.answer(agent.ApproveDeny) })
+	deny.Importance = widget.DangerImportance
+	prompt := widget.NewLabel("Allow this call?  (Enter approves once · Esc denies)")
+	prompt.TextStyle.Bold = true
+	prompt.Wrapping = fyne.TextWrapWord
+	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
+	v.ask.Hide()
+	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
+	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
+	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
+	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	return v
+}
+
+func (v *toolView) object() fyne.CanvasObject { return v.obj }
+
+func (v *toolView) bind(r *row) {
+	v.r = r
+	c := r.snap.call
+	v.title.SetText(c.Name)
+	v.state.Importance = stateImportance(c.State)
+	v.state.SetText("● " + string(c.State))
+	v.args.SetText(c.Arguments)
+	result, hidden := collapse(c.Result, maxResultLines)
+	switch {
+	case hidden == 0:
+		v.more.Hide()
+	case r.ui.showAll:
+		result = strings.TrimRight(c.Result, "\n")
+		v.more.SetText("Show less")
+		v.more.Show()
+	default:
+		v.more.SetText(fmt.Sprintf("Show all (%d more lines)", hidden))
+		v.more.Show()
+	}
+	setOptional(v.result, result)
+	setOptional(v.reason, c.Reason)
+	v.current = r.snap.approval
+	setShown(v.ask, v.current != nil)
+}
+
+// answer resolves the pending approval; the core goroutine waiting on it
+// continues and reports the next state.
+func (v *toolView) answer(a agent.Approval) {
+	ap := v.current
+	if ap == nil {
+		return
+	}
+	v.current = nil
+	ap.answer(a)
+	v.d.transcript.clearApproval(ap)
+}
+
+func stateImportance(s agent.ToolState) widget.Importance {
+	switch s {
+	case agent.ToolRunning:
+		return widget.HighImportance
+	case agent.ToolDone:
+		return widget.SuccessImportance
+	case agent.ToolFailed:
+		return widget.DangerImportance
+	case agent.ToolBlocked, agent.ToolDenied:
+		return widget.WarningImportance
+	}
+	return widget.MediumImportance
+}
+
+func setOptional(l *widget.Label, text string) {
+	l.SetText(text)
+	setShown(l, text != "")
+}
+
+// collapse keeps the first n lines of s and says how many it left out.
+func collapse(s string, n int) (string, int) {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n"), 0
+	}
+	return strings.Join(lines[:n], "\n"), len(lines) - n
+}

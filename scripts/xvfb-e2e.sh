@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# xvfb-e2e.sh — drive the real window under Xvfb with xdotool, as a user:
+# type a message that makes the echo model call a tool, press Enter, wait
+# for the approval card and approve it with Enter, run hello-surfaces' "ask"
+# action from the composer and answer its prompt with Enter, then send a
+# two-line message typed with Shift+Enter; quit and check the saved session
+# on disk (the messages, the tool call and its result, the model's answers).
+# The app's hidden --trace flag prints what the window does, so each step
+# waits for the window instead of guessing with sleeps. Logs and the saved
+# session go to $LOGDIR (default ./ci-logs).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+LOGDIR="${LOGDIR:-./ci-logs}"
+mkdir -p "$LOGDIR"
+LOGDIR="$(cd "$LOGDIR" && pwd)"
+MODEL=plugin/echo-provider/echo/echo-1
+
+fail() {
+	echo "xvfb-e2e: FAIL: $*" >&2
+	[ -f "$LOGDIR/e2e.stderr" ] && tail -n 30 "$LOGDIR/e2e.stderr" >&2
+	exit 1
+}
+for c in Xvfb xdotool; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
+
+mkdir -p bin
+CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
+make --no-print-directory examples
+
+D="$(mktemp -d)"
+WS="$(mktemp -d)"
+APP=""
+XVFB=""
+cleanup() {
+	[ -n "$APP" ] && kill "$APP" 2>/dev/null && wait "$APP" 2>/dev/null || true
+	[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null && wait "$XVFB" 2>/dev/null || true
+	rm -rf "$D" "$WS"
+}
+trap cleanup EXIT
+for x in echo-provider hello-surfaces; do
+	bin/reasonix-desktop plugin install --yes --data-dir "$D" "examples/$x" >"$LOGDIR/e2e-install-$x.log" 2>&1 ||
+		fail "installing $x"
+done
+printf '{"defaultModel":"%s"}\n' "$MODEL" >"$D/settings.json"
+
+# Xvfb picks a free display itself (-displayfd) and says which.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e-xvfb.log" 2>&1 &
+XVFB=$!
+for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
+[ -s "$D/display" ] || fail "Xvfb did not start (see $LOGDIR/e2e-xvfb.log)"
+export DISPLAY=":$(head -n 1 "$D/display")"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+(cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
+APP=$!
+WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
+
+# wait_for WHAT CMD...: poll a condition for up to 30 s.
+wait_for() {
+	local what="$1"
+	shift
+	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
+	fail "timed out waiting for $what"
+}
+session_has() { grep -qF -- "$1" "$D"/sessions/*.json 2>/dev/null; }
+# traced N LINE: the app traced LINE at least N times.
+traced() { [ "$(grep -cxF -- "trace: $2" "$LOGDIR/e2e.stdout")" -ge "$1" ]; }
+
+# The plugins start and the model list arrives; the composer has the focus
+# and Enter sends.
+wait_for "the echo model" traced 1 'models 1'
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+xdotool type --delay 5 'call run_command {"command":"echo e2e-ok"}'
+xdotool key Return
+# The approval card: Enter approves once (the composer is empty).
+wait_for "the approval" traced 1 'approval run_command'
+xdotool key Return
+wait_for "the turn" traced 1 'turn done'
+wait_for "the saved turn" session_has 'Tool result: e2e-ok'
+
+# A plugin prompt: run hello-surfaces' ask action, answer Yes with Enter.
+xdotool type --delay 5 '/hello-surfaces:ask'
+xdotool key Return
+wait_for "the prompt" traced 1 'prompt hello-surfaces'
+xdotool key Return
+wait_for "the answer" traced 1 'action /hello-surfaces:ask: answered yes'
+
+# Shift+Enter adds a line, Enter sends both lines as one message.
+xdotool type --delay 5 'line one'
+xdotool key shift+Return
+xdotool type --delay 5 'line two'
+xdotool key Return
+wait_for "the second turn" traced 2 'turn done'
+wait_for "the two-line message saved" session_has 'line one\nline two'
+
+kill -TERM "$APP"
+wait "$APP" || true
+APP=""
+F="$(ls "$D"/sessions/*.json | head -n 1)"
+cp "$F" "$LOGDIR/e2e-session.json"
+for want in '"content": "call run_command' '"name": "run_command"' 'e2e-ok' 'Tool result: e2e-ok'; do
+	grep -qF -- "$want" "$F" || fail "the saved session lacks $want"
+done
+echo "xvfb-e2e: ok (session $F checked)"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# xvfb-perf-check.sh — the transcript's real-window performance check.
+#
+# Opens a generated session of $MESSAGES messages (default 5,000) in the real
+# binary under Xvfb (GL through Mesa), streams an echo reply of $WORDS words
+# at 200 chunks/s at its bottom (ECHO_PROVIDER_DELAY_MS=5), and prints the
+# transcript's figures from the hidden --stats flag: frames, frames/s, work
+# per frame, the time from opening the session to its first frame, the
+# rows with widgets, and the app's peak RSS. A screenshot is written to
+# $LOGDIR (default ./ci-logs). Not part of `make test`: it measures, it does
+# not pass or fail on figures (the widget benchmarks are the gate).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+LOGDIR="${LOGDIR:-./ci-logs}"
+mkdir -p "$LOGDIR"
+LOGDIR="$(cd "$LOGDIR" && pwd)"
+MESSAGES="${MESSAGES:-5000}"
+WORDS="${WORDS:-2000}"
+RUN_FOR="${RUN_FOR:-20}"
+MODEL=plugin/echo-provider/echo/echo-1
+
+fail() { echo "xvfb-perf-check: FAIL: $*" >&2; exit 1; }
+command -v xvfb-run >/dev/null || fail "xvfb-run is missing (run: make deps)"
+
+mkdir -p bin
+CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
+go build -o examples/echo-provider/bin/echo-provider ./examples/echo-provider
+
+D="$(mktemp -d)"
+trap 'rm -rf "$D"' EXIT
+bin/reasonix-desktop plugin install --yes --data-dir "$D" examples/echo-provider >"$LOGDIR/perf-install.log" 2>&1 ||
+	{ cat "$LOGDIR/perf-install.log" >&2; fail "installing echo-provider"; }
+ID="$(go run ./scripts/gensession -data-dir "$D" -messages "$MESSAGES" -model "$MODEL")"
+# Paragraphs of 40 words, as a model writes them.
+TEXT="$(for i in $(seq $((WORDS / 40))); do printf 'word %.0s' $(seq 40); printf '\n\n'; done)"
+
+echo "xvfb-perf-check: $MESSAGES messages, a $WORDS-word reply (paragraphs of 40 words) at 200 chunks/s, ${RUN_FOR}s"
+set +e
+ECHO_PROVIDER_DELAY_MS=5 /usr/bin/time -f "peak RSS %M KB" -o "$LOGDIR/perf-rss.txt" \
+	timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" \
+	bin/reasonix-desktop gui --data-dir "$D" --session "$ID" --send "$TEXT" --stats \
+	--screenshot "$LOGDIR/perf.png" --screenshot-after "$((RUN_FOR - 3))s" --exit-after "${RUN_FOR}s" \
+	>"$LOGDIR/perf.stdout" 2>"$LOGDIR/perf.stderr"
+code=$?
+set -e
+[ "$code" -eq 0 ] || { tail -n 40 "$LOGDIR/perf.stderr" >&2; fail "the app exited with $code"; }
+grep '^transcript:' "$LOGDIR/perf.stdout" || fail "no --stats line (see $LOGDIR/perf.stdout)"
+cat "$LOGDIR/perf-rss.txt"
+echo "xvfb-perf-check: screenshot $LOGDIR/perf.png"
