@@ -509,6 +509,15 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 	c.state = StateActive
 	early := c.early
 	c.mu.Unlock()
+	if early == "" {
+		select {
+		case <-c.exited:
+			// It died before initialized was sent, yet that write went
+			// through: reap's report was ignored while Starting.
+			early = "exited: " + describeWait(c.waitErr)
+		default:
+		}
+	}
 	if early != "" {
 		// It died after the handshake, before we looked: a started client
 		// that crashed, reported through OnCrash like any later crash.
