@@ -11,10 +11,14 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // WatchdogCommand is the hidden subcommand that runs ServeWatchdog.
 const WatchdogCommand = "__reasonix-watchdog"
+
+// tellTimeout bounds one registration write to the watchdog.
+const tellTimeout = time.Second
 
 // The process-wide watchdog client: configured once by the host's main,
 // started on the first Start that needs it.
@@ -93,6 +97,8 @@ func tell(op byte, pid int) {
 	if wd.w == nil || wd.broken {
 		return
 	}
+	// Bounded: a watchdog that stopped reading must not hold every spawn.
+	_ = wd.w.SetWriteDeadline(time.Now().Add(tellTimeout))
 	if _, err := fmt.Fprintf(wd.w, "%c%d\n", op, pid); err != nil {
 		wd.broken = true
 		wd.log.Warn("watchdog gone: plugin processes rely on the parent-death signal only", "error", err)
