@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -73,7 +74,10 @@ func enableWatchdog() {
 		fmt.Fprintln(os.Stderr, "reasonix-desktop: no watchdog (plugin processes rely on the parent-death signal):", err)
 		return
 	}
-	proc.EnableWatchdog(self, []string{proc.WatchdogCommand}, nil, nil)
+	// Its rare failures (it could not start, or died) go to stderr: they
+	// happen before or outside any command's host.log.
+	warn := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	proc.EnableWatchdog(self, []string{proc.WatchdogCommand}, nil, warn)
 }
 
 // version is set at link time for releases.

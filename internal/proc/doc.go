@@ -9,7 +9,11 @@
 // of a pipe whose only writer is the host: the host sends "+<pgid>" when a
 // group starts and "-<pgid>" once it is gone. When the host dies the
 // kernel closes its end; the watchdog reads EOF and SIGKILLs every group
-// still listed, SIGTERM-ignoring children included. On Linux the direct
+// still listed, SIGTERM-ignoring children included. Every plugin process
+// also carries a per-host mark in its environment (TokenVar), inherited by
+// what it starts; on Linux the watchdog then kills every process still
+// carrying it, which catches descendants that left their group with setsid
+// (only one that also clears its environment escapes). On Linux the direct
 // child also gets a parent-death signal, a second line of defence for the
 // moment between the spawn and its registration.
 //

@@ -2,6 +2,8 @@ package proc
 
 import (
 	"bufio"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,10 +13,14 @@ import (
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // WatchdogCommand is the hidden subcommand that runs ServeWatchdog.
 const WatchdogCommand = "__reasonix-watchdog"
+
+// tellTimeout bounds one registration write to the watchdog.
+const tellTimeout = time.Second
 
 // The process-wide watchdog client: configured once by the host's main,
 // started on the first Start that needs it.
@@ -27,6 +33,7 @@ var wd struct {
 	broken  bool // the watchdog could not start or its pipe failed
 	w       *os.File
 	pid     int
+	token   string
 	log     *slog.Logger
 }
 
@@ -80,6 +87,37 @@ func startWatchdogLocked() {
 	wd.w, wd.pid = w, cmd.Process.Pid
 	// Reap it whenever it ends (with the host's pipe closed, or killed).
 	go func() { _ = cmd.Wait() }()
+	// The mark every plugin process carries in its environment, so the
+	// watchdog also finds descendants that left the group (setsid).
+	wd.token = newToken()
+	if _, err := fmt.Fprintf(w, "t%s\n", wd.token); err != nil {
+		wd.broken = true
+		wd.log.Warn("watchdog gone: plugin processes rely on the parent-death signal only", "error", err)
+	}
+}
+
+func newToken() string {
+	var b [12]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return strconv.Itoa(os.Getpid())
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// TokenVar names the environment variable that marks a plugin process and
+// everything it starts, for the watchdog.
+const TokenVar = "REASONIX_WATCHDOG_TOKEN"
+
+// watchdogToken starts the watchdog if it is enabled and returns the mark
+// for the child's environment ("" without a watchdog).
+func watchdogToken() string {
+	wd.mu.Lock()
+	defer wd.mu.Unlock()
+	startWatchdogLocked()
+	if wd.broken {
+		return ""
+	}
+	return wd.token
 }
 
 // tell sends one registration line; a failed write leaves the watchdog
@@ -93,6 +131,8 @@ func tell(op byte, pid int) {
 	if wd.w == nil || wd.broken {
 		return
 	}
+	// Bounded: a watchdog that stopped reading must not hold every spawn.
+	_ = wd.w.SetWriteDeadline(time.Now().Add(tellTimeout))
 	if _, err := fmt.Fprintf(wd.w, "%c%d\n", op, pid); err != nil {
 		wd.broken = true
 		wd.log.Warn("watchdog gone: plugin processes rely on the parent-death signal only", "error", err)
@@ -105,6 +145,13 @@ func tell(op byte, pid int) {
 func Start(cmd *exec.Cmd) error {
 	if cmd.SysProcAttr == nil {
 		cmd.SysProcAttr = Attr()
+	}
+	if token := watchdogToken(); token != "" {
+		env := cmd.Env
+		if env == nil {
+			env = os.Environ()
+		}
+		cmd.Env = append(env[:len(env):len(env)], TokenVar+"="+token)
 	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start %s: %w", cmd.Path, err)
@@ -131,13 +178,20 @@ func RunWatchdog() {
 
 // ServeWatchdog reads registrations from r until EOF (the host died or
 // exited), then SIGKILLs every group still registered and returns how many
-// it killed.
+// it killed. Where the system lists processes' environments (Linux), it
+// also kills every process still carrying the host's mark: descendants that
+// left their group with setsid.
 func ServeWatchdog(r io.Reader) int {
 	groups := map[int]bool{}
+	token := ""
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
 		line := sc.Text()
 		if len(line) < 2 {
+			continue
+		}
+		if line[0] == 't' {
+			token = line[1:]
 			continue
 		}
 		pid, err := strconv.Atoi(line[1:])
@@ -153,6 +207,9 @@ func ServeWatchdog(r io.Reader) int {
 	}
 	for pid := range groups {
 		KillGroup(pid)
+	}
+	if token != "" {
+		killMarked(TokenVar + "=" + token)
 	}
 	return len(groups)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -41,7 +42,11 @@ func playHost() int {
 	fmt.Sscan(os.Getenv("PROC_TEST_PLUGINS"), &n)
 	for range n {
 		cmd := exec.Command(os.Getenv("PROC_TEST_PLUGIN"))
-		cmd.Env = append(os.Environ(), "HOSTILE_MODE=sigterm-child", "PROC_TEST_ROLE=")
+		mode := os.Getenv("PROC_TEST_MODE")
+		if mode == "" {
+			mode = "sigterm-child"
+		}
+		cmd.Env = append(os.Environ(), "HOSTILE_MODE="+mode, "PROC_TEST_ROLE=")
 		stdin, err := cmd.StdinPipe() // held open: the plugin waits on it
 		if err != nil {
 			return 2
@@ -58,7 +63,7 @@ func playHost() int {
 
 // startHost runs the host part and returns it once every plugin process
 // (and its SIGTERM-ignoring child) has written its pid.
-func startHost(t *testing.T, plugins int, watchdog bool) (*exec.Cmd, []int) {
+func startHost(t *testing.T, plugins int, watchdog bool, extraEnv ...string) (*exec.Cmd, []int) {
 	t.Helper()
 	pidFile := filepath.Join(t.TempDir(), "pids")
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -68,6 +73,7 @@ func startHost(t *testing.T, plugins int, watchdog bool) (*exec.Cmd, []int) {
 	if !watchdog {
 		cmd.Env = append(cmd.Env, "PROC_TEST_NO_WATCHDOG=1")
 	}
+	cmd.Env = append(cmd.Env, extraEnv...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +105,25 @@ func startHost(t *testing.T, plugins int, watchdog bool) (*exec.Cmd, []int) {
 // SIGTERM-ignoring ones included, is gone shortly after.
 func TestHostSIGKILLLeavesNoPluginProcess(t *testing.T) {
 	host, pids := startHost(t, 3, true)
+	if err := host.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	testutil.WaitDead(t, pids...)
+}
+
+// A child that left its plugin's group and session (setsid) carries the
+// host's mark in its environment: the watchdog finds and kills it too.
+func TestHostSIGKILLKillsEscapedDescendants(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the mark is found through /proc")
+	}
+	host, pids := startHost(t, 2, true, "PROC_TEST_MODE=setsid-child")
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
 	if err := host.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,7 @@ func TestStreamDeadlinesNameTheProvider(t *testing.T) {
 				err = readAll(t, s, 5*time.Second)
 			}
 			elapsed := time.Since(start)
+			t.Logf("%s failed after %s (deadline 300ms)", tt.mode, elapsed)
 			if protocol.ReasonOf(err) != protocol.ReasonProviderInterrupted || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
@@ -107,6 +108,7 @@ func TestStreamOpenDefaultDeadline(t *testing.T) {
 	start := time.Now()
 	_, err := hub.Open(context.Background(), c, slowModel, "", request())
 	elapsed := time.Since(start)
+	t.Logf("stream/open never answered: failed after %s", elapsed)
 	if err == nil || !strings.Contains(err.Error(), "provider slow did not answer extension/provider/stream/open within 10s") {
 		t.Fatalf("err = %v", err)
 	}

@@ -187,12 +187,16 @@ func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort stri
 	}()
 
 	var res protocol.StreamOpenResult
-	openCtx, cancel := context.WithTimeout(ctx, s.limits.Open)
+	openBy := time.Now().Add(s.limits.Open)
+	openCtx, cancel := context.WithDeadline(ctx, openBy)
 	err := cl.Call(openCtx, protocol.MethodStreamOpen, protocol.StreamOpenParams{
 		StreamID: s.ID, ProviderRef: id.Ref(), Model: id.Model, Effort: effort, Request: req, SeqBase: SeqBase,
 	}, &res)
-	timedOut := errors.Is(openCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 	cancel()
+	// Our deadline, not the caller's: the call may report it a hair
+	// before either context does, so compare the deadlines themselves.
+	callerBy, callerHas := ctx.Deadline()
+	timedOut := errors.Is(err, context.DeadlineExceeded) && (!callerHas || callerBy.After(openBy))
 	if err == nil && !res.Accepted {
 		err = protocol.NewError(protocol.ReasonProviderFailed, "the provider did not accept the stream")
 	}

@@ -2,12 +2,11 @@ package sidecar
 
 import (
 	"context"
-	"errors"
-
 	"encoding/json"
-	"github.com/reasonix/reasonix-desktop/internal/content"
+	"errors"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/content"
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -57,11 +56,12 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	err := c.conn.Call(ctx, method, params, result)
-	// The caller's own deadline or cancel is not a dying connection, even
-	// when the read noticed the deadline before ctx's timer fired (ctx.Err
-	// still nil): waiting for Done then made every timeout up to 1 s late.
-	callerEnded := errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
-	if _, answered := err.(*protocol.Error); err != nil && !answered && !callerEnded && ctx.Err() == nil {
+	// The connection times a call out from ctx's deadline, a hair before
+	// ctx reports it: that is the caller's timeout, returned at once (not
+	// after waiting a second for a crash that is not coming, which made
+	// every timeout fire a second late).
+	timedOut := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+	if _, answered := err.(*protocol.Error); err != nil && !answered && !timedOut {
 		// Not the peer's answer: the connection is going away. Report why
 		// the sidecar died, not the bare "connection closed" the pipe saw
 		// first (pending calls fail a moment before Done closes).

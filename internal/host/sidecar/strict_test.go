@@ -137,3 +137,33 @@ func TestStalledReaderIsAFailure(t *testing.T) {
 	}
 	testutil.WaitDead(t, c.PID())
 }
+
+// A call to a sidecar that never answers ends at its context's deadline:
+// within 100 ms, 20 times out of 20. (It used to wait one more second for
+// a crash whenever the connection noticed the deadline before the context
+// did: a 5 s intercept budget fired at 6 s.)
+func TestCallTimeoutsFireOnTime(t *testing.T) {
+	c, err := sidecar.Start(context.Background(), misbehave(t, "hang-in-intercept", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Shutdown(context.Background())
+	const budget = 200 * time.Millisecond
+	var worst time.Duration
+	for i := range 20 {
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		start := time.Now()
+		err := c.Call(ctx, protocol.MethodIntercept, protocol.InterceptParams{
+			Event: protocol.HookToolBefore, Seq: int64(i + 1), Payload: []byte(`{"name":"x","arguments":""}`)}, nil)
+		late := time.Since(start) - budget
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("call %d: err = %v", i, err)
+		}
+		worst = max(worst, late)
+		if late > 100*time.Millisecond {
+			t.Errorf("call %d timed out %s after its budget", i, late)
+		}
+	}
+	t.Logf("20 timeouts of %s: the latest fired %s after its budget", budget, worst)
+}

@@ -16,6 +16,7 @@
 //	same-write-request  write a request in the same write as the initialize answer
 //	sigterm-child       start a child that ignores SIGTERM (pids in HOSTILE_PIDFILE)
 //	stop-reading        stop reading stdin once initialized arrives
+//	setsid-child        like sigterm-child, but the child leaves the group (setsid)
 package main
 
 import (
@@ -76,7 +77,9 @@ func main() {
 	case "junk-first":
 		write([]byte("Listening on :8080\n"))
 	case "sigterm-child":
-		startChild()
+		startChild(false)
+	case "setsid-child":
+		startChild(true)
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 16<<20)
@@ -129,7 +132,7 @@ func main() {
 			os.Exit(0)
 		}
 	}
-	if mode == "sigterm-child" {
+	if mode == "sigterm-child" || mode == "setsid-child" {
 		hang() // outlive stdin too: only a kill ends this one
 	}
 }
@@ -161,12 +164,15 @@ func initialize(mode string, id json.RawMessage) {
 	}
 }
 
-// startChild starts a SIGTERM-ignoring copy of itself in this process's
-// group and records both pids.
-func startChild() {
+// startChild starts a SIGTERM-ignoring copy of itself, in this process's
+// group or (escape) in a session of its own, and records both pids.
+func startChild(escape bool) {
 	self, _ := os.Executable()
 	child := exec.Command(self)
 	child.Env = append(os.Environ(), "HOSTILE_ROLE=child")
+	if escape {
+		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
 	if err := child.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile: child:", err)
 		os.Exit(2)
