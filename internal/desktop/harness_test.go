@@ -108,50 +108,38 @@ func (h *harness) install(name string) {
 // as its front end, and attaches it.
 func (h *harness) openCore() *agent.Core {
 	h.t.Helper()
-	c := h.openCoreNoCleanup()
-	h.t.Cleanup(func() { c.Close(context.Background()) })
-	return c
-}
-
-func (h *harness) openCoreNoCleanup() *agent.Core {
-	h.t.Helper()
 	c, err := agent.Open(context.Background(), agent.Config{Layout: h.layout, Workspace: h.t.TempDir(),
 		UIHost: protocol.UIHostDesktop, Frontend: h.d, OnFrame: h.d.OnFrame})
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	h.t.Cleanup(func() { c.Close(context.Background()) })
 	h.d.Attach(c)
 	return c
 }
 
 // openHello opens the core with hello-surfaces installed and waits for its
-// initial status, card and form. A sidecar's first publishes can race the
-// store's binding to the new generation in the core (they are dropped as
-// stale; see the desktop report): then the core is reopened, up to three
-// times, so these tests test the window rather than that race.
+// initial status, card and form. The first publishes of a generation are
+// bound before its sidecars get extension/initialized, so they always
+// arrive: a missing surface is a failure, not a race to retry.
 func (h *harness) openHello() *agent.Core {
 	h.t.Helper()
-	for attempt := 1; ; attempt++ {
-		c := h.openCoreNoCleanup()
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			ok := false
-			h.ui(func() {
-				ok = h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
-					h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
-					strings.Contains(h.d.status.text(), "hello-surfaces ready")
-			})
-			if ok {
-				h.t.Cleanup(func() { c.Close(context.Background()) })
-				return c
-			}
-			time.Sleep(10 * time.Millisecond)
+	c := h.openCore()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ok := false
+		h.ui(func() {
+			ok = h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
+				h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
+				strings.Contains(h.d.status.text(), "hello-surfaces ready")
+		})
+		if ok {
+			return c
 		}
-		c.Close(context.Background())
-		if attempt == 3 {
+		if time.Now().After(deadline) {
 			h.t.Fatal("hello-surfaces' initial surfaces never arrived")
 		}
-		h.t.Logf("hello-surfaces' initial publishes were dropped (generation binding race); reopening")
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -213,19 +213,25 @@ func runCommand(ctx context.Context, root string, raw json.RawMessage) (string, 
 	defer cancel()
 	cmd := exec.Command("/bin/sh", "-c", a.Command)
 	cmd.Dir = root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := &capped{max: OutputCap}
 	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
+	// The host's one process runner: its own group, registered with the
+	// watchdog, so nothing it starts outlives the call or the host.
+	if err := proc.Start(cmd); err != nil {
 		return "", err
 	}
+	pid := cmd.Process.Pid
+	defer func() {
+		proc.KillGroup(pid) // what it left running in the background too
+		proc.Forget(pid)
+	}()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	var err error
 	select {
 	case err = <-done:
 	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		proc.KillGroup(pid)
 		<-done // reap; the stop is the error that matters
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return out.String(), fmt.Errorf("command timed out after %s", timeout)

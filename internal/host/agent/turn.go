@@ -174,13 +174,16 @@ func (c *Core) prepare(ctx context.Context) (*turnState, error) {
 			fmt.Sprintf("model %s: plugin %s has stopped; no fallback to another model", s.Model, id.Plugin))
 	}
 	ts.cl = cl
-	models, _ := c.catalog.Models(ctx, []providers.Client{cl})
+	models, errs := c.catalog.Models(ctx, []providers.Client{cl})
 	for _, m := range models {
 		if m.ID == s.Model {
 			ts.info = m
 		}
 	}
 	if ts.info.ID == "" {
+		if len(errs) > 0 { // the catalog failed (a timeout, say): that is the reason
+			return nil, fmt.Errorf("model %s: %w", s.Model, errors.Join(errs...))
+		}
 		return nil, fmt.Errorf("model %s is not in %s's catalog", s.Model, id.Plugin)
 	}
 	return ts, nil

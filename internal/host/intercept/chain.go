@@ -26,6 +26,10 @@ type Caller interface {
 	Content() *content.Store
 }
 
+// unresponsive is implemented by a Caller (*sidecar.Client) that can skip
+// the graceful parts of its shutdown once it let an intercept time out.
+type unresponsive interface{ MarkUnresponsive() }
+
 // Member is one plugin in the chain.
 type Member struct {
 	Plugin   string
@@ -334,6 +338,9 @@ func (c *Chain) step(ctx context.Context, m *Member, call Call, res *Result, asO
 	}
 	if asOwner || m.required() {
 		return false, &FailedError{Plugin: m.Plugin, Point: call.Point, Err: err}
+	}
+	if u, ok := m.Client.(unresponsive); ok && protocol.ReasonOf(err) == protocol.ReasonInterceptTimeout {
+		u.MarkUnresponsive()
 	}
 	d := Degradation{Plugin: m.Plugin, Point: call.Point, Reason: redact.String(err.Error())}
 	if _, seen := c.degraded.LoadOrStore(m.Plugin, d); !seen {

@@ -118,12 +118,15 @@ type Client struct {
 	// extension/initialized: a frame starting before it was sent before
 	// the sidecar could have seen initialized, even if it was handled later
 	// (in the same read as the initialize answer, say).
-	barrier    atomic.Int64
-	stopping   atomic.Bool
-	exited     chan struct{} // closed when the process has been reaped
-	settled    chan struct{} // closed once a crash has been classified
-	stderrDone chan struct{}
-	waitErr    error
+	barrier  atomic.Int64
+	stopping atomic.Bool
+	// unresponsive: it let an intercept time out, so Shutdown does not
+	// wait ShutdownRequestTimeout for an answer it will not give.
+	unresponsive atomic.Bool
+	exited       chan struct{} // closed when the process has been reaped
+	settled      chan struct{} // closed once a crash has been classified
+	stderrDone   chan struct{}
+	waitErr      error
 
 	mu      sync.Mutex
 	state   State

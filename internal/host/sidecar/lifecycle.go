@@ -104,14 +104,20 @@ func (c *Client) Content() *content.Store { return c.content }
 // Conn exposes the connection for host-side handlers registered in Bind.
 func (c *Client) Conn() *ndjson.Conn { return c.conn }
 
+// MarkUnresponsive records that the sidecar let a call time out: its
+// Shutdown skips the extension/shutdown request and goes straight to the
+// stdin EOF grace and the kill, so quitting or reloading does not wait
+// another ShutdownRequestTimeout for a plugin that stopped answering.
+func (c *Client) MarkUnresponsive() { c.unresponsive.Store(true) }
+
 // Shutdown runs the bounded shutdown sequence: extension/shutdown (if the
-// sidecar is Active), close stdin, wait ExitGrace, kill the process group,
-// reap. It is idempotent and safe to call concurrently; ctx can only shorten
-// it.
+// sidecar is Active and was not marked unresponsive), close stdin, wait
+// ExitGrace, kill the process group, reap. It is idempotent and safe to
+// call concurrently; ctx can only shorten it.
 func (c *Client) Shutdown(ctx context.Context) {
 	c.shutdownOnce.Do(func() {
 		c.stopping.Store(true)
-		if c.State() == StateActive {
+		if c.State() == StateActive && !c.unresponsive.Load() {
 			callCtx, cancel := context.WithTimeout(ctx, ShutdownRequestTimeout)
 			var res json.RawMessage
 			_ = c.conn.Call(callCtx, protocol.MethodShutdown,
