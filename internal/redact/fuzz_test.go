@@ -7,9 +7,8 @@ import (
 )
 
 // FuzzString plants a fixed GitHub token between two fuzzed strings and
-// checks that the token never survives, that String is idempotent, that the
-// fast path never skips text a full pass would change, and that valid UTF-8
-// stays valid.
+// checks that the token never survives, that String is idempotent and that
+// valid UTF-8 stays valid.
 func FuzzString(f *testing.F) {
 	seeds := [][2]string{
 		{"", ""},
@@ -47,9 +46,6 @@ func FuzzString(f *testing.F) {
 			once := String(s)
 			if twice := String(once); twice != once {
 				t.Fatalf("not idempotent:\n  in    %q\n  once  %q\n  twice %q", s, once, twice)
-			}
-			if !hasTrigger(s) && redact(s) != s {
-				t.Fatalf("fast path skipped a change: %q -> %q", s, redact(s))
 			}
 			if utf8.ValidString(s) && !utf8.ValidString(once) {
 				t.Fatalf("invalid UTF-8 from %q: %q", s, once)

@@ -1,112 +1,117 @@
 // Package redact owns credential redaction: the one implementation used for
-// everything a plugin says before it reaches a screen, a log, or another
-// plugin.
+// everything a plugin, a model or a file says before it reaches a screen, a
+// log, a session file or another plugin.
 //
-// Text without a trigger substring is returned as is. Otherwise tokens
-// (sk-/rk-, GitHub, Slack, AWS key ids, JWTs), "Bearer <token>", values of
-// secret-looking keys (KEY=v, key: v, "key": "v"), Authorization and Cookie
-// headers and URL passwords are masked with Mask. Text already shaped like
-// Mask output ("[redacted]", "abcd…wxyz") is never masked again, so String
-// is idempotent. Decisions, leaning to over-redaction except for common
-// near-misses:
+// String runs two passes over the text it is given, which should be the
+// whole text (a stderr tail, an assembled error), never pieces of it:
+//   - patterns: PEM private-key blocks of every kind (multi-line, also cut
+//     at either end), about a hundred vendor token formats by their
+//     documented prefixes and alphabets (rules.go), a few formats found by
+//     an inner literal (anchors.go), Bearer and Basic credentials, values of
+//     secret-looking keys (KEY=v, key: v, "key": "v", headers) and URL
+//     passwords;
+//   - exact values: every value registered with RegisterEnviron (the host's
+//     secret-looking environment variables, read once at start) and
+//     RegisterEnv (manifest env), matched by value wherever it appears.
+//
+// A match is replaced by a mask naming its kind, "[redacted: stripe key]";
+// a secret of 20 characters or more also shows its last 4,
+// "[redacted: stripe key …x4Qz]", so that a user can tell two keys apart.
+// Nothing inside a mask is matched again, which keeps String idempotent.
+//
+// Decisions, leaning to over-redaction except for common near-misses:
+//   - A token wrapped onto the next line (the next line is only the rest of
+//     it) is masked whole; Line does the same for line-by-line logs.
 //   - Empty values, at most 6 digits and true/false/null are not secrets
 //     (promptTokens: 42). Only JSON strings are masked, so JSON stays valid.
 //   - Keys match with '-' read as '_' (X-Api-Key). PWD and OLDPWD are not
-//     secrets, DB_PWD is; TOKENIZER is not a token.
-//   - "key: value" needs a blank after the colon and none before it unless
-//     quoted (spares URLs, times, :=). The value runs to the end of the line
-//     but stops before a word that looks like the next pair (a=b, c:).
+//     secrets, DB_PWD is; TOKENIZER is not a token; a key that is a file
+//     name (/home/u/api_key: …) is not a key.
+//   - "key: value" takes one word, and not a lower-case word that goes on
+//     as prose ("token: path escapes the workspace root" stays).
 //   - "KEY=value" runs to a blank or quote ('&' too in URL queries). With
 //     blanks around '=' a bare identifier (token = self.token) is code.
 //     Unquoted $VAR, ${{ x }}, f(...) and a[...] values are left alone.
-//   - Authorization keeps a known scheme word and masks the rest of the line
-//     (Digest parameters as one); without a scheme all of it.
-//   - Values holding a quote or backslash become "[redacted]", so quoting and
-//     escapes are never cut in half.
+//   - Authorization keeps a known scheme word and masks the one credential
+//     after it (Digest parameters to the end of the line), so what follows
+//     on the line ("(process signal: killed)") survives.
+//   - Values holding a quote or backslash show no characters, so quoting
+//     and escapes are never cut in half.
 package redact
 
 import (
 	"fmt"
 	"log/slog"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
 
 const (
-	placeholder = "[redacted]"
-	ellipsis    = "…"
+	maskOpen = "[redacted"
+	ellipsis = "…"
+	// showFrom is the length from which a mask shows the last 4 characters.
+	showFrom = 20
 )
-
-var (
-	// tokenREs each start with a literal, which regexp finds by a fast
-	// substring search. The first 4 need a non-word byte before them
-	// (spares "task-runner-…"), AWS ids (2, 3) after them too.
-	tokenREs = compile(`sk-[A-Za-z0-9_-]{17,} rk-[A-Za-z0-9_-]{17,} AKIA[A-Z0-9]{16} ASIA[A-Z0-9]{16}
-		gh[pousr]_[A-Za-z0-9]{30,} github_pat_[A-Za-z0-9_]{20,} xox[bpars]-[A-Za-z0-9-]{10,}
-		eyJ[A-Za-z0-9_-]{7,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}`)
-	// urlRE: group 1 is the user, 2 the password (up to the last '@').
-	urlRE = regexp.MustCompile(`://([^\s:/?#@"'\\]*)(?::([^\s/?#"'\\]*))?@`)
-
-	secretWords = []string{"APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY",
-		"PRIVATE_KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD"}
-	// keyWords start every key classify accepts.
-	keyWords = []string{"key", "secret", "token", "pass", "pwd", "auth", "cookie"}
-	// triggers: every rule needs one of these, ignoring case.
-	triggers = strings.Fields("key secret token pass pwd auth cookie bearer sk- rk- ghp_ gho_ ghu_ ghs_ ghr_ github_pat_ xox akia asia eyj ://")
-	schemes  = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true,
-		"ntlm": true, "token": true, "bot": true, "apikey": true}
-	triggerAt, keyWordAt = byFirst(triggers), byFirst(keyWords)
-)
-
-func compile(patterns string) (res []*regexp.Regexp) {
-	for _, p := range strings.Fields(patterns) {
-		res = append(res, regexp.MustCompile(p))
-	}
-	return res
-}
-
-// byFirst indexes lower-case words by their first byte in either case.
-func byFirst(words []string) (idx [256][]string) {
-	for _, w := range words {
-		idx[w[0]] = append(idx[w[0]], w)
-		if u := strings.ToUpper(w)[0]; u != w[0] {
-			idx[u] = append(idx[u], w)
-		}
-	}
-	return idx
-}
 
 // String returns s with credentials masked. It is idempotent.
 func String(s string) string {
-	if !hasTrigger(s) {
+	if s == "" {
 		return s
 	}
 	return redact(s)
 }
 
-// Bytes is String for byte slices. It returns b itself when b contains no
-// trigger substring, and a new slice otherwise.
+// Bytes is String for byte slices. It returns b itself when nothing needs
+// masking, and a new slice otherwise.
 func Bytes(b []byte) []byte {
-	if !hasTrigger(b) {
-		return b
+	s := string(b)
+	if r := redact(s); r != s {
+		return []byte(r)
 	}
-	return []byte(redact(string(b)))
+	return b
 }
 
-// Mask hides v: values of at most 12 characters become "[redacted]", longer
-// ones keep their first 4 (6 after an sk-/rk- prefix) and last 4 characters
-// around "…". Characters are runes; invalid UTF-8 bytes count as one each
-// and are kept. A value already in masked form is returned unchanged.
-func Mask(v string) string {
-	if isMasked(v) {
+// Line redacts line, the line written right after prev on the same stream
+// (a stderr pipe logged line by line). A token wrapped from prev into line
+// is masked: when the mask swallows the line break, the result is the
+// whole joined line, masked.
+func Line(prev, line string) string {
+	if prev == "" {
+		return String(line)
+	}
+	j := prev + "\n" + line
+	r := String(j)
+	if r == j {
+		return line
+	}
+	if strings.Count(r, "\n") == strings.Count(j, "\n") {
+		return r[strings.LastIndexByte(r, '\n')+1:]
+	}
+	return r[strings.LastIndexByte(r, '\n')+1:]
+}
+
+// Mask hides v whole: "[redacted: secret]", and for 20 characters or more
+// "[redacted: secret …wxyz]". A value already masked is returned unchanged.
+func Mask(v string) string { return maskAs("secret", v) }
+
+// maskAs is the mask of v, a secret of the given kind. Characters are runes;
+// the last 4 are shown only when they are plain token characters (never a
+// quote, a backslash or a control).
+func maskAs(kind, v string) string {
+	if strings.HasPrefix(v, maskOpen) {
 		return v
 	}
 	n := utf8.RuneCountInString(v)
-	if n <= 12 {
-		return placeholder
+	if n < showFrom {
+		return maskOpen + ": " + kind + "]"
 	}
-	return v[:runeOffset(v, keepOf(v))] + ellipsis + v[runeOffset(v, n-4):]
+	last := v[runeOffset(v, n-4):]
+	for i := 0; i < len(last); i++ {
+		if !tokenSet[last[i]] {
+			return maskOpen + ": " + kind + "]"
+		}
+	}
+	return maskOpen + ": " + kind + " " + ellipsis + last + "]"
 }
 
 // Map returns a copy of m in which values of secret-looking keys
@@ -167,7 +172,10 @@ func text(x any) (s string, ok bool) {
 // keyed redacts value v stored under key k.
 func keyed(k, v string) string {
 	if kd := classify(k); kd != plainKey {
-		return rewriteValue(kd, v)
+		if r := String(v); r != v {
+			return r // a token inside: its own mask names it
+		}
+		return rewriteValue(kd, k, v)
 	}
 	return String(v)
 }
@@ -177,12 +185,12 @@ func keyed(k, v string) string {
 // (next < 0: nothing left).
 type finder func(s string, from int) (lo, hi, next int, repl string)
 
-// redact runs pass until nothing changes: masked text keeps the ends of a
-// secret, and those can complete a match the pass could not see (two tokens
-// glued together, say). Two passes are the norm; the cap only bounds
-// pathological input.
+// redact runs pass until nothing changes. A mask is never matched again,
+// but removing a secret can join what was around it into a new match
+// (a key, then a token, then its value); the cap only bounds pathological
+// input.
 func redact(s string) string {
-	for range 8 {
+	for range 4 {
 		t := pass(s)
 		if t == s {
 			break
@@ -193,55 +201,40 @@ func redact(s string) string {
 }
 
 func pass(s string) string {
-	for i, re := range tokenREs {
-		s = rewrite(s, func(s string, from int) (int, int, int, string) {
-			m := re.FindStringIndex(s[from:])
-			if m == nil {
-				return -1, -1, -1, ""
-			}
-			lo, hi := from+m[0], from+m[1]
-			if i < 4 && (lo > 0 && isWord(s[lo-1]) || i >= 2 && hi < len(s) && isWord(s[hi])) {
-				next := lo + 1
-				if i < 2 { // a start inside an sk-/rk- match follows a '-'
-					next = hi // (skipping the rest keeps this linear)
-					if k := strings.Index(s[lo+1:hi], "-"+s[lo:lo+3]); k >= 0 {
-						next = lo + 2 + k
-					}
-				}
-				return -1, -1, next, ""
-			}
-			return lo, hi, hi, maskValue(s[lo:hi])
-		})
+	s = rewrite(s, findPEM)
+	s = rewrite(s, (&tokenScan{}).find)
+	for _, a := range anchors {
+		s = rewrite(s, a.find)
 	}
 	s = rewrite(s, findBearer)
 	s = rewrite(s, (&keyScan{}).find)
-	return rewrite(s, func(s string, from int) (int, int, int, string) {
-		m := urlRE.FindStringSubmatchIndex(s[from:])
-		if m == nil {
-			return -1, -1, -1, ""
-		}
-		lo, hi, next := from+m[4], from+m[5], from+m[1]
-		if m[4] < 0 { // no password: mask a lone user only if it looks like a token
-			lo, hi = from+m[2], from+m[3]
-			if u := s[lo:hi]; len(u) < 16 || !strings.ContainsAny(u, "0123456789") || strings.IndexFunc(u, isLetter) < 0 {
-				return -1, -1, next, ""
-			}
-		}
-		return lo, hi, next, maskValue(s[lo:hi])
-	})
+	s = rewrite(s, findURLPassword)
+	return rewriteExact(s)
 }
 
-// rewrite applies find to s from left to right.
+// rewrite applies find to s from left to right. A match starting inside a
+// mask is skipped and one running into a mask is cut before it, so masks
+// are never masked again.
 func rewrite(s string, find finder) string {
 	var b strings.Builder
 	last, changed := 0, false
+	mlo, mhi := nextMask(s, 0) // the first mask ending after the last match
 	for from := 0; from < len(s); {
 		lo, hi, next, repl := find(s, from)
 		if next < 0 {
 			break
 		}
-		from = next
-		if lo >= 0 && repl != s[lo:hi] {
+		from = max(next, from+1)
+		if lo < last {
+			continue // inside an earlier match, or nothing found
+		}
+		for mlo >= 0 && mhi <= lo {
+			mlo, mhi = nextMask(s, mhi)
+		}
+		if mlo >= 0 && mlo < hi && lo < mhi {
+			continue // a mask is its own redaction
+		}
+		if repl != s[lo:hi] {
 			b.WriteString(s[last:lo])
 			b.WriteString(repl)
 			last, changed = hi, true
@@ -254,322 +247,191 @@ func rewrite(s string, find finder) string {
 	return b.String()
 }
 
-// findBearer finds the token after "Bearer" (any case, at a word start): 16
-// or more of [A-Za-z0-9._~+/=-].
-func findBearer(s string, from int) (int, int, int, string) {
-	for i := from; i < len(s); i++ {
-		if !at(s, i, "bearer") || i > 0 && isWord(s[i-1]) {
-			continue
-		}
-		j := skipBlank(s, i+6)
-		k := j
-		for k < len(s) && (isWord(s[k]) && s[k] != '_' || strings.IndexByte("._~+/=-", s[k]) >= 0) {
-			k++
-		}
-		if j > i+6 && k-j >= 16 {
-			return j, k, k, maskValue(s[j:k])
-		}
+// nextMask finds the mask at or after i: [lo, hi) spans "[redacted…]".
+func nextMask(s string, i int) (lo, hi int) {
+	k := strings.Index(s[i:], maskOpen)
+	if k < 0 {
+		return -1, -1
 	}
-	return -1, -1, -1, ""
+	lo = i + k
+	e := strings.IndexByte(s[lo:], ']')
+	if e < 0 {
+		return lo, len(s)
+	}
+	return lo, lo + e + 1
 }
 
-type kind int
-
-const (
-	plainKey kind = iota
-	secretKey
-	authKey
-	cookieKey
-)
-
-func classify(key string) kind {
-	u := strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
-	base := u[strings.LastIndexByte(u, '.')+1:]
-	switch {
-	case base == "AUTHORIZATION" || strings.HasSuffix(base, "_AUTHORIZATION"):
-		return authKey
-	case base == "COOKIE" || base == "SET_COOKIE":
-		return cookieKey
-	}
-	u = strings.ReplaceAll(u, "TOKENIZ", "")
-	for _, w := range secretWords {
-		if strings.Contains(u, w) { // a bare "PWD" never contains "_PWD"
-			return secretKey
-		}
-	}
-	return plainKey
-}
-
-// keyScan finds the values after secret-looking keys and header names. It
-// counts the unescaped double quotes on the line so that a quote closing a
-// string (the key sat in JSON text) is never taken to open a value.
-type keyScan struct{ pos, quotes int }
-
-// inString reports whether s[v] lies inside a double-quoted string; v must
-// not decrease from call to call.
-func (k *keyScan) inString(s string, v int) bool {
-	for ; k.pos < v; k.pos++ {
-		switch s[k.pos] {
-		case '\n', '\r':
-			k.quotes = 0
-		case '\\':
-			k.pos++
-		case '"':
-			k.quotes++
-		}
-	}
-	return k.quotes%2 == 1
-}
-
-func (k *keyScan) find(s string, from int) (int, int, int, string) {
-	for i := from; i < len(s); i++ {
-		if !atAny(s, i, keyWordAt[s[i]]) {
-			continue
-		}
-		ks, ke := i, i
-		for ks > from && isKeyByte(s[ks-1]) {
-			ks--
-		}
-		for ke < len(s) && isKeyByte(s[ke]) {
-			ke++
-		}
-		i = ke - 1
-		kd := classify(s[ks:ke])
-		if kd == plainKey {
-			continue
-		}
-		inQuery := ks > 0 && (s[ks-1] == '?' || s[ks-1] == '&')
-		if vs, ve, end, ok := k.valueSpan(s, ke, kd, inQuery); ok {
-			return vs, ve, end, rewriteValue(kd, s[vs:ve])
-		}
-	}
-	return -1, -1, -1, ""
-}
-
-// valueSpan locates the value after the key ending at i: [vs, ve) is the
-// value proper, end is where scanning resumes (past a closing quote).
-func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end int, ok bool) {
-	quotedKey := true
-	switch {
-	case strings.HasPrefix(s[i:], `\"`):
-		i += 2
-	case i < len(s) && (s[i] == '"' || s[i] == '\''):
-		i++
-	default:
-		quotedKey = false
-	}
-	j := skipBlank(s, i)
-	if j >= len(s) || (s[j] != ':' && s[j] != '=') || (j+1 < len(s) && s[j+1] == '=') {
-		return 0, 0, 0, false // no separator, or ==, :=
-	}
-	sep, v := s[j], skipBlank(s, j+1)
-	if v < len(s) && (s[v] == '\'' || strings.HasPrefix(s[v:], `\"`) || s[v] == '"' && !k.inString(s, v)) {
-		vs, ve, end = quotedSpan(s, v)
-		return vs, ve, end, true
-	}
-	blanks := j > i || v > j+1
-	if sep == ':' && (quotedKey || j > i || v == j+1) {
-		return 0, 0, 0, false // a JSON non-string, or not "key: value"
-	}
-	switch {
-	case kd != secretKey:
-		ve = headerEnd(s, v, k.inString(s, v))
-	case sep == '=' && inQuery:
-		ve = stopAt(s, v, " \t\r\n\v\f\"'\\&")
-	case sep == '=':
-		ve = stopAt(s, v, " \t\r\n\v\f\"'\\")
-	default:
-		ve = fieldsEnd(s, v)
-	}
-	ve = v + len(strings.TrimRight(s[v:ve], " \t,;)}"))
-	val := s[v:ve]
-	if ve == v || kd == secretKey && (looksLikeCode(val) || sep == '=' && blanks && isIdent(val)) {
-		return 0, 0, 0, false
-	}
-	return v, ve, ve, true
-}
-
-// quotedSpan returns the content of the quoted string opening at v. An
-// unterminated string runs to the end of the line (or a bare quote).
-func quotedSpan(s string, v int) (cs, ce, end int) {
-	q := s[v : v+1]
-	if q == `\` {
-		q = `\"`
-	}
-	cs = v + len(q)
-	for i := cs; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\n' || c == '\r':
-			return cs, i, i
-		case strings.HasPrefix(s[i:], q):
-			return cs, i, i + len(q)
-		case c == '"': // inside '…' or \"…\": it closes an enclosing string
-			return cs, i, i
-		case c == '\\':
-			i++
-		}
-	}
-	return cs, len(s), len(s)
-}
-
-// headerEnd ends a header value at the end of the line, a backslash or a
-// quote, except that outside a string a quote right after '=' opens a
-// parameter (Digest username="x", cookie a="b c") skipped when closed.
-func headerEnd(s string, i int, inString bool) int {
-	for ; i < len(s); i++ {
-		switch s[i] {
-		case '\n', '\r', '\\':
-			return i
-		case '"':
-			k := strings.IndexAny(s[i+1:], "\"\r\n")
-			if inString || s[i-1] != '=' || k < 0 || s[i+1+k] != '"' {
-				return i
+// findPEM masks private-key blocks: BEGIN … PRIVATE KEY … through the
+// matching END line. A block cut by the end of the text (a truncated tail)
+// runs over the base64 lines that follow; an END whose BEGIN was cut off
+// (the start of a ring buffer) takes the base64 lines before it.
+func findPEM(s string, from int) (int, int, int, string) {
+	const kind = "private key"
+	i := strings.Index(s[from:], "-----")
+	for i >= 0 {
+		at := from + i
+		switch {
+		case strings.HasPrefix(s[at:], "-----BEGIN ") && isPrivateLabel(s, at+11):
+			label, e := pemLabel(s, at+11)
+			end := strings.Index(s[e:], "-----END "+label)
+			if end >= 0 {
+				hi := e + end + 9 + len(label)
+				hi += len(pemDashes(s[hi:]))
+				return at, hi, hi, maskAs(kind, "")
 			}
-			i += 1 + k
+			hi := base64Lines(s, e)
+			return at, hi, hi, maskAs(kind, "")
+		case strings.HasPrefix(s[at:], "-----END ") && isPrivateLabel(s, at+9):
+			_, e := pemLabel(s, at+9)
+			lo := base64LinesBefore(s, at, from)
+			if lo < at {
+				return lo, e, e, maskAs(kind, "")
+			}
 		}
+		from = at + 5
+		i = strings.Index(s[from:], "-----")
 	}
-	return i
+	return -1, -1, -1, ""
 }
 
-// fieldsEnd ends an unquoted "key: value" value: blank-separated words up to
-// the end of the line, a quote or a backslash, stopping before a word that
-// looks like the next pair.
-func fieldsEnd(s string, i int) int {
+// isPrivateLabel reports a PEM label naming a private key ("RSA PRIVATE
+// KEY", "OPENSSH PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "ENCRYPTED PRIVATE
+// KEY", …) on the line at i.
+func isPrivateLabel(s string, i int) bool {
+	label, _ := pemLabel(s, i)
+	return strings.Contains(label, "PRIVATE KEY")
+}
+
+// pemLabel returns the label at i and where its closing dashes end.
+func pemLabel(s string, i int) (string, int) {
+	e := i
+	for e < len(s) && e-i < 64 && (s[e] >= 'A' && s[e] <= 'Z' || s[e] == ' ' || s[e] >= '0' && s[e] <= '9') {
+		e++
+	}
+	label := s[i:e]
+	return label, e + len(pemDashes(s[e:]))
+}
+
+func pemDashes(s string) string {
+	n := 0
+	for n < len(s) && n < 5 && s[n] == '-' {
+		n++
+	}
+	return s[:n]
+}
+
+// base64Lines returns the end of the run of lines after i that can belong
+// to a PEM body: base64, blank, or headers (Proc-Type: …).
+func base64Lines(s string, i int) int {
 	end := i
-	for first := true; ; first = false {
-		j := skipBlank(s, end)
-		k := stopAt(s, j, " \t\r\n\v\f\"\\")
-		if f := s[j:k]; f == "" || !first && (strings.Contains(f, "=") || strings.HasSuffix(f, ":")) {
+	for end < len(s) {
+		e := strings.IndexByte(s[end:], '\n')
+		line := s[end:]
+		if e >= 0 {
+			line = s[end : end+e]
+		}
+		t := strings.TrimRight(line, "\r \t")
+		if runOf(t, 0, b64eq) != len(t) && !strings.Contains(t, ": ") {
 			return end
 		}
-		end = k
+		if e < 0 {
+			return len(s)
+		}
+		end += e + 1
 	}
+	return end
 }
 
-// looksLikeCode reports references and calls: $VAR, ${x}, f(...), a[...].
-func looksLikeCode(v string) bool {
-	i := strings.IndexAny(v, "([")
-	return strings.HasPrefix(v, "$") || i > 0 && isIdent(v[:i])
+// base64LinesBefore returns the start of the run of base64 lines that ends
+// at the line starting at at; it never goes before from.
+func base64LinesBefore(s string, at, from int) int {
+	lo := at
+	for lo > from {
+		e := lo - 1 // the '\n' ending the previous line
+		if s[e] != '\n' {
+			return lo
+		}
+		b := strings.LastIndexByte(s[from:e], '\n') + 1 + from
+		t := strings.TrimRight(s[b:e], "\r \t")
+		if t == "" || runOf(t, 0, b64eq) != len(t) {
+			return lo
+		}
+		lo = b
+	}
+	return lo
 }
 
-// isIdent reports a (dotted) identifier without digits: self.key, None.
-func isIdent(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c != '_' && c != '.' && !isLetter(rune(c)) {
-			return false
+// findBearer finds the credential after "Bearer" (16 or more of
+// [A-Za-z0-9._~+/=-]) and after "Basic" (base64 of "user:password") at a
+// word start, in any case.
+func findBearer(s string, from int) (int, int, int, string) {
+	best, bestHi, bestKind := -1, -1, ""
+	for _, w := range [...]string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC"} {
+		for i := from; ; {
+			k := strings.Index(s[i:], w)
+			if k < 0 || best >= 0 && i+k > best {
+				break
+			}
+			at := i + k
+			i = at + 1
+			if at > 0 && isWord(s[at-1]) {
+				continue
+			}
+			j := skipBlank(s, at+len(w))
+			if j == at+len(w) {
+				continue
+			}
+			e := j + runOf(s, j, tokenSet)
+			v := s[j:e]
+			switch {
+			case w[1]|0x20 == 'e' && e-j >= 16:
+				if best < 0 || j < best {
+					best, bestHi, bestKind = j, e, "bearer token"
+				}
+			case w[1]|0x20 == 'a' && isBasicCredential(v):
+				if best < 0 || j < best {
+					best, bestHi, bestKind = j, e, "basic credentials"
+				}
+			default:
+				continue
+			}
+			break
 		}
 	}
-	return v != ""
+	if best < 0 {
+		return -1, -1, -1, ""
+	}
+	return best, bestHi, bestHi, maskAs(bestKind, s[best:bestHi])
 }
 
-// rewriteValue masks the value of a key of kind kd.
-func rewriteValue(kd kind, v string) string {
-	switch kd {
-	case secretKey:
-		if len(v) <= 6 && strings.Trim(v, "0123456789") == "" {
-			return v // a count, or empty
+// findURLPassword masks the password of URL userinfo (up to the last '@'),
+// or a lone user that looks like a token (https://<token>@github.com).
+func findURLPassword(s string, from int) (int, int, int, string) {
+	for {
+		k := strings.Index(s[from:], "://")
+		if k < 0 {
+			return -1, -1, -1, ""
 		}
-		if l := strings.ToLower(v); l == "true" || l == "false" || l == "null" {
-			return v
+		u := from + k + 3
+		from = u
+		e := u
+		for e < len(s) && strings.IndexByte(" \t\r\n/?#\"'\\<>", s[e]) < 0 {
+			e++
 		}
-	case authKey:
-		if i := strings.IndexAny(v, " \t"); i > 0 && isScheme(v[:i]) {
-			j := skipBlank(v, i)
-			return v[:j] + maskValue(v[j:])
+		at := strings.LastIndexByte(s[u:e], '@')
+		if at < 0 {
+			continue
 		}
-		if isScheme(v) {
-			return v
+		info := s[u : u+at]
+		if c := strings.IndexByte(info, ':'); c >= 0 {
+			lo, hi := u+c+1, u+at
+			if hi == lo {
+				continue
+			}
+			return lo, hi, u + at, maskAs("url password", s[lo:hi])
 		}
-	}
-	return maskValue(v)
-}
-
-func isScheme(w string) bool { return schemes[strings.ToLower(w)] }
-
-// maskValue is Mask for a value found in text: empty and masked values stay,
-// values holding quotes or backslashes become the placeholder.
-func maskValue(v string) string {
-	switch {
-	case v == "" || isMasked(v):
-		return v
-	case strings.ContainsAny(v, `"\`):
-		return placeholder
-	}
-	return Mask(v)
-}
-
-func keepOf(v string) int {
-	if strings.HasPrefix(v, "sk-") || strings.HasPrefix(v, "rk-") {
-		return 6
-	}
-	return 4
-}
-
-// isMasked reports whether v has a shape Mask produces.
-func isMasked(v string) bool {
-	n := utf8.RuneCountInString(v)
-	if v == placeholder || n != 9 && n != 11 {
-		return v == placeholder
-	}
-	return (n == 9 || keepOf(v) == 6) && strings.HasPrefix(v[runeOffset(v, n-5):], ellipsis)
-}
-
-// runeOffset returns the byte offset of the n-th rune of s.
-func runeOffset(s string, n int) int {
-	i := 0
-	for ; n > 0 && i < len(s); n-- {
-		_, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-	}
-	return i
-}
-
-// hasTrigger reports whether s contains one of triggers, ignoring case.
-func hasTrigger[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		if atAny(s, i, triggerAt[s[i]]) {
-			return true
+		if len(info) >= 16 && strings.ContainsAny(info, "0123456789") && strings.IndexFunc(info, isLetter) >= 0 {
+			return u, u + at, u + at, maskAs("url credential", info)
 		}
 	}
-	return false
-}
-
-func atAny[T string | []byte](s T, i int, lits []string) bool {
-	for _, l := range lits {
-		if at(s, i, l) {
-			return true
-		}
-	}
-	return false
-}
-
-// at reports whether s[i:] starts with the lower-case lit, ignoring case.
-func at[T string | []byte](s T, i int, lit string) bool {
-	if len(s)-i < len(lit) {
-		return false
-	}
-	for j := 0; j < len(lit); j++ {
-		if c := s[i+j]; c != lit[j] && (c|0x20 != lit[j] || !isLetter(rune(c))) {
-			return false
-		}
-	}
-	return true
-}
-
-func isLetter(r rune) bool  { return 'a' <= r|0x20 && r|0x20 <= 'z' }
-func isWord(c byte) bool    { return c == '_' || '0' <= c && c <= '9' || isLetter(rune(c)) }
-func isKeyByte(c byte) bool { return isWord(c) || c == '-' || c == '.' }
-
-func skipBlank(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	return i
-}
-
-func stopAt(s string, i int, stop string) int {
-	for i < len(s) && strings.IndexByte(stop, s[i]) < 0 {
-		i++
-	}
-	return i
 }

@@ -1,0 +1,131 @@
+package redact
+
+import (
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// exactValue is one registered secret, masked wherever it appears.
+type exactValue struct{ value, kind string }
+
+var (
+	exactMu sync.Mutex                   // serialises registrations
+	exact   atomic.Pointer[[]exactValue] // longest first; read lock-free
+)
+
+func init() { RegisterEnviron(os.Environ()) }
+
+// RegisterEnviron registers the values of the secret-looking variables of
+// environ ("NAME=value" entries: names holding KEY, TOKEN, SECRET, PASSWORD,
+// PASSWD or CREDENTIAL), so that they are masked by value wherever they
+// appear, whatever their shape. The host's own environment is registered
+// when the package loads; plugins inherit it.
+func RegisterEnviron(environ []string) {
+	var add []exactValue
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if ok && secretName(k) && worthMasking(v, 8) {
+			add = append(add, exactValue{v, "value of " + k})
+		}
+	}
+	register(add)
+}
+
+// RegisterEnv registers the values of a manifest's env (after expansion):
+// every value of a secret-looking name, and every other value that looks
+// random (12 bytes or more, a digit and a letter, no blank, not a path), so
+// that LOG_LEVEL=debug does not mask the word "debug" everywhere.
+func RegisterEnv(env map[string]string) {
+	var add []exactValue
+	for k, v := range env {
+		switch {
+		case secretName(k) && worthMasking(v, 8):
+		case worthMasking(v, 12) && !strings.ContainsAny(v, " \t/\\") &&
+			strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, isLetter) >= 0:
+		default:
+			continue
+		}
+		add = append(add, exactValue{v, "value of " + k})
+	}
+	register(add)
+}
+
+func register(add []exactValue) {
+	if len(add) == 0 {
+		return
+	}
+	exactMu.Lock()
+	defer exactMu.Unlock()
+	var all []exactValue
+	if p := exact.Load(); p != nil {
+		all = append(all, *p...)
+	}
+	seen := map[string]bool{}
+	for _, e := range all {
+		seen[e.value] = true
+	}
+	for _, e := range add {
+		if !seen[e.value] {
+			seen[e.value] = true
+			all = append(all, e)
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return len(all[i].value) > len(all[j].value) })
+	exact.Store(&all)
+}
+
+// secretName reports an environment variable name that looks secret.
+func secretName(k string) bool {
+	u := strings.ToUpper(k)
+	u = strings.ReplaceAll(u, "TOKENIZ", "") // TOKENIZERS_PARALLELISM
+	for _, w := range [...]string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"} {
+		if strings.Contains(u, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// worthMasking rules out values that are not secrets whatever their name:
+// short ones, booleans, numbers and file paths (GOOGLE_APPLICATION_CREDENTIALS
+// names a file; masking the path everywhere would only hide where it is).
+func worthMasking(v string, minLen int) bool {
+	t := strings.TrimSpace(v)
+	if len(t) < minLen || t != v || strings.Trim(v, "0123456789.-") == "" {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "true", "false", "null", "none", "disabled", "enabled":
+		return false
+	}
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") ||
+		len(v) > 2 && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
+		return false
+	}
+	return !strings.Contains(v, maskOpen)
+}
+
+// rewriteExact masks every registered value in s.
+func rewriteExact(s string) string {
+	p := exact.Load()
+	if p == nil {
+		return s
+	}
+	for _, e := range *p {
+		if !strings.Contains(s, e.value) {
+			continue
+		}
+		s = rewrite(s, func(s string, from int) (int, int, int, string) {
+			k := strings.Index(s[from:], e.value)
+			if k < 0 {
+				return -1, -1, -1, ""
+			}
+			lo := from + k
+			return lo, lo + len(e.value), lo + len(e.value), maskAs(e.kind, e.value)
+		})
+	}
+	return s
+}

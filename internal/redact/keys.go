@@ -1,0 +1,346 @@
+package redact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+var (
+	secretWords = []string{"APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY",
+		"PRIVATE_KEY", "ACCOUNTKEY", "ACCOUNT_KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD",
+		"CREDENTIAL"}
+	// keyWords start every key classify accepts.
+	keyWords = []string{"key", "secret", "token", "pass", "pwd", "auth", "cookie", "credential"}
+	schemes  = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true,
+		"ntlm": true, "token": true, "bot": true, "apikey": true, "ssws": true}
+	keyWordAt = byFirst(keyWords)
+)
+
+// byFirst indexes lower-case words by their first byte in either case.
+func byFirst(words []string) (idx [256][]string) {
+	for _, w := range words {
+		idx[w[0]] = append(idx[w[0]], w)
+		if u := strings.ToUpper(w)[0]; u != w[0] {
+			idx[u] = append(idx[u], w)
+		}
+	}
+	return idx
+}
+
+type kind int
+
+const (
+	plainKey kind = iota
+	secretKey
+	authKey
+	cookieKey
+)
+
+func classify(key string) kind {
+	u := strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+	base := u[strings.LastIndexByte(u, '.')+1:]
+	switch {
+	case base == "AUTHORIZATION" || strings.HasSuffix(base, "_AUTHORIZATION"):
+		return authKey
+	case base == "COOKIE" || base == "SET_COOKIE":
+		return cookieKey
+	}
+	u = strings.ReplaceAll(u, "TOKENIZ", "")
+	for _, w := range secretWords {
+		if strings.Contains(u, w) { // a bare "PWD" never contains "_PWD"
+			return secretKey
+		}
+	}
+	return plainKey
+}
+
+// keyScan finds the values after secret-looking keys and header names. It
+// counts the unescaped double quotes on the line so that a quote closing a
+// string (the key sat in JSON text) is never taken to open a value.
+type keyScan struct{ pos, quotes int }
+
+// inString reports whether s[v] lies inside a double-quoted string; v must
+// not decrease from call to call.
+func (k *keyScan) inString(s string, v int) bool {
+	for ; k.pos < v; k.pos++ {
+		switch s[k.pos] {
+		case '\n', '\r':
+			k.quotes = 0
+		case '\\':
+			k.pos++
+		case '"':
+			k.quotes++
+		}
+	}
+	return k.quotes%2 == 1
+}
+
+func (k *keyScan) find(s string, from int) (int, int, int, string) {
+	for i := from; i < len(s); i++ {
+		if !atAny(s, i, keyWordAt[s[i]]) {
+			continue
+		}
+		ks, ke := i, i
+		for ks > from && isKeyByte(s[ks-1]) {
+			ks--
+		}
+		for ke < len(s) && isKeyByte(s[ke]) {
+			ke++
+		}
+		i = ke - 1
+		kd := classify(s[ks:ke])
+		if kd == plainKey || ks > 0 && (s[ks-1] == '/' || s[ks-1] == '\\') {
+			continue // not a key, or a file name (~/.ssh/api_key: …)
+		}
+		inQuery := ks > 0 && (s[ks-1] == '?' || s[ks-1] == '&')
+		if vs, ve, end, ok := k.valueSpan(s, ke, kd, inQuery); ok {
+			return vs, ve, end, rewriteValue(kd, s[ks:ke], s[vs:ve])
+		}
+	}
+	return -1, -1, -1, ""
+}
+
+// valueSpan locates the value after the key ending at i: [vs, ve) is the
+// value proper, end is where scanning resumes (past a closing quote).
+func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end int, ok bool) {
+	quotedKey := true
+	switch {
+	case strings.HasPrefix(s[i:], `\"`):
+		i += 2
+	case i < len(s) && (s[i] == '"' || s[i] == '\''):
+		i++
+	default:
+		quotedKey = false
+	}
+	j := skipBlank(s, i)
+	if j >= len(s) || (s[j] != ':' && s[j] != '=') || (j+1 < len(s) && s[j+1] == '=') {
+		return 0, 0, 0, false // no separator, or ==, :=
+	}
+	sep, v := s[j], skipBlank(s, j+1)
+	if v < len(s) && (s[v] == '\'' || strings.HasPrefix(s[v:], `\"`) || s[v] == '"' && !k.inString(s, v)) {
+		vs, ve, end = quotedSpan(s, v)
+		return vs, ve, end, true
+	}
+	blanks := j > i || v > j+1
+	if sep == ':' && (quotedKey || j > i || v == j+1) {
+		return 0, 0, 0, false // a JSON non-string, or not "key: value"
+	}
+	switch {
+	case kd == authKey:
+		ve = authEnd(s, v, headerEnd(s, v, k.inString(s, v)))
+	case kd != secretKey:
+		ve = headerEnd(s, v, k.inString(s, v))
+	case sep == '=' && inQuery:
+		ve = stopAt(s, v, " \t\r\n\v\f\"'\\&")
+	case sep == '=':
+		ve = stopAt(s, v, " \t\r\n\v\f\"'\\")
+	default:
+		ve = stopAt(s, v, " \t\r\n\v\f\"\\")
+		if isProse(s, v, ve) {
+			return 0, 0, 0, false
+		}
+	}
+	ve = v + len(strings.TrimRight(s[v:ve], " \t,;)}"))
+	val := s[v:ve]
+	if ve == v || kd == secretKey && (looksLikeCode(val) || sep == '=' && blanks && isIdent(val)) {
+		return 0, 0, 0, false
+	}
+	return v, ve, ve, true
+}
+
+// quotedSpan returns the content of the quoted string opening at v. An
+// unterminated string runs to the end of the line (or a bare quote).
+func quotedSpan(s string, v int) (cs, ce, end int) {
+	q := s[v : v+1]
+	if q == `\` {
+		q = `\"`
+	}
+	cs = v + len(q)
+	for i := cs; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n' || c == '\r':
+			return cs, i, i
+		case strings.HasPrefix(s[i:], q):
+			return cs, i, i + len(q)
+		case c == '"': // inside '…' or \"…\": it closes an enclosing string
+			return cs, i, i
+		case c == '\\':
+			i++
+		}
+	}
+	return cs, len(s), len(s)
+}
+
+// headerEnd ends a header value at the end of the line, a backslash or a
+// quote, except that outside a string a quote right after '=' opens a
+// parameter (Digest username="x", cookie a="b c") skipped when closed.
+func headerEnd(s string, i int, inString bool) int {
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '\\':
+			return i
+		case '"':
+			k := strings.IndexAny(s[i+1:], "\"\r\n")
+			if inString || s[i-1] != '=' || k < 0 || s[i+1+k] != '"' {
+				return i
+			}
+			i += 1 + k
+		}
+	}
+	return i
+}
+
+// authEnd ends an Authorization value: the one credential after a scheme
+// word (or without one), so that the rest of the line survives; Digest
+// parameters run to lineEnd, as one.
+func authEnd(s string, v, lineEnd int) int {
+	w := stopAt(s[:lineEnd], v, " \t")
+	if !isScheme(s[v:w]) {
+		return w
+	}
+	if strings.EqualFold(s[v:w], "digest") {
+		return lineEnd
+	}
+	c := skipBlank(s[:lineEnd], w)
+	return stopAt(s[:lineEnd], c, " \t")
+}
+
+// isProse reports a "key: value" whose value s[v:ve] is a lower-case word
+// that the line goes on after with another one: "token: path escapes the
+// workspace root" is a sentence, not a credential.
+func isProse(s string, v, ve int) bool {
+	if ve-v > 15 {
+		return false
+	}
+	for i := v; i < ve; i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	n := skipBlank(s, ve)
+	return n > ve && n < len(s) && s[n] >= 'a' && s[n] <= 'z'
+}
+
+// looksLikeCode reports references and calls: $VAR, ${x}, f(...), a[...].
+func looksLikeCode(v string) bool {
+	i := strings.IndexAny(v, "([")
+	return strings.HasPrefix(v, "$") || i > 0 && isIdent(v[:i])
+}
+
+// isIdent reports a (dotted) identifier without digits: self.key, None.
+func isIdent(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c != '_' && c != '.' && !isLetter(rune(c)) {
+			return false
+		}
+	}
+	return v != ""
+}
+
+// rewriteValue masks the value v of key (of kind kd).
+func rewriteValue(kd kind, key, v string) string {
+	switch kd {
+	case secretKey:
+		if len(v) <= 6 && strings.Trim(v, "0123456789") == "" {
+			return v // a count, or empty
+		}
+		if l := strings.ToLower(v); l == "true" || l == "false" || l == "null" {
+			return v
+		}
+	case authKey:
+		if i := strings.IndexAny(v, " \t"); i > 0 && isScheme(v[:i]) {
+			j := skipBlank(v, i)
+			return v[:j] + maskValue(kindOf(kd, v[:i]), v[j:])
+		}
+		if isScheme(v) {
+			return v
+		}
+	}
+	return maskValue(kindOf(kd, key), v)
+}
+
+// kindOf names what a key's value is, for the mask.
+func kindOf(kd kind, key string) string {
+	u := strings.ToUpper(key)
+	switch {
+	case kd == cookieKey:
+		return "cookie"
+	case kd == authKey && strings.EqualFold(key, "basic"):
+		return "basic credentials"
+	case kd == authKey && strings.EqualFold(key, "bearer"):
+		return "bearer token"
+	case kd == authKey:
+		return "credentials"
+	case strings.Contains(u, "PASS") || strings.Contains(u, "PWD"):
+		return "password"
+	case strings.Contains(u, "TOKEN"):
+		return "token"
+	case strings.Contains(u, "API"):
+		return "api key"
+	}
+	return "secret"
+}
+
+func isScheme(w string) bool { return schemes[strings.ToLower(w)] }
+
+// maskValue is maskAs for a value found in text: empty and masked values
+// stay, values holding quotes or backslashes show nothing of themselves.
+func maskValue(kind, v string) string {
+	switch {
+	case v == "" || strings.HasPrefix(v, maskOpen):
+		return v
+	case strings.ContainsAny(v, `"\`):
+		return maskOpen + ": " + kind + "]"
+	}
+	return maskAs(kind, v)
+}
+
+// runeOffset returns the byte offset of the n-th rune of s.
+func runeOffset(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return i
+}
+
+func atAny[T string | []byte](s T, i int, lits []string) bool {
+	for _, l := range lits {
+		if at(s, i, l) {
+			return true
+		}
+	}
+	return false
+}
+
+// at reports whether s[i:] starts with the lower-case lit, ignoring case.
+func at[T string | []byte](s T, i int, lit string) bool {
+	if len(s)-i < len(lit) {
+		return false
+	}
+	for j := 0; j < len(lit); j++ {
+		if c := s[i+j]; c != lit[j] && (c|0x20 != lit[j] || !isLetter(rune(c))) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLetter(r rune) bool  { return 'a' <= r|0x20 && r|0x20 <= 'z' }
+func isWord(c byte) bool    { return c == '_' || '0' <= c && c <= '9' || isLetter(rune(c)) }
+func isKeyByte(c byte) bool { return isWord(c) || c == '-' || c == '.' }
+
+func skipBlank(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+func stopAt(s string, i int, stop string) int {
+	for i < len(s) && strings.IndexByte(stop, s[i]) < 0 {
+		i++
+	}
+	return i
+}
