@@ -43,7 +43,7 @@ var anchors = []anchor{
 	}},
 	// Azure shared access signatures: the sig parameter of a SAS URL.
 	{"sig=", "azure sas signature", func(s string, at int) (int, int, bool) {
-		if at == 0 || s[at-1] != '?' && s[at-1] != '&' {
+		if at == 0 || s[at-1] != '?' && s[at-1] != '&' && !strings.HasSuffix(s[:at], `\u0026`) {
 			return 0, 0, false
 		}
 		n := runOf(s, at+4, sasSet)

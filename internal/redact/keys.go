@@ -142,7 +142,8 @@ func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end
 	}
 	ve = v + len(strings.TrimRight(s[v:ve], " \t,;)}"))
 	val := s[v:ve]
-	if ve == v || kd == secretKey && (looksLikeCode(val) || sep == '=' && blanks && isIdent(val)) {
+	if ve == v || kd == secretKey && (looksLikeCode(val) || sep == '=' && blanks && isIdent(val) ||
+		strings.Contains(val, ".") && isIdent(val)) { // process.env.API_KEY
 		return 0, 0, 0, false
 	}
 	return v, ve, ve, true
@@ -244,7 +245,7 @@ func rewriteValue(kd kind, key, v string) string {
 		if len(v) <= 6 && strings.Trim(v, "0123456789") == "" {
 			return v // a count, or empty
 		}
-		if l := strings.ToLower(v); l == "true" || l == "false" || l == "null" {
+		if notSecret[strings.ToLower(v)] {
 			return v
 		}
 	case authKey:
@@ -280,6 +281,12 @@ func kindOf(kd kind, key string) string {
 	}
 	return "secret"
 }
+
+// notSecret are values that name a type or say "none": code, not secrets
+// (def f(token: str), password=None).
+var notSecret = map[string]bool{"true": true, "false": true, "null": true, "none": true, "nil": true,
+	"undefined": true, "str": true, "string": true, "int": true, "bool": true, "bytes": true, "any": true,
+	"object": true, "number": true}
 
 func isScheme(w string) bool { return schemes[strings.ToLower(w)] }
 

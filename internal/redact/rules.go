@@ -307,6 +307,9 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 				continue
 			}
 			lo, hi, ok := r.match(s, i)
+			if !ok && r.custom != nil {
+				lo, hi, ok = wrapped(r, s, i)
+			}
 			if !ok {
 				continue
 			}
@@ -318,6 +321,31 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 	}
 	return -1, -1, -1, ""
 }
+
+// wrapped tries a custom rule on the word at start joined with the next
+// line, when that line is nothing but the rest of a wrapped token. Simple
+// rules do this in match.
+func wrapped(r *rule, s string, start int) (lo, hi int, ok bool) {
+	eol := start + runOf(s, start, wrapSet)
+	nl := lineBreak(s, eol)
+	if nl == 0 {
+		return 0, 0, false
+	}
+	k := eol + nl
+	m := runOf(s, k, wrapSet)
+	e := k + m
+	if m < 4 || e < len(s) && s[e] != '\n' && s[e] != '\r' {
+		return 0, 0, false
+	}
+	first := eol - start
+	lo, hi, ok = r.match(s[start:eol]+s[k:e], 0)
+	if !ok || lo != 0 || hi <= first {
+		return 0, 0, false
+	}
+	return start, k + hi - first, true
+}
+
+var wrapSet = mkset("A-Za-z0-9._~+/=:$-")
 
 // glued tries the glued rules whose separator sits at i.
 func (ts *tokenScan) glued(s string, from, i int) (lo, hi int, kind string, ok bool) {
