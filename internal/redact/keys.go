@@ -3,6 +3,7 @@ package redact
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 var (
@@ -14,6 +15,16 @@ var (
 	schemes  = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true,
 		"ntlm": true, "token": true, "bot": true, "apikey": true, "ssws": true}
 	keyWordAt = byFirst(keyWords)
+	// keyPair holds the first two bytes of every key word, folded to lower
+	// case (|0x20, which maps a few punctuation bytes together too: a
+	// filter, at confirms): one load per byte skips most text.
+	keyPair = func() *[1 << 16]bool {
+		var t [1 << 16]bool
+		for _, w := range keyWords {
+			t[uint16(w[0])<<8|uint16(w[1])] = true
+		}
+		return &t
+	}()
 )
 
 // byFirst indexes lower-case words by their first byte in either case.
@@ -37,7 +48,25 @@ const (
 )
 
 func classify(key string) kind {
-	u := strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+	// Fold into a stack buffer: classify runs for every key word in the
+	// text, and prose is full of them.
+	var buf [64]byte
+	var u string
+	if len(key) <= len(buf) {
+		for i := 0; i < len(key); i++ {
+			c := key[i]
+			switch {
+			case c == '-':
+				c = '_'
+			case 'a' <= c && c <= 'z':
+				c -= 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		u = unsafeString(buf[:len(key)])
+	} else {
+		u = strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+	}
 	base := u[strings.LastIndexByte(u, '.')+1:]
 	switch {
 	case base == "AUTHORIZATION" || strings.HasSuffix(base, "_AUTHORIZATION"):
@@ -45,7 +74,9 @@ func classify(key string) kind {
 	case base == "COOKIE" || base == "SET_COOKIE":
 		return cookieKey
 	}
-	u = strings.ReplaceAll(u, "TOKENIZ", "")
+	if strings.Contains(u, "TOKENIZ") {
+		u = strings.ReplaceAll(u, "TOKENIZ", "")
+	}
 	for _, w := range secretWords {
 		if strings.Contains(u, w) { // a bare "PWD" never contains "_PWD"
 			return secretKey
@@ -53,6 +84,10 @@ func classify(key string) kind {
 	}
 	return plainKey
 }
+
+// unsafeString views b as a string without copying; b must not change
+// while the string is in use (classify's buffer never escapes).
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // keyScan finds the values after secret-looking keys and header names. It
 // counts the unescaped double quotes on the line so that a quote closing a
@@ -76,8 +111,8 @@ func (k *keyScan) inString(s string, v int) bool {
 }
 
 func (k *keyScan) find(s string, from int) (int, int, int, string) {
-	for i := from; i < len(s); i++ {
-		if !atAny(s, i, keyWordAt[s[i]]) {
+	for i := from; i+1 < len(s); i++ {
+		if !keyPair[uint16(s[i]|0x20)<<8|uint16(s[i+1]|0x20)] || !atAny(s, i, keyWordAt[s[i]]) {
 			continue
 		}
 		ks, ke := i, i
@@ -127,7 +162,7 @@ func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end
 	}
 	switch {
 	case kd == authKey:
-		ve = authEnd(s, v, headerEnd(s, v, k.inString(s, v)))
+		ve = authEnd(s, v, k.inString(s, v))
 	case kd != secretKey:
 		ve = headerEnd(s, v, k.inString(s, v))
 	case sep == '=' && inQuery:
@@ -193,17 +228,17 @@ func headerEnd(s string, i int, inString bool) int {
 
 // authEnd ends an Authorization value: the one credential after a scheme
 // word (or without one), so that the rest of the line survives; Digest
-// parameters run to lineEnd, as one.
-func authEnd(s string, v, lineEnd int) int {
-	w := stopAt(s[:lineEnd], v, " \t")
+// parameters run to the end of the header, as one.
+func authEnd(s string, v int, inString bool) int {
+	const stop = " \t\r\n\\\""
+	w := stopAt(s, v, stop)
 	if !isScheme(s[v:w]) {
 		return w
 	}
 	if strings.EqualFold(s[v:w], "digest") {
-		return lineEnd
+		return headerEnd(s, v, inString)
 	}
-	c := skipBlank(s[:lineEnd], w)
-	return stopAt(s[:lineEnd], c, " \t")
+	return stopAt(s, skipBlank(s, w), stop)
 }
 
 // isProse reports a "key: value" whose value s[v:ve] is a lower-case word

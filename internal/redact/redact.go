@@ -185,28 +185,18 @@ func keyed(k, v string) string {
 // (next < 0: nothing left).
 type finder func(s string, from int) (lo, hi, next int, repl string)
 
-// redact runs pass until nothing changes. A mask is never matched again,
-// but removing a secret can join what was around it into a new match
-// (a key, then a token, then its value); the cap only bounds pathological
-// input.
-func redact(s string) string {
-	for range 4 {
-		t := pass(s)
-		if t == s {
-			break
-		}
-		s = t
-	}
-	return s
-}
+// redact is one pass: every finder skips masks and a mask is made of
+// bytes no rule starts or continues on ('[', ']', blanks, words of the
+// kind), so a second pass finds nothing new (the fuzz target checks it).
+func redact(s string) string { return pass(s) }
 
 func pass(s string) string {
-	s = rewrite(s, findPEM)
+	s = rewrite(s, (&pemScan{noEnd: map[string]bool{}}).find)
 	s = rewrite(s, (&tokenScan{}).find)
 	for _, a := range anchors {
 		s = rewrite(s, a.find)
 	}
-	s = rewrite(s, findBearer)
+	s = rewrite(s, newBearerScan().find)
 	s = rewrite(s, (&keyScan{}).find)
 	s = rewrite(s, findURLPassword)
 	return rewriteExact(s)
@@ -235,6 +225,9 @@ func rewrite(s string, find finder) string {
 			continue // a mask is its own redaction
 		}
 		if repl != s[lo:hi] {
+			if !changed {
+				b.Grow(len(s))
+			}
 			b.WriteString(s[last:lo])
 			b.WriteString(repl)
 			last, changed = hi, true
@@ -261,11 +254,13 @@ func nextMask(s string, i int) (lo, hi int) {
 	return lo, lo + e + 1
 }
 
-// findPEM masks private-key blocks: BEGIN … PRIVATE KEY … through the
+// pemScan masks private-key blocks: BEGIN … PRIVATE KEY … through the
 // matching END line. A block cut by the end of the text (a truncated tail)
 // runs over the base64 lines that follow; an END whose BEGIN was cut off
 // (the start of a ring buffer) takes the base64 lines before it.
-func findPEM(s string, from int) (int, int, int, string) {
+type pemScan struct{ noEnd map[string]bool }
+
+func (p *pemScan) find(s string, from int) (int, int, int, string) {
 	const kind = "private key"
 	i := strings.Index(s[from:], "-----")
 	for i >= 0 {
@@ -273,7 +268,12 @@ func findPEM(s string, from int) (int, int, int, string) {
 		switch {
 		case strings.HasPrefix(s[at:], "-----BEGIN ") && isPrivateLabel(s, at+11):
 			label, e := pemLabel(s, at+11)
-			end := strings.Index(s[e:], "-----END "+label)
+			end := -1
+			if !p.noEnd[label] {
+				if end = strings.Index(s[e:], "-----END "+label); end < 0 {
+					p.noEnd[label] = true // later BEGINs need not look again
+				}
+			}
 			if end >= 0 {
 				hi := e + end + 9 + len(label)
 				hi += len(pemDashes(s[hi:]))
@@ -361,47 +361,52 @@ func base64LinesBefore(s string, at, from int) int {
 	return lo
 }
 
-// findBearer finds the credential after "Bearer" (16 or more of
+// bearerScan finds the credential after "Bearer" (16 or more of
 // [A-Za-z0-9._~+/=-]) and after "Basic" (base64 of "user:password") at a
-// word start, in any case.
-func findBearer(s string, from int) (int, int, int, string) {
-	best, bestHi, bestKind := -1, -1, ""
-	for _, w := range [...]string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC"} {
-		for i := from; ; {
-			k := strings.Index(s[i:], w)
-			if k < 0 || best >= 0 && i+k > best {
-				break
-			}
-			at := i + k
-			i = at + 1
-			if at > 0 && isWord(s[at-1]) {
-				continue
-			}
-			j := skipBlank(s, at+len(w))
-			if j == at+len(w) {
-				continue
-			}
-			e := j + runOf(s, j, tokenSet)
-			v := s[j:e]
-			switch {
-			case w[1]|0x20 == 'e' && e-j >= 16:
-				if best < 0 || j < best {
-					best, bestHi, bestKind = j, e, "bearer token"
+// word start, in the three usual spellings of each. It keeps the next
+// position of every word, so one rewrite scans the text once per word.
+type bearerScan struct{ next [6]int }
+
+var bearerWords = [6]string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC"}
+
+func newBearerScan() *bearerScan {
+	return &bearerScan{next: [6]int{-2, -2, -2, -2, -2, -2}}
+}
+
+func (b *bearerScan) find(s string, from int) (int, int, int, string) {
+	for {
+		w, at := -1, len(s)
+		for i, word := range bearerWords {
+			if b.next[i] != -1 && b.next[i] < from { // stale: search again
+				b.next[i] = -1
+				if k := strings.Index(s[from:], word); k >= 0 {
+					b.next[i] = from + k
 				}
-			case w[1]|0x20 == 'a' && isBasicCredential(v):
-				if best < 0 || j < best {
-					best, bestHi, bestKind = j, e, "basic credentials"
-				}
-			default:
-				continue
 			}
-			break
+			if b.next[i] >= 0 && b.next[i] < at {
+				w, at = i, b.next[i]
+			}
+		}
+		if w < 0 {
+			return -1, -1, -1, ""
+		}
+		from = at + 1
+		word := bearerWords[w]
+		if at > 0 && isWord(s[at-1]) {
+			continue
+		}
+		j := skipBlank(s, at+len(word))
+		if j == at+len(word) {
+			continue
+		}
+		e := j + runOf(s, j, tokenSet)
+		switch {
+		case w < 3 && e-j >= 16:
+			return j, e, e, maskAs("bearer token", s[j:e])
+		case w >= 3 && isBasicCredential(s[j:e]):
+			return j, e, e, maskAs("basic credentials", s[j:e])
 		}
 	}
-	if best < 0 {
-		return -1, -1, -1, ""
-	}
-	return best, bestHi, bestHi, maskAs(bestKind, s[best:bestHi])
 }
 
 // findURLPassword masks the password of URL userinfo (up to the last '@'),

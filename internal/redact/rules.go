@@ -51,7 +51,7 @@ type rule struct {
 	kind     string
 	set      *charset
 	min, max int
-	custom   func(s string, start, body int) (lo, hi int, ok bool)
+	custom   func(ts *tokenScan, s string, start, body int) (lo, hi int, ok bool)
 }
 
 // rules are the vendor formats, from each vendor's public documentation
@@ -277,20 +277,56 @@ var glued = func() (idx [2][256][]gluedRule) {
 // tokenScan finds vendor tokens at word starts (and glued ones, above). It remembers where the last
 // AWS key id ended: a 40-byte secret right after it on the line is its
 // secret access key (CSV exports, "aws configure list" and the like).
-type tokenScan struct{ awsEnd int }
+//
+// It also caches the runs it has measured: a run of one byte class that
+// crosses later word starts ("AIza-AIza-…", "sk-sk-…") is measured once,
+// not once per start, which keeps a pass linear on any input.
+type tokenScan struct {
+	awsEnd int
+	cache  [4]struct {
+		set     *charset
+		lo, end int
+	}
+	slot int
+}
+
+// run is runOf(s, i, set), answered from the cache when i lies in a run of
+// set measured before. s must be the same string on every call.
+func (ts *tokenScan) run(s string, i int, set *charset) int {
+	for _, c := range ts.cache {
+		if c.set == set && c.lo <= i && i <= c.end {
+			return c.end - i
+		}
+	}
+	n := runOf(s, i, set)
+	if n > 32 {
+		ts.cache[ts.slot] = struct {
+			set     *charset
+			lo, end int
+		}{set, i, i + n}
+		ts.slot = (ts.slot + 1) % len(ts.cache)
+	}
+	return n
+}
 
 func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 	ts.awsEnd = max(ts.awsEnd, -100)
+	al := alnum
+	prev := from > 0 && al[s[from-1]] // s[i-1] is a letter or digit
 	for i := from; i+1 < len(s); i++ {
-		if c := s[i]; !alnum[c] {
-			if (c == '_' || c == '-') && i > 0 && alnum[s[i-1]] {
+		c := s[i]
+		if al[c] {
+			if prev {
+				continue
+			}
+			prev = true
+		} else {
+			if prev && (c == '_' || c == '-') {
 				if lo, hi, kind, ok := ts.glued(s, from, i); ok {
 					return lo, hi, hi, maskAs(kind, s[lo:hi])
 				}
 			}
-			continue
-		}
-		if i > 0 && alnum[s[i-1]] {
+			prev = false
 			continue
 		}
 		if i-ts.awsEnd <= 6 && i > ts.awsEnd && between(s[ts.awsEnd:i], " \t,;:|=\"'") {
@@ -306,7 +342,7 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 			if !strings.HasPrefix(s[i:], r.prefix) {
 				continue
 			}
-			lo, hi, ok := r.match(s, i)
+			lo, hi, ok := r.match(ts, s, i)
 			if !ok && r.custom != nil {
 				lo, hi, ok = wrapped(r, s, i)
 			}
@@ -326,19 +362,19 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 // line, when that line is nothing but the rest of a wrapped token. Simple
 // rules do this in match.
 func wrapped(r *rule, s string, start int) (lo, hi int, ok bool) {
-	eol := start + runOf(s, start, wrapSet)
+	eol := start + runOf(s[:min(len(s), start+wrapMax)], start, wrapSet)
 	nl := lineBreak(s, eol)
 	if nl == 0 {
 		return 0, 0, false
 	}
 	k := eol + nl
-	m := runOf(s, k, wrapSet)
+	m := runOf(s[:min(len(s), k+wrapMax)], k, wrapSet)
 	e := k + m
 	if m < 4 || e < len(s) && s[e] != '\n' && s[e] != '\r' {
 		return 0, 0, false
 	}
 	first := eol - start
-	lo, hi, ok = r.match(s[start:eol]+s[k:e], 0)
+	lo, hi, ok = r.match(&tokenScan{}, s[start:eol]+s[k:e], 0)
 	if !ok || lo != 0 || hi <= first {
 		return 0, 0, false
 	}
@@ -346,6 +382,10 @@ func wrapped(r *rule, s string, start int) (lo, hi int, ok bool) {
 }
 
 var wrapSet = mkset("A-Za-z0-9._~+/=:$-")
+
+// wrapMax bounds each half of a wrapped token (a terminal wraps at a few
+// hundred columns), so the check stays cheap on long lines.
+const wrapMax = 1024
 
 // glued tries the glued rules whose separator sits at i.
 func (ts *tokenScan) glued(s string, from, i int) (lo, hi int, kind string, ok bool) {
@@ -358,19 +398,19 @@ func (ts *tokenScan) glued(s string, from, i int) (lo, hi int, kind string, ok b
 		if start < from || !strings.HasPrefix(s[start:], g.r.prefix) {
 			continue
 		}
-		if lo, hi, ok := g.r.match(s, start); ok {
+		if lo, hi, ok := g.r.match(ts, s, start); ok {
 			return lo, hi, g.r.kind, true
 		}
 	}
 	return 0, 0, "", false
 }
 
-func (r *rule) match(s string, start int) (lo, hi int, ok bool) {
+func (r *rule) match(ts *tokenScan, s string, start int) (lo, hi int, ok bool) {
 	body := start + len(r.prefix)
 	if r.custom != nil {
-		return r.custom(s, start, body)
+		return r.custom(ts, s, start, body)
 	}
-	n := runOf(s, body, r.set)
+	n := ts.run(s, body, r.set)
 	if r.max > 0 && n > r.max {
 		return 0, 0, false
 	}
@@ -381,7 +421,7 @@ func (r *rule) match(s string, start int) (lo, hi int, ok bool) {
 	// random enough (8 bytes or more, a digit and a letter).
 	if nl := lineBreak(s, end); nl > 0 {
 		k := end + nl
-		m := runOf(s, k, r.set)
+		m := ts.run(s, k, r.set)
 		e := k + m
 		whole := m >= 4 && (e == len(s) || s[e] == '\n' || s[e] == '\r')
 		frag := s[k:e]
@@ -398,7 +438,7 @@ func (r *rule) match(s string, start int) (lo, hi int, ok bool) {
 	}
 	// A run that goes on as a word (two tokens glued with '_' between,
 	// say) is masked to the word's end: half a mask leaks the rest.
-	return start, end + runOf(s, end, alnumUD), true
+	return start, end + ts.run(s, end, alnumUD), true
 }
 
 // lineBreak is the length of the line break at s[i:] (0, 1 or 2).
@@ -445,7 +485,7 @@ func mixed(v string) bool {
 // secretAfterWord: an AWS secret access key (40 bytes of base64, mixed)
 // after the word "secret" and at most a few separators ("secret wJal…",
 // "Secret: wJal…"). Longer key names (secret_access_key) are keyScan's.
-func secretAfterWord(s string, _, body int) (int, int, bool) {
+func secretAfterWord(ts *tokenScan, s string, _, body int) (int, int, bool) {
 	if body < len(s) && alnumU[s[body]] {
 		return 0, 0, false
 	}
@@ -456,7 +496,7 @@ func secretAfterWord(s string, _, body int) (int, int, bool) {
 	if i == body {
 		return 0, 0, false
 	}
-	n := runOf(s, i, b64)
+	n := ts.run(s, i, b64)
 	if n != 40 || !mixed(s[i:i+n]) || i+n < len(s) && s[i+n] == '=' {
 		return 0, 0, false
 	}
@@ -464,8 +504,8 @@ func secretAfterWord(s string, _, body int) (int, int, bool) {
 }
 
 // databricks: dapi + 32 hex, optionally "-" and a digit.
-func databricks(s string, start, body int) (int, int, bool) {
-	n := runOf(s, body, hexLower)
+func databricks(ts *tokenScan, s string, start, body int) (int, int, bool) {
+	n := ts.run(s, body, hexLower)
 	if n != 32 {
 		return 0, 0, false
 	}
@@ -477,12 +517,12 @@ func databricks(s string, start, body int) (int, int, bool) {
 }
 
 // sendgrid: SG.<22>.<43> of base64url.
-func sendgrid(s string, start, body int) (int, int, bool) {
-	a := runOf(s, body, alnumUD)
+func sendgrid(ts *tokenScan, s string, start, body int) (int, int, bool) {
+	a := ts.run(s, body, alnumUD)
 	if a != 22 || body+a >= len(s) || s[body+a] != '.' {
 		return 0, 0, false
 	}
-	b := runOf(s, body+a+1, alnumUD)
+	b := ts.run(s, body+a+1, alnumUD)
 	if b != 43 {
 		return 0, 0, false
 	}
@@ -490,12 +530,12 @@ func sendgrid(s string, start, body int) (int, int, bool) {
 }
 
 // postman: PMAK-<24 hex>-<34 hex>.
-func postman(s string, start, body int) (int, int, bool) {
-	a := runOf(s, body, hexAny)
+func postman(ts *tokenScan, s string, start, body int) (int, int, bool) {
+	a := ts.run(s, body, hexAny)
 	if a != 24 || body+a >= len(s) || s[body+a] != '-' {
 		return 0, 0, false
 	}
-	b := runOf(s, body+a+1, hexAny)
+	b := ts.run(s, body+a+1, hexAny)
 	if b != 34 {
 		return 0, 0, false
 	}
@@ -503,12 +543,12 @@ func postman(s string, start, body int) (int, int, bool) {
 }
 
 // airtable: pat<14 alnum>.<64 hex>.
-func airtable(s string, start, body int) (int, int, bool) {
-	a := runOf(s, body, alnum)
+func airtable(ts *tokenScan, s string, start, body int) (int, int, bool) {
+	a := ts.run(s, body, alnum)
 	if a != 14 || body+a >= len(s) || s[body+a] != '.' {
 		return 0, 0, false
 	}
-	b := runOf(s, body+a+1, hexLower)
+	b := ts.run(s, body+a+1, hexLower)
 	if b != 64 {
 		return 0, 0, false
 	}
@@ -518,18 +558,18 @@ func airtable(s string, start, body int) (int, int, bool) {
 // jwtBody: eyJ<header>.<payload>.<signature> in base64url, the payload
 // itself a JSON object (eyJ) or at least 10 bytes; unsigned tokens (empty
 // signature) are not credentials anyone can replay, so they stay.
-func jwtBody(s string, start, body int) (int, int, bool) {
-	a := runOf(s, body, alnumUD)
+func jwtBody(ts *tokenScan, s string, start, body int) (int, int, bool) {
+	a := ts.run(s, body, alnumUD)
 	p := body + a
 	if a < 7 || p >= len(s) || s[p] != '.' {
 		return 0, 0, false
 	}
-	b := runOf(s, p+1, alnumUD)
+	b := ts.run(s, p+1, alnumUD)
 	q := p + 1 + b
 	if b < 10 || q >= len(s) || s[q] != '.' {
 		return 0, 0, false
 	}
-	c := runOf(s, q+1, alnumUD)
+	c := ts.run(s, q+1, alnumUD)
 	if c < 10 {
 		return 0, 0, false
 	}
@@ -538,18 +578,18 @@ func jwtBody(s string, start, body int) (int, int, bool) {
 
 // discord: a bot token is base64(user id).<6>.<27..38>, the first part 23
 // to 26 bytes.
-func discord(s string, start, _ int) (int, int, bool) {
-	a := runOf(s, start, alnum)
+func discord(ts *tokenScan, s string, start, _ int) (int, int, bool) {
+	a := ts.run(s, start, alnum)
 	p := start + a
 	if a < 23 || a > 26 || p >= len(s) || s[p] != '.' {
 		return 0, 0, false
 	}
-	b := runOf(s, p+1, alnumUD)
+	b := ts.run(s, p+1, alnumUD)
 	q := p + 1 + b
 	if b != 6 || q >= len(s) || s[q] != '.' {
 		return 0, 0, false
 	}
-	c := runOf(s, q+1, alnumUD)
+	c := ts.run(s, q+1, alnumUD)
 	if c < 27 || c > 38 || !mixed(s[q+1:q+1+c]) {
 		return 0, 0, false
 	}
@@ -558,13 +598,13 @@ func discord(s string, start, _ int) (int, int, bool) {
 
 // telegram: a bot token is <bot id>:<35 bytes of base64url>, the bot id
 // 6 to 12 digits.
-func telegram(s string, start, _ int) (int, int, bool) {
-	a := runOf(s, start, digits)
+func telegram(ts *tokenScan, s string, start, _ int) (int, int, bool) {
+	a := ts.run(s, start, digits)
 	p := start + a
 	if a < 6 || a > 12 || p >= len(s) || s[p] != ':' {
 		return 0, 0, false
 	}
-	b := runOf(s, p+1, alnumUD)
+	b := ts.run(s, p+1, alnumUD)
 	if b != 35 || !mixed(s[p+1:p+1+b]) {
 		return 0, 0, false
 	}
@@ -584,5 +624,10 @@ func isBasicCredential(v string) bool {
 		return false
 	}
 	i := strings.IndexByte(string(b), ':')
+	for _, c := range b {
+		if c < ' ' || c > '~' {
+			return false // not text: "Basic examples" decodes to noise
+		}
+	}
 	return i > 0 && i < len(b)-1
 }
