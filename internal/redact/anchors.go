@@ -2,94 +2,107 @@ package redact
 
 import "strings"
 
-// An anchor is a format recognised by a literal inside it rather than at
-// its start: one substring search per pass finds the candidates, and span
-// checks the text around one.
-type anchor struct {
-	lit  string
-	kind string
-	// span returns the secret around the literal found at at.
-	span func(s string, at int) (lo, hi int, ok bool)
-}
-
-var anchors = []anchor{
-	// Azure AD (Entra) client secrets: 3 characters, a digit, "Q~", then
-	// 31 to 34 of [A-Za-z0-9_~.-].
-	{"Q~", "azure client secret", func(s string, at int) (int, int, bool) {
-		lo := at - 4
-		if lo < 0 || lo > 0 && alnum[s[lo-1]] || runOf(s[:at], lo, azureSet) != 4 || !digits[s[at-1]] {
-			return 0, 0, false
-		}
-		n := runOf(s, at+2, azureSet)
-		return lo, at + 2 + n, n >= 31 && n <= 34
+// Formats found by a literal that is not a vendor prefix: webhook URLs,
+// SAS signatures, Bearer and Basic credentials. They are rules too (found
+// at a word start through the same two-byte table, so they cost no pass
+// of their own), but their custom reader returns the secret's span, which
+// starts after the literal.
+var wordRules = []rule{
+	{prefix: "Bearer", kind: "bearer token", custom: bearer},
+	{prefix: "bearer", kind: "bearer token", custom: bearer},
+	{prefix: "BEARER", kind: "bearer token", custom: bearer},
+	{prefix: "Basic", kind: "basic credentials", custom: basic},
+	{prefix: "basic", kind: "basic credentials", custom: basic},
+	{prefix: "BASIC", kind: "basic credentials", custom: basic},
+	// Incoming-webhook URLs carry their secret in the path.
+	{prefix: "hooks.slack.com/services/", kind: "slack webhook", custom: func(_ *tokenScan, s string, _, body int) (int, int, bool) {
+		n := runOf(s, body, slackPath)
+		return body, body + n, n >= 20
 	}},
-	// Terraform Cloud / HCP tokens: <14>.atlasv1.<60 or more>.
-	{".atlasv1.", "terraform token", func(s string, at int) (int, int, bool) {
-		lo := at - 14
-		if lo < 0 || runOf(s[:at], lo, alnum) != 14 || lo > 0 && alnum[s[lo-1]] {
+	{prefix: "discord.com/api/webhooks/", kind: "discord webhook", custom: discordHook},
+	{prefix: "discordapp.com/api/webhooks/", kind: "discord webhook", custom: discordHook},
+	// Azure shared access signatures: the sig parameter of a SAS URL.
+	{prefix: "sig=", kind: "azure sas signature", custom: func(_ *tokenScan, s string, start, body int) (int, int, bool) {
+		if start == 0 || s[start-1] != '?' && s[start-1] != '&' {
 			return 0, 0, false
 		}
-		n := runOf(s, at+9, alnumUD)
-		return lo, at + 9 + n, n >= 60
+		n := runOf(s, body, sasSet)
+		return body, body + n, n >= 20
+	}},
+	// The same after an '&' a JSON encoder escaped (Go writes \u0026).
+	{prefix: "u0026sig=", kind: "azure sas signature", custom: func(_ *tokenScan, s string, start, body int) (int, int, bool) {
+		if start == 0 || s[start-1] != '\\' {
+			return 0, 0, false
+		}
+		n := runOf(s, body, sasSet)
+		return body, body + n, n >= 20
 	}},
 	// Firebase Cloud Messaging server keys: AAAA<7>:APA91b<134 or so>.
-	{":APA91b", "firebase key", func(s string, at int) (int, int, bool) {
-		lo := at - 11
-		if lo < 0 || !strings.HasPrefix(s[lo:], "AAAA") || runOf(s[:at], lo, alnumUD) != 11 {
+	{prefix: "AAAA", kind: "firebase key", custom: func(_ *tokenScan, s string, start, body int) (int, int, bool) {
+		at := body + 7
+		if runOf(s, body, alnumUD) != 7 || !strings.HasPrefix(s[at:], ":APA91b") {
 			return 0, 0, false
 		}
 		n := runOf(s, at+7, alnumUD)
-		return lo, at + 7 + n, n >= 100
+		return start, at + 7 + n, n >= 100
 	}},
-	// Azure shared access signatures: the sig parameter of a SAS URL.
-	{"sig=", "azure sas signature", func(s string, at int) (int, int, bool) {
-		if at == 0 || s[at-1] != '?' && s[at-1] != '&' && !strings.HasSuffix(s[:at], `\u0026`) {
-			return 0, 0, false
-		}
-		n := runOf(s, at+4, sasSet)
-		return at + 4, at + 4 + n, n >= 20
-	}},
-	// Incoming-webhook URLs carry their secret in the path.
-	{"hooks.slack.com/services/", "slack webhook", func(s string, at int) (int, int, bool) {
-		lo := at + 25
-		n := runOf(s, lo, mkSlackSet)
-		return lo, lo + n, n >= 20
-	}},
-	{"discord.com/api/webhooks/", "discord webhook", discordHook(25)},
-	{"discordapp.com/api/webhooks/", "discord webhook", discordHook(28)},
 }
 
 var (
-	azureSet   = mkset("A-Za-z0-9_~.-")
-	sasSet     = mkset("A-Za-z0-9%+/=")
-	mkSlackSet = mkset("A-Za-z0-9/")
+	azureSet  = mkset("A-Za-z0-9_~.-")
+	sasSet    = mkset("A-Za-z0-9%+/=")
+	slackPath = mkset("A-Za-z0-9/")
 )
 
-// discordHook: <id>/<token> after the path prefix of length n; the token is
-// masked, the id kept.
-func discordHook(n int) func(s string, at int) (int, int, bool) {
-	return func(s string, at int) (int, int, bool) {
-		i := at + n
-		d := runOf(s, i, digits)
-		if d < 10 || i+d >= len(s) || s[i+d] != '/' {
-			return 0, 0, false
-		}
-		lo := i + d + 1
-		t := runOf(s, lo, alnumUD)
-		return lo, lo + t, t >= 40
+// bearer: blanks, then 16 or more of [A-Za-z0-9._~+/=-].
+func bearer(_ *tokenScan, s string, _, body int) (int, int, bool) {
+	j := skipBlank(s, body)
+	if j == body {
+		return 0, 0, false
 	}
+	n := runOf(s, j, tokenSet)
+	return j, j + n, n >= 16
 }
 
-func (a anchor) find(s string, from int) (int, int, int, string) {
-	for {
-		k := strings.Index(s[from:], a.lit)
-		if k < 0 {
-			return -1, -1, -1, ""
-		}
-		at := from + k
-		if lo, hi, ok := a.span(s, at); ok {
-			return lo, hi, hi, maskAs(a.kind, s[lo:hi])
-		}
-		from = at + 1
+// basic: blanks, then base64 of "user:password".
+func basic(_ *tokenScan, s string, _, body int) (int, int, bool) {
+	j := skipBlank(s, body)
+	if j == body {
+		return 0, 0, false
 	}
+	n := runOf(s, j, tokenSet)
+	return j, j + n, isBasicCredential(s[j : j+n])
+}
+
+// discordHook: <id>/<token>; the token is masked, the id kept.
+func discordHook(_ *tokenScan, s string, _, body int) (int, int, bool) {
+	d := runOf(s, body, digits)
+	if d < 10 || body+d >= len(s) || s[body+d] != '/' {
+		return 0, 0, false
+	}
+	lo := body + d + 1
+	t := runOf(s, lo, alnumUD)
+	return lo, lo + t, t >= 40
+}
+
+// atWordStart checks the formats whose first bytes are free but whose
+// shape pins a literal at a fixed offset: one or two byte compares per
+// word start.
+func atWordStart(ts *tokenScan, s string, i int) (lo, hi int, kind string, ok bool) {
+	// Azure AD (Entra) client secrets: 3 characters, a digit, "Q~", then
+	// 31 to 34 of [A-Za-z0-9_~.-].
+	if i+6 < len(s) && s[i+5] == '~' && s[i+4] == 'Q' && digits[s[i+3]] && runOf(s[:i+3], i, alnum) == 3 {
+		n := ts.run(s, i+6, azureSet)
+		if n >= 31 && n <= 34 {
+			return i, i + 6 + n, "azure client secret", true
+		}
+	}
+	// Terraform Cloud / HCP tokens: <14>.atlasv1.<60 or more>.
+	if i+23 < len(s) && s[i+14] == '.' && strings.HasPrefix(s[i+14:], ".atlasv1.") && runOf(s[:i+14], i, alnum) == 14 {
+		n := ts.run(s, i+23, alnumUD)
+		if n >= 60 {
+			return i, i + 23 + n, "terraform token", true
+		}
+	}
+	return 0, 0, "", false
 }

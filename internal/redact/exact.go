@@ -108,24 +108,21 @@ func worthMasking(v string, minLen int) bool {
 	return !strings.Contains(v, maskOpen)
 }
 
-// rewriteExact masks every registered value in s.
-func rewriteExact(s string) string {
+// collectExact adds a span for every occurrence of a registered value.
+func collectExact(s string, sp *spans) {
 	p := exact.Load()
 	if p == nil {
-		return s
+		return
 	}
 	for _, e := range *p {
-		if !strings.Contains(s, e.value) {
-			continue
-		}
-		s = rewrite(s, func(s string, from int) (int, int, int, string) {
-			k := strings.Index(s[from:], e.value)
+		for i := 0; ; {
+			k := strings.Index(s[i:], e.value)
 			if k < 0 {
-				return -1, -1, -1, ""
+				break
 			}
-			lo := from + k
-			return lo, lo + len(e.value), lo + len(e.value), maskAs(e.kind, e.value)
-		})
+			lo := i + k
+			sp.add(span{lo, lo + len(e.value), maskAs(e.kind, e.value)})
+			i = lo + len(e.value)
+		}
 	}
-	return s
 }

@@ -15,13 +15,19 @@ var (
 	schemes  = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true,
 		"ntlm": true, "token": true, "bot": true, "apikey": true, "ssws": true}
 	keyWordAt = byFirst(keyWords)
-	// keyPair holds the first two bytes of every key word, folded to lower
-	// case (|0x20, which maps a few punctuation bytes together too: a
-	// filter, at confirms): one load per byte skips most text.
-	keyPair = func() *[1 << 16]bool {
-		var t [1 << 16]bool
+	// keyThird maps the first two bytes of every key word, folded to lower
+	// case, to its third byte (|0x20 also folds a few punctuation bytes
+	// together: it is a filter, at confirms). One load per byte skips most
+	// text, and the third byte most of the rest: "co", "se", "pa" and "to"
+	// are among the commonest pairs of English and code.
+	keyThird = func() *[1 << 16]byte {
+		var t [1 << 16]byte
 		for _, w := range keyWords {
-			t[uint16(w[0])<<8|uint16(w[1])] = true
+			k := uint16(w[0])<<8 | uint16(w[1])
+			if t[k] != 0 && t[k] != w[2] {
+				panic("redact: two key words share their first two bytes")
+			}
+			t[k] = w[2]
 		}
 		return &t
 	}()
@@ -92,11 +98,27 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 // keyScan finds the values after secret-looking keys and header names. It
 // counts the unescaped double quotes on the line so that a quote closing a
 // string (the key sat in JSON text) is never taken to open a value.
-type keyScan struct{ pos, quotes int }
+type keyScan struct {
+	pos, quotes int
+	// eq and colon are the next '=' and ':' (-1: none left, -2: not
+	// searched yet).
+	eq, colon int
+	init      bool
+}
 
 // inString reports whether s[v] lies inside a double-quoted string; v must
 // not decrease from call to call.
 func (k *keyScan) inString(s string, v int) bool {
+	// Only the current line counts: jump line to line (IndexByte is fast),
+	// then count quotes on the last one.
+	for k.pos < v {
+		nl := strings.IndexByte(s[k.pos:v], '\n')
+		if nl < 0 {
+			break
+		}
+		k.pos += nl + 1
+		k.quotes = 0
+	}
 	for ; k.pos < v; k.pos++ {
 		switch s[k.pos] {
 		case '\n', '\r':
@@ -110,19 +132,34 @@ func (k *keyScan) inString(s string, v int) bool {
 	return k.quotes%2 == 1
 }
 
+// find works from the separators: every value follows '=' or ':', which
+// are far rarer than the letters key words start with, and two IndexByte
+// searches find them at memory speed. From a separator it steps back over
+// blanks and a closing quote to the key.
 func (k *keyScan) find(s string, from int) (int, int, int, string) {
-	for i := from; i+1 < len(s); i++ {
-		if !keyPair[uint16(s[i]|0x20)<<8|uint16(s[i+1]|0x20)] || !atAny(s, i, keyWordAt[s[i]]) {
-			continue
+	for {
+		p := k.nextSep(s, from)
+		if p < 0 {
+			return -1, -1, -1, ""
 		}
-		ks, ke := i, i
-		for ks > from && isKeyByte(s[ks-1]) {
+		from = p + 1
+		j := p
+		for j > 0 && (s[j-1] == ' ' || s[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && (s[j-1] == '"' || s[j-1] == '\'') {
+			j--
+			if j > 0 && s[j-1] == '\\' {
+				j--
+			}
+		}
+		ke, ks := j, j
+		for ks > 0 && ke-ks < 256 && isKeyByte(s[ks-1]) {
 			ks--
 		}
-		for ke < len(s) && isKeyByte(s[ke]) {
-			ke++
+		if ks == ke || !hasKeyWord(s[ks:ke]) {
+			continue
 		}
-		i = ke - 1
 		kd := classify(s[ks:ke])
 		if kd == plainKey || ks > 0 && (s[ks-1] == '/' || s[ks-1] == '\\') {
 			continue // not a key, or a file name (~/.ssh/api_key: …)
@@ -132,7 +169,44 @@ func (k *keyScan) find(s string, from int) (int, int, int, string) {
 			return vs, ve, end, rewriteValue(kd, s[ks:ke], s[vs:ve])
 		}
 	}
-	return -1, -1, -1, ""
+}
+
+// nextSep returns the first '=' or ':' at or after from, or -1.
+func (k *keyScan) nextSep(s string, from int) int {
+	if !k.init {
+		k.eq, k.colon, k.init = -2, -2, true
+	}
+	for _, n := range [...]*int{&k.eq, &k.colon} {
+		if *n != -1 && *n < from {
+			c := byte('=')
+			if n == &k.colon {
+				c = ':'
+			}
+			*n = -1
+			if i := strings.IndexByte(s[from:], c); i >= 0 {
+				*n = from + i
+			}
+		}
+	}
+	switch {
+	case k.eq < 0:
+		return k.colon
+	case k.colon < 0 || k.eq < k.colon:
+		return k.eq
+	}
+	return k.colon
+}
+
+// hasKeyWord is the cheap filter before classify: some key word's first
+// three bytes, in any case.
+func hasKeyWord(key string) bool {
+	kp := keyThird
+	for i := 0; i+2 < len(key); i++ {
+		if t := kp[uint16(key[i]|0x20)<<8|uint16(key[i+1]|0x20)]; t != 0 && key[i+2]|0x20 == t {
+			return true
+		}
+	}
+	return false
 }
 
 // valueSpan locates the value after the key ending at i: [vs, ve) is the
@@ -254,6 +328,10 @@ func isProse(s string, v, ve int) bool {
 		}
 	}
 	n := skipBlank(s, ve)
+	if n > ve && strings.HasPrefix(s[n:], maskOpen) {
+		_, ok := maskAt(s, n)
+		return ok // what was there decided; a mask must not change it
+	}
 	return n > ve && n < len(s) && s[n] >= 'a' && s[n] <= 'z'
 }
 

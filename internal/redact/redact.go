@@ -42,6 +42,8 @@ package redact
 import (
 	"fmt"
 	"log/slog"
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -185,73 +187,260 @@ func keyed(k, v string) string {
 // (next < 0: nothing left).
 type finder func(s string, from int) (lo, hi, next int, repl string)
 
-// redact is one pass: every finder skips masks and a mask is made of
-// bytes no rule starts or continues on ('[', ']', blanks, words of the
-// kind), so a second pass finds nothing new (the fuzz target checks it).
-func redact(s string) string { return pass(s) }
-
-func pass(s string) string {
-	s = rewrite(s, (&pemScan{noEnd: map[string]bool{}}).find)
-	s = rewrite(s, (&tokenScan{}).find)
-	for _, a := range anchors {
-		s = rewrite(s, a.find)
+// redact runs pass, then makes sure the result is stable. A mask can
+// change the context of what is near it (the quote count of a line, the
+// word after a key, the next line of a wrapped token), so each changed
+// line and its neighbours are redacted again; only when one of them still
+// changes does the whole text get further passes. The common cases cost
+// one pass over the text plus a few lines.
+func redact(s string) string {
+	t, marks := pass(s)
+	if len(marks) == 0 || stableAround(t, marks) {
+		return t
 	}
-	s = rewrite(s, newBearerScan().find)
-	s = rewrite(s, (&keyScan{}).find)
-	s = rewrite(s, findURLPassword)
-	return rewriteExact(s)
-}
-
-// rewrite applies find to s from left to right. A match starting inside a
-// mask is skipped and one running into a mask is cut before it, so masks
-// are never masked again.
-func rewrite(s string, find finder) string {
-	var b strings.Builder
-	last, changed := 0, false
-	mlo, mhi := nextMask(s, 0) // the first mask ending after the last match
-	for from := 0; from < len(s); {
-		lo, hi, next, repl := find(s, from)
-		if next < 0 {
+	for range 4 {
+		u, m := pass(t)
+		if len(m) == 0 {
 			break
 		}
-		from = max(next, from+1)
-		if lo < last {
-			continue // inside an earlier match, or nothing found
-		}
-		for mlo >= 0 && mhi <= lo {
-			mlo, mhi = nextMask(s, mhi)
-		}
-		if mlo >= 0 && mlo < hi && lo < mhi {
-			continue // a mask is its own redaction
-		}
-		if repl != s[lo:hi] {
-			if !changed {
-				b.Grow(len(s))
-			}
-			b.WriteString(s[last:lo])
-			b.WriteString(repl)
-			last, changed = hi, true
-		}
+		t = u
 	}
-	if !changed {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
+	return t
 }
 
-// nextMask finds the mask at or after i: [lo, hi) spans "[redacted…]".
+// stableAround reports whether the lines around every mark (the line
+// before, the lines of the mark, the line after) come out of a pass as
+// they are.
+func stableAround(t string, marks [][2]int) bool {
+	wlo, whi := -1, -1
+	for _, m := range marks {
+		if m[1] <= whi {
+			continue // inside the window already (many masks on one long line)
+		}
+		hi := lineEnd(t, lineEnd(t, m[1])+1)
+		if wlo >= 0 && m[0] <= whi {
+			whi = hi
+			continue
+		}
+		lo := lineStart(t, lineStart(t, m[0])-1)
+		if wlo >= 0 && lo <= whi {
+			whi = hi
+			continue
+		}
+		if wlo >= 0 {
+			if w := t[wlo:whi]; changes(w) {
+				return false
+			}
+		}
+		wlo, whi = lo, hi
+	}
+	return wlo < 0 || !changes(t[wlo:whi])
+}
+
+func changes(w string) bool {
+	_, m := pass(w)
+	return len(m) > 0
+}
+
+// lineStart is the start of the line holding s[i] (0 for i < 0).
+func lineStart(s string, i int) int {
+	if i <= 0 {
+		return 0
+	}
+	return strings.LastIndexByte(s[:min(i, len(s))], '\n') + 1
+}
+
+// lineEnd is the end of the line holding s[i], its newline included.
+func lineEnd(s string, i int) int {
+	if i >= len(s) {
+		return len(s)
+	}
+	if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+		return i + k + 1
+	}
+	return len(s)
+}
+
+// pass is one redaction of s; marks are the output ranges of its masks.
+func pass(s string) (string, [][2]int) {
+	var sp spans
+	for i := 0; ; { // masks already there are their own redaction
+		lo, hi := nextMask(s, i)
+		if lo < 0 {
+			break
+		}
+		sp.add(span{lo, hi, s[lo:hi]})
+		i = hi
+	}
+	sp.collect(s, func() finder { return (&pemScan{noEnd: map[string]bool{}}).find })
+	sp.collect(s, func() finder { return (&tokenScan{}).find })
+	sp.collect(s, func() finder { return (&keyScan{}).find })
+	sp.collect(s, func() finder { return findURLPassword })
+	collectExact(s, &sp)
+	return sp.apply(s)
+}
+
+// A span is one accepted rewrite of the text: s[lo:hi] becomes repl.
+type span struct {
+	lo, hi int
+	repl   string
+}
+
+// spans are the accepted rewrites, sorted and disjoint. Every finder reads
+// the original text; a match overlapping an earlier one (an earlier finder
+// ranks higher) is dropped, which is what running the finders one after
+// the other over masked text would give, without copying the text once
+// per finder.
+type spans []span
+
+func (sp *spans) add(x span) {
+	i := sort.Search(len(*sp), func(i int) bool { return (*sp)[i].hi > x.lo })
+	if i < len(*sp) && (*sp)[i].lo < x.hi {
+		return // overlaps a match that ranks higher
+	}
+	*sp = slices.Insert(*sp, i, x)
+}
+
+// collect runs a finder made by mk over every stretch of s between the
+// spans accepted so far, as if those were already masked: a finder sees
+// each stretch as a text of its own, so no match reaches into a stronger
+// one (then shrinks to its rest on a second pass) and no lookbehind sees
+// past it. Each stretch gets a fresh finder, so no cached position
+// outlives its stretch.
+func (sp *spans) collect(s string, mk func() finder) {
+	fixed := slices.Clone(*sp)
+	start := 0
+	for i := 0; ; i++ {
+		limit := len(s)
+		if i < len(fixed) {
+			limit = fixed[i].lo
+		}
+		if limit > start {
+			seg, find := s[start:limit], mk()
+			for from := 0; from < len(seg); {
+				lo, hi, next, repl := find(seg, from)
+				if next < 0 {
+					break
+				}
+				from = max(next, from+1)
+				if lo >= 0 && repl != seg[lo:hi] {
+					sp.add(span{start + lo, start + hi, repl})
+				}
+			}
+		}
+		if i >= len(fixed) {
+			return
+		}
+		start = max(start, fixed[i].hi)
+	}
+}
+
+// apply writes s with every span rewritten.
+func (sp spans) apply(s string) (string, [][2]int) {
+	var marks [][2]int
+	for _, x := range sp {
+		if x.repl != s[x.lo:x.hi] {
+			marks = append(marks, [2]int{})
+		}
+	}
+	if marks == nil {
+		return s, nil
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 32*len(sp))
+	last, n := 0, 0
+	for _, x := range sp {
+		if x.repl == s[x.lo:x.hi] {
+			continue
+		}
+		b.WriteString(s[last:x.lo])
+		marks[n][0] = b.Len()
+		b.WriteString(x.repl)
+		marks[n][1] = b.Len()
+		n++
+		last = x.hi
+	}
+	b.WriteString(s[last:])
+	return b.String(), marks
+}
+
+// nextMask finds the mask at or after i: [lo, hi) spans one mask exactly
+// as maskAs writes it, of a kind this package names. Anything else that
+// starts with "[redacted" is ordinary text: a plugin cannot shield a
+// secret by writing "[redacted: " before it.
 func nextMask(s string, i int) (lo, hi int) {
-	k := strings.Index(s[i:], maskOpen)
-	if k < 0 {
-		return -1, -1
+	for {
+		k := strings.Index(s[i:], maskOpen)
+		if k < 0 {
+			return -1, -1
+		}
+		lo = i + k
+		if hi, ok := maskAt(s, lo); ok {
+			return lo, hi
+		}
+		i = lo + len(maskOpen)
 	}
-	lo = i + k
-	e := strings.IndexByte(s[lo:], ']')
+}
+
+// maskAt reports whether a mask starts at s[lo] and where it ends.
+func maskAt(s string, lo int) (int, bool) {
+	rest := s[lo+len(maskOpen):]
+	if strings.HasPrefix(rest, "]") {
+		return lo + len(maskOpen) + 1, true // the placeholder of earlier versions
+	}
+	if !strings.HasPrefix(rest, ": ") {
+		return 0, false
+	}
+	e := strings.IndexByte(rest[:min(len(rest), 96)], ']')
 	if e < 0 {
-		return lo, len(s)
+		return 0, false
 	}
-	return lo, lo + e + 1
+	inner := rest[2:e]
+	if j := strings.LastIndex(inner, " "+ellipsis); j >= 0 {
+		last := inner[j+1+len(ellipsis):]
+		if len(last) != 4 || runOf(last, 0, tokenSet) != 4 {
+			return 0, false
+		}
+		inner = inner[:j]
+	}
+	if !knownKind(inner) {
+		return 0, false
+	}
+	return lo + len(maskOpen) + e + 1, true
+}
+
+// kinds are the names masks use; knownKind also accepts the names of the
+// registered exact values.
+var kinds = func() map[string]bool {
+	m := map[string]bool{}
+	for _, rs := range [][]rule{rules, wordRules, {discordRule, telegramRule}} {
+		for _, r := range rs {
+			m[r.kind] = true
+		}
+	}
+	for _, k := range []string{"azure client secret", "terraform token", "aws secret key", "private key",
+		"url password", "url credential", "cookie", "basic credentials", "bearer token", "credentials",
+		"password", "token", "api key", "secret"} {
+		m[k] = true
+	}
+	return m
+}()
+
+func knownKind(k string) bool {
+	if kinds[k] {
+		return true
+	}
+	if !strings.HasPrefix(k, "value of ") {
+		return false
+	}
+	if p := exact.Load(); p != nil {
+		for _, e := range *p {
+			if e.kind == k {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pemScan masks private-key blocks: BEGIN … PRIVATE KEY … through the
@@ -359,54 +548,6 @@ func base64LinesBefore(s string, at, from int) int {
 		lo = b
 	}
 	return lo
-}
-
-// bearerScan finds the credential after "Bearer" (16 or more of
-// [A-Za-z0-9._~+/=-]) and after "Basic" (base64 of "user:password") at a
-// word start, in the three usual spellings of each. It keeps the next
-// position of every word, so one rewrite scans the text once per word.
-type bearerScan struct{ next [6]int }
-
-var bearerWords = [6]string{"Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC"}
-
-func newBearerScan() *bearerScan {
-	return &bearerScan{next: [6]int{-2, -2, -2, -2, -2, -2}}
-}
-
-func (b *bearerScan) find(s string, from int) (int, int, int, string) {
-	for {
-		w, at := -1, len(s)
-		for i, word := range bearerWords {
-			if b.next[i] != -1 && b.next[i] < from { // stale: search again
-				b.next[i] = -1
-				if k := strings.Index(s[from:], word); k >= 0 {
-					b.next[i] = from + k
-				}
-			}
-			if b.next[i] >= 0 && b.next[i] < at {
-				w, at = i, b.next[i]
-			}
-		}
-		if w < 0 {
-			return -1, -1, -1, ""
-		}
-		from = at + 1
-		word := bearerWords[w]
-		if at > 0 && isWord(s[at-1]) {
-			continue
-		}
-		j := skipBlank(s, at+len(word))
-		if j == at+len(word) {
-			continue
-		}
-		e := j + runOf(s, j, tokenSet)
-		switch {
-		case w < 3 && e-j >= 16:
-			return j, e, e, maskAs("bearer token", s[j:e])
-		case w >= 3 && isBasicCredential(s[j:e]):
-			return j, e, e, maskAs("basic credentials", s[j:e])
-		}
-	}
 }
 
 // findURLPassword masks the password of URL userinfo (up to the last '@'),

@@ -177,7 +177,10 @@ func TestIdempotent(t *testing.T) {
 
 // TestLargeInputs guards against quadratic behaviour on pathological input.
 func TestLargeInputs(t *testing.T) {
-	for _, unit := range []string{"task-", "AKIA", "eyJabcdefghijk.", "token: a ", "://a:@", `token: "`, ghToken, "Cookie: a=\"b\" "} {
+	for _, unit := range []string{"task-", "AKIA", "eyJabcdefghijk.", "token: a ", "://a:@", `token: "`, ghToken, "Cookie: a=\"b\" ",
+		"-----END PRIVATE KEY-----\n", "-----BEGIN PRIVATE KEY-----\n", "QUFB\n", "Bearer ", "Basic dXNlcjpwYXNz ", "1234567:",
+		"pat", "dapi", "MT", "Q~", "sig=", "a\nb", "secret ", "[redacted", "[redacted: token]", "xghp_", "x_", "a-",
+		"TOKEN=a\n", "sk-aaaaaaaaaaaaaaaaaaaaaaaa\n", "Authorization: ", "AAAA", "u0026sig=", "aaa1Q~", "password=\"", "a=b "} {
 		s := strings.Repeat(unit, 1<<18/len(unit))
 		start := time.Now()
 		String(s)

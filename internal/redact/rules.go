@@ -213,6 +213,10 @@ var byPair = func() map[uint16][]*rule {
 		r := &rules[i]
 		add(r.prefix[0], r.prefix[1], r)
 	}
+	for i := range wordRules {
+		r := &wordRules[i]
+		add(r.prefix[0], r.prefix[1], r)
+	}
 	// Discord bot tokens start with the base64 of a decimal user id.
 	for _, p := range []string{"MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"} {
 		add(p[0], p[1], &discordRule)
@@ -334,6 +338,9 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 				return i, hi, hi, maskAs("aws secret key", s[i:hi])
 			}
 		}
+		if lo, hi, kind, ok := atWordStart(ts, s, i); ok {
+			return lo, hi, hi, maskAs(kind, s[lo:hi])
+		}
 		g := pairTable[uint16(s[i])<<8|uint16(s[i+1])]
 		if g == 0 {
 			continue
@@ -343,7 +350,7 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 				continue
 			}
 			lo, hi, ok := r.match(ts, s, i)
-			if !ok && r.custom != nil {
+			if !ok && r.custom != nil && r.prefix != "" { // not the prefix-less Discord, Telegram
 				lo, hi, ok = wrapped(r, s, i)
 			}
 			if !ok {
@@ -497,7 +504,7 @@ func secretAfterWord(ts *tokenScan, s string, _, body int) (int, int, bool) {
 		return 0, 0, false
 	}
 	n := ts.run(s, i, b64)
-	if n != 40 || !mixed(s[i:i+n]) || i+n < len(s) && s[i+n] == '=' {
+	if n != 40 || !mixed(s[i:i+n]) {
 		return 0, 0, false
 	}
 	return i, i + n, true
