@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -116,7 +117,24 @@ func readManifest(root string) ([]byte, *Manifest, error) {
 		}
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	registerEnv(m, root)
 	return data, m, nil
+}
+
+// registerEnv hands the manifest's env values, as the sidecar will see
+// them, to the redactor: whatever the plugin or its children print, those
+// values are masked by value. Every manifest read passes here (install
+// preview, doctor, start), so a value is known before anything the plugin
+// says is shown.
+func registerEnv(m *Manifest, root string) {
+	if len(m.Runtime.Env) == 0 {
+		return
+	}
+	env := make(map[string]string, len(m.Runtime.Env))
+	for k, v := range m.Runtime.Env {
+		env[k] = Expand(v, root)
+	}
+	redact.RegisterEnv(env)
 }
 
 // ManifestSHA256 is the hex SHA-256 of manifest file bytes, as recorded in
