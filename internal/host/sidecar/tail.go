@@ -2,6 +2,7 @@ package sidecar
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -55,6 +56,13 @@ func (t *tail) String() string {
 	var raw []byte
 	if t.full {
 		raw = append(append(raw, t.buf[t.pos:]...), t.buf[:t.pos]...)
+		// The ring's oldest line lost its start: drop it, since the rest
+		// of a secret cut there no longer has the prefix that names it.
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
+		} else {
+			raw = raw[:0]
+		}
 	} else {
 		raw = append(raw, t.buf[:t.pos]...)
 	}
@@ -69,11 +77,15 @@ func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
 	debug := log.Enabled(context.Background(), slog.LevelDebug)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grows with long lines
+	// prev is the line before, raw: a token wrapped into this line is masked.
+	var prev string
 	for sc.Scan() {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
 		if debug {
-			log.Debug("sidecar stderr", "line", redact.String(string(line)))
+			cur := string(line)
+			log.Debug("sidecar stderr", "line", redact.Line(prev, cur))
+			prev = cur
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest
