@@ -182,16 +182,18 @@ func (e *extension) logFrame(f Frame) {
 	e.log.Log(context.Background(), level, "xdev extension log", "text", redact.String(f.Text))
 }
 
-// readStderr logs every stderr line (redacted) and keeps a short tail for
-// failure reasons.
+// readStderr logs every stderr line (redacted with the line before it, so
+// a token wrapped onto the next line is masked whole) and keeps a short
+// raw tail for failure reasons, redacted as one text when shown.
 func (e *extension) readStderr() {
 	defer e.readers.Done()
 	r := bufio.NewReaderSize(e.stderr, 4<<10)
+	var prev string
 	for {
 		line, _, err := readLine(r, stderrLineCap)
 		if text := strings.TrimRight(string(line), "\r\n"); text != "" {
-			text = redact.String(text)
-			e.log.Info("xdev extension stderr", "line", text)
+			e.log.Info("xdev extension stderr", "line", redact.Line(prev, text))
+			prev = text
 			e.mu.Lock()
 			e.tail = append(e.tail, text)
 			if len(e.tail) > stderrTailLines {
@@ -211,7 +213,10 @@ func (e *extension) stderrTail() string {
 	if len(e.tail) == 0 {
 		return ""
 	}
-	return "; stderr: " + strings.Join(e.tail, " | ")
+	// Joined by newlines for redaction (a secret over two lines is masked
+	// whole), shown on one line.
+	joined := redact.String(strings.Join(e.tail, "\n"))
+	return "; stderr: " + strings.ReplaceAll(joined, "\n", " | ")
 }
 
 // readLine reads one line (newline included) keeping at most max bytes; the
