@@ -12,6 +12,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -55,7 +56,7 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 	})
 	if err != nil {
 		if se, ok := err.(*sidecar.StartError); ok {
-			fmt.Fprint(out, se.Report())
+			fmt.Fprint(out, termsafe.String(se.Report()))
 		}
 		return err
 	}
@@ -71,12 +72,12 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 		err := c.Call(catCtx, protocol.MethodProviderCatalog, protocol.ProviderCatalogParams{}, &cat)
 		cancel()
 		if err != nil {
-			fmt.Fprintf(out, "catalog:     FAILED: %s\n", redact.String(err.Error()))
+			fmt.Fprintf(out, "catalog:     FAILED: %s\n", termsafe.String(redact.String(err.Error())))
 			failed = true
 		} else {
 			fmt.Fprintf(out, "catalog:     %d model(s) in %s\n", len(cat.Providers), time.Since(t0).Round(time.Microsecond))
 			for _, d := range cat.Providers {
-				fmt.Fprintf(out, "  %s/%s  %q  context %d\n", d.Ref, d.Model, redact.String(d.DisplayName), d.ContextWindow)
+				fmt.Fprintf(out, "  %s/%s  %q  context %d\n", termsafe.String(d.Ref), termsafe.String(d.Model), redact.String(d.DisplayName), d.ContextWindow)
 			}
 		}
 	}
