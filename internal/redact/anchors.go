@@ -85,24 +85,49 @@ func discordHook(_ *tokenScan, s string, _, body int) (int, int, bool) {
 	return lo, lo + t, t >= 40
 }
 
-// atWordStart checks the formats whose first bytes are free but whose
-// shape pins a literal at a fixed offset: one or two byte compares per
-// word start.
-func atWordStart(ts *tokenScan, s string, i int) (lo, hi int, kind string, ok bool) {
+// anchors are the formats whose first bytes are free but whose shape pins
+// a literal at a fixed offset: one substring search per pass finds them
+// (cheaper than a check at every word start), span reads around it.
+var anchors = []anchor{
 	// Azure AD (Entra) client secrets: 3 characters, a digit, "Q~", then
 	// 31 to 34 of [A-Za-z0-9_~.-].
-	if i+6 < len(s) && s[i+5] == '~' && s[i+4] == 'Q' && digits[s[i+3]] && runOf(s[:i+3], i, alnum) == 3 {
-		n := ts.run(s, i+6, azureSet)
-		if n >= 31 && n <= 34 {
-			return i, i + 6 + n, "azure client secret", true
+	{"Q~", "azure client secret", func(s string, at int) (int, int, bool) {
+		lo := at - 4
+		if lo < 0 || lo > 0 && alnum[s[lo-1]] || runOf(s[:at-1], lo, alnum) != 3 || !digits[s[at-1]] {
+			return 0, 0, false
 		}
-	}
+		n := runOf(s[:min(len(s), at+2+35)], at+2, azureSet) // 35: one past the longest
+		return lo, at + 2 + n, n >= 31 && n <= 34
+	}},
 	// Terraform Cloud / HCP tokens: <14>.atlasv1.<60 or more>.
-	if i+23 < len(s) && s[i+14] == '.' && strings.HasPrefix(s[i+14:], ".atlasv1.") && runOf(s[:i+14], i, alnum) == 14 {
-		n := ts.run(s, i+23, alnumUD)
-		if n >= 60 {
-			return i, i + 23 + n, "terraform token", true
+	{".atlasv1.", "terraform token", func(s string, at int) (int, int, bool) {
+		lo := at - 14
+		if lo < 0 || lo > 0 && alnum[s[lo-1]] || runOf(s[:at], lo, alnum) != 14 {
+			return 0, 0, false
 		}
+		n := runOf(s, at+9, alnumUD)
+		return lo, at + 9 + n, n >= 60
+	}},
+}
+
+type anchor struct {
+	lit, kind string
+	span      func(s string, at int) (lo, hi int, ok bool)
+}
+
+// find searches from from; a literal inside a long run that fails (azure's
+// set holds '~') is passed by one byte, and each span check reads a bounded
+// stretch but for the tail, which ends the search: linear.
+func (a anchor) find(s string, from int) (int, int, int, string) {
+	for {
+		k := strings.Index(s[from:], a.lit)
+		if k < 0 {
+			return -1, -1, -1, ""
+		}
+		at := from + k
+		if lo, hi, ok := a.span(s, at); ok {
+			return lo, hi, hi, maskAs(a.kind, s[lo:hi])
+		}
+		from = at + 1
 	}
-	return 0, 0, "", false
 }

@@ -274,6 +274,9 @@ func pass(s string) (string, [][2]int) {
 	}
 	sp.collect(s, func() finder { return (&pemScan{noEnd: map[string]bool{}}).find })
 	sp.collect(s, func() finder { return (&tokenScan{}).find })
+	for _, a := range anchors {
+		sp.collect(s, func() finder { return a.find })
+	}
 	sp.collect(s, func() finder { return (&keyScan{}).find })
 	sp.collect(s, func() finder { return findURLPassword })
 	collectExact(s, &sp)
@@ -418,7 +421,10 @@ var kinds = func() map[string]bool {
 			m[r.kind] = true
 		}
 	}
-	for _, k := range []string{"azure client secret", "terraform token", "aws secret key", "private key",
+	for _, a := range anchors {
+		m[a.kind] = true
+	}
+	for _, k := range []string{"aws secret key", "private key",
 		"url password", "url credential", "cookie", "basic credentials", "bearer token", "credentials",
 		"password", "token", "api key", "secret"} {
 		m[k] = true

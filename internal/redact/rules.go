@@ -316,53 +316,63 @@ func (ts *tokenScan) run(s string, i int, set *charset) int {
 func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 	ts.awsEnd = max(ts.awsEnd, -100)
 	al := alnum
-	prev := from > 0 && al[s[from-1]] // s[i-1] is a letter or digit
-	for i := from; i+1 < len(s); i++ {
-		c := s[i]
-		if al[c] {
-			if prev {
-				continue
-			}
-			prev = true
-		} else {
-			if prev && (c == '_' || c == '-') {
-				if lo, hi, kind, ok := ts.glued(s, from, i); ok {
-					return lo, hi, hi, maskAs(kind, s[lo:hi])
-				}
-			}
-			prev = false
-			continue
-		}
-		if i-ts.awsEnd <= 6 && i > ts.awsEnd && between(s[ts.awsEnd:i], " \t,;:|=\"'") {
-			if hi := i + runOf(s, i, b64); hi-i == 40 && mixed(s[i:hi]) {
-				return i, hi, hi, maskAs("aws secret key", s[i:hi])
-			}
-		}
-		if lo, hi, kind, ok := atWordStart(ts, s, i); ok {
-			return lo, hi, hi, maskAs(kind, s[lo:hi])
-		}
-		g := pairTable[uint16(s[i])<<8|uint16(s[i+1])]
-		if g == 0 {
-			continue
-		}
-		for _, r := range pairGroups[g] {
-			if !strings.HasPrefix(s[i:], r.prefix) {
-				continue
-			}
-			lo, hi, ok := r.match(ts, s, i)
-			if !ok && r.custom != nil && r.prefix != "" { // not the prefix-less Discord, Telegram
-				lo, hi, ok = wrapped(r, s, i)
-			}
-			if !ok {
-				continue
-			}
-			if r.kind == "aws access key" {
-				ts.awsEnd = hi
-			}
-			return lo, hi, hi, maskAs(r.kind, s[lo:hi])
+	i := from
+	if i > 0 && al[s[i-1]] { // mid-word: no word start before the word ends
+		for i < len(s) && al[s[i]] {
+			i++
 		}
 	}
-	return -1, -1, -1, ""
+	for {
+		// At a separator: a glued token ends its prefix here, then the
+		// separators run to the next word start. Both loops are tight:
+		// most bytes cost one table load.
+		if i < len(s) && i > 0 && (s[i] == '_' || s[i] == '-') && al[s[i-1]] {
+			if lo, hi, kind, ok := ts.glued(s, from, i); ok {
+				return lo, hi, hi, maskAs(kind, s[lo:hi])
+			}
+		}
+		for i < len(s) && !al[s[i]] {
+			i++
+		}
+		if i+1 >= len(s) {
+			return -1, -1, -1, ""
+		}
+		if lo, hi, kind, ok := ts.atStart(s, i); ok {
+			return lo, hi, hi, maskAs(kind, s[lo:hi])
+		}
+		for i++; i < len(s) && al[s[i]]; i++ {
+		}
+	}
+}
+
+// atStart tries every format at the word start i.
+func (ts *tokenScan) atStart(s string, i int) (lo, hi int, kind string, ok bool) {
+	if i-ts.awsEnd <= 6 && i > ts.awsEnd && between(s[ts.awsEnd:i], " \t,;:|=\"'") {
+		if hi := i + runOf(s, i, b64); hi-i == 40 && mixed(s[i:hi]) {
+			return i, hi, "aws secret key", true
+		}
+	}
+	g := pairTable[uint16(s[i])<<8|uint16(s[i+1])]
+	if g == 0 {
+		return 0, 0, "", false
+	}
+	for _, r := range pairGroups[g] {
+		if !strings.HasPrefix(s[i:], r.prefix) {
+			continue
+		}
+		lo, hi, ok := r.match(ts, s, i)
+		if !ok && r.custom != nil && r.prefix != "" { // not the prefix-less Discord, Telegram
+			lo, hi, ok = wrapped(r, s, i)
+		}
+		if !ok {
+			continue
+		}
+		if r.kind == "aws access key" {
+			ts.awsEnd = hi
+		}
+		return lo, hi, r.kind, true
+	}
+	return 0, 0, "", false
 }
 
 // wrapped tries a custom rule on the word at start joined with the next
