@@ -15,7 +15,7 @@ func benchText(tb testing.TB, n int) string {
 	var b strings.Builder
 	for i, next := 0, 0; b.Len() < n; i++ {
 		if b.Len() >= next {
-			b.WriteString("warning: " + secrets[i%len(secrets)].text + "\n")
+			b.WriteString("warning: " + secrets[i%len(secrets)].Text + "\n")
 			next += 4 << 10
 		}
 		b.WriteString(lines[i%len(lines)])

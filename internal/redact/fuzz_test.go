@@ -107,10 +107,10 @@ func FuzzCorpus(f *testing.F) {
 	f.Add("-----BEGIN RSA PRIVATE KEY-----\n", "-----END", uint16(100), uint8(1), uint8(1))
 	f.Fuzz(func(t *testing.T, pre, post string, idx uint16, s1, s2 uint8) {
 		s := corpus[int(idx)%len(corpus)]
-		in := pre + seps[int(s1)%len(seps)] + s.text + seps[int(s2)%len(seps)] + post
+		in := pre + seps[int(s1)%len(seps)] + s.Text + seps[int(s2)%len(seps)] + post
 		out := String(in)
-		if p := leaks(out, s.secret); p != "" && !strings.Contains(pre+post, p) {
-			t.Fatalf("%s: %q survives:\n  in  %q\n  out %q", s.format.name, p, in, out)
+		if p := leaks(out, s.Secret); p != "" && !strings.Contains(pre+post, p) {
+			t.Fatalf("%s: %q survives:\n  in  %q\n  out %q", s.Format.Name, p, in, out)
 		}
 		if again := String(out); again != out {
 			t.Fatalf("not idempotent:\n  once  %q\n  twice %q", out, again)
