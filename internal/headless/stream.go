@@ -11,12 +11,14 @@ import (
 // streamRedactor turns streamed model text into what the terminal may
 // show, as soon as it may show it. A line is redacted with the line before
 // it; of a line still arriving, the longest start is released whose
-// redaction no continuation could change: a token, a URL password (before
-// its '@'), a quoted value still open are held back until they are
-// complete, so a secret split over two chunks is masked whole. Ordinary
-// prose streams word by word, and a word as soon as nothing it could grow
-// into is a secret.
+// redaction no continuation could change (one probe per alphabet, '@', a
+// quote, a line break) and whose last word could not grow into a token
+// (redact.MayContinue): a token, a URL password before its '@', a quoted
+// value still open are held back until they are complete, so a secret
+// split over two chunks is masked whole. Ordinary prose streams word by
+// word. Inside a private-key block nothing is shown but the block's mask.
 type streamRedactor struct {
+	inKey   bool   // inside a private-key block: nothing is shown until its END
 	prev    string // the last complete line, raw
 	cur     string // the current line so far, raw
 	rel     int    // bytes of cur released
@@ -50,9 +52,23 @@ func (r *streamRedactor) feed(text string) string {
 		}
 		r.cur += text[:i]
 		text = text[i+1:]
-		out.WriteString(r.release(len(r.cur)))
-		out.WriteByte('\n')
+		switch {
+		case r.inKey:
+			r.inKey = !strings.Contains(r.cur, "-----END ")
+		case opensKey(r.cur):
+			// The BEGIN line shows as the block's mask; its body and END
+			// line show nothing.
+			out.WriteString(r.release(len(r.cur)))
+			out.WriteByte('\n')
+			r.inKey = true
+		default:
+			out.WriteString(r.release(len(r.cur)))
+			out.WriteByte('\n')
+		}
 		r.prev, r.cur, r.rel, r.printed = r.cur, "", 0, ""
+	}
+	if r.inKey || opensKey(r.cur) || strings.Contains(r.cur, "-----") {
+		return out.String() // a key line is shown whole or not at all
 	}
 	if n := r.safeEnd(); n > r.rel {
 		out.WriteString(r.release(n))
@@ -61,7 +77,18 @@ func (r *streamRedactor) feed(text string) string {
 }
 
 // flush releases the whole current line (the next event interrupts it).
-func (r *streamRedactor) flush() string { return r.release(len(r.cur)) }
+func (r *streamRedactor) flush() string {
+	if r.inKey {
+		return ""
+	}
+	return r.release(len(r.cur))
+}
+
+// opensKey reports a line that begins a private-key block.
+func opensKey(line string) bool {
+	b := strings.Index(line, "-----BEGIN ")
+	return b >= 0 && strings.Contains(line[b:], "PRIVATE KEY")
+}
 
 // reset forgets the stream (a new reply, or text after reasoning).
 func (r *streamRedactor) reset() { *r = streamRedactor{} }
@@ -93,12 +120,15 @@ func (r *streamRedactor) release(n int) string {
 // redaction is a prefix of the redaction of every probe continuation, and
 // it does not end inside a UTF-8 sequence.
 func (r *streamRedactor) safeEnd() int {
-	for _, n := range []int{len(r.cur), strings.LastIndexAny(r.cur, " \t") + 1} {
+	for i, n := range []int{len(r.cur), strings.LastIndexAny(r.cur, " \t") + 1} {
 		if n <= r.rel {
 			return r.rel
 		}
 		for n > 0 && !utf8.FullRuneInString(r.cur[lastRuneStart(r.cur[:n]):n]) {
 			n = lastRuneStart(r.cur[:n])
+		}
+		if i == 0 && redact.MayContinue(r.cur[:n]) {
+			continue // the last word could still become a secret
 		}
 		if r.stable(r.cur[:n]) {
 			return n

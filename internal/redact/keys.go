@@ -255,7 +255,29 @@ func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end
 		strings.Contains(val, ".") && isIdent(val)) { // process.env.API_KEY
 		return 0, 0, 0, false
 	}
+	if kd == secretKey {
+		ve = wrappedValue(s, ve)
+	}
 	return v, ve, ve, true
+}
+
+// wrappedValue extends a value that ends its line over the next line when
+// that line is nothing but the rest of it (a value wrapped by its writer):
+// one run of 8 or more non-blank bytes with a digit and a letter.
+func wrappedValue(s string, ve int) int {
+	nl := lineBreak(s, ve)
+	if nl == 0 {
+		return ve
+	}
+	k := ve + nl
+	e := stopAt(s, k, " \t\r\n\"'\\")
+	if e-k < 8 || e < len(s) && s[e] != '\n' && s[e] != '\r' {
+		return ve
+	}
+	if f := s[k:e]; strings.ContainsAny(f, "0123456789") && strings.IndexFunc(f, isLetter) >= 0 && !strings.HasPrefix(f, maskOpen) {
+		return e
+	}
+	return ve
 }
 
 // quotedSpan returns the content of the quoted string opening at v. An

@@ -457,6 +457,14 @@ type pemScan struct{ noEnd map[string]bool }
 
 func (p *pemScan) find(s string, from int) (int, int, int, string) {
 	const kind = "private key"
+	if from == 0 {
+		// A text that starts with key-body lines (two or more, 40 bytes of
+		// base64 or more each) is the middle of a block whose BEGIN was cut
+		// off (a ring buffer, a few last lines): its END may be cut too.
+		if hi := keyBodyLines(s); hi > 0 {
+			return 0, hi, hi, maskAs(kind, "")
+		}
+	}
 	i := strings.Index(s[from:], "-----")
 	for i >= 0 {
 		at := from + i
@@ -513,6 +521,33 @@ func pemDashes(s string) string {
 		n++
 	}
 	return s[:n]
+}
+
+// keyBodyLines returns the end of the leading run of key-body lines of s,
+// or 0 when there are fewer than two.
+func keyBodyLines(s string) int {
+	end, n := 0, 0
+	for end < len(s) {
+		e := strings.IndexByte(s[end:], '\n')
+		line := s[end:]
+		if e >= 0 {
+			line = s[end : end+e]
+		}
+		t := strings.TrimRight(line, "\r")
+		if len(t) < 40 || runOf(t, 0, b64eq) != len(t) {
+			break
+		}
+		n++
+		if e < 0 {
+			end = len(s)
+			break
+		}
+		end += e + 1
+	}
+	if n < 2 {
+		return 0
+	}
+	return end
 }
 
 // base64Lines returns the end of the run of lines after i that can belong

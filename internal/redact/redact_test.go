@@ -324,3 +324,31 @@ func BenchmarkStringSecrets(b *testing.B) {
 		String(text)
 	}
 }
+
+// Lines shows a line-by-line stream with no half of a wrapped token and no
+// line of a key block, and every ordinary line once, in order.
+func TestLines(t *testing.T) {
+	stripe := "sk_" + "live_" + "4eC39HqLyjWDarjtT1zdp7dc4eC39HqLyjWDarjtT1zdp7dc"
+	in := []string{"starting", stripe[:20], stripe[20:], "loading key", "-----BEGIN RSA PRIVATE KEY-----",
+		"MIIEpAIBAAKCAQEA7bq98lq+Zt", "Zm9vYmFyYmF6cXV4", "-----END RSA PRIVATE KEY-----", "ready"}
+	var l Lines
+	var out []string
+	for _, line := range in {
+		out = append(out, l.Push(line)...)
+	}
+	out = append(out, l.Flush()...)
+	got := strings.Join(out, "\n")
+	for _, leak := range []string{stripe[:20], stripe[20:], "MIIEpAIBAAKCAQEA7bq98lq", "Zm9vYmFy"} {
+		if strings.Contains(got, leak) {
+			t.Fatalf("%q shown:\n%s", leak, got)
+		}
+	}
+	for _, want := range []string{"starting", "[redacted: stripe key", "loading key", "[redacted: private key]", "ready"} {
+		if strings.Count(got, want) < 1 {
+			t.Fatalf("%q not shown:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "starting") != 1 || strings.Count(got, "ready") != 1 || strings.Count(got, "loading key") != 1 {
+		t.Fatalf("a line shown twice:\n%s", got)
+	}
+}

@@ -71,21 +71,27 @@ func (t *tail) String() string {
 }
 
 // pumpStderr copies a sidecar's stderr into the tail and the host log, one
-// redacted line at a time, until the pipe closes.
+// redacted line at a time (a line behind), until the pipe closes.
 func pumpStderr(r io.Reader, t *tail, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	debug := log.Enabled(context.Background(), slog.LevelDebug)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grows with long lines
-	// prev is the line before, raw: a token wrapped into this line is masked.
-	var prev string
+	// Logged a line behind, so that a token wrapped onto the next line is
+	// masked in both (see redact.Lines).
+	var lines redact.Lines
 	for sc.Scan() {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
 		if debug {
-			cur := string(line)
-			log.Debug("sidecar stderr", "line", redact.Line(prev, cur))
-			prev = cur
+			for _, l := range lines.Push(string(line)) {
+				log.Debug("sidecar stderr", "line", l)
+			}
+		}
+	}
+	if debug {
+		for _, l := range lines.Flush() {
+			log.Debug("sidecar stderr", "line", l)
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest
