@@ -10,16 +10,16 @@ var (
 	secretWords = []string{"APIKEY", "API_KEY", "ACCESSKEY", "ACCESS_KEY", "PRIVATEKEY",
 		"PRIVATE_KEY", "ACCOUNTKEY", "ACCOUNT_KEY", "SECRET", "TOKEN", "PASSWORD", "PASSWD", "_PWD",
 		"CREDENTIAL"}
-	// keyWords start every key classify accepts.
+	// keyWords are found in every key classify accepts (hasKeyWord's
+	// filter).
 	keyWords = []string{"key", "secret", "token", "pass", "pwd", "auth", "cookie", "credential"}
 	schemes  = map[string]bool{"bearer": true, "basic": true, "digest": true, "negotiate": true,
 		"ntlm": true, "token": true, "bot": true, "apikey": true, "ssws": true}
-	keyWordAt = byFirst(keyWords)
 	// keyThird maps the first two bytes of every key word, folded to lower
 	// case, to its third byte (|0x20 also folds a few punctuation bytes
-	// together: it is a filter, at confirms). One load per byte skips most
-	// text, and the third byte most of the rest: "co", "se", "pa" and "to"
-	// are among the commonest pairs of English and code.
+	// together: it is a filter, classify decides). Checking three bytes,
+	// not two, matters: "co", "se", "pa" and "to" are among the commonest
+	// pairs of English and code.
 	keyThird = func() *[1 << 16]byte {
 		var t [1 << 16]byte
 		for _, w := range keyWords {
@@ -32,17 +32,6 @@ var (
 		return &t
 	}()
 )
-
-// byFirst indexes lower-case words by their first byte in either case.
-func byFirst(words []string) (idx [256][]string) {
-	for _, w := range words {
-		idx[w[0]] = append(idx[w[0]], w)
-		if u := strings.ToUpper(w)[0]; u != w[0] {
-			idx[u] = append(idx[u], w)
-		}
-	}
-	return idx
-}
 
 type kind int
 
@@ -445,28 +434,6 @@ func runeOffset(s string, n int) int {
 		i += w
 	}
 	return i
-}
-
-func atAny[T string | []byte](s T, i int, lits []string) bool {
-	for _, l := range lits {
-		if at(s, i, l) {
-			return true
-		}
-	}
-	return false
-}
-
-// at reports whether s[i:] starts with the lower-case lit, ignoring case.
-func at[T string | []byte](s T, i int, lit string) bool {
-	if len(s)-i < len(lit) {
-		return false
-	}
-	for j := 0; j < len(lit); j++ {
-		if c := s[i+j]; c != lit[j] && (c|0x20 != lit[j] || !isLetter(rune(c))) {
-			return false
-		}
-	}
-	return true
 }
 
 func isLetter(r rune) bool  { return 'a' <= r|0x20 && r|0x20 <= 'z' }

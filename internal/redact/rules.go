@@ -444,9 +444,9 @@ func (r *rule) match(ts *tokenScan, s string, start int) (lo, hi int, ok bool) {
 		frag := s[k:e]
 		switch {
 		case !whole:
-		case n < r.min && n+m >= r.min && (r.max == 0 || n+m <= r.max) && strings.IndexAny(frag, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") >= 0:
+		case n < r.min && n+m >= r.min && (r.max == 0 || n+m <= r.max) && strings.ContainsAny(frag, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"):
 			return start, e, true
-		case n >= r.min && r.max == 0 && m >= 8 && strings.IndexAny(frag, "0123456789") >= 0 && strings.IndexFunc(frag, isLetter) >= 0:
+		case n >= r.min && r.max == 0 && m >= 8 && strings.ContainsAny(frag, "0123456789") && strings.IndexFunc(frag, isLetter) >= 0:
 			return start, e, true
 		}
 	}
