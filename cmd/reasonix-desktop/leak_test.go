@@ -20,15 +20,17 @@ import (
 // looks for any 8 bytes of any secret in everything the host printed or
 // stored: install output, headless stdout and stderr, --json events,
 // plugin show, doctor's report of a failed start, host.log (at debug
-// level, so every stderr line is logged) and the session files.
+// level, so every stderr line is logged), the session files, and the
+// provider.request the plugin itself observed after its blocked call.
 func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	h := newHost(t)
 	const envName, envValue = "LEAKY_DB_PASSWORD", "q7Rt2Lp9-Xw4Zk8Mn3Vb6" // no known shape
+	seen := filepath.Join(t.TempDir(), "seen.json")                        // the provider.request the plugin observed
 	dir := testutil.PluginDir(t, "leaky", testutil.Binary(t, "internal/testplugins/leaky"), map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
 		"runtime": map[string]any{"capabilities": []string{"providers", "interceptors", "ui"},
 			"intercepts": []string{"tool.before"},
-			"env":        map[string]any{"LEAKY_SECRET_ENV": envName, envName: envValue}}})
+			"env":        map[string]any{"LEAKY_SECRET_ENV": envName, envName: envValue, "LEAKY_SEEN": seen}}})
 	ext := filepath.Join(h.data, "extensions")
 	if err := os.MkdirAll(ext, 0o755); err != nil {
 		t.Fatal(err)
@@ -81,6 +83,12 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	observed, err := os.ReadFile(seen)
+	if err != nil {
+		t.Fatalf("the plugin never saw the turn after the blocked call: %v", err)
+	}
+	shown.WriteString("\n== observed by the plugin\n" + string(observed))
+
 	// The model's own words, split over chunks: what the terminal shows.
 	// (They run on a host of their own: the session keeps the model's
 	// reply verbatim, as the history it is sent next turn.)
@@ -92,7 +100,7 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	all := shown.String()
 
 	// The channels carried the corpus, masked: this test can fail.
-	for _, want := range []string{"policy says no", "upstream rejected the request", "xdev extension stderr",
+	for _, want := range []string{"policy says no", "upstream rejected the request", "observed by the plugin", "xdev extension stderr",
 		"xdev extension log", "sidecar stderr", "stderr tail", "[leaky]", "[redacted: private key]", "[redacted: stripe key"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q anywhere: a channel did not run", want)

@@ -9,6 +9,9 @@
 // With LEAKY_FAIL_START set it exits after writing its stderr, so that a
 // start failure shows the stderr tail.
 //
+// LEAKY_SEEN names a file where it writes the provider request it gets
+// after the blocked call: what a plugin observes of the turn.
+//
 // LEAKY_SECRET_ENV names an environment variable whose value (set through
 // the manifest's env) it also says everywhere: the exact-value pass must
 // catch it though it has no known shape.
@@ -16,6 +19,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -70,6 +74,12 @@ func (provider) Stream(ctx context.Context, req sdk.StreamRequest) (<-chan proto
 			}
 		}
 		if second {
+			// What a plugin observes of the turn (the blocked call's
+			// result holds the block reason): the test scans it too.
+			if path := os.Getenv("LEAKY_SEEN"); path != "" {
+				b, _ := json.Marshal(req.Request)
+				_ = os.WriteFile(path, b, 0o600)
+			}
 			send(protocol.ProviderChunk{Type: protocol.ChunkError, Error: &protocol.ProviderError{
 				Code: protocol.ProviderErrorFailed, Message: "upstream rejected the request: " + strings.Join(lines(), "\n")}})
 			return
