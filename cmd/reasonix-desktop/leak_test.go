@@ -26,9 +26,15 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	h := newHost(t)
 	const envName, envValue = "LEAKY_DB_PASSWORD", "q7Rt2Lp9-Xw4Zk8Mn3Vb6" // no known shape
 	seen := filepath.Join(t.TempDir(), "seen.json")                        // the provider.request the plugin observed
+	// Secrets in the manifest's args show in the install preview, plugin
+	// show and doctor: one of every format, each once.
+	var args []string
+	for _, smp := range redacttest.Positive(1) {
+		args = append(args, "--opt="+smp.Text)
+	}
 	dir := testutil.PluginDir(t, "leaky", testutil.Binary(t, "internal/testplugins/leaky"), map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
-		"runtime": map[string]any{"capabilities": []string{"providers", "interceptors", "ui"},
+		"runtime": map[string]any{"capabilities": []string{"providers", "interceptors", "ui"}, "args": args,
 			"intercepts": []string{"tool.before"},
 			"env":        map[string]any{"LEAKY_SECRET_ENV": envName, envName: envValue, "LEAKY_SEEN": seen}}})
 	ext := filepath.Join(h.data, "extensions")
@@ -100,7 +106,7 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	all := shown.String()
 
 	// The channels carried the corpus, masked: this test can fail.
-	for _, want := range []string{"policy says no", "upstream rejected the request", "observed by the plugin", "xdev extension stderr",
+	for _, want := range []string{"--opt=[redacted: google api key", "policy says no", "upstream rejected the request", "observed by the plugin", "xdev extension stderr",
 		"xdev extension log", "sidecar stderr", "stderr tail", "[leaky]", "[redacted: private key]", "[redacted: stripe key"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("no %q anywhere: a channel did not run", want)
