@@ -98,13 +98,9 @@ type keyScan struct {
 // inString reports whether s[v] lies inside a double-quoted string; v must
 // not decrease from call to call.
 func (k *keyScan) inString(s string, v int) bool {
-	// Only the current line counts: jump line to line (IndexByte is fast),
-	// then count quotes on the last one.
-	for k.pos < v {
-		nl := strings.IndexByte(s[k.pos:v], '\n')
-		if nl < 0 {
-			break
-		}
+	// Only the current line counts: jump to its start (searching back from
+	// v reads only that line), then count quotes up to v.
+	if nl := strings.LastIndexByte(s[k.pos:v], '\n'); nl >= 0 {
 		k.pos += nl + 1
 		k.quotes = 0
 	}
