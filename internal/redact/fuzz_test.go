@@ -158,3 +158,27 @@ func FuzzBasicCredential(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLines: a stream logged through Lines never shows a token that String
+// of the whole stream masks, not even half of one wrapped over two lines.
+func FuzzLines(f *testing.F) {
+	f.Add("starting\nsk_live_4eC39HqLyjW\nDarjtT1zdp7dc4eC39HqLyjW\nready", uint8(3))
+	f.Add("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7bq98lq\n-----END RSA PRIVATE KEY-----\nok", uint8(0))
+	f.Add("a\nb\nc", uint8(1))
+	f.Fuzz(func(t *testing.T, text string, cut uint8) {
+		// Plant the fixed token, wrapped at a fuzzed point, among the lines.
+		k := 4 + int(cut)%(len(ghToken)-4)
+		in := text + "\n" + ghToken[:k] + "\n" + ghToken[k:] + "\n" + text
+		var l Lines
+		var out []string
+		for _, line := range strings.Split(in, "\n") {
+			out = append(out, l.Push(line)...)
+		}
+		out = append(out, l.Flush()...)
+		got := strings.Join(out, "\n")
+		if strings.Contains(got, ghToken[:k]) && len(ghToken[:k]) >= 8 && !strings.Contains(text, ghToken[:k]) ||
+			strings.Contains(got, ghToken[k:]) && len(ghToken[k:]) >= 8 && !strings.Contains(text, ghToken[k:]) {
+			t.Fatalf("half of the wrapped token shown:\n%s", got)
+		}
+	})
+}

@@ -5,11 +5,12 @@
 // String runs two passes over the text it is given, which should be the
 // whole text (a stderr tail, an assembled error), never pieces of it:
 //   - patterns: PEM private-key blocks of every kind (multi-line, also cut
-//     at either end), about a hundred vendor token formats by their
-//     documented prefixes and alphabets (rules.go), a few formats found by
-//     an inner literal (anchors.go), Bearer and Basic credentials, values of
-//     secret-looking keys (KEY=v, key: v, "key": "v", headers) and URL
-//     passwords;
+//     at either end), over a hundred vendor token formats by their
+//     documented prefixes and alphabets, found at word starts through one
+//     two-byte table (rules.go), webhook URLs, SAS signatures, Bearer and
+//     Basic credentials and a few formats found by an inner literal
+//     (anchors.go), values of secret-looking keys (KEY=v, key: v,
+//     "key": "v", headers; keys.go) and URL passwords;
 //   - exact values: every value registered with RegisterEnviron (the host's
 //     secret-looking environment variables, read once at start) and
 //     RegisterEnv (manifest env), matched by value wherever it appears.
@@ -17,13 +18,18 @@
 // A match is replaced by a mask naming its kind, "[redacted: stripe key]";
 // a secret of 20 characters or more also shows its last 4,
 // "[redacted: stripe key …x4Qz]", so that a user can tell two keys apart.
-// Nothing inside a mask is matched again, which keeps String idempotent.
+// Nothing inside a mask is matched again, which keeps String idempotent;
+// only masks of the exact shape and kinds this package writes count as
+// masks, so "[redacted: " typed by a plugin shields nothing after it.
 //
 // Decisions, leaning to over-redaction except for common near-misses:
-//   - A token wrapped onto the next line (the next line is only the rest of
-//     it) is masked whole; Line does the same for line-by-line logs.
-//   - Empty values, at most 6 digits and true/false/null are not secrets
-//     (promptTokens: 42). Only JSON strings are masked, so JSON stays valid.
+//   - A token or a secret value wrapped onto the next line (the next line
+//     is only the rest of it) is masked whole; Lines does the same for a
+//     stream logged line by line, and MayContinue tells a writer that
+//     shows text as it arrives what to hold back (stream.go).
+//   - Empty values, at most 6 digits, true/false/null/None/nil and type
+//     names (token: str) are not secrets (promptTokens: 42). Only JSON
+//     strings are masked, so JSON stays valid.
 //   - Keys match with '-' read as '_' (X-Api-Key). PWD and OLDPWD are not
 //     secrets, DB_PWD is; TOKENIZER is not a token; a key that is a file
 //     name (/home/u/api_key: …) is not a key.
@@ -73,10 +79,11 @@ func Bytes(b []byte) []byte {
 	return b
 }
 
-// Line redacts line, the line written right after prev on the same stream
-// (a stderr pipe logged line by line). A token wrapped from prev into line
-// is masked: when the mask swallows the line break, the result is the
-// whole joined line, masked.
+// Line redacts line, the line written right after prev on the same stream:
+// a token wrapped from prev into line is masked. When the mask swallows the
+// line break, the result is the joined line, masked (prev's start
+// included). A stream logged line by line should use Lines, which also
+// masks the first half of a wrapped token and whole key blocks.
 func Line(prev, line string) string {
 	if prev == "" {
 		return String(line)
@@ -85,9 +92,6 @@ func Line(prev, line string) string {
 	r := String(j)
 	if r == j {
 		return line
-	}
-	if strings.Count(r, "\n") == strings.Count(j, "\n") {
-		return r[strings.LastIndexByte(r, '\n')+1:]
 	}
 	return r[strings.LastIndexByte(r, '\n')+1:]
 }
