@@ -150,7 +150,13 @@ func (k *keyScan) find(s string, from int) (int, int, int, string) {
 			continue // not a key, or a file name (~/.ssh/api_key: …)
 		}
 		inQuery := ks > 0 && (s[ks-1] == '?' || s[ks-1] == '&')
-		if vs, ve, end, ok := k.valueSpan(s, ke, kd, inQuery); ok {
+		// "key" in quotes is a JSON key whatever the quote count says (a
+		// stray quote earlier on the line must not hide its value).
+		jsonKey := ks > 0 && s[ks-1] == '"' && ke < len(s) && s[ke] == '"'
+		if vs, ve, end, ok := k.valueSpan(s, ke, kd, inQuery, jsonKey); ok {
+			if w := s[vs+strings.LastIndexAny(s[vs:ve], " \t")+1 : ve]; kd != cookieKey && strings.ContainsAny(w, ":=") {
+				end = vs + 1 // a key inside the value (TOKEN=auth_token: x): its value comes next
+			}
 			return vs, ve, end, rewriteValue(kd, s[ks:ke], s[vs:ve])
 		}
 	}
@@ -196,7 +202,7 @@ func hasKeyWord(key string) bool {
 
 // valueSpan locates the value after the key ending at i: [vs, ve) is the
 // value proper, end is where scanning resumes (past a closing quote).
-func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end int, ok bool) {
+func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery, jsonKey bool) (vs, ve, end int, ok bool) {
 	quotedKey := true
 	switch {
 	case strings.HasPrefix(s[i:], `\"`):
@@ -211,7 +217,7 @@ func (k *keyScan) valueSpan(s string, i int, kd kind, inQuery bool) (vs, ve, end
 		return 0, 0, 0, false // no separator, or ==, :=
 	}
 	sep, v := s[j], skipBlank(s, j+1)
-	if v < len(s) && (s[v] == '\'' || strings.HasPrefix(s[v:], `\"`) || s[v] == '"' && !k.inString(s, v)) {
+	if v < len(s) && (s[v] == '\'' || strings.HasPrefix(s[v:], `\"`) || s[v] == '"' && (jsonKey || !k.inString(s, v))) {
 		vs, ve, end = quotedSpan(s, v)
 		return vs, ve, end, true
 	}

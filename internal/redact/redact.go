@@ -486,7 +486,19 @@ func (p *pemScan) find(s string, from int) (int, int, int, string) {
 				hi += len(pemDashes(s[hi:]))
 				return at, hi, hi, maskAs(kind, "")
 			}
-			hi := base64Lines(s, e)
+			// No END: the rest of the BEGIN line and the body lines after
+			// it (a label run into other text is not trusted either).
+			eol := len(s)
+			if k := strings.IndexByte(s[e:], '\n'); k >= 0 {
+				eol = e + k + 1
+			}
+			hi := base64Lines(s, eol)
+			if hi < len(s) && s[hi-1] == '\n' {
+				hi-- // the line break after the block stays
+				if hi > at && s[hi-1] == '\r' {
+					hi--
+				}
+			}
 			return at, hi, hi, maskAs(kind, "")
 		case strings.HasPrefix(s[at:], "-----END ") && isPrivateLabel(s, at+9):
 			_, e := pemLabel(s, at+9)
@@ -557,7 +569,7 @@ func keyBodyLines(s string) int {
 // base64Lines returns the end of the run of lines after i that can belong
 // to a PEM body: base64, blank, or headers (Proc-Type: …).
 func base64Lines(s string, i int) int {
-	end := i
+	end, long := i, false
 	for end < len(s) {
 		e := strings.IndexByte(s[end:], '\n')
 		line := s[end:]
@@ -565,15 +577,31 @@ func base64Lines(s string, i int) int {
 			line = s[end : end+e]
 		}
 		t := strings.TrimRight(line, "\r \t")
-		if runOf(t, 0, b64eq) != len(t) && !strings.Contains(t, ": ") {
+		body := bodyLine(t)
+		short := !body && long && t != "" && runOf(t, 0, b64eq) == len(t) // the block's last line
+		if !body && !short {
 			return end
 		}
+		long = body
 		if e < 0 {
 			return len(s)
 		}
 		end += e + 1
+		if short {
+			return end
+		}
 	}
 	return end
+}
+
+// bodyLine reports a line that can belong to a PEM body: base64 of 16
+// bytes or more (or ending in padding), or a header (Proc-Type: …). A
+// short word ("next") is text after a cut block, not a body line.
+func bodyLine(t string) bool {
+	if strings.Contains(t, ": ") {
+		return !strings.Contains(t, " ") || strings.Count(t, " ") == 1
+	}
+	return t != "" && runOf(t, 0, b64eq) == len(t) && (len(t) >= 16 || strings.HasSuffix(t, "="))
 }
 
 // base64LinesBefore returns the start of the run of base64 lines that ends

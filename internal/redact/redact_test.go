@@ -352,3 +352,17 @@ func TestLines(t *testing.T) {
 		t.Fatalf("a line shown twice:\n%s", got)
 	}
 }
+
+// A BEGIN line with no END masks its whole line and the body lines after
+// it, and keeps the line break before what follows.
+func TestPEMWithoutEnd(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"-----BEGIN PRIVATE KEY KzO4n87Bt4x4nN.atlasv1.x\nnext", "[redacted: private key]\nnext"},
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7bq98lq\nZm9vYmFy\r\nexit 1", "[redacted: private key]\r\nexit 1"},
+	}
+	for _, tt := range tests {
+		if got := String(tt.in); got != tt.want {
+			t.Errorf("String(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
