@@ -127,3 +127,36 @@ func TestPlainTextStreams(t *testing.T) {
 		t.Fatalf("final %q", got)
 	}
 }
+
+// FuzzStream: whatever the text around it and however the reply is cut
+// into chunks, a planted token never reaches the terminal, nothing but
+// newline and tab of the C0 controls does, and text with nothing to mask
+// or escape comes out as it went in.
+func FuzzStream(f *testing.F) {
+	f.Add("your key is ", " — keep it\n", uint8(3), uint8(17))
+	f.Add("", "", uint8(0), uint8(0))
+	f.Add("Authorization: Bearer ", " (killed)\n", uint8(30), uint8(1))
+	f.Add("\x1b[2J", "\u202e\n", uint8(5), uint8(9))
+	f.Fuzz(func(t *testing.T, pre, post string, c1, c2 uint8) {
+		reply := pre + " " + ghToken + " " + post
+		a, b := int(c1)%(len(reply)+1), int(c2)%(len(reply)+1)
+		if a > b {
+			a, b = b, a
+		}
+		var out bytes.Buffer
+		fe := New(Options{Out: &out, Err: &out})
+		for _, chunk := range []string{reply[:a], reply[a:b], reply[b:]} {
+			fe.Emit(text(chunk))
+		}
+		fe.Emit(done)
+		got := out.String()
+		if strings.Contains(got, ghToken[4:16]) && !strings.Contains(pre+post, ghToken[4:16]) {
+			t.Fatalf("token shown: %q -> %q", reply, got)
+		}
+		for _, r := range got {
+			if r < 0x20 && r != '\n' && r != '\t' || r == 0x7f {
+				t.Fatalf("control %U reached the terminal: %q", r, got)
+			}
+		}
+	})
+}

@@ -124,9 +124,7 @@ func (r *streamRedactor) safeEnd() int {
 		if n <= r.rel {
 			return r.rel
 		}
-		for n > 0 && !utf8.FullRuneInString(r.cur[lastRuneStart(r.cur[:n]):n]) {
-			n = lastRuneStart(r.cur[:n])
-		}
+		n = completeRunes(r.cur[:n])
 		if i == 0 && redact.MayContinue(r.cur[:n]) {
 			continue // the last word could still become a secret
 		}
@@ -147,12 +145,16 @@ func (r *streamRedactor) stable(cand string) bool {
 	return true
 }
 
-// lastRuneStart is the index where the last (maybe incomplete) rune of s
-// starts.
-func lastRuneStart(s string) int {
-	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
+// completeRunes is the length of s without a rune cut at its end (the
+// next chunk brings its rest). Bytes that can never complete a rune are
+// kept: termsafe shows them escaped.
+func completeRunes(s string) int {
+	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax+1; i-- {
 		if utf8.RuneStart(s[i]) {
-			return i
+			if !utf8.FullRuneInString(s[i:]) {
+				return i
+			}
+			break
 		}
 	}
 	return len(s)
