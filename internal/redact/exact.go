@@ -34,23 +34,44 @@ func RegisterEnviron(environ []string) {
 	register(add)
 }
 
-// RegisterEnv registers the values of a manifest's env (after expansion):
-// every value of a secret-looking name, and every other value that looks
-// random (12 bytes or more, a digit and a letter, no blank, not a path), so
-// that LOG_LEVEL=debug does not mask the word "debug" everywhere.
+// RegisterEnv registers the values of a manifest's env (after expansion)
+// that look like secrets: no blank, not a path, at least two kinds of
+// character (lower, upper, digit, other), and 8 bytes or more under a
+// secret-looking name, 12 or more under any other. A manifest is untrusted
+// until installed and its values are masked everywhere, so ordinary words
+// (LOG_LEVEL=debug, X_TOKEN=approved) are not taken: a plugin must not be
+// able to blank out what the user reads.
 func RegisterEnv(env map[string]string) {
 	var add []exactValue
 	for k, v := range env {
-		switch {
-		case secretName(k) && worthMasking(v, 8):
-		case worthMasking(v, 12) && !strings.ContainsAny(v, " \t/\\") &&
-			strings.ContainsAny(v, "0123456789") && strings.IndexFunc(v, isLetter) >= 0:
-		default:
+		minLen := 12
+		if secretName(k) {
+			minLen = 8
+		}
+		if !worthMasking(v, minLen) || strings.ContainsAny(v, " \t/\\") || classes(v) < 2 {
 			continue
 		}
 		add = append(add, exactValue{v, "value of " + k})
 	}
 	register(add)
+}
+
+// classes counts the kinds of character in v: lower, upper, digit, other.
+func classes(v string) int {
+	var l, u, d, o int
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case 'a' <= c && c <= 'z':
+			l = 1
+		case 'A' <= c && c <= 'Z':
+			u = 1
+		case '0' <= c && c <= '9':
+			d = 1
+		default:
+			o = 1
+		}
+	}
+	return l + u + d + o
 }
 
 func register(add []exactValue) {

@@ -366,3 +366,24 @@ func TestPEMWithoutEnd(t *testing.T) {
 		}
 	}
 }
+
+// Exact values: a registered value is masked wherever it appears, by the
+// name it was registered under; ordinary words a manifest sets are not
+// registered, so a plugin cannot blank out what the user reads.
+func TestRegisterEnv(t *testing.T) {
+	const odd = "Zx81-qq.Lp3w" // no vendor shape
+	RegisterEnv(map[string]string{"APP_SECRET": odd, "X_TOKEN": "approved", "LOG_LEVEL": "debug",
+		"DATA": "/srv/app/data", "MODE": "production"})
+	if got := String("using " + odd + "."); got != "using [redacted: value of APP_SECRET]." {
+		t.Fatalf("exact value: %q", got)
+	}
+	for _, s := range []string{"approved by the user", "debug output", "/srv/app/data", "production build"} {
+		if got := String(s); got != s {
+			t.Errorf("ordinary value masked: %q -> %q", s, got)
+		}
+	}
+	RegisterEnviron([]string{"MY_API_KEY=plainlettersonly", "HOME=/root", "GH_TOKEN=/path/to/file", "EMPTY_TOKEN="})
+	if got := String("key plainlettersonly here"); got != "key [redacted: value of MY_API_KEY] here" {
+		t.Fatalf("host env value: %q", got)
+	}
+}
