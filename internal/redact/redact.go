@@ -277,13 +277,15 @@ func pass(s string) (string, [][2]int) {
 		i = hi
 	}
 	sp.collect(s, func() finder { return (&pemScan{noEnd: map[string]bool{}}).find })
+	// Registered values rank above every pattern: they are certain, and a
+	// value holding a blank would otherwise be cut by a key's value rule.
+	collectExact(s, &sp)
 	sp.collect(s, func() finder { return (&tokenScan{}).find })
 	for _, a := range anchors {
 		sp.collect(s, func() finder { return a.find })
 	}
 	sp.collect(s, func() finder { return (&keyScan{}).find })
 	sp.collect(s, func() finder { return findURLPassword })
-	collectExact(s, &sp)
 	return sp.apply(s)
 }
 

@@ -382,7 +382,11 @@ func TestRegisterEnv(t *testing.T) {
 			t.Errorf("ordinary value masked: %q -> %q", s, got)
 		}
 	}
-	RegisterEnviron([]string{"MY_API_KEY=plainlettersonly", "HOME=/root", "GH_TOKEN=/path/to/file", "EMPTY_TOKEN="})
+	RegisterEnviron([]string{"MY_API_KEY=plainlettersonly", "HOME=/root", "GH_TOKEN=/path/to/file", "EMPTY_TOKEN=",
+		"DB_PASSWORD=correct horse battery"})
+	if got := String("PASSWORD=correct horse battery staple"); got != "PASSWORD=[redacted: value of DB_PASSWORD …tery] staple" {
+		t.Fatalf("a value with blanks after a key: %q", got)
+	}
 	if got := String("key plainlettersonly here"); got != "key [redacted: value of MY_API_KEY] here" {
 		t.Fatalf("host env value: %q", got)
 	}
