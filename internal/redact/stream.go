@@ -89,16 +89,24 @@ func (l *Lines) Push(line string) []string {
 	l.pending = append(l.pending, line)
 	var out []string
 	for len(l.pending) >= 2 {
-		if b := blockStart(l.pending); b >= 0 {
+		b := blockStart(l.pending)
+		switch {
+		case b < 0:
+			out = append(out, l.pair()...)
+			continue
+		case b > 0:
 			out = append(out, l.take(b)...)
-			if len(l.pending) < linesHold && openBlock(l.pending) {
-				return out
-			}
-			out = append(out, String(strings.Join(l.pending, "\n")))
-			l.pending = l.pending[:0]
-			return out
+			continue
 		}
-		out = append(out, l.pair()...)
+		end := blockEnd(l.pending)
+		if end < 0 {
+			if len(l.pending) < linesHold {
+				return out // an open key block: wait for its END
+			}
+			end = len(l.pending) - 1
+		}
+		out = append(out, String(strings.Join(l.pending[:end+1], "\n")))
+		l.pending = l.pending[end+1:]
 	}
 	return out
 }
@@ -142,26 +150,40 @@ func (l *Lines) take(b int) []string {
 }
 
 // blockStart is the index of the first pending line that opens a
-// private-key block, or -1.
+// private-key block (as pemScan reads one), or -1.
 func blockStart(lines []string) int {
 	for i, line := range lines {
-		if b := strings.Index(line, "-----BEGIN "); b >= 0 && strings.Contains(line[b:], "PRIVATE KEY") {
+		if opensBlock(line) {
 			return i
 		}
 	}
 	return -1
 }
 
-// openBlock reports a private-key BEGIN line among lines with no END after
-// it.
-func openBlock(lines []string) bool {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.Contains(lines[i], "-----END ") {
+func opensBlock(line string) bool {
+	for i := 0; ; {
+		b := strings.Index(line[i:], "-----BEGIN ")
+		if b < 0 {
 			return false
 		}
-		if b := strings.Index(lines[i], "-----BEGIN "); b >= 0 && strings.Contains(lines[i][b:], "PRIVATE KEY") {
+		if isPrivateLabel(line, i+b+11) {
 			return true
 		}
+		i += b + 1
 	}
-	return false
+}
+
+// blockEnd is the index of the line that ends the block opened on
+// lines[0] (an END line after its BEGIN), or -1.
+func blockEnd(lines []string) int {
+	for i, line := range lines {
+		if i == 0 {
+			b := strings.Index(line, "-----BEGIN ")
+			line = line[b+11:]
+		}
+		if strings.Contains(line, "-----END ") {
+			return i
+		}
+	}
+	return -1
 }
