@@ -142,7 +142,7 @@ func collectExact(s string, sp *spans) {
 				break
 			}
 			lo := i + k
-			sp.add(span{lo, lo + len(e.value), maskAs(e.kind, e.value)})
+			sp.add(span{lo: lo, hi: lo + len(e.value), repl: maskAs(e.kind, e.value)})
 			i = lo + len(e.value)
 		}
 	}

@@ -198,13 +198,13 @@ type finder func(s string, from int) (lo, hi, next int, repl string)
 // changes does the whole text get further passes. The common cases cost
 // one pass over the text plus a few lines.
 func redact(s string) string {
-	t, marks := pass(s)
+	t, marks, _ := pass(s)
 	if len(marks) == 0 || stableAround(t, marks) {
 		return t
 	}
 	for range 4 {
-		u, m := pass(t)
-		if len(m) == 0 {
+		u, _, changed := pass(t)
+		if !changed {
 			break
 		}
 		t = u
@@ -242,8 +242,8 @@ func stableAround(t string, marks [][2]int) bool {
 }
 
 func changes(w string) bool {
-	_, m := pass(w)
-	return len(m) > 0
+	_, _, changed := pass(w)
+	return changed
 }
 
 // lineStart is the start of the line holding s[i] (0 for i < 0).
@@ -265,27 +265,33 @@ func lineEnd(s string, i int) int {
 	return len(s)
 }
 
-// pass is one redaction of s; marks are the output ranges of its masks.
-func pass(s string) (string, [][2]int) {
+// pass is one redaction of s; marks are the output ranges of the masks to
+// check, changed whether any mask was made.
+func pass(s string) (string, [][2]int, bool) {
 	var sp spans
 	for i := 0; ; { // masks already there are their own redaction
 		lo, hi := nextMask(s, i)
 		if lo < 0 {
 			break
 		}
-		sp.add(span{lo, hi, s[lo:hi]})
+		sp.add(span{lo: lo, hi: hi, repl: s[lo:hi]})
 		i = hi
 	}
-	sp.collect(s, func() finder { return (&pemScan{noEnd: map[string]bool{}}).find })
+	// Token masks (and registered values) change nothing around them: a
+	// token holds no quote, a mask ends in ']' that no rule continues on,
+	// and a key before one sees the mask as it saw the token. Masks of
+	// PEM blocks, key values and URL passwords can (a quote count, the word
+	// after a key, a line joined): only those are checked.
+	sp.collect(s, true, func() finder { return (&pemScan{noEnd: map[string]bool{}}).find })
 	// Registered values rank above every pattern: they are certain, and a
 	// value holding a blank would otherwise be cut by a key's value rule.
 	collectExact(s, &sp)
-	sp.collect(s, func() finder { return (&tokenScan{}).find })
+	sp.collect(s, false, func() finder { return (&tokenScan{}).find })
 	for _, a := range anchors {
-		sp.collect(s, func() finder { return a.find })
+		sp.collect(s, false, func() finder { return a.find })
 	}
-	sp.collect(s, func() finder { return (&keyScan{}).find })
-	sp.collect(s, func() finder { return findURLPassword })
+	sp.collect(s, true, func() finder { return (&keyScan{}).find })
+	sp.collect(s, true, func() finder { return findURLPassword })
 	return sp.apply(s)
 }
 
@@ -293,6 +299,9 @@ func pass(s string) (string, [][2]int) {
 type span struct {
 	lo, hi int
 	repl   string
+	// check: the mask can change what is around it, so the lines around it
+	// are redacted again (see stableAround).
+	check bool
 }
 
 // spans are the accepted rewrites, sorted and disjoint. Every finder reads
@@ -316,7 +325,7 @@ func (sp *spans) add(x span) {
 // one (then shrinks to its rest on a second pass) and no lookbehind sees
 // past it. Each stretch gets a fresh finder, so no cached position
 // outlives its stretch.
-func (sp *spans) collect(s string, mk func() finder) {
+func (sp *spans) collect(s string, check bool, mk func() finder) {
 	fixed := slices.Clone(*sp)
 	start := 0
 	for i := 0; ; i++ {
@@ -333,7 +342,7 @@ func (sp *spans) collect(s string, mk func() finder) {
 				}
 				from = max(next, from+1)
 				if lo >= 0 && repl != seg[lo:hi] {
-					sp.add(span{start + lo, start + hi, repl})
+					sp.add(span{start + lo, start + hi, repl, check})
 				}
 			}
 		}
@@ -345,32 +354,30 @@ func (sp *spans) collect(s string, mk func() finder) {
 }
 
 // apply writes s with every span rewritten.
-func (sp spans) apply(s string) (string, [][2]int) {
-	var marks [][2]int
+func (sp spans) apply(s string) (out string, marks [][2]int, changed bool) {
 	for _, x := range sp {
-		if x.repl != s[x.lo:x.hi] {
-			marks = append(marks, [2]int{})
-		}
+		changed = changed || x.repl != s[x.lo:x.hi]
 	}
-	if marks == nil {
-		return s, nil
+	if !changed {
+		return s, nil, false
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 32*len(sp))
-	last, n := 0, 0
+	last := 0
 	for _, x := range sp {
 		if x.repl == s[x.lo:x.hi] {
 			continue
 		}
 		b.WriteString(s[last:x.lo])
-		marks[n][0] = b.Len()
+		lo := b.Len()
 		b.WriteString(x.repl)
-		marks[n][1] = b.Len()
-		n++
+		if x.check {
+			marks = append(marks, [2]int{lo, b.Len()})
+		}
 		last = x.hi
 	}
 	b.WriteString(s[last:])
-	return b.String(), marks
+	return b.String(), marks, true
 }
 
 // nextMask finds the mask at or after i: [lo, hi) spans one mask exactly

@@ -391,3 +391,17 @@ func TestRegisterEnv(t *testing.T) {
 		t.Fatalf("host env value: %q", got)
 	}
 }
+
+// A 40-byte base64 run is an AWS secret only after a key id (or the word
+// secret): at the start of a text it is not.
+func TestAWSSecretNeedsItsKeyID(t *testing.T) {
+	const run = "00000000000000000000aA000000000000000000"
+	for _, s := range []string{"=" + run, run} {
+		if got := String(s); got != s {
+			t.Errorf("String(%q) = %q", s, got)
+		}
+	}
+	if got := String(awsID + "=" + run); got != "[redacted: aws access key …MPLE]=[redacted: aws secret key …0000]" {
+		t.Errorf("after a key id: %q", got)
+	}
+}

@@ -286,8 +286,9 @@ var glued = func() (idx [2][256][]gluedRule) {
 // crosses later word starts ("AIza-AIza-…", "sk-sk-…") is measured once,
 // not once per start, which keeps a pass linear on any input.
 type tokenScan struct {
-	awsEnd int
-	cache  [4]struct {
+	awsEnd  int
+	started bool
+	cache   [4]struct {
 		set     *charset
 		lo, end int
 	}
@@ -314,7 +315,9 @@ func (ts *tokenScan) run(s string, i int, set *charset) int {
 }
 
 func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
-	ts.awsEnd = max(ts.awsEnd, -100)
+	if !ts.started { // no AWS key id seen yet: none "just before" position 0
+		ts.awsEnd, ts.started = -100, true
+	}
 	al := alnum
 	i := from
 	if i > 0 && al[s[i-1]] { // mid-word: no word start before the word ends
@@ -337,8 +340,12 @@ func (ts *tokenScan) find(s string, from int) (int, int, int, string) {
 		if i+1 >= len(s) {
 			return -1, -1, -1, ""
 		}
-		if lo, hi, kind, ok := ts.atStart(s, i); ok {
-			return lo, hi, hi, maskAs(kind, s[lo:hi])
+		// Most word starts begin no format: decide that here, without a
+		// call (the word-start loop runs for every word of the text).
+		if pairTable[uint16(s[i])<<8|uint16(s[i+1])] != 0 || i-ts.awsEnd <= 6 {
+			if lo, hi, kind, ok := ts.atStart(s, i); ok {
+				return lo, hi, hi, maskAs(kind, s[lo:hi])
+			}
 		}
 		for i++; i < len(s) && al[s[i]]; i++ {
 		}
