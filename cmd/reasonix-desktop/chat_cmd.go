@@ -19,6 +19,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -58,7 +59,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		return nil, nil, err
 	}
 	for _, w := range plugin.WorkspaceDeclaresSidecars(workspace) {
-		fmt.Fprintln(stderr, "warning:", w)
+		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(w)))
 	}
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
@@ -75,7 +76,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	}
 	if ext != nil { // xdev extensions and hooks that did not load never block the session
 		for _, f := range ext.Failures() {
-			fmt.Fprintln(stderr, "warning:", redact.String(f.String()))
+			fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(f.String())))
 		}
 	}
 	return core, func() {
@@ -148,7 +149,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		NonInteractive: *nonInteractive, JSON: *jsonOut, Color: color})
 	core, closeCore, err := cf.open(ctx, fe, protocol.UIHostHeadless, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "reasonix-desktop chat:", redact.String(err.Error()))
+		fmt.Fprintln(stderr, "reasonix-desktop chat:", termsafe.String(redact.String(err.Error())))
 		return 1
 	}
 	defer closeCore()
@@ -196,13 +197,13 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fe := headless.New(headless.Options{Out: io.Discard, Err: stderr, NonInteractive: true})
 	core, closeCore, err := cf.open(ctx, fe, protocol.UIHostHeadless, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "reasonix-desktop models:", redact.String(err.Error()))
+		fmt.Fprintln(stderr, "reasonix-desktop models:", termsafe.String(redact.String(err.Error())))
 		return 1
 	}
 	defer closeCore()
 	models, errs := core.Models(ctx)
 	for _, e := range errs {
-		fmt.Fprintln(stderr, "warning:", redact.String(e.Error()))
+		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(e.Error())))
 	}
 	if *jsonOut {
 		if models == nil {
@@ -231,7 +232,7 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
 			price = fmt.Sprintf("%g/%g %s", m.InputPerMillion, m.OutputPerMillion, m.PricingCurrency)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", m.ID, m.DisplayName, m.ContextWindow, price, strings.Join(feats, ", "))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", termsafe.String(m.ID), termsafe.String(m.DisplayName), m.ContextWindow, price, termsafe.String(strings.Join(feats, ", ")))
 	}
 	tw.Flush()
 	if len(models) == 0 && len(errs) == 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -35,7 +36,7 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 		return err
 	}
 	out := e.stdout
-	fmt.Fprintf(out, "plugin %s %s (%s)\n", rec.Name, redact.String(m.Version), rec.Root)
+	fmt.Fprintf(out, "plugin %s %s (%s)\n", rec.Name, safe(m.Version), termsafe.String(rec.Root))
 	if !rec.Enabled {
 		fmt.Fprintln(out, "note: the plugin is disabled; doctor starts it anyway")
 	}
@@ -55,7 +56,7 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 	})
 	if err != nil {
 		if se, ok := err.(*sidecar.StartError); ok {
-			fmt.Fprint(out, se.Report())
+			fmt.Fprint(out, termsafe.String(se.Report()))
 		}
 		return err
 	}
@@ -71,12 +72,12 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 		err := c.Call(catCtx, protocol.MethodProviderCatalog, protocol.ProviderCatalogParams{}, &cat)
 		cancel()
 		if err != nil {
-			fmt.Fprintf(out, "catalog:     FAILED: %s\n", redact.String(err.Error()))
+			fmt.Fprintf(out, "catalog:     FAILED: %s\n", termsafe.String(redact.String(err.Error())))
 			failed = true
 		} else {
 			fmt.Fprintf(out, "catalog:     %d model(s) in %s\n", len(cat.Providers), time.Since(t0).Round(time.Microsecond))
 			for _, d := range cat.Providers {
-				fmt.Fprintf(out, "  %s/%s  %q  context %d\n", d.Ref, d.Model, redact.String(d.DisplayName), d.ContextWindow)
+				fmt.Fprintf(out, "  %s/%s  %q  context %d\n", safe(d.Ref), safe(d.Model), redact.String(d.DisplayName), d.ContextWindow)
 			}
 		}
 	}
@@ -104,7 +105,7 @@ func printDeclaration(e *pluginEnv, d protocol.InitializeResult) {
 		if len(xs) == 0 {
 			return "-"
 		}
-		return redact.String(strings.Join(xs, ", "))
+		return safe(strings.Join(xs, ", "))
 	}
 	var providers, actions []string
 	for _, p := range d.Providers {
@@ -113,7 +114,7 @@ func printDeclaration(e *pluginEnv, d protocol.InitializeResult) {
 	for _, a := range d.UIActions {
 		actions = append(actions, a.ActionID)
 	}
-	fmt.Fprintf(e.stdout, "declared:    %s %s (protocol %s)\n", redact.String(d.Name), redact.String(d.Version), d.ProtocolVersion)
+	fmt.Fprintf(e.stdout, "declared:    %s %s (protocol %s)\n", safe(d.Name), safe(d.Version), safe(d.ProtocolVersion))
 	fmt.Fprintf(e.stdout, "  subscriptions: %s\n", list(d.Subscriptions))
 	fmt.Fprintf(e.stdout, "  replaces:      %s\n", list(d.Replaces))
 	fmt.Fprintf(e.stdout, "  providers:     %s\n", list(providers))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
 
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
@@ -100,7 +101,7 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		case errors.Is(err, errNotConfirmed):
 			return 1
 		}
-		fmt.Fprintf(stderr, "reasonix-desktop plugin %s: %s\n", sub, redact.String(err.Error()))
+		fmt.Fprintf(stderr, "reasonix-desktop plugin %s: %s\n", sub, safe(err.Error()))
 		return 1
 	}
 	return 0
@@ -186,7 +187,7 @@ func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(e.stdout, plan.Text)
+	fmt.Fprint(e.stdout, termsafe.String(plan.Text))
 	if !e.yes {
 		fmt.Fprintln(e.stdout, "\nRe-run with --yes to install.")
 		return errNotConfirmed
@@ -199,7 +200,7 @@ func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
 	if rec.Linked {
 		verb = "Linked"
 	}
-	fmt.Fprintf(e.stdout, "\n%s %s %s (%s).\n", verb, rec.Name, redact.String(rec.Version), rec.Root)
+	fmt.Fprintf(e.stdout, "\n%s %s %s (%s).\n", verb, rec.Name, safe(rec.Version), termsafe.String(rec.Root))
 	return nil
 }
 
@@ -224,7 +225,7 @@ func pluginList(_ context.Context, e *pluginEnv, args []string) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tROOT")
 	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, redact.String(r.Version), state(r), r.Root)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, safe(r.Version), state(r), termsafe.String(r.Root))
 	}
 	return tw.Flush()
 }
@@ -247,13 +248,13 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	}
 	w := e.stdout
 	fmt.Fprintf(w, "Name:        %s\n", r.Name)
-	fmt.Fprintf(w, "Version:     %s\n", redact.String(r.Version))
+	fmt.Fprintf(w, "Version:     %s\n", safe(r.Version))
 	if r.Description != "" {
-		fmt.Fprintf(w, "Description: %s\n", redact.String(r.Description))
+		fmt.Fprintf(w, "Description: %s\n", safe(r.Description))
 	}
 	fmt.Fprintf(w, "State:       %s\n", state(r))
-	fmt.Fprintf(w, "Root:        %s\n", r.Root)
-	fmt.Fprintf(w, "Source:      %s\n", r.Source)
+	fmt.Fprintf(w, "Root:        %s\n", termsafe.String(r.Root))
+	fmt.Fprintf(w, "Source:      %s\n", termsafe.String(r.Source))
 	fmt.Fprintf(w, "Installed:   %s\n", r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
 	fmt.Fprintf(w, "Manifest:    sha256 %s\n\n", r.ManifestSHA256)
 	data, err := os.ReadFile(filepath.Join(r.Root, plugin.ManifestFile))
@@ -264,12 +265,12 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(w, m.TrustBlock(r.Root))
+	fmt.Fprint(w, termsafe.String(m.TrustBlock(r.Root)))
 	if sum := plugin.ManifestSHA256(data); sum != r.ManifestSHA256 {
 		fmt.Fprintf(w, "Warning: the manifest changed since it was installed (sha256 %s)\n", sum)
 	}
 	for _, n := range m.LegacyNotes() {
-		fmt.Fprintf(w, "Note: %s\n", n)
+		fmt.Fprintf(w, "Note: %s\n", safe(n))
 	}
 	return nil
 }
@@ -281,9 +282,9 @@ func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
 	}
 	if !e.yes {
 		if r.Linked {
-			fmt.Fprintf(e.stdout, "Would remove %s %s (linked; its folder %s is kept).\n", r.Name, redact.String(r.Version), r.Root)
+			fmt.Fprintf(e.stdout, "Would remove %s %s (linked; its folder %s is kept).\n", r.Name, safe(r.Version), termsafe.String(r.Root))
 		} else {
-			fmt.Fprintf(e.stdout, "Would remove %s %s and delete %s.\n", r.Name, redact.String(r.Version), r.Root)
+			fmt.Fprintf(e.stdout, "Would remove %s %s and delete %s.\n", r.Name, safe(r.Version), termsafe.String(r.Root))
 		}
 		fmt.Fprintln(e.stdout, "Re-run with --yes to remove.")
 		return errNotConfirmed
@@ -314,3 +315,7 @@ func pluginSetEnabled(e *pluginEnv, args []string, enabled bool) error {
 	fmt.Fprintf(e.stdout, "%s %s. It takes effect at the next reload.\n", verb, name)
 	return nil
 }
+
+// safe is how a string from a plugin's files or process reaches the
+// terminal: redacted, then with control sequences shown escaped.
+func safe(s string) string { return termsafe.String(redact.String(s)) }

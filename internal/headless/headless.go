@@ -3,6 +3,12 @@
 // surface updates as lines, and answers approvals and plugin prompts on the
 // terminal — or declines them when it is not interactive. With JSON it
 // prints one event per line for scripts.
+//
+// Everything it prints that came from a plugin, a model or a file goes
+// through safe (redact, then termsafe): a terminal never receives a
+// control sequence it did not write itself. The reply streams line by
+// line, each line redacted with the one before it, so that a secret split
+// over two chunks (or wrapped over two lines) is masked whole.
 package headless
 
 import (
@@ -16,7 +22,9 @@ import (
 	"sync"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -41,7 +49,12 @@ type Frontend struct {
 	midLine   bool                       // the reply text left the cursor mid-line
 	reasoning bool                       // the last text printed was reasoning
 	shown     map[string]agent.ToolState // last state printed per tool call
+	stream    streamRedactor             // the reply (or reasoning) being streamed
 }
+
+// safe is the one way a string from a plugin, a model or a file reaches the
+// terminal.
+func safe(s string) string { return termsafe.String(redact.String(s)) }
 
 // New makes a terminal front end.
 func New(opts Options) *Frontend {
@@ -68,20 +81,20 @@ func (f *Frontend) Emit(ev agent.Event) {
 		if f.reasoning {
 			f.endReasoning()
 		}
-		fmt.Fprint(f.opts.Out, ev.Text)
-		f.midLine = !strings.HasSuffix(ev.Text, "\n")
+		f.feed(ev.Text)
 	case agent.EventReasoning:
 		if !f.reasoning {
 			f.newline()
 			f.reasoning = true
+			f.stream.reset()
 			if f.opts.Color {
 				fmt.Fprint(f.opts.Out, "\x1b[2m")
 			} else {
 				fmt.Fprint(f.opts.Out, "thinking: ")
 			}
+			f.midLine = true
 		}
-		fmt.Fprint(f.opts.Out, ev.Text)
-		f.midLine = true
+		f.feed(ev.Text)
 	case agent.EventToolCall:
 		c := ev.Call
 		if c.State == agent.ToolStreaming || f.shown[c.ID] == c.State {
@@ -90,28 +103,29 @@ func (f *Frontend) Emit(ev agent.Event) {
 		f.shown[c.ID] = c.State
 		f.endReasoning()
 		f.newline()
-		line := fmt.Sprintf("[tool] %s %s — %s", c.Name, c.Arguments, c.State)
+		line := fmt.Sprintf("[tool] %s %s — %s", safe(c.Name), safe(c.Arguments), c.State)
 		if c.Reason != "" {
-			line += ": " + c.Reason
+			line += ": " + safe(c.Reason)
 		}
 		if c.Result != "" && (c.State == agent.ToolDone || c.State == agent.ToolFailed) {
-			line += "\n" + indent(firstLines(c.Result, 8))
+			line += "\n" + indent(firstLines(safe(c.Result), 8))
 		}
 		fmt.Fprintln(f.opts.Out, line)
 	case agent.EventTurnDone:
 		f.endReasoning()
 		f.newline()
+		f.stream.reset()
 	case agent.EventTurnFailed:
 		f.endReasoning()
 		f.newline()
-		fmt.Fprintf(f.opts.Err, "error: %s\n", ev.Error)
+		fmt.Fprintf(f.opts.Err, "error: %s\n", safe(ev.Error))
 	case agent.EventNotice:
 		f.newline()
-		fmt.Fprintf(f.opts.Err, "! %s\n", ev.Text)
+		fmt.Fprintf(f.opts.Err, "! %s\n", safe(ev.Text))
 	case agent.EventSurface:
 		if line := surfaceLine(ev.Surface); line != "" {
 			f.newline()
-			fmt.Fprintln(f.opts.Err, line)
+			fmt.Fprintln(f.opts.Err, safe(line))
 		}
 	case agent.EventCompacted:
 		f.newline()
@@ -119,10 +133,32 @@ func (f *Frontend) Emit(ev agent.Event) {
 	}
 }
 
+// feed prints what of a streamed chunk may be shown now (see
+// streamRedactor).
+func (f *Frontend) feed(text string) {
+	out := f.stream.feed(text)
+	if out == "" {
+		return
+	}
+	fmt.Fprint(f.opts.Out, out)
+	f.midLine = f.reasoning || !strings.HasSuffix(out, "\n")
+}
+
+// flushPending prints the part of the line held back, before anything
+// else is printed.
+func (f *Frontend) flushPending() {
+	if out := f.stream.flush(); out != "" {
+		fmt.Fprint(f.opts.Out, out)
+		f.midLine = true
+	}
+}
+
 func (f *Frontend) endReasoning() {
+	f.flushPending()
 	if !f.reasoning {
 		return
 	}
+	f.stream.reset()
 	if f.opts.Color {
 		fmt.Fprint(f.opts.Out, "\x1b[0m")
 	}
@@ -131,6 +167,7 @@ func (f *Frontend) endReasoning() {
 }
 
 func (f *Frontend) newline() {
+	f.flushPending()
 	if f.midLine {
 		fmt.Fprintln(f.opts.Out)
 		f.midLine = false
@@ -140,10 +177,10 @@ func (f *Frontend) newline() {
 // Approve implements agent.Frontend.
 func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	if f.in == nil {
-		f.say("! %s needs approval; declined (not interactive)\n", req.Tool)
+		f.say("! %s needs approval; declined (not interactive)\n", safe(req.Tool))
 		return agent.ApproveDeny
 	}
-	answer, ok := f.ask(ctx, fmt.Sprintf("Allow %s %s? [o]nce / [s]ession / [a]lways / [N]o: ", req.Tool, req.Arguments))
+	answer, ok := f.ask(ctx, fmt.Sprintf("Allow %s %s? [o]nce / [s]ession / [a]lways / [N]o: ", safe(req.Tool), safe(req.Arguments)))
 	if !ok {
 		return agent.ApproveDeny
 	}
@@ -165,12 +202,12 @@ func (f *Frontend) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]a
 		title = string(p.Kind)
 	}
 	if f.in == nil {
-		f.say("! %s asks %q; cancelled (not interactive)\n", p.Plugin, title)
+		f.say("! %s asks %q; cancelled (not interactive)\n", safe(p.Plugin), safe(title))
 		return nil, true
 	}
-	f.say("%s asks: %s\n", p.Plugin, title)
+	f.say("%s asks: %s\n", safe(p.Plugin), safe(title))
 	if p.Message != "" {
-		f.say("  %s\n", p.Message)
+		f.say("  %s\n", safe(p.Message))
 	}
 	values := map[string]any{}
 	for _, field := range p.Fields {
@@ -178,7 +215,7 @@ func (f *Frontend) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]a
 		if label == "" {
 			label = field.Key
 		}
-		v, ok := f.askField(ctx, label, field)
+		v, ok := f.askField(ctx, safe(label), field)
 		if !ok {
 			return nil, true
 		}
@@ -197,7 +234,7 @@ func (f *Frontend) askField(ctx context.Context, label string, field protocol.Fo
 		return a == "y" || a == "yes", ok
 	case protocol.FieldSelect, protocol.FieldMultiselect:
 		for i, o := range field.Options {
-			f.say("  %d) %s\n", i+1, o)
+			f.say("  %d) %s\n", i+1, safe(o))
 		}
 		hint := "number"
 		if field.Kind == protocol.FieldMultiselect {

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -57,6 +58,13 @@ func (t *Tail) String() string {
 	var raw []byte
 	if t.full {
 		raw = append(append(raw, t.buf[t.pos:]...), t.buf[:t.pos]...)
+		// The ring's oldest line lost its start: drop it, since the rest
+		// of a secret cut there no longer has the prefix that names it.
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
+		} else {
+			raw = raw[:0]
+		}
 	} else {
 		raw = append(raw, t.buf[:t.pos]...)
 	}
@@ -65,18 +73,29 @@ func (t *Tail) String() string {
 }
 
 // PumpStderr copies a plugin process's stderr into the tail and the host
-// log (at debug level), one redacted line at a time, until the pipe closes;
+// log (at debug level), one redacted line at a time (a line behind, so a
+// secret wrapped over two lines is masked whole), until the pipe closes;
 // then it closes done.
 func PumpStderr(r io.Reader, t *Tail, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
 	debug := log.Enabled(context.Background(), slog.LevelDebug)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grows with long lines
+	// Logged a line behind, so that a token wrapped onto the next line is
+	// masked in both (see redact.Lines).
+	var lines redact.Lines
 	for sc.Scan() {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
 		if debug {
-			log.Debug("plugin stderr", "line", redact.String(string(line)))
+			for _, l := range lines.Push(string(line)) {
+				log.Debug("plugin stderr", "line", l)
+			}
+		}
+	}
+	if debug {
+		for _, l := range lines.Flush() {
+			log.Debug("plugin stderr", "line", l)
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest

@@ -75,3 +75,15 @@ func clipTail(s string) string {
 	}
 	return s
 }
+
+// When the ring wraps, its oldest line lost its start; a secret cut there
+// has lost the prefix that names it, so that line is dropped, not shown.
+func TestTailDropsTheCutLine(t *testing.T) {
+	tl := NewTail(64)
+	secret := "sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc4eC39HqLyjWDarjtT1zdp7dc"
+	_, _ = tl.Write([]byte("warning: " + secret + "\nready\n"))
+	got := tl.String()
+	if got != "ready\n" {
+		t.Fatalf("tail %q, want the cut line dropped", got)
+	}
+}

@@ -58,7 +58,12 @@ func playHost() int {
 		}
 	}
 	fmt.Println("ready")
-	select {}
+	// Wait to be killed. Not select{}: with no other goroutine alive (no
+	// watchdog) the runtime calls that a deadlock and exits, and the
+	// plugins then die by their parent-death signal before writing pids.
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 // startHost runs the host part and returns it once every plugin process

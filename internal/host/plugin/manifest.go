@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -117,7 +118,22 @@ func readManifest(root string) ([]byte, *Manifest, error) {
 		}
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
+	registerEnv(m)
 	return data, m, nil
+}
+
+// registerEnv hands the manifest's env values, as the sidecar will see
+// them, to the redactor: whatever the plugin or its children print, those
+// values are masked by value. Every manifest read passes here (install
+// preview, doctor, start), so a value is known before anything the plugin
+// says is shown.
+func registerEnv(m *Manifest) {
+	if len(m.Runtime.Env) == 0 {
+		return
+	}
+	// Values reach the sidecar as written (no placeholder expansion, as in
+	// the Reasonix host), so they are registered as written.
+	redact.RegisterEnv(m.Runtime.Env)
 }
 
 // ManifestSHA256 is the hex SHA-256 of manifest file bytes, as recorded in

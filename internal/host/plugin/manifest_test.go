@@ -3,12 +3,15 @@ package plugin
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -434,5 +437,26 @@ func TestValidSlot(t *testing.T) {
 		if got := ValidSlot(s); got != want {
 			t.Errorf("ValidSlot(%q) = %v", s, got)
 		}
+	}
+}
+
+// A manifest read from disk registers its env values with the redactor:
+// a value of any shape is masked wherever it appears later, ordinary
+// values (MODE=strict) are not.
+func TestLoadManifestRegistersEnv(t *testing.T) {
+	const odd = "q7Rt2Lp9Xw4Zk8Mn3Vb6" // no vendor format: only the exact pass knows it
+	root := t.TempDir()
+	doc := strings.Replace(fullManifest, `"MODE": "strict"`, `"MODE": "strict", "DB_PASS": "`+odd+`"`, 1)
+	if err := os.WriteFile(filepath.Join(root, ManifestFile), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := redact.String("connect failed for " + odd); got != "connect failed for "+odd {
+		t.Fatalf("masked before the manifest was read: %q", got)
+	}
+	if _, err := LoadManifest(root); err != nil {
+		t.Fatal(err)
+	}
+	if got := redact.String("connect failed for " + odd + " (strict)"); strings.Contains(got, odd) || !strings.Contains(got, "(strict)") {
+		t.Fatalf("after LoadManifest: %q", got)
 	}
 }

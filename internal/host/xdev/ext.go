@@ -86,7 +86,7 @@ type extension struct {
 	mu      sync.Mutex
 	pending map[int64]chan Frame
 	reason  string   // why it died
-	tail    []string // last stderr lines (redacted)
+	tail    []string // last stderr lines, raw: redacted joined, when shown
 	loaded  bool     // handshake done: a death is recorded as a failure
 
 	closing  atomic.Bool
