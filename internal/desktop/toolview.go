@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
 
 // maxResultLines is how much of a tool result a collapsed card shows.
@@ -75,10 +76,12 @@ func (v *toolView) object() fyne.CanvasObject { return v.obj }
 func (v *toolView) bind(r *row) {
 	v.r = r
 	c := r.snap.call
-	v.title.SetText(c.Name)
+	// What is approved is shown as it is: bidi overrides and zero-width
+	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
+	v.title.SetText(termsafe.Visible(c.Name))
 	v.state.Importance = stateImportance(c.State)
 	v.state.SetText("● " + string(c.State))
-	v.args.SetText(c.Arguments)
+	v.args.SetText(termsafe.Visible(c.Arguments))
 	result, hidden := collapse(c.Result, maxResultLines)
 	switch {
 	case hidden == 0:

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -67,7 +68,14 @@ type itemSnap struct {
 }
 
 func (it *item) snap() itemSnap {
-	return itemSnap{kind: it.kind, text: it.text.String(), reasoning: it.reasoning.String(),
+	text, reasoning := it.text.String(), it.reasoning.String()
+	if it.kind == itemAssistant {
+		// The model's words come from a provider plugin: redacted whole at
+		// every render, so a secret split over two stream chunks is masked
+		// like one sent in one piece.
+		text, reasoning = redact.String(text), redact.String(reasoning)
+	}
+	return itemSnap{kind: it.kind, text: text, reasoning: reasoning,
 		call: it.call, approval: it.approval, level: it.level, status: it.status}
 }
 
