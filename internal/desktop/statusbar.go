@@ -181,7 +181,7 @@ func (s *statusBar) setHealth(ps []host.PluginStatus) {
 		counts[p.State]++
 	}
 	var parts []string
-	for _, st := range []string{host.StateActive, host.StateFailed, host.StateInactive, host.StateDisabled} {
+	for _, st := range []string{host.StateActive, host.StateDegraded, host.StateFailed, host.StateInactive, host.StateDisabled} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(st)))
 		}
@@ -193,6 +193,8 @@ func (s *statusBar) setHealth(ps []host.PluginStatus) {
 	s.health.Importance = widget.LowImportance
 	if counts[host.StateFailed] > 0 {
 		s.health.Importance = widget.DangerImportance
+	} else if counts[host.StateDegraded] > 0 {
+		s.health.Importance = widget.WarningImportance
 	}
 	s.setHealthText(text)
 }
