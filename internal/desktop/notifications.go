@@ -149,7 +149,7 @@ func (n *notifier) toast(x notification) {
 		body.Wrapping = fyne.TextWrapWord
 		box.Add(body)
 	}
-	card := container.New(fixedWidth{340}, panelBox(theme.Color(theme.ColorNameOverlayBackground), box))
+	card := container.New(fixedWidth{340}, panelBox(theme.ColorNameOverlayBackground, 0, box))
 	n.stack.Add(card)
 	for len(n.stack.Objects) > maxToasts {
 		n.stack.Remove(n.stack.Objects[0])

@@ -187,7 +187,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		}
 		box.Add(row)
 	}
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -231,7 +231,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	}
 	box.Add(v.form.obj)
 	box.Add(container.NewHBox(v.submit, v.state))
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
 	v.showSubmit()
 	return v
 }

@@ -102,6 +102,7 @@ func newUI(opts Options) *UI {
 		d.win.SetIcon(opts.Icon)
 	}
 	d.win.SetMaster()
+	d.applyTheme(d.themeMode())
 	d.transcript = newTranscript(d)
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
