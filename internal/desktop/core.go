@@ -31,6 +31,9 @@ type coreAPI interface {
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
 	Commands() []agent.Command
 	RunCommand(ctx context.Context, line string) (string, error)
+	Permissions() agent.Permissions
+	RevokeAlways(r agent.Rule) error
+	RevokeSession(ctx context.Context, tool string) error
 }
 
 var _ coreAPI = (*agent.Core)(nil)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -162,6 +163,7 @@ type fakeCore struct {
 	mu      sync.Mutex
 	invoked []string
 	submits []map[string]any
+	perms   agent.Permissions
 }
 
 const (
@@ -225,6 +227,23 @@ func (f *fakeCore) Actions() []surfaces.Action                          { return
 func (f *fakeCore) Commands() []agent.Command                           { return nil }
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
 	return "", errors.New("no commands")
+}
+func (f *fakeCore) Permissions() agent.Permissions {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return agent.Permissions{Always: slices.Clone(f.perms.Always), Session: slices.Clone(f.perms.Session)}
+}
+func (f *fakeCore) RevokeAlways(r agent.Rule) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.perms.Always = slices.DeleteFunc(f.perms.Always, func(x agent.Rule) bool { return x == r })
+	return nil
+}
+func (f *fakeCore) RevokeSession(_ context.Context, tool string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.perms.Session = slices.DeleteFunc(f.perms.Session, func(x string) bool { return x == tool })
+	return nil
 }
 func (f *fakeCore) InvokeAction(_ context.Context, name string, _ map[string]string) (protocol.UIActionResult, error) {
 	f.mu.Lock()

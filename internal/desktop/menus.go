@@ -25,6 +25,8 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
 		fyne.NewMenuItem("Sessions…", d.showSessions),
 		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
+		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.app.Quit},
 	)
 	models := d.modelItems()
@@ -73,6 +75,9 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
+			if d.settingsWin != nil {
+				d.settingsWin.syncSendKey()
+			}
 		}})
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About", d.showAbout))
 	return fyne.NewMainMenu(file, model, plugins, view, help)

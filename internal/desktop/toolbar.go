@@ -65,6 +65,9 @@ func (tb *toolbar) setEnabled(ok bool) {
 // refresh shows the current model, effort and workspace.
 func (tb *toolbar) refresh() {
 	d := tb.d
+	if d.settingsWin != nil {
+		d.settingsWin.syncModels() // Settings' default model follows the picker
+	}
 	tb.workspace.SetText(workspaceName(d.workspace))
 	label := "Choose a model"
 	var efforts []string

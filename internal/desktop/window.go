@@ -69,18 +69,19 @@ type UI struct {
 	openURL func(*url.URL) error
 
 	// UI-goroutine state.
-	toolbar    *toolbar
-	composer   *composer
-	running    bool
-	models     []providers.Model
-	model      string
-	effort     string
-	workspace  string
-	plugins    []host.PluginStatus
-	pluginsWin *pluginManager
-	notesWin   fyne.Window
-	paletteUI  *palette
-	modals     []*modalKeys // open dialogs' Esc and Enter, the top last
+	toolbar     *toolbar
+	composer    *composer
+	running     bool
+	models      []providers.Model
+	model       string
+	effort      string
+	workspace   string
+	plugins     []host.PluginStatus
+	pluginsWin  *pluginManager
+	settingsWin *settingsWindow
+	notesWin    fyne.Window
+	paletteUI   *palette
+	modals      []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -120,6 +121,7 @@ func newUI(opts Options) *UI {
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
+	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
