@@ -228,6 +228,11 @@ func (f *fakeCore) Commands() []agent.Command                           { return
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
 	return "", errors.New("no commands")
 }
+func (f *fakeCore) SearchSessions(string) []agent.Summary               { return nil }
+func (f *fakeCore) RenameSession(context.Context, string, string) error { return nil }
+func (f *fakeCore) TrashSession(context.Context, string) error          { return nil }
+func (f *fakeCore) RestoreSession(string) error                         { return nil }
+func (f *fakeCore) SavedSession(string) (*agent.Session, error)         { return nil, errors.New("none") }
 func (f *fakeCore) Permissions() agent.Permissions {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -1,7 +1,6 @@
 package desktop
 
 import (
-	"context"
 	"fmt"
 
 	"fyne.io/fyne/v2"
@@ -23,7 +22,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}},
 		&fyne.MenuItem{Label: "Open workspace…", Action: d.chooseWorkspace,
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
-		fyne.NewMenuItem("Sessions…", d.showSessions),
+		&fyne.MenuItem{Label: "Sessions sidebar", Action: func() { d.sidebar.toggle() }, Shortcut: sidebarShortcut},
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
@@ -81,37 +80,6 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		}})
 	help := fyne.NewMenu("Help", fyne.NewMenuItem("About", d.showAbout))
 	return fyne.NewMainMenu(file, model, plugins, view, help)
-}
-
-// showSessions lists saved sessions; picking one loads it.
-func (d *UI) showSessions() {
-	d.withCore("sessions", func(ctx context.Context, c coreAPI) error {
-		list := c.Sessions() // reads the sessions folder: off the UI goroutine
-		d.b.post(func() { d.showSessionList(list) })
-		return nil
-	})
-}
-
-func (d *UI) showSessionList(list []agent.Summary) {
-	if len(list) == 0 {
-		dialog.ShowInformation("Sessions", "No saved sessions yet.", d.win)
-		return
-	}
-	var dlg dialog.Dialog
-	l := widget.NewList(func() int { return len(list) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			s := list[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  —  %s", s.Updated.Format("2006-01-02 15:04"), sessionTitle(s)))
-		})
-	l.OnSelected = func(i widget.ListItemID) {
-		id := list[i].ID
-		dlg.Hide()
-		d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-	}
-	dlg = dialog.NewCustom("Sessions", "Close", l, d.win)
-	dlg.Resize(fyne.NewSize(620, 440))
-	dlg.Show()
 }
 
 func sessionTitle(s agent.Summary) string {

@@ -69,15 +69,18 @@ type UI struct {
 	openURL func(*url.URL) error
 
 	// UI-goroutine state.
-	toolbar     *toolbar
-	composer    *composer
-	running     bool
-	models      []providers.Model
-	model       string
-	effort      string
-	workspace   string
-	plugins     []host.PluginStatus
-	pluginsWin  *pluginManager
+	toolbar    *toolbar
+	composer   *composer
+	running    bool
+	models     []providers.Model
+	model      string
+	effort     string
+	workspace  string
+	plugins    []host.PluginStatus
+	pluginsWin *pluginManager
+	sidebar    *sidebar
+	// openSession is the open session's id (the sidebar highlights it).
+	openSession string
 	settingsWin *settingsWindow
 	notesWin    fyne.Window
 	paletteUI   *palette
@@ -112,16 +115,18 @@ func newUI(opts Options) *UI {
 	d.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
+	d.sidebar = newSidebar(d)
 
 	chat := container.NewBorder(nil, d.composer.object(), nil, nil, d.transcript.object())
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := container.NewStack(split, d.notes.toastLayer())
-	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), nil, nil, body))
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
+	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
@@ -148,6 +153,8 @@ func (d *UI) Attach(c coreAPI) {
 		plugins := c.Plugins()
 		d.b.post(func() {
 			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+			d.openSession = s.ID
+			d.sidebar.reload()
 			d.setConnected(true)
 			d.setPlugins(plugins)
 			d.transcript.loadHistory(s.Messages)
@@ -384,7 +391,11 @@ func (d *UI) sessionChanged() {
 	d.transcript.replace(s.Messages)
 	d.b.post(func() {
 		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+		d.openSession = s.ID
+		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
+		d.status.usage.SetText("") // the last turn's figures belong to the old session
 		d.toolbar.refresh()
+		d.sidebar.reload()
 	})
 	d.refreshModels()
 }
