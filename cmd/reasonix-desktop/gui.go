@@ -47,7 +47,8 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	send := fs.String("send", "", "send `TEXT` once the window is up")
 	stats := fs.Bool("stats", false, "print the transcript's frame figures at exit")
 	trace := fs.Bool("trace", false, "print what the window does, a line each (end-to-end scripts)")
-	hideFlags(fs, "send", "stats", "trace")
+	themeFlag := fs.String("theme", "", "this run's theme: system, light or dark (CI screenshots; not saved)")
+	hideFlags(fs, "send", "stats", "trace", "theme")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -63,7 +64,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon}
+	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {

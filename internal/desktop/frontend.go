@@ -38,7 +38,10 @@ func (d *UI) Emit(ev agent.Event) {
 		d.composer.stopping.Store(false)
 		d.trace("turn done")
 		d.transcript.endMessage()
-		d.b.post(func() { d.composer.setRunning(false) })
+		d.b.post(func() {
+			d.composer.setRunning(false)
+			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
+		})
 	case agent.EventTurnFailed:
 		d.trace("turn failed")
 		// Swap: the next turn starts with no Stop pressed, however it starts

@@ -39,6 +39,9 @@ type Options struct {
 	// "approval run_command", "prompt hello-surfaces", "turn done"…) from
 	// any goroutine: end-to-end scripts wait on it instead of guessing.
 	Trace func(event string)
+	// Theme, when set (system, light, dark), is this run's theme, not saved
+	// (CI screenshots of both variants).
+	Theme string
 }
 
 // callTimeout bounds a UI-initiated core call that is not a turn.
@@ -106,7 +109,11 @@ func newUI(opts Options) *UI {
 		d.win.SetIcon(opts.Icon)
 	}
 	d.win.SetMaster()
-	d.applyTheme(d.themeMode())
+	if opts.Theme != "" {
+		d.app.Settings().SetTheme(newAppTheme(opts.Theme))
+	} else {
+		d.app.Settings().SetTheme(newAppTheme(d.themeMode()))
+	}
 	d.transcript = newTranscript(d)
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
