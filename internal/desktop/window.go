@@ -310,6 +310,8 @@ func (d *UI) setConnected(ok bool) {
 func (d *UI) setPlugins(ps []host.PluginStatus) {
 	d.plugins = ps
 	d.status.setHealth(ps)
+	d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
+	d.status.th.kick()
 	d.win.SetMainMenu(d.buildMainMenu())
 	if d.pluginsWin != nil {
 		d.pluginsWin.refresh(ps)
