@@ -38,6 +38,7 @@ func (d *UI) Emit(ev agent.Event) {
 		d.composer.stopping.Store(false)
 		d.trace("turn done")
 		d.transcript.endMessage()
+		d.notes.replyFinished()
 		d.b.post(func() {
 			d.composer.setRunning(false)
 			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
@@ -102,7 +103,9 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
 	d.transcript.setApproval(a)
 	d.trace("approval " + req.Tool)
-	d.notes.hostNotice(req.Tool+" is waiting for your approval", noticeInfo)
+	toast := "approval:" + req.CallID
+	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", noticeInfo, toast)
+	defer d.notes.resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
 	case x := <-a.ch:
 		return x

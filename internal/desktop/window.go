@@ -124,10 +124,12 @@ func newUI(opts Options) *UI {
 	d.composer = newComposer(d)
 	d.sidebar = newSidebar(d)
 
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, d.transcript.object())
+	// Toasts sit over the transcript only: never over the composer or the
+	// surface panel's controls.
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.object(), d.notes.toastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
-	body := container.NewStack(split, d.notes.toastLayer())
+	body := split
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
