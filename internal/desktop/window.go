@@ -82,6 +82,10 @@ type UI struct {
 	plugins    []host.PluginStatus
 	pluginsWin *pluginManager
 	sidebar    *sidebar
+	// catalogErrs maps a plugin to why its catalog failed; connected: a
+	// core is attached (both for the empty state and the model picker).
+	catalogErrs map[string]string
+	connected   bool
 	// openSession is the open session's id (the sidebar highlights it).
 	openSession string
 	settingsWin *settingsWindow
@@ -305,6 +309,8 @@ func (d *UI) setConnected(ok bool) {
 	if !ok {
 		d.status.setHealthText("Starting plugins…")
 	}
+	d.connected = ok
+	d.syncEmptyState()
 }
 
 // setPlugins records the plugin states and refreshes what shows them (UI
@@ -327,6 +333,7 @@ func (d *UI) refreshModels() {
 		models, errs := c.Models(ctx)
 		d.b.post(func() {
 			d.models = models
+			d.catalogErrs = catalogErrors(errs)
 			d.toolbar.refresh()
 			d.win.SetMainMenu(d.buildMainMenu())
 			d.trace(fmt.Sprintf("models %d", len(models)))
