@@ -4,11 +4,7 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -78,7 +74,11 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 				d.settingsWin.syncSendKey()
 			}
 		}})
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About", d.showAbout))
+	help := fyne.NewMenu("Help",
+		&fyne.MenuItem{Label: "Keyboard shortcuts", Action: d.showShortcuts, Shortcut: shortcutsShortcut},
+		fyne.NewMenuItem("User guide", d.showGuide),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("About", d.showAbout))
 	return fyne.NewMainMenu(file, model, plugins, view, help)
 }
 
@@ -87,22 +87,4 @@ func sessionTitle(s agent.Summary) string {
 		return s.Title
 	}
 	return s.ID
-}
-
-func (d *UI) showAbout() {
-	box := container.NewVBox()
-	if d.opts.Icon != nil {
-		img := canvas.NewImageFromResource(d.opts.Icon)
-		img.FillMode = canvas.ImageFillContain
-		img.SetMinSize(fyne.NewSize(64, 64))
-		box.Add(img)
-	}
-	box.Add(widget.NewLabelWithStyle("Reasonix Desktop "+d.opts.Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
-	about := widget.NewLabel("A native host for Reasonix Extension Protocol v2 plugins.\n" +
-		"Plugins run outside any sandbox with your environment: install only what you trust.")
-	about.Wrapping = fyne.TextWrapWord
-	box.Add(about)
-	dlg := dialog.NewCustom("About", "Close", box, d.win)
-	dlg.Resize(fyne.NewSize(440, 260))
-	dlg.Show()
 }

@@ -66,3 +66,34 @@ func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 		t.Errorf("timeout parse %q", got)
 	}
 }
+
+func TestHelpMenuHasShortcutsGuideAndVersions(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.ui(func() {
+		help := h.d.win.MainMenu().Items[4]
+		var labels []string
+		for _, it := range help.Items {
+			labels = append(labels, it.Label)
+		}
+		if got := strings.Join(labels, "|"); got != "Keyboard shortcuts|User guide||About" {
+			t.Errorf("Help menu %q", got)
+		}
+		about := h.d.aboutText()
+		for _, want := range []string{"Version test", "Extension Protocol v2", "xdev protocol v1"} {
+			if !strings.Contains(about, want) {
+				t.Errorf("About lacks %q: %s", want, about)
+			}
+		}
+		rows := h.d.shortcutRows()
+		if rows[0][0] != "Enter" {
+			t.Errorf("first row %v", rows[0])
+		}
+		h.d.composer.setEnterSends(false)
+		if rows = h.d.shortcutRows(); rows[0][0] != "Ctrl+Enter" || rows[1][0] != "Enter" {
+			t.Errorf("the sheet ignores the send key: %v", rows[:2])
+		}
+		h.d.showShortcuts()
+		h.d.showGuide()
+	})
+}

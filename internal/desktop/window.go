@@ -140,6 +140,7 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
+	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
