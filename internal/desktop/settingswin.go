@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,6 +95,11 @@ func (d *UI) showSettings() {
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
 	s.win.Resize(fyne.NewSize(720, 640))
 	s.win.SetOnClosed(func() { d.settingsWin = nil })
+	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			s.win.Close()
+		}
+	})
 	d.settingsWin = s
 	s.loadPermissions()
 	s.loadEnv(d.plugins)
@@ -149,6 +155,8 @@ func (s *settingsWindow) loadPermissions() {
 func (s *settingsWindow) showPermissions(p agent.Permissions) {
 	s.perms.RemoveAll()
 	clear(s.revoke)
+	defer s.d.trace(fmt.Sprintf("permissions %d", len(p.Always)+len(p.Session)))
+	var first *widget.Button
 	if len(p.Always) == 0 && len(p.Session) == 0 {
 		s.perms.Add(hint("No standing approvals: every write and command asks first."))
 	}
@@ -162,6 +170,9 @@ func (s *settingsWindow) showPermissions(p agent.Permissions) {
 			})
 		})
 		s.revoke[rule.Describe()] = b
+		if first == nil {
+			first = b
+		}
 		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel("Always: "+rule.Describe())))
 	}
 	for _, t := range p.Session {
@@ -173,9 +184,15 @@ func (s *settingsWindow) showPermissions(p agent.Permissions) {
 			})
 		})
 		s.revoke["session "+tool] = b
+		if first == nil {
+			first = b
+		}
 		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel("This session: "+tool)))
 	}
 	s.perms.Refresh()
+	if first != nil {
+		s.win.Canvas().Focus(first) // Space revokes it; Tab moves on
+	}
 }
 
 // reloadLater re-reads the permissions after a change (any goroutine).

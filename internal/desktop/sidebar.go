@@ -45,6 +45,7 @@ func newSidebar(d *UI) *sidebar {
 	s.search = widget.NewEntry()
 	s.search.SetPlaceHolder("Search sessions")
 	s.search.OnChanged = func(string) { s.reload() }
+	s.search.OnSubmitted = func(string) { s.openFirst() }
 	s.list = widget.NewList(func() int { return len(s.items) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabel("")
@@ -100,8 +101,19 @@ func (s *sidebar) toggle() {
 	} else {
 		s.obj.Show()
 		s.reload()
+		s.d.win.Canvas().Focus(s.search) // Ctrl+B, type, Enter: the keyboard way back to a chat
 	}
 	s.d.win.Content().Refresh()
+}
+
+// openFirst opens the first session the search found (Enter in search).
+func (s *sidebar) openFirst() {
+	if len(s.items) == 0 {
+		return
+	}
+	if id := s.items[0].ID; id != s.d.sessionID() {
+		s.d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
+	}
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {

@@ -407,6 +407,7 @@ func (d *UI) sessionChanged() {
 		return // Attach loads the session
 	}
 	s := c.Session()
+	d.trace("session " + s.ID)
 	d.transcript.replace(s.Messages)
 	d.b.post(func() {
 		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
