@@ -189,7 +189,7 @@ func (s *settingsWindow) showPermissions(p agent.Permissions) {
 		}
 		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel("This session: "+tool)))
 	}
-	s.perms.Refresh()
+	s.win.Content().Refresh() // the rows changed the content's height: re-lay out the scroll
 	if first != nil {
 		s.win.Canvas().Focus(first) // Space revokes it; Tab moves on
 	}
@@ -245,7 +245,7 @@ func (s *settingsWindow) showEnv(hints []envHint) {
 		l.Wrapping = fyne.TextWrapWord
 		s.env.Add(l)
 	}
-	s.env.Refresh()
+	s.win.Content().Refresh()
 }
 
 // envNameRE finds variable names as READMEs write them: upper case with an
