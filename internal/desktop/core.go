@@ -36,6 +36,7 @@ type coreAPI interface {
 	TrashSession(ctx context.Context, id string) error
 	RestoreSession(id string) error
 	SavedSession(id string) (*agent.Session, error)
+	ExtensionStatus() []agent.ExtensionStatus
 	Permissions() agent.Permissions
 	RevokeAlways(r agent.Rule) error
 	RevokeSession(ctx context.Context, tool string) error

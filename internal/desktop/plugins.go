@@ -42,6 +42,8 @@ type pluginManager struct {
 	trust map[string]string
 	// confirm is the open Remove confirmation (tests read it).
 	confirm *dialog.ConfirmDialog
+	// exts shows the xdev v1 extensions (their own tab).
+	exts *widget.RichText
 }
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
@@ -50,7 +52,7 @@ func (d *UI) showPluginManager() {
 		d.pluginsWin.win.RequestFocus()
 		return
 	}
-	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}}
+	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}, exts: newRichText()}
 	m.win = d.app.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
@@ -86,7 +88,10 @@ func (d *UI) showPluginManager() {
 	top := container.NewHBox(install, restartAll, logs, layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
-	m.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split))
+	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
+	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
+		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
+	m.win.SetContent(tabs)
 	m.win.Resize(fyne.NewSize(900, 600))
 	m.win.SetOnClosed(func() { d.pluginsWin = nil })
 	d.pluginsWin = m
@@ -107,6 +112,7 @@ func (m *pluginManager) refresh(ps []host.PluginStatus) {
 	}
 	m.plugins = ps
 	m.list.Refresh()
+	m.loadExtensions() // a reload restarts the extensions' view of the world too
 	for i, p := range ps {
 		if name != "" && p.Name == name {
 			m.selected = i

@@ -128,3 +128,27 @@ func TestInstallFormHasAPathFieldAndLink(t *testing.T) {
 		f.dlg.Hide()
 	})
 }
+
+func TestPluginManagerListsXdevExtensions(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	f.exts = []agent.ExtensionStatus{
+		{Name: "deny_rm", Path: "/x/extensions/deny-rm", State: "Active", Capabilities: []string{"events tool_call"}, StderrTail: "started"},
+		{Name: "broken", Path: "/x/extensions/broken", State: "Failed", Failure: "exit status 3; stderr: token=" + secret},
+	}
+	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.ui(func() { h.d.showPluginManager() })
+	m := h.d.pluginsWin
+	h.waitFor("the extensions", func() bool { return strings.Contains(plainText(m.exts.Segments), "broken") })
+	h.ui(func() {
+		text := plainText(m.exts.Segments)
+		for _, want := range []string{"deny_rm — Active", "events tool_call", "started", "broken — Failed", "exit status 3"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("extensions tab lacks %q:\n%s", want, text)
+			}
+		}
+		if strings.Contains(text, secret) {
+			t.Error("a secret reached the extensions tab")
+		}
+	})
+}
