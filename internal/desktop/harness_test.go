@@ -165,6 +165,7 @@ type fakeCore struct {
 	submits []map[string]any
 	perms   agent.Permissions
 	exts    []agent.ExtensionStatus
+	cmdOut  string // what RunCommand answers ("" : no commands)
 }
 
 const (
@@ -227,6 +228,9 @@ func (f *fakeCore) Surfaces() *surfaces.Store                           { return
 func (f *fakeCore) Actions() []surfaces.Action                          { return nil }
 func (f *fakeCore) Commands() []agent.Command                           { return nil }
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
+	if f.cmdOut != "" {
+		return f.cmdOut, nil
+	}
 	return "", errors.New("no commands")
 }
 func (f *fakeCore) SearchSessions(string) []agent.Summary               { return nil }

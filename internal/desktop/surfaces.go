@@ -32,6 +32,9 @@ type surfacePanel struct {
 	views   map[surfaces.Key]*surfaceView
 	headers map[string]*widget.Label
 	shown   []fyne.CanvasObject
+	// rendered are xdev renderers' outputs by extension and renderer
+	// (renderers.go).
+	rendered map[string]fyne.CanvasObject
 }
 
 // surfaceView is one card or form.
@@ -109,6 +112,7 @@ func (p *surfacePanel) sync() {
 			delete(p.views, k)
 		}
 	}
+	objs = append(objs, p.renderedObjects()...)
 	if len(objs) == 0 {
 		objs = []fyne.CanvasObject{p.empty}
 	}

@@ -11,6 +11,15 @@ type ExtensionStatus struct {
 	Capabilities []string
 	Failure      string
 	StderrTail   string
+	// Renderers are the output renderers it declared (xdev v1 card, table,
+	// tree), by name.
+	Renderers []RendererRef
+}
+
+// RendererRef is one declared renderer.
+type RendererRef struct {
+	Name string
+	Kind string // card | table | tree
 }
 
 // ExtensionReporter is implemented by Extensions that can describe each

@@ -18,6 +18,11 @@ func (m *Manager) ExtensionStatus() []agent.ExtensionStatus {
 	for _, e := range m.exts {
 		loaded[e.name] = true
 		st := agent.ExtensionStatus{Name: e.name, Path: e.path, State: "Active", Capabilities: m.capabilityList(e)}
+		for _, r := range m.renderers {
+			if r.Extension == e.name {
+				st.Renderers = append(st.Renderers, agent.RendererRef{Name: redact.String(r.Name), Kind: r.Kind})
+			}
+		}
 		if e.isDead() {
 			st.State, st.Failure = "Dead", redact.String(e.deathReason())
 		}
