@@ -38,6 +38,7 @@ type settingsWindow struct {
 	perms  *fyne.Container
 	env    *fyne.Container
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
+	envGen int                       // the latest loadEnv: an older read that ends later is dropped
 }
 
 // Labels of the send-key choice.
@@ -209,6 +210,8 @@ type envHint struct {
 // loadEnv reads each plugin's manifest and README off the UI goroutine.
 func (s *settingsWindow) loadEnv(ps []host.PluginStatus) {
 	d := s.d
+	s.envGen++
+	gen := s.envGen
 	d.async("plugin environment", func(context.Context) error {
 		hints := make([]envHint, 0, len(ps))
 		for _, p := range ps {
@@ -218,7 +221,11 @@ func (s *settingsWindow) loadEnv(ps []host.PluginStatus) {
 			}
 			hints = append(hints, h)
 		}
-		d.b.post(func() { s.showEnv(hints) })
+		d.b.post(func() {
+			if gen == s.envGen {
+				s.showEnv(hints)
+			}
+		})
 		return nil
 	})
 }

@@ -95,6 +95,7 @@ func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	t.Setenv("OPENAI_API_KEY", "sk-secret-value")
+	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
 	h.ui(func() {
 		h.d.showSettings()
 		s := h.d.settingsWin

@@ -325,6 +325,9 @@ func (d *UI) setPlugins(ps []host.PluginStatus) {
 	if d.pluginsWin != nil {
 		d.pluginsWin.refresh(ps)
 	}
+	if d.settingsWin != nil {
+		d.settingsWin.loadEnv(ps)
+	}
 }
 
 // refreshModels fetches the catalog off the UI goroutine (it can wait on
