@@ -35,6 +35,7 @@ type settingsWindow struct {
 	theme  *widget.RadioGroup
 	send   *widget.RadioGroup
 	model  *widget.Select
+	effort *widget.Select
 	perms  *fyne.Container
 	env    *fyne.Container
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
@@ -79,12 +80,18 @@ func (d *UI) showSettings() {
 		}
 	})
 	s.model.PlaceHolder = "No models: install a provider plugin"
+	s.effort = widget.NewSelect(nil, func(e string) {
+		if e != "" && e != d.effort && d.model != "" {
+			d.pickModel(d.model, e)
+		}
+	})
+	s.effort.PlaceHolder = "The model has no effort levels"
 	s.syncModels()
 	form := widget.NewForm(
 		widget.NewFormItem("Theme", s.theme),
 		widget.NewFormItem("Send key", s.send),
-		widget.NewFormItem("Default model", container.NewVBox(s.model,
-			hint("New chats start with it; the effort is set beside the model picker."))),
+		widget.NewFormItem("Default model", container.NewVBox(s.model, hint("New chats start with it (the toolbar's picker sets it too)."))),
+		widget.NewFormItem("Default effort", s.effort),
 	)
 	content := container.NewVBox(form,
 		heading("Permissions"),
@@ -140,6 +147,16 @@ func (s *settingsWindow) syncModels() {
 		s.model.SetSelected(s.d.model)
 	} else {
 		s.model.ClearSelected()
+	}
+	var efforts []string
+	if m, ok := s.d.modelByID(s.d.model); ok {
+		efforts = m.Efforts
+	}
+	s.effort.SetOptions(efforts)
+	if slices.Contains(efforts, s.d.effort) {
+		s.effort.SetSelected(s.d.effort)
+	} else {
+		s.effort.ClearSelected()
 	}
 }
 

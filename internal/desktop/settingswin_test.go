@@ -11,6 +11,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -110,6 +111,20 @@ func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
 		}
 		if strings.Contains(text, "sk-secret") {
 			t.Error("a value was shown")
+		}
+	})
+}
+
+func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.ui(func() {
+		h.d.models = []providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}
+		h.d.model, h.d.effort = "plugin/p/x/m", "high"
+		h.d.showSettings()
+		s := h.d.settingsWin
+		if s.model.Selected != "plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {
+			t.Errorf("model %q effort %q options %v", s.model.Selected, s.effort.Selected, s.effort.Options)
 		}
 	})
 }
