@@ -42,6 +42,9 @@ func (d *UI) Emit(ev agent.Event) {
 		d.b.post(func() {
 			d.composer.setRunning(false)
 			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
+			if d.openSession != "" {
+				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch
+			}
 			if d.settingsWin != nil {
 				d.settingsWin.loadPermissions() // the turn may have added an approval
 			}
