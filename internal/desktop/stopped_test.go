@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"strings"
+	"syscall"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -56,4 +57,41 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 		v := h.d.surfaceView("alpha", "c1")
 		return !v.actions["go"].Disabled() && h.d.panel.headers["alpha"].Text == "alpha"
 	})
+}
+
+// The real thing: hello-surfaces is killed, its card greys out with
+// "plugin stopped"; Restart all brings its surfaces back enabled.
+func TestCrashedPluginGreysOutAndRestartRepublishes(t *testing.T) {
+	h := newHarness(t)
+	h.install("hello-surfaces")
+	c := h.openHello()
+	cl, ok := c.Runtime().Current().Client("hello-surfaces")
+	if !ok {
+		t.Fatal("no hello-surfaces client")
+	}
+	if err := syscall.Kill(cl.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the grey", func() bool {
+		v := h.d.surfaceView("hello-surfaces", "hello-card")
+		return v != nil && h.d.panel.headers["hello-surfaces"].Text == "hello-surfaces — plugin stopped" &&
+			allDisabled(v) && strings.Contains(h.d.status.text(), "plugin stopped")
+	})
+	h.ui(h.d.restartPlugins)
+	h.waitFor("the way back", func() bool {
+		v := h.d.surfaceView("hello-surfaces", "hello-card")
+		return v != nil && h.d.panel.headers["hello-surfaces"].Text == "hello-surfaces" && !allDisabled(v)
+	})
+}
+
+func allDisabled(v *surfaceView) bool {
+	if len(v.actions) == 0 {
+		return false
+	}
+	for _, b := range v.actions {
+		if !b.Disabled() {
+			return false
+		}
+	}
+	return true
 }
