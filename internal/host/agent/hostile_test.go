@@ -233,7 +233,9 @@ func TestFollowUpsAreBounded(t *testing.T) {
 	e.example(t, "echo-provider")
 	fe := &recorder{}
 	c := e.open(t, fe)
+	fe.mu.Lock() // the core's plugin events already reach Emit, which reads onText under mu
 	fe.onText = func() { c.FollowUp("again") }
+	fe.mu.Unlock()
 	c.SetModel(context.Background(), echoModel, "")
 	if err := c.SendAll(context.Background(), "start"); err != nil {
 		t.Fatal(err)
