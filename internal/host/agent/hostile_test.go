@@ -233,7 +233,7 @@ func TestFollowUpsAreBounded(t *testing.T) {
 	e.example(t, "echo-provider")
 	fe := &recorder{}
 	c := e.open(t, fe)
-	fe.mu.Lock() // the core's plugin events already reach Emit, which reads onText under mu
+	fe.mu.Lock() // Emit reads the hook under the lock, from the core's goroutines
 	fe.onText = func() { c.FollowUp("again") }
 	fe.mu.Unlock()
 	c.SetModel(context.Background(), echoModel, "")
