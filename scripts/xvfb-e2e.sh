@@ -3,8 +3,13 @@
 # type a message that makes the echo model call a tool, press Enter, wait
 # for the approval card and approve it with Enter, run hello-surfaces' "ask"
 # action from the composer and answer its prompt with Enter, then send a
-# two-line message typed with Shift+Enter; quit and check the saved session
-# on disk (the messages, the tool call and its result, the model's answers).
+# two-line message typed with Shift+Enter. Then the app around the chat: a
+# write that a seeded "always" rule allows runs without asking; the rule is
+# revoked in Settings (Ctrl+, → Space on its Revoke → Esc) and the next
+# write asks again; a new chat, then the sessions sidebar (Ctrl+B twice:
+# hide, show and search) reopens the first session by searching its text.
+# Quit and check the saved session on disk (the messages, the tool call and
+# its result, the model's answers).
 # The app's hidden --trace flag prints what the window does, so each step
 # waits for the window instead of guessing with sleeps. Logs and the saved
 # session go to $LOGDIR (default ./ci-logs).
@@ -41,7 +46,7 @@ for x in echo-provider hello-surfaces; do
 	bin/reasonix-desktop plugin install --yes --data-dir "$D" "examples/$x" >"$LOGDIR/e2e-install-$x.log" 2>&1 ||
 		fail "installing $x"
 done
-printf '{"defaultModel":"%s"}\n' "$MODEL" >"$D/settings.json"
+printf '{"defaultModel":"%s","rules":[{"tool":"write_file","workspace":"%s"}]}\n' "$MODEL" "$WS" >"$D/settings.json"
 
 # Xvfb picks a free display itself (-displayfd) and says which.
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e-xvfb.log" 2>&1 &
@@ -93,10 +98,48 @@ xdotool key Return
 wait_for "the second turn" traced 2 'turn done'
 wait_for "the two-line message saved" session_has 'line one\nline two'
 
+# An "always" rule (seeded above for this workspace) lets a write run
+# without asking.
+xdotool type --delay 5 'call write_file {"path":"a.txt","content":"by-rule"}'
+xdotool key Return
+wait_for "the ruled write" traced 3 'turn done'
+[ -f "$WS/a.txt" ] || fail "the write the rule allows did not run"
+! traced 1 'approval write_file' || fail "a write the rule allows asked for approval"
+
+# Revoke it in Settings: the first Revoke has the focus, Space presses it.
+xdotool key ctrl+comma
+SET="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened"
+wait_for "the permissions" traced 1 'permissions 1'
+xdotool windowfocus --sync "$SET" 2>/dev/null || true
+xdotool key space
+wait_for "the revoke" traced 1 'permissions 0'
+grep -q '"rules"' "$D/settings.json" && fail "settings.json still holds the rule: $(cat "$D/settings.json")"
+xdotool key Escape
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+
+# The next write asks again; Enter approves it once.
+xdotool type --delay 5 'call write_file {"path":"b.txt","content":"asked"}'
+xdotool key Return
+wait_for "the approval of the write" traced 1 'approval write_file'
+xdotool key Return
+wait_for "the approved write" traced 4 'turn done'
+[ -f "$WS/b.txt" ] || fail "the approved write did not run"
+
+# A new chat, then back to the first one from the sidebar: Ctrl+B hides it,
+# Ctrl+B shows it with the search focused; Enter opens the first match.
+FIRST="$(basename "$(grep -lF 'e2e-ok' "$D"/sessions/*.json | head -n 1)" .json)"
+xdotool key ctrl+n
+wait_for "the new chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
+xdotool key ctrl+b
+xdotool key ctrl+b
+xdotool type --delay 5 'e2e-ok'
+xdotool key Return
+wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
+
 kill -TERM "$APP"
 wait "$APP" || true
 APP=""
-F="$(ls "$D"/sessions/*.json | head -n 1)"
+F="$D/sessions/$FIRST.json" # the first chat (the new chat after it is empty: never saved)
 cp "$F" "$LOGDIR/e2e-session.json"
 for want in '"content": "call run_command' '"name": "run_command"' 'e2e-ok' 'Tool result: e2e-ok'; do
 	grep -qF -- "$want" "$F" || fail "the saved session lacks $want"

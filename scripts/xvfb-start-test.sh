@@ -7,7 +7,7 @@
 # quit after 10 s. It fails when the app exits non-zero or before
 # --exit-after, when the screenshot is missing, or when stderr shows a Fyne
 # threading error or a panic. Logs and the screenshot go to $LOGDIR
-# (default ./ci-logs).
+# (default ./ci-logs), with one screenshot of each theme (light, dark).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -72,4 +72,15 @@ if [ "$status" -ne 0 ]; then
 	tail -n 60 "$ERR" >&2
 	fail "see $LOGDIR"
 fi
-echo "xvfb-start-test: ok (exit $code after ${elapsed}s; screenshot $SHOT)"
+# The light and the dark theme, each pinned for one short run (not saved).
+for th in light dark; do
+	TSHOT="$LOGDIR/reasonix-desktop-$th.png"
+	rm -f "$TSHOT"
+	timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" \
+		bin/reasonix-desktop gui --data-dir "$D" --theme "$th" \
+		--screenshot "$TSHOT" --screenshot-after 4s --exit-after 6s >"$LOGDIR/theme-$th.stdout" 2>"$LOGDIR/theme-$th.stderr" ||
+		fail "the $th theme run failed (see $LOGDIR/theme-$th.stderr)"
+	[ -s "$TSHOT" ] || fail "no $th screenshot at $TSHOT"
+	! grep -q "panic:\|Error in Fyne call thread" "$LOGDIR/theme-$th.stderr" || fail "the $th run logged a panic or a threading error"
+done
+echo "xvfb-start-test: ok (exit $code after ${elapsed}s; screenshots $SHOT, reasonix-desktop-light.png, reasonix-desktop-dark.png)"

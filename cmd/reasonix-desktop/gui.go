@@ -41,13 +41,14 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shot := fs.String("screenshot", "", "write a PNG of the window to `PATH` (CI)")
 	shotAfter := fs.Duration("screenshot-after", 3*time.Second, "when to take the --screenshot")
 	exitAfter := fs.Duration("exit-after", 0, "quit cleanly after this long (CI); 0 runs until closed")
-	// Hidden (checks under Xvfb, left out of the usage): open a saved
-	// session, send a message, print the transcript's figures at exit.
-	session := fs.String("session", "", "open the saved session `ID` at start")
+	session := fs.String("session", "", "open the saved session `ID` at start (default: the one open when the app last ran)")
+	// Hidden (checks under Xvfb, left out of the usage): send a message,
+	// print the transcript's figures at exit.
 	send := fs.String("send", "", "send `TEXT` once the window is up")
 	stats := fs.Bool("stats", false, "print the transcript's frame figures at exit")
 	trace := fs.Bool("trace", false, "print what the window does, a line each (end-to-end scripts)")
-	hideFlags(fs, "session", "send", "stats", "trace")
+	themeFlag := fs.String("theme", "", "this run's theme: system, light or dark (CI screenshots; not saved)")
+	hideFlags(fs, "send", "stats", "trace", "theme")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -63,7 +64,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon}
+	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {
@@ -90,6 +91,8 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			if err := ui.OpenSession(ctx, *session); err != nil {
 				fmt.Fprintln(stderr, "reasonix-desktop gui: open session:", redact.String(err.Error()))
 			}
+		} else if err := ui.ReopenLast(ctx); err != nil {
+			fmt.Fprintln(stderr, "reasonix-desktop gui: reopen the last session:", redact.String(err.Error()))
 		}
 		switch {
 		case *demo:

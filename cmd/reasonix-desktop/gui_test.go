@@ -39,7 +39,10 @@ func TestGUIHiddenFlagsAreLeftOutOfTheUsage(t *testing.T) {
 	if !strings.Contains(usage, "-screenshot") {
 		t.Fatalf("usage lacks the visible flags:\n%s", usage)
 	}
-	for _, hidden := range []string{"-stats", "-send", "-session"} {
+	if !strings.Contains(usage, "-session") {
+		t.Errorf("usage lacks --session:\n%s", usage)
+	}
+	for _, hidden := range []string{"-stats", "-send"} {
 		if strings.Contains(usage, hidden+" ") || strings.Contains(usage, hidden+"\n") {
 			t.Errorf("usage shows hidden %s:\n%s", hidden, usage)
 		}

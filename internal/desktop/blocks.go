@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -110,7 +109,7 @@ func (w *textBlock) set(b mdBlock) {
 type codeBox struct {
 	d     *UI
 	obj   fyne.CanvasObject
-	bg    *canvas.Rectangle
+	bg    *themedRect
 	head  *fyne.Container
 	lang  *widget.Label
 	code  *widget.RichText
@@ -125,20 +124,16 @@ func newCodeBox(d *UI) *codeBox {
 	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.fullText()) })
 	w.copy.Importance = widget.LowImportance
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
-	box := panelBox(theme.Color(theme.ColorNameInputBackground), container.NewBorder(w.head, nil, nil, nil, w.code))
-	w.obj, w.bg = box, box.Objects[0].(*canvas.Rectangle)
+	box := panelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
+	w.obj, w.bg = box, box.Objects[0].(*themedRect)
 	return w
 }
 
 // setSplit draws a block shown in several boxes without their borders, so
 // that the boxes, laid out touching, read as one.
 func (w *codeBox) setSplit(split bool) {
-	stroke, radius := float32(1), theme.Size(theme.SizeNameInputRadius)
-	if split {
-		stroke, radius = 0, 0
-	}
-	if w.bg.StrokeWidth != stroke || w.bg.CornerRadius != radius {
-		w.bg.StrokeWidth, w.bg.CornerRadius = stroke, radius
+	if w.bg.square != split {
+		w.bg.square = split
 		w.bg.Refresh()
 	}
 }
@@ -263,7 +258,7 @@ func (w *tableGrid) set(b mdBlock) {
 		}
 		w.rows = append(w.rows, line)
 	}
-	w.box.Objects = []fyne.CanvasObject{panelBox(theme.Color(theme.ColorNameInputBackground), grid)}
+	w.box.Objects = []fyne.CanvasObject{panelBox(theme.ColorNameInputBackground, 0, grid)}
 	w.box.Refresh()
 }
 

@@ -313,6 +313,9 @@ func (d *UI) runCommand(line string) {
 		if err != nil {
 			return err
 		}
+		if d.renderCommandOutput(c, line, out) {
+			return nil
+		}
 		d.transcript.addNotice(line+"\n"+out, noticeInfo)
 		return nil
 	})

@@ -31,6 +31,15 @@ type coreAPI interface {
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
 	Commands() []agent.Command
 	RunCommand(ctx context.Context, line string) (string, error)
+	SearchSessions(q string) []agent.Summary
+	RenameSession(ctx context.Context, id, name string) error
+	TrashSession(ctx context.Context, id string) error
+	RestoreSession(id string) error
+	SavedSession(id string) (*agent.Session, error)
+	ExtensionStatus() []agent.ExtensionStatus
+	Permissions() agent.Permissions
+	RevokeAlways(r agent.Rule) error
+	RevokeSession(ctx context.Context, tool string) error
 }
 
 var _ coreAPI = (*agent.Core)(nil)

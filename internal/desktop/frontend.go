@@ -38,7 +38,17 @@ func (d *UI) Emit(ev agent.Event) {
 		d.composer.stopping.Store(false)
 		d.trace("turn done")
 		d.transcript.endMessage()
-		d.b.post(func() { d.composer.setRunning(false) })
+		d.notes.replyFinished()
+		d.b.post(func() {
+			d.composer.setRunning(false)
+			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
+			if d.openSession != "" {
+				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch
+			}
+			if d.settingsWin != nil {
+				d.settingsWin.loadPermissions() // the turn may have added an approval
+			}
+		})
 	case agent.EventTurnFailed:
 		d.trace("turn failed")
 		// Swap: the next turn starts with no Stop pressed, however it starts
@@ -99,7 +109,9 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
 	d.transcript.setApproval(a)
 	d.trace("approval " + req.Tool)
-	d.notes.hostNotice(req.Tool+" is waiting for your approval", noticeInfo)
+	toast := "approval:" + req.CallID
+	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", noticeInfo, toast)
+	defer d.notes.resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
 	case x := <-a.ch:
 		return x

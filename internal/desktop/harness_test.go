@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -150,6 +151,9 @@ type fakeCore struct {
 	mu      sync.Mutex
 	invoked []string
 	submits []map[string]any
+	perms   agent.Permissions
+	exts    []agent.ExtensionStatus
+	cmdOut  string // what RunCommand answers ("" : no commands)
 }
 
 const (
@@ -212,7 +216,33 @@ func (f *fakeCore) Surfaces() *surfaces.Store                           { return
 func (f *fakeCore) Actions() []surfaces.Action                          { return nil }
 func (f *fakeCore) Commands() []agent.Command                           { return nil }
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
+	if f.cmdOut != "" {
+		return f.cmdOut, nil
+	}
 	return "", errors.New("no commands")
+}
+func (f *fakeCore) SearchSessions(string) []agent.Summary               { return nil }
+func (f *fakeCore) RenameSession(context.Context, string, string) error { return nil }
+func (f *fakeCore) TrashSession(context.Context, string) error          { return nil }
+func (f *fakeCore) RestoreSession(string) error                         { return nil }
+func (f *fakeCore) SavedSession(string) (*agent.Session, error)         { return nil, errors.New("none") }
+func (f *fakeCore) ExtensionStatus() []agent.ExtensionStatus            { return f.exts }
+func (f *fakeCore) Permissions() agent.Permissions {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return agent.Permissions{Always: slices.Clone(f.perms.Always), Session: slices.Clone(f.perms.Session)}
+}
+func (f *fakeCore) RevokeAlways(r agent.Rule) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.perms.Always = slices.DeleteFunc(f.perms.Always, func(x agent.Rule) bool { return x == r })
+	return nil
+}
+func (f *fakeCore) RevokeSession(_ context.Context, tool string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.perms.Session = slices.DeleteFunc(f.perms.Session, func(x string) bool { return x == tool })
+	return nil
 }
 func (f *fakeCore) InvokeAction(_ context.Context, name string, _ map[string]string) (protocol.UIActionResult, error) {
 	f.mu.Lock()

@@ -1,15 +1,10 @@
 package desktop
 
 import (
-	"context"
 	"fmt"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -23,7 +18,9 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}},
 		&fyne.MenuItem{Label: "Open workspace…", Action: d.chooseWorkspace,
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
-		fyne.NewMenuItem("Sessions…", d.showSessions),
+		&fyne.MenuItem{Label: "Sessions sidebar", Action: func() { d.sidebar.toggle() }, Shortcut: sidebarShortcut},
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.app.Quit},
 	)
@@ -73,40 +70,16 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
+			if d.settingsWin != nil {
+				d.settingsWin.syncSendKey()
+			}
 		}})
-	help := fyne.NewMenu("Help", fyne.NewMenuItem("About", d.showAbout))
+	help := fyne.NewMenu("Help",
+		&fyne.MenuItem{Label: "Keyboard shortcuts", Action: d.showShortcuts, Shortcut: shortcutsShortcut},
+		fyne.NewMenuItem("User guide", d.showGuide),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("About", d.showAbout))
 	return fyne.NewMainMenu(file, model, plugins, view, help)
-}
-
-// showSessions lists saved sessions; picking one loads it.
-func (d *UI) showSessions() {
-	d.withCore("sessions", func(ctx context.Context, c coreAPI) error {
-		list := c.Sessions() // reads the sessions folder: off the UI goroutine
-		d.b.post(func() { d.showSessionList(list) })
-		return nil
-	})
-}
-
-func (d *UI) showSessionList(list []agent.Summary) {
-	if len(list) == 0 {
-		dialog.ShowInformation("Sessions", "No saved sessions yet.", d.win)
-		return
-	}
-	var dlg dialog.Dialog
-	l := widget.NewList(func() int { return len(list) },
-		func() fyne.CanvasObject { return widget.NewLabel("") },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			s := list[i]
-			o.(*widget.Label).SetText(fmt.Sprintf("%s  —  %s", s.Updated.Format("2006-01-02 15:04"), sessionTitle(s)))
-		})
-	l.OnSelected = func(i widget.ListItemID) {
-		id := list[i].ID
-		dlg.Hide()
-		d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-	}
-	dlg = dialog.NewCustom("Sessions", "Close", l, d.win)
-	dlg.Resize(fyne.NewSize(620, 440))
-	dlg.Show()
 }
 
 func sessionTitle(s agent.Summary) string {
@@ -114,22 +87,4 @@ func sessionTitle(s agent.Summary) string {
 		return s.Title
 	}
 	return s.ID
-}
-
-func (d *UI) showAbout() {
-	box := container.NewVBox()
-	if d.opts.Icon != nil {
-		img := canvas.NewImageFromResource(d.opts.Icon)
-		img.FillMode = canvas.ImageFillContain
-		img.SetMinSize(fyne.NewSize(64, 64))
-		box.Add(img)
-	}
-	box.Add(widget.NewLabelWithStyle("Reasonix Desktop "+d.opts.Version, fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
-	about := widget.NewLabel("A native host for Reasonix Extension Protocol v2 plugins.\n" +
-		"Plugins run outside any sandbox with your environment: install only what you trust.")
-	about.Wrapping = fyne.TextWrapWord
-	box.Add(about)
-	dlg := dialog.NewCustom("About", "Close", box, d.win)
-	dlg.Resize(fyne.NewSize(440, 260))
-	dlg.Show()
 }

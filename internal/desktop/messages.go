@@ -2,11 +2,9 @@ package desktop
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -21,13 +19,10 @@ type itemView interface {
 	bind(r *row)
 }
 
-// panelBox puts content on a rounded, tinted background.
-func panelBox(fill color.Color, content fyne.CanvasObject) *fyne.Container {
-	bg := canvas.NewRectangle(fill)
-	bg.CornerRadius = theme.Size(theme.SizeNameInputRadius)
-	bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
-	bg.StrokeWidth = 1
-	return container.NewStack(bg, container.NewPadded(content))
+// panelBox puts content on a rounded background of a theme colour (alpha 0:
+// opaque), repainted when the theme changes.
+func panelBox(fill fyne.ThemeColorName, alpha uint8, content fyne.CanvasObject) *fyne.Container {
+	return container.NewStack(newThemedRect(fill, alpha), container.NewPadded(content))
 }
 
 func caption(text string) *widget.Label {
@@ -142,13 +137,10 @@ type userView struct {
 
 func newUserView(d *UI) *userView {
 	v := &userView{d: d, text: newTextView(d)}
-	tint := theme.Color(theme.ColorNamePrimary)
-	cr, cg, cb, _ := tint.RGBA()
-	fill := color.NRGBA{R: uint8(cr >> 8), G: uint8(cg >> 8), B: uint8(cb >> 8), A: 0x26}
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(panelBox(fill, container.NewVBox(head, v.text.box)),
+	v.frame = newMsgFrame(panelBox(theme.ColorNamePrimary, userTint, container.NewVBox(head, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }

@@ -32,6 +32,9 @@ type notification struct {
 	body   string
 	level  noticeLevel
 	at     time.Time
+	// resolves names what the toast announces ("approval:<call>", a
+	// surface key): when that is resolved the toast goes (resolve).
+	resolves string
 }
 
 // notifier shows notifications as in-app toasts, as system notifications
@@ -41,6 +44,9 @@ type notifier struct {
 	d    *UI
 	sys  chan *fyne.Notification
 	sent atomic.Int64 // system notifications sent
+	// background: no window of the app has the focus (the lifecycle says
+	// so), so a finished reply is announced by a system notification.
+	background atomic.Bool
 
 	mu      sync.Mutex
 	history []notification // oldest first
@@ -48,6 +54,7 @@ type notifier struct {
 	// UI goroutine only.
 	stack  *fyne.Container
 	layer  *fyne.Container
+	live   []liveToast // the visible toasts, oldest first
 	list   *widget.List
 	listed []notification // newest first, what the list shows
 }
@@ -55,10 +62,27 @@ type notifier struct {
 func newNotifier(d *UI) *notifier {
 	n := &notifier{d: d, sys: make(chan *fyne.Notification, systemQueue)}
 	n.stack = container.NewVBox()
-	n.layer = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), n.stack), nil, nil)
+	// The top-right corner of the transcript: never over the composer or
+	// the surface panel's fields and buttons (window.go places the layer).
+	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
+	lc := d.app.Lifecycle()
+	lc.SetOnExitedForeground(func() { n.background.Store(true) })
+	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
 	d.wg.Add(1)
 	go n.systemLoop()
 	return n
+}
+
+// replyFinished sends a system notification when the user is elsewhere
+// (any goroutine).
+func (n *notifier) replyFinished() {
+	if !n.background.Load() {
+		return
+	}
+	select {
+	case n.sys <- fyne.NewNotification("Reasonix", "The reply is ready."):
+	default:
+	}
 }
 
 func (n *notifier) toastLayer() fyne.CanvasObject { return n.layer }
@@ -66,7 +90,8 @@ func (n *notifier) toastLayer() fyne.CanvasObject { return n.layer }
 // published handles a plugin notification (any goroutine).
 func (n *notifier) published(s surfaces.Surface) {
 	p := s.Notification
-	x := notification{key: s.Key, plugin: s.Key.Plugin, title: p.Title, body: p.Body, level: levelOf(p.Severity), at: time.Now()}
+	x := notification{key: s.Key, plugin: s.Key.Plugin, title: p.Title, body: p.Body, level: levelOf(p.Severity), at: time.Now(),
+		resolves: surfaceToastID(s.Key)}
 	n.record(x)
 	select {
 	case n.sys <- fyne.NewNotification(s.Key.Plugin+": "+p.Title, p.Body):
@@ -75,8 +100,27 @@ func (n *notifier) published(s surfaces.Surface) {
 }
 
 // removed: a plugin's notification was dismissed or evicted (any goroutine).
-func (n *notifier) removed(surfaces.Key) {
+func (n *notifier) removed(k surfaces.Key) {
+	n.resolve(surfaceToastID(k))
 	n.d.b.post(n.refreshList)
+}
+
+func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
+
+// hostNoticeUntil is a host notice whose toast stays only until resolve(id).
+func (n *notifier) hostNoticeUntil(text string, level noticeLevel, id string) {
+	n.record(notification{plugin: "Reasonix", title: text, level: level, at: time.Now(), resolves: id})
+}
+
+// resolve removes the toasts announcing id (any goroutine).
+func (n *notifier) resolve(id string) {
+	n.d.b.post(func() {
+		for _, t := range n.live {
+			if t.id == id {
+				n.drop(t.obj)
+			}
+		}
+	})
 }
 
 // hostNotice shows the host's own message (any goroutine).
@@ -149,18 +193,36 @@ func (n *notifier) toast(x notification) {
 		body.Wrapping = fyne.TextWrapWord
 		box.Add(body)
 	}
-	card := container.New(fixedWidth{340}, panelBox(theme.Color(theme.ColorNameOverlayBackground), box))
+	var card fyne.CanvasObject
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
+	closeBtn.Importance = widget.LowImportance
+	head := container.NewBorder(nil, nil, nil, closeBtn, box)
+	card = container.New(fixedWidth{340}, panelBox(theme.ColorNameOverlayBackground, 0, head))
 	n.stack.Add(card)
-	for len(n.stack.Objects) > maxToasts {
-		n.stack.Remove(n.stack.Objects[0])
+	n.live = append(n.live, liveToast{id: x.resolves, obj: card})
+	for len(n.live) > maxToasts {
+		n.drop(n.live[0].obj)
 	}
 	n.layer.Refresh() // the corner grew: re-lay out the layer, not just the stack
-	time.AfterFunc(toastTTL, func() {
-		n.d.b.post(func() {
+	time.AfterFunc(toastTTL, func() { n.d.b.post(func() { n.drop(card) }) })
+}
+
+// liveToast is a visible toast and what it announces.
+type liveToast struct {
+	id  string
+	obj fyne.CanvasObject
+}
+
+// drop removes a toast if it is still shown (UI goroutine).
+func (n *notifier) drop(card fyne.CanvasObject) {
+	for i, t := range n.live {
+		if t.obj == card {
+			n.live = append(n.live[:i:i], n.live[i+1:]...)
 			n.stack.Remove(card)
 			n.layer.Refresh()
-		})
-	})
+			return
+		}
+	}
 }
 
 // toastCount is how many toasts are visible (tests).

@@ -80,7 +80,8 @@ func (d *UI) paletteEntries() []paletteEntry {
 		paletteEntry{kind: "Window", label: "Restart plugins", run: d.restartPlugins},
 		paletteEntry{kind: "Window", label: "Protocol inspector", run: d.showInspector},
 		paletteEntry{kind: "Window", label: "Notifications", run: d.showNotifications},
-		paletteEntry{kind: "Window", label: "Sessions…", run: d.showSessions},
+		paletteEntry{kind: "Window", label: "Sessions sidebar", run: d.sidebar.toggle},
+		paletteEntry{kind: "Window", label: "Settings…", run: d.showSettings},
 	)
 	return out
 }

@@ -2,10 +2,7 @@ package desktop
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -24,6 +21,11 @@ import (
 // pluginManager is the Plugins → Manage window: every installed plugin
 // with its state and diagnostics, and Install / Enable / Disable / Remove /
 // Restart / Doctor. Store writes and reloads run off the UI goroutine.
+//
+// The list's highlight is the one source of the selection: selected only
+// changes in the list's OnSelected / OnUnselected, and refresh drives the
+// list (Select / UnselectAll) rather than the index, so the details and the
+// buttons always act on the highlighted row.
 type pluginManager struct {
 	d        *UI
 	win      fyne.Window
@@ -33,7 +35,15 @@ type pluginManager struct {
 	details  *widget.RichText
 	toggle   *widget.Button
 	remove   *widget.Button
+	restart  *widget.Button
 	doctor   *widget.Button
+	// trust caches each plugin's FULL TRUST block by name and root (read
+	// from its manifest off the UI goroutine).
+	trust map[string]string
+	// confirm is the open Remove confirmation (tests read it).
+	confirm *dialog.ConfirmDialog
+	// exts shows the xdev v1 extensions (their own tab).
+	exts *widget.RichText
 }
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
@@ -42,7 +52,7 @@ func (d *UI) showPluginManager() {
 		d.pluginsWin.win.RequestFocus()
 		return
 	}
-	m := &pluginManager{d: d, selected: -1, details: newRichText()}
+	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}, exts: newRichText()}
 	m.win = d.app.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
@@ -60,18 +70,28 @@ func (d *UI) showPluginManager() {
 			row.Refresh() // the texts' widths changed: re-lay out the row
 		})
 	m.list.OnSelected = func(i widget.ListItemID) { m.selected = i; m.showSelected() }
+	m.list.OnUnselected = func(i widget.ListItemID) {
+		if m.selected == i {
+			m.selected = -1
+			m.showSelected()
+		}
+	}
 	m.toggle = widget.NewButton("Disable", m.toggleEnabled)
 	m.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), m.confirmRemove)
 	m.remove.Importance = widget.DangerImportance
+	m.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), m.restartSelected)
 	m.doctor = widget.NewButtonWithIcon("Doctor", theme.InfoIcon(), m.runDoctor)
 	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), d.installPlugin)
 	install.Importance = widget.HighImportance
-	restart := widget.NewButtonWithIcon("Restart plugins", theme.ViewRefreshIcon(), d.restartPlugins)
+	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), d.restartPlugins)
 	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), d.showLogs)
-	top := container.NewHBox(install, restart, logs, layout.NewSpacer(), m.toggle, m.remove, m.doctor)
+	top := container.NewHBox(install, restartAll, logs, layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
-	m.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split))
+	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
+	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
+		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
+	m.win.SetContent(tabs)
 	m.win.Resize(fyne.NewSize(900, 600))
 	m.win.SetOnClosed(func() { d.pluginsWin = nil })
 	d.pluginsWin = m
@@ -82,20 +102,27 @@ func (d *UI) showPluginManager() {
 	m.win.Show()
 }
 
-// refresh shows new plugin states, keeping the selection by name.
+// refresh shows new plugin states. The plugin that was selected stays
+// selected (and highlighted) at its new row; when it is gone nothing is
+// selected, so no button can act on a row the user did not pick.
 func (m *pluginManager) refresh(ps []host.PluginStatus) {
 	name := ""
-	if m.selected >= 0 && m.selected < len(m.plugins) {
-		name = m.plugins[m.selected].Name
+	if p, ok := m.current(); ok {
+		name = p.Name
 	}
 	m.plugins = ps
-	m.selected = -1
+	m.list.Refresh()
+	m.loadExtensions() // a reload restarts the extensions' view of the world too
 	for i, p := range ps {
-		if p.Name == name {
+		if name != "" && p.Name == name {
 			m.selected = i
+			m.list.Select(i) // no-op when the row is already highlighted
+			m.showSelected()
+			return
 		}
 	}
-	m.list.Refresh()
+	m.selected = -1
+	m.list.UnselectAll()
 	m.showSelected()
 }
 
@@ -108,7 +135,7 @@ func (m *pluginManager) current() (host.PluginStatus, bool) {
 
 func (m *pluginManager) showSelected() {
 	p, ok := m.current()
-	for _, b := range []*widget.Button{m.toggle, m.remove, m.doctor} {
+	for _, b := range []*widget.Button{m.toggle, m.remove, m.restart, m.doctor} {
 		if ok {
 			b.Enable()
 		} else {
@@ -122,17 +149,47 @@ func (m *pluginManager) showSelected() {
 	}
 	if p.State == host.StateDisabled {
 		m.toggle.SetText("Enable")
+		m.restart.Disable()
 	} else {
 		m.toggle.SetText("Disable")
 	}
-	m.details.Segments = pluginDetails(p)
+	trust, known := m.trust[p.Name+"\x00"+p.Root]
+	if !known {
+		m.loadTrust(p)
+	}
+	m.details.Segments = pluginDetails(p, trust)
 	m.details.Refresh()
+}
+
+// loadTrust reads the plugin's manifest off the UI goroutine and shows its
+// FULL TRUST block when the plugin is still the selected one.
+func (m *pluginManager) loadTrust(p host.PluginStatus) {
+	key := p.Name + "\x00" + p.Root
+	m.trust[key] = "" // one read per plugin and root
+	m.d.async("read "+p.Name+"'s manifest", func(context.Context) error {
+		man, err := plugin.LoadManifest(p.Root)
+		text := ""
+		switch {
+		case err != nil:
+			text = "The manifest could not be read: " + redact.String(err.Error())
+		case man.Runtime.Command != "":
+			text = man.TrustBlock(p.Root)
+		}
+		m.d.b.post(func() {
+			m.trust[key] = text
+			if cur, ok := m.current(); ok && cur.Name == p.Name && cur.Root == p.Root {
+				m.details.Segments = pluginDetails(cur, text)
+				m.details.Refresh()
+			}
+		})
+		return nil
+	})
 }
 
 // pluginDetails renders what the manager knows about a plugin. Plugin
 // provided strings are redacted again here: they come straight from the
 // runtime, not from the surfaces store.
-func pluginDetails(p host.PluginStatus) []widget.RichTextSegment {
+func pluginDetails(p host.PluginStatus, trust string) []widget.RichTextSegment {
 	r := redact.String
 	list := func(xs []string) string {
 		if len(xs) == 0 {
@@ -161,7 +218,12 @@ func pluginDetails(p host.PluginStatus) []widget.RichTextSegment {
 	segs = append(segs, kv("Intercepts", list(p.Intercepts))...)
 	segs = append(segs, kv("Replaces", list(p.Replaces))...)
 	segs = append(segs, kv("Provides", "providers "+list(p.Providers)+"; ui actions "+list(p.Actions))...)
-	if p.Failure != "" {
+	switch {
+	case p.State == host.StateDegraded && p.Failure != "":
+		segs = append(segs, kv("Degraded", r(p.Failure)+" — it is skipped until a restart")...)
+	case p.State == host.StateDegraded:
+		segs = append(segs, kv("Degraded", "it is skipped at its hook points until a restart")...)
+	case p.Failure != "":
 		segs = append(segs, kv("Failure", r(p.Failure))...)
 	}
 	code := func(title, text string) {
@@ -170,6 +232,10 @@ func pluginDetails(p host.PluginStatus) []widget.RichTextSegment {
 	}
 	if p.StartError != nil {
 		code("Why it did not start", p.StartError.Report())
+	}
+	if trust != "" {
+		// TrustBlock already redacts every plugin-provided string.
+		code("What it may do", trust)
 	}
 	if p.StderrTail != "" {
 		code("Stderr (last lines)", lastLines(p.StderrTail, 60))
@@ -191,6 +257,8 @@ func pluginStateImportance(state string) widget.Importance {
 		return widget.SuccessImportance
 	case host.StateFailed:
 		return widget.DangerImportance
+	case host.StateDegraded:
+		return widget.WarningImportance
 	}
 	return widget.LowImportance
 }
@@ -213,6 +281,15 @@ func (d *UI) reloadAfter(what string, change func() error) {
 }
 
 func (d *UI) restartPlugins() { d.reloadAfter("restart plugins", nil) }
+
+// restartSelected restarts the selected plugin. The runtime starts plugins
+// as one generation (a plugin's peers see one consistent set), so this is a
+// reload named after the plugin the user asked for.
+func (m *pluginManager) restartSelected() {
+	if p, ok := m.current(); ok {
+		m.d.reloadAfter("restart "+p.Name, nil)
+	}
+}
 
 func (d *UI) openStore() (*plugin.Store, error) { return plugin.OpenStore(d.opts.Layout) }
 
@@ -240,8 +317,12 @@ func (m *pluginManager) confirmRemove() {
 	if !ok {
 		return
 	}
-	msg := fmt.Sprintf("Remove %s? A copied plugin's folder is deleted; a linked folder is kept.", p.Name)
-	dialog.ShowConfirm("Remove plugin", msg, func(yes bool) {
+	msg := fmt.Sprintf("A copied plugin's folder is deleted; a linked folder (%s) is kept.", p.Root)
+	if !p.Linked {
+		msg = fmt.Sprintf("Its folder %s is deleted.", p.Root)
+	}
+	m.confirm = dialog.NewConfirm("Remove "+p.Name+"?", msg, func(yes bool) {
+		m.confirm = nil
 		if !yes {
 			return
 		}
@@ -253,6 +334,10 @@ func (m *pluginManager) confirmRemove() {
 			return plugin.Remove(store, m.d.opts.Layout, p.Name)
 		})
 	}, m.win)
+	m.confirm.SetConfirmText("Remove " + p.Name)
+	m.confirm.SetDismissText("Keep")
+	m.confirm.SetConfirmImportance(widget.DangerImportance)
+	m.confirm.Show()
 }
 
 // runDoctor shows what the runtime knows about the running client: the
@@ -312,112 +397,4 @@ func doctorText(rt *host.Runtime, p host.PluginStatus) string {
 		b.WriteString("stderr tail:\n" + lastLines(tail, 40) + "\n")
 	}
 	return redact.String(b.String())
-}
-
-// installPlugin: folder picker → FULL TRUST preview → Install → reload.
-func (d *UI) installPlugin() {
-	parent := d.win
-	if d.pluginsWin != nil {
-		parent = d.pluginsWin.win
-	}
-	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
-		if err != nil || uri == nil {
-			return
-		}
-		d.previewInstall(uri.Path(), parent)
-	}, parent)
-	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
-}
-
-// previewInstall validates the folder off the UI goroutine and shows the
-// FULL TRUST preview; only its Install button installs.
-func (d *UI) previewInstall(dir string, parent fyne.Window) {
-	d.async("install", func(ctx context.Context) error {
-		store, err := d.openStore()
-		if err != nil {
-			return err
-		}
-		plan, err := plugin.Preview(store, dir, plugin.InstallOptions{})
-		if err != nil && strings.Contains(err.Error(), "already installed") {
-			plan, err = plugin.Preview(store, dir, plugin.InstallOptions{Replace: true})
-		}
-		if err != nil {
-			return err
-		}
-		d.b.post(func() { d.showTrust(store, plan, parent) })
-		return nil
-	})
-}
-
-// showTrust is the install confirmation: the full preview text.
-func (d *UI) showTrust(store *plugin.Store, plan *plugin.InstallPlan, parent fyne.Window) {
-	text := widget.NewLabel(redact.String(plan.Text))
-	text.TextStyle.Monospace = true
-	text.Wrapping = fyne.TextWrapBreak
-	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
-	warn.Wrapping = fyne.TextWrapWord
-	warn.Importance = widget.WarningImportance
-	content := container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
-	dlg := dialog.NewCustomConfirm("Install "+plan.Name+" — FULL TRUST", "Install", "Cancel", content, func(ok bool) {
-		if !ok {
-			return
-		}
-		d.reloadAfter("install "+plan.Name, func() error {
-			_, err := plugin.Install(store, d.opts.Layout, plan)
-			return err
-		})
-	}, parent)
-	dlg.Resize(fyne.NewSize(720, 520))
-	dlg.Show()
-}
-
-// logTail bounds what Logs shows of the host log.
-const logTail = 128 << 10
-
-// showLogs opens the host log's tail (read off the UI goroutine).
-func (d *UI) showLogs() {
-	d.async("logs", func(ctx context.Context) error {
-		text, err := readTail(d.opts.Layout.HostLog(), logTail)
-		if errors.Is(err, os.ErrNotExist) {
-			text, err = "(the host log is empty)", nil
-		}
-		if err != nil {
-			return err
-		}
-		text = redact.String(text)
-		d.b.post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
-		return nil
-	})
-}
-
-func readTail(path string, n int64) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if off := st.Size() - n; off > 0 {
-		if _, err := f.Seek(off, io.SeekStart); err != nil {
-			return "", err
-		}
-	}
-	b, err := io.ReadAll(f)
-	return string(b), err
-}
-
-// showText opens a window with monospace text (logs, doctor).
-func (d *UI) showText(title, text string, _ fyne.Window) {
-	w := d.app.NewWindow(title)
-	l := widget.NewLabel(text)
-	l.TextStyle.Monospace = true
-	l.Wrapping = fyne.TextWrapBreak
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.app.Clipboard().SetContent(text) })
-	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), copyBtn), nil, nil, container.NewVScroll(l)))
-	w.Resize(fyne.NewSize(820, 560))
-	w.Show()
 }

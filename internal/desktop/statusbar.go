@@ -43,6 +43,7 @@ type statusView struct {
 	bar     *widget.ProgressBar
 	barWrap *fyne.Container
 	version uint64
+	stopped bool
 }
 
 func newStatusBar(d *UI) *statusBar {
@@ -78,7 +79,8 @@ func (s *statusBar) sync() {
 			v = newStatusView()
 			s.views[x.Key] = v
 		}
-		if v.version != x.Version {
+		if stopped := s.d.pluginStopped(x.Key.Plugin); v.version != x.Version || v.stopped != stopped {
+			v.stopped = stopped
 			v.show(x.Key.Plugin, x.Status)
 			v.version = x.Version
 		}
@@ -128,12 +130,19 @@ func newStatusView() *statusView {
 
 func (v *statusView) show(plugin string, st *protocol.StatusPayload) {
 	v.dot.FillColor = severityColor(st.Severity)
-	v.dot.Refresh()
-	v.label.SetText(st.Label)
-	detail := st.Detail
+	v.label.Importance = widget.MediumImportance
+	label, detail := st.Label, st.Detail
 	if detail == "" {
 		detail = plugin
 	}
+	if v.stopped {
+		// What a dead plugin last said is history, not its state.
+		v.dot.FillColor = theme.Color(theme.ColorNameDisabled)
+		v.label.Importance = widget.LowImportance
+		label, detail = plugin+": plugin stopped", "was: "+st.Label
+	}
+	v.dot.Refresh()
+	v.label.SetText(label)
 	v.detail.SetText(detail)
 	if st.Progress != nil {
 		v.bar.SetValue(clamp01(*st.Progress))
@@ -181,7 +190,7 @@ func (s *statusBar) setHealth(ps []host.PluginStatus) {
 		counts[p.State]++
 	}
 	var parts []string
-	for _, st := range []string{host.StateActive, host.StateFailed, host.StateInactive, host.StateDisabled} {
+	for _, st := range []string{host.StateActive, host.StateDegraded, host.StateFailed, host.StateInactive, host.StateDisabled} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(st)))
 		}
@@ -193,6 +202,8 @@ func (s *statusBar) setHealth(ps []host.PluginStatus) {
 	s.health.Importance = widget.LowImportance
 	if counts[host.StateFailed] > 0 {
 		s.health.Importance = widget.DangerImportance
+	} else if counts[host.StateDegraded] > 0 {
+		s.health.Importance = widget.WarningImportance
 	}
 	s.setHealthText(text)
 }

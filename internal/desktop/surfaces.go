@@ -32,6 +32,9 @@ type surfacePanel struct {
 	views   map[surfaces.Key]*surfaceView
 	headers map[string]*widget.Label
 	shown   []fyne.CanvasObject
+	// rendered are xdev renderers' outputs by extension and renderer
+	// (renderers.go).
+	rendered map[string]fyne.CanvasObject
 }
 
 // surfaceView is one card or form.
@@ -47,6 +50,10 @@ type surfaceView struct {
 	form   *formView
 	submit *widget.Button
 	state  *widget.Label
+
+	// stopped: the plugin is not running, so its actions are disabled
+	// until a restart republishes the surface (stopped.go).
+	stopped bool
 }
 
 func newSurfacePanel(d *UI) *surfacePanel {
@@ -90,9 +97,13 @@ func (p *surfacePanel) sync() {
 			v.surf = s
 			v.showSubmit()
 		}
+		stopped := p.d.pluginStopped(s.Key.Plugin)
+		if v.stopped != stopped {
+			v.setStopped(stopped)
+		}
 		if s.Key.Plugin != plugin {
 			plugin = s.Key.Plugin
-			objs = append(objs, p.header(plugin))
+			objs = append(objs, p.header(plugin, stopped))
 		}
 		objs = append(objs, v.obj)
 	}
@@ -101,6 +112,7 @@ func (p *surfacePanel) sync() {
 			delete(p.views, k)
 		}
 	}
+	objs = append(objs, p.renderedObjects()...)
 	if len(objs) == 0 {
 		objs = []fyne.CanvasObject{p.empty}
 	}
@@ -125,12 +137,19 @@ func sameObjects(a, b []fyne.CanvasObject) bool {
 	return true
 }
 
-func (p *surfacePanel) header(plugin string) fyne.CanvasObject {
+func (p *surfacePanel) header(plugin string, stopped bool) fyne.CanvasObject {
 	h := p.headers[plugin]
 	if h == nil {
 		h = widget.NewLabelWithStyle(plugin, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		h.Importance = widget.HighImportance
 		p.headers[plugin] = h
+	}
+	text, imp := plugin, widget.HighImportance
+	if stopped {
+		text, imp = plugin+" — plugin stopped", widget.LowImportance
+	}
+	if h.Text != text || h.Importance != imp {
+		h.Importance = imp
+		h.SetText(text)
 	}
 	return h
 }
@@ -187,7 +206,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		}
 		box.Add(row)
 	}
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -199,7 +218,11 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 	return func() {
 		btn.Disable()
 		d.withCore(name, func(ctx context.Context, c coreAPI) error {
-			defer d.b.post(btn.Enable)
+			defer d.b.post(func() {
+				if !d.pluginStopped(plugin) { // a plugin that stopped meanwhile keeps it grey
+					btn.Enable()
+				}
+			})
 			res, err := c.InvokeAction(ctx, name, nil)
 			if err != nil {
 				return err
@@ -231,7 +254,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	}
 	box.Add(v.form.obj)
 	box.Add(container.NewHBox(v.submit, v.state))
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
 	v.showSubmit()
 	return v
 }
@@ -248,8 +271,11 @@ func (v *surfaceView) showSubmit() {
 	default:
 		v.state.SetText("")
 	}
-	v.form.setEnabled(st == surfaces.SubmitIdle)
-	if st == surfaces.SubmitIdle && v.form.complete() {
+	if v.stopped {
+		v.state.SetText("plugin stopped")
+	}
+	v.form.setEnabled(st == surfaces.SubmitIdle && !v.stopped)
+	if st == surfaces.SubmitIdle && !v.stopped && v.form.complete() {
 		v.submit.Enable()
 	} else {
 		v.submit.Disable()

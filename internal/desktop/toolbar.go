@@ -11,7 +11,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
 // toolbar: New chat, workspace, model picker (grouped by plugin), effort.
@@ -65,6 +67,10 @@ func (tb *toolbar) setEnabled(ok bool) {
 // refresh shows the current model, effort and workspace.
 func (tb *toolbar) refresh() {
 	d := tb.d
+	if d.settingsWin != nil {
+		d.settingsWin.syncModels() // Settings' default model follows the picker
+	}
+	d.syncEmptyState()
 	tb.workspace.SetText(workspaceName(d.workspace))
 	label := "Choose a model"
 	var efforts []string
@@ -126,7 +132,48 @@ func (d *UI) modelItems() []*fyne.MenuItem {
 		item.Checked = m.ID == d.model
 		items = append(items, item)
 	}
+	// A provider plugin without models says why, rather than being absent.
+	for _, p := range d.plugins {
+		if len(p.Providers) == 0 || slices.ContainsFunc(d.models, func(m providers.Model) bool { return m.Plugin == p.Name }) {
+			continue
+		}
+		if len(items) > 0 {
+			items = append(items, fyne.NewMenuItemSeparator())
+		}
+		items = append(items, &fyne.MenuItem{Label: p.Name, Disabled: true},
+			&fyne.MenuItem{Label: "No models: " + d.noModelsReason(p), Disabled: true})
+	}
 	return items
+}
+
+// noModelsReason explains an empty catalog: the plugin's catalog error, or
+// its state, or where to look (UI goroutine).
+func (d *UI) noModelsReason(p host.PluginStatus) string {
+	if why := d.catalogErrs[p.Name]; why != "" {
+		return why
+	}
+	if p.State != host.StateActive && p.State != host.StateDegraded {
+		return "the plugin is " + strings.ToLower(p.State)
+	}
+	return "its catalog is empty; check the variables it reads in Settings → Plugin environment"
+}
+
+// catalogErrors maps "catalog of <plugin>: why" errors to their plugins.
+func catalogErrors(errs []error) map[string]string {
+	out := map[string]string{}
+	for _, err := range errs {
+		msg := redact.String(err.Error())
+		rest, ok := strings.CutPrefix(msg, "catalog of ")
+		if !ok {
+			continue
+		}
+		name, why, _ := strings.Cut(rest, ": ")
+		if i := strings.IndexByte(name, ' '); i > 0 { // "catalog of x timed out: …"
+			why, name = name[i+1:]+": "+why, name[:i]
+		}
+		out[name] = why
+	}
+	return out
 }
 
 func sortedModels(ms []providers.Model) []providers.Model {
@@ -147,18 +194,29 @@ func modelLabel(m providers.Model) string {
 			cur = "USD"
 		}
 		facts = append(facts, fmt.Sprintf("%g/%g %s per M tokens", m.InputPerMillion, m.OutputPerMillion, cur))
-	} else {
-		facts = append(facts, "free")
 	}
+	// No price declared: nothing is said (it is not "free", just unknown).
 	return m.DisplayName + " — " + strings.Join(facts, " · ")
 }
 
+// humanTokens writes a context size as vendors do: 131072 (128×1024) is
+// "128K", 1048576 is "1M", and decimal sizes stay decimal (200000 is
+// "200K", 1000000 is "1M").
 func humanTokens(n int64) string {
 	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dM", n>>20)
 	case n >= 1_000_000 && n%1_000_000 == 0:
 		return fmt.Sprintf("%dM", n/1_000_000)
+	case n >= 1024 && n%1024 == 0:
+		return fmt.Sprintf("%dK", n/1024)
+	case n >= 1_000_000:
+		return strconvTrim(float64(n)/1_000_000) + "M"
 	case n >= 1000:
-		return fmt.Sprintf("%dK", n/1000)
+		return strconvTrim(float64(n)/1000) + "K"
 	}
 	return fmt.Sprint(n)
 }
+
+// strconvTrim is a size with at most one decimal ("1.5", "200").
+func strconvTrim(f float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0") }

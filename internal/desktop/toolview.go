@@ -67,7 +67,7 @@ func newToolView(d *UI) *toolView {
 	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
 	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
-	v.obj = panelBox(theme.Color(theme.ColorNameInputBackground), box)
+	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 

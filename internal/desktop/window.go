@@ -39,6 +39,9 @@ type Options struct {
 	// "approval run_command", "prompt hello-surfaces", "turn done"…) from
 	// any goroutine: end-to-end scripts wait on it instead of guessing.
 	Trace func(event string)
+	// Theme, when set (system, light, dark), is this run's theme, not saved
+	// (CI screenshots of both variants).
+	Theme string
 }
 
 // callTimeout bounds a UI-initiated core call that is not a turn.
@@ -78,9 +81,17 @@ type UI struct {
 	workspace  string
 	plugins    []host.PluginStatus
 	pluginsWin *pluginManager
-	notesWin   fyne.Window
-	paletteUI  *palette
-	modals     []*modalKeys // open dialogs' Esc and Enter, the top last
+	sidebar    *sidebar
+	// catalogErrs maps a plugin to why its catalog failed; connected: a
+	// core is attached (both for the empty state and the model picker).
+	catalogErrs map[string]string
+	connected   bool
+	// openSession is the open session's id (the sidebar highlights it).
+	openSession string
+	settingsWin *settingsWindow
+	notesWin    fyne.Window
+	paletteUI   *palette
+	modals      []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -102,6 +113,11 @@ func newUI(opts Options) *UI {
 		d.win.SetIcon(opts.Icon)
 	}
 	d.win.SetMaster()
+	if opts.Theme != "" {
+		d.app.Settings().SetTheme(newAppTheme(opts.Theme))
+	} else {
+		d.app.Settings().SetTheme(newAppTheme(d.themeMode()))
+	}
 	d.transcript = newTranscript(d)
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
@@ -110,15 +126,21 @@ func newUI(opts Options) *UI {
 	d.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
+	d.sidebar = newSidebar(d)
 
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, d.transcript.object())
+	// Toasts sit over the transcript only: never over the composer or the
+	// surface panel's controls.
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.object(), d.notes.toastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
-	body := container.NewStack(split, d.notes.toastLayer())
-	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), nil, nil, body))
+	body := split
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
+	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
+	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
+	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
@@ -145,6 +167,8 @@ func (d *UI) Attach(c coreAPI) {
 		plugins := c.Plugins()
 		d.b.post(func() {
 			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+			d.openSession = s.ID
+			d.sidebar.reload()
 			d.setConnected(true)
 			d.setPlugins(plugins)
 			d.transcript.loadHistory(s.Messages)
@@ -286,6 +310,8 @@ func (d *UI) setConnected(ok bool) {
 	if !ok {
 		d.status.setHealthText("Starting plugins…")
 	}
+	d.connected = ok
+	d.syncEmptyState()
 }
 
 // setPlugins records the plugin states and refreshes what shows them (UI
@@ -293,9 +319,14 @@ func (d *UI) setConnected(ok bool) {
 func (d *UI) setPlugins(ps []host.PluginStatus) {
 	d.plugins = ps
 	d.status.setHealth(ps)
+	d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
+	d.status.th.kick()
 	d.win.SetMainMenu(d.buildMainMenu())
 	if d.pluginsWin != nil {
 		d.pluginsWin.refresh(ps)
+	}
+	if d.settingsWin != nil {
+		d.settingsWin.loadEnv(ps)
 	}
 }
 
@@ -306,6 +337,7 @@ func (d *UI) refreshModels() {
 		models, errs := c.Models(ctx)
 		d.b.post(func() {
 			d.models = models
+			d.catalogErrs = catalogErrors(errs)
 			d.toolbar.refresh()
 			d.win.SetMainMenu(d.buildMainMenu())
 			d.trace(fmt.Sprintf("models %d", len(models)))
@@ -378,10 +410,15 @@ func (d *UI) sessionChanged() {
 		return // Attach loads the session
 	}
 	s := c.Session()
+	d.trace("session " + s.ID)
 	d.transcript.replace(s.Messages)
 	d.b.post(func() {
 		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
+		d.openSession = s.ID
+		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
+		d.status.usage.SetText("") // the last turn's figures belong to the old session
 		d.toolbar.refresh()
+		d.sidebar.reload()
 	})
 	d.refreshModels()
 }

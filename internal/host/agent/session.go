@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -34,6 +35,8 @@ type Session struct {
 	Audit []intercept.AuditEntry `json:"audit,omitempty"`
 	// Approved lists tools approved "for this session".
 	Approved []string `json:"approved,omitempty"`
+	// Name is a title the user (or a plugin) gave; empty: Title derives one.
+	Name string `json:"name,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.
@@ -43,18 +46,45 @@ func NewSession(workspace string) *Session {
 		Created: now, Updated: now, Messages: []protocol.ProviderMessage{}}
 }
 
-// Title is a short label: the first user message.
+// Title is a short label: the given name, else the first line of the first
+// user message as plain text (no markdown marks).
 func (s *Session) Title() string {
+	if s.Name != "" {
+		return s.Name
+	}
 	for _, m := range s.Messages {
 		if m.Role == protocol.RoleUser && m.Content != "" {
-			t := []rune(m.Content)
-			if len(t) > 60 {
-				return string(t[:60]) + "…"
+			if t := plainLine(m.Content); t != "" {
+				return t
 			}
-			return string(t)
 		}
 	}
 	return "New chat"
+}
+
+// titleMarks are markdown marks a title drops (a heading's #, a quote's >,
+// emphasis and code marks), so "## Fix `main.go`" reads "Fix main.go".
+var titleMarks = strings.NewReplacer("`", "", "**", "", "__", "", "~~", "")
+
+// plainLine is the first non-empty line of markdown text as plain text,
+// at most 60 characters.
+func plainLine(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "```") {
+			continue
+		}
+		line = strings.TrimSpace(strings.TrimLeft(line, "#>*-+ \t"))
+		line = strings.TrimSpace(titleMarks.Replace(line))
+		if line == "" {
+			continue
+		}
+		if t := []rune(line); len(t) > 60 {
+			return strings.TrimSpace(string(t[:60])) + "…"
+		}
+		return line
+	}
+	return ""
 }
 
 var sessionIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
@@ -115,6 +145,7 @@ func (st *SessionStore) Load(id string) (*Session, error) {
 // Summary lists a saved session.
 type Summary struct {
 	ID, Title, Model string
+	Workspace        string
 	Updated          time.Time
 }
 
@@ -131,7 +162,7 @@ func (st *SessionStore) List() []Summary {
 		if err != nil {
 			continue
 		}
-		out = append(out, Summary{ID: s.ID, Title: s.Title(), Model: s.Model, Updated: s.Updated})
+		out = append(out, s.summary())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out

@@ -15,8 +15,11 @@ import (
 type Settings struct {
 	DefaultModel  string `json:"defaultModel,omitempty"`
 	DefaultEffort string `json:"defaultEffort,omitempty"`
-	// AlwaysApprove lists tools the user approved "always".
+	// AlwaysApprove lists tools approved "always" before approvals had a
+	// scope: each still allows its tool in every workspace until revoked.
 	AlwaysApprove []string `json:"alwaysApprove,omitempty"`
+	// Rules are the scoped "always" approvals (see Rule).
+	Rules []Rule `json:"rules,omitempty"`
 	// Hooks is the shell hooks bus (command per event); see internal/host/xdev.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
 }
@@ -50,6 +53,7 @@ func (f *SettingsFile) Get() Settings {
 	defer f.mu.Unlock()
 	s := f.s
 	s.AlwaysApprove = slices.Clone(s.AlwaysApprove)
+	s.Rules = slices.Clone(s.Rules)
 	return s
 }
 
@@ -59,6 +63,7 @@ func (f *SettingsFile) Update(change func(*Settings)) error {
 	defer f.mu.Unlock()
 	next := f.s
 	next.AlwaysApprove = slices.Clone(next.AlwaysApprove)
+	next.Rules = slices.Clone(next.Rules)
 	change(&next)
 	data, err := json.MarshalIndent(next, "", "  ")
 	if err != nil {

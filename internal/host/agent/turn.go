@@ -466,7 +466,7 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 // block (a slot owner's included) refuses it.
 func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
 	s := c.Session()
-	hostAllows := tool.ReadOnly || c.approved(tool.Name)
+	hostAllows := tool.ReadOnly || c.approved(tool.Name, s.WorkspaceRoot, args)
 	decision := protocol.HostDeny
 	if hostAllows {
 		decision = protocol.HostAllow
@@ -507,7 +507,7 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 		c.mu.Unlock()
 		return true, "", nil
 	case ApproveAlways:
-		if err := c.settings.Update(func(st *Settings) { st.AlwaysApprove = append(st.AlwaysApprove, tool.Name) }); err != nil {
+		if err := c.settings.AddRule(AlwaysRule(tool.Name, s.WorkspaceRoot, args)); err != nil {
 			c.notice("could not save the approval: " + err.Error())
 		}
 		return true, "", nil
@@ -569,11 +569,11 @@ func (c *Core) gates() []ToolGate {
 	return c.ext.Gates()
 }
 
-func (c *Core) approved(tool string) bool {
-	for _, t := range c.settings.Get().AlwaysApprove {
-		if t == tool {
-			return true
-		}
+// approved: a standing rule (scoped to a workspace and, for run_command,
+// a command prefix; see Rule) or a "for this session" approval.
+func (c *Core) approved(tool, workspace string, args json.RawMessage) bool {
+	if c.settings.Get().Allows(tool, workspace, args) {
+		return true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,0 +1,55 @@
+package desktop
+
+import (
+	"context"
+	"strings"
+
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// loadExtensions reads the xdev extensions' status off the UI goroutine
+// and shows it in the manager's second tab.
+func (m *pluginManager) loadExtensions() {
+	c := m.d.getCore()
+	if c == nil {
+		return
+	}
+	m.d.async("xdev extensions", func(context.Context) error {
+		st := c.ExtensionStatus()
+		m.d.b.post(func() {
+			m.exts.Segments = extensionDetails(st, m.d.opts.Layout.ExtensionsDir())
+			m.exts.Refresh()
+		})
+		return nil
+	})
+}
+
+// extensionDetails renders each extension: state, what it declared, why
+// it failed or died, its stderr tail. Strings are redacted again here.
+func extensionDetails(st []agent.ExtensionStatus, dir string) []widget.RichTextSegment {
+	r := redact.String
+	para := func(s string) widget.RichTextSegment {
+		return &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: s}
+	}
+	if len(st) == 0 {
+		return []widget.RichTextSegment{para("No xdev v1 extensions. Executables in " + dir + " are started with the app.")}
+	}
+	var segs []widget.RichTextSegment
+	for _, e := range st {
+		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: r(e.Name) + " — " + e.State},
+			para("File: "+r(e.Path)))
+		if len(e.Capabilities) > 0 {
+			segs = append(segs, para("Declares: "+r(strings.Join(e.Capabilities, "; "))))
+		}
+		if e.Failure != "" {
+			segs = append(segs, para("Why: "+r(e.Failure)))
+		}
+		if e.StderrTail != "" {
+			segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: r(e.StderrTail)})
+		}
+	}
+	return segs
+}

@@ -1,0 +1,99 @@
+package desktop
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+)
+
+func TestContextSizesAsVendorsWriteThem(t *testing.T) {
+	for n, want := range map[int64]string{131072: "128K", 65536: "64K", 8192: "8K", 200000: "200K",
+		1000000: "1M", 1048576: "1M", 2097152: "2M", 32000: "32K", 1500000: "1.5M", 999: "999"} {
+		if got := humanTokens(n); got != want {
+			t.Errorf("%d: %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestModelLabelShowsNoPriceWhenNoneIsDeclared(t *testing.T) {
+	m := providers.Model{ID: "plugin/p/x/m", DisplayName: "M", ContextWindow: 131072}
+	if got := modelLabel(m); got != "M — plugin/p/x/m · 128K context" {
+		t.Errorf("label %q", got)
+	}
+	m.InputPerMillion, m.OutputPerMillion = 1, 2
+	if got := modelLabel(m); !strings.Contains(got, "1/2 USD per M tokens") {
+		t.Errorf("priced label %q", got)
+	}
+}
+
+func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.ui(func() {
+		h.d.plugins = []host.PluginStatus{
+			{Name: "openai-provider", State: host.StateActive, Providers: []string{"plugin/openai-provider/openai"}},
+			{Name: "broken", State: host.StateActive, Providers: []string{"plugin/broken/x"}},
+		}
+		h.d.catalogErrs = catalogErrors([]error{errors.New("catalog of broken: OPENAI_MODELS is empty")})
+		var labels []string
+		for _, it := range h.d.modelItems() {
+			labels = append(labels, it.Label)
+		}
+		text := strings.Join(labels, "\n")
+		for _, want := range []string{"No models: OPENAI_MODELS is empty", "No models: its catalog is empty; check the variables it reads in Settings → Plugin environment"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("picker lacks %q:\n%s", want, text)
+			}
+		}
+		hint := func() string { return h.d.emptyHint() }
+		if !strings.HasPrefix(hint(), "No models yet") {
+			t.Errorf("no models: %q", hint())
+		}
+		h.d.models = []providers.Model{{ID: "plugin/echo/e/m", Plugin: "echo", DisplayName: "Echo"}}
+		if !strings.HasPrefix(hint(), "Pick a model") {
+			t.Errorf("models, none picked: %q", hint())
+		}
+		h.d.model = "plugin/echo/e/m"
+		if !strings.HasPrefix(hint(), "Say hello to Echo.") {
+			t.Errorf("a model picked: %q", hint())
+		}
+	})
+	if got := catalogErrors([]error{errors.New("catalog of slow timed out: no answer")}); got["slow"] != "timed out: no answer" {
+		t.Errorf("timeout parse %q", got)
+	}
+}
+
+func TestHelpMenuHasShortcutsGuideAndVersions(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.ui(func() {
+		help := h.d.win.MainMenu().Items[4]
+		var labels []string
+		for _, it := range help.Items {
+			labels = append(labels, it.Label)
+		}
+		if got := strings.Join(labels, "|"); got != "Keyboard shortcuts|User guide||About" {
+			t.Errorf("Help menu %q", got)
+		}
+		about := h.d.aboutText()
+		for _, want := range []string{"Version test", "Extension Protocol v2", "xdev protocol v1"} {
+			if !strings.Contains(about, want) {
+				t.Errorf("About lacks %q: %s", want, about)
+			}
+		}
+		rows := h.d.shortcutRows()
+		if rows[0][0] != "Enter" {
+			t.Errorf("first row %v", rows[0])
+		}
+		h.d.composer.setEnterSends(false)
+		if rows = h.d.shortcutRows(); rows[0][0] != "Ctrl+Enter" || rows[1][0] != "Enter" {
+			t.Errorf("the sheet ignores the send key: %v", rows[:2])
+		}
+		h.d.showShortcuts()
+		h.d.showGuide()
+	})
+}

@@ -1,0 +1,317 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+// sidebarShortcut shows or hides the session sidebar.
+var sidebarShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne.KeyModifierShortcutDefault}
+
+// sidebar lists the sessions of the current workspace, newest first, with
+// search, rename, delete (to the trash, undoable) and export. The list is
+// read off the UI goroutine; like the plugin manager, the highlighted row is
+// the session the buttons act on.
+type sidebar struct {
+	d        *UI
+	obj      fyne.CanvasObject
+	search   *widget.Entry
+	list     *widget.List
+	items    []agent.Summary
+	selected int
+	rename   *widget.Button
+	remove   *widget.Button
+	export   *widget.Button
+	undo     *widget.Button
+	trashed  string // the last deleted session's id (Undo restores it)
+	syncing  bool   // refresh is moving the highlight: not a user pick
+}
+
+func newSidebar(d *UI) *sidebar {
+	s := &sidebar{d: d, selected: -1}
+	s.search = widget.NewEntry()
+	s.search.SetPlaceHolder("Search sessions")
+	s.search.OnChanged = func(string) { s.reload() }
+	s.search.OnSubmitted = func(string) { s.openFirst() }
+	s.list = widget.NewList(func() int { return len(s.items) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabel("")
+			title.Truncation = fyne.TextTruncateEllipsis
+			when := widget.NewLabel("")
+			when.Importance = widget.LowImportance
+			when.SizeName = theme.SizeNameCaptionText
+			return container.NewVBox(title, when)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			it := s.items[i]
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(sessionTitle(it))
+			box.Objects[1].(*widget.Label).SetText(it.Updated.Local().Format("Jan 2 15:04"))
+		})
+	s.list.OnSelected = func(i widget.ListItemID) {
+		s.selected = i
+		s.syncButtons()
+		if s.syncing {
+			return
+		}
+		if id := s.items[i].ID; id != d.sessionID() {
+			d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
+		}
+	}
+	s.list.OnUnselected = func(i widget.ListItemID) {
+		if s.selected == i {
+			s.selected = -1
+			s.syncButtons()
+		}
+	}
+	s.rename = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), s.askRename)
+	s.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), s.trash)
+	s.export = widget.NewButtonWithIcon("", theme.DownloadIcon(), s.askExport)
+	s.undo = widget.NewButtonWithIcon("Undo delete", theme.ContentUndoIcon(), s.restore)
+	s.undo.Hide()
+	head := widget.NewLabel("Sessions")
+	head.TextStyle.Bold = true
+	buttons := container.NewHBox(s.rename, s.export, layout.NewSpacer(), s.remove)
+	top := container.NewVBox(head, s.search)
+	bottom := container.NewVBox(s.undo, buttons)
+	s.obj = container.New(fixedWidth{250}, container.NewBorder(top, bottom, nil, nil, s.list))
+	s.syncButtons()
+	return s
+}
+
+func (s *sidebar) object() fyne.CanvasObject { return s.obj }
+
+// toggle shows or hides the sidebar (View menu, Ctrl+B).
+func (s *sidebar) toggle() {
+	if s.obj.Visible() {
+		s.obj.Hide()
+	} else {
+		s.obj.Show()
+		s.reload()
+		s.d.win.Canvas().Focus(s.search) // Ctrl+B, type, Enter: the keyboard way back to a chat
+	}
+	s.d.win.Content().Refresh()
+}
+
+// openFirst opens the first session the search found (Enter in search).
+func (s *sidebar) openFirst() {
+	if len(s.items) == 0 {
+		return
+	}
+	if id := s.items[0].ID; id != s.d.sessionID() {
+		s.d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
+	}
+}
+
+func (s *sidebar) current() (agent.Summary, bool) {
+	if s.selected < 0 || s.selected >= len(s.items) {
+		return agent.Summary{}, false
+	}
+	return s.items[s.selected], true
+}
+
+func (s *sidebar) syncButtons() {
+	_, ok := s.current()
+	for _, b := range []*widget.Button{s.rename, s.remove, s.export} {
+		if ok {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+}
+
+// reload re-reads the list (search over titles and text) off the UI
+// goroutine; only this workspace's sessions are shown.
+func (s *sidebar) reload() {
+	d := s.d
+	q := s.search.Text
+	ws := d.workspace
+	c := d.getCore()
+	if c == nil {
+		return
+	}
+	d.async("sessions", func(context.Context) error {
+		all := c.SearchSessions(q)
+		mine := make([]agent.Summary, 0, len(all))
+		for _, it := range all {
+			if ws == "" || filepath.Clean(it.Workspace) == filepath.Clean(ws) {
+				mine = append(mine, it)
+			}
+		}
+		d.b.post(func() { s.show(mine) })
+		return nil
+	})
+}
+
+// show lists items and highlights the open session (UI goroutine).
+func (s *sidebar) show(items []agent.Summary) {
+	s.items = items
+	s.list.Refresh()
+	cur := s.d.sessionID()
+	s.syncing = true
+	defer func() { s.syncing = false }()
+	for i, it := range items {
+		if it.ID == cur {
+			s.selected = i
+			s.list.Select(i)
+			s.syncButtons()
+			return
+		}
+	}
+	s.selected = -1
+	s.list.UnselectAll()
+	s.syncButtons()
+}
+
+func (s *sidebar) askRename() {
+	it, ok := s.current()
+	if !ok {
+		return
+	}
+	e := widget.NewEntry()
+	e.SetText(sessionTitle(it))
+	d := s.d
+	dlg := dialog.NewForm("Rename session", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+		if ok {
+			s.renameTo(it.ID, e.Text)
+		}
+	}, d.win)
+	dlg.Resize(fyne.NewSize(460, 160))
+	dlg.Show()
+	d.win.Canvas().Focus(e)
+}
+
+func (s *sidebar) renameTo(id, name string) {
+	s.d.withCore("rename session", func(ctx context.Context, c coreAPI) error {
+		defer s.d.b.post(s.reload)
+		return c.RenameSession(ctx, id, name)
+	})
+}
+
+// trash deletes the highlighted session to the trash; Undo brings it back.
+func (s *sidebar) trash() {
+	it, ok := s.current()
+	if !ok {
+		return
+	}
+	s.d.withCore("delete session", func(ctx context.Context, c coreAPI) error {
+		if err := c.TrashSession(ctx, it.ID); err != nil {
+			return err
+		}
+		s.d.b.post(func() {
+			s.trashed = it.ID
+			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
+			s.undo.Show()
+			s.reload()
+		})
+		return nil
+	})
+}
+
+func (s *sidebar) restore() {
+	id := s.trashed
+	if id == "" {
+		return
+	}
+	s.trashed = ""
+	s.undo.Hide()
+	s.d.withCore("restore session", func(ctx context.Context, c coreAPI) error {
+		defer s.d.b.post(s.reload)
+		return c.RestoreSession(id)
+	})
+}
+
+// askExport offers Markdown or JSON, then a file to save to.
+func (s *sidebar) askExport() {
+	it, ok := s.current()
+	if !ok {
+		return
+	}
+	d := s.d
+	var pick dialog.Dialog
+	choose := func(format string) {
+		pick.Hide()
+		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+			if err != nil || w == nil {
+				return
+			}
+			path := w.URI().Path()
+			w.Close()
+			s.exportTo(it.ID, format, path)
+		}, d.win)
+		fd.SetFileName(exportName(it, format))
+		fd.Resize(fyne.NewSize(800, 560))
+		fd.Show()
+	}
+	md := widget.NewButton("Markdown (.md)", func() { choose("md") })
+	md.Importance = widget.HighImportance
+	js := widget.NewButton("JSON (.json)", func() { choose("json") })
+	pick = dialog.NewCustom("Export “"+sessionTitle(it)+"”", "Cancel", container.NewHBox(md, js), d.win)
+	pick.Show()
+}
+
+func exportName(it agent.Summary, format string) string {
+	return "session-" + it.ID[:8] + "." + format
+}
+
+// exportTo writes the session off the UI goroutine.
+func (s *sidebar) exportTo(id, format, path string) {
+	s.d.withCore("export session", func(ctx context.Context, c coreAPI) error {
+		sess, err := c.SavedSession(id)
+		if err != nil {
+			return err
+		}
+		var data []byte
+		switch format {
+		case "md":
+			data = []byte(agent.ExportMarkdown(sess))
+		case "json":
+			if data, err = agent.ExportJSON(sess); err != nil {
+				return err
+			}
+		default:
+			return errors.New("unknown export format " + format)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			return err
+		}
+		s.d.notes.hostNotice("Exported to "+path, noticeInfo)
+		return nil
+	})
+}
+
+// sessionID is the open session's id ("" before the core is attached).
+func (d *UI) sessionID() string { return d.openSession }
+
+// lastSessionPref is the preference holding the last open session of this
+// data directory (preferences are per app, data directories are not).
+func (d *UI) lastSessionPref() string { return "session.last:" + d.opts.Layout.Root }
+
+// ReopenLast opens the session that was open when the app last ran in this
+// data directory; a session since deleted (or never saved) is skipped.
+func (d *UI) ReopenLast(ctx context.Context) error {
+	id := d.app.Preferences().String(d.lastSessionPref())
+	c := d.getCore()
+	if id == "" || c == nil || id == c.Session().ID {
+		return nil
+	}
+	err := d.OpenSession(ctx, id)
+	if errors.Is(err, agent.ErrNoSession) {
+		return nil
+	}
+	return err
+}

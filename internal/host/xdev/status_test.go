@@ -1,0 +1,27 @@
+package xdev_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
+)
+
+func TestExtensionStatusListsLoadedAndFailed(t *testing.T) {
+	f := newFixture(t)
+	f.ext("c-exit", map[string]any{"handshake": "exit"})
+	f.ext("z-good.sh", nil)
+	m := f.open(xdev.Config{HandshakeTimeout: 5 * time.Second})
+	st := m.ExtensionStatus()
+	if len(st) != 2 {
+		t.Fatalf("status %+v", st)
+	}
+	good, bad := st[0], st[1]
+	if good.Name != "z_good" || good.State != "Active" || len(good.Capabilities) == 0 {
+		t.Errorf("loaded %+v", good)
+	}
+	if bad.State != "Failed" || !strings.Contains(bad.Failure, "exit status 3") || !strings.HasSuffix(bad.Path, "c-exit") {
+		t.Errorf("failed %+v", bad)
+	}
+}
