@@ -133,6 +133,7 @@ wait_for "the new chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | ta
 xdotool key ctrl+b
 xdotool key ctrl+b
 xdotool type --delay 5 'e2e-ok'
+wait_for "the search's list" traced 1 'sessions listed for e2e-ok'
 xdotool key Return
 wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
 

@@ -36,11 +36,11 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventTurnDone:
 		d.composer.stopping.Store(false)
-		d.trace("turn done")
 		d.transcript.endMessage()
 		d.notes.replyFinished()
 		d.b.post(func() {
 			d.composer.setRunning(false)
+			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
 			if d.openSession != "" {
 				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch

@@ -152,7 +152,10 @@ func (s *sidebar) reload() {
 				mine = append(mine, it)
 			}
 		}
-		d.b.post(func() { s.show(mine) })
+		d.b.post(func() {
+			s.show(mine)
+			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
+		})
 		return nil
 	})
 }

@@ -56,13 +56,6 @@ func (c *Core) Send(ctx context.Context, text string) error {
 	sessionID := c.session.ID
 	c.mu.Unlock()
 	release := c.runtime.Hold()
-	defer func() {
-		release()
-		cancel()
-		c.mu.Lock()
-		c.running = nil
-		c.mu.Unlock()
-	}()
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
 	err := c.turn(turnCtx, text)
@@ -73,6 +66,13 @@ func (c *Core) Send(ctx context.Context, text string) error {
 	if c.ext != nil {
 		c.ext.TurnEnded(ctx, sessionID)
 	}
+	// Idle again before the front end hears the turn ended: a user who
+	// sends the next message at once must not be told a turn is running.
+	release()
+	cancel()
+	c.mu.Lock()
+	c.running = nil
+	c.mu.Unlock()
 	if err != nil {
 		if saveErr != nil {
 			c.notice(saveErr.Error())
