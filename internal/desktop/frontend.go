@@ -41,7 +41,7 @@ func (d *UI) Emit(ev agent.Event) {
 		d.b.post(func() {
 			d.composer.setRunning(false)
 			d.trace("turn done") // once the composer takes the next message
-			d.sidebar.reload() // the turn saved the session: a new one is listed, a title may change
+			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
 			if d.openSession != "" {
 				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch
 			}
