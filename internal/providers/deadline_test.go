@@ -6,12 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
-	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // hostileProvider starts the raw hostile peer as provider "slow" in mode.
@@ -25,24 +23,7 @@ func hostileProvider(t *testing.T, hub *providers.Hub, mode string, manifestTime
 	if manifestTimeout > 0 {
 		rt["timeoutMillis"] = manifestTimeout
 	}
-	root := testutil.PluginDir(t, "slow", bin, map[string]any{
-		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
-		"runtime":  rt,
-	})
-	m, err := plugin.LoadManifest(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := sidecar.Start(context.Background(), sidecar.Options{
-		Name: "slow", Root: root, Manifest: m,
-		Session: protocol.SessionContext{SessionID: "s", WorkspaceRoot: root, Generation: 1},
-		Bind:    func(c *sidecar.Client, conn *ndjson.Conn) { hub.Bind(c.Name(), conn) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Shutdown(context.Background()) })
-	return c
+	return startProvider(t, hub, "slow", bin, rt)
 }
 
 var slowModel = providers.ModelID{Plugin: "slow", Provider: "mock", Model: "m1"}

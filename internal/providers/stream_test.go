@@ -21,19 +21,26 @@ func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 func mockProvider(t *testing.T, hub *providers.Hub, script string) *sidecar.Client {
 	t.Helper()
 	bin := testutil.Binary(t, "internal/testplugins/misbehave")
-	root := testutil.PluginDir(t, "mock", bin, map[string]any{
+	return startProvider(t, hub, "mock", bin, map[string]any{
+		"capabilities": []string{"providers"},
+		"env":          map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": script, "MISBEHAVE_SUBSCRIBE": "", "MISBEHAVE_LOG": t.TempDir() + "/log"},
+	})
+}
+
+// startProvider starts bin as provider plugin name (provider id "mock")
+// with the given manifest runtime, its stream notifications bound to hub.
+func startProvider(t *testing.T, hub *providers.Hub, name, bin string, runtime map[string]any) *sidecar.Client {
+	t.Helper()
+	root := testutil.PluginDir(t, name, bin, map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
-		"runtime": map[string]any{
-			"capabilities": []string{"providers"},
-			"env":          map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": script, "MISBEHAVE_SUBSCRIBE": "", "MISBEHAVE_LOG": t.TempDir() + "/log"},
-		},
+		"runtime":  runtime,
 	})
 	m, err := plugin.LoadManifest(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := sidecar.Start(context.Background(), sidecar.Options{
-		Name: "mock", Root: root, Manifest: m,
+		Name: name, Root: root, Manifest: m,
 		Session: protocol.SessionContext{SessionID: "s", WorkspaceRoot: root, Generation: 1},
 		Bind:    func(c *sidecar.Client, conn *ndjson.Conn) { hub.Bind(c.Name(), conn) },
 	})
