@@ -51,3 +51,35 @@ func FuzzDecodeSurface(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecodeHookPayload: a replacement accepted at a point re-encodes to a
+// payload the same point accepts again, and nothing panics; the point is
+// picked by the first byte so every one of the 17 gets fuzzed.
+func FuzzDecodeHookPayload(f *testing.F) {
+	f.Add(byte(6), []byte(`{"name":"run_command","arguments":"{\"command\":\"ls\"}"}`))
+	f.Add(byte(8), []byte(`{"name":"write_file","hostDecision":"deny"}`))
+	f.Add(byte(3), []byte(`{"messages":[{"role":"user","content":"hi"}]}`))
+	f.Add(byte(14), []byte(`{"sessionPath":"/s.json","phase":"save"}`))
+	f.Add(byte(6), []byte(`{"name":"x","arguments":{"a":1}}`))
+	points := HookPoints()
+	f.Fuzz(func(t *testing.T, pick byte, data []byte) {
+		point := points[int(pick)%len(points)]
+		p, err := DecodeHookPayload(point, data)
+		if err != nil {
+			return
+		}
+		again, err := json.Marshal(p)
+		if err != nil {
+			t.Fatalf("%s: re-encode: %v", point, err)
+		}
+		if _, err := DecodeHookPayload(point, again); err != nil {
+			// omitempty drops an empty messages array, which a replacement
+			// must carry: the one shape that does not round-trip, as in
+			// the Reasonix host.
+			if point == HookContextPrepare || point == HookCompactionPrepare {
+				return
+			}
+			t.Fatalf("%s: accepted %s but not its re-encoding %s: %v", point, data, again, err)
+		}
+	})
+}

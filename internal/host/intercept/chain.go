@@ -282,20 +282,26 @@ func (c *Chain) Run(ctx context.Context, call Call) (*Result, error) {
 	if len(c.owners) == 0 {
 		return res, nil // no slot owners: skip decoding the payload for slot names
 	}
+	if err := c.askOwners(ctx, call, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// askOwners gives the owners of the slots covering the call their final say,
+// named slot first; an owner's block is its veto and ends the run.
+func (c *Chain) askOwners(ctx context.Context, call Call, res *Result) error {
 	for _, slot := range slotsFor(call, res.Payload) {
 		owner, ok := c.owners[slot]
 		if !ok {
 			continue // an unowned slot keeps the host default
 		}
 		done, err := c.step(ctx, owner, call, res, true)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return res, nil // the owner's veto
+		if err != nil || done {
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // RunOwners runs only the slot owners of a point, skipping the interceptor
@@ -309,18 +315,8 @@ func (c *Chain) RunOwners(ctx context.Context, call Call) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Payload: payload, Verdict: Continue}
-	for _, slot := range slotsFor(call, res.Payload) {
-		owner, ok := c.owners[slot]
-		if !ok {
-			continue
-		}
-		done, err := c.step(ctx, owner, call, res, true)
-		if err != nil {
-			return nil, err
-		}
-		if done {
-			return res, nil
-		}
+	if err := c.askOwners(ctx, call, res); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
