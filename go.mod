@@ -4,15 +4,16 @@ go 1.26
 
 require (
 	fyne.io/fyne/v2 v2.7.1
+	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/google/uuid v1.6.0
 	github.com/yuin/goldmark v1.8.7
+	go.uber.org/goleak v1.3.0
 	golang.org/x/sys v0.30.0
 )
 
 require (
 	fyne.io/systray v1.11.1-0.20250603113521-ca66a66d8b58 // indirect
 	github.com/BurntSushi/toml v1.5.0 // indirect
-	github.com/alecthomas/chroma/v2 v2.27.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 	github.com/fredbi/uri v1.1.1 // indirect

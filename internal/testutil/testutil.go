@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 var (
@@ -24,7 +26,9 @@ var (
 	buildDir string
 )
 
-// Run runs a package's tests and removes the binaries built for them.
+// Run runs a package's tests, removes the binaries built for them and,
+// when they passed, fails the package if a goroutine it started is still
+// running (go.uber.org/goleak; see leak.go for what is ignored and why).
 func Run(m *testing.M) int {
 	code := m.Run()
 	buildMu.Lock()
@@ -32,6 +36,12 @@ func Run(m *testing.M) int {
 		os.RemoveAll(buildDir)
 	}
 	buildMu.Unlock()
+	if code == 0 {
+		if err := goleak.Find(LeakOptions()...); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines outlived the package's tests: %v\n", err)
+			return 1
+		}
+	}
 	return code
 }
 
@@ -176,25 +186,14 @@ func ReadPIDs(tb testing.TB, path string) []int {
 	return pids
 }
 
-// CheckGoroutines fails the test if the goroutine count does not come back
-// to (about) where it was when CheckGoroutines was called.
+// CheckGoroutines fails the test if a goroutine started during it is still
+// running once it and its cleanups registered later have finished.
 func CheckGoroutines(tb testing.TB) {
 	tb.Helper()
-	before := runtime.NumGoroutine()
+	opts := append(LeakOptions(), goleak.IgnoreCurrent())
 	tb.Cleanup(func() {
-		deadline := time.Now().Add(3 * time.Second)
-		for {
-			n := runtime.NumGoroutine()
-			if n <= before+1 {
-				return
-			}
-			if time.Now().After(deadline) {
-				buf := make([]byte, 1<<20)
-				buf = buf[:runtime.Stack(buf, true)]
-				tb.Errorf("goroutines leaked: %d before, %d after\n%s", before, n, buf)
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
+		if err := goleak.Find(opts...); err != nil {
+			tb.Errorf("goroutines leaked: %v", err)
 		}
 	})
 }
