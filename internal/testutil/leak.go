@@ -15,7 +15,7 @@ func LeakOptions() []goleak.Option {
 		goleak.IgnoreAnyFunction("fyne.io/fyne/v2/test.NewTempApp"),
 		goleak.IgnoreAnyFunction("fyne.io/fyne/v2/internal/driver/common.(*Window).RunEventQueue"),
 		// chroma's regexp engine keeps a coarse clock for match timeouts.
-		goleak.IgnoreTopFunction("github.com/dlclark/regexp2/v2.runClock"),
+		goleak.IgnoreAnyFunction("github.com/dlclark/regexp2/v2.runClock"),
 		// os/signal's loop, started by signal.Notify, runs until exit.
 		goleak.IgnoreTopFunction("os/signal.signal_recv"),
 	}
