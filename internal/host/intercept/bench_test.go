@@ -167,8 +167,9 @@ func BenchmarkEvent8(b *testing.B) {
 const fourMiB = 4 << 20
 
 func bigPayload() json.RawMessage {
-	const prefix = `{"name":"write_file","arguments":{"path":"a","content":"`
-	return json.RawMessage(prefix + strings.Repeat("x", fourMiB-len(prefix)-3) + `"}}`)
+	// arguments is the text of a JSON object, as the real host sends it.
+	const prefix, suffix = `{"name":"write_file","arguments":"{\"path\":\"a\",\"content\":\"`, `\"}"}`
+	return json.RawMessage(prefix + strings.Repeat("x", fourMiB-len(prefix)-len(suffix)) + suffix)
 }
 
 // BenchmarkContentRefRaw4MiB pages 4 MiB to a raw child in 256 KiB pages
