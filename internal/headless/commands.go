@@ -1,0 +1,332 @@
+package headless
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/internal/termsafe"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Core is what the terminal front end needs of the agent core
+// (*agent.Core satisfies it). Its methods are safe for concurrent use; the
+// ones taking a context may wait on a plugin and are called only from the
+// goroutine running Exec or Loop, never from Emit, Approve or Prompt
+// (which the core calls from its own goroutines while such a call runs).
+type Core interface {
+	SendAll(ctx context.Context, text string) error
+	Session() agent.Session
+	Sessions() []agent.Summary
+	NewSession(ctx context.Context, workspace string) error
+	LoadSession(ctx context.Context, id string) error
+	Actions() []surfaces.Action
+	InvokeAction(ctx context.Context, name string, args map[string]string) (protocol.UIActionResult, error)
+	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
+	Commands() []agent.Command
+	RunCommand(ctx context.Context, line string) (string, error)
+	ExtensionStatus() []agent.ExtensionStatus
+}
+
+var _ Core = (*agent.Core)(nil)
+
+// ErrQuit is returned by Exec for /quit and /exit.
+var ErrQuit = errors.New("quit")
+
+// ErrShown wraps an error the front end already printed (the caller only
+// sets the exit status).
+var ErrShown = errors.New("shown")
+
+// actionName is the shape of /<plugin>:<action>: a line of this shape that
+// names no action is an error, not a message to the model.
+var actionName = regexp.MustCompile(`^/[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}:[a-zA-Z0-9-]+$`)
+
+const help = `Commands (anything else is sent to the model):
+  /actions                      list plugin actions and extension commands
+  /<plugin>:<action> [k=v ...]  run a plugin UI action (arguments optional)
+  /ext:<command> [args]         run an xdev extension command
+  /forms                        list the forms plugins published
+  /form <form> [field=value ...] fill a form and submit it (asks each field
+                                unless values are given)
+  /sessions                     list saved sessions
+  /open <id>                    continue a saved session (an id prefix will do)
+  /new, /clear                  start a new session
+  /help                         this list
+  /quit                         leave (end of input does too)
+`
+
+// Exec runs one line typed on the terminal: a command, or a message for
+// the model. What it prints it prints itself; an error it returns is
+// wrapped in ErrShown once printed (turn failures are printed by the turn's
+// events).
+func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
+	line = strings.TrimSpace(line)
+	if line == "" {
+		return nil
+	}
+	name, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	var err error
+	switch {
+	case !strings.HasPrefix(line, "/") || strings.Contains(line, "\n"):
+		return f.send(ctx, core, line) // a command is one line
+	case name == "/quit" || name == "/exit":
+		return ErrQuit
+	case name == "/help":
+		if !f.opts.JSON {
+			f.print("%s", help)
+		}
+		return nil
+	case name == "/actions":
+		f.listActions(core)
+		return nil
+	case name == "/sessions":
+		f.listSessions(core)
+		return nil
+	case name == "/open":
+		err = f.open(ctx, core, rest)
+	case name == "/new" || name == "/clear":
+		// As in the Reasonix host: the live session is saved, session.rotate
+		// asks the session_policy owner, then session.end and session.start.
+		err = core.NewSession(ctx, "")
+	case name == "/forms":
+		f.listForms()
+		return nil
+	case name == "/form":
+		err = f.fillForm(ctx, core, rest)
+	case strings.HasPrefix(name, "/ext:"):
+		err = f.runCommand(ctx, core, line, name)
+	default:
+		if a, ok := lookupAction(core, name); ok {
+			err = f.invoke(ctx, core, line, a, rest)
+		} else if actionName.MatchString(name) {
+			err = fmt.Errorf("no action %s (/actions lists them)", name)
+		} else {
+			return f.send(ctx, core, line) // a message that starts with a slash
+		}
+	}
+	if err != nil {
+		f.fail(line, err)
+		return fmt.Errorf("%w: %w", ErrShown, err)
+	}
+	return nil
+}
+
+// Loop reads lines from the input and runs each with Exec until the input
+// ends, ctx is done or /quit. Failed commands and turns do not end it; the
+// last one's error is returned (nil when the last line succeeded).
+func (f *Frontend) Loop(ctx context.Context, core Core) error {
+	if f.lines == nil {
+		return errors.New("headless: no input to read commands from")
+	}
+	var last error
+	for {
+		if !f.opts.JSON {
+			f.say("> ")
+		}
+		line, ok := f.lines.next(ctx)
+		if !ok {
+			if !f.opts.JSON {
+				f.say("\n")
+			}
+			return last
+		}
+		err := f.Exec(ctx, core, line)
+		if errors.Is(err, ErrQuit) {
+			return last
+		}
+		last = err
+	}
+}
+
+func (f *Frontend) send(ctx context.Context, core Core, text string) error {
+	if err := core.SendAll(ctx, text); err != nil {
+		return fmt.Errorf("%w: %w", ErrShown, err) // the turn_failed event said why
+	}
+	return nil
+}
+
+// fail prints a command's failure.
+func (f *Frontend) fail(line string, err error) {
+	msg := redact.String(err.Error())
+	if f.opts.JSON {
+		f.event(jsonEvent{Kind: KindError, Command: redact.String(line), Error: msg})
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.newline()
+	fmt.Fprintf(f.opts.Err, "error: %s\n", termsafe.String(msg))
+}
+
+// print writes a command's answer on the terminal (text mode).
+func (f *Frontend) print(format string, args ...any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.newline()
+	fmt.Fprintf(f.opts.Out, format, args...)
+}
+
+func lookupAction(core Core, name string) (surfaces.Action, bool) {
+	for _, a := range core.Actions() {
+		if strings.EqualFold(a.Name, name) {
+			return a, true
+		}
+	}
+	return surfaces.Action{}, false
+}
+
+func (f *Frontend) listActions(core Core) {
+	acts, cmds := core.Actions(), core.Commands()
+	if f.opts.JSON {
+		l := &jsonListing{Actions: []jsonAction{}, Commands: []jsonCommand{}}
+		for _, a := range acts {
+			l.Actions = append(l.Actions, jsonAction{Name: a.Name, Plugin: a.Plugin, ID: a.ID, Label: redact.String(a.Label)})
+		}
+		for _, c := range cmds {
+			l.Commands = append(l.Commands, jsonCommand{Name: c.Name, Description: redact.String(c.Description)})
+		}
+		f.event(jsonEvent{Kind: KindActions, Command: "/actions", Listing: l})
+		return
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	for _, a := range acts {
+		fmt.Fprintf(tw, "%s\t%s\n", safe(a.Name), safe(a.Label))
+	}
+	for _, c := range cmds {
+		fmt.Fprintf(tw, "%s\t%s\n", safe(c.Name), safe(c.Description))
+	}
+	tw.Flush()
+	if len(acts)+len(cmds) == 0 {
+		b.WriteString("no plugin actions or extension commands\n")
+	}
+	f.print("%s", b.String())
+}
+
+func (f *Frontend) invoke(ctx context.Context, core Core, line string, a surfaces.Action, rest string) error {
+	args, err := keyValues(rest)
+	if err != nil {
+		return fmt.Errorf("%s: %w", a.Name, err)
+	}
+	res, err := core.InvokeAction(ctx, a.Name, args)
+	if err != nil {
+		return err
+	}
+	msg := redact.String(res.Message)
+	if f.opts.JSON {
+		f.event(jsonEvent{Kind: KindActionResult, Command: redact.String(line), Result: &jsonResult{
+			Accepted: &res.Accepted, Message: msg, Plugin: a.Plugin}})
+		return nil
+	}
+	switch {
+	case !res.Accepted && msg != "":
+		f.print("%s: not accepted: %s\n", safe(a.Name), termsafe.String(msg))
+	case !res.Accepted:
+		f.print("%s: not accepted\n", safe(a.Name))
+	case msg != "":
+		f.print("%s: %s\n", safe(a.Name), termsafe.String(msg))
+	default:
+		f.print("%s: done\n", safe(a.Name))
+	}
+	return nil
+}
+
+func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string) error {
+	known := false
+	for _, c := range core.Commands() {
+		known = known || c.Name == name
+	}
+	if !known {
+		return fmt.Errorf("no extension command %s (/actions lists them)", name)
+	}
+	out, err := core.RunCommand(ctx, line)
+	if err != nil {
+		return err
+	}
+	out = redact.String(out)
+	r, ok := findRenderer(core.ExtensionStatus(), name, out)
+	if f.opts.JSON {
+		res := &jsonResult{Output: out}
+		if ok {
+			res.Renderer = &jsonRenderer{Extension: r.ext, Name: r.ref.Name, Kind: r.ref.Kind}
+			res.Data = r.data
+		}
+		f.event(jsonEvent{Kind: KindCommandOutput, Command: redact.String(line), Result: res})
+		return nil
+	}
+	if ok {
+		text, err := renderText(r)
+		if err == nil {
+			f.print("%s", termsafe.String(text))
+			return nil
+		}
+		f.say("! %s could not draw its output (%s); the output as text:\n", safe(r.ref.Name), safe(err.Error()))
+	}
+	if !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	f.print("%s", termsafe.String(out))
+	return nil
+}
+
+func (f *Frontend) listSessions(core Core) {
+	list, cur := core.Sessions(), core.Session().ID
+	if f.opts.JSON {
+		f.event(jsonEvent{Kind: KindSessions, Command: "/sessions", Sessions: sessionsOf(list, cur)})
+		return
+	}
+	if len(list) == 0 {
+		f.print("no saved sessions\n")
+		return
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTITLE")
+	for _, s := range list {
+		mark := ""
+		if s.ID == cur {
+			mark = " (current)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), safe(s.Model), safe(s.Title), mark)
+	}
+	tw.Flush()
+	f.print("%s", b.String())
+}
+
+// open loads a saved session by id or by a prefix only one id has.
+func (f *Frontend) open(ctx context.Context, core Core, id string) error {
+	if id == "" {
+		return errors.New("/open needs a session id (/sessions lists them)")
+	}
+	var hits []agent.Summary
+	for _, s := range core.Sessions() {
+		if s.ID == id {
+			hits = []agent.Summary{s}
+			break
+		}
+		if strings.HasPrefix(s.ID, id) {
+			hits = append(hits, s)
+		}
+	}
+	switch len(hits) {
+	case 0:
+		return fmt.Errorf("no saved session %q (/sessions lists them)", id)
+	case 1:
+	default:
+		return fmt.Errorf("session prefix %q is ambiguous (%d sessions)", id, len(hits))
+	}
+	if err := core.LoadSession(ctx, hits[0].ID); err != nil {
+		return fmt.Errorf("open %s: %w", hits[0].ID, err)
+	}
+	if !f.opts.JSON { // JSON: the core's session event says it
+		f.print("opened session %s %s (%d messages)\n", hits[0].ID, safe(hits[0].Title), len(core.Session().Messages))
+	}
+	return nil
+}
