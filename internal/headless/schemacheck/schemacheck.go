@@ -202,14 +202,11 @@ func (s *Schema) object(m map[string]any, v any, at string) error {
 		return nil
 	}
 	props, _ := m["properties"].(map[string]any)
-	if req, ok := m["required"].([]any); ok {
-		for _, r := range req {
-			if _, present := obj[r.(string)]; !present {
-				return fmt.Errorf("%s: member %q is required", where(at), r)
-			}
-		}
-	}
-	for _, k := range sortedKeys(obj) {
+	keys := sortedKeys(obj)
+	// Discriminators (members whose schema is a const) first: a branch of
+	// another kind fails on "kind" before anything else.
+	slices.SortStableFunc(keys, func(a, b string) int { return boolInt(!isConst(props[a])) - boolInt(!isConst(props[b])) })
+	for _, k := range keys {
 		sub, declared := props[k]
 		if !declared {
 			extra, has := m["additionalProperties"]
@@ -223,6 +220,13 @@ func (s *Schema) object(m map[string]any, v any, at string) error {
 		}
 		if err := s.validate(sub, obj[k], at+"/"+k); err != nil {
 			return err
+		}
+	}
+	if req, ok := m["required"].([]any); ok {
+		for _, r := range req {
+			if _, present := obj[r.(string)]; !present {
+				return fmt.Errorf("%s: member %q is required", where(at), r)
+			}
 		}
 	}
 	return nil
@@ -331,6 +335,19 @@ func equal(a, b any) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return bytes.Equal(ja, jb)
+}
+
+func isConst(schema any) bool {
+	m, ok := schema.(map[string]any)
+	_, c := m["const"]
+	return ok && c
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func sortedKeys(m map[string]any) []string {
