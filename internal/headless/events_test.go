@@ -112,7 +112,7 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 func TestDriftFromTheSchemaIsCaught(t *testing.T) {
 	s := loadSchema(t)
 	for _, line := range []string{
-		`{"kind":"surface","surface":{"Kind":1,"Surface":{}}}`,                                           // the old Go-struct dump
+		`{"kind":"surface","surface":{"Kind":1,"Surface":{}}}`,                                                                   // the old Go-struct dump
 		`{"kind":"surface","surface":{"plugin":"p","surfaceId":"a","sessionId":"s","generation":1,"kind":"status","version":1}}`, // no payload
 		`{"kind":"surface","surface":{"plugin":"p","surfaceId":"a","sessionId":"s","generation":1,"kind":"card","version":1,"status":{"label":"x"}}}`,
 		`{"kind":"text","sessionId":"s","text":"hi","extra":1}`,
