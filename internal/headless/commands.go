@@ -119,13 +119,14 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 }
 
 // Loop reads lines from the input and runs each with Exec until the input
-// ends, ctx is done or /quit. Failed commands and turns do not end it; the
-// last one's error is returned (nil when the last line succeeded).
+// ends, ctx is done or /quit. A failed command or turn does not end it;
+// the first failure is returned at the end (so a script piping lines
+// learns that one failed), nil when every line succeeded.
 func (f *Frontend) Loop(ctx context.Context, core Core) error {
 	if f.lines == nil {
 		return errors.New("headless: no input to read commands from")
 	}
-	var last error
+	var failed error
 	for {
 		if !f.opts.JSON {
 			f.say("> ")
@@ -135,13 +136,15 @@ func (f *Frontend) Loop(ctx context.Context, core Core) error {
 			if !f.opts.JSON {
 				f.say("\n")
 			}
-			return last
+			return failed
 		}
 		err := f.Exec(ctx, core, line)
 		if errors.Is(err, ErrQuit) {
-			return last
+			return failed
 		}
-		last = err
+		if failed == nil {
+			failed = err
+		}
 	}
 }
 
