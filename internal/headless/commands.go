@@ -254,12 +254,12 @@ func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string)
 		return err
 	}
 	out = redact.String(out)
-	r, ok := findRenderer(core.ExtensionStatus(), name, out)
+	r, ok := agent.FindRenderer(core.ExtensionStatus(), name, out)
 	if f.opts.JSON {
 		res := &jsonResult{Output: out}
 		if ok {
-			res.Renderer = &jsonRenderer{Extension: r.ext, Name: r.ref.Name, Kind: r.ref.Kind}
-			res.Data = r.data
+			res.Renderer = &jsonRenderer{Extension: r.Extension, Name: r.Ref.Name, Kind: r.Ref.Kind}
+			res.Data = r.Data
 		}
 		f.event(jsonEvent{Kind: KindCommandOutput, Command: redact.String(line), Result: res})
 		return nil
@@ -270,7 +270,7 @@ func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string)
 			f.print("%s", termsafe.String(text))
 			return nil
 		}
-		f.say("! %s could not draw its output (%s); the output as text:\n", safe(r.ref.Name), safe(err.Error()))
+		f.say("! %s could not draw its output (%s); the output as text:\n", safe(r.Ref.Name), safe(err.Error()))
 	}
 	if !strings.HasSuffix(out, "\n") {
 		out += "\n"

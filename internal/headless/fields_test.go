@@ -152,7 +152,7 @@ func TestRenderText(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, ok := findRenderer(exts, "/ext:status", tc.out)
+			r, ok := agent.FindRenderer(exts, "/ext:status", tc.out)
 			if ok == tc.noRender {
 				t.Fatalf("renderer found %v", ok)
 			}
@@ -172,13 +172,13 @@ func TestRenderText(t *testing.T) {
 		})
 	}
 	// The row bound is the window's.
-	rows := make([][]string, maxRenderRows+5)
+	rows := make([][]string, agent.MaxRenderRows+5)
 	for i := range rows {
 		rows[i] = []string{"r"}
 	}
 	data, _ := json.Marshal(map[string]any{"rows": rows})
-	text, err := renderText(rendered{ext: "ops", ref: agent.RendererRef{Name: "hosts", Kind: "table"}, data: data})
-	if err != nil || !strings.HasSuffix(text, "… 5 more rows not shown\n") || strings.Count(text, "\n") != maxRenderRows+2 {
+	text, err := renderText(agent.Rendered{Extension: "ops", Ref: agent.RendererRef{Name: "hosts", Kind: "table"}, Data: data})
+	if err != nil || !strings.HasSuffix(text, "… 5 more rows not shown\n") || strings.Count(text, "\n") != agent.MaxRenderRows+2 {
 		t.Fatalf("bounded table: %v\n%s", err, text[len(text)-80:])
 	}
 }
