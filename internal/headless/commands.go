@@ -188,14 +188,14 @@ func lookupAction(core Core, name string) (surfaces.Action, bool) {
 func (f *Frontend) listActions(core Core) {
 	acts, cmds := core.Actions(), core.Commands()
 	if f.opts.JSON {
-		l := &jsonListing{Actions: []jsonAction{}, Commands: []jsonCommand{}}
+		l := &jsonResult{Actions: []jsonAction{}, Commands: []jsonCommand{}}
 		for _, a := range acts {
 			l.Actions = append(l.Actions, jsonAction{Name: a.Name, Plugin: a.Plugin, ID: a.ID, Label: redact.String(a.Label)})
 		}
 		for _, c := range cmds {
 			l.Commands = append(l.Commands, jsonCommand{Name: c.Name, Description: redact.String(c.Description)})
 		}
-		f.event(jsonEvent{Kind: KindActions, Command: "/actions", Listing: l})
+		f.event(jsonEvent{Kind: KindActions, Command: "/actions", Result: l})
 		return
 	}
 	var b strings.Builder
@@ -282,7 +282,7 @@ func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string)
 func (f *Frontend) listSessions(core Core) {
 	list, cur := core.Sessions(), core.Session().ID
 	if f.opts.JSON {
-		f.event(jsonEvent{Kind: KindSessions, Command: "/sessions", Sessions: sessionsOf(list, cur)})
+		f.event(jsonEvent{Kind: KindSessions, Command: "/sessions", Result: &jsonResult{Sessions: sessionsOf(list, cur)}})
 		return
 	}
 	if len(list) == 0 {

@@ -51,11 +51,9 @@ type jsonEvent struct {
 	Plugins    []jsonPlugin   `json:"plugins,omitzero"`
 	Prompt     *jsonPrompt    `json:"prompt,omitempty"`
 	Approval   *jsonApproval  `json:"approval,omitempty"`
-	Command    string         `json:"command,omitempty"` // what the user typed, for command answers
-	Result     *jsonResult    `json:"result,omitempty"`
-	Listing    *jsonListing   `json:"listing,omitempty"`
-	Sessions   []jsonSession  `json:"sessions,omitzero"`
-	Forms      []jsonFormItem `json:"forms,omitzero"`
+	// Command is what the user typed; Result is the command's answer.
+	Command string      `json:"command,omitempty"`
+	Result  *jsonResult `json:"result,omitempty"`
 }
 
 // jsonCall is a tool call card's state.
@@ -118,7 +116,8 @@ type jsonApproval struct {
 
 // jsonResult answers a command: an action's result, an extension
 // command's output (with its renderer when it names a declared one), a
-// submitted form.
+// submitted form, or a listing (/actions, /forms, /sessions). The schema
+// says which members each kind carries.
 type jsonResult struct {
 	Accepted *bool           `json:"accepted,omitempty"`
 	Message  string          `json:"message,omitempty"`
@@ -127,19 +126,17 @@ type jsonResult struct {
 	Data     json.RawMessage `json:"data,omitempty"`
 	Plugin   string          `json:"plugin,omitempty"`
 	Surface  string          `json:"surfaceId,omitempty"`
+	// Listings: present (maybe empty) on their kind only.
+	Actions  []jsonAction   `json:"actions,omitzero"`
+	Commands []jsonCommand  `json:"commands,omitzero"`
+	Sessions []jsonSession  `json:"sessions,omitzero"`
+	Forms    []jsonFormItem `json:"forms,omitzero"`
 }
 
 type jsonRenderer struct {
 	Extension string `json:"extension"`
 	Name      string `json:"name"`
 	Kind      string `json:"kind"`
-}
-
-// jsonListing is the answer to /actions: plugin actions and extension
-// commands.
-type jsonListing struct {
-	Actions  []jsonAction  `json:"actions"`
-	Commands []jsonCommand `json:"commands"`
 }
 
 type jsonAction struct {

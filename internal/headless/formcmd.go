@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // listForms answers /forms.
@@ -15,10 +16,14 @@ func (f *Frontend) listForms() {
 	if f.opts.JSON {
 		items := make([]jsonFormItem, 0, len(forms))
 		for _, s := range forms {
+			fields := s.Form.Fields
+			if fields == nil {
+				fields = []protocol.FormField{}
+			}
 			items = append(items, jsonFormItem{Key: formKey(s.Key), Plugin: s.Key.Plugin, Title: s.Form.Title,
-				Submit: s.Submit.String(), Fields: s.Form.Fields})
+				Submit: s.Submit.String(), Fields: fields})
 		}
-		f.event(jsonEvent{Kind: KindForms, Command: "/forms", Forms: items})
+		f.event(jsonEvent{Kind: KindForms, Command: "/forms", Result: &jsonResult{Forms: items}})
 		return
 	}
 	if len(forms) == 0 {
