@@ -47,10 +47,10 @@ type jsonEvent struct {
 	Error     string                  `json:"error,omitempty"`
 	Surface   *jsonSurface            `json:"surface,omitempty"`
 	// Generation is the newly bound generation of surfaces_cleared.
-	Generation int64          `json:"generation,omitempty"`
-	Plugins    []jsonPlugin   `json:"plugins,omitzero"`
-	Prompt     *jsonPrompt    `json:"prompt,omitempty"`
-	Approval   *jsonApproval  `json:"approval,omitempty"`
+	Generation int64         `json:"generation,omitempty"`
+	Plugins    []jsonPlugin  `json:"plugins,omitzero"`
+	Prompt     *jsonPrompt   `json:"prompt,omitempty"`
+	Approval   *jsonApproval `json:"approval,omitempty"`
 	// Command is what the user typed; Result is the command's answer.
 	Command string      `json:"command,omitempty"`
 	Result  *jsonResult `json:"result,omitempty"`
