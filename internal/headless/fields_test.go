@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,4 +248,50 @@ func TestFormBookFind(t *testing.T) {
 	if len(b.list()) != 0 {
 		t.Fatal("a new generation kept the old forms")
 	}
+}
+
+// FuzzParseAnswer: whatever is typed, an answer never panics, and what it
+// accepts fits the field: a select answers one of its options, a
+// multiselect only options, a confirm a bool, a required field something.
+func FuzzParseAnswer(f *testing.F) {
+	for _, s := range []string{"", "1", "0", "-1", "red", "1,2", " , ,", "yes", "99999999999999999999"} {
+		f.Add(s, uint8(0))
+	}
+	fields := []protocol.FormField{
+		{Key: "s", Kind: protocol.FieldSelect, Options: []string{"red", "green"}, Required: true},
+		{Key: "m", Kind: protocol.FieldMultiselect, Options: []string{"a", "b", "c"}},
+		{Key: "c", Kind: protocol.FieldConfirm},
+		{Key: "i", Kind: protocol.FieldInput, Required: true},
+	}
+	f.Fuzz(func(t *testing.T, text string, which uint8) {
+		field := fields[int(which)%len(fields)]
+		v, err := parseAnswer(field, text)
+		if err != nil {
+			return
+		}
+		switch field.Kind {
+		case protocol.FieldSelect:
+			s, ok := v.(string)
+			if !ok || !slices.Contains(field.Options, s) {
+				t.Fatalf("select %q -> %#v", text, v)
+			}
+		case protocol.FieldMultiselect:
+			if v == nil {
+				return
+			}
+			for _, s := range v.([]string) {
+				if !slices.Contains(field.Options, s) {
+					t.Fatalf("multiselect %q -> %#v", text, v)
+				}
+			}
+		case protocol.FieldConfirm:
+			if _, ok := v.(bool); !ok {
+				t.Fatalf("confirm %q -> %#v", text, v)
+			}
+		case protocol.FieldInput:
+			if s, _ := v.(string); strings.TrimSpace(s) == "" {
+				t.Fatalf("required input %q -> %#v", text, v)
+			}
+		}
+	})
 }
