@@ -7,13 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/headless/schemacheck"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
 // jsonLines validates every line of a `chat --json` stdout against
 // docs/chat-events.schema.json and returns the events decoded.
-func jsonLines(t *testing.T, schema *schemacheck.Schema, stdout string) []map[string]any {
+func jsonLines(t *testing.T, schema *testutil.JSONSchema, stdout string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
@@ -36,7 +35,7 @@ func jsonLines(t *testing.T, schema *schemacheck.Schema, stdout string) []map[st
 // failed command — print only lines the documented schema accepts, and
 // together they print every kind it documents.
 func TestHeadlessJSONFitsTheSchema(t *testing.T) {
-	schema, err := schemacheck.Load(filepath.Join(testutil.ModuleRoot(t), "docs", "chat-events.schema.json"))
+	schema, err := testutil.LoadJSONSchema(filepath.Join(testutil.ModuleRoot(t), "docs", "chat-events.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

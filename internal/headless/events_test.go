@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/headless/schemacheck"
 	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -18,9 +17,9 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
-func loadSchema(t *testing.T) *schemacheck.Schema {
+func loadSchema(t *testing.T) *testutil.JSONSchema {
 	t.Helper()
-	s, err := schemacheck.Load(filepath.Join(testutil.ModuleRoot(t), "docs", "chat-events.schema.json"))
+	s, err := testutil.LoadJSONSchema(filepath.Join(testutil.ModuleRoot(t), "docs", "chat-events.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +28,7 @@ func loadSchema(t *testing.T) *schemacheck.Schema {
 
 // validLines checks every line of out against the schema and returns the
 // kinds in order.
-func validLines(t *testing.T, s *schemacheck.Schema, out string) []string {
+func validLines(t *testing.T, s *testutil.JSONSchema, out string) []string {
 	t.Helper()
 	var kinds []string
 	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {

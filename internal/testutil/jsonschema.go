@@ -1,11 +1,4 @@
-// Package schemacheck validates JSON documents against the subset of JSON
-// Schema (draft 2020-12) that docs/chat-events.schema.json uses: type,
-// properties, required, additionalProperties, items, enum, const, oneOf,
-// anyOf, not, local $ref, minLength and minimum, plus the annotations
-// ($schema, $id, $defs, title, description). A schema using any other
-// keyword is refused when loaded, so nothing in it is silently ignored.
-// Tests use it to hold the `chat --json` output to its documented schema.
-package schemacheck
+package testutil
 
 import (
 	"bytes"
@@ -18,37 +11,44 @@ import (
 	"unicode/utf8"
 )
 
-// Schema is a loaded schema. It is read-only after Load: safe for
-// concurrent use.
-type Schema struct {
+// JSONSchema is a loaded JSON Schema (draft 2020-12) of the subset
+// docs/chat-events.schema.json uses: type, properties, required,
+// additionalProperties, items, enum, const, oneOf, anyOf, not, local $ref,
+// minLength and minimum, plus the annotations ($schema, $id, $defs, title,
+// description). A schema using any other keyword is refused when loaded,
+// so nothing in it is silently ignored. Tests use it to hold the
+// `chat --json` output to its documented schema. It is read-only after
+// LoadJSONSchema: safe for concurrent use.
+type JSONSchema struct {
 	root map[string]any
 }
 
-var annotations = []string{"$schema", "$id", "$defs", "title", "description"}
+var jsAnnotations = []string{"$schema", "$id", "$defs", "title", "description"}
 
-var keywords = []string{"type", "properties", "required", "additionalProperties", "items", "enum", "const",
+var jsKeywords = []string{"type", "properties", "required", "additionalProperties", "items", "enum", "const",
 	"oneOf", "anyOf", "not", "$ref", "minLength", "minimum"}
 
-// Load reads a schema file and checks it uses only the supported keywords.
-func Load(path string) (*Schema, error) {
+// LoadJSONSchema reads a schema file and checks it uses only the supported
+// jsKeywords.
+func LoadJSONSchema(path string) (*JSONSchema, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("schemacheck: %w", err)
+		return nil, fmt.Errorf("jsonschema: %w", err)
 	}
-	return Parse(b)
+	return ParseJSONSchema(b)
 }
 
-// Parse is Load from bytes.
-func Parse(b []byte) (*Schema, error) {
-	v, err := decode(b)
+// ParseJSONSchema is LoadJSONSchema from bytes.
+func ParseJSONSchema(b []byte) (*JSONSchema, error) {
+	v, err := decodeJSON(b)
 	if err != nil {
-		return nil, fmt.Errorf("schemacheck: the schema: %w", err)
+		return nil, fmt.Errorf("jsonschema: the schema: %w", err)
 	}
 	root, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("schemacheck: the schema is not an object")
+		return nil, fmt.Errorf("jsonschema: the schema is not an object")
 	}
-	s := &Schema{root: root}
+	s := &JSONSchema{root: root}
 	if err := s.check(root, "#"); err != nil {
 		return nil, err
 	}
@@ -56,20 +56,20 @@ func Parse(b []byte) (*Schema, error) {
 }
 
 // check walks a schema: every keyword known, every $ref resolvable.
-func (s *Schema) check(node any, at string) error {
+func (s *JSONSchema) check(node any, at string) error {
 	m, ok := node.(map[string]any)
 	if !ok {
 		if _, isBool := node.(bool); isBool {
 			return nil
 		}
-		return fmt.Errorf("schemacheck: %s: a schema must be an object or a boolean", at)
+		return fmt.Errorf("jsonschema: %s: a schema must be an object or a boolean", at)
 	}
 	for k, v := range m {
 		switch {
 		case k == "$defs" || k == "properties":
 			defs, ok := v.(map[string]any)
 			if !ok {
-				return fmt.Errorf("schemacheck: %s/%s: not an object", at, k)
+				return fmt.Errorf("jsonschema: %s/%s: not an object", at, k)
 			}
 			for name, sub := range defs {
 				if err := s.check(sub, at+"/"+k+"/"+name); err != nil {
@@ -83,7 +83,7 @@ func (s *Schema) check(node any, at string) error {
 		case k == "oneOf" || k == "anyOf":
 			list, ok := v.([]any)
 			if !ok || len(list) == 0 {
-				return fmt.Errorf("schemacheck: %s/%s: not a non-empty array", at, k)
+				return fmt.Errorf("jsonschema: %s/%s: not a non-empty array", at, k)
 			}
 			for i, sub := range list {
 				if err := s.check(sub, fmt.Sprintf("%s/%s/%d", at, k, i)); err != nil {
@@ -93,17 +93,17 @@ func (s *Schema) check(node any, at string) error {
 		case k == "$ref":
 			ref, _ := v.(string)
 			if _, err := s.resolve(ref); err != nil {
-				return fmt.Errorf("schemacheck: %s: %w", at, err)
+				return fmt.Errorf("jsonschema: %s: %w", at, err)
 			}
-		case slices.Contains(annotations, k) || slices.Contains(keywords, k):
+		case slices.Contains(jsAnnotations, k) || slices.Contains(jsKeywords, k):
 		default:
-			return fmt.Errorf("schemacheck: %s: keyword %q is not supported", at, k)
+			return fmt.Errorf("jsonschema: %s: keyword %q is not supported", at, k)
 		}
 	}
 	return nil
 }
 
-func (s *Schema) resolve(ref string) (any, error) {
+func (s *JSONSchema) resolve(ref string) (any, error) {
 	name, ok := strings.CutPrefix(ref, "#/$defs/")
 	if !ok {
 		return nil, fmt.Errorf("$ref %q: only #/$defs/<name> is supported", ref)
@@ -117,8 +117,8 @@ func (s *Schema) resolve(ref string) (any, error) {
 }
 
 // ValidateJSON decodes one document (numbers kept exact) and validates it.
-func (s *Schema) ValidateJSON(b []byte) error {
-	v, err := decode(b)
+func (s *JSONSchema) ValidateJSON(b []byte) error {
+	v, err := decodeJSON(b)
 	if err != nil {
 		return err
 	}
@@ -127,9 +127,9 @@ func (s *Schema) ValidateJSON(b []byte) error {
 
 // Validate checks a decoded document (json.Number for numbers, as
 // ValidateJSON decodes). The error names the first path that fails.
-func (s *Schema) Validate(doc any) error { return s.validate(s.root, doc, "") }
+func (s *JSONSchema) Validate(doc any) error { return s.validate(s.root, doc, "") }
 
-func decode(b []byte) (any, error) {
+func decodeJSON(b []byte) (any, error) {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	var v any
@@ -142,10 +142,10 @@ func decode(b []byte) (any, error) {
 	return v, nil
 }
 
-func (s *Schema) validate(node, v any, at string) error {
+func (s *JSONSchema) validate(node, v any, at string) error {
 	if b, ok := node.(bool); ok {
 		if !b {
-			return fmt.Errorf("%s: no value is allowed here", where(at))
+			return fmt.Errorf("%s: no value is allowed here", jsonPath(at))
 		}
 		return nil
 	}
@@ -160,24 +160,24 @@ func (s *Schema) validate(node, v any, at string) error {
 		}
 	}
 	if t, ok := m["type"]; ok {
-		if err := checkType(t, v, at); err != nil {
+		if err := jsCheckType(t, v, at); err != nil {
 			return err
 		}
 	}
-	if c, ok := m["const"]; ok && !equal(c, v) {
-		return fmt.Errorf("%s: %s, want %s", where(at), show(v), show(c))
+	if c, ok := m["const"]; ok && !equalJSON(c, v) {
+		return fmt.Errorf("%s: %s, want %s", jsonPath(at), showJSON(v), showJSON(c))
 	}
-	if e, ok := m["enum"].([]any); ok && !slices.ContainsFunc(e, func(x any) bool { return equal(x, v) }) {
-		return fmt.Errorf("%s: %s is not one of %s", where(at), show(v), show(e))
+	if e, ok := m["enum"].([]any); ok && !slices.ContainsFunc(e, func(x any) bool { return equalJSON(x, v) }) {
+		return fmt.Errorf("%s: %s is not one of %s", jsonPath(at), showJSON(v), showJSON(e))
 	}
 	if n, ok := m["minLength"].(json.Number); ok {
-		if str, isStr := v.(string); isStr && int64(utf8.RuneCountInString(str)) < mustInt(n) {
-			return fmt.Errorf("%s: shorter than %s characters", where(at), n)
+		if str, isStr := v.(string); isStr && int64(utf8.RuneCountInString(str)) < jsMustInt(n) {
+			return fmt.Errorf("%s: shorter than %s characters", jsonPath(at), n)
 		}
 	}
 	if n, ok := m["minimum"].(json.Number); ok {
-		if num, isNum := v.(json.Number); isNum && rat(num).Cmp(rat(n)) < 0 {
-			return fmt.Errorf("%s: %s is below the minimum %s", where(at), num, n)
+		if num, isNum := v.(json.Number); isNum && ratOf(num).Cmp(ratOf(n)) < 0 {
+			return fmt.Errorf("%s: %s is below the minimum %s", jsonPath(at), num, n)
 		}
 	}
 	if err := s.object(m, v, at); err != nil {
@@ -196,16 +196,16 @@ func (s *Schema) validate(node, v any, at string) error {
 }
 
 // object applies properties, required and additionalProperties.
-func (s *Schema) object(m map[string]any, v any, at string) error {
+func (s *JSONSchema) object(m map[string]any, v any, at string) error {
 	obj, ok := v.(map[string]any)
 	if !ok {
 		return nil
 	}
 	props, _ := m["properties"].(map[string]any)
-	keys := sortedKeys(obj)
+	keys := jsSortedKeys(obj)
 	// Discriminators (members whose schema is a const) first: a branch of
 	// another kind fails on "kind" before anything else.
-	slices.SortStableFunc(keys, func(a, b string) int { return boolInt(!isConst(props[a])) - boolInt(!isConst(props[b])) })
+	slices.SortStableFunc(keys, func(a, b string) int { return jsBoolInt(!jsIsConst(props[a])) - jsBoolInt(!jsIsConst(props[b])) })
 	for _, k := range keys {
 		sub, declared := props[k]
 		if !declared {
@@ -215,7 +215,7 @@ func (s *Schema) object(m map[string]any, v any, at string) error {
 			}
 			sub = extra
 			if b, isBool := extra.(bool); isBool && !b {
-				return fmt.Errorf("%s: member %q is not in the schema", where(at), k)
+				return fmt.Errorf("%s: member %q is not in the schema", jsonPath(at), k)
 			}
 		}
 		if err := s.validate(sub, obj[k], at+"/"+k); err != nil {
@@ -225,14 +225,14 @@ func (s *Schema) object(m map[string]any, v any, at string) error {
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
 			if _, present := obj[r.(string)]; !present {
-				return fmt.Errorf("%s: member %q is required", where(at), r)
+				return fmt.Errorf("%s: member %q is required", jsonPath(at), r)
 			}
 		}
 	}
 	return nil
 }
 
-func (s *Schema) combinators(m map[string]any, v any, at string) error {
+func (s *JSONSchema) combinators(m map[string]any, v any, at string) error {
 	if list, ok := m["oneOf"].([]any); ok {
 		var errs []string
 		matched := 0
@@ -245,25 +245,25 @@ func (s *Schema) combinators(m map[string]any, v any, at string) error {
 		}
 		if matched != 1 {
 			if matched > 1 {
-				return fmt.Errorf("%s: matches %d of oneOf, want exactly one", where(at), matched)
+				return fmt.Errorf("%s: matches %d of oneOf, want exactly one", jsonPath(at), matched)
 			}
-			return fmt.Errorf("%s: matches none of oneOf: %s", where(at), closest(at, errs))
+			return fmt.Errorf("%s: matches none of oneOf: %s", jsonPath(at), jsClosest(at, errs))
 		}
 	}
 	if list, ok := m["anyOf"].([]any); ok {
 		if !slices.ContainsFunc(list, func(sub any) bool { return s.validate(sub, v, at) == nil }) {
-			return fmt.Errorf("%s: matches none of anyOf", where(at))
+			return fmt.Errorf("%s: matches none of anyOf", jsonPath(at))
 		}
 	}
 	if not, ok := m["not"]; ok && s.validate(not, v, at) == nil {
-		return fmt.Errorf("%s: matches a schema it must not (%s)", where(at), show(not))
+		return fmt.Errorf("%s: matches a schema it must not (%s)", jsonPath(at), showJSON(not))
 	}
 	return nil
 }
 
-// closest picks the telling oneOf failure: the first of a branch whose
+// jsClosest picks the telling oneOf failure: the first of a branch whose
 // "kind" matched (the others only say the kind differs).
-func closest(at string, errs []string) string {
+func jsClosest(at string, errs []string) string {
 	for _, e := range errs {
 		if !strings.HasPrefix(e, at+"/kind: ") {
 			return e
@@ -272,7 +272,7 @@ func closest(at string, errs []string) string {
 	return strings.Join(errs, "; ")
 }
 
-func checkType(t, v any, at string) error {
+func jsCheckType(t, v any, at string) error {
 	var types []string
 	switch t := t.(type) {
 	case string:
@@ -282,16 +282,16 @@ func checkType(t, v any, at string) error {
 			types = append(types, x.(string))
 		}
 	}
-	got := typeOf(v)
+	got := jsTypeOf(v)
 	for _, want := range types {
 		if want == got || want == "number" && got == "integer" {
 			return nil
 		}
 	}
-	return fmt.Errorf("%s: %s is %s, want %s", where(at), show(v), got, strings.Join(types, " or "))
+	return fmt.Errorf("%s: %s is %s, want %s", jsonPath(at), showJSON(v), got, strings.Join(types, " or "))
 }
 
-func typeOf(v any) string {
+func jsTypeOf(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "null"
@@ -304,7 +304,7 @@ func typeOf(v any) string {
 	case map[string]any:
 		return "object"
 	case json.Number:
-		if rat(v).IsInt() {
+		if ratOf(v).IsInt() {
 			return "integer"
 		}
 		return "number"
@@ -312,7 +312,7 @@ func typeOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-func rat(n json.Number) *big.Rat {
+func ratOf(n json.Number) *big.Rat {
 	r, ok := new(big.Rat).SetString(n.String())
 	if !ok {
 		return new(big.Rat)
@@ -320,37 +320,37 @@ func rat(n json.Number) *big.Rat {
 	return r
 }
 
-func mustInt(n json.Number) int64 {
+func jsMustInt(n json.Number) int64 {
 	i, _ := n.Int64()
 	return i
 }
 
 // equal compares decoded JSON values (numbers by value).
-func equal(a, b any) bool {
+func equalJSON(a, b any) bool {
 	na, aNum := a.(json.Number)
 	nb, bNum := b.(json.Number)
 	if aNum && bNum {
-		return rat(na).Cmp(rat(nb)) == 0
+		return ratOf(na).Cmp(ratOf(nb)) == 0
 	}
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return bytes.Equal(ja, jb)
 }
 
-func isConst(schema any) bool {
+func jsIsConst(schema any) bool {
 	m, ok := schema.(map[string]any)
 	_, c := m["const"]
 	return ok && c
 }
 
-func boolInt(b bool) int {
+func jsBoolInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-func sortedKeys(m map[string]any) []string {
+func jsSortedKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -359,14 +359,14 @@ func sortedKeys(m map[string]any) []string {
 	return keys
 }
 
-func where(at string) string {
+func jsonPath(at string) string {
 	if at == "" {
 		return "/"
 	}
 	return at
 }
 
-func show(v any) string {
+func showJSON(v any) string {
 	b, _ := json.Marshal(v)
 	if len(b) > 80 {
 		return string(b[:77]) + "..."

@@ -1,4 +1,4 @@
-package schemacheck
+package testutil
 
 import (
 	"path/filepath"
@@ -19,8 +19,8 @@ const small = `{
   }
 }`
 
-func TestValidate(t *testing.T) {
-	s, err := Parse([]byte(small))
+func TestJSONSchemaValidate(t *testing.T) {
+	s, err := ParseJSONSchema([]byte(small))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestValidate(t *testing.T) {
 // A keyword the validator does not implement is refused, never ignored.
 func TestUnsupportedKeywordIsRefused(t *testing.T) {
 	for _, doc := range []string{`{"pattern":"^a"}`, `{"properties":{"x":{"maxLength":3}}}`, `{"$ref":"#/nowhere"}`, `{"$ref":"#/$defs/missing"}`} {
-		if _, err := Parse([]byte(doc)); err == nil {
+		if _, err := ParseJSONSchema([]byte(doc)); err == nil {
 			t.Errorf("%s: loaded", doc)
 		}
 	}
@@ -63,7 +63,7 @@ func TestUnsupportedKeywordIsRefused(t *testing.T) {
 
 // The published chat events schema loads: it uses only what is checked.
 func TestChatEventsSchemaLoads(t *testing.T) {
-	if _, err := Load(filepath.Join("..", "..", "..", "docs", "chat-events.schema.json")); err != nil {
+	if _, err := LoadJSONSchema(filepath.Join(ModuleRoot(t), "docs", "chat-events.schema.json")); err != nil {
 		t.Fatal(err)
 	}
 }
