@@ -79,7 +79,9 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	case name == "/quit" || name == "/exit":
 		return ErrQuit
 	case name == "/help":
-		if !f.opts.JSON {
+		if f.opts.JSON { // standard output is for events
+			f.say("%s", help)
+		} else {
 			f.print("%s", help)
 		}
 		return nil

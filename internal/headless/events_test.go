@@ -3,6 +3,7 @@ package headless
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,4 +124,23 @@ func TestDriftFromTheSchemaIsCaught(t *testing.T) {
 			t.Errorf("accepted: %s", line)
 		}
 	}
+}
+
+// In JSON mode a secret in a chunk, a notice or a command answer is masked
+// too; JSON's own escapes carry the controls.
+func TestJSONTextIsRedacted(t *testing.T) {
+	var out bytes.Buffer
+	f := New(Options{Out: &out, Err: &bytes.Buffer{}, JSON: true})
+	defer f.Close()
+	f.Emit(agent.Event{Kind: agent.EventText, SessionID: "s", Text: "key " + stripeKey + " \x1b[2J"})
+	f.Emit(agent.Event{Kind: agent.EventNotice, Text: "token " + ghToken})
+	f.fail("/x:y "+ghToken, errors.New("failed with "+stripeKey))
+	got := out.String()
+	if strings.Contains(got, stripeKey[8:24]) || strings.Contains(got, ghToken[4:16]) || strings.Contains(got, "\x1b") {
+		t.Fatalf("a secret or a control in JSON output:\n%s", got)
+	}
+	if strings.Count(got, "[redacted: ") != 4 {
+		t.Fatalf("want four masks:\n%s", got)
+	}
+	validLines(t, loadSchema(t), got)
 }

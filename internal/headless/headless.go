@@ -1,8 +1,12 @@
 // Package headless is the terminal front end of the agent core: it streams
 // the reply to a writer (reasoning dimmed, tool calls shown), prints
 // surface updates as lines, and answers approvals and plugin prompts on the
-// terminal — or declines them when it is not interactive. With JSON it
-// prints one event per line for scripts.
+// terminal — or declines them when it is not interactive. Exec and Loop run
+// what the user types: messages for the model and the commands the window
+// offers as menus and buttons (/actions, /<plugin>:<action>, /ext:<name>,
+// /forms, /form, /sessions, /open, /new; see help). With JSON it prints one
+// event per line for scripts, in the shapes docs/chat-events.schema.json
+// documents (events.go).
 //
 // Everything it prints that came from a plugin, a model or a file goes
 // through safe (redact, then termsafe): a terminal never receives a
