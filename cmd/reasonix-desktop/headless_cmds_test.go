@@ -220,3 +220,22 @@ func TestHeadlessSessions(t *testing.T) {
 		t.Fatalf("session file: %v\n%s", err, b)
 	}
 }
+
+// In a loop the same input carries the lines and the answers: a tool call
+// asks for approval, the next line answers it, and the loop goes on.
+func TestHeadlessLoopAnswersApprovals(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	r := h.headless(`call write_file {"path":"a.txt","content":"written"}`+"\no\n/quit\n", "--repl", "--model", xdevEchoModel)
+	if r.code != 0 || !strings.Contains(r.stderr, "Allow write_file") {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(h.workdir, "a.txt"))
+	if err != nil || string(b) != "written" {
+		t.Fatalf("the approved write did not happen: %v %q\n%s\n%s", err, b, r.stdout, r.stderr)
+	}
+	r = h.headless(`call write_file {"path":"b.txt","content":"no"}`+"\n\n", "--repl", "--model", xdevEchoModel)
+	if _, err := os.Stat(filepath.Join(h.workdir, "b.txt")); err == nil {
+		t.Fatalf("an empty answer approved a write:\n%s", r.stderr)
+	}
+}

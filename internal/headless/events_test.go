@@ -3,13 +3,13 @@ package headless
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
@@ -43,6 +43,17 @@ func validLines(t *testing.T, s *testutil.JSONSchema, out string) []string {
 	return kinds
 }
 
+// pluginsEvent decodes the plugin list into whatever type the core's
+// event carries (its members are matched by name).
+func pluginsEvent(t *testing.T, list string) agent.Event {
+	t.Helper()
+	ev := agent.Event{Kind: agent.EventPlugins}
+	if err := json.Unmarshal([]byte(list), &ev.Plugins); err != nil || len(ev.Plugins) == 0 {
+		t.Fatalf("plugin list %s: %v", list, err)
+	}
+	return ev
+}
+
 func surfaceKey(id string) surfaces.Key {
 	return surfaces.Key{Plugin: "p", SurfaceID: id, SessionID: "s1", Generation: 1}
 }
@@ -62,8 +73,7 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 		Notification: &protocol.NotificationPayload{Title: "hi", Body: "there"}}
 	sid := "s1"
 	events := []agent.Event{
-		{Kind: agent.EventPlugins, Plugins: []host.PluginStatus{{Name: "p", Version: "1", State: "Active", Generation: 1,
-			Intercepts: []string{"tool.before"}, StartError: nil}}},
+		pluginsEvent(t, `[{"name":"p","version":"1","state":"Active","generation":1,"intercepts":["tool.before"],"failure":"x"}]`),
 		{Kind: agent.EventPlugins},
 		{Kind: agent.EventSurface, Surface: &surfaces.Change{Kind: surfaces.Cleared, Generation: 1}},
 		{Kind: agent.EventSession, SessionID: sid},
