@@ -133,7 +133,7 @@ func (f *Frontend) Loop(ctx context.Context, core Core) error {
 		if !f.opts.JSON {
 			f.say("> ")
 		}
-		line, ok := f.lines.next(ctx)
+		line, ok := f.lines.nextInput(ctx)
 		if !ok {
 			if !f.opts.JSON {
 				f.say("\n")
