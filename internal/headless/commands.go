@@ -48,17 +48,17 @@ var ErrShown = errors.New("shown")
 var actionName = regexp.MustCompile(`^/[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}:[a-zA-Z0-9-]+$`)
 
 const help = `Commands (anything else is sent to the model):
-  /actions                      list plugin actions and extension commands
-  /<plugin>:<action> [k=v ...]  run a plugin UI action (arguments optional)
-  /ext:<command> [args]         run an xdev extension command
-  /forms                        list the forms plugins published
-  /form <form> [field=value ...] fill a form and submit it (asks each field
-                                unless values are given)
-  /sessions                     list saved sessions
-  /open <id>                    continue a saved session (an id prefix will do)
-  /new, /clear                  start a new session
-  /help                         this list
-  /quit                         leave (end of input does too)
+  /actions                        list plugin actions and extension commands
+  /<plugin>:<action> [k=v ...]    run a plugin UI action (arguments optional)
+  /ext:<command> [args]           run an xdev extension command
+  /forms                          list the forms plugins published
+  /form <form> [field=value ...]  fill a form and submit it (asks each field
+                                  unless values are given)
+  /sessions                       list saved sessions
+  /open <id>                      continue a saved session (an id prefix will do)
+  /new, /clear                    start a new session
+  /help                           this list
+  /quit                           leave (end of input does too)
 `
 
 // Exec runs one line typed on the terminal: a command, or a message for
