@@ -77,7 +77,7 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 
 	var missing []string
 	for _, k := range []string{"plugins", "session", "turn_started", "user_message", "reasoning", "text", "tool_call", "turn_done",
-		"turn_failed", "surface", "prompt", "prompt_closed", "approval", "actions", "action_result", "command_output", "forms",
+		"turn_failed", "surface", "prompt", "prompt_closed", "approval_request", "approval", "actions", "action_result", "command_output", "forms",
 		"form_submitted", "sessions", "error"} {
 		if seen[k] == 0 {
 			missing = append(missing, k)

@@ -25,6 +25,7 @@ const (
 	KindSurfacesCleared = "surfaces_cleared"
 	KindPrompt          = "prompt"
 	KindPromptClosed    = "prompt_closed"
+	KindApprovalRequest = "approval_request"
 	KindApproval        = "approval"
 	KindActions         = "actions"
 	KindActionResult    = "action_result"
@@ -111,7 +112,7 @@ type jsonApproval struct {
 	CallID    string `json:"callId,omitempty"`
 	Tool      string `json:"tool"`
 	Arguments string `json:"arguments,omitempty"`
-	Decision  string `json:"decision"` // deny, once, session, always
+	Decision  string `json:"decision,omitempty"` // deny, once, session, always; not on approval_request
 }
 
 // jsonResult answers a command: an action's result, an extension

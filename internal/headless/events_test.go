@@ -105,7 +105,7 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 		Title: "Sure?", Fields: []protocol.FormField{{Key: "value", Kind: protocol.FieldConfirm}}, Simple: true})
 	got := strings.Join(validLines(t, loadSchema(t), out.String()), " ")
 	want := "plugins plugins session turn_started user_message reasoning text tool_call usage surface surface surface surface " +
-		"surface_removed surfaces_cleared compacted notice turn_failed turn_done approval prompt prompt_closed"
+		"surface_removed surfaces_cleared compacted notice turn_failed turn_done approval_request approval prompt prompt_closed"
 	if got != want {
 		t.Fatalf("kinds\n got %s\nwant %s", got, want)
 	}

@@ -194,9 +194,12 @@ func (f *Frontend) newline() {
 
 // Approve implements agent.Frontend.
 func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	ja := jsonApproval{CallID: req.CallID, Tool: redact.String(req.Tool), Arguments: redact.String(req.Arguments)}
+	asked := ja
+	f.event(jsonEvent{Kind: KindApprovalRequest, SessionID: req.SessionID, Approval: &asked})
 	a := f.approve(ctx, req)
-	f.event(jsonEvent{Kind: KindApproval, SessionID: req.SessionID, Approval: &jsonApproval{
-		CallID: req.CallID, Tool: redact.String(req.Tool), Arguments: redact.String(req.Arguments), Decision: string(a)}})
+	ja.Decision = string(a)
+	f.event(jsonEvent{Kind: KindApproval, SessionID: req.SessionID, Approval: &ja})
 	return a
 }
 
