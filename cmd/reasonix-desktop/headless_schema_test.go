@@ -75,10 +75,15 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 	chat("", "--non-interactive", "--prompt", `call write_file {"path":"a.txt","content":"x"}`)
 	chat("", "--model", "plugin/nobody/x/y", "--prompt", "hi")
 
+	total := 0
+	for _, n := range seen {
+		total += n
+	}
+	t.Logf("%d lines validated, %d kinds: %v", total, len(seen), seen)
 	var missing []string
 	for _, k := range []string{"plugins", "session", "turn_started", "user_message", "reasoning", "text", "tool_call", "turn_done",
 		"turn_failed", "surface", "prompt", "prompt_closed", "approval_request", "approval", "actions", "action_result", "command_output", "forms",
-		"form_submitted", "sessions", "error"} {
+		"form_submitted", "sessions", "error", "usage", "surfaces_cleared"} {
 		if seen[k] == 0 {
 			missing = append(missing, k)
 		}
