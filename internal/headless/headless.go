@@ -42,12 +42,14 @@ type Options struct {
 	Color bool
 }
 
-// Frontend implements agent.Frontend on a terminal.
+// Frontend implements agent.Frontend on a terminal. Emit, Approve and
+// Prompt may be called from any goroutine (the core's); Exec and Loop run
+// on one goroutine at a time, the caller's.
 type Frontend struct {
 	opts  Options
 	lines *lineReader // nil without input
 
-	mu           sync.Mutex                 // one writer at a time; prompts hold it while asking
+	mu           sync.Mutex                 // one writer at a time
 	midLine      bool                       // the reply text left the cursor mid-line
 	reasoning    bool                       // the last text printed was reasoning
 	shown        map[string]agent.ToolState // last state printed per tool call
@@ -74,7 +76,8 @@ func New(opts Options) *Frontend {
 // approvals are declined and prompts cancelled).
 func (f *Frontend) answering() bool { return f.lines != nil && !f.opts.NonInteractive }
 
-// Close stops reading In (a read already blocked in In ends with it).
+// Close stops the goroutine reading In (once a read blocked in In returns:
+// an os.File read is not interrupted).
 func (f *Frontend) Close() {
 	if f.lines != nil {
 		f.lines.close()
