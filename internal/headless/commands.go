@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"text/tabwriter"
 
@@ -43,9 +42,14 @@ var ErrQuit = errors.New("quit")
 // sets the exit status).
 var ErrShown = errors.New("shown")
 
-// actionName is the shape of /<plugin>:<action>: a line of this shape that
-// names no action is an error, not a message to the model.
-var actionName = regexp.MustCompile(`^/[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}:[a-zA-Z0-9-]+$`)
+// looksLikeAction reports a first word of the shape /<plugin>:<action>
+// (no further slash, so a path like /tmp/a:1 is not one): such a line that
+// names no action is an error, not a message to the model. The name rules
+// themselves are the action registry's.
+func looksLikeAction(name string) bool {
+	plugin, id, ok := strings.Cut(strings.TrimPrefix(name, "/"), ":")
+	return ok && plugin != "" && id != "" && !strings.ContainsAny(plugin+id, "/:")
+}
 
 const help = `Commands (anything else is sent to the model):
   /actions                        list plugin actions and extension commands
@@ -107,7 +111,7 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	default:
 		if a, ok := lookupAction(core, name); ok {
 			err = f.invoke(ctx, core, line, a, rest)
-		} else if actionName.MatchString(name) {
+		} else if looksLikeAction(name) {
 			err = fmt.Errorf("no action %s (/actions lists them)", name)
 		} else {
 			return f.send(ctx, core, line) // a message that starts with a slash

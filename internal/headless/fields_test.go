@@ -295,3 +295,14 @@ func FuzzParseAnswer(f *testing.F) {
 		}
 	})
 }
+
+func TestLooksLikeAction(t *testing.T) {
+	for name, want := range map[string]bool{
+		"/hello-surfaces:refresh": true, "/p:a": true, "/tmp/a:1": false, "/ext": false, "/:x": false,
+		"/p:": false, "/p:a:b": false, "/usr/bin": false,
+	} {
+		if got := looksLikeAction(name); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+}
