@@ -8,7 +8,7 @@
 // commands listed under "hooks" in settings.json for tool_call, tool_result,
 // session_start and turn_end.
 //
-// A Manager (Open) implements agent.Extensions. Its gates run before the v2
+// A Manager (Open) implements gate.Set. Its gates run before the v2
 // interception chain: the hooks bus first, then every live extension that
 // declared tool_call or tool_result, in lexical order of the file names. The
 // first denial short-circuits; tool_result patches apply in sequence.
