@@ -37,7 +37,7 @@ func (e *extension) writer() {
 				// (exit status, stderr). One that only closed its stdin is
 				// killed.
 				select {
-				case <-e.exited:
+				case <-e.child.Exited():
 				case <-time.After(drainWait):
 					e.kill("writing to its stdin failed: " + err.Error())
 				}
@@ -180,54 +180,6 @@ func (e *extension) logFrame(f Frame) {
 		level = slog.LevelError
 	}
 	e.log.Log(context.Background(), level, "xdev extension log", "text", redact.String(f.Text))
-}
-
-// readStderr logs every stderr line (a line behind, redacted with its
-// neighbour so that a token wrapped onto the next line is masked whole, see
-// redact.Lines) and keeps a short raw tail for failure reasons, redacted as
-// one text when shown.
-func (e *extension) readStderr() {
-	defer e.readers.Done()
-	r := bufio.NewReaderSize(e.stderr, 4<<10)
-	var lines redact.Lines
-	defer func() {
-		for _, l := range lines.Flush() {
-			e.log.Info("xdev extension stderr", "line", l)
-		}
-	}()
-	for {
-		line, _, err := readLine(r, stderrLineCap)
-		if text := strings.TrimRight(string(line), "\r\n"); text != "" {
-			for _, l := range lines.Push(text) {
-				e.log.Info("xdev extension stderr", "line", l)
-			}
-			e.mu.Lock()
-			e.tail = append(e.tail, text)
-			if len(e.tail) > stderrTailLines+1 { // one more: context, see stderrTail
-				e.tail = e.tail[len(e.tail)-stderrTailLines-1:]
-			}
-			e.mu.Unlock()
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (e *extension) stderrTail() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.tail) == 0 {
-		return ""
-	}
-	// Joined by newlines for redaction (a secret over two lines is masked
-	// whole), shown on one line. The oldest line kept is only context for
-	// the next (whose start it may hold) and is not shown.
-	joined := redact.String(strings.Join(e.tail, "\n"))
-	if len(e.tail) > stderrTailLines {
-		joined = joined[strings.IndexByte(joined, '\n')+1:]
-	}
-	return "; stderr: " + strings.ReplaceAll(joined, "\n", " | ")
 }
 
 // readLine reads one line (newline included) keeping at most max bytes; the

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,9 +35,7 @@ const (
 	drainWait = time.Second
 	// writeQueue bounds frames waiting for the extension's stdin.
 	writeQueue = 64
-	// stderrLineCap truncates one stderr line in the log.
-	stderrLineCap = 16 << 10
-	// stderrTailLines are kept for failure reasons.
+	// stderrTailLines of the stderr tail are shown in failure reasons.
 	stderrTailLines = 5
 )
 
@@ -48,11 +46,9 @@ type extension struct {
 	m    *Manager
 	log  *slog.Logger
 
-	cmd    *exec.Cmd
-	pid    int
-	stdin  *os.File
-	stdout *os.File
-	stderr *os.File
+	child  *proc.Child // the process: group, stderr tail, reaping
+	stdin  *os.File    // child.Stdin
+	stdout *os.File    // child.Stdout
 	writes chan []byte
 	// wmu is held by whoever writes to stdin: the writer goroutine or a
 	// caller writing its own event (writeDirect). queued counts frames
@@ -85,14 +81,12 @@ type extension struct {
 
 	mu      sync.Mutex
 	pending map[int64]chan Frame
-	reason  string   // why it died
-	tail    []string // last stderr lines, raw: redacted joined, when shown
-	loaded  bool     // handshake done: a death is recorded as a failure
+	reason  string // why it died
+	loaded  bool   // handshake done: a death is recorded as a failure
 
 	closing  atomic.Bool
 	dead     chan struct{}
 	deadOnce sync.Once
-	exited   chan struct{} // the process was reaped
 	done     chan struct{} // every goroutine of the extension has ended
 	readers  sync.WaitGroup
 	writerWG sync.WaitGroup
@@ -101,89 +95,52 @@ type extension struct {
 // label names the extension in reasons: its name and its file.
 func (e *extension) label() string { return fmt.Sprintf("xdev extension %s (%s)", e.name, e.path) }
 
-// spawn starts the executable in its own process group with stdin/stdout
-// pipes and stderr to the log.
-func spawn(m *Manager, name, path string) (*extension, error) {
-	e := &extension{name: name, path: path, m: m, log: m.log.With("extension", name),
-		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
-		pending: map[int64]chan Frame{}, dead: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
-	// os.Pipe rather than cmd.StdoutPipe: Wait then never waits for, nor
-	// closes, our ends, so a grandchild holding a pipe cannot wedge the reap.
-	var files []*os.File
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}
-	inR, inW, err := pipe()
+// spawn starts the executable through the host's process runner (its own
+// process group, watchdog, stderr into the tail and the log) and starts
+// reading and writing its pipes.
+func spawn(ctx context.Context, m *Manager, name, path string) (*extension, error) {
+	log := m.log.With("extension", name)
+	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Log: log, StderrLevel: slog.LevelInfo})
 	if err != nil {
-		return nil, fmt.Errorf("stdin pipe: %w", err)
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, fmt.Errorf("stderr pipe: %w", err)
-	}
-	cmd := exec.Command(path)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = proc.Attr()
-	if err := proc.Start(cmd); err != nil {
-		closeAll()
 		return nil, err
 	}
-	// The child has its copies; ours would keep the pipes open forever.
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
-	stdout := readturn.NewPipe(outR)
+	e := &extension{name: name, path: path, m: m, log: log, child: child, stdin: child.Stdin, stdout: child.Stdout,
+		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
+		pending: map[int64]chan Frame{}, dead: make(chan struct{}), done: make(chan struct{})}
+	stdout := readturn.NewPipe(child.Stdout)
 	e.br = bufio.NewReaderSize(stdout, 64<<10)
 	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
 	e.readEnd = make(chan struct{})
 
-	e.readers.Add(2)
+	e.readers.Add(1)
 	go e.readFrames()
-	go e.readStderr()
 	e.writerWG.Add(1)
 	go e.writer()
 	go e.reap()
 	return e, nil
 }
 
-// reap waits for the process, lets the readers drain what it wrote, and
-// marks the extension dead.
+// reap waits for the process (the runner kills what it left in its group),
+// lets the reader drain what it wrote, and marks the extension dead.
 func (e *extension) reap() {
-	err := e.cmd.Wait()
-	close(e.exited)
-	// Orphans of the group would keep the pipes open.
-	proc.KillGroup(e.pid)
+	<-e.child.Exited()
 	drained := make(chan struct{})
 	go func() { e.readers.Wait(); close(drained) }()
+	drain := time.NewTimer(drainWait)
 	select {
 	case <-drained:
-	case <-time.After(drainWait):
+	case <-drain.C:
 		// Stop first: closing a file waits for a read on a caller's
 		// thread, which only its watch ends.
 		e.watch.Stop()
-		e.stdout.Close() // unblocks the readers
-		e.stderr.Close()
+		e.stdout.Close() // unblocks the reader
 		<-drained
 	}
+	drain.Stop()
+	<-e.child.Done() // the stderr tail is complete
 	status := "exited"
-	if err != nil {
+	if err := e.child.ExitErr(); err != nil {
 		status = "exited: " + err.Error()
 	}
 	e.markDead(status + e.stderrTail())
@@ -193,8 +150,6 @@ func (e *extension) reap() {
 	e.closeStdin()
 	e.writerWG.Wait()
 	e.stdout.Close()
-	e.stderr.Close()
-	proc.Forget(e.pid)
 	close(e.done)
 }
 
@@ -207,7 +162,7 @@ func (e *extension) markDead(reason string) {
 		loaded := e.loaded
 		e.mu.Unlock()
 		close(e.dead)
-		e.killGroup()
+		e.child.Kill(reason)
 		if loaded && !e.closing.Load() {
 			e.log.Warn("xdev extension died; pruned for the rest of the session", "path", e.path, "reason", redact.String(reason))
 			e.m.addFailure(Failure{Extension: e.name, Path: e.path, Reason: "died: " + reason})
@@ -242,24 +197,25 @@ func (e *extension) kill(reason string) { e.markDead(reason) }
 func (e *extension) close(ctx context.Context) {
 	e.closing.Store(true)
 	e.stopWriter()
+	grace := time.NewTimer(exitGrace)
+	defer grace.Stop()
 	select {
-	case <-e.exited:
-	case <-time.After(exitGrace):
+	case <-e.child.Exited():
+	case <-grace.C:
 	case <-ctx.Done():
 	}
 	e.markDead("closed")
-	e.killGroup()
 	<-e.done
 }
 
-// killGroup kills the extension's process group unless close already
-// forgot it (its number may belong to someone else by then).
-func (e *extension) killGroup() {
-	select {
-	case <-e.done:
-	default:
-		proc.KillGroup(e.pid)
+// stderrTail is the last lines of stderr for a failure reason, redacted
+// as one text, shown on one line.
+func (e *extension) stderrTail() string {
+	lines := e.child.Tail().Lines(stderrTailLines)
+	if len(lines) == 0 {
+		return ""
 	}
+	return "; stderr: " + strings.Join(lines, " | ")
 }
 
 func (e *extension) closeStdin() { e.stdinMu.Do(func() { e.stdin.Close() }) }

@@ -7,9 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"sync"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
@@ -34,9 +32,6 @@ type hookBus struct {
 }
 
 type note struct{ event, sessionID string }
-
-// errHookTimeout is the cause of a hook's own timeout (not the caller's).
-var errHookTimeout = errors.New("hook timeout")
 
 var _ gate.ToolGate = (*hookBus)(nil)
 
@@ -154,37 +149,18 @@ func (b *hookBus) run(ctx context.Context, h *hook, in hookInput) hookRun {
 	if err != nil {
 		return hookRun{err: fmt.Errorf("event JSON: %w", err)}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, h.timeout, errHookTimeout)
-	defer cancel()
-	var stdout, stderr cappedBuffer
-	cmd := exec.CommandContext(ctx, h.argv[0], h.argv[1:]...)
-	cmd.Stdin = bytes.NewReader(append(input, '\n'))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = proc.Attr()
-	cmd.Cancel = func() error { proc.KillGroup(cmd.Process.Pid); return nil }
-	// A background child holding the pipes must not hold the call.
-	cmd.WaitDelay = time.Second
-	if err = proc.Start(cmd); err == nil {
-		err = cmd.Wait()
-	}
-	if cmd.Process != nil {
-		proc.KillGroup(cmd.Process.Pid) // whatever the hook left behind
-		proc.Forget(cmd.Process.Pid)
-	}
-	r := hookRun{stdout: stdout.String(), stderr: redact.String(stderr.String())}
-	var exitErr *exec.ExitError
+	res, err := proc.Run(ctx, proc.Spec{Path: h.argv[0], Args: h.argv[1:], Stdin: bytes.NewReader(append(input, '\n')),
+		Timeout: h.timeout, OutputCap: hookOutputCap})
+	r := hookRun{code: res.ExitCode, stdout: string(res.Stdout), stderr: redact.String(string(res.Stderr))}
 	switch {
-	case err == nil:
-	case errors.Is(context.Cause(ctx), errHookTimeout):
+	case errors.Is(err, proc.ErrTimeout):
 		r.err = fmt.Errorf("timed out after %s (killed)", h.timeout)
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		r.err = ctx.Err()
-	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
-		r.code = cmd.ProcessState.ExitCode()
-	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
-		r.code = exitErr.ExitCode()
-	default:
+	case err != nil:
 		r.err = err
+	case res.ExitCode < 0:
+		r.err = res.Exit // ended by a signal
 	}
 	if r.err != nil {
 		b.log.Warn("hook failed", "hook", h.label(), "err", redact.String(r.err.Error()))
@@ -240,15 +216,3 @@ func (b *hookBus) close(ctx context.Context) {
 	}
 	b.cancel()
 }
-
-// cappedBuffer keeps the first hookOutputCap bytes of a stream.
-type cappedBuffer struct{ buf bytes.Buffer }
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := hookOutputCap - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string { return c.buf.String() }

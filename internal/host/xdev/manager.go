@@ -185,7 +185,7 @@ func sanitize(s string) string {
 
 // start spawns one extension and runs the handshake within ctx.
 func (m *Manager) start(ctx context.Context, name, path string) (*extension, error) {
-	e, err := spawn(m, name, path)
+	e, err := spawn(ctx, m, name, path)
 	if err != nil {
 		return nil, err
 	}

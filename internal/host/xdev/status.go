@@ -26,9 +26,7 @@ func (m *Manager) ExtensionStatus() []gate.Status {
 		if e.isDead() {
 			st.State, st.Failure = "Dead", redact.String(e.deathReason())
 		}
-		e.mu.Lock()
-		st.StderrTail = strings.Join(e.tail, "\n")
-		e.mu.Unlock()
+		st.StderrTail = strings.Join(e.child.Tail().Lines(stderrTailLines), "\n")
 		out = append(out, st)
 	}
 	for _, f := range m.Failures() {
