@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -78,8 +78,8 @@ type extension struct {
 	br        *bufio.Reader
 	partial   []byte
 	handshook bool
-	turn      *readturn.Turn
-	watch     *readturn.Watch
+	turn      *transport.Turn
+	watch     *transport.Watch
 	readEnd   chan struct{} // closed when reading has ended
 	endOnce   sync.Once
 
@@ -148,9 +148,9 @@ func spawn(m *Manager, name, path string) (*extension, error) {
 	outW.Close()
 	errW.Close()
 	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
-	stdout := readturn.NewPipe(outR)
+	stdout := transport.NewPipe(outR)
 	e.br = bufio.NewReaderSize(stdout, 64<<10)
-	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
+	e.turn = transport.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
 	e.readEnd = make(chan struct{})
 
