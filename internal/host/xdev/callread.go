@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 )
 
 // Caller reads, as in protocol/ndjson (internal/readturn says why): an
@@ -82,7 +82,7 @@ func (e *extension) readFor(ctx context.Context, id int64, ch chan Frame, deadli
 func (e *extension) yieldRole() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.pending) > 0 || e.turn.StateLocked() != readturn.Held {
+	if len(e.pending) > 0 || e.turn.StateLocked() != transport.Held {
 		return false
 	}
 	e.turn.FreeLocked()
@@ -95,7 +95,7 @@ func (e *extension) releaseRole() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
-	case e.turn.StateLocked() != readturn.Held:
+	case e.turn.StateLocked() != transport.Held:
 	case len(e.pending) == 0:
 		e.turn.FreeLocked()
 	default:

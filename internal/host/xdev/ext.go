@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -74,8 +74,8 @@ type extension struct {
 	br        *bufio.Reader
 	partial   []byte
 	handshook bool
-	turn      *readturn.Turn
-	watch     *readturn.Watch
+	turn      *transport.Turn
+	watch     *transport.Watch
 	readEnd   chan struct{} // closed when reading has ended
 	endOnce   sync.Once
 
@@ -107,9 +107,9 @@ func spawn(ctx context.Context, m *Manager, name, path string) (*extension, erro
 	e := &extension{name: name, path: path, m: m, log: log, child: child, stdin: child.Stdin, stdout: child.Stdout,
 		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
 		pending: map[int64]chan Frame{}, dead: make(chan struct{}), done: make(chan struct{})}
-	stdout := readturn.NewPipe(child.Stdout)
+	stdout := transport.NewPipe(child.Stdout)
 	e.br = bufio.NewReaderSize(stdout, 64<<10)
-	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
+	e.turn = transport.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
 	e.readEnd = make(chan struct{})
 
