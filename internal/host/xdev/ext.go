@@ -1,7 +1,6 @@
 package xdev
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -69,10 +68,10 @@ type extension struct {
 	failOpen bool
 	capsCh   chan Frame // the first capabilities frame
 
-	// Reading stdout (callread.go). br, partial and handshook belong to the
-	// goroutine holding the reading turn; turn changes under mu.
-	br        *bufio.Reader
-	partial   []byte
+	// Reading stdout (callread.go): the transport's line framer, read by
+	// the goroutine holding the reading turn (as is handshook); turn
+	// changes under mu.
+	lines     *transport.LineReader
 	handshook bool
 	turn      *transport.Turn
 	watch     *transport.Watch
@@ -108,7 +107,7 @@ func spawn(ctx context.Context, m *Manager, name, path string) (*extension, erro
 		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
 		pending: map[int64]chan Frame{}, dead: make(chan struct{}), done: make(chan struct{})}
 	stdout := transport.NewPipe(child.Stdout)
-	e.br = bufio.NewReaderSize(stdout, 64<<10)
+	e.lines = transport.NewLineReader(stdout, MaxFrameBytes)
 	e.turn = transport.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
 	e.readEnd = make(chan struct{})
