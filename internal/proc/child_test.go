@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +41,16 @@ func waitDone(t *testing.T, c *proc.Child) error {
 	return err
 }
 
+// readLine reads one line of the child's stdout.
+func readLine(t *testing.T, c *proc.Child) string {
+	t.Helper()
+	line, err := bufio.NewReader(c.Stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return line
+}
+
 // A spawned child talks over its stdin/stdout pipes and ends when its
 // stdin closes.
 func TestSpawnPipes(t *testing.T) {
@@ -52,9 +61,8 @@ func TestSpawnPipes(t *testing.T) {
 	if _, err := io.WriteString(c.Stdin, "ping\n"); err != nil {
 		t.Fatal(err)
 	}
-	line, err := bufio.NewReader(c.Stdout).ReadString('\n')
-	if err != nil || line != "ping\n" {
-		t.Fatalf("read %q, %v", line, err)
+	if line := readLine(t, c); line != "ping\n" {
+		t.Fatalf("read %q", line)
 	}
 	_ = c.Stdin.Close()
 	if err := waitDone(t, c); err != nil {
@@ -96,17 +104,10 @@ func TestSpawnStderrTail(t *testing.T) {
 // Kill ends the whole tree: a SIGTERM-ignoring grandchild included.
 func TestSpawnKillEndsTheTree(t *testing.T) {
 	c := spawn(t, proc.Spec{Path: "/bin/sh", Args: []string{"-c", `trap '' TERM; sleep 60 & echo $!; wait`}})
-	line, err := bufio.NewReader(c.Stdout).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	grandchild, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		t.Fatal(err)
-	}
+	grandchild := pidIn(t, readLine(t, c))
 	c.Kill("test")
 	c.Kill("twice is fine")
-	err = waitDone(t, c)
+	err := waitDone(t, c)
 	var exitErr *exec.ExitError
 	if !errors.As(err, &exitErr) || exitErr.ExitCode() != -1 {
 		t.Fatalf("exit %v, want a signal", err)
@@ -118,11 +119,7 @@ func TestSpawnKillEndsTheTree(t *testing.T) {
 // with the group, so Done does not wait for it.
 func TestSpawnReapKillsWhatTheChildLeft(t *testing.T) {
 	c := spawn(t, proc.Spec{Path: "/bin/sh", Args: []string{"-c", `sleep 60 & echo $!`}})
-	line, err := bufio.NewReader(c.Stdout).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	grandchild, _ := strconv.Atoi(strings.TrimSpace(line))
+	grandchild := pidIn(t, readLine(t, c))
 	if err := waitDone(t, c); err != nil {
 		t.Fatalf("exit: %v", err)
 	}
