@@ -9,8 +9,9 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 )
 
-// Caller reads, as in protocol/ndjson (internal/readturn says why): an
-// event sent while nobody reads stdout is answered on the caller's
+// Caller reads over the host's pipe transport (internal/host/transport
+// says why: its Pipe, Watch, Turn and LineReader do the work; this file is
+// only xdev's policy over them): an event sent while nobody reads stdout is answered on the caller's
 // goroutine, which reads (and dispatches) frames until its answer arrives.
 // The background reader frees the turn when an answer leaves no event
 // pending; a caller gives it back when its answer arrives, and the
