@@ -23,8 +23,8 @@
 // Processes are started through internal/proc (own process group, the
 // watchdog, one redacted stderr tail, the whole tree killed at the end);
 // stdout is read through internal/host/transport's line framer and read
-// turn. xdev imports the core's contract (internal/host/gate), never
-// internal/host/agent.
+// turn. The core's contract (gates, tools, commands, status) comes from
+// internal/host/gate, below internal/host/agent.
 //
 // The host extends v1 in one place the seed leaves open: invoking an
 // extension's tools and commands (events tool_invoke and command). See
