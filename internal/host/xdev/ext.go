@@ -38,57 +38,75 @@ const (
 	stderrTailLines = 5
 )
 
-// extension is one running xdev v1 process.
+// extension is one running xdev v1 process. Its state is grouped by who
+// owns it: the stdin half, the stdout half, the handshake's declaration and
+// the lifecycle; pending round trips and the death record are under mu.
 type extension struct {
 	name string // sanitized: [a-z0-9_]
 	path string // the executable
 	m    *Manager
 	log  *slog.Logger
 
-	child  *proc.Child // the process: group, stderr tail, reaping
-	stdin  *os.File    // child.Stdin
-	stdout *os.File    // child.Stdout
-	writes chan []byte
-	// wmu is held by whoever writes to stdin: the writer goroutine or a
-	// caller writing its own event (writeDirect). queued counts frames
-	// handed to the writer and not yet written.
-	wmu     sync.Mutex
-	queued  atomic.Int64
-	stop    chan struct{} // closed by close: the writer closes stdin
-	stopped sync.Once
-	stdinMu sync.Once
+	child *proc.Child // the process: group, stderr tail, reaping
+	stdinWriter
+	stdoutReader
+	declaration
+	lifecycle
 
 	nextID      atomic.Int64 // frame ids
 	invocations atomic.Int64 // tool_invoke callIds
 
-	// Set by the handshake (Manager.start) before the extension is
-	// registered; read-only afterwards.
-	caps     Capabilities
-	events   map[string]bool
-	failOpen bool
-	capsCh   chan Frame // the first capabilities frame
+	mu      sync.Mutex
+	pending map[int64]chan Frame
+	reason  string // why it died
+	loaded  bool   // handshake done: a death is recorded as a failure
+}
 
-	// Reading stdout (callread.go): the transport's line framer, read by
-	// the goroutine holding the reading turn (as is handshook); turn
-	// changes under mu.
+// stdinWriter is the write half (conn.go). stdin is written by whoever
+// holds wmu: the writer goroutine or a caller writing its own event
+// (writeDirect). queued counts frames handed to the writer and not yet
+// written.
+type stdinWriter struct {
+	stdin    *os.File // child.Stdin
+	writes   chan []byte
+	wmu      sync.Mutex
+	queued   atomic.Int64
+	stop     chan struct{} // closed by close: the writer closes stdin
+	stopped  sync.Once
+	stdinMu  sync.Once
+	writerWG sync.WaitGroup
+}
+
+// stdoutReader is the read half (conn.go, callread.go): the transport's
+// line framer, read by the goroutine holding the reading turn (as is
+// handshook); turn changes under the extension's mu.
+type stdoutReader struct {
+	stdout    *os.File // child.Stdout
 	lines     *transport.LineReader
 	handshook bool
 	turn      *transport.Turn
 	watch     *transport.Watch
 	readEnd   chan struct{} // closed when reading has ended
 	endOnce   sync.Once
+	readers   sync.WaitGroup
+}
 
-	mu      sync.Mutex
-	pending map[int64]chan Frame
-	reason  string // why it died
-	loaded  bool   // handshake done: a death is recorded as a failure
+// declaration is set by the handshake (Manager.start) before the
+// extension is registered; read-only afterwards.
+type declaration struct {
+	caps     Capabilities
+	events   map[string]bool
+	failOpen bool
+	capsCh   chan Frame // the first capabilities frame
+}
 
+// lifecycle is how an extension ends: dead once (killed or exited), done
+// when every goroutine of it has ended.
+type lifecycle struct {
 	closing  atomic.Bool
 	dead     chan struct{}
 	deadOnce sync.Once
-	done     chan struct{} // every goroutine of the extension has ended
-	readers  sync.WaitGroup
-	writerWG sync.WaitGroup
+	done     chan struct{}
 }
 
 // label names the extension in reasons: its name and its file.
@@ -103,14 +121,15 @@ func spawn(ctx context.Context, m *Manager, name, path string) (*extension, erro
 	if err != nil {
 		return nil, err
 	}
-	e := &extension{name: name, path: path, m: m, log: log, child: child, stdin: child.Stdin, stdout: child.Stdout,
-		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
-		pending: map[int64]chan Frame{}, dead: make(chan struct{}), done: make(chan struct{})}
+	e := &extension{name: name, path: path, m: m, log: log, child: child, pending: map[int64]chan Frame{},
+		stdinWriter:  stdinWriter{stdin: child.Stdin, writes: make(chan []byte, writeQueue), stop: make(chan struct{})},
+		stdoutReader: stdoutReader{stdout: child.Stdout, readEnd: make(chan struct{})},
+		declaration:  declaration{capsCh: make(chan Frame, 1)},
+		lifecycle:    lifecycle{dead: make(chan struct{}), done: make(chan struct{})}}
 	stdout := transport.NewPipe(child.Stdout)
 	e.lines = transport.NewLineReader(stdout, MaxFrameBytes)
 	e.turn = transport.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
-	e.readEnd = make(chan struct{})
 
 	e.readers.Add(1)
 	go e.readFrames()
@@ -217,5 +236,5 @@ func (e *extension) stderrTail() string {
 	return "; stderr: " + strings.Join(lines, " | ")
 }
 
-func (e *extension) closeStdin() { e.stdinMu.Do(func() { e.stdin.Close() }) }
-func (e *extension) stopWriter() { e.stopped.Do(func() { close(e.stop) }) }
+func (w *stdinWriter) closeStdin() { w.stdinMu.Do(func() { w.stdin.Close() }) }
+func (w *stdinWriter) stopWriter() { w.stopped.Do(func() { close(w.stop) }) }
