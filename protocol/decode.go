@@ -123,7 +123,8 @@ func CheckDuplicateKeys(data []byte) error {
 }
 
 // syntaxError builds the error of data that is not one JSON value, worded
-// as encoding/json words it. Only the error path pays for this second parse.
+// as encoding/json words it, at the path where the syntax breaks. Only the
+// error path pays for this second parse.
 func syntaxError(data []byte) error {
 	var raw json.RawMessage
 	err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw)
@@ -131,7 +132,7 @@ func syntaxError(data []byte) error {
 	case err == io.EOF:
 		return &DecodeError{Msg: "empty input"}
 	case err != nil:
-		return &DecodeError{Msg: "invalid JSON: " + err.Error()}
+		return &DecodeError{Path: jsonscan.ErrorPath(data), Msg: "invalid JSON: " + err.Error()}
 	}
 	return &DecodeError{Msg: "invalid JSON"} // not reached: the scanners agree
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // The original strict validator: parse into any (UseNumber), then walk the
@@ -107,7 +109,7 @@ func oracleParseOne(data []byte) (any, error) {
 		if err == io.EOF {
 			return nil, &DecodeError{Msg: "empty input"}
 		}
-		return nil, &DecodeError{Msg: "invalid JSON: " + err.Error()}
+		return nil, &DecodeError{Path: jsonscan.ErrorPath(data), Msg: "invalid JSON: " + err.Error()}
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &DecodeError{Msg: "trailing data after the JSON value"}

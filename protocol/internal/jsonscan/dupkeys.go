@@ -61,9 +61,8 @@ func decodedName(key []byte) []byte {
 // DuplicateKey reports the first member, in document order, whose name its
 // object already had, anywhere inside data, and where it is: a path such as
 // "runtime.env.A" or "fields[2].key" (keys joined by dots, array items as
-// [i]; empty never, the repeated key is its last step). data should be one
-// valid JSON value: on anything else the answer is only "no duplicate
-// found so far", never a panic.
+// [i]; the repeated key is its last step). data should be one valid JSON value: on anything else the answer
+// is only "no duplicate found so far", never a panic.
 //
 // A value without a repeat costs one pass without allocation (objects over
 // eight members aside); only a repeat pays for building its path. It is
@@ -84,83 +83,164 @@ func DuplicateKey(data []byte) (path string, found bool) {
 	if !s.Dup {
 		return "", false
 	}
-	p := pathScan{Scanner: Scanner{Data: data}}
-	p.value("")
-	return p.path, p.found
+	p := pathScan{Scanner: Scanner{Data: data}, wantDup: true}
+	p.value()
+	return p.path, p.dup
 }
 
-// pathScan finds the first repeat again, this time tracking the path.
+// ErrorPath is where data stops being JSON: the path (as DuplicateKey's) of the
+// innermost member or item whose value was being read, or of the object or
+// array between whose members the syntax broke; empty for the top level or
+// valid data. Only an error path pays for it.
+func ErrorPath(data []byte) string {
+	p := pathScan{Scanner: Scanner{Data: data}}
+	p.value()
+	return p.path
+}
+
+// step is one step of a path: an object key or an array index.
+type step struct {
+	key   []byte // quoted as scanned; nil for an array item
+	plain bool
+	index int
+}
+
+// renderPath names a location as the strict decoder does: object keys
+// joined by dots, array items as [i] ("a.b[2].c", "[0].x").
+func renderPath(steps []step) string {
+	var b []byte
+	for _, st := range steps {
+		if st.key == nil {
+			b = append(b, '[')
+			b = strconv.AppendInt(b, int64(st.index), 10)
+			b = append(b, ']')
+			continue
+		}
+		if len(b) > 0 {
+			b = append(b, '.')
+		}
+		name := st.key
+		if !st.plain {
+			name = decodedName(name)
+		}
+		b = append(b, name[1:len(name)-1]...)
+	}
+	return string(b)
+}
+
+// pathScan walks data keeping the path of the value it is in, to name the
+// first repeated member (with wantDup) or where the syntax breaks.
 type pathScan struct {
 	Scanner
-	path  string
-	found bool
+	wantDup  bool
+	steps    []step
+	path     string
+	dup      bool
+	recorded bool // path holds where the syntax broke
 }
 
-func (p *pathScan) value(path string) {
+// bad records the current path when the syntax has just broken.
+func (p *pathScan) bad() bool {
+	if p.Bad && !p.recorded && !p.dup {
+		p.path, p.recorded = renderPath(p.steps), true
+	}
+	return p.Bad
+}
+
+func (p *pathScan) value() {
 	switch p.Peek() {
 	case '{':
-		p.object(path)
+		p.object()
 	case '[':
-		p.Pos++
-		if p.Peek() == ']' {
-			p.Pos++
-			return
-		}
-		for i := 0; !p.found && !p.Bad; i++ {
-			p.value(path + "[" + strconv.Itoa(i) + "]")
-			if p.found || p.Bad {
-				return
-			}
-			if p.Peek() != ',' {
-				p.Pos++ // ']'
-				return
-			}
-			p.Pos++
-		}
+		p.array()
 	default:
 		p.Skip()
+		p.bad()
 	}
 }
 
-func (p *pathScan) object(path string) {
+func (p *pathScan) array() {
+	p.Pos++ // '['
+	p.Push()
+	if p.bad() {
+		return
+	}
+	if p.Peek() == ']' {
+		p.Pos++
+		p.Depth--
+		return
+	}
+	for i := 0; ; i++ {
+		p.steps = append(p.steps, step{index: i})
+		p.value()
+		p.steps = p.steps[:len(p.steps)-1]
+		if p.dup || p.Bad {
+			return
+		}
+		switch p.Peek() {
+		case ',':
+			p.Pos++
+			continue
+		case ']':
+			p.Pos++
+			p.Depth--
+			return
+		}
+		p.Bad = true
+		p.bad()
+		return
+	}
+}
+
+func (p *pathScan) object() {
 	p.Pos++ // '{'
+	p.Push()
+	if p.bad() {
+		return
+	}
 	if p.Peek() == '}' {
 		p.Pos++
+		p.Depth--
 		return
 	}
 	var keys KeySet
-	for !p.found && !p.Bad {
-		p.WS()
-		ks := p.Pos
-		plain := p.ScanString()
-		if p.Bad {
+	for {
+		if p.Peek() != '"' {
+			p.Bad = true
+			p.bad()
 			return
 		}
-		raw := p.Data[ks:p.Pos]
-		name := string(raw[1 : len(raw)-1])
-		if !plain {
-			name = string(decodedName(raw))
-			name = name[1 : len(name)-1]
+		ks := p.Pos
+		plain := p.ScanString()
+		if p.bad() {
+			return
 		}
-		at := name
-		if path != "" {
-			at = path + "." + name
-		}
-		if keys.Add(raw, plain) {
-			p.path, p.found = at, true
+		key := p.Data[ks:p.Pos]
+		if p.wantDup && keys.Add(key, plain) {
+			p.path, p.dup = renderPath(append(p.steps, step{key: key, plain: plain})), true
 			return
 		}
 		if !p.Expect(':') {
+			p.bad()
 			return
 		}
-		p.value(at)
-		if p.found || p.Bad {
+		p.steps = append(p.steps, step{key: key, plain: plain})
+		p.value()
+		p.steps = p.steps[:len(p.steps)-1]
+		if p.dup || p.Bad {
 			return
 		}
-		if p.Peek() != ',' {
-			p.Pos++ // '}'
+		switch p.Peek() {
+		case ',':
+			p.Pos++
+			continue
+		case '}':
+			p.Pos++
+			p.Depth--
 			return
 		}
-		p.Pos++
+		p.Bad = true
+		p.bad()
+		return
 	}
 }

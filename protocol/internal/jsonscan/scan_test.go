@@ -135,3 +135,22 @@ func BenchmarkSkipUnique(b *testing.B) {
 		}
 	}
 }
+
+func TestErrorPath(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`:               "",
+		`{"a": }`:               "a",
+		`{"a":{"b":[1,2,x]}}`:   "a.b[2]",
+		`{"a":1 "b":2}`:         "",
+		`{"a":{"b":1,}}`:        "a",
+		`{"a":[1,{"b":"\q"}]}`:  "a[1].b",
+		`[0,[1,`:                "[1][1]",
+		`{"a":1,"a":{"b":tru}}`: "a.b", // a repeat is not where the syntax breaks
+		`{"a\u0062":{"c":nul}}`: "ab.c",
+		`{"x":` + strings.Repeat(`[`, MaxDepth) + strings.Repeat(`]`, MaxDepth) + `}`: "x" + strings.Repeat("[0]", MaxDepth-1),
+	} {
+		if got := ErrorPath([]byte(in)); got != want {
+			t.Errorf("ErrorPath(%.40s) = %.60q, want %.60q", in, got, want)
+		}
+	}
+}
