@@ -44,6 +44,7 @@ func oracleValidate(data []byte, t reflect.Type) error {
 // from encoding/json's token stream, with its path.
 func oracleDuplicate(data []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // 1E700 is a valid token, not a float64
 	type level struct {
 		keys  map[string]bool // nil for an array
 		path  string          // of the container

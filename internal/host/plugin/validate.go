@@ -1,7 +1,7 @@
 package plugin
 
 import (
-	"bytes"
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strconv"
@@ -57,7 +57,7 @@ func (m *Manifest) checkFields() error {
 			}
 		}
 	}
-	if err := rawKind(m.Contributes, '{', "contributes", "an object"); err != nil {
+	if err := rawKind(m.Contributes, &map[string]json.RawMessage{}, "contributes"); err != nil {
 		return err
 	}
 	rt := &m.Runtime
@@ -88,7 +88,7 @@ func (m *Manifest) checkFields() error {
 	}); err != nil {
 		return err
 	}
-	if err := rawKind(rt.Tools, '[', "runtime.tools", "an array"); err != nil {
+	if err := rawKind(rt.Tools, &[]json.RawMessage{}, "runtime.tools"); err != nil {
 		return err
 	}
 	return m.checkNUL()
@@ -126,24 +126,15 @@ func (m *Manifest) checkNUL() error {
 }
 
 // rawKind checks that a field kept verbatim, when present, is the JSON kind
-// that starts with open.
-func rawKind(raw []byte, open byte, path, want string) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] == open {
+// of into (a pointer to a map or a slice), with the strict decoder's words.
+func rawKind(raw []byte, into any, path string) error {
+	if len(raw) == 0 {
 		return nil
 	}
-	got := "a number"
-	switch raw[0] {
-	case '{':
-		got = "an object"
-	case '[':
-		got = "an array"
-	case '"':
-		got = "a string"
-	case 't', 'f':
-		got = "a boolean"
+	if err := protocol.DecodeStrict(raw, into); err != nil {
+		return manifestError(err, path)
 	}
-	return merr(path, "must be %s, got %s", want, got)
+	return nil
 }
 
 // uniqueList checks that the items of list pass check (which returns an

@@ -160,47 +160,18 @@ func (p *pathScan) value() {
 }
 
 func (p *pathScan) array() {
-	p.Pos++ // '['
-	p.Push()
-	if p.bad() {
-		return
-	}
-	if p.Peek() == ']' {
-		p.Pos++
-		p.Depth--
+	if !p.open(']') {
 		return
 	}
 	for i := 0; ; i++ {
-		p.steps = append(p.steps, step{index: i})
-		p.value()
-		p.steps = p.steps[:len(p.steps)-1]
-		if p.dup || p.Bad {
+		if !p.member(step{index: i}) {
 			return
 		}
-		switch p.Peek() {
-		case ',':
-			p.Pos++
-			continue
-		case ']':
-			p.Pos++
-			p.Depth--
-			return
-		}
-		p.Bad = true
-		p.bad()
-		return
 	}
 }
 
 func (p *pathScan) object() {
-	p.Pos++ // '{'
-	p.Push()
-	if p.bad() {
-		return
-	}
-	if p.Peek() == '}' {
-		p.Pos++
-		p.Depth--
+	if !p.open('}') {
 		return
 	}
 	var keys KeySet
@@ -224,23 +195,47 @@ func (p *pathScan) object() {
 			p.bad()
 			return
 		}
-		p.steps = append(p.steps, step{key: key, plain: plain})
-		p.value()
-		p.steps = p.steps[:len(p.steps)-1]
-		if p.dup || p.Bad {
+		if !p.member(step{key: key, plain: plain}) {
 			return
 		}
-		switch p.Peek() {
-		case ',':
-			p.Pos++
-			continue
-		case '}':
-			p.Pos++
-			p.Depth--
-			return
-		}
-		p.Bad = true
-		p.bad()
-		return
 	}
+}
+
+// open enters the object or array at Pos; false when it is empty (and
+// consumed) or the syntax broke.
+func (p *pathScan) open(end byte) bool {
+	p.Pos++
+	p.Push()
+	if p.bad() {
+		return false
+	}
+	if p.Peek() == end {
+		p.Pos++
+		p.Depth--
+		return false
+	}
+	return true
+}
+
+// member walks the value of one member or item at st, then consumes the
+// comma after it (true: another follows) or the end of its container.
+func (p *pathScan) member(st step) bool {
+	p.steps = append(p.steps, st)
+	p.value()
+	p.steps = p.steps[:len(p.steps)-1]
+	if p.dup || p.Bad {
+		return false
+	}
+	switch c := p.Peek(); {
+	case c == ',':
+		p.Pos++
+		return true
+	case c == ']' && st.key == nil, c == '}' && st.key != nil:
+		p.Pos++
+		p.Depth--
+		return false
+	}
+	p.Bad = true
+	p.bad()
+	return false
 }
