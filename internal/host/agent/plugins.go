@@ -220,7 +220,7 @@ func (p *Plugins) plan(s *plugin.Store, req InstallRequest) (*plugin.InstallPlan
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("preview %s: %w", req.Source, err)
+		return nil, err // it names the folder or the plugin already
 	}
 	return plan, nil
 }
@@ -276,8 +276,5 @@ func (p *Plugins) SetEnabled(name string, enabled bool) error {
 	if err != nil {
 		return err
 	}
-	if err := s.SetEnabled(name, enabled); err != nil {
-		return fmt.Errorf("set %s enabled=%t: %w", name, enabled, err)
-	}
-	return nil
+	return s.SetEnabled(name, enabled) // its errors name the plugin
 }
