@@ -24,9 +24,11 @@ subcommands:
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
   enable NAME           enable a plugin
   disable NAME          disable a plugin
-  doctor [--json] NAME  start the plugin alone, handshake, print its declaration,
-                        provider catalog and timings, shut it down (the report
-                        the desktop's Doctor button shows)
+  doctor [--json] [NAME]
+                        start the plugin (every plugin without NAME) alone,
+                        handshake, print its declaration, provider catalog and
+                        timings, shut it down: the report the desktop's Doctor
+                        button shows (also: reasonix-desktop doctor)
 
 Every subcommand takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
 user config dir + /reasonix-desktop). Nothing is written without --yes
