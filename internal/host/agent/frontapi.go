@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
@@ -43,18 +45,22 @@ type PluginInfo struct {
 // store is the package store's commands (stateless: each re-reads the store).
 func (c *Core) store() *Plugins { return &Plugins{layout: c.cfg.Layout} }
 
+// infoOf copies the runtime's statuses into plain data the front ends may
+// keep: slices are cloned and plugin-provided strings redacted.
 func infoOf(st []host.PluginStatus) []PluginInfo {
 	if st == nil {
 		return nil
 	}
+	r := redact.String
 	out := make([]PluginInfo, len(st))
 	for i, s := range st {
-		out[i] = PluginInfo{Name: s.Name, Version: s.Version, Description: s.Description, State: s.State,
+		out[i] = PluginInfo{Name: s.Name, Version: r(s.Version), Description: r(s.Description), State: s.State,
 			Generation: s.Generation, Required: s.Required, Linked: s.Linked, Root: s.Root,
-			Intercepts: s.Intercepts, Replaces: s.Replaces, Providers: s.Providers, Actions: s.Actions,
-			Failure: s.Failure, StderrTail: s.StderrTail}
+			Intercepts: slices.Clone(s.Intercepts), Replaces: slices.Clone(s.Replaces),
+			Providers: slices.Clone(s.Providers), Actions: slices.Clone(s.Actions),
+			Failure: r(s.Failure), StderrTail: r(s.StderrTail)}
 		if s.StartError != nil {
-			out[i].StartReport = s.StartError.Report()
+			out[i].StartReport = r(s.StartError.Report())
 		}
 	}
 	return out

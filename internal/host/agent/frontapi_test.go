@@ -230,6 +230,10 @@ func TestDoctorReport(t *testing.T) {
 		!strings.Contains(r.Running.StartReport, "stage:      handshake") {
 		t.Errorf("live view %+v:\n%s", r.Running, r.Text())
 	}
+	if p, _ := pluginByName(c, "broken"); !strings.Contains(p.StartReport, "fatal: config broken") ||
+		strings.Contains(p.StartReport+p.StderrTail+p.Failure, "hunter2") {
+		t.Errorf("the plugin list's start report is missing or shows a secret: %+v", p)
+	}
 	r, err = c.PluginDoctor(context.Background(), "echo-provider")
 	if err != nil || !r.OK() || r.Running == nil || r.Running.State != agent.PluginActive || r.Running.Handshake <= 0 {
 		t.Errorf("echo-provider through the core: %v %+v", err, r.Running)
