@@ -21,7 +21,8 @@ commands:
   gui [--workspace DIR] [--demo]                           open the window (also: no command)
   chat --headless [--model ID] [--prompt TEXT]             chat on the terminal
   models [--json]                                          list plugin models
-  plugin install|list|show|remove|enable|disable|doctor   manage v2 plugins
+  plugin install|link|list|show|remove|enable|disable|doctor
+                                                           manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
   version                                                  print the version
 

@@ -19,6 +19,8 @@ const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
 subcommands:
   install [--yes] [--link] [--replace] [--name N] PATH
                         preview (and with --yes, install) the plugin in folder PATH
+  link [--yes] [--replace] [--name N] PATH
+                        the same as install --link: run the plugin from PATH
   list [--json]         list installed plugins
   show NAME             show a plugin's record and FULL TRUST block
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
@@ -52,9 +54,13 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	env := &pluginEnv{stdout: stdout, stderr: stderr}
 	fs.StringVar(&env.dataDir, "data-dir", "", "data directory")
 	switch sub {
-	case "install":
+	case "install", "link":
 		fs.BoolVar(&env.yes, "yes", false, "install without asking (the preview is the authorization)")
-		fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+		if sub == "install" {
+			fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+		} else {
+			env.link = true
+		}
 		fs.BoolVar(&env.replace, "replace", false, "replace an installed plugin of the same name")
 		fs.StringVar(&env.name, "name", "", "expected plugin name (must equal the manifest name)")
 		cmd = pluginInstall

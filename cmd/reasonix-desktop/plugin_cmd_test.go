@@ -184,6 +184,16 @@ func TestPluginCommandLinkAndEnv(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(src, "README")); err != nil {
 		t.Fatal("removing a linked plugin deleted its source")
 	}
+	// `plugin link` is install --link.
+	if r := runCLI(t, "link", src); r.code != 1 || !strings.Contains(r.stdout, "Link: "+abs) {
+		t.Fatalf("link preview: %+v", r)
+	}
+	if r := runCLI(t, "link", "--yes", src); r.code != 0 || !strings.Contains(r.stdout, "Linked hello") {
+		t.Fatalf("link: %+v", r)
+	}
+	if recs := listJSON(t, ""); len(recs) != 1 || !recs[0].Linked || recs[0].Root != abs {
+		t.Fatalf("records after link: %+v", recs)
+	}
 }
 
 func TestPluginCommandErrors(t *testing.T) {
