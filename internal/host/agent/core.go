@@ -266,13 +266,16 @@ func (c *Core) Session() Session {
 // Sessions lists saved sessions.
 func (c *Core) Sessions() []Summary { return c.sessions.List() }
 
-// Surfaces is the surface store (read by front ends).
+// Surfaces is the surface store. Front ends use SurfaceList, PromptStale
+// and EventSurface instead (plain snapshots and changes); this stays for
+// callers written against it.
 func (c *Core) Surfaces() *surfaces.Store { return c.surfaces }
 
 // Actions lists the plugins' UI actions.
 func (c *Core) Actions() []surfaces.Action { return c.actions.List() }
 
-// Runtime exposes the plugin runtime (plugin manager, doctor).
+// Runtime exposes the plugin runtime to the host's own tests. Front ends
+// use Plugins and the plugin commands (frontapi.go).
 func (c *Core) Runtime() *host.Runtime { return c.runtime }
 
 // Models lists every plugin model.
