@@ -260,9 +260,9 @@ func (s *sidebar) askExport() {
 		fd.Resize(fyne.NewSize(800, 560))
 		fd.Show()
 	}
-	md := widget.NewButton("Markdown (.md)", func() { choose("md") })
+	md := widget.NewButton("Markdown (.md)", func() { choose(agent.ExportFormatMarkdown) })
 	md.Importance = widget.HighImportance
-	js := widget.NewButton("JSON (.json)", func() { choose("json") })
+	js := widget.NewButton("JSON (.json)", func() { choose(agent.ExportFormatJSON) })
 	pick = dialog.NewCustom("Export “"+sessionTitle(it)+"”", "Cancel", container.NewHBox(md, js), d.win)
 	pick.Show()
 }
