@@ -32,8 +32,9 @@ func (e *DecodeError) Error() string {
 // DecodeStrict decodes one JSON value into v (a pointer to a struct) and
 // validates it against the type's wire schema: unknown fields, missing
 // required fields, wrong types, empty strings where minLength applies,
-// numbers outside minimum/maximum, values outside an enum, and trailing
-// data are all errors naming the offending path.
+// numbers outside minimum/maximum, values outside an enum, a member name
+// repeated in any object (even inside a value the schema leaves free), and
+// trailing data are all errors naming the offending path.
 func DecodeStrict(data []byte, v any) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -59,9 +60,10 @@ func DecodeStrict(data []byte, v any) error {
 // It is one pass over the bytes that checks the JSON syntax and the schema
 // together, allocating nothing for a valid message. The outcome is that of
 // parsing the whole value first and then walking the tree: an empty input,
-// invalid JSON and trailing data win over schema errors; within an object
-// the keys are checked in sorted order (a duplicate key counts with its last
-// value), then the required fields in sorted order; array items in order.
+// invalid JSON and trailing data win over a duplicate key, which wins over
+// schema errors (the first repeat in document order is named, see
+// CheckDuplicateKeys); within an object the keys are checked in sorted
+// order, then the required fields in sorted order; array items in order.
 func Validate(data []byte, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -92,14 +94,37 @@ func validate(s *Schema, data []byte) error {
 	if v.Pos != len(data) {
 		return &DecodeError{Msg: "trailing data after the JSON value"}
 	}
+	// The pass notes repeats where a valid message could hide one; an
+	// invalid message is checked in full, so that a repeat always wins.
+	if v.Dup || derr != nil {
+		if err := CheckDuplicateKeys(data); err != nil {
+			return err
+		}
+	}
 	if derr != nil {
 		return derr.decodeError()
 	}
 	return nil
 }
 
+// CheckDuplicateKeys reports a member name repeated in one object anywhere
+// in data (one JSON value, already known to be valid): one decoder would
+// take the first value and another the last, so such a message is refused
+// wherever the repeat is. The error is a *DecodeError whose Path is where
+// the repeated member is ("runtime.command", "fields[2].key"), the first
+// repeat in document order. A message without a repeat costs one pass and
+// no allocation (but for objects of more than eight members). It is safe
+// for concurrent use.
+func CheckDuplicateKeys(data []byte) error {
+	if path, found := jsonscan.DuplicateKey(data); found {
+		return &DecodeError{Path: path, Msg: "duplicate key"}
+	}
+	return nil
+}
+
 // syntaxError builds the error of data that is not one JSON value, worded
-// as encoding/json words it. Only the error path pays for this second parse.
+// as encoding/json words it, at the path where the syntax breaks. Only the
+// error path pays for this second parse.
 func syntaxError(data []byte) error {
 	var raw json.RawMessage
 	err := json.NewDecoder(bytes.NewReader(data)).Decode(&raw)
@@ -107,7 +132,7 @@ func syntaxError(data []byte) error {
 	case err == io.EOF:
 		return &DecodeError{Msg: "empty input"}
 	case err != nil:
-		return &DecodeError{Msg: "invalid JSON: " + err.Error()}
+		return &DecodeError{Path: jsonscan.ErrorPath(data), Msg: "invalid JSON: " + err.Error()}
 	}
 	return &DecodeError{Msg: "invalid JSON"} // not reached: the scanners agree
 }
@@ -205,7 +230,7 @@ func (v *validator) value(s *Schema) *schemaErr {
 	}
 	switch s.Type {
 	case "":
-		v.Skip()
+		v.SkipUnique()
 		return nil
 	case "object":
 		if c != '{' {
@@ -320,7 +345,11 @@ func (v *validator) object(s *Schema) *schemaErr {
 				if slots != nil {
 					slots[idx] = err
 				}
-				seen[idx/64] |= 1 << (idx % 64)
+				bit := uint64(1) << (idx % 64)
+				if seen[idx/64]&bit != 0 {
+					v.Dup = true
+				}
+				seen[idx/64] |= bit
 			}
 			if v.Bad {
 				return nil
@@ -361,7 +390,7 @@ func (v *validator) object(s *Schema) *schemaErr {
 // mapValue checks an object against a map schema.
 func (v *validator) mapValue(s *Schema) *schemaErr {
 	if s.AnyValues || s.MapValues == nil {
-		v.Skip()
+		v.SkipUnique()
 		return nil
 	}
 	v.Pos++ // '{'
@@ -369,6 +398,7 @@ func (v *validator) mapValue(s *Schema) *schemaErr {
 		return nil
 	}
 	var errs map[string]*schemaErr // by decoded key, once any value failed
+	var keys jsonscan.KeySet
 	if v.Peek() == '}' {
 		v.Pos++
 	} else {
@@ -378,10 +408,13 @@ func (v *validator) mapValue(s *Schema) *schemaErr {
 				return nil
 			}
 			ks := v.Pos
-			v.ScanString()
+			plain := v.ScanString()
 			key := v.Data[ks:v.Pos]
 			if v.Bad || !v.Expect(':') {
 				return nil
+			}
+			if !v.Dup && keys.Add(key, plain) {
+				v.Dup = true
 			}
 			err := v.value(s.MapValues)
 			if v.Bad {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // The original strict validator: parse into any (UseNumber), then walk the
@@ -20,6 +22,9 @@ func oracleValidate(data []byte, t reflect.Type) error {
 	tree, err := oracleParseOne(data)
 	if err != nil {
 		return err
+	}
+	if path, ok := oracleDuplicate(data); ok {
+		return &DecodeError{Path: path, Msg: "duplicate key"}
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -35,6 +40,68 @@ func oracleValidate(data []byte, t reflect.Type) error {
 	return oracleCheck(s, tree, "")
 }
 
+// oracleDuplicate finds the first repeated member name in document order
+// from encoding/json's token stream, with its path.
+func oracleDuplicate(data []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber() // 1E700 is a valid token, not a float64
+	type level struct {
+		keys  map[string]bool // nil for an array
+		path  string          // of the container
+		index int             // next array index
+		key   string          // the member whose value comes next
+		await bool            // the next string token is a key
+	}
+	var stack []*level
+	at := func() string { // path of the value about to start
+		if len(stack) == 0 {
+			return ""
+		}
+		top := stack[len(stack)-1]
+		if top.keys != nil {
+			return join(top.path, top.key)
+		}
+		top.index++
+		return top.path + "[" + strconv.Itoa(top.index-1) + "]"
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *level
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].keys != nil {
+				stack[len(stack)-1].await = true
+			}
+			continue
+		}
+		if k, ok := tok.(string); ok && top != nil && top.keys != nil && top.await {
+			if top.keys[k] {
+				return join(top.path, k), true
+			}
+			top.keys[k], top.key, top.await = true, k, false
+			continue
+		}
+		path := at()
+		if d, ok := tok.(json.Delim); ok {
+			l := &level{path: path}
+			if d == '{' {
+				l.keys, l.await = map[string]bool{}, true
+			}
+			stack = append(stack, l)
+			continue
+		}
+		if top != nil && top.keys != nil {
+			top.await = true
+		}
+	}
+}
+
 func oracleParseOne(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -43,7 +110,7 @@ func oracleParseOne(data []byte) (any, error) {
 		if err == io.EOF {
 			return nil, &DecodeError{Msg: "empty input"}
 		}
-		return nil, &DecodeError{Msg: "invalid JSON: " + err.Error()}
+		return nil, &DecodeError{Path: jsonscan.ErrorPath(data), Msg: "invalid JSON: " + err.Error()}
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &DecodeError{Msg: "trailing data after the JSON value"}

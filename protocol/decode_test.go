@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -182,4 +183,68 @@ func TestChunkAndRequestInvariants(t *testing.T) {
 	if r.Validate() == nil {
 		t.Error("array tool parameters accepted")
 	}
+}
+
+// One policy everywhere: a repeated member name is refused wherever it is,
+// named by its path, and it wins over schema errors (but not over a
+// syntax error or trailing data).
+func TestDecodeStrictRejectsDuplicateKeys(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"top level", `{"decision":"continue","decision":"block"}`, "decision: duplicate key"},
+		{"escaped twin", `{"decision":"continue","d\u0065cision":"block"}`, "decision: duplicate key"},
+		{"inside a raw payload", `{"event":"tool.before","seq":1,"timeoutMillis":0,"payload":{"name":"x","name":"y"}}`, "payload.name: duplicate key"},
+		{"deep in a raw payload", `{"event":"tool.before","seq":1,"timeoutMillis":0,"payload":{"a":[{},{"b":1,"b":1}]}}`, "payload.a[1].b: duplicate key"},
+		{"map keys", `{"actionId":"a","sessionId":"s","generation":1,"args":{"k":"1","k":"2"}}`, "args.k: duplicate key"},
+		{"wins over an unknown field", `{"zz":1,"decision":"continue","decision":"block"}`, "decision: duplicate key"},
+		{"wins over a bad value", `{"decision":"nope","decision":"nope"}`, "decision: duplicate key"},
+		{"unknown field repeated", `{"decision":"continue","zz":1,"zz":2}`, "zz: duplicate key"},
+		{"syntax wins", `{"decision":"continue","decision":"block"`, "invalid JSON"},
+		{"trailing wins", `{"decision":"continue","decision":"block"} x`, "trailing data after the JSON value"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			typ := reflect.TypeFor[InterceptResult]()
+			if strings.Contains(tt.in, "payload") {
+				typ = reflect.TypeFor[InterceptParams]()
+			} else if strings.Contains(tt.in, "actionId") {
+				typ = reflect.TypeFor[UIActionParams]()
+			}
+			err := DecodeStrict([]byte(tt.in), reflect.New(typ).Interface())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("DecodeStrict(%s) = %v, want %q", tt.in, err, tt.want)
+			}
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("%T is not a *DecodeError", err)
+			}
+		})
+	}
+	if err := CheckDuplicateKeys([]byte(`{"a":[{"b":1},{"b":2}],"c":{"b":3}}`)); err != nil {
+		t.Fatalf("no repeat: %v", err)
+	}
+}
+
+// CheckDuplicateKeys agrees with the oracle's token-stream walk, path
+// included.
+func FuzzCheckDuplicateKeys(f *testing.F) {
+	for _, s := range diffSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`[[0,{"x":[{"y":1,"y":2}]}]]`))
+	f.Add([]byte(`{"a":{"z":1,"z":2},"a":0}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return
+		}
+		got := errText(CheckDuplicateKeys(data))
+		want := "<accepted>"
+		if path, ok := oracleDuplicate(data); ok {
+			want = errText(&DecodeError{Path: path, Msg: "duplicate key"})
+		}
+		if got != want {
+			t.Fatalf("CheckDuplicateKeys(%q) = %s, oracle %s", data, got, want)
+		}
+	})
 }

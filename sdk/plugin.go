@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -147,18 +145,13 @@ type Submission struct {
 	Host       *Host
 }
 
-var (
-	nameRE   = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
-	actionRE = regexp.MustCompile(`^[a-z0-9-]+$`)
-)
-
 // check reports author mistakes before anything is read from the host.
 func (p *Plugin) check() error {
 	if p == nil {
 		return errors.New("sdk: nil Plugin")
 	}
-	if !nameRE.MatchString(p.Name) {
-		return fmt.Errorf("sdk: plugin name %q must match %s", p.Name, nameRE)
+	if !protocol.ValidPluginName(p.Name) {
+		return fmt.Errorf("sdk: plugin name %q must match %s", p.Name, protocol.PluginNamePattern)
 	}
 	if p.Version == "" {
 		return errors.New("sdk: plugin version is required")
@@ -176,22 +169,20 @@ func (p *Plugin) check() error {
 			return fmt.Errorf("sdk: unknown hook point %q", pt)
 		}
 	}
-	prefix := "plugin/" + p.Name + "/"
 	for i, pr := range p.Providers {
 		if pr == nil {
 			return fmt.Errorf("sdk: Providers[%d] is nil", i)
 		}
 		for _, d := range pr.Descriptors() {
-			rest, ok := strings.CutPrefix(d.Ref, prefix)
-			if !ok || rest == "" || strings.Contains(rest, "/") {
-				return fmt.Errorf("sdk: provider ref %q must be %s<provider>", d.Ref, prefix)
+			if _, ok := protocol.ProviderOfRef(p.Name, d.Ref); !ok {
+				return fmt.Errorf("sdk: provider ref %q must be %s<provider>", d.Ref, protocol.ProviderRefPrefix(p.Name))
 			}
 		}
 	}
 	seen := map[string]bool{}
 	for _, a := range p.Actions {
-		if !actionRE.MatchString(a.ID) {
-			return fmt.Errorf("sdk: action id %q must match %s", a.ID, actionRE)
+		if !protocol.ValidActionID(a.ID) {
+			return fmt.Errorf("sdk: action id %q must match %s", a.ID, protocol.ActionIDPattern)
 		}
 		if seen[a.ID] {
 			return fmt.Errorf("sdk: duplicate action id %q", a.ID)

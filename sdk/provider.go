@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -173,7 +172,7 @@ loop:
 				interrupted = true
 				break loop
 			}
-			if err := validChunk(c); err != nil {
+			if err := protocol.ValidateChunk(c); err != nil {
 				end.Error = fmt.Sprintf("invalid chunk %d: %v", next, err)
 				st.cancel()
 				break loop
@@ -217,37 +216,6 @@ loop:
 		s.log.Debug("stream end not sent", "stream", st.id, "err", err)
 	}
 }
-
-// validChunk checks a chunk against its wire schema and invariants, so the
-// host never sees a chunk it would reject.
-// validChunk checks a chunk against the wire rules without encoding it: the
-// chunk is a typed struct, so only values (enums, required strings, bounds)
-// can be wrong. It runs once per chunk on the streaming hot path.
-func validChunk(c protocol.ProviderChunk) error {
-	if !slices.Contains(chunkTypes, string(c.Type)) {
-		return fmt.Errorf("type: %q is not a chunk type", c.Type)
-	}
-	if c.ArgChars < 0 {
-		return errors.New("argChars: must be >= 0")
-	}
-	if tc := c.ToolCall; tc != nil && (tc.ID == "" || tc.Name == "") {
-		return errors.New("toolCall: id and name must not be empty")
-	}
-	if e := c.Error; e != nil {
-		if e.Code != protocol.ProviderErrorFailed && e.Code != protocol.ProviderErrorInterrupted {
-			return fmt.Errorf("error.code: %q is not a provider error code", e.Code)
-		}
-		if e.Message == "" {
-			return errors.New("error.message: must not be empty")
-		}
-	}
-	if u := c.Usage; u != nil && min(u.PromptTokens, u.CompletionTokens, u.TotalTokens, u.ReasoningTokens, u.CacheHitTokens, u.CacheMissTokens) < 0 {
-		return errors.New("usage: token counts must be >= 0")
-	}
-	return c.Validate()
-}
-
-var chunkTypes = protocol.ChunkType("").EnumValues()
 
 // drainFor discards chunks until ch is closed (true) or d passes (false; the
 // rest is drained in the background).

@@ -69,6 +69,12 @@ var rows = []row{
 	// Redaction has absolute targets; the baseline is one strings.Index
 	// scan over the same bytes in the same run, the floor of any pass.
 	{"15", "redaction of a 16 KiB stderr tail (baseline: one strings.Index)", "./internal/redact", "RedactTail16KiB", "IndexTail16KiB", "ns/op", false, "abs", 1e6, "2000x"},
+	// The plugin systems the host is held against, doing one intercept's
+	// work across a process boundary (bench/peers is a module of its own:
+	// the app never compiles them). Higher is the host's lead.
+	{"18", "lead over MCP go-sdk: CallTool over stdio vs one intercept", "./bench/peers", "MCPCallTool", "@Intercept1", "ns/op", true, "ratio", 10, "2000x"},
+	{"18", "lead over go-plugin net/rpc: one call vs one intercept", "./bench/peers", "GoPluginNetRPC", "@Intercept1", "ns/op", true, "ratio", 3, "3000x"},
+	{"18", "lead over go-plugin gRPC: one call vs one intercept", "./bench/peers", "GoPluginGRPC", "@Intercept1", "ns/op", true, "ratio", 3, "3000x"},
 	{"15", "redaction of a 1 MiB tool result (baseline: one strings.Index)", "./internal/redact", "RedactResult1MiB", "IndexResult1MiB", "MB/s", true, "abs", 100, "50x"},
 }
 
@@ -224,6 +230,9 @@ func run(pkg string, benches []bench, rounds int, into map[string]map[string]flo
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "bench.test")
 	build := exec.Command("go", "test", "-c", "-o", bin, pkg)
+	if _, err := os.Stat(filepath.Join(pkg, "go.mod")); err == nil {
+		build = exec.Command("go", "-C", pkg, "test", "-c", "-o", bin, ".") // a module of its own
+	}
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("build: %w", err)

@@ -78,6 +78,16 @@ func TestExamplesInstallAndDoctor(t *testing.T) {
 			}
 		})
 	}
+	// `reasonix-desktop doctor` checks every installed plugin, one report each.
+	r := h.run("", "doctor")
+	if r.code != 0 || strings.Count(r.stdout, "doctor: all checks passed") != 3 {
+		t.Fatalf("doctor %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = h.run("", "doctor", "--json")
+	var reports []agent.DoctorReport
+	if err := json.Unmarshal([]byte(r.stdout), &reports); err != nil || r.code != 0 || len(reports) != 3 || reports[0].Plugin.Name != "echo-provider" {
+		t.Fatalf("doctor --json %d %v:\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
 }
 
 func TestDoctorExplainsABrokenPlugin(t *testing.T) {

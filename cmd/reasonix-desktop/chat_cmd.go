@@ -16,7 +16,6 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/headless"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -42,11 +41,10 @@ func (f *coreFlags) register(fs *flag.FlagSet) {
 
 // open starts the agent core for a front end.
 func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIHost, stderr io.Writer) (*agent.Core, func(), error) {
-	dir, err := plugin.ResolveDataDir(f.dataDir)
+	layout, err := agent.DataLayout(f.dataDir)
 	if err != nil {
 		return nil, nil, err
 	}
-	layout := plugin.Layout{Root: dir}
 	if err := layout.EnsureDirs(); err != nil {
 		return nil, nil, err
 	}
@@ -59,7 +57,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	if workspace, err = filepath.Abs(workspace); err != nil {
 		return nil, nil, err
 	}
-	for _, w := range plugin.WorkspaceDeclaresSidecars(workspace) {
+	for _, w := range agent.WorkspaceWarnings(workspace) {
 		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(w)))
 	}
 	logger, closeLog := openHostLog(layout)
@@ -89,7 +87,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 }
 
 // openHostLog opens logs/host.log: slog JSON, every attribute redacted.
-func openHostLog(layout plugin.Layout) (*slog.Logger, func()) {
+func openHostLog(layout agent.Layout) (*slog.Logger, func()) {
 	level := slog.LevelInfo
 	if strings.EqualFold(os.Getenv("REASONIX_LOG"), "debug") {
 		level = slog.LevelDebug

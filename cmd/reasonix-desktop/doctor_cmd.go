@@ -3,120 +3,81 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/google/uuid"
-
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
-	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
-	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// Budgets of `plugin doctor`, the same a generation uses.
-const (
-	doctorStartBudget = 30 * time.Second
-	catalogTimeout    = 10 * time.Second
-)
+// errDoctorFailed marks a doctor report with problems (already printed).
+var errDoctorFailed = errors.New("doctor found problems")
 
-// pluginDoctor starts one installed plugin alone, handshakes, prints its
-// declaration, its provider catalog and the timings, and shuts it down. It
-// succeeds only if every step worked.
+// pluginDoctor runs the core's doctor on one installed plugin, or on every
+// one without NAME (started alone, handshake, declaration, provider
+// catalog, shutdown, timings) and prints each report: the same report the
+// desktop's Doctor button shows. It succeeds only if every check passed.
 func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
-	_, _, rec, err := e.installed(args)
+	if len(args) > 1 {
+		return usageError(fmt.Sprintf("want at most one NAME, got %d arguments", len(args)))
+	}
+	store, err := e.open()
 	if err != nil {
 		return err
 	}
-	name := rec.Name
-	m, err := plugin.LoadManifest(rec.Root)
-	if err != nil {
-		return err
-	}
-	out := e.stdout
-	fmt.Fprintf(out, "plugin %s %s (%s)\n", rec.Name, safe(m.Version), termsafe.String(rec.Root))
-	if !rec.Enabled {
-		fmt.Fprintln(out, "note: the plugin is disabled; doctor starts it anyway")
-	}
-	workspace := e.workspace
-	if workspace == "" {
-		workspace = rec.Root
-	}
-	startCtx, cancel := context.WithTimeout(ctx, doctorStartBudget)
-	defer cancel()
-	began := time.Now()
-	c, err := sidecar.Start(startCtx, sidecar.Options{
-		Name:     rec.Name,
-		Root:     rec.Root,
-		Manifest: m,
-		Session:  protocol.SessionContext{SessionID: uuid.NewString(), WorkspaceRoot: workspace, Generation: 1, Epoch: uuid.NewString()},
-		UIHost:   protocol.UIHostHeadless,
-	})
-	if err != nil {
-		if se, ok := err.(*sidecar.StartError); ok {
-			fmt.Fprint(out, termsafe.String(se.Report()))
-		}
-		return err
-	}
-	defer c.Shutdown(context.WithoutCancel(ctx))
-	fmt.Fprintf(out, "handshake:   ok in %s\n", c.HandshakeTime().Round(time.Microsecond))
-	printDeclaration(e, c.Declaration())
-
-	failed := false
-	if len(m.ProviderRefs()) > 0 {
-		catCtx, cancel := context.WithTimeout(ctx, catalogTimeout)
-		t0 := time.Now()
-		var cat protocol.ProviderCatalogResult
-		err := c.Call(catCtx, protocol.MethodProviderCatalog, protocol.ProviderCatalogParams{}, &cat)
-		cancel()
+	var names []string
+	if len(args) == 1 {
+		r, err := store.Get(args[0])
 		if err != nil {
-			fmt.Fprintf(out, "catalog:     FAILED: %s\n", termsafe.String(redact.String(err.Error())))
-			failed = true
-		} else {
-			fmt.Fprintf(out, "catalog:     %d model(s) in %s\n", len(cat.Providers), time.Since(t0).Round(time.Microsecond))
-			for _, d := range cat.Providers {
-				fmt.Fprintf(out, "  %s/%s  %q  context %d\n", safe(d.Ref), safe(d.Model), redact.String(d.DisplayName), d.ContextWindow)
-			}
+			return err
+		}
+		names = []string{r.Name}
+	} else {
+		recs, err := store.List()
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			names = append(names, r.Name)
+		}
+		if len(names) == 0 {
+			fmt.Fprintln(e.stdout, "No plugins installed.")
+			return nil
 		}
 	}
-	t0 := time.Now()
-	c.Shutdown(ctx)
-	fmt.Fprintf(out, "shutdown:    %s in %s\n", strings.ToLower(string(c.State())), time.Since(t0).Round(time.Microsecond))
-	fmt.Fprintf(out, "total:       %s\n", time.Since(began).Round(time.Microsecond))
-	if f := c.Failure(); c.State() == sidecar.StateFailed && f != nil {
-		return fmt.Errorf("the sidecar failed: %v", f)
+	var failed []string
+	reports := make([]agent.DoctorReport, 0, len(names))
+	for i, name := range names {
+		report, err := store.Doctor(ctx, name, agent.DoctorOptions{Workspace: e.workspace})
+		if err != nil {
+			return err
+		}
+		if !report.OK() {
+			failed = append(failed, name)
+		}
+		if e.json {
+			reports = append(reports, report)
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprint(e.stdout, termsafe.String(report.Text()))
 	}
-	if failed {
-		return fmt.Errorf("doctor found problems with %s", name)
-	}
-	fmt.Fprintln(out, "doctor: all checks passed")
-	return nil
-}
-
-func printDeclaration(e *pluginEnv, d protocol.InitializeResult) {
 	if e.json {
-		b, _ := json.MarshalIndent(d, "", "  ")
-		fmt.Fprintln(e.stdout, redact.String(string(b)))
-		return
-	}
-	list := func(xs []string) string {
-		if len(xs) == 0 {
-			return "-"
+		var v any = reports
+		if len(args) == 1 {
+			v = reports[0]
 		}
-		return safe(strings.Join(xs, ", "))
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return fmt.Errorf("doctor report: %w", err)
+		}
+		fmt.Fprintln(e.stdout, termsafe.String(string(b)))
 	}
-	var providers, actions []string
-	for _, p := range d.Providers {
-		providers = append(providers, p.Ref+"/"+p.Model)
+	if len(failed) > 0 {
+		return fmt.Errorf("%w with %s", errDoctorFailed, strings.Join(failed, ", "))
 	}
-	for _, a := range d.UIActions {
-		actions = append(actions, a.ActionID)
-	}
-	fmt.Fprintf(e.stdout, "declared:    %s %s (protocol %s)\n", safe(d.Name), safe(d.Version), safe(d.ProtocolVersion))
-	fmt.Fprintf(e.stdout, "  subscriptions: %s\n", list(d.Subscriptions))
-	fmt.Fprintf(e.stdout, "  replaces:      %s\n", list(d.Replaces))
-	fmt.Fprintf(e.stdout, "  providers:     %s\n", list(providers))
-	fmt.Fprintf(e.stdout, "  ui actions:    %s\n", list(actions))
+	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -56,7 +56,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reasonix-desktop gui: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	dir, err := plugin.ResolveDataDir(cf.dataDir)
+	layout, err := agent.DataLayout(cf.dataDir)
 	if err != nil {
 		fmt.Fprintln(stderr, "reasonix-desktop gui:", err)
 		return 1
@@ -64,7 +64,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	opts := desktop.Options{App: a, Layout: plugin.Layout{Root: dir}, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
+	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {

@@ -21,7 +21,9 @@ commands:
   gui [--workspace DIR] [--demo]                           open the window (also: no command)
   chat --headless [--model ID] [--prompt TEXT]             chat on the terminal
   models [--json]                                          list plugin models
-  plugin install|list|show|remove|enable|disable|doctor   manage v2 plugins
+  plugin install|link|list|show|remove|enable|disable|doctor
+                                                           manage v2 plugins
+  doctor [--json] [NAME]                                   check every (or one) installed plugin
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
@@ -50,6 +52,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runGUI(ctx, args[1:], stdout, stderr)
 	case "plugin":
 		return runPlugin(ctx, args[1:], stdout, stderr)
+	case "doctor":
+		return runPlugin(ctx, append([]string{"doctor"}, args[1:]...), stdout, stderr)
 	case "chat":
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "models":

@@ -7,11 +7,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
@@ -21,13 +19,18 @@ const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
 subcommands:
   install [--yes] [--link] [--replace] [--name N] PATH
                         preview (and with --yes, install) the plugin in folder PATH
+  link [--yes] [--replace] [--name N] PATH
+                        the same as install --link: run the plugin from PATH
   list [--json]         list installed plugins
   show NAME             show a plugin's record and FULL TRUST block
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
   enable NAME           enable a plugin
   disable NAME          disable a plugin
-  doctor NAME           start the plugin alone, handshake, print its declaration,
-                        provider catalog and timings, shut it down
+  doctor [--json] [NAME]
+                        start the plugin (every plugin without NAME) alone,
+                        handshake, print its declaration, provider catalog and
+                        timings, shut it down: the report the desktop's Doctor
+                        button shows (also: reasonix-desktop doctor)
 
 Every subcommand takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
 user config dir + /reasonix-desktop). Nothing is written without --yes
@@ -51,9 +54,13 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	env := &pluginEnv{stdout: stdout, stderr: stderr}
 	fs.StringVar(&env.dataDir, "data-dir", "", "data directory")
 	switch sub {
-	case "install":
+	case "install", "link":
 		fs.BoolVar(&env.yes, "yes", false, "install without asking (the preview is the authorization)")
-		fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+		if sub == "install" {
+			fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+		} else {
+			env.link = true
+		}
 		fs.BoolVar(&env.replace, "replace", false, "replace an installed plugin of the same name")
 		fs.StringVar(&env.name, "name", "", "expected plugin name (must equal the manifest name)")
 		cmd = pluginInstall
@@ -70,7 +77,7 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case "disable":
 		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, false) }
 	case "doctor":
-		fs.BoolVar(&env.json, "json", false, "print the declaration as JSON")
+		fs.BoolVar(&env.json, "json", false, "print the report as JSON")
 		fs.StringVar(&env.workspace, "workspace", "", "workspace root to hand the sidecar (default: the plugin folder)")
 		cmd = pluginDoctor
 	case "help", "-h", "--help":
@@ -119,31 +126,31 @@ type pluginEnv struct {
 	workspace                string // doctor: the workspace root sent in the session
 }
 
-func (e *pluginEnv) open() (*plugin.Store, plugin.Layout, error) {
-	dir, err := plugin.ResolveDataDir(e.dataDir)
+// open opens the package store of the data directory through the core's
+// store commands (no plugin is started).
+func (e *pluginEnv) open() (*agent.Plugins, error) {
+	layout, err := agent.DataLayout(e.dataDir)
 	if err != nil {
-		return nil, plugin.Layout{}, err
+		return nil, err
 	}
-	layout := plugin.Layout{Root: dir}
-	store, err := plugin.OpenStore(layout)
-	return store, layout, err
+	return agent.OpenPlugins(layout)
 }
 
 // installed resolves the one NAME argument to its record in the store.
-func (e *pluginEnv) installed(args []string) (*plugin.Store, plugin.Layout, plugin.Record, error) {
+func (e *pluginEnv) installed(args []string) (*agent.Plugins, agent.PluginRecord, error) {
 	name, err := oneArg(args, "NAME")
 	if err != nil {
-		return nil, plugin.Layout{}, plugin.Record{}, err
+		return nil, agent.PluginRecord{}, err
 	}
-	store, layout, err := e.open()
+	store, err := e.open()
 	if err != nil {
-		return nil, plugin.Layout{}, plugin.Record{}, err
+		return nil, agent.PluginRecord{}, err
 	}
-	r, ok := store.Get(name)
-	if !ok {
-		return nil, plugin.Layout{}, plugin.Record{}, fmt.Errorf("plugin %q is not installed", name)
+	r, err := store.Get(name)
+	if err != nil {
+		return nil, agent.PluginRecord{}, err
 	}
-	return store, layout, r, nil
+	return store, r, nil
 }
 
 // parseInterspersed parses flags that may appear before or after the
@@ -179,20 +186,20 @@ func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, layout, err := e.open()
+	store, err := e.open()
 	if err != nil {
 		return err
 	}
-	plan, err := plugin.Preview(store, src, plugin.InstallOptions{Link: e.link, Replace: e.replace, Name: e.name})
+	pv, err := store.PreviewInstall(agent.InstallRequest{Source: src, Link: e.link, Replace: e.replace, Name: e.name})
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(e.stdout, termsafe.String(plan.Text))
+	fmt.Fprint(e.stdout, termsafe.String(pv.Text))
 	if !e.yes {
 		fmt.Fprintln(e.stdout, "\nRe-run with --yes to install.")
 		return errNotConfirmed
 	}
-	rec, err := plugin.Install(store, layout, plan)
+	rec, err := store.Install(pv)
 	if err != nil {
 		return err
 	}
@@ -208,11 +215,14 @@ func pluginList(_ context.Context, e *pluginEnv, args []string) error {
 	if len(args) != 0 {
 		return usageError("list takes no arguments")
 	}
-	store, _, err := e.open()
+	store, err := e.open()
 	if err != nil {
 		return err
 	}
-	recs := store.List()
+	recs, err := store.List()
+	if err != nil {
+		return err
+	}
 	if e.json {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
@@ -230,7 +240,7 @@ func pluginList(_ context.Context, e *pluginEnv, args []string) error {
 	return tw.Flush()
 }
 
-func state(r plugin.Record) string {
+func state(r agent.PluginRecord) string {
 	s := "enabled"
 	if !r.Enabled {
 		s = "disabled"
@@ -242,7 +252,7 @@ func state(r plugin.Record) string {
 }
 
 func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
-	_, _, r, err := e.installed(args)
+	store, r, err := e.installed(args)
 	if err != nil {
 		return err
 	}
@@ -257,26 +267,22 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	fmt.Fprintf(w, "Source:      %s\n", termsafe.String(r.Source))
 	fmt.Fprintf(w, "Installed:   %s\n", r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
 	fmt.Fprintf(w, "Manifest:    sha256 %s\n\n", r.ManifestSHA256)
-	data, err := os.ReadFile(filepath.Join(r.Root, plugin.ManifestFile))
-	if err != nil {
-		return fmt.Errorf("cannot read the manifest: %w", err)
-	}
-	m, err := plugin.ParseManifest(data)
+	m, err := store.Manifest(r.Name)
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(w, termsafe.String(m.TrustBlock(r.Root)))
-	if sum := plugin.ManifestSHA256(data); sum != r.ManifestSHA256 {
-		fmt.Fprintf(w, "Warning: the manifest changed since it was installed (sha256 %s)\n", sum)
+	fmt.Fprint(w, termsafe.String(m.Trust))
+	if m.Changed != "" {
+		fmt.Fprintf(w, "Warning: the manifest changed since it was installed (sha256 %s)\n", m.Changed)
 	}
-	for _, n := range m.LegacyNotes() {
+	for _, n := range m.LegacyNotes {
 		fmt.Fprintf(w, "Note: %s\n", safe(n))
 	}
 	return nil
 }
 
 func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
-	store, layout, r, err := e.installed(args)
+	store, r, err := e.installed(args)
 	if err != nil {
 		return err
 	}
@@ -289,7 +295,7 @@ func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
 		fmt.Fprintln(e.stdout, "Re-run with --yes to remove.")
 		return errNotConfirmed
 	}
-	if err := plugin.Remove(store, layout, r.Name); err != nil {
+	if _, err := store.Remove(r.Name); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Removed %s.\n", r.Name)
@@ -301,7 +307,7 @@ func pluginSetEnabled(e *pluginEnv, args []string, enabled bool) error {
 	if err != nil {
 		return err
 	}
-	store, _, err := e.open()
+	store, err := e.open()
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
 type cliResult struct {
@@ -42,7 +42,7 @@ func writeTestPlugin(t *testing.T) string {
   "provides": [{"kind": "uiaction", "namespace": "plugin/hello", "id": "wave", "version": "1.0.0", "schemaHash": "sha256:test"}],
   "hooks": {}
 }`
-	if err := os.WriteFile(filepath.Join(dir, plugin.ManifestFile), []byte(manifest), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, agent.ManifestFile), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("hi"), 0o644); err != nil {
@@ -51,13 +51,13 @@ func writeTestPlugin(t *testing.T) string {
 	return dir
 }
 
-func listJSON(t *testing.T, data string) []plugin.Record {
+func listJSON(t *testing.T, data string) []agent.PluginRecord {
 	t.Helper()
 	r := runCLI(t, "list", "--json", "--data-dir", data)
 	if r.code != 0 {
 		t.Fatalf("list: %d %s", r.code, r.stderr)
 	}
-	var recs []plugin.Record
+	var recs []agent.PluginRecord
 	if err := json.Unmarshal([]byte(r.stdout), &recs); err != nil {
 		t.Fatalf("list --json output %q: %v", r.stdout, err)
 	}
@@ -161,14 +161,14 @@ func TestPluginCommandLifecycle(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "plugins", "hello")); !os.IsNotExist(err) {
 		t.Fatal("copy left")
 	}
-	if _, err := os.Stat(filepath.Join(src, plugin.ManifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(src, agent.ManifestFile)); err != nil {
 		t.Fatal("source touched")
 	}
 }
 
 func TestPluginCommandLinkAndEnv(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
-	t.Setenv(plugin.DataDirEnv, data)
+	t.Setenv(agent.DataDirEnv, data)
 	src := writeTestPlugin(t)
 	if r := runCLI(t, "install", "--yes", "--link", "--name", "hello", src); r.code != 0 {
 		t.Fatalf("link: %+v", r)
@@ -183,6 +183,16 @@ func TestPluginCommandLinkAndEnv(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(src, "README")); err != nil {
 		t.Fatal("removing a linked plugin deleted its source")
+	}
+	// `plugin link` is install --link.
+	if r := runCLI(t, "link", src); r.code != 1 || !strings.Contains(r.stdout, "Link: "+abs) {
+		t.Fatalf("link preview: %+v", r)
+	}
+	if r := runCLI(t, "link", "--yes", src); r.code != 0 || !strings.Contains(r.stdout, "Linked hello") {
+		t.Fatalf("link: %+v", r)
+	}
+	if recs := listJSON(t, ""); len(recs) != 1 || !recs[0].Linked || recs[0].Root != abs {
+		t.Fatalf("records after link: %+v", recs)
 	}
 }
 

@@ -3,16 +3,18 @@ package desktop
 import (
 	"context"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// coreAPI is what the window needs of *agent.Core. Methods that can wait on
-// a sidecar (anything taking a context) are only ever called from
-// goroutines started with UI.async, never on the UI goroutine.
+// coreAPI is what the window needs of *agent.Core: commands in, plain data
+// out (events arrive through agent.Frontend). Methods that can wait on a
+// sidecar or the disk (anything taking a context, and the store reads) are
+// only ever called from goroutines started with UI.async, never on the UI
+// goroutine; the snapshots (Session, Plugins, SurfaceList, Actions,
+// PromptStale) are safe from any goroutine.
 type coreAPI interface {
 	SendAll(ctx context.Context, text string) error
 	Stop()
@@ -22,20 +24,35 @@ type coreAPI interface {
 	LoadSession(ctx context.Context, id string) error
 	Models(ctx context.Context) ([]providers.Model, []error)
 	SetModel(ctx context.Context, id, effort string) error
-	Plugins() []host.PluginStatus
-	Runtime() *host.Runtime
+
+	// Plugins and their commands.
+	Plugins() []agent.PluginInfo
 	Reload(ctx context.Context) error
-	Surfaces() *surfaces.Store
+	PreviewPluginInstall(ctx context.Context, req agent.InstallRequest) (agent.InstallPreview, error)
+	InstallPlugin(ctx context.Context, pv agent.InstallPreview) (agent.PluginRecord, error)
+	RemovePlugin(ctx context.Context, name string) error
+	SetPluginEnabled(ctx context.Context, name string, enabled bool) error
+	RestartPlugin(ctx context.Context, name string) error
+	PluginManifest(name string) (agent.PluginManifest, error)
+	PluginDoctor(ctx context.Context, name string) (agent.DoctorReport, error)
+
+	// Surfaces, actions and forms.
+	SurfaceList() []surfaces.Surface
+	PromptStale(p *surfaces.Prompt) bool
 	Actions() []surfaces.Action
 	InvokeAction(ctx context.Context, name string, args map[string]string) (protocol.UIActionResult, error)
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
 	Commands() []agent.Command
 	RunCommand(ctx context.Context, line string) (string, error)
+
+	// Saved sessions.
 	SearchSessions(q string) []agent.Summary
 	RenameSession(ctx context.Context, id, name string) error
 	TrashSession(ctx context.Context, id string) error
 	RestoreSession(id string) error
 	SavedSession(id string) (*agent.Session, error)
+	ExportSession(id, format string) ([]byte, error)
+
 	ExtensionStatus() []agent.ExtensionStatus
 	Permissions() agent.Permissions
 	RevokeAlways(r agent.Rule) error

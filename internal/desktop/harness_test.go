@@ -15,9 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
@@ -31,7 +29,7 @@ func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 type harness struct {
 	t      testing.TB
 	d      *UI
-	layout plugin.Layout
+	layout agent.Layout
 
 	mu     sync.Mutex
 	opened []string // URLs the app was asked to open
@@ -40,7 +38,7 @@ type harness struct {
 func newHarness(t testing.TB) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
-	layout := plugin.Layout{Root: t.TempDir()}
+	layout := agent.Layout{Root: t.TempDir()}
 	if err := layout.EnsureDirs(); err != nil {
 		t.Fatal(err)
 	}
@@ -92,15 +90,15 @@ func (h *harness) topOverlay() fyne.CanvasObject {
 
 func (h *harness) install(name string) {
 	h.t.Helper()
-	store, err := plugin.OpenStore(h.layout)
+	store, err := agent.OpenPlugins(h.layout)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	plan, err := plugin.Preview(store, testutil.ExamplePlugin(h.t, name), plugin.InstallOptions{Link: true})
+	pv, err := store.PreviewInstall(agent.InstallRequest{Source: testutil.ExamplePlugin(h.t, name), Link: true})
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := plugin.Install(store, h.layout, plan); err != nil {
+	if _, err := store.Install(pv); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -209,12 +207,33 @@ func (f *fakeCore) NewSession(context.Context, string) error            { return
 func (f *fakeCore) LoadSession(context.Context, string) error           { return nil }
 func (f *fakeCore) Models(context.Context) ([]providers.Model, []error) { return nil, nil }
 func (f *fakeCore) SetModel(context.Context, string, string) error      { return nil }
-func (f *fakeCore) Plugins() []host.PluginStatus                        { return nil }
-func (f *fakeCore) Runtime() *host.Runtime                              { return nil }
+func (f *fakeCore) Plugins() []agent.PluginInfo                         { return nil }
 func (f *fakeCore) Reload(context.Context) error                        { return nil }
-func (f *fakeCore) Surfaces() *surfaces.Store                           { return f.store }
-func (f *fakeCore) Actions() []surfaces.Action                          { return nil }
-func (f *fakeCore) Commands() []agent.Command                           { return nil }
+func (f *fakeCore) SurfaceList() []surfaces.Surface                     { return f.store.Surfaces() }
+func (f *fakeCore) PromptStale(p *surfaces.Prompt) bool                 { return f.store.Stale(p) }
+
+// The fake has no package store: plugin commands fail (the plugin manager
+// tests that run them use a real core).
+var errNoStore = errors.New("the fake core has no plugin store")
+
+func (f *fakeCore) PreviewPluginInstall(context.Context, agent.InstallRequest) (agent.InstallPreview, error) {
+	return agent.InstallPreview{}, errNoStore
+}
+func (f *fakeCore) InstallPlugin(context.Context, agent.InstallPreview) (agent.PluginRecord, error) {
+	return agent.PluginRecord{}, errNoStore
+}
+func (f *fakeCore) RemovePlugin(context.Context, string) error           { return errNoStore }
+func (f *fakeCore) SetPluginEnabled(context.Context, string, bool) error { return errNoStore }
+func (f *fakeCore) RestartPlugin(context.Context, string) error          { return errNoStore }
+func (f *fakeCore) PluginManifest(string) (agent.PluginManifest, error) {
+	return agent.PluginManifest{}, errNoStore
+}
+func (f *fakeCore) PluginDoctor(context.Context, string) (agent.DoctorReport, error) {
+	return agent.DoctorReport{}, errNoStore
+}
+func (f *fakeCore) ExportSession(string, string) ([]byte, error) { return nil, errNoStore }
+func (f *fakeCore) Actions() []surfaces.Action                   { return nil }
+func (f *fakeCore) Commands() []agent.Command                    { return nil }
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
 	if f.cmdOut != "" {
 		return f.cmdOut, nil

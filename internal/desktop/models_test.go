@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 )
 
@@ -34,9 +34,9 @@ func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 	newFakeCore(t, h.d)
 	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
 	h.ui(func() {
-		h.d.plugins = []host.PluginStatus{
-			{Name: "openai-provider", State: host.StateActive, Providers: []string{"plugin/openai-provider/openai"}},
-			{Name: "broken", State: host.StateActive, Providers: []string{"plugin/broken/x"}},
+		h.d.plugins = []agent.PluginInfo{
+			{Name: "openai-provider", State: agent.PluginActive, Providers: []string{"plugin/openai-provider/openai"}},
+			{Name: "broken", State: agent.PluginActive, Providers: []string{"plugin/broken/x"}},
 		}
 		h.d.catalogErrs = catalogErrors([]error{errors.New("catalog of broken: OPENAI_MODELS is empty")})
 		var labels []string

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -65,41 +65,35 @@ func newInstallForm(d *UI, parent fyne.Window) *installForm {
 	return f
 }
 
-// previewInstall validates the folder off the UI goroutine and shows the
-// FULL TRUST preview; only its Install button installs.
+// previewInstall asks the core for the FULL TRUST preview off the UI
+// goroutine and shows it; only its Install button installs. An installed
+// plugin of the same name is replaced (the preview says so).
 func (d *UI) previewInstall(dir string, link bool, parent fyne.Window) {
-	d.async("install", func(ctx context.Context) error {
-		store, err := d.openStore()
+	d.withCore("install", func(ctx context.Context, c coreAPI) error {
+		pv, err := c.PreviewPluginInstall(ctx, agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true})
 		if err != nil {
 			return err
 		}
-		plan, err := plugin.Preview(store, dir, plugin.InstallOptions{Link: link})
-		if err != nil && strings.Contains(err.Error(), "already installed") {
-			plan, err = plugin.Preview(store, dir, plugin.InstallOptions{Link: link, Replace: true})
-		}
-		if err != nil {
-			return err
-		}
-		d.b.post(func() { d.showTrust(store, plan, parent) })
+		d.b.post(func() { d.showTrust(pv, parent) })
 		return nil
 	})
 }
 
 // showTrust is the install confirmation: the full preview text.
-func (d *UI) showTrust(store *plugin.Store, plan *plugin.InstallPlan, parent fyne.Window) {
-	text := widget.NewLabel(redact.String(plan.Text))
+func (d *UI) showTrust(pv agent.InstallPreview, parent fyne.Window) {
+	text := widget.NewLabel(redact.String(pv.Text))
 	text.TextStyle.Monospace = true
 	text.Wrapping = fyne.TextWrapBreak
 	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
 	warn.Wrapping = fyne.TextWrapWord
 	warn.Importance = widget.WarningImportance
 	content := container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
-	dlg := dialog.NewCustomConfirm("Install "+plan.Name+" — FULL TRUST", "Install", "Cancel", content, func(ok bool) {
+	dlg := dialog.NewCustomConfirm("Install "+pv.Name+" — FULL TRUST", "Install", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
 		}
-		d.reloadAfter("install "+plan.Name, func() error {
-			_, err := plugin.Install(store, d.opts.Layout, plan)
+		d.pluginCommand("install "+pv.Name, func(ctx context.Context, c coreAPI) error {
+			_, err := c.InstallPlugin(ctx, pv)
 			return err
 		})
 	}, parent)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -13,8 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -30,7 +28,7 @@ type pluginManager struct {
 	d        *UI
 	win      fyne.Window
 	list     *widget.List
-	plugins  []host.PluginStatus
+	plugins  []agent.PluginInfo
 	selected int
 	details  *widget.RichText
 	toggle   *widget.Button
@@ -44,6 +42,8 @@ type pluginManager struct {
 	confirm *dialog.ConfirmDialog
 	// exts shows the xdev v1 extensions (their own tab).
 	exts *widget.RichText
+	// lastDoctor is the last doctor report shown (tests read it).
+	lastDoctor string
 }
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
@@ -105,7 +105,7 @@ func (d *UI) showPluginManager() {
 // refresh shows new plugin states. The plugin that was selected stays
 // selected (and highlighted) at its new row; when it is gone nothing is
 // selected, so no button can act on a row the user did not pick.
-func (m *pluginManager) refresh(ps []host.PluginStatus) {
+func (m *pluginManager) refresh(ps []agent.PluginInfo) {
 	name := ""
 	if p, ok := m.current(); ok {
 		name = p.Name
@@ -126,9 +126,9 @@ func (m *pluginManager) refresh(ps []host.PluginStatus) {
 	m.showSelected()
 }
 
-func (m *pluginManager) current() (host.PluginStatus, bool) {
+func (m *pluginManager) current() (agent.PluginInfo, bool) {
 	if m.selected < 0 || m.selected >= len(m.plugins) {
-		return host.PluginStatus{}, false
+		return agent.PluginInfo{}, false
 	}
 	return m.plugins[m.selected], true
 }
@@ -147,7 +147,7 @@ func (m *pluginManager) showSelected() {
 		m.details.Refresh()
 		return
 	}
-	if p.State == host.StateDisabled {
+	if p.State == agent.PluginDisabled {
 		m.toggle.SetText("Enable")
 		m.restart.Disable()
 	} else {
@@ -161,19 +161,18 @@ func (m *pluginManager) showSelected() {
 	m.details.Refresh()
 }
 
-// loadTrust reads the plugin's manifest off the UI goroutine and shows its
-// FULL TRUST block when the plugin is still the selected one.
-func (m *pluginManager) loadTrust(p host.PluginStatus) {
+// loadTrust reads the plugin's manifest through the core off the UI
+// goroutine and shows its FULL TRUST block when the plugin is still the
+// selected one.
+func (m *pluginManager) loadTrust(p agent.PluginInfo) {
 	key := p.Name + "\x00" + p.Root
 	m.trust[key] = "" // one read per plugin and root
-	m.d.async("read "+p.Name+"'s manifest", func(context.Context) error {
-		man, err := plugin.LoadManifest(p.Root)
+	m.d.withCore("read "+p.Name+"'s manifest", func(_ context.Context, c coreAPI) error {
 		text := ""
-		switch {
-		case err != nil:
+		if man, err := c.PluginManifest(p.Name); err != nil {
 			text = "The manifest could not be read: " + redact.String(err.Error())
-		case man.Runtime.Command != "":
-			text = man.TrustBlock(p.Root)
+		} else {
+			text = man.Trust
 		}
 		m.d.b.post(func() {
 			m.trust[key] = text
@@ -189,7 +188,7 @@ func (m *pluginManager) loadTrust(p host.PluginStatus) {
 // pluginDetails renders what the manager knows about a plugin. Plugin
 // provided strings are redacted again here: they come straight from the
 // runtime, not from the surfaces store.
-func pluginDetails(p host.PluginStatus, trust string) []widget.RichTextSegment {
+func pluginDetails(p agent.PluginInfo, trust string) []widget.RichTextSegment {
 	r := redact.String
 	list := func(xs []string) string {
 		if len(xs) == 0 {
@@ -219,9 +218,9 @@ func pluginDetails(p host.PluginStatus, trust string) []widget.RichTextSegment {
 	segs = append(segs, kv("Replaces", list(p.Replaces))...)
 	segs = append(segs, kv("Provides", "providers "+list(p.Providers)+"; ui actions "+list(p.Actions))...)
 	switch {
-	case p.State == host.StateDegraded && p.Failure != "":
+	case p.State == agent.PluginDegraded && p.Failure != "":
 		segs = append(segs, kv("Degraded", r(p.Failure)+" — it is skipped until a restart")...)
-	case p.State == host.StateDegraded:
+	case p.State == agent.PluginDegraded:
 		segs = append(segs, kv("Degraded", "it is skipped at its hook points until a restart")...)
 	case p.Failure != "":
 		segs = append(segs, kv("Failure", r(p.Failure))...)
@@ -230,8 +229,8 @@ func pluginDetails(p host.PluginStatus, trust string) []widget.RichTextSegment {
 		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: title},
 			&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: r(strings.TrimRight(text, "\n"))})
 	}
-	if p.StartError != nil {
-		code("Why it did not start", p.StartError.Report())
+	if p.StartReport != "" {
+		code("Why it did not start", p.StartReport)
 	}
 	if trust != "" {
 		// TrustBlock already redacts every plugin-provided string.
@@ -253,63 +252,55 @@ func lastLines(s string, n int) string {
 
 func pluginStateImportance(state string) widget.Importance {
 	switch state {
-	case host.StateActive:
+	case agent.PluginActive:
 		return widget.SuccessImportance
-	case host.StateFailed:
+	case agent.PluginFailed:
 		return widget.DangerImportance
-	case host.StateDegraded:
+	case agent.PluginDegraded:
 		return widget.WarningImportance
 	}
 	return widget.LowImportance
 }
 
-// reloadAfter runs a store change, then restarts the plugins under a new
-// generation so it takes effect (off the UI goroutine).
-func (d *UI) reloadAfter(what string, change func() error) {
+// pluginCommand runs a plugin command of the core (which restarts the
+// plugins so it takes effect) off the UI goroutine.
+func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI) error) {
 	d.withCore(what, func(ctx context.Context, c coreAPI) error {
-		if change != nil {
-			if err := change(); err != nil {
-				return err
-			}
-		}
-		if err := c.Reload(ctx); err != nil {
-			return fmt.Errorf("restart plugins: %w", err)
+		if err := run(ctx, c); err != nil {
+			return err
 		}
 		d.notes.hostNotice(what+": done", noticeInfo)
 		return nil
 	})
 }
 
-func (d *UI) restartPlugins() { d.reloadAfter("restart plugins", nil) }
-
-// restartSelected restarts the selected plugin. The runtime starts plugins
-// as one generation (a plugin's peers see one consistent set), so this is a
-// reload named after the plugin the user asked for.
-func (m *pluginManager) restartSelected() {
-	if p, ok := m.current(); ok {
-		m.d.reloadAfter("restart "+p.Name, nil)
-	}
+func (d *UI) restartPlugins() {
+	d.pluginCommand("restart plugins", func(ctx context.Context, c coreAPI) error {
+		if err := c.Reload(ctx); err != nil {
+			return fmt.Errorf("restart plugins: %w", err)
+		}
+		return nil
+	})
 }
 
-func (d *UI) openStore() (*plugin.Store, error) { return plugin.OpenStore(d.opts.Layout) }
+// restartSelected restarts the selected plugin.
+func (m *pluginManager) restartSelected() {
+	if p, ok := m.current(); ok {
+		m.d.pluginCommand("restart "+p.Name, func(ctx context.Context, c coreAPI) error { return c.RestartPlugin(ctx, p.Name) })
+	}
+}
 
 func (m *pluginManager) toggleEnabled() {
 	p, ok := m.current()
 	if !ok {
 		return
 	}
-	enable := p.State == host.StateDisabled
+	enable := p.State == agent.PluginDisabled
 	verb := "disable "
 	if enable {
 		verb = "enable "
 	}
-	m.d.reloadAfter(verb+p.Name, func() error {
-		store, err := m.d.openStore()
-		if err != nil {
-			return err
-		}
-		return store.SetEnabled(p.Name, enable)
-	})
+	m.d.pluginCommand(verb+p.Name, func(ctx context.Context, c coreAPI) error { return c.SetPluginEnabled(ctx, p.Name, enable) })
 }
 
 func (m *pluginManager) confirmRemove() {
@@ -326,13 +317,7 @@ func (m *pluginManager) confirmRemove() {
 		if !yes {
 			return
 		}
-		m.d.reloadAfter("remove "+p.Name, func() error {
-			store, err := m.d.openStore()
-			if err != nil {
-				return err
-			}
-			return plugin.Remove(store, m.d.opts.Layout, p.Name)
-		})
+		m.d.pluginCommand("remove "+p.Name, func(ctx context.Context, c coreAPI) error { return c.RemovePlugin(ctx, p.Name) })
 	}, m.win)
 	m.confirm.SetConfirmText("Remove " + p.Name)
 	m.confirm.SetDismissText("Keep")
@@ -340,9 +325,8 @@ func (m *pluginManager) confirmRemove() {
 	m.confirm.Show()
 }
 
-// runDoctor shows what the runtime knows about the running client: the
-// handshake and the declaration (the facts `plugin doctor` prints), or the
-// start diagnostics of a plugin that failed.
+// runDoctor runs the core's doctor on the selected plugin and shows its
+// report: the same report, in the same text, as `plugin doctor`.
 func (m *pluginManager) runDoctor() {
 	p, ok := m.current()
 	if !ok {
@@ -350,51 +334,15 @@ func (m *pluginManager) runDoctor() {
 	}
 	d := m.d
 	d.withCore("doctor", func(ctx context.Context, c coreAPI) error {
-		text := doctorText(c.Runtime(), p)
-		d.b.post(func() { d.showText("Doctor: "+p.Name, text, m.win) })
+		r, err := c.PluginDoctor(ctx, p.Name)
+		if err != nil {
+			return err
+		}
+		text := r.Text()
+		d.b.post(func() {
+			m.lastDoctor = text
+			d.showText("Doctor: "+p.Name, text, m.win)
+		})
 		return nil
 	})
-}
-
-func doctorText(rt *host.Runtime, p host.PluginStatus) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "plugin %s %s (%s)\nstate:       %s\n", p.Name, p.Version, p.Root, p.State)
-	if p.StartError != nil {
-		b.WriteString(p.StartError.Report())
-	}
-	gen := rt.Current()
-	if gen == nil {
-		b.WriteString("no generation is running\n")
-		return redact.String(b.String())
-	}
-	cl, ok := gen.Client(p.Name)
-	if !ok {
-		fmt.Fprintf(&b, "not running in generation %d\n", gen.Number)
-		return redact.String(b.String())
-	}
-	fmt.Fprintf(&b, "generation:  %d\nprocess:     %s\nhandshake:   ok in %s\n", gen.Number, cl.State(), cl.HandshakeTime().Round(time.Microsecond))
-	decl := cl.Declaration()
-	list := func(xs []string) string {
-		if len(xs) == 0 {
-			return "-"
-		}
-		return strings.Join(xs, ", ")
-	}
-	var providers, actions []string
-	for _, x := range decl.Providers {
-		providers = append(providers, x.Ref+"/"+x.Model)
-	}
-	for _, a := range decl.UIActions {
-		actions = append(actions, a.ActionID)
-	}
-	fmt.Fprintf(&b, "declared:    %s %s (protocol %s)\n", decl.Name, decl.Version, decl.ProtocolVersion)
-	fmt.Fprintf(&b, "  subscriptions: %s\n  replaces:      %s\n  providers:     %s\n  ui actions:    %s\n",
-		list(decl.Subscriptions), list(decl.Replaces), list(providers), list(actions))
-	if f := cl.Failure(); f != nil {
-		fmt.Fprintf(&b, "failure:     %v\n", f)
-	}
-	if tail := cl.StderrTail(); tail != "" {
-		b.WriteString("stderr tail:\n" + lastLines(tail, 40) + "\n")
-	}
-	return redact.String(b.String())
 }

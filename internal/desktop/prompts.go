@@ -115,7 +115,7 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 // promptStale asks the store whether p's generation or session is gone.
 func (d *UI) promptStale(p *surfaces.Prompt) bool {
 	c := d.getCore()
-	return c != nil && c.Surfaces().Stale(p)
+	return c != nil && c.PromptStale(p)
 }
 
 // showPrompt builds and shows the dialog (UI goroutine).

@@ -17,9 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 )
 
 // settingsShortcut opens Settings (Ctrl+, as in most desktop apps).
@@ -225,14 +223,21 @@ type envHint struct {
 }
 
 // loadEnv reads each plugin's manifest and README off the UI goroutine.
-func (s *settingsWindow) loadEnv(ps []host.PluginStatus) {
+func (s *settingsWindow) loadEnv(ps []agent.PluginInfo) {
 	d := s.d
 	s.envGen++
 	gen := s.envGen
+	c := d.getCore()
 	d.async("plugin environment", func(context.Context) error {
 		hints := make([]envHint, 0, len(ps))
 		for _, p := range ps {
-			h := envHint{plugin: p.Name, names: envNames(p.Root), set: map[string]bool{}}
+			var declared []string
+			if c != nil {
+				if man, err := c.PluginManifest(p.Name); err == nil {
+					declared = man.EnvNames
+				}
+			}
+			h := envHint{plugin: p.Name, names: envNames(p.Root, declared), set: map[string]bool{}}
 			for _, n := range h.names {
 				_, h.set[n] = os.LookupEnv(n)
 			}
@@ -280,13 +285,11 @@ var envNameRE = regexp.MustCompile(`\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b`)
 const readmeLimit = 256 << 10
 
 // envNames lists the variables a plugin names in its manifest's env block
-// and its README. Only names are read; the manifest's values are dropped.
-func envNames(root string) []string {
+// (declared, read by the core: names only, never values) and its README.
+func envNames(root string, declared []string) []string {
 	seen := map[string]bool{}
-	if m, err := plugin.LoadManifest(root); err == nil {
-		for k := range m.Runtime.Env {
-			seen[k] = true
-		}
+	for _, k := range declared {
+		seen[k] = true
 	}
 	for _, name := range []string{"README.md", "README"} {
 		f, err := os.Open(filepath.Join(root, name))

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
@@ -100,7 +99,7 @@ func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
 	h.ui(func() {
 		h.d.showSettings()
 		s := h.d.settingsWin
-		s.loadEnv([]host.PluginStatus{{Name: "openai-provider", Root: filepath.Join(testutil.ModuleRoot(t), "examples", "openai-provider")}})
+		s.loadEnv([]agent.PluginInfo{{Name: "openai-provider", Root: filepath.Join(testutil.ModuleRoot(t), "examples", "openai-provider")}})
 	})
 	s := h.d.settingsWin
 	h.waitFor("env hints", func() bool { return strings.Contains(labelsIn(s.env), "OPENAI_API_KEY (set)") })

@@ -260,9 +260,9 @@ func (s *sidebar) askExport() {
 		fd.Resize(fyne.NewSize(800, 560))
 		fd.Show()
 	}
-	md := widget.NewButton("Markdown (.md)", func() { choose("md") })
+	md := widget.NewButton("Markdown (.md)", func() { choose(agent.ExportFormatMarkdown) })
 	md.Importance = widget.HighImportance
-	js := widget.NewButton("JSON (.json)", func() { choose("json") })
+	js := widget.NewButton("JSON (.json)", func() { choose(agent.ExportFormatJSON) })
 	pick = dialog.NewCustom("Export “"+sessionTitle(it)+"”", "Cancel", container.NewHBox(md, js), d.win)
 	pick.Show()
 }
@@ -274,20 +274,9 @@ func exportName(it agent.Summary, format string) string {
 // exportTo writes the session off the UI goroutine.
 func (s *sidebar) exportTo(id, format, path string) {
 	s.d.withCore("export session", func(ctx context.Context, c coreAPI) error {
-		sess, err := c.SavedSession(id)
+		data, err := c.ExportSession(id, format)
 		if err != nil {
 			return err
-		}
-		var data []byte
-		switch format {
-		case "md":
-			data = []byte(agent.ExportMarkdown(sess))
-		case "json":
-			if data, err = agent.ExportJSON(sess); err != nil {
-				return err
-			}
-		default:
-			return errors.New("unknown export format " + format)
 		}
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -69,7 +69,7 @@ func (s *statusBar) sync() {
 		return
 	}
 	var order []surfaces.Key
-	for _, x := range core.Surfaces().Surfaces() {
+	for _, x := range core.SurfaceList() {
 		if x.Status == nil {
 			continue
 		}
@@ -184,13 +184,13 @@ func (s *statusBar) setUsage(u protocol.ProviderUsage) {
 }
 
 // setHealth counts plugins by state; a click opens the plugin manager.
-func (s *statusBar) setHealth(ps []host.PluginStatus) {
+func (s *statusBar) setHealth(ps []agent.PluginInfo) {
 	counts := map[string]int{}
 	for _, p := range ps {
 		counts[p.State]++
 	}
 	var parts []string
-	for _, st := range []string{host.StateActive, host.StateDegraded, host.StateFailed, host.StateInactive, host.StateDisabled} {
+	for _, st := range []string{agent.PluginActive, agent.PluginDegraded, agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled} {
 		if n := counts[st]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(st)))
 		}
@@ -200,9 +200,9 @@ func (s *statusBar) setHealth(ps []host.PluginStatus) {
 		text = "Plugins: " + strings.Join(parts, " · ")
 	}
 	s.health.Importance = widget.LowImportance
-	if counts[host.StateFailed] > 0 {
+	if counts[agent.PluginFailed] > 0 {
 		s.health.Importance = widget.DangerImportance
-	} else if counts[host.StateDegraded] > 0 {
+	} else if counts[agent.PluginDegraded] > 0 {
 		s.health.Importance = widget.WarningImportance
 	}
 	s.setHealthText(text)

@@ -1,6 +1,6 @@
 package desktop
 
-import "github.com/reasonix/reasonix-desktop/internal/host"
+import "github.com/reasonix/reasonix-desktop/internal/host/agent"
 
 // pluginStopped reports whether a plugin that published surfaces is known
 // not to run now: it failed (crashed, or did not start), or was disabled or
@@ -10,7 +10,7 @@ func (d *UI) pluginStopped(name string) bool {
 	for _, p := range d.plugins {
 		if p.Name == name {
 			switch p.State {
-			case host.StateFailed, host.StateInactive, host.StateDisabled:
+			case agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled:
 				return true
 			}
 			return false

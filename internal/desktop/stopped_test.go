@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -16,9 +15,9 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 	f := newFakeCore(t, h.d)
 	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
 	state := func(st string) {
-		h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: []host.PluginStatus{{Name: "alpha", State: st}}})
+		h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: []agent.PluginInfo{{Name: "alpha", State: st}}})
 	}
-	state(host.StateActive)
+	state(agent.PluginActive)
 	f.publish(t, "alpha", "card", "c1", `{"title":"T","actions":[{"actionId":"go","label":"Go"}]}`)
 	f.publish(t, "alpha", "form", "f1", `{"fields":[{"key":"name","kind":"input"}]}`)
 	f.publish(t, "alpha", "status", "s1", `{"label":"ready","severity":"info"}`)
@@ -31,7 +30,7 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 			t.Error("a running plugin's action is disabled")
 		}
 	})
-	state(host.StateFailed) // it crashed
+	state(agent.PluginFailed) // it crashed
 	h.waitFor("the grey", func() bool {
 		v := h.d.surfaceView("alpha", "c1")
 		return v != nil && v.actions["go"].Disabled() && h.d.panel.headers["alpha"].Text == "alpha — plugin stopped"
@@ -52,7 +51,7 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 	if invoked != 0 {
 		t.Errorf("a stopped plugin's action ran %d times", invoked)
 	}
-	state(host.StateActive) // restarted
+	state(agent.PluginActive) // restarted
 	h.waitFor("the way back", func() bool {
 		v := h.d.surfaceView("alpha", "c1")
 		return !v.actions["go"].Disabled() && h.d.panel.headers["alpha"].Text == "alpha"

@@ -79,7 +79,7 @@ func (p *surfacePanel) sync() {
 	if core == nil {
 		return
 	}
-	all := core.Surfaces().Surfaces() // sorted by plugin, then kind, then id
+	all := core.SurfaceList() // sorted by plugin, then kind, then id
 	keep := map[surfaces.Key]bool{}
 	var objs []fyne.CanvasObject
 	plugin := ""

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -148,11 +148,11 @@ func (d *UI) modelItems() []*fyne.MenuItem {
 
 // noModelsReason explains an empty catalog: the plugin's catalog error, or
 // its state, or where to look (UI goroutine).
-func (d *UI) noModelsReason(p host.PluginStatus) string {
+func (d *UI) noModelsReason(p agent.PluginInfo) string {
 	if why := d.catalogErrs[p.Name]; why != "" {
 		return why
 	}
-	if p.State != host.StateActive && p.State != host.StateDegraded {
+	if p.State != agent.PluginActive && p.State != agent.PluginDegraded {
 		return "the plugin is " + strings.ToLower(p.State)
 	}
 	return "its catalog is empty; check the variables it reads in Settings → Plugin environment"

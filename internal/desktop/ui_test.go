@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -73,12 +72,12 @@ func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
-	ps := []host.PluginStatus{
-		{Name: "good", Version: "1.0", State: host.StateActive, Generation: 2, Intercepts: []string{"tool.before"},
+	ps := []agent.PluginInfo{
+		{Name: "good", Version: "1.0", State: agent.PluginActive, Generation: 2, Intercepts: []string{"tool.before"},
 			Replaces: []string{"permission"}, Providers: []string{"plugin/good/x"}, Actions: []string{"go"}},
-		{Name: "bad", Version: "0.1", State: host.StateFailed, Generation: 2, Failure: "exit status 1",
-			StderrTail: "boom: token=" + secret + "\n",
-			StartError: &sidecar.StartError{Plugin: "bad", Stage: sidecar.StageSpawn, Command: "/nope/bad", Err: fmt.Errorf("no such file")}},
+		{Name: "bad", Version: "0.1", State: agent.PluginFailed, Generation: 2, Failure: "exit status 1",
+			StderrTail:  "boom: token=" + secret + "\n",
+			StartReport: (&sidecar.StartError{Plugin: "bad", Stage: sidecar.StageSpawn, Command: "/nope/bad", Err: fmt.Errorf("no such file")}).Report()},
 	}
 	h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: ps})
 	h.waitFor("health", func() bool { return h.d.status.health.Text == "Plugins: 1 active · 1 failed" })

@@ -17,9 +17,7 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -30,7 +28,7 @@ type Options struct {
 	// tests).
 	App fyne.App
 	// Layout is the data directory: plugin store, host log.
-	Layout plugin.Layout
+	Layout agent.Layout
 	// Version is shown in Help → About.
 	Version string
 	// Icon is the window and About icon (optional).
@@ -79,7 +77,7 @@ type UI struct {
 	model      string
 	effort     string
 	workspace  string
-	plugins    []host.PluginStatus
+	plugins    []agent.PluginInfo
 	pluginsWin *pluginManager
 	sidebar    *sidebar
 	// catalogErrs maps a plugin to why its catalog failed; connected: a
@@ -316,7 +314,7 @@ func (d *UI) setConnected(ok bool) {
 
 // setPlugins records the plugin states and refreshes what shows them (UI
 // goroutine).
-func (d *UI) setPlugins(ps []host.PluginStatus) {
+func (d *UI) setPlugins(ps []agent.PluginInfo) {
 	d.plugins = ps
 	d.status.setHealth(ps)
 	d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back

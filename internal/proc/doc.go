@@ -1,5 +1,5 @@
 // Package proc is the host's one process runner for plugin processes (v2
-// sidecars, xdev extensions, hooks-bus commands): each is started in its
+// sidecars, xdev extensions, hooks-bus commands, run_command): each is started in its
 // own process group, killed as a whole tree, and registered with a watchdog
 // that kills every group still registered when the host dies, even by
 // SIGKILL (DESIGN "Outlive the host").
@@ -17,8 +17,15 @@
 // child also gets a parent-death signal, a second line of defence for the
 // moment between the spawn and its registration.
 //
-// To adopt it for another kind of child (the agent's run_command, say):
-// set cmd.SysProcAttr = proc.Attr(), start it with proc.Start(cmd) instead
-// of cmd.Start(), end it with proc.KillGroup(pid), and call proc.Forget(pid)
-// once it was reaped.
+// Two entry points own the whole life of a child (own group, environment,
+// pipes, registration, killing the tree, reaping):
+//
+//   - Spawn(ctx, Spec) (*Child, error) for long-running children (v2
+//     sidecars, xdev extensions): the caller gets Child.Stdin and
+//     Child.Stdout, the stderr Tail, Kill(reason), Exited, Done and Wait.
+//   - Run(ctx, Spec) (Result, error) for one-shot commands (the agent's
+//     run_command, hooks-bus commands): input, a timeout, capped output.
+//
+// Start, KillGroup and Forget are the pieces both are made of, for a
+// caller that must hold the exec.Cmd itself.
 package proc

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -78,7 +79,15 @@ func (t *Tail) String() string {
 // then it closes done.
 func PumpStderr(r io.Reader, t *Tail, log *slog.Logger, done chan<- struct{}) {
 	defer close(done)
-	debug := log.Enabled(context.Background(), slog.LevelDebug)
+	pump(r, t, log, slog.LevelDebug)
+}
+
+// pump is PumpStderr at a given level (a nil log discards the lines).
+func pump(r io.Reader, t *Tail, log *slog.Logger, level slog.Level) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	logged := log.Enabled(context.Background(), level)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4<<10), 1<<20) // grows with long lines
 	// Logged a line behind, so that a token wrapped onto the next line is
@@ -87,15 +96,15 @@ func PumpStderr(r io.Reader, t *Tail, log *slog.Logger, done chan<- struct{}) {
 	for sc.Scan() {
 		line := sc.Bytes()
 		_, _ = t.Write(append(line, '\n'))
-		if debug {
+		if logged {
 			for _, l := range lines.Push(string(line)) {
-				log.Debug("plugin stderr", "line", l)
+				log.Log(context.Background(), level, "plugin stderr", "line", l)
 			}
 		}
 	}
-	if debug {
+	if logged {
 		for _, l := range lines.Flush() {
-			log.Debug("plugin stderr", "line", l)
+			log.Log(context.Background(), level, "plugin stderr", "line", l)
 		}
 	}
 	// A line longer than the scanner's limit ends scanning: drain the rest
@@ -104,4 +113,20 @@ func PumpStderr(r io.Reader, t *Tail, log *slog.Logger, done chan<- struct{}) {
 	if sc.Err() != nil {
 		_, _ = io.Copy(t, r)
 	}
+}
+
+// Lines returns the last n non-blank lines of the tail, redacted as one
+// text (so a secret wrapped over two lines is masked in both), oldest
+// first.
+func (t *Tail) Lines(n int) []string {
+	var out []string
+	for _, l := range strings.Split(t.String(), "\n") {
+		if l = strings.TrimRight(l, "\r"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	if len(out) > n {
+		out = out[len(out)-n:]
+	}
+	return out
 }

@@ -87,3 +87,27 @@ func TestTailDropsTheCutLine(t *testing.T) {
 		t.Fatalf("tail %q, want the cut line dropped", got)
 	}
 }
+
+// Lines are the last non-blank lines of the redacted tail.
+func TestTailLines(t *testing.T) {
+	cases := []struct {
+		name, write string
+		n           int
+		want        []string
+	}{
+		{"empty", "", 5, nil},
+		{"fewer than n", "a\n\nb\r\n", 5, []string{"a", "b"}},
+		{"the last n", "a\nb\nc\nd\n", 2, []string{"c", "d"}},
+		{"no final newline", "a\nb", 5, []string{"a", "b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := NewTail(TailBytes)
+			_, _ = tl.Write([]byte(tc.write))
+			got := tl.Lines(tc.n)
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+				t.Fatalf("Lines(%d) = %q, want %q", tc.n, got, tc.want)
+			}
+		})
+	}
+}

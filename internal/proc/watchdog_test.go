@@ -2,6 +2,7 @@ package proc_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -30,7 +31,7 @@ func TestMain(m *testing.M) {
 }
 
 // playHost starts PROC_TEST_PLUGINS copies of the hostile plugin in
-// sigterm-child mode through proc.Start (with the watchdog unless
+// sigterm-child mode through proc.Spawn (with the watchdog unless
 // PROC_TEST_NO_WATCHDOG), prints "ready", and waits to be killed.
 func playHost() int {
 	if os.Getenv("PROC_TEST_NO_WATCHDOG") == "" {
@@ -41,18 +42,15 @@ func playHost() int {
 	n := 1
 	fmt.Sscan(os.Getenv("PROC_TEST_PLUGINS"), &n)
 	for range n {
-		cmd := exec.Command(os.Getenv("PROC_TEST_PLUGIN"))
 		mode := os.Getenv("PROC_TEST_MODE")
 		if mode == "" {
 			mode = "sigterm-child"
 		}
-		cmd.Env = append(os.Environ(), "HOSTILE_MODE="+mode, "PROC_TEST_ROLE=")
-		stdin, err := cmd.StdinPipe() // held open: the plugin waits on it
+		// Through Spawn, as sidecars and extensions are started; its
+		// stdin is held open (never closed): the plugin waits on it.
+		_, err := proc.Spawn(context.Background(), proc.Spec{Path: os.Getenv("PROC_TEST_PLUGIN"),
+			Env: append(os.Environ(), "HOSTILE_MODE="+mode, "PROC_TEST_ROLE=")})
 		if err != nil {
-			return 2
-		}
-		defer stdin.Close()
-		if err := proc.Start(cmd); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 2
 		}

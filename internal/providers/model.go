@@ -24,7 +24,7 @@ func ParseModelID(id string) (ModelID, error) {
 }
 
 // Ref is the provider ref `plugin/<plugin>/<provider>`.
-func (m ModelID) Ref() string { return "plugin/" + m.Plugin + "/" + m.Provider }
+func (m ModelID) Ref() string { return protocol.ProviderRef(m.Plugin, m.Provider) }
 
 func (m ModelID) String() string { return m.Ref() + "/" + m.Model }
 
@@ -50,9 +50,8 @@ type Model struct {
 // modelFrom turns a descriptor of plugin into a menu entry; ok is false for
 // descriptors outside `plugin/<plugin>/` or without a model.
 func modelFrom(plugin string, d protocol.ProviderDescriptor) (Model, bool) {
-	prefix := "plugin/" + plugin + "/"
-	provider, found := strings.CutPrefix(d.Ref, prefix)
-	if !found || provider == "" || strings.Contains(provider, "/") || d.Model == "" {
+	provider, found := protocol.ProviderOfRef(plugin, d.Ref)
+	if !found || d.Model == "" {
 		return Model{}, false
 	}
 	id := ModelID{Plugin: plugin, Provider: provider, Model: d.Model}

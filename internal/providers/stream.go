@@ -290,7 +290,7 @@ func (s *Stream) chunk(p protocol.StreamChunkParams) {
 	// A delivery blocked on a full event buffer is the consumer's delay,
 	// not the provider's: the deadline counts from when this chunk left.
 	defer func() { s.lastChunk = time.Now() }()
-	if err := p.Chunk.Validate(); err != nil {
+	if err := protocol.ValidateChunk(p.Chunk); err != nil {
 		s.failLocked(protocol.Errorf(protocol.ReasonProviderInterrupted, "chunk %d: %v", p.Seq, err))
 		return
 	}

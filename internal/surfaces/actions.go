@@ -62,8 +62,8 @@ func (a *Actions) Register(plugin string, decls []protocol.UIActionDecl) []strin
 		return warns
 	}
 	for _, d := range decls {
-		if !validActionID(d.ActionID) {
-			warn("plugin %s: ui action id %q must match ^[a-z0-9-]+$", plugin, d.ActionID)
+		if !protocol.ValidActionID(d.ActionID) {
+			warn("plugin %s: ui action id %q must match %s", plugin, d.ActionID, protocol.ActionIDPattern)
 			continue
 		}
 		name := ActionName(plugin, d.ActionID)
@@ -78,18 +78,6 @@ func (a *Actions) Register(plugin string, decls []protocol.UIActionDecl) []strin
 		a.byName[strings.ToLower(name)] = Action{Plugin: plugin, ID: d.ActionID, Label: label, Name: name}
 	}
 	return warns
-}
-
-func validActionID(id string) bool {
-	if id == "" {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if c := id[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // Reset forgets every action (a new generation re-registers them).

@@ -8,7 +8,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -21,7 +21,7 @@ import (
 // is followed by traffic (Options.FollowedByTraffic), else it stays free
 // for the next call, and goes back to the background reader after
 // handBackDelay. This needs a watch (c.watch) that can end a caller's read:
-// an *os.File of a pipe (a readturn.Pipe) or a reader with read deadlines;
+// an *os.File of a pipe (a transport.Pipe) or a reader with read deadlines;
 // with any other reader every call waits for the background reader.
 
 // handBackDelay is how long a free turn waits for the next call before the
@@ -38,7 +38,7 @@ func (c *Conn) yieldRole() bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(c.pending) > 0 || c.turn.StateLocked() != readturn.Held || c.closed {
+	if len(c.pending) > 0 || c.turn.StateLocked() != transport.Held || c.closed {
 		return false
 	}
 	c.turn.FreeLocked()
@@ -49,7 +49,7 @@ func (c *Conn) yieldRole() bool {
 func (c *Conn) releaseRole(method string) {
 	c.mu.Lock()
 	switch {
-	case c.turn.StateLocked() != readturn.Held:
+	case c.turn.StateLocked() != transport.Held:
 		// reading ended
 	case c.closed:
 		c.turn.EndLocked()

@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -197,8 +197,8 @@ type Conn struct {
 
 	// Caller reads (callread.go): turn changes under mu; watch is nil when
 	// r has no read deadlines, and then only the background reader reads.
-	turn  *readturn.Turn
-	watch *readturn.Watch
+	turn  *transport.Turn
+	watch *transport.Watch
 
 	mu      sync.Mutex
 	pending map[int64]*pending
@@ -250,12 +250,12 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	}
 	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
 	c.graceTimer.Stop()
-	c.turn = readturn.New(&c.mu, handBackDelay) // the background reader's, once started
+	c.turn = transport.New(&c.mu, handBackDelay) // the background reader's, once started
 	if f, ok := r.(*os.File); ok && f.SetReadDeadline(time.Time{}) == nil {
-		pipe := readturn.NewPipe(f)
+		pipe := transport.NewPipe(f)
 		r, c.watch = pipe, pipe.Watch()
-	} else if d, ok := r.(readturn.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
-		c.watch = readturn.NewWatch(d)
+	} else if d, ok := r.(transport.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
+		c.watch = transport.NewWatch(d)
 	}
 	c.br = bufio.NewReaderSize(countingReader{r, &c.rx}, readBufferSize)
 	return c

@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -100,7 +100,7 @@ func (c *Conn) readLoop(reading bool) {
 		case <-c.done:
 			c.mu.Lock()
 			st := c.turn.StateLocked()
-			idle := st == readturn.Free || st == readturn.Waking
+			idle := st == transport.Free || st == transport.Waking
 			if idle {
 				c.turn.EndLocked()
 			}

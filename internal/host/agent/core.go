@@ -91,6 +91,9 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := OpenPlugins(cfg.Layout); err != nil { // an unreadable store fails here, not at the first command
+		return nil, err
+	}
 	c := &Core{cfg: cfg, log: cfg.Logger, fe: cfg.Frontend, sessions: sessions, settings: settings,
 		hub: providers.NewHub(cfg.Logger), catalog: providers.NewCatalog(cfg.Logger),
 		actions: surfaces.NewActions(cfg.Logger), tools: BuiltinTools()}
@@ -102,7 +105,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
 	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
 		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame,
-		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()}) },
+		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())}) },
 		OnStarting: func(s protocol.SessionContext) {
 			// Bind the surfaces to the new generation before its sidecars get
 			// extension/initialized: their first publishes must not look stale.
@@ -219,7 +222,7 @@ func (c *Core) publish(ctx context.Context) error {
 			c.notice(fmt.Sprintf("plugin %s failed to start: %s", st.Name, st.Failure))
 		}
 	}
-	c.fe.Emit(Event{Kind: EventPlugins, Plugins: c.runtime.Status()})
+	c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())})
 	return nil
 }
 
@@ -263,31 +266,16 @@ func (c *Core) Session() Session {
 // Sessions lists saved sessions.
 func (c *Core) Sessions() []Summary { return c.sessions.List() }
 
-// Plugins reports every installed plugin.
-func (c *Core) Plugins() []host.PluginStatus {
-	list := c.runtime.Status()
-	gen := c.runtime.Current()
-	if gen == nil {
-		return list
-	}
-	// A plugin whose circuit opened in this generation shows Degraded with
-	// the reason until a reload starts a new generation.
-	degraded := gen.Chain().Degraded()
-	for i := range list {
-		if d, ok := degraded[list[i].Name]; ok && list[i].State == host.StateActive {
-			list[i].State, list[i].Failure = host.StateDegraded, d.String()
-		}
-	}
-	return list
-}
-
-// Surfaces is the surface store (read by front ends).
+// Surfaces is the surface store. Front ends use SurfaceList, PromptStale
+// and EventSurface instead (plain snapshots and changes); this stays for
+// callers written against it.
 func (c *Core) Surfaces() *surfaces.Store { return c.surfaces }
 
 // Actions lists the plugins' UI actions.
 func (c *Core) Actions() []surfaces.Action { return c.actions.List() }
 
-// Runtime exposes the plugin runtime (plugin manager, doctor).
+// Runtime exposes the plugin runtime to the host's own tests. Front ends
+// use Plugins and the plugin commands (frontapi.go).
 func (c *Core) Runtime() *host.Runtime { return c.runtime }
 
 // Models lists every plugin model.

@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -64,7 +63,7 @@ type Event struct {
 	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
 	Error     string                  `json:"error,omitempty"`
 	Surface   *surfaces.Change        `json:"surface,omitempty"`
-	Plugins   []host.PluginStatus     `json:"plugins,omitempty"`
+	Plugins   []PluginInfo            `json:"plugins,omitempty"`
 }
 
 // Approval is the user's answer to a tool approval.

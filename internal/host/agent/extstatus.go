@@ -1,32 +1,13 @@
 package agent
 
-// ExtensionStatus is one non-v2 extension (an xdev v1 executable) as the
-// plugin manager shows it. Every string is redacted by the reporter.
-type ExtensionStatus struct {
-	Name  string
-	Path  string
-	State string // "Active", "Dead" (died during the session) or "Failed" (never loaded)
-	// Capabilities lists what it declared: events, tools, commands,
-	// renderers, fail-open.
-	Capabilities []string
-	Failure      string
-	StderrTail   string
-	// Renderers are the output renderers it declared (xdev v1 card, table,
-	// tree), by name.
-	Renderers []RendererRef
-}
+import "github.com/reasonix/reasonix-desktop/internal/host/gate"
 
-// RendererRef is one declared renderer.
-type RendererRef struct {
-	Name string
-	Kind string // card | table | tree
-}
-
-// ExtensionReporter is implemented by Extensions that can describe each
-// extension (xdev.Manager).
-type ExtensionReporter interface {
-	ExtensionStatus() []ExtensionStatus
-}
+// The plugin manager's view of non-v2 extensions (internal/host/gate).
+type (
+	ExtensionStatus   = gate.Status
+	RendererRef       = gate.RendererRef
+	ExtensionReporter = gate.Reporter
+)
 
 // ExtensionStatus describes the loaded and failed extensions (none when the
 // core runs without any, or they cannot describe themselves).

@@ -8,14 +8,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
-	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Limits of the built-in tools.
@@ -26,38 +25,20 @@ const (
 	MaxCommandTime     = 10 * time.Minute
 )
 
-// Tool is one tool the model may call.
-type Tool struct {
-	Name        string
-	Description string
-	Parameters  json.RawMessage
-	// ReadOnly tools run without asking; the others need approval.
-	ReadOnly bool
-	Run      func(ctx context.Context, workspace string, args json.RawMessage) (string, error)
-}
+// Tool is one tool the model may call (internal/host/extension).
+type Tool = gate.Tool
 
-// Schema is the tool as offered to the model.
-func (t Tool) Schema() protocol.ProviderToolSchema {
-	return protocol.ProviderToolSchema{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
-}
-
-// BuiltinTools are the workspace tools: every path is confined to the
-// workspace root, symlinks included.
+// BuiltinTools are the workspace tools: gate.Builtins' declarations
+// with their implementations. Every path is confined to the workspace
+// root, symlinks included.
 func BuiltinTools() []Tool {
-	return []Tool{
-		{Name: "read_file", ReadOnly: true, Description: "Read a UTF-8 text file in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
-			Run:        readFile},
-		{Name: "list_dir", ReadOnly: true, Description: "List a directory in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`),
-			Run:        listDir},
-		{Name: "write_file", Description: "Create or overwrite a file in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`),
-			Run:        writeFile},
-		{Name: "run_command", Description: "Run a shell command in the workspace root.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"},"timeoutSeconds":{"type":"integer"}},"required":["command"]}`),
-			Run:        runCommand},
+	run := map[string]func(context.Context, string, json.RawMessage) (string, error){
+		"read_file": readFile, "list_dir": listDir, "write_file": writeFile, "run_command": runCommand}
+	tools := gate.Builtins()
+	for i := range tools {
+		tools[i].Run = run[tools[i].Name]
 	}
+	return tools
 }
 
 // ErrOutsideWorkspace marks a path that escapes the workspace root.
@@ -209,66 +190,24 @@ func runCommand(ctx context.Context, root string, raw json.RawMessage) (string, 
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, MaxCommandTime)
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.Command("/bin/sh", "-c", a.Command)
-	cmd.Dir = root
-	out := &capped{max: OutputCap}
-	cmd.Stdout, cmd.Stderr = out, out
 	// The host's one process runner: its own group, registered with the
-	// watchdog, so nothing it starts outlives the call or the host.
-	if err := proc.Start(cmd); err != nil {
-		return "", err
+	// watchdog, killed with everything it left running when it ends, so
+	// nothing it starts outlives the call or the host.
+	res, err := proc.Run(ctx, proc.Spec{Path: "/bin/sh", Args: []string{"-c", a.Command}, Dir: root,
+		Timeout: timeout, OutputCap: OutputCap, Combined: true})
+	text := string(res.Stdout)
+	if res.Truncated {
+		text += fmt.Sprintf("\n[output truncated at %d bytes]", OutputCap)
 	}
-	pid := cmd.Process.Pid
-	defer func() {
-		proc.KillGroup(pid) // what it left running in the background too
-		proc.Forget(pid)
-	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-ctx.Done():
-		proc.KillGroup(pid)
-		<-done // reap; the stop is the error that matters
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return out.String(), fmt.Errorf("command timed out after %s", timeout)
-		}
-		return out.String(), fmt.Errorf("command stopped: %w", ctx.Err())
-	}
-	text := out.String()
-	if err != nil {
-		return text, fmt.Errorf("command failed: %w", err)
+	switch {
+	case errors.Is(err, proc.ErrTimeout):
+		return text, fmt.Errorf("command timed out after %s", timeout)
+	case err != nil && ctx.Err() != nil:
+		return text, fmt.Errorf("command stopped: %w", ctx.Err())
+	case err != nil:
+		return text, fmt.Errorf("command: %w", err)
+	case res.Exit != nil:
+		return text, fmt.Errorf("command failed: %w", res.Exit)
 	}
 	return text, nil
-}
-
-// capped keeps at most max bytes and notes the truncation.
-type capped struct {
-	buf       bytes.Buffer
-	max       int
-	truncated bool
-}
-
-func (c *capped) Write(p []byte) (int, error) {
-	room := c.max - c.buf.Len()
-	if room <= 0 {
-		c.truncated = true
-		return len(p), nil
-	}
-	if len(p) > room {
-		c.buf.Write(p[:room])
-		c.truncated = true
-		return len(p), nil
-	}
-	return c.buf.Write(p)
-}
-
-func (c *capped) String() string {
-	if c.truncated {
-		return c.buf.String() + fmt.Sprintf("\n[output truncated at %d bytes]", c.max)
-	}
-	return c.buf.String()
 }

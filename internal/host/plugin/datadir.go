@@ -41,7 +41,7 @@ func (l Layout) PackagesFile() string { return filepath.Join(l.Root, "plugin-pac
 func (l Layout) PluginsDir() string { return filepath.Join(l.Root, "plugins") }
 
 // PluginDir is the copy of one installed plugin. name must be a valid plugin
-// name (see ValidName); callers validate it.
+// name (see protocol.ValidPluginName); callers validate it.
 func (l Layout) PluginDir(name string) string { return filepath.Join(l.PluginsDir(), name) }
 
 // ExtensionsDir holds xdev v1 extension executables.

@@ -21,6 +21,9 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"0","version":"0","provides":[],"runtime":{"command":"0","args":[],"env":{}}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseManifest(data)
+		if err == nil && json.Valid(data) && protocol.CheckDuplicateKeys(data) != nil {
+			t.Fatalf("accepted a manifest with a repeated key: %s", data)
+		}
 		if err != nil {
 			if m != nil {
 				t.Fatal("manifest returned with an error")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // InstallOptions tune Preview/Install.
@@ -70,7 +71,7 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		return nil, err
 	}
 	if opts.Name != "" {
-		if !ValidName(opts.Name) {
+		if !protocol.ValidPluginName(opts.Name) {
 			return nil, fmt.Errorf("--name %q is not a valid plugin name", opts.Name)
 		}
 		if opts.Name != m.Name {

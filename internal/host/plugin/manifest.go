@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -38,7 +39,7 @@ const (
 type Manifest struct {
 	APIVersion  string                     `json:"apiVersion"`
 	Name        string                     `json:"name"`
-	Version     string                     `json:"version"`
+	Version     string                     `json:"version" schema:"minLength=1"`
 	Description string                     `json:"description,omitempty"`
 	Homepage    string                     `json:"homepage,omitempty"`
 	Repository  string                     `json:"repository,omitempty"`
@@ -60,34 +61,134 @@ type Manifest struct {
 
 // Runtime is the manifest's sidecar declaration.
 type Runtime struct {
-	Command       string            `json:"command"`
+	Command       string            `json:"command" schema:"minLength=1"`
 	Args          []string          `json:"args,omitempty"`
 	Env           map[string]string `json:"env,omitempty"`
 	Required      bool              `json:"required,omitempty"`
-	Priority      int               `json:"priority,omitempty"`
+	Priority      int               `json:"priority,omitempty" schema:"minimum=-1000,maximum=1000"`
 	Intercepts    []string          `json:"intercepts,omitempty"`
 	Replaces      []string          `json:"replaces,omitempty"`
 	Capabilities  []string          `json:"capabilities,omitempty"`
-	TimeoutMillis int               `json:"timeoutMillis,omitempty"`
+	TimeoutMillis int               `json:"timeoutMillis,omitempty" schema:"minimum=0,maximum=2147483647"`
 	// Tools is kept verbatim (a JSON array).
 	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
+// ManifestFile is the manifest's file name inside a plugin root.
+const ManifestFile = "reasonix-plugin.json"
+
+// maxManifestBytes caps the manifest size; a manifest is a small declaration.
+const maxManifestBytes = 1 << 20
+
+// ManifestError says where a manifest is wrong. Path is the JSON path of the
+// offending value ("runtime.intercepts[2]", "provides[1].kind"); empty means
+// the document itself. File, when set by LoadManifest, is the manifest's full
+// path; otherwise the error names reasonix-plugin.json.
+type ManifestError struct {
+	File string
+	Path string
+	Msg  string
+}
+
+func (e *ManifestError) Error() string {
+	file := e.File
+	if file == "" {
+		file = ManifestFile
+	}
+	if e.Path == "" {
+		return file + ": " + e.Msg
+	}
+	return file + ": " + e.Path + ": " + e.Msg
+}
+
+func merr(path, format string, args ...any) error {
+	return &ManifestError{Path: path, Msg: fmt.Sprintf(format, args...)}
+}
+
 // ParseManifest strictly decodes and validates a manifest document. Errors
 // are *ManifestError naming the full JSON path of the offending value.
+//
+// The document goes through protocol.DecodeStrict, the one strict decoder:
+// invalid JSON, trailing data and a member name repeated anywhere fail
+// first, then the apiVersion (a document for another version gets that
+// error, not a list of unknown fields), then the schema of Manifest (its
+// tags: unknown fields, types, required fields, bounds), then the rules of
+// single values and the cross-field rules.
 func ParseManifest(data []byte) (*Manifest, error) {
-	doc, err := parseDocument(data)
-	if err != nil {
-		return nil, err
+	if len(data) > maxManifestBytes {
+		return nil, merr("", "manifest is larger than %d bytes", maxManifestBytes)
 	}
-	m, err := decodeManifest(doc)
-	if err != nil {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // tolerate a UTF-8 BOM
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, merr("", "empty document")
+	}
+	var members map[string]json.RawMessage
+	if err := protocol.DecodeStrict(data, &members); err != nil {
+		return nil, manifestError(err, "")
+	}
+	if members != nil {
+		if err := checkAPIVersion(members); err != nil {
+			return nil, err
+		}
+	}
+	m := &Manifest{}
+	if err := protocol.DecodeStrict(data, m); err != nil {
+		return nil, manifestError(err, "")
+	}
+	m.tidyRaw()
+	if err := m.checkFields(); err != nil {
 		return nil, err
 	}
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// checkAPIVersion gates the document on its apiVersion member.
+func checkAPIVersion(members map[string]json.RawMessage) error {
+	raw, present := members["apiVersion"]
+	if !present {
+		return merr("apiVersion", "required field is missing (want %q)", APIVersion)
+	}
+	var s string
+	if err := protocol.DecodeStrict(raw, &s); err != nil {
+		return manifestError(err, "apiVersion")
+	}
+	if s != APIVersion {
+		return merr("apiVersion", "unsupported apiVersion %q: want exactly %q", s, APIVersion)
+	}
+	return nil
+}
+
+// manifestError turns a strict-decode error at path into a *ManifestError.
+func manifestError(err error, path string) error {
+	var de *protocol.DecodeError
+	if !errors.As(err, &de) {
+		return &ManifestError{Path: path, Msg: err.Error()}
+	}
+	switch {
+	case path == "":
+		path = de.Path
+	case de.Path != "":
+		path += "." + de.Path
+	}
+	return &ManifestError{Path: path, Msg: de.Msg}
+}
+
+// tidyRaw stores the verbatim fields compact, and forgets those given as
+// null: an explicit null is the field's absence, as for every other
+// optional field.
+func (m *Manifest) tidyRaw() {
+	for _, raw := range []*json.RawMessage{&m.Contributes, &m.Runtime.Tools, &m.Skills, &m.Commands, &m.Hooks, &m.MCPServers} {
+		var buf bytes.Buffer
+		if json.Compact(&buf, *raw) == nil {
+			*raw = buf.Bytes()
+		}
+		if string(*raw) == "null" || len(*raw) == 0 {
+			*raw = nil
+		}
+	}
 }
 
 // LoadManifest reads and parses <root>/reasonix-plugin.json.

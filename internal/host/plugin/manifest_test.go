@@ -213,6 +213,9 @@ func TestParseManifestErrors(t *testing.T) {
 		// there too, so it fails here with the entry and what to add.
 		{"provides without namespace", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { delete(m["provides"].([]any)[1].(map[string]any), "namespace") })
+		}, "provides[1].namespace", "required field is missing"},
+		{"provides with a blank namespace", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { m["provides"].([]any)[1].(map[string]any)["namespace"] = " " })
 		}, "provides[1].namespace", "capability namespace is required"},
 		{"provides without version", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { delete(m["provides"].([]any)[2].(map[string]any), "version") })
@@ -251,7 +254,26 @@ func TestParseManifestErrors(t *testing.T) {
 		{"root not an object", func(t *testing.T) string { return `[]` }, "", "must be an object"},
 		{"duplicate key", func(t *testing.T) string {
 			return strings.Replace(fullManifest, `"command": "${REASONIX_PLUGIN_ROOT}/bin/guard",`, `"command": "/a", "command": "/b",`, 1)
-		}, "runtime.command", "duplicate field"},
+		}, "runtime.command", "duplicate key"},
+		{"duplicate key in a verbatim field", func(t *testing.T) string {
+			return strings.Replace(fullManifest, `"tools": [{"name": "x"}]`, `"tools": [{"name": "x", "name": "y"}]`, 1)
+		}, "runtime.tools[0].name", "duplicate key"},
+		{"duplicate env name", func(t *testing.T) string {
+			return strings.Replace(fullManifest, `"MODE": "strict",`, `"MODE": "strict", "MODE": "lax",`, 1)
+		}, "runtime.env.MODE", "duplicate key"},
+		{"duplicate key wins over an unknown field", func(t *testing.T) string {
+			return strings.Replace(fullManifest, `"version": "1.2.3",`, `"version": "1.2.3", "zzz": 1, "version": "2",`, 1)
+		}, "version", "duplicate key"},
+		{"blank version", func(t *testing.T) string { return mutate(t, func(m map[string]any) { m["version"] = "  " }) }, "version", "must not be empty"},
+		{"blank command", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["command"] = " " }) }, "runtime.command", "must not be empty"},
+		{"NUL in an argument", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { rt(m)["args"] = []any{"a", "b\x00"} })
+		}, "runtime.args[1]", "must not contain NUL"},
+		{"apiVersion not a string", func(t *testing.T) string { return mutate(t, func(m map[string]any) { m["apiVersion"] = 2 }) }, "apiVersion", "must be a string, got a number"},
+		{"priority not a number", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["priority"] = "1" }) }, "runtime.priority", "must be an integer, got a string"},
+		{"syntax error deep", func(t *testing.T) string {
+			return strings.Replace(fullManifest, `"priority": -10,`, `"priority": -,`, 1)
+		}, "runtime.priority", "invalid JSON"},
 		{"syntax error", func(t *testing.T) string { return `{"apiVersion": "reasonix.io/plugin/v2", "name": }` }, "name", "invalid JSON"},
 		{"empty", func(t *testing.T) string { return `` }, "", "empty document"},
 	}

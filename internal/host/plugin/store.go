@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/atomicfile"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // StoreVersion is the plugin-packages.json format version.
@@ -122,7 +123,7 @@ func (s *Store) SetEnabled(name string, enabled bool) error {
 }
 
 func (r Record) validate() error {
-	if !ValidName(r.Name) {
+	if !protocol.ValidPluginName(r.Name) {
 		return fmt.Errorf("invalid plugin name %q", r.Name)
 	}
 	if r.Root == "" {

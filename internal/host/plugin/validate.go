@@ -1,19 +1,14 @@
 package plugin
 
 import (
-	"math"
+	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
-)
-
-var (
-	nameRE       = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
-	providerIDRE = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
-	actionIDRE   = regexp.MustCompile(`^[a-z0-9-]+$`)
 )
 
 // fixedSlots are the replacement slots without a parameter.
@@ -23,9 +18,6 @@ var fixedSlots = []string{
 }
 
 var knownCapabilities = []string{CapInterceptors, CapStrategies, CapProviders, CapUI, CapTools}
-
-// ValidName reports whether s is a valid plugin name.
-func ValidName(s string) bool { return nameRE.MatchString(s) }
 
 // ValidSlot reports whether s names a replacement slot: one of the fixed
 // slots, tool:<name> or provider:<ref> with a non-empty parameter.
@@ -46,192 +38,120 @@ func slotError(s string) string {
 	return "unknown slot " + quote(s) + " (want one of " + strings.Join(fixedSlots, ", ") + ", tool:<name>, provider:<ref>)"
 }
 
-func decodeManifest(doc any) (*Manifest, error) {
-	// The apiVersion gates everything else: a document for another version
-	// gets that error, not a list of unknown fields.
-	if obj, ok := doc.(map[string]any); ok {
-		av, present := obj["apiVersion"]
-		if !present {
-			return nil, merr("apiVersion", "required field is missing (want %q)", APIVersion)
-		}
-		s, ok := av.(string)
-		if !ok {
-			return nil, typeErr("apiVersion", "a string", av)
-		}
-		if s != APIVersion {
-			return nil, merr("apiVersion", "unsupported apiVersion %q: want exactly %q", s, APIVersion)
-		}
+// checkFields applies the rules of single values the schema tags cannot
+// state, in manifest order: names and patterns, blank strings, NUL
+// characters, environment names, the lists of runtime and the JSON kind of
+// the fields kept verbatim.
+func (m *Manifest) checkFields() error {
+	if !protocol.ValidPluginName(m.Name) {
+		return merr("name", "%s is not a valid plugin name (want %s)", quote(m.Name), protocol.PluginNamePattern)
 	}
-	m := &Manifest{}
-	str := func(dst *string) func(any, string) error {
-		return func(v any, p string) (err error) { *dst, err = asString(v, p); return err }
+	if strings.TrimSpace(m.Version) == "" {
+		return merr("version", "must not be empty")
 	}
-	raw := func(dst *[]byte) func(any, string) error {
-		return func(v any, p string) error { *dst = rawJSON(v); return nil }
-	}
-	err := walkObject(doc, "", map[string]field{
-		"apiVersion": {true, str(&m.APIVersion)},
-		"name": {true, func(v any, p string) (err error) {
-			if m.Name, err = asString(v, p); err != nil {
-				return err
+	for i, r := range m.Requires {
+		p := joinIndex("requires", i)
+		for _, part := range []struct{ name, value string }{{"kind", r.Kind}, {"namespace", r.Namespace}, {"id", r.ID}} {
+			if strings.TrimSpace(part.value) == "" {
+				return merr(p+"."+part.name, "must not be empty")
 			}
-			if !nameRE.MatchString(m.Name) {
-				return merr(p, "%s is not a valid plugin name (want %s)", quote(m.Name), nameRE)
-			}
-			return nil
-		}},
-		"version":     {true, func(v any, p string) (err error) { m.Version, err = asNonEmpty(v, p); return err }},
-		"description": {false, str(&m.Description)},
-		"homepage":    {false, str(&m.Homepage)},
-		"repository":  {false, str(&m.Repository)},
-		"requires":    {false, func(v any, p string) (err error) { m.Requires, err = decodeRequires(v, p); return err }},
-		"provides":    {false, func(v any, p string) (err error) { m.Provides, err = decodeProvides(v, p); return err }},
-		"contributes": {false, func(v any, p string) error {
-			if _, ok := v.(map[string]any); !ok {
-				return typeErr(p, "an object", v)
-			}
-			m.Contributes = rawJSON(v)
-			return nil
-		}},
-		"runtime":    {true, func(v any, p string) error { return decodeRuntime(v, p, &m.Runtime) }},
-		"skills":     {false, raw((*[]byte)(&m.Skills))},
-		"commands":   {false, raw((*[]byte)(&m.Commands))},
-		"hooks":      {false, raw((*[]byte)(&m.Hooks))},
-		"mcpServers": {false, raw((*[]byte)(&m.MCPServers))},
-	})
-	if err != nil {
-		return nil, err
+		}
 	}
-	return m, nil
+	if err := rawKind(m.Contributes, &map[string]json.RawMessage{}, "contributes"); err != nil {
+		return err
+	}
+	rt := &m.Runtime
+	if strings.TrimSpace(rt.Command) == "" {
+		return merr("runtime.command", "must not be empty")
+	}
+	for _, k := range sortedKeys(rt.Env) {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			return merr(joinKey("runtime.env", k), "invalid environment variable name")
+		}
+	}
+	if err := uniqueList(rt.Intercepts, "runtime.intercepts", func(s string) string {
+		if !protocol.HookPoint(s).Valid() {
+			return quote(s) + " is not a hook point"
+		}
+		return ""
+	}); err != nil {
+		return err
+	}
+	if err := uniqueList(rt.Replaces, "runtime.replaces", slotError); err != nil {
+		return err
+	}
+	if err := uniqueList(rt.Capabilities, "runtime.capabilities", func(s string) string {
+		if !slices.Contains(knownCapabilities, s) {
+			return "unknown capability " + quote(s) + " (want one of " + strings.Join(knownCapabilities, ", ") + ")"
+		}
+		return ""
+	}); err != nil {
+		return err
+	}
+	if err := rawKind(rt.Tools, &[]json.RawMessage{}, "runtime.tools"); err != nil {
+		return err
+	}
+	return m.checkNUL()
 }
 
-func decodeRequires(v any, path string) ([]protocol.RequirementWire, error) {
-	arr, err := asArray(v, path)
-	if err != nil {
-		return nil, err
+// checkNUL refuses NUL characters in the strings the host uses: a NUL
+// cannot reach a process argument or environment and would cut what the
+// UI shows.
+func (m *Manifest) checkNUL() error {
+	type field struct{ path, value string }
+	fields := []field{
+		{"version", m.Version}, {"description", m.Description}, {"homepage", m.Homepage},
+		{"repository", m.Repository}, {"runtime.command", m.Runtime.Command},
 	}
-	out := make([]protocol.RequirementWire, len(arr))
-	for i, item := range arr {
-		r := &out[i]
-		nonEmpty := func(dst *string) field {
-			return field{true, func(v any, p string) (err error) { *dst, err = asNonEmpty(v, p); return err }}
-		}
-		opt := func(dst *string) field {
-			return field{false, func(v any, p string) (err error) { *dst, err = asString(v, p); return err }}
-		}
-		if err := walkObject(item, joinIndex(path, i), map[string]field{
-			"kind":         nonEmpty(&r.Kind),
-			"namespace":    nonEmpty(&r.Namespace),
-			"id":           nonEmpty(&r.ID),
-			"version":      opt(&r.Version),
-			"versionRange": opt(&r.VersionRange),
-			"schemaHash":   opt(&r.SchemaHash),
-			"optional":     {false, func(v any, p string) (err error) { r.Optional, err = asBool(v, p); return err }},
-		}); err != nil {
-			return nil, err
+	for i, r := range m.Requires {
+		p := joinIndex("requires", i)
+		fields = append(fields, field{p + ".version", r.Version}, field{p + ".versionRange", r.VersionRange}, field{p + ".schemaHash", r.SchemaHash})
+	}
+	for i, c := range m.Provides {
+		p := joinIndex("provides", i)
+		fields = append(fields, field{p + ".version", c.Version}, field{p + ".schemaHash", c.SchemaHash})
+	}
+	for i, a := range m.Runtime.Args {
+		fields = append(fields, field{joinIndex("runtime.args", i), a})
+	}
+	for _, k := range sortedKeys(m.Runtime.Env) {
+		fields = append(fields, field{joinKey("runtime.env", k), m.Runtime.Env[k]})
+	}
+	for _, f := range fields {
+		if strings.IndexByte(f.value, 0) >= 0 {
+			return merr(f.path, "must not contain NUL characters")
 		}
 	}
-	return out, nil
+	return nil
 }
 
-func decodeProvides(v any, path string) ([]protocol.CapabilityWire, error) {
-	arr, err := asArray(v, path)
-	if err != nil {
-		return nil, err
+// rawKind checks that a field kept verbatim, when present, is the JSON kind
+// of into (a pointer to a map or a slice), with the strict decoder's words.
+func rawKind(raw []byte, into any, path string) error {
+	if len(raw) == 0 {
+		return nil
 	}
-	out := make([]protocol.CapabilityWire, len(arr))
-	for i, item := range arr {
-		c := &out[i]
-		if err := walkObject(item, joinIndex(path, i), map[string]field{
-			"kind":       {true, func(v any, p string) (err error) { c.Kind, err = asNonEmpty(v, p); return err }},
-			"namespace":  {false, func(v any, p string) (err error) { c.Namespace, err = asNonEmpty(v, p); return err }},
-			"id":         {true, func(v any, p string) (err error) { c.ID, err = asNonEmpty(v, p); return err }},
-			"version":    {false, func(v any, p string) (err error) { c.Version, err = asString(v, p); return err }},
-			"schemaHash": {false, func(v any, p string) (err error) { c.SchemaHash, err = asString(v, p); return err }},
-		}); err != nil {
-			return nil, err
-		}
+	if err := protocol.DecodeStrict(raw, into); err != nil {
+		return manifestError(err, path)
 	}
-	return out, nil
+	return nil
 }
 
-func decodeRuntime(v any, path string, rt *Runtime) error {
-	return walkObject(v, path, map[string]field{
-		"command": {true, func(v any, p string) (err error) { rt.Command, err = asNonEmpty(v, p); return err }},
-		"args":    {false, func(v any, p string) (err error) { rt.Args, err = asStringList(v, p); return err }},
-		"env": {false, func(v any, p string) error {
-			obj, ok := v.(map[string]any)
-			if !ok {
-				return typeErr(p, "an object of strings", v)
-			}
-			rt.Env = make(map[string]string, len(obj))
-			for k, val := range obj {
-				kp := joinKey(p, k)
-				if k == "" || strings.ContainsAny(k, "=\x00") {
-					return merr(kp, "invalid environment variable name")
-				}
-				s, err := asString(val, kp)
-				if err != nil {
-					return err
-				}
-				rt.Env[k] = s
-			}
-			return nil
-		}},
-		"required":      {false, func(v any, p string) (err error) { rt.Required, err = asBool(v, p); return err }},
-		"priority":      {false, func(v any, p string) (err error) { rt.Priority, err = asInt(v, p, -1000, 1000); return err }},
-		"timeoutMillis": {false, func(v any, p string) (err error) { rt.TimeoutMillis, err = asInt(v, p, 0, math.MaxInt32); return err }},
-		"intercepts": {false, func(v any, p string) (err error) {
-			rt.Intercepts, err = asUniqueList(v, p, func(s string) string {
-				if !protocol.HookPoint(s).Valid() {
-					return quote(s) + " is not a hook point"
-				}
-				return ""
-			})
-			return err
-		}},
-		"replaces": {false, func(v any, p string) (err error) {
-			rt.Replaces, err = asUniqueList(v, p, slotError)
-			return err
-		}},
-		"capabilities": {false, func(v any, p string) (err error) {
-			rt.Capabilities, err = asUniqueList(v, p, func(s string) string {
-				if !slices.Contains(knownCapabilities, s) {
-					return "unknown capability " + quote(s) + " (want one of " + strings.Join(knownCapabilities, ", ") + ")"
-				}
-				return ""
-			})
-			return err
-		}},
-		"tools": {false, func(v any, p string) error {
-			if _, err := asArray(v, p); err != nil {
-				return err
-			}
-			rt.Tools = rawJSON(v)
-			return nil
-		}},
-	})
-}
-
-// asUniqueList decodes a string array whose items pass check (which returns
-// an error message or "") and are pairwise distinct.
-func asUniqueList(v any, path string, check func(string) string) ([]string, error) {
-	list, err := asStringList(v, path)
-	if err != nil {
-		return nil, err
-	}
+// uniqueList checks that the items of list pass check (which returns an
+// error message or "") and are pairwise distinct.
+func uniqueList(list []string, path string, check func(string) string) error {
 	for i, s := range list {
 		if msg := check(s); msg != "" {
-			return nil, merr(joinIndex(path, i), "%s", msg)
+			return merr(joinIndex(path, i), "%s", msg)
 		}
 		if slices.Contains(list[:i], s) {
-			return nil, merr(joinIndex(path, i), "duplicate %s", quote(s))
+			return merr(joinIndex(path, i), "duplicate %s", quote(s))
 		}
 	}
-	return list, nil
+	return nil
 }
 
-// validate runs the cross-field rules and fills defaults.
+// validate runs the cross-field rules.
 func (m *Manifest) validate() error {
 	rt := &m.Runtime
 	if len(rt.Intercepts) > 0 && !m.HasCapability(CapInterceptors) {
@@ -260,12 +180,12 @@ func (m *Manifest) validate() error {
 			if !m.HasCapability(CapProviders) {
 				return merr(p, "a provider needs the %q capability in runtime.capabilities", CapProviders)
 			}
-			if !providerIDRE.MatchString(c.ID) {
-				return merr(p+".id", "%s is not a valid provider id (want %s)", quote(c.ID), providerIDRE)
+			if !protocol.ValidProviderID(c.ID) {
+				return merr(p+".id", "%s is not a valid provider id (want %s)", quote(c.ID), protocol.PluginNamePattern)
 			}
-			if ref, prefix := c.Namespace+"/"+c.ID, "plugin/"+m.Name+"/"; !strings.HasPrefix(ref, prefix) {
+			if ref, prefix := c.Namespace+"/"+c.ID, protocol.ProviderRefPrefix(m.Name); !strings.HasPrefix(ref, prefix) {
 				return merr(p+".namespace", "provider ref %s is outside %s: set \"namespace\": %s",
-					quote(ref), prefix, strconvQuote("plugin/"+m.Name))
+					quote(ref), prefix, strconv.Quote("plugin/"+m.Name))
 			}
 			if providers[c.ID] {
 				return merr(p+".id", "duplicate provider id %s", quote(c.ID))
@@ -275,8 +195,8 @@ func (m *Manifest) validate() error {
 			if !m.HasCapability(CapUI) {
 				return merr(p, "a UI action needs the %q capability in runtime.capabilities", CapUI)
 			}
-			if !actionIDRE.MatchString(c.ID) {
-				return merr(p+".id", "%s is not a valid action id (want %s)", quote(c.ID), actionIDRE)
+			if !protocol.ValidActionID(c.ID) {
+				return merr(p+".id", "%s is not a valid action id (want %s)", quote(c.ID), protocol.ActionIDPattern)
 			}
 			if actions[c.ID] {
 				return merr(p+".id", "duplicate action id %s", quote(c.ID))
@@ -309,7 +229,7 @@ func validCapability(c *protocol.CapabilityWire, path string) error {
 		return merr(path+".version", "capability %s: invalid version %s (want a semantic version such as \"1.0.0\")", key, quote(c.Version))
 	}
 	if slices.Contains(schemaHashKinds, strings.ToLower(c.Kind)) && strings.TrimSpace(c.SchemaHash) == "" {
-		return merr(path+".schemaHash", "capability %s: schemaHash is required for kind %s", key, strconvQuote(c.Kind))
+		return merr(path+".schemaHash", "capability %s: schemaHash is required for kind %s", key, strconv.Quote(c.Kind))
 	}
 	return nil
 }
@@ -326,5 +246,32 @@ func quote(s string) string {
 	if len(s) > max {
 		s = s[:max] + "…"
 	}
-	return strconvQuote(s)
+	return strconv.Quote(s)
+}
+
+// joinKey appends a map key to a path; keys that are not plain identifiers
+// are written in bracket form (env["A B"]).
+func joinKey(path, key string) string {
+	plain := key != ""
+	for i, r := range key {
+		if !(r == '_' || r < unicode.MaxASCII && unicode.IsLetter(r) || i > 0 && (r == '-' || r < unicode.MaxASCII && unicode.IsDigit(r))) {
+			plain = false
+			break
+		}
+	}
+	if !plain {
+		return path + "[" + strconv.Quote(key) + "]"
+	}
+	return path + "." + key
+}
+
+func joinIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

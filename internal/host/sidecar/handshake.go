@@ -51,7 +51,7 @@ func CheckDeclaration(raw json.RawMessage, m *plugin.Manifest) (*protocol.Initia
 	if len(decl.Providers) > 0 && !m.HasCapability(plugin.CapProviders) {
 		return nil, undeclared("providers declared without the manifest capability %q", plugin.CapProviders)
 	}
-	prefix := "plugin/" + m.Name + "/"
+	prefix := protocol.ProviderRefPrefix(m.Name)
 	for _, p := range decl.Providers {
 		if !strings.HasPrefix(p.Ref, prefix) {
 			return nil, undeclared("provider ref %q is outside %s", p.Ref, prefix)

@@ -6,11 +6,12 @@ import (
 	"os"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 )
 
-// Caller reads, as in protocol/ndjson (internal/readturn says why): an
-// event sent while nobody reads stdout is answered on the caller's
+// Caller reads over the host's pipe transport (internal/host/transport
+// says why: its Pipe, Watch, Turn and LineReader do the work; this file is
+// only xdev's policy over them): an event sent while nobody reads stdout is answered on the caller's
 // goroutine, which reads (and dispatches) frames until its answer arrives.
 // The background reader frees the turn when an answer leaves no event
 // pending; a caller gives it back when its answer arrives, and the
@@ -82,7 +83,7 @@ func (e *extension) readFor(ctx context.Context, id int64, ch chan Frame, deadli
 func (e *extension) yieldRole() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.pending) > 0 || e.turn.StateLocked() != readturn.Held {
+	if len(e.pending) > 0 || e.turn.StateLocked() != transport.Held {
 		return false
 	}
 	e.turn.FreeLocked()
@@ -95,7 +96,7 @@ func (e *extension) releaseRole() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
-	case e.turn.StateLocked() != readturn.Held:
+	case e.turn.StateLocked() != transport.Held:
 	case len(e.pending) == 0:
 		e.turn.FreeLocked()
 	default:

@@ -1,7 +1,7 @@
 package xdev
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -37,7 +38,7 @@ func (e *extension) writer() {
 				// (exit status, stderr). One that only closed its stdin is
 				// killed.
 				select {
-				case <-e.exited:
+				case <-e.child.Exited():
 				case <-time.After(drainWait):
 					e.kill("writing to its stdin failed: " + err.Error())
 				}
@@ -86,7 +87,7 @@ func (e *extension) readLoop() (ended bool) {
 				e.endReading()
 				return true
 			}
-			if f.Type == TypeResponse && e.br.Buffered() == 0 && e.yieldRole() {
+			if f.Type == TypeResponse && e.lines.Buffered() == 0 && e.yieldRole() {
 				return false
 			}
 		}
@@ -99,32 +100,25 @@ func (e *extension) readLoop() (ended bool) {
 
 // nextFrame reads the next stdout line as a frame (ok false for a blank
 // line or after an error). A bad line kills the extension and is returned
-// as an error; a line cut short by a read deadline is kept for the next
-// read.
+// as an error; a line cut short by a read deadline is kept by the line
+// reader for the next read.
 func (e *extension) nextFrame() (f Frame, ok bool, err error) {
-	line, truncated, err := readLine(e.br, MaxFrameBytes)
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		e.partial = append(e.partial, line...)
-		return Frame{}, false, err
-	}
-	if len(e.partial) > 0 {
-		line = append(e.partial, line...)
-		e.partial = nil
-		truncated = truncated || len(line) > MaxFrameBytes
-	}
-	if truncated {
+	line, err := e.lines.ReadLine()
+	switch {
+	case errors.Is(err, transport.ErrLineTooLong):
 		e.kill(fmt.Sprintf("protocol error: a stdout line is longer than %d bytes", MaxFrameBytes))
 		return Frame{}, false, errKilled
-	}
-	if len(strings.TrimSpace(string(line))) == 0 {
+	case err != nil:
 		return Frame{}, false, err
+	case len(bytes.TrimSpace(line)) == 0:
+		return Frame{}, false, nil
 	}
 	f, ferr := decodeFrame(line)
 	if ferr != nil {
 		e.kill(fmt.Sprintf("protocol error: stdout line %q: %v", snippet(line), ferr))
 		return Frame{}, false, errKilled
 	}
-	return f, true, err
+	return f, true, nil
 }
 
 // errKilled ends reading after a protocol error killed the extension.
@@ -180,71 +174,6 @@ func (e *extension) logFrame(f Frame) {
 		level = slog.LevelError
 	}
 	e.log.Log(context.Background(), level, "xdev extension log", "text", redact.String(f.Text))
-}
-
-// readStderr logs every stderr line (a line behind, redacted with its
-// neighbour so that a token wrapped onto the next line is masked whole, see
-// redact.Lines) and keeps a short raw tail for failure reasons, redacted as
-// one text when shown.
-func (e *extension) readStderr() {
-	defer e.readers.Done()
-	r := bufio.NewReaderSize(e.stderr, 4<<10)
-	var lines redact.Lines
-	defer func() {
-		for _, l := range lines.Flush() {
-			e.log.Info("xdev extension stderr", "line", l)
-		}
-	}()
-	for {
-		line, _, err := readLine(r, stderrLineCap)
-		if text := strings.TrimRight(string(line), "\r\n"); text != "" {
-			for _, l := range lines.Push(text) {
-				e.log.Info("xdev extension stderr", "line", l)
-			}
-			e.mu.Lock()
-			e.tail = append(e.tail, text)
-			if len(e.tail) > stderrTailLines+1 { // one more: context, see stderrTail
-				e.tail = e.tail[len(e.tail)-stderrTailLines-1:]
-			}
-			e.mu.Unlock()
-		}
-		if err != nil {
-			return
-		}
-	}
-}
-
-func (e *extension) stderrTail() string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if len(e.tail) == 0 {
-		return ""
-	}
-	// Joined by newlines for redaction (a secret over two lines is masked
-	// whole), shown on one line. The oldest line kept is only context for
-	// the next (whose start it may hold) and is not shown.
-	joined := redact.String(strings.Join(e.tail, "\n"))
-	if len(e.tail) > stderrTailLines {
-		joined = joined[strings.IndexByte(joined, '\n')+1:]
-	}
-	return "; stderr: " + strings.ReplaceAll(joined, "\n", " | ")
-}
-
-// readLine reads one line (newline included) keeping at most max bytes; the
-// rest of a longer line is consumed and reported as truncated.
-func readLine(r *bufio.Reader, max int) (line []byte, truncated bool, err error) {
-	n := 0
-	for {
-		chunk, err := r.ReadSlice('\n')
-		n += len(chunk)
-		if room := max - len(line); room > 0 {
-			line = append(line, chunk[:min(len(chunk), room)]...)
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return line, n > max, err
-	}
 }
 
 func snippet(b []byte) string {

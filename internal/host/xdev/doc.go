@@ -8,7 +8,7 @@
 // commands listed under "hooks" in settings.json for tool_call, tool_result,
 // session_start and turn_end.
 //
-// A Manager (Open) implements agent.Extensions. Its gates run before the v2
+// A Manager (Open) implements gate.Set. Its gates run before the v2
 // interception chain: the hooks bus first, then every live extension that
 // declared tool_call or tool_result, in lexical order of the file names. The
 // first denial short-circuits; tool_result patches apply in sequence.
@@ -19,6 +19,12 @@
 // exits with anything but 0 or times out denies too. Extensions that crash,
 // time out or break the protocol are killed and pruned for the rest of the
 // session; none of this ever blocks the session from starting.
+//
+// Processes are started through internal/proc (own process group, the
+// watchdog, one redacted stderr tail, the whole tree killed at the end);
+// stdout is read through internal/host/transport's line framer and read
+// turn. The core's contract (gates, tools, commands, status) comes from
+// internal/host/gate, below internal/host/agent.
 //
 // The host extends v1 in one place the seed leaves open: invoking an
 // extension's tools and commands (events tool_invoke and command). See

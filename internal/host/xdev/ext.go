@@ -1,19 +1,18 @@
 package xdev
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
-	"github.com/reasonix/reasonix-desktop/internal/readturn"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -35,155 +34,131 @@ const (
 	drainWait = time.Second
 	// writeQueue bounds frames waiting for the extension's stdin.
 	writeQueue = 64
-	// stderrLineCap truncates one stderr line in the log.
-	stderrLineCap = 16 << 10
-	// stderrTailLines are kept for failure reasons.
+	// stderrTailLines of the stderr tail are shown in failure reasons.
 	stderrTailLines = 5
 )
 
-// extension is one running xdev v1 process.
+// extension is one running xdev v1 process. Its state is grouped by who
+// owns it: the stdin half, the stdout half, the handshake's declaration and
+// the lifecycle; pending round trips and the death record are under mu.
 type extension struct {
 	name string // sanitized: [a-z0-9_]
 	path string // the executable
 	m    *Manager
 	log  *slog.Logger
 
-	cmd    *exec.Cmd
-	pid    int
-	stdin  *os.File
-	stdout *os.File
-	stderr *os.File
-	writes chan []byte
-	// wmu is held by whoever writes to stdin: the writer goroutine or a
-	// caller writing its own event (writeDirect). queued counts frames
-	// handed to the writer and not yet written.
-	wmu     sync.Mutex
-	queued  atomic.Int64
-	stop    chan struct{} // closed by close: the writer closes stdin
-	stopped sync.Once
-	stdinMu sync.Once
+	child *proc.Child // the process: group, stderr tail, reaping
+	stdinWriter
+	stdoutReader
+	declaration
+	lifecycle
 
 	nextID      atomic.Int64 // frame ids
 	invocations atomic.Int64 // tool_invoke callIds
 
-	// Set by the handshake (Manager.start) before the extension is
-	// registered; read-only afterwards.
+	mu      sync.Mutex
+	pending map[int64]chan Frame
+	reason  string // why it died
+	loaded  bool   // handshake done: a death is recorded as a failure
+}
+
+// stdinWriter is the write half (conn.go). stdin is written by whoever
+// holds wmu: the writer goroutine or a caller writing its own event
+// (writeDirect). queued counts frames handed to the writer and not yet
+// written.
+type stdinWriter struct {
+	stdin    *os.File // child.Stdin
+	writes   chan []byte
+	wmu      sync.Mutex
+	queued   atomic.Int64
+	stop     chan struct{} // closed by close: the writer closes stdin
+	stopped  sync.Once
+	stdinMu  sync.Once
+	writerWG sync.WaitGroup
+}
+
+// stdoutReader is the read half (conn.go, callread.go): the transport's
+// line framer, read by the goroutine holding the reading turn (as is
+// handshook); turn changes under the extension's mu.
+type stdoutReader struct {
+	stdout    *os.File // child.Stdout
+	lines     *transport.LineReader
+	handshook bool
+	turn      *transport.Turn
+	watch     *transport.Watch
+	readEnd   chan struct{} // closed when reading has ended
+	endOnce   sync.Once
+	readers   sync.WaitGroup
+}
+
+// declaration is set by the handshake (Manager.start) before the
+// extension is registered; read-only afterwards.
+type declaration struct {
 	caps     Capabilities
 	events   map[string]bool
 	failOpen bool
 	capsCh   chan Frame // the first capabilities frame
+}
 
-	// Reading stdout (callread.go). br, partial and handshook belong to the
-	// goroutine holding the reading turn; turn changes under mu.
-	br        *bufio.Reader
-	partial   []byte
-	handshook bool
-	turn      *readturn.Turn
-	watch     *readturn.Watch
-	readEnd   chan struct{} // closed when reading has ended
-	endOnce   sync.Once
-
-	mu      sync.Mutex
-	pending map[int64]chan Frame
-	reason  string   // why it died
-	tail    []string // last stderr lines, raw: redacted joined, when shown
-	loaded  bool     // handshake done: a death is recorded as a failure
-
+// lifecycle is how an extension ends: dead once (killed or exited), done
+// when every goroutine of it has ended.
+type lifecycle struct {
 	closing  atomic.Bool
 	dead     chan struct{}
 	deadOnce sync.Once
-	exited   chan struct{} // the process was reaped
-	done     chan struct{} // every goroutine of the extension has ended
-	readers  sync.WaitGroup
-	writerWG sync.WaitGroup
+	done     chan struct{}
 }
 
 // label names the extension in reasons: its name and its file.
 func (e *extension) label() string { return fmt.Sprintf("xdev extension %s (%s)", e.name, e.path) }
 
-// spawn starts the executable in its own process group with stdin/stdout
-// pipes and stderr to the log.
-func spawn(m *Manager, name, path string) (*extension, error) {
-	e := &extension{name: name, path: path, m: m, log: m.log.With("extension", name),
-		writes: make(chan []byte, writeQueue), stop: make(chan struct{}), capsCh: make(chan Frame, 1),
-		pending: map[int64]chan Frame{}, dead: make(chan struct{}), exited: make(chan struct{}), done: make(chan struct{})}
-	// os.Pipe rather than cmd.StdoutPipe: Wait then never waits for, nor
-	// closes, our ends, so a grandchild holding a pipe cannot wedge the reap.
-	var files []*os.File
-	pipe := func() (r, w *os.File, err error) {
-		r, w, err = os.Pipe()
-		if err == nil {
-			files = append(files, r, w)
-		}
-		return r, w, err
-	}
-	closeAll := func() {
-		for _, f := range files {
-			f.Close()
-		}
-	}
-	inR, inW, err := pipe()
+// spawn starts the executable through the host's process runner (its own
+// process group, watchdog, stderr into the tail and the log) and starts
+// reading and writing its pipes.
+func spawn(ctx context.Context, m *Manager, name, path string) (*extension, error) {
+	log := m.log.With("extension", name)
+	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Log: log, StderrLevel: slog.LevelInfo})
 	if err != nil {
-		return nil, fmt.Errorf("stdin pipe: %w", err)
-	}
-	outR, outW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, fmt.Errorf("stdout pipe: %w", err)
-	}
-	errR, errW, err := pipe()
-	if err != nil {
-		closeAll()
-		return nil, fmt.Errorf("stderr pipe: %w", err)
-	}
-	cmd := exec.Command(path)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = proc.Attr()
-	if err := proc.Start(cmd); err != nil {
-		closeAll()
 		return nil, err
 	}
-	// The child has its copies; ours would keep the pipes open forever.
-	inR.Close()
-	outW.Close()
-	errW.Close()
-	e.cmd, e.pid, e.stdin, e.stdout, e.stderr = cmd, cmd.Process.Pid, inW, outR, errR
-	stdout := readturn.NewPipe(outR)
-	e.br = bufio.NewReaderSize(stdout, 64<<10)
-	e.turn = readturn.New(&e.mu, handBackDelay) // the background reader's
+	e := &extension{name: name, path: path, m: m, log: log, child: child, pending: map[int64]chan Frame{},
+		stdinWriter:  stdinWriter{stdin: child.Stdin, writes: make(chan []byte, writeQueue), stop: make(chan struct{})},
+		stdoutReader: stdoutReader{stdout: child.Stdout, readEnd: make(chan struct{})},
+		declaration:  declaration{capsCh: make(chan Frame, 1)},
+		lifecycle:    lifecycle{dead: make(chan struct{}), done: make(chan struct{})}}
+	stdout := transport.NewPipe(child.Stdout)
+	e.lines = transport.NewLineReader(stdout, MaxFrameBytes)
+	e.turn = transport.New(&e.mu, handBackDelay) // the background reader's
 	e.watch = stdout.Watch()
-	e.readEnd = make(chan struct{})
 
-	e.readers.Add(2)
+	e.readers.Add(1)
 	go e.readFrames()
-	go e.readStderr()
 	e.writerWG.Add(1)
 	go e.writer()
 	go e.reap()
 	return e, nil
 }
 
-// reap waits for the process, lets the readers drain what it wrote, and
-// marks the extension dead.
+// reap waits for the process (the runner kills what it left in its group),
+// lets the reader drain what it wrote, and marks the extension dead.
 func (e *extension) reap() {
-	err := e.cmd.Wait()
-	close(e.exited)
-	// Orphans of the group would keep the pipes open.
-	proc.KillGroup(e.pid)
+	<-e.child.Exited()
 	drained := make(chan struct{})
 	go func() { e.readers.Wait(); close(drained) }()
+	drain := time.NewTimer(drainWait)
 	select {
 	case <-drained:
-	case <-time.After(drainWait):
+	case <-drain.C:
 		// Stop first: closing a file waits for a read on a caller's
 		// thread, which only its watch ends.
 		e.watch.Stop()
-		e.stdout.Close() // unblocks the readers
-		e.stderr.Close()
+		e.stdout.Close() // unblocks the reader
 		<-drained
 	}
+	drain.Stop()
+	<-e.child.Done() // the stderr tail is complete
 	status := "exited"
-	if err != nil {
+	if err := e.child.ExitErr(); err != nil {
 		status = "exited: " + err.Error()
 	}
 	e.markDead(status + e.stderrTail())
@@ -193,8 +168,6 @@ func (e *extension) reap() {
 	e.closeStdin()
 	e.writerWG.Wait()
 	e.stdout.Close()
-	e.stderr.Close()
-	proc.Forget(e.pid)
 	close(e.done)
 }
 
@@ -207,7 +180,7 @@ func (e *extension) markDead(reason string) {
 		loaded := e.loaded
 		e.mu.Unlock()
 		close(e.dead)
-		e.killGroup()
+		e.child.Kill(reason)
 		if loaded && !e.closing.Load() {
 			e.log.Warn("xdev extension died; pruned for the rest of the session", "path", e.path, "reason", redact.String(reason))
 			e.m.addFailure(Failure{Extension: e.name, Path: e.path, Reason: "died: " + reason})
@@ -242,25 +215,26 @@ func (e *extension) kill(reason string) { e.markDead(reason) }
 func (e *extension) close(ctx context.Context) {
 	e.closing.Store(true)
 	e.stopWriter()
+	grace := time.NewTimer(exitGrace)
+	defer grace.Stop()
 	select {
-	case <-e.exited:
-	case <-time.After(exitGrace):
+	case <-e.child.Exited():
+	case <-grace.C:
 	case <-ctx.Done():
 	}
 	e.markDead("closed")
-	e.killGroup()
 	<-e.done
 }
 
-// killGroup kills the extension's process group unless close already
-// forgot it (its number may belong to someone else by then).
-func (e *extension) killGroup() {
-	select {
-	case <-e.done:
-	default:
-		proc.KillGroup(e.pid)
+// stderrTail is the last lines of stderr for a failure reason, redacted
+// as one text, shown on one line.
+func (e *extension) stderrTail() string {
+	lines := e.child.Tail().Lines(stderrTailLines)
+	if len(lines) == 0 {
+		return ""
 	}
+	return "; stderr: " + strings.Join(lines, " | ")
 }
 
-func (e *extension) closeStdin() { e.stdinMu.Do(func() { e.stdin.Close() }) }
-func (e *extension) stopWriter() { e.stopped.Do(func() { close(e.stop) }) }
+func (w *stdinWriter) closeStdin() { w.stdinMu.Do(func() { w.stdin.Close() }) }
+func (w *stdinWriter) stopWriter() { w.stopped.Do(func() { close(w.stop) }) }

@@ -6,15 +6,15 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// Every loaded extension is an agent.ToolGate named "xdev:<name>". Its
+// Every loaded extension is an gate.ToolGate named "xdev:<name>". Its
 // tool_call answer may deny or revise the call; its tool_result answer may
 // patch the result.
 
-var _ agent.ToolGate = (*extension)(nil)
+var _ gate.ToolGate = (*extension)(nil)
 
 // toolPayload is the payload of tool_call and tool_result.
 type toolPayload struct {
@@ -25,30 +25,30 @@ type toolPayload struct {
 	IsError   *bool           `json:"isError,omitempty"`
 }
 
-// Name implements agent.ToolGate.
+// Name implements gate.ToolGate.
 func (e *extension) Name() string { return "xdev:" + e.name }
 
-// BeforeTool implements agent.ToolGate. An extension that did not declare
+// BeforeTool implements gate.ToolGate. An extension that did not declare
 // tool_call allows everything. One that did and cannot answer fails closed:
 // the error denies the call (the agent says which gate), unless the
 // extension's capabilities or the answering frame say failOpen.
-func (e *extension) BeforeTool(ctx context.Context, call agent.GateCall) (agent.GateVerdict, error) {
+func (e *extension) BeforeTool(ctx context.Context, call gate.Call) (gate.Verdict, error) {
 	if !e.wants(EventToolCall) {
-		return agent.GateVerdict{}, nil
+		return gate.Verdict{}, nil
 	}
 	f, err := e.call(ctx, EventToolCall, toolPayload{Tool: call.Tool, Arguments: orEmptyObject(call.Arguments), CallID: call.CallID},
 		e.m.cfg.EventTimeout)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return agent.GateVerdict{}, err // the turn was stopped: nothing to tolerate
+			return gate.Verdict{}, err // the turn was stopped: nothing to tolerate
 		}
-		return agent.GateVerdict{}, e.failure(EventToolCall, err, false)
+		return gate.Verdict{}, e.failure(EventToolCall, err, false)
 	}
 	if f.Error != "" {
-		return agent.GateVerdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with an error: %s", e.label(), redact.String(f.Error)), f.FailOpen)
+		return gate.Verdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with an error: %s", e.label(), redact.String(f.Error)), f.FailOpen)
 	}
 	if !isEmptyJSON(f.Revise) && !isObject(f.Revise) {
-		return agent.GateVerdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with a revise that is not a JSON object", e.label()), f.FailOpen)
+		return gate.Verdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with a revise that is not a JSON object", e.label()), f.FailOpen)
 	}
 	if f.Allow == nil || !*f.Allow {
 		// A missing allow is a denial too: this is a policy hook.
@@ -56,19 +56,19 @@ func (e *extension) BeforeTool(ctx context.Context, call agent.GateCall) (agent.
 		if reason == "" {
 			reason = fmt.Sprintf("%s did not allow the call", e.label())
 		}
-		return agent.GateVerdict{Deny: true, Reason: reason}, nil
+		return gate.Verdict{Deny: true, Reason: reason}, nil
 	}
-	var v agent.GateVerdict
+	var v gate.Verdict
 	if !isEmptyJSON(f.Revise) {
 		v.Arguments = json.RawMessage(compactText(f.Revise))
 	}
 	return v, nil
 }
 
-// AfterTool implements agent.ToolGate. tool_result is advisory: a failure
+// AfterTool implements gate.ToolGate. tool_result is advisory: a failure
 // keeps the result (the error tells the agent, which notes it) and a
 // failOpen failure keeps it silently.
-func (e *extension) AfterTool(ctx context.Context, call agent.GateCall, res agent.GateResult) (agent.GateResult, error) {
+func (e *extension) AfterTool(ctx context.Context, call gate.Call, res gate.Result) (gate.Result, error) {
 	if !e.wants(EventToolResult) {
 		return res, nil
 	}

@@ -7,16 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os/exec"
 	"sync"
-	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// hookBus is the shell hooks bus: one agent.ToolGate named "hooks", first in
+// hookBus is the shell hooks bus: one gate.ToolGate named "hooks", first in
 // the chain. Hooks of an event run sequentially, in the order listed.
 type hookBus struct {
 	log        *slog.Logger
@@ -35,10 +33,7 @@ type hookBus struct {
 
 type note struct{ event, sessionID string }
 
-// errHookTimeout is the cause of a hook's own timeout (not the caller's).
-var errHookTimeout = errors.New("hook timeout")
-
-var _ agent.ToolGate = (*hookBus)(nil)
+var _ gate.ToolGate = (*hookBus)(nil)
 
 func newHookBus(log *slog.Logger, cfg HooksConfig) *hookBus {
 	b := &hookBus{log: log, toolCall: newHooks(EventToolCall, cfg.ToolCall), toolResult: newHooks(EventToolResult, cfg.ToolResult),
@@ -55,14 +50,14 @@ func newHookBus(log *slog.Logger, cfg HooksConfig) *hookBus {
 
 func (b *hookBus) hasToolHooks() bool { return len(b.toolCall)+len(b.toolResult) > 0 }
 
-// Name implements agent.ToolGate.
+// Name implements gate.ToolGate.
 func (b *hookBus) Name() string { return hooksGateName }
 
-// BeforeTool implements agent.ToolGate: every matching tool_call hook in
+// BeforeTool implements gate.ToolGate: every matching tool_call hook in
 // order. Exit 0 allows (stdout JSON may deny or revise), exit 2 denies, any
 // other exit, a timeout or a failure to start denies (fail-closed). Later
 // hooks see earlier revisions; the first denial stops the bus.
-func (b *hookBus) BeforeTool(ctx context.Context, call agent.GateCall) (agent.GateVerdict, error) {
+func (b *hookBus) BeforeTool(ctx context.Context, call gate.Call) (gate.Verdict, error) {
 	args, revised := call.Arguments, false
 	for _, h := range b.toolCall {
 		if !h.matches(call.Tool) {
@@ -71,11 +66,11 @@ func (b *hookBus) BeforeTool(ctx context.Context, call agent.GateCall) (agent.Ga
 		r := b.run(ctx, h, hookInput{Event: EventToolCall, Tool: call.Tool, Arguments: orEmptyObject(args),
 			CallID: call.CallID, SessionID: call.SessionID})
 		if err := ctx.Err(); err != nil {
-			return agent.GateVerdict{}, err
+			return gate.Verdict{}, err
 		}
-		deny := func(reason string) (agent.GateVerdict, error) {
+		deny := func(reason string) (gate.Verdict, error) {
 			b.log.Info("hook denied a tool call", "hook", h.label(), "tool", call.Tool, "reason", reason)
-			return agent.GateVerdict{Deny: true, Reason: h.label() + ": " + reason}, nil
+			return gate.Verdict{Deny: true, Reason: h.label() + ": " + reason}, nil
 		}
 		a, isJSON, perr := parseAnswer(r.stdout)
 		switch {
@@ -95,18 +90,18 @@ func (b *hookBus) BeforeTool(ctx context.Context, call agent.GateCall) (agent.Ga
 			args, revised = json.RawMessage(compactText(a.Revise)), true
 		}
 	}
-	var v agent.GateVerdict
+	var v gate.Verdict
 	if revised {
 		v.Arguments = args
 	}
 	return v, nil
 }
 
-// AfterTool implements agent.ToolGate: every matching tool_result hook in
+// AfterTool implements gate.ToolGate: every matching tool_result hook in
 // order; stdout JSON {"patch": …} replaces the result (later hooks see it).
 // A denial (exit 2, allow:false) or a failure withholds the result from the
 // model — fail-closed, since a result hook may be a redaction step.
-func (b *hookBus) AfterTool(ctx context.Context, call agent.GateCall, res agent.GateResult) (agent.GateResult, error) {
+func (b *hookBus) AfterTool(ctx context.Context, call gate.Call, res gate.Result) (gate.Result, error) {
 	for _, h := range b.toolResult {
 		if !h.matches(call.Tool) {
 			continue
@@ -117,9 +112,9 @@ func (b *hookBus) AfterTool(ctx context.Context, call agent.GateCall, res agent.
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		withhold := func(reason string) (agent.GateResult, error) {
+		withhold := func(reason string) (gate.Result, error) {
 			b.log.Info("hook withheld a tool result", "hook", h.label(), "tool", call.Tool, "reason", reason)
-			return agent.GateResult{Result: fmt.Sprintf("[result withheld by %s: %s]", h.label(), reason), IsError: true}, nil
+			return gate.Result{Result: fmt.Sprintf("[result withheld by %s: %s]", h.label(), reason), IsError: true}, nil
 		}
 		a, isJSON, perr := parseAnswer(r.stdout)
 		switch {
@@ -154,37 +149,18 @@ func (b *hookBus) run(ctx context.Context, h *hook, in hookInput) hookRun {
 	if err != nil {
 		return hookRun{err: fmt.Errorf("event JSON: %w", err)}
 	}
-	ctx, cancel := context.WithTimeoutCause(ctx, h.timeout, errHookTimeout)
-	defer cancel()
-	var stdout, stderr cappedBuffer
-	cmd := exec.CommandContext(ctx, h.argv[0], h.argv[1:]...)
-	cmd.Stdin = bytes.NewReader(append(input, '\n'))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = proc.Attr()
-	cmd.Cancel = func() error { proc.KillGroup(cmd.Process.Pid); return nil }
-	// A background child holding the pipes must not hold the call.
-	cmd.WaitDelay = time.Second
-	if err = proc.Start(cmd); err == nil {
-		err = cmd.Wait()
-	}
-	if cmd.Process != nil {
-		proc.KillGroup(cmd.Process.Pid) // whatever the hook left behind
-		proc.Forget(cmd.Process.Pid)
-	}
-	r := hookRun{stdout: stdout.String(), stderr: redact.String(stderr.String())}
-	var exitErr *exec.ExitError
+	res, err := proc.Run(ctx, proc.Spec{Path: h.argv[0], Args: h.argv[1:], Stdin: bytes.NewReader(append(input, '\n')),
+		Timeout: h.timeout, OutputCap: hookOutputCap})
+	r := hookRun{code: res.ExitCode, stdout: string(res.Stdout), stderr: redact.String(string(res.Stderr))}
 	switch {
-	case err == nil:
-	case errors.Is(context.Cause(ctx), errHookTimeout):
+	case errors.Is(err, proc.ErrTimeout):
 		r.err = fmt.Errorf("timed out after %s (killed)", h.timeout)
-	case ctx.Err() != nil:
+	case err != nil && ctx.Err() != nil:
 		r.err = ctx.Err()
-	case errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil:
-		r.code = cmd.ProcessState.ExitCode()
-	case errors.As(err, &exitErr) && exitErr.ExitCode() >= 0:
-		r.code = exitErr.ExitCode()
-	default:
+	case err != nil:
 		r.err = err
+	case res.ExitCode < 0:
+		r.err = res.Exit // ended by a signal
 	}
 	if r.err != nil {
 		b.log.Warn("hook failed", "hook", h.label(), "err", redact.String(r.err.Error()))
@@ -240,15 +216,3 @@ func (b *hookBus) close(ctx context.Context) {
 	}
 	b.cancel()
 }
-
-// cappedBuffer keeps the first hookOutputCap bytes of a stream.
-type cappedBuffer struct{ buf bytes.Buffer }
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	if room := hookOutputCap - c.buf.Len(); room > 0 {
-		c.buf.Write(p[:min(len(p), room)])
-	}
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string { return c.buf.String() }

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/settings"
 )
 
 // The shell hooks bus: settings.json's "hooks" key lists commands per
@@ -157,7 +157,7 @@ func (m *Manager) openHooks() *hookBus {
 		where = "settings.json"
 	}
 	if raw == nil && m.cfg.SettingsPath != "" {
-		sf, err := agent.OpenSettings(m.cfg.SettingsPath)
+		sf, err := settings.Open(m.cfg.SettingsPath)
 		if err != nil {
 			m.hooksFailure(where, err)
 			return newHookBus(m.log, HooksConfig{})

@@ -8,7 +8,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -33,7 +33,7 @@ func (m *Manager) register(e *extension) {
 		m.addFailure(Failure{Extension: e.name, Path: e.path, Reason: what})
 	}
 	taken := map[string]bool{}
-	for _, t := range agent.BuiltinTools() {
+	for _, t := range gate.Builtins() {
 		taken[t.Name] = true
 	}
 	for _, t := range m.tools {
@@ -63,7 +63,7 @@ func (m *Manager) register(e *extension) {
 			desc = fmt.Sprintf("Tool %s of the xdev extension %s.", t.Name, e.name)
 		}
 		declared := t.Name
-		m.tools = append(m.tools, agent.Tool{Name: full, Description: redact.String(desc), Parameters: params,
+		m.tools = append(m.tools, gate.Tool{Name: full, Description: redact.String(desc), Parameters: params,
 			Run: func(ctx context.Context, _ string, args json.RawMessage) (string, error) {
 				return e.invokeTool(ctx, declared, args)
 			}})
@@ -83,7 +83,7 @@ func (m *Manager) register(e *extension) {
 			desc = fmt.Sprintf("Command %s of the xdev extension %s.", c.Name, e.name)
 		}
 		declared := c.Name
-		m.commands = append(m.commands, agent.Command{Name: name, Description: redact.String(desc),
+		m.commands = append(m.commands, gate.Command{Name: name, Description: redact.String(desc),
 			Run: func(ctx context.Context, args string) (string, error) {
 				return e.runCommand(ctx, declared, args)
 			}})

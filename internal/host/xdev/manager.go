@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -28,7 +28,7 @@ type Config struct {
 	// SettingsPath names the settings file in hook errors.
 	SettingsPath string
 	// Steering receives the extensions' steer / followUp / aside actions.
-	Steering agent.Steering
+	Steering gate.Steering
 	Logger   *slog.Logger
 	// Version is sent as xdevVersion in hello.
 	Version string
@@ -54,15 +54,15 @@ func (f Failure) String() string {
 }
 
 // Manager runs the hooks bus and every xdev v1 extension of a data
-// directory. It implements agent.Extensions.
+// directory. It implements gate.Set.
 type Manager struct {
 	cfg   Config
 	log   *slog.Logger
 	hooks *hookBus
 	exts  []*extension // loaded, in lexical order of their files
 
-	tools     []agent.Tool
-	commands  []agent.Command
+	tools     []gate.Tool
+	commands  []gate.Command
 	renderers []Renderer
 
 	mu       sync.Mutex
@@ -71,7 +71,7 @@ type Manager struct {
 	closeOnce sync.Once
 }
 
-var _ agent.Extensions = (*Manager)(nil)
+var _ gate.Set = (*Manager)(nil)
 
 // Open loads the hooks bus and starts every executable regular file in
 // <dataDir>/extensions, in parallel, bounded by the handshake timeout. No
@@ -185,7 +185,7 @@ func sanitize(s string) string {
 
 // start spawns one extension and runs the handshake within ctx.
 func (m *Manager) start(ctx context.Context, name, path string) (*extension, error) {
-	e, err := spawn(m, name, path)
+	e, err := spawn(ctx, m, name, path)
 	if err != nil {
 		return nil, err
 	}
@@ -278,11 +278,11 @@ func (m *Manager) Extensions() []string {
 	return out
 }
 
-// Gates implements agent.Extensions: the hooks bus (when it has tool hooks),
+// Gates implements gate.Set: the hooks bus (when it has tool hooks),
 // then every live extension that declared tool_call or tool_result, in
 // lexical order. Dead extensions are pruned.
-func (m *Manager) Gates() []agent.ToolGate {
-	var gates []agent.ToolGate
+func (m *Manager) Gates() []gate.ToolGate {
+	var gates []gate.ToolGate
 	if m.hooks.hasToolHooks() {
 		gates = append(gates, m.hooks)
 	}
@@ -294,19 +294,21 @@ func (m *Manager) Gates() []agent.ToolGate {
 	return gates
 }
 
-// Tools implements agent.Extensions.
-func (m *Manager) Tools() []agent.Tool { return append([]agent.Tool(nil), m.tools...) }
+// Tools implements gate.Set.
+func (m *Manager) Tools() []gate.Tool { return append([]gate.Tool(nil), m.tools...) }
 
-// Commands implements agent.Extensions.
-func (m *Manager) Commands() []agent.Command { return append([]agent.Command(nil), m.commands...) }
+// Commands implements gate.Set.
+func (m *Manager) Commands() []gate.Command {
+	return append([]gate.Command(nil), m.commands...)
+}
 
-// SessionStarted implements agent.Extensions: a notification to the hooks
+// SessionStarted implements gate.Set: a notification to the hooks
 // and to the extensions that declared session_start. It never waits.
 func (m *Manager) SessionStarted(_ context.Context, sessionID string) {
 	m.notify(EventSessionStart, sessionID)
 }
 
-// TurnEnded implements agent.Extensions, like SessionStarted.
+// TurnEnded implements gate.Set, like SessionStarted.
 func (m *Manager) TurnEnded(_ context.Context, sessionID string) {
 	m.notify(EventTurnEnd, sessionID)
 }
@@ -319,7 +321,7 @@ func (m *Manager) notify(event, sessionID string) {
 	}
 }
 
-// Close implements agent.Extensions: every extension gets its stdin closed,
+// Close implements gate.Set: every extension gets its stdin closed,
 // exitGrace to exit, then its process group is killed; running hooks are
 // killed. Idempotent.
 func (m *Manager) Close(ctx context.Context) {

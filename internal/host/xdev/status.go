@@ -3,39 +3,37 @@ package xdev
 import (
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-var _ agent.ExtensionReporter = (*Manager)(nil)
+var _ gate.Reporter = (*Manager)(nil)
 
 // ExtensionStatus describes every extension for the plugin manager: the
 // loaded ones (Active, or Dead with why) with what they declared and their
 // stderr tail, then those that never loaded (Failed) with why.
-func (m *Manager) ExtensionStatus() []agent.ExtensionStatus {
-	var out []agent.ExtensionStatus
+func (m *Manager) ExtensionStatus() []gate.Status {
+	var out []gate.Status
 	loaded := map[string]bool{}
 	for _, e := range m.exts {
 		loaded[e.name] = true
-		st := agent.ExtensionStatus{Name: e.name, Path: e.path, State: "Active", Capabilities: m.capabilityList(e)}
+		st := gate.Status{Name: e.name, Path: e.path, State: "Active", Capabilities: m.capabilityList(e)}
 		for _, r := range m.renderers {
 			if r.Extension == e.name {
-				st.Renderers = append(st.Renderers, agent.RendererRef{Name: redact.String(r.Name), Kind: r.Kind})
+				st.Renderers = append(st.Renderers, gate.RendererRef{Name: redact.String(r.Name), Kind: r.Kind})
 			}
 		}
 		if e.isDead() {
 			st.State, st.Failure = "Dead", redact.String(e.deathReason())
 		}
-		e.mu.Lock()
-		st.StderrTail = strings.Join(e.tail, "\n")
-		e.mu.Unlock()
+		st.StderrTail = strings.Join(e.child.Tail().Lines(stderrTailLines), "\n")
 		out = append(out, st)
 	}
 	for _, f := range m.Failures() {
 		if loaded[f.Extension] {
 			continue // its death is already its Failure above
 		}
-		out = append(out, agent.ExtensionStatus{Name: f.Extension, Path: f.Path, State: "Failed", Failure: f.Reason})
+		out = append(out, gate.Status{Name: f.Extension, Path: f.Path, State: "Failed", Failure: f.Reason})
 	}
 	return out
 }

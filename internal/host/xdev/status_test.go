@@ -25,3 +25,24 @@ func TestExtensionStatusListsLoadedAndFailed(t *testing.T) {
 		t.Errorf("failed %+v", bad)
 	}
 }
+
+// The plugin manager shows an extension's stderr tail from the host's one
+// stderr ring, redacted (it used to show the raw lines).
+func TestExtensionStatusStderrTailIsRedacted(t *testing.T) {
+	f := newFixture(t)
+	secret := "sk-abcdefghijklmnopqrstuvwxyz0123"
+	f.ext("leaky", map[string]any{"stderr": "OPENAI_API_KEY=" + secret})
+	m := f.open(xdev.Config{})
+	var tail string
+	eventually(t, "the stderr line in the status", func() bool {
+		st := m.ExtensionStatus()
+		if len(st) != 1 {
+			t.Fatalf("status %+v", st)
+		}
+		tail = st[0].StderrTail
+		return strings.Contains(tail, "OPENAI_API_KEY=")
+	})
+	if strings.Contains(tail, secret) {
+		t.Fatalf("the status shows a secret: %q", tail)
+	}
+}

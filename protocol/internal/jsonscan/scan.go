@@ -16,6 +16,9 @@ type Scanner struct {
 	Depth  int
 	Bad    bool
 	Spaced bool // whitespace was skipped somewhere outside strings
+	// Dup is set, and stays set, once SkipUnique (or a caller keeping a
+	// KeySet) has seen an object name a member twice.
+	Dup bool
 }
 
 // Valid reports whether data is exactly one JSON value, optionally
@@ -88,7 +91,15 @@ func (s *Scanner) Push() bool {
 }
 
 // Skip consumes one JSON value of any type, checking only its syntax.
-func (s *Scanner) Skip() {
+func (s *Scanner) Skip() { s.skip(false) }
+
+// SkipUnique consumes one JSON value like Skip and also sets Dup when an
+// object anywhere inside it names a member twice.
+func (s *Scanner) SkipUnique() { s.skip(true) }
+
+// skip is Skip, and with unique SkipUnique: one walk, so that the two can
+// never disagree on the syntax.
+func (s *Scanner) skip(unique bool) {
 	switch c := s.Peek(); c {
 	case '{':
 		s.Pos++
@@ -100,16 +111,24 @@ func (s *Scanner) Skip() {
 			s.Depth--
 			return
 		}
+		var keys KeySet
 		for {
 			if s.Peek() != '"' {
 				s.Bad = true
 				return
 			}
-			s.ScanString()
-			if s.Bad || !s.Expect(':') {
+			ks := s.Pos
+			plain := s.ScanString()
+			if s.Bad {
 				return
 			}
-			s.Skip()
+			if unique && !s.Dup && keys.Add(s.Data[ks:s.Pos], plain) {
+				s.Dup = true
+			}
+			if !s.Expect(':') {
+				return
+			}
+			s.skip(unique)
 			if s.Bad {
 				return
 			}
@@ -136,7 +155,7 @@ func (s *Scanner) Skip() {
 			return
 		}
 		for {
-			s.Skip()
+			s.skip(unique)
 			if s.Bad {
 				return
 			}

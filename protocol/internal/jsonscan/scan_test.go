@@ -70,3 +70,87 @@ func BenchmarkEncodingJSONValid(b *testing.B) {
 		}
 	}
 }
+
+func TestDuplicateKey(t *testing.T) {
+	many := `{`
+	for i := range 40 {
+		many += `"k` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `":0,`
+	}
+	for _, tt := range []struct {
+		in, path string
+		found    bool
+	}{
+		{`{"a":1,"b":2}`, "", false},
+		{`{"a":1,"a":2}`, "a", true},
+		{`[1,{"a":{"b":1}},{"a":2}]`, "", false},
+		{`{"a":{"b":1,"b":1}}`, "a.b", true},
+		{`{"x":"{\"a\":1,\"a\":1}"}`, "", false}, // inside a string: not an object
+		{`{"a\u0062":1,"ab":2}`, "ab", true},
+		{`{ "a" : 1 , "b" : [ { } , { "c" : 1 , "c" : 2 } ] }`, "b[1].c", true},
+		{`"text"`, "", false},
+		{`{"":0,"":1}`, "", true},
+		{`[[0,{"x":[{"y":1,"y":2}]}]]`, "[0][1].x[0].y", true},
+		{`{"a":{"b":1},"c":{"b":1},"a":0}`, "a", true}, // the first repeat in document order
+		{`{"a":{"z":1,"z":2},"a":0}`, "a.z", true},
+		{many + `"kcb":1}`, "kcb", true}, // past the inline comparison, the map finds a late repeat
+		{many + `"zz":1}`, "", false},
+	} {
+		path, found := DuplicateKey([]byte(tt.in))
+		if path != tt.path || found != tt.found {
+			t.Errorf("DuplicateKey(%.60s) = %q, %v; want %q, %v", tt.in, path, found, tt.path, tt.found)
+		}
+	}
+}
+
+// SkipUnique reads the syntax as Skip does, and DuplicateKey never panics
+// and names a path only with a repeat.
+func FuzzDuplicateKey(f *testing.F) {
+	for _, s := range append(seeds, `{"a":1,"a":2}`, `{"a":{"b":[{"c":1},{"c":1,"d":2}]}}`, `[{"x":1},{"x":1}]`, `{"\u0061":1,"a":1}`) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, b := Scanner{Data: data}, Scanner{Data: data}
+		a.Skip()
+		b.SkipUnique()
+		if a.Bad != b.Bad || (!a.Bad && a.Pos != b.Pos) {
+			t.Fatalf("Skip and SkipUnique disagree on %q: %v@%d, %v@%d", data, a.Bad, a.Pos, b.Bad, b.Pos)
+		}
+		path, found := DuplicateKey(data)
+		if !found && path != "" {
+			t.Fatalf("path %q without a repeat", path)
+		}
+		if found && !b.Dup {
+			t.Fatalf("DuplicateKey found %q where SkipUnique did not", path)
+		}
+	})
+}
+
+func BenchmarkSkipUnique(b *testing.B) {
+	b.SetBytes(int64(len(frame)))
+	for b.Loop() {
+		s := Scanner{Data: frame}
+		s.SkipUnique()
+		if s.Bad || s.Dup {
+			b.Fatal("bad")
+		}
+	}
+}
+
+func TestErrorPath(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a":1}`:               "",
+		`{"a": }`:               "a",
+		`{"a":{"b":[1,2,x]}}`:   "a.b[2]",
+		`{"a":1 "b":2}`:         "",
+		`{"a":{"b":1,}}`:        "a",
+		`{"a":[1,{"b":"\q"}]}`:  "a[1].b",
+		`[0,[1,`:                "[1][1]",
+		`{"a":1,"a":{"b":tru}}`: "a.b", // a repeat is not where the syntax breaks
+		`{"a\u0062":{"c":nul}}`: "ab.c",
+		`{"x":` + strings.Repeat(`[`, MaxDepth) + strings.Repeat(`]`, MaxDepth) + `}`: "x" + strings.Repeat("[0]", MaxDepth-1),
+	} {
+		if got := ErrorPath([]byte(in)); got != want {
+			t.Errorf("ErrorPath(%.40s) = %.60q, want %.60q", in, got, want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package readturn
+package transport
 
 import (
 	"os"

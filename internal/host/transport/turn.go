@@ -1,29 +1,7 @@
-// Package readturn owns the hand-over of one byte stream's reading between
-// a background reader goroutine and the callers that read their own
-// answers (protocol/ndjson for v2 sidecars, internal/host/xdev for v1
-// extensions).
-//
-// Why: an answer read by a background goroutine must be handed to the
-// waiting caller, and readying that caller wakes a second thread on the
-// critical path of every call. On a virtual machine that wake-up (an
-// inter-processor interrupt) was measured at tens of microseconds, more
-// than a whole raw round trip. So a call made while nobody reads does the
-// reading itself, dispatching whatever arrives before its answer.
-//
-// Exactly one goroutine reads at a time: the one holding the turn. Whether
-// the turn may be freed depends on the owner's pending calls, so every
-// state change happens under the owner's mutex (the *Locked methods). A
-// freed turn goes back to the background reader after a delay without
-// calls, so that what the peer sends unasked is still read promptly.
-//
-// A caller blocked in a read must still honour its deadline and context:
-// Watch ends the read, which leaves unread bytes in the pipe (the owner
-// keeps a frame cut short for the next read). On a Pipe (Linux) a caller's
-// read does not even go through the runtime's poller: it waits on its own
-// thread, briefly spinning (and yielding the CPU to the peer it woke), then
-// in poll(2), so the answer wakes the caller itself; elsewhere the watch
-// sets read deadlines on the file.
-package readturn
+// Read turns: the hand-over of one stream's reading between a background
+// reader and callers that read their own answers (see the package doc).
+
+package transport
 
 import (
 	"sync"

@@ -1,4 +1,4 @@
-package agent
+package settings
 
 import (
 	"encoding/json"
@@ -42,7 +42,7 @@ func TestAlwaysRuleIsScopedToWorkspaceAndCommandPrefix(t *testing.T) {
 
 func TestRulesRevokeAndLegacyApprovals(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "settings.json")
-	f, err := OpenSettings(path)
+	f, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestRulesRevokeAndLegacyApprovals(t *testing.T) {
 	if err := f.AddRule(scoped); err != nil { // once
 		t.Fatal(err)
 	}
-	f, err = OpenSettings(path) // it survives a restart
+	f, err = Open(path) // it survives a restart
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,8 @@
 //go:build !linux
 
-package readturn
+package transport
 
 const threadReads = false
 
 // threadRead is never called where reads only go through the poller.
-func threadRead(int, []byte, *Watch) (int, error) { panic("readturn: no thread reads here") }
+func threadRead(int, []byte, *Watch) (int, error) { panic("transport: no thread reads here") }

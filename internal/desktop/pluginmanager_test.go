@@ -1,0 +1,157 @@
+package desktop
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+)
+
+// findButton finds the button labelled text under o (a dialog's popup).
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	if b, ok := o.(*widget.Button); ok && b.Text == text {
+		return b
+	}
+	var kids []fyne.CanvasObject
+	switch x := o.(type) {
+	case *fyne.Container:
+		kids = x.Objects
+	case fyne.Widget:
+		kids = test.WidgetRenderer(x).Objects()
+	}
+	for _, k := range kids {
+		if b := findButton(k, text); b != nil {
+			return b
+		}
+	}
+	return nil
+}
+
+func (h *harness) pluginState(name string) string {
+	for _, p := range h.d.plugins {
+		if p.Name == name {
+			return p.State
+		}
+	}
+	return ""
+}
+
+// The plugin manager drives a real core with real plugins: the FULL TRUST
+// block, the doctor, disable and enable, install through the preview,
+// restart and remove all go through the core's API and land in the store.
+func TestPluginManagerThroughTheCore(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	h.openCore()
+	h.waitFor("echo-provider active", func() bool { return h.pluginState("echo-provider") == agent.PluginActive })
+	var m *pluginManager
+	h.ui(func() {
+		h.d.showPluginManager()
+		m = h.d.pluginsWin
+	})
+	h.waitFor("the FULL TRUST block", func() bool {
+		return strings.Contains(plainText(m.details.Segments), "FULL TRUST")
+	})
+	h.ui(func() {
+		text := plainText(m.details.Segments)
+		for _, want := range []string{"echo-provider", "command:", "runs outside any sandbox"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("details lack %q:\n%s", want, text)
+			}
+		}
+		test.Tap(m.doctor)
+	})
+	h.waitFor("the doctor", func() bool { return m.lastDoctor != "" })
+	for _, want := range []string{"running:     Active in generation 1", "handshake:   ok", "plugin/echo-provider/echo/echo-1", "doctor: all checks passed"} {
+		if !strings.Contains(m.lastDoctor, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, m.lastDoctor)
+		}
+	}
+	store, err := agent.OpenPlugins(h.layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enabled := func() bool {
+		r, err := store.Get("echo-provider")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Enabled
+	}
+
+	h.ui(func() { test.Tap(m.toggle) })
+	h.waitFor("disabled", func() bool { return h.pluginState("echo-provider") == agent.PluginDisabled })
+	if enabled() {
+		t.Error("Disable did not reach the store")
+	}
+	h.ui(func() {
+		if m.toggle.Text != "Enable" || !m.restart.Disabled() {
+			t.Errorf("a disabled plugin shows %q, restart disabled %v", m.toggle.Text, m.restart.Disabled())
+		}
+		test.Tap(m.toggle)
+	})
+	h.waitFor("enabled", func() bool { return h.pluginState("echo-provider") == agent.PluginActive })
+	if !enabled() {
+		t.Error("Enable did not reach the store")
+	}
+
+	// Install: the form, the FULL TRUST preview, its Install button.
+	src := testutil.ExamplePlugin(t, "policy-guard")
+	h.ui(func() {
+		f := newInstallForm(h.d, m.win)
+		f.dlg.Show()
+		f.path.SetText(src)
+		f.dlg.Confirm()
+	})
+	var install *widget.Button
+	h.waitFor("the FULL TRUST preview", func() bool {
+		top := m.win.Canvas().Overlays().Top()
+		install = nil
+		if top != nil {
+			install = findButton(top, "Install")
+		}
+		return install != nil
+	})
+	if _, err := store.Get("policy-guard"); err == nil {
+		t.Fatal("the preview installed the plugin")
+	}
+	h.ui(func() { test.Tap(install) })
+	h.waitFor("policy-guard active", func() bool { return h.pluginState("policy-guard") == agent.PluginActive })
+	rec, err := store.Get("policy-guard")
+	if err != nil || rec.Linked || rec.Root == src {
+		t.Fatalf("installed %+v, %v: want a copy", rec, err)
+	}
+
+	gen := func() int64 {
+		for _, p := range h.d.plugins {
+			return p.Generation
+		}
+		return 0
+	}
+	var before int64
+	h.ui(func() {
+		before = gen()
+		i := slices.IndexFunc(m.plugins, func(p agent.PluginInfo) bool { return p.Name == "policy-guard" })
+		m.list.Select(i)
+		test.Tap(m.restart)
+	})
+	h.waitFor("a new generation", func() bool { return gen() > before })
+
+	h.ui(func() {
+		test.Tap(m.remove)
+		if m.confirm == nil {
+			t.Fatal("Remove asked nothing")
+		}
+		m.confirm.Confirm()
+	})
+	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.plugins) == 1 })
+	if _, err := store.Get("policy-guard"); err == nil {
+		t.Error("Remove did not reach the store")
+	}
+}

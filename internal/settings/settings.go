@@ -1,0 +1,88 @@
+package settings
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/reasonix/reasonix-desktop/internal/atomicfile"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Settings is settings.json: the user's defaults and standing approvals.
+type Settings struct {
+	DefaultModel  string `json:"defaultModel,omitempty"`
+	DefaultEffort string `json:"defaultEffort,omitempty"`
+	// AlwaysApprove lists tools approved "always" before approvals had a
+	// scope: each still allows its tool in every workspace until revoked.
+	AlwaysApprove []string `json:"alwaysApprove,omitempty"`
+	// Rules are the scoped "always" approvals (see Rule).
+	Rules []Rule `json:"rules,omitempty"`
+	// Hooks is the shell hooks bus (command per event); see internal/host/xdev.
+	Hooks json.RawMessage `json:"hooks,omitempty"`
+}
+
+// File loads and saves settings.json. It is safe for concurrent use: Get
+// and Update serialize on the file's lock, and Update writes the file
+// atomically before the change is visible to Get.
+type File struct {
+	path string
+	mu   sync.Mutex
+	s    Settings
+}
+
+// Open reads path; a missing file is empty settings. A file that is not
+// valid settings is an error naming the file and, through a wrapped
+// *protocol.DecodeError, the JSON path.
+func Open(path string) (*File, error) {
+	f := &File{path: path}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	if err := protocol.DecodeStrict(data, &f.s); err != nil {
+		return nil, fmt.Errorf("settings: %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// Path is the file's path.
+func (f *File) Path() string { return f.path }
+
+// Get returns a copy of the settings.
+func (f *File) Get() Settings {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.s.clone()
+}
+
+// Update changes the settings and saves them atomically; on a failed write
+// the settings stay as they were.
+func (f *File) Update(change func(*Settings)) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	next := f.s.clone()
+	change(&next)
+	data, err := json.MarshalIndent(next, "", "  ")
+	if err != nil {
+		return fmt.Errorf("settings: encode: %w", err)
+	}
+	if err := atomicfile.Write(f.path, append(data, '\n'), 0o600); err != nil {
+		return fmt.Errorf("settings: %w", err)
+	}
+	f.s = next
+	return nil
+}
+
+func (s Settings) clone() Settings {
+	s.AlwaysApprove = slices.Clone(s.AlwaysApprove)
+	s.Rules = slices.Clone(s.Rules)
+	s.Hooks = slices.Clone(s.Hooks)
+	return s
+}
