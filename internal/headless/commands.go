@@ -43,12 +43,12 @@ var ErrQuit = errors.New("quit")
 var ErrShown = errors.New("shown")
 
 // looksLikeAction reports a first word of the shape /<plugin>:<action>
-// (no further slash, so a path like /tmp/a:1 is not one): such a line that
-// names no action is an error, not a message to the model. The name rules
-// themselves are the action registry's.
+// (protocol's name rules; the action id in any case, as lookups are): such
+// a line that names no action is an error, not a message to the model. A
+// path like /tmp/a:1 is not one.
 func looksLikeAction(name string) bool {
 	plugin, id, ok := strings.Cut(strings.TrimPrefix(name, "/"), ":")
-	return ok && plugin != "" && id != "" && !strings.ContainsAny(plugin+id, "/:")
+	return ok && protocol.ValidPluginName(plugin) && protocol.ValidActionID(strings.ToLower(id))
 }
 
 const help = `Commands (anything else is sent to the model):

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -238,7 +237,7 @@ func surfaceOf(s surfaces.Surface, payload bool) *jsonSurface {
 	return out
 }
 
-func plugins(in []host.PluginStatus) []jsonPlugin {
+func plugins(in []agent.PluginInfo) []jsonPlugin {
 	var out []jsonPlugin
 	for _, p := range in {
 		out = append(out, jsonPlugin{Name: p.Name, Version: p.Version, State: p.State, Generation: p.Generation,
