@@ -239,3 +239,42 @@ func TestHeadlessLoopAnswersApprovals(t *testing.T) {
 		t.Fatalf("an empty answer approved a write:\n%s", r.stderr)
 	}
 }
+
+// /plugins lists the plugins with their states; /doctor prints the same
+// report as the window's Doctor button and `reasonix-desktop doctor`.
+func TestHeadlessPluginsAndDoctor(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("hello-surfaces")
+	cases := []struct {
+		line string
+		code int
+		want []string
+	}{
+		{"/plugins", 0, []string{"PLUGIN          VERSION  STATE", "hello-surfaces  0.1.0    Active"}},
+		{"/doctor hello-surfaces", 0, []string{"plugin hello-surfaces 0.1.0", "running:     Active in generation 1", "handshake:   ok in",
+			"ui actions:    refresh, ask", "doctor: all checks passed"}},
+		{"/doctor nobody", 1, []string{"error: doctor nobody: "}},
+		{"/doctor", 1, []string{"error: /doctor needs a plugin (/plugins lists them)"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			r := h.headless("", "--prompt", tc.line)
+			for _, w := range tc.want {
+				if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, w) {
+					t.Errorf("exit %d (want %d), want %q in:\n%s\n%s", r.code, tc.code, w, r.stdout, r.stderr)
+				}
+			}
+		})
+	}
+	// The same report as the doctor command prints, plus the running
+	// core's line (the chat has the plugin running; the command has none).
+	want := h.run("", "doctor", "hello-surfaces")
+	got := h.headless("", "--prompt", "/doctor hello-surfaces")
+	times := regexp.MustCompile(`[0-9.]+(µs|ms|s)\b`)
+	running := regexp.MustCompile(`(?m)^running: .*\n`)
+	w := times.ReplaceAllString(want.stdout, "T")
+	g := times.ReplaceAllString(running.ReplaceAllString(got.stdout, ""), "T")
+	if want.code != 0 || w != g {
+		t.Fatalf("doctor command (%d):\n%s\n/doctor:\n%s", want.code, w, g)
+	}
+}

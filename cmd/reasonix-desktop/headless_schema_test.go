@@ -67,7 +67,7 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 	// One loop: commands, a prompt answered (the "y"), a message, a tool
 	// call policy-guard blocks, and a failing command.
 	chat("/form hello-form name=Ann tags=go,plugins\n/forms\n/actions\n/hello-surfaces:ask\ny\n/hello-surfaces:refresh\n"+
-		"/ext:deploy prod\n/ext:status\n/nope:act\nhello\n"+`call run_command {"command":"rm -rf /"}`+"\n/sessions\n", "--repl")
+		"/ext:deploy prod\n/ext:status\n/nope:act\n/plugins\n/doctor hello-surfaces\nhello\n"+`call run_command {"command":"rm -rf /"}`+"\n/sessions\n", "--repl")
 	if sessionID == "" {
 		t.Fatal("no turn finished")
 	}
@@ -83,7 +83,7 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 	var missing []string
 	for _, k := range []string{"plugins", "session", "turn_started", "user_message", "reasoning", "text", "tool_call", "turn_done",
 		"turn_failed", "surface", "prompt", "prompt_closed", "approval_request", "approval", "actions", "action_result", "command_output", "forms",
-		"form_submitted", "sessions", "error", "usage", "surfaces_cleared"} {
+		"form_submitted", "sessions", "error", "usage", "surfaces_cleared", "doctor"} {
 		if seen[k] == 0 {
 			missing = append(missing, k)
 		}

@@ -31,6 +31,8 @@ type Core interface {
 	Commands() []agent.Command
 	RunCommand(ctx context.Context, line string) (string, error)
 	ExtensionStatus() []agent.ExtensionStatus
+	Plugins() []agent.PluginInfo
+	PluginDoctor(ctx context.Context, name string) (agent.DoctorReport, error)
 }
 
 var _ Core = (*agent.Core)(nil)
@@ -58,6 +60,8 @@ const help = `Commands (anything else is sent to the model):
   /forms                          list the forms plugins published
   /form <form> [field=value ...]  fill a form and submit it (asks each field
                                   unless values are given)
+  /plugins                        list the plugins and their states
+  /doctor <plugin>                check a plugin (the window's Doctor report)
   /sessions                       list saved sessions
   /open <id>                      continue a saved session (an id prefix will do)
   /new, /clear                    start a new session
@@ -95,6 +99,11 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	case name == "/sessions":
 		f.listSessions(core)
 		return nil
+	case name == "/plugins":
+		f.listPlugins(core)
+		return nil
+	case name == "/doctor":
+		err = f.doctor(ctx, core, line, rest)
 	case name == "/open":
 		err = f.open(ctx, core, rest)
 	case name == "/new" || name == "/clear":
@@ -337,5 +346,54 @@ func (f *Frontend) open(ctx context.Context, core Core, id string) error {
 	if !f.opts.JSON { // JSON: the core's session event says it
 		f.print("opened session %s %s (%d messages)\n", hits[0].ID, safe(hits[0].Title), len(core.Session().Messages))
 	}
+	return nil
+}
+
+func (f *Frontend) listPlugins(core Core) {
+	list := core.Plugins()
+	if f.opts.JSON {
+		out := plugins(list)
+		if out == nil {
+			out = []jsonPlugin{}
+		}
+		f.event(jsonEvent{Kind: string(agent.EventPlugins), Plugins: out})
+		return
+	}
+	if len(list) == 0 {
+		f.print("no plugins installed\n")
+		return
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PLUGIN\tVERSION\tSTATE\tWHY")
+	for _, p := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(p.Name), safe(p.Version), p.State, safe(firstLines(p.Failure, 1)))
+	}
+	tw.Flush()
+	f.print("%s", b.String())
+}
+
+// doctor answers /doctor <plugin> with the report the window's Doctor
+// button shows (one rendering: agent.DoctorReport.Text).
+func (f *Frontend) doctor(ctx context.Context, core Core, line, name string) error {
+	if name == "" {
+		return errors.New("/doctor needs a plugin (/plugins lists them)")
+	}
+	r, err := core.PluginDoctor(ctx, name)
+	if err != nil {
+		return fmt.Errorf("doctor %s: %w", name, err)
+	}
+	text := redact.String(r.Text())
+	if f.opts.JSON {
+		ok := r.OK()
+		problems := make([]string, 0, len(r.Problems))
+		for _, p := range r.Problems {
+			problems = append(problems, redact.String(p))
+		}
+		f.event(jsonEvent{Kind: KindDoctor, Command: redact.String(line), Result: &jsonResult{
+			Plugin: name, OK: &ok, Problems: problems, Output: text}})
+		return nil
+	}
+	f.print("%s", termsafe.String(text))
 	return nil
 }

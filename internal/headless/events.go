@@ -32,6 +32,7 @@ const (
 	KindForms           = "forms"
 	KindFormSubmitted   = "form_submitted"
 	KindSessions        = "sessions"
+	KindDoctor          = "doctor"
 	KindError           = "error"
 )
 
@@ -126,6 +127,9 @@ type jsonResult struct {
 	Data     json.RawMessage `json:"data,omitempty"`
 	Plugin   string          `json:"plugin,omitempty"`
 	Surface  string          `json:"surfaceId,omitempty"`
+	// The doctor's verdict (its report is Output).
+	OK       *bool    `json:"ok,omitempty"`
+	Problems []string `json:"problems,omitzero"`
 	// Listings: present (maybe empty) on their kind only.
 	Actions  []jsonAction   `json:"actions,omitzero"`
 	Commands []jsonCommand  `json:"commands,omitzero"`
