@@ -213,19 +213,18 @@ func (f *Frontend) listActions(core Core) {
 		f.event(jsonEvent{Kind: KindActions, Command: "/actions", Result: l})
 		return
 	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	var rows [][]string
 	for _, a := range acts {
-		fmt.Fprintf(tw, "%s\t%s\n", safe(a.Name), safe(a.Label))
+		rows = append(rows, []string{safe(a.Name), safe(a.Label)})
 	}
 	for _, c := range cmds {
-		fmt.Fprintf(tw, "%s\t%s\n", safe(c.Name), safe(c.Description))
+		rows = append(rows, []string{safe(c.Name), safe(c.Description)})
 	}
-	tw.Flush()
-	if len(acts)+len(cmds) == 0 {
-		b.WriteString("no plugin actions or extension commands\n")
+	if len(rows) == 0 {
+		f.print("no plugin actions or extension commands\n")
+		return
 	}
-	f.print("%s", b.String())
+	f.print("%s", columns(rows))
 }
 
 func (f *Frontend) invoke(ctx context.Context, core Core, line string, a surfaces.Action, rest string) error {
@@ -304,18 +303,15 @@ func (f *Frontend) listSessions(core Core) {
 		f.print("no saved sessions\n")
 		return
 	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tUPDATED\tMODEL\tTITLE")
+	rows := [][]string{{"ID", "UPDATED", "MODEL", "TITLE"}}
 	for _, s := range list {
-		mark := ""
+		title := safe(s.Title)
 		if s.ID == cur {
-			mark = " (current)"
+			title += " (current)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), safe(s.Model), safe(s.Title), mark)
+		rows = append(rows, []string{s.ID, s.Updated.Local().Format("2006-01-02 15:04"), safe(s.Model), title})
 	}
-	tw.Flush()
-	f.print("%s", b.String())
+	f.print("%s", columns(rows))
 }
 
 // open loads a saved session by id or by a prefix only one id has.
@@ -363,14 +359,28 @@ func (f *Frontend) listPlugins(core Core) {
 		f.print("no plugins installed\n")
 		return
 	}
+	rows := [][]string{{"PLUGIN", "VERSION", "STATE", "WHY"}}
+	for _, p := range list {
+		rows = append(rows, []string{safe(p.Name), safe(p.Version), p.State, safe(firstLines(p.Failure, 1))})
+	}
+	f.print("%s", columns(rows))
+}
+
+// columns aligns rows of terminal-safe cells (tabs and newlines in a cell
+// become spaces).
+func columns(rows [][]string) string {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PLUGIN\tVERSION\tSTATE\tWHY")
-	for _, p := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(p.Name), safe(p.Version), p.State, safe(firstLines(p.Failure, 1)))
+	flat := strings.NewReplacer("\t", " ", "\n", " ")
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = flat.Replace(c)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	tw.Flush()
-	f.print("%s", b.String())
+	return b.String()
 }
 
 // doctor answers /doctor <plugin> with the report the window's Doctor

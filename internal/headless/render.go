@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -59,28 +58,29 @@ func renderText(r agent.Rendered) (string, error) {
 	return b.String(), nil
 }
 
-func tableText(b *strings.Builder, columns []string, rows [][]string) {
+func tableText(b *strings.Builder, cols []string, rows [][]string) {
 	cut := 0
 	if len(rows) > agent.MaxRenderRows {
 		rows, cut = rows[:agent.MaxRenderRows], len(rows)-agent.MaxRenderRows
 	}
-	tw := tabwriter.NewWriter(b, 0, 4, 2, ' ', 0)
-	line := func(cells []string) {
-		out := make([]string, len(cells))
-		for i, c := range cells {
-			out[i] = strings.NewReplacer("\t", " ", "\n", " ").Replace(redact.String(c))
+	var cells [][]string
+	for _, r := range append([][]string{cols}, rows...) {
+		if len(r) == 0 && len(cells) == 0 {
+			continue // no header
 		}
-		fmt.Fprintf(tw, "  %s\n", strings.Join(out, "\t"))
+		red := make([]string, len(r))
+		for i, c := range r {
+			red[i] = redact.String(c)
+		}
+		cells = append(cells, red)
 	}
-	if len(columns) > 0 {
-		line(columns)
-	}
-	for _, r := range rows {
-		line(r)
-	}
-	tw.Flush()
-	if len(columns) == 0 && len(rows) == 0 {
+	if len(cells) == 0 {
 		b.WriteString("  (empty table)\n")
+	}
+	for _, line := range strings.SplitAfter(columns(cells), "\n") {
+		if line != "" {
+			b.WriteString("  " + line)
+		}
 	}
 	if cut > 0 {
 		fmt.Fprintf(b, "  … %d more rows not shown\n", cut)
