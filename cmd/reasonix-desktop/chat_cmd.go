@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -104,7 +105,11 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// runChat is `reasonix-desktop chat`.
+// runChat is `reasonix-desktop chat`: one message or command (--prompt,
+// or all of standard input), or with --repl (the default when standard
+// input is a terminal and there is no --prompt) one per line until the
+// input ends or /quit. Lines starting with a slash are the headless
+// front end's commands (/help lists them).
 func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reasonix-desktop chat", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -113,10 +118,11 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	headlessMode := fs.Bool("headless", false, "chat on the terminal instead of opening the window")
 	model := fs.String("model", "", "model id plugin/<plugin>/<provider>/<model> (default: the last one used)")
 	effort := fs.String("effort", "", "reasoning effort, when the model has efforts")
-	prompt := fs.String("prompt", "", "the message (default: read standard input)")
+	prompt := fs.String("prompt", "", "the message or command (default: read standard input)")
 	session := fs.String("session", "", "continue a saved session")
 	nonInteractive := fs.Bool("non-interactive", false, "decline approvals and cancel plugin prompts instead of asking")
-	jsonOut := fs.Bool("json", false, "print one JSON event per line")
+	jsonOut := fs.Bool("json", false, "print one JSON event per line (docs/chat-events.schema.json)")
+	repl := fs.Bool("repl", false, "read one message or command per line from standard input (default on a terminal)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -124,9 +130,16 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "reasonix-desktop chat: the window front end is started without `chat`; use --headless for the terminal")
 		return 2
 	}
+	if *prompt != "" && *repl {
+		fmt.Fprintln(stderr, "reasonix-desktop chat: --prompt and --repl exclude each other")
+		return 2
+	}
+	if f, ok := stdin.(*os.File); ok && *prompt == "" && isTerminal(f) {
+		*repl = true
+	}
 	text := *prompt
 	interactiveIn := stdin
-	if text == "" {
+	if text == "" && !*repl {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintln(stderr, "reasonix-desktop chat: read stdin:", err)
@@ -134,10 +147,10 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		text = strings.TrimSpace(string(b))
 		interactiveIn = nil // stdin was the message: nothing left to answer prompts with
-	}
-	if text == "" {
-		fmt.Fprintln(stderr, "reasonix-desktop chat: empty message (use --prompt or standard input)")
-		return 2
+		if text == "" {
+			fmt.Fprintln(stderr, "reasonix-desktop chat: empty message (use --prompt, --repl or standard input)")
+			return 2
+		}
 	}
 	color := false
 	if f, ok := stdout.(*os.File); ok && !*jsonOut {
@@ -145,6 +158,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	fe := headless.New(headless.Options{Out: stdout, Err: stderr, In: interactiveIn,
 		NonInteractive: *nonInteractive, JSON: *jsonOut, Color: color})
+	defer fe.Close()
 	core, closeCore, err := cf.open(ctx, fe, protocol.UIHostHeadless, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "reasonix-desktop chat:", termsafe.String(redact.String(err.Error())))
@@ -153,31 +167,29 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	defer closeCore()
 	if *session != "" {
 		if err := core.LoadSession(ctx, *session); err != nil {
-			fmt.Fprintln(stderr, "reasonix-desktop chat:", err)
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", termsafe.String(redact.String(err.Error())))
 			return 1
 		}
 	}
 	if *model != "" {
 		if err := core.SetModel(ctx, *model, *effort); err != nil {
-			fmt.Fprintln(stderr, "reasonix-desktop chat:", err)
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", termsafe.String(redact.String(err.Error())))
 			return 2
 		}
 	}
-	switch text {
-	case "/new", "/clear":
-		// As in the Reasonix host: the live session is saved, session.rotate
-		// asks the session_policy owner, then session.end and session.start.
-		if err := core.NewSession(ctx, ""); err != nil {
-			fmt.Fprintln(stderr, "reasonix-desktop chat:", redact.String(err.Error()))
-			return 1
+	if *repl {
+		if !*jsonOut {
+			fmt.Fprintln(stderr, "reasonix-desktop chat: type a message, or /help for commands")
 		}
-	default:
-		if err := core.SendAll(ctx, text); err != nil {
-			return 1 // the front end printed the reason
-		}
+		err = fe.Loop(ctx, core)
+	} else {
+		err = fe.Exec(ctx, core, text)
 	}
 	if !*jsonOut {
 		fmt.Fprintf(stderr, "session %s\n", core.Session().ID)
+	}
+	if err != nil && !errors.Is(err, headless.ErrQuit) {
+		return 1 // the front end printed the reason
 	}
 	return 0
 }

@@ -22,66 +22,8 @@ import (
 // §4.3): a command result that is {"renderer": <name>, "data": …}, where
 // <name> is a renderer the extension declared, is drawn with native widgets
 // (card, table, tree) in the panel under "xdev: <extension>"; the newest
-// output of a renderer replaces its previous one.
-
-// Bounds on what one output may draw: beyond them rows and nodes are cut,
-// and the panel says so.
-const (
-	maxRenderRows  = 200
-	maxRenderNodes = 500
-	maxRenderDepth = 8
-)
-
-// renderOutput is the envelope a command result carries.
-type renderOutput struct {
-	Renderer string          `json:"renderer"`
-	Data     json.RawMessage `json:"data"`
-}
-
-type renderCard struct {
-	Title  string `json:"title"`
-	Text   string `json:"text"`
-	Fields []struct {
-		Key   string `json:"key"`
-		Value string `json:"value"`
-	} `json:"fields"`
-}
-
-type renderTable struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-}
-
-type renderNode struct {
-	Label    string       `json:"label"`
-	Children []renderNode `json:"children"`
-}
-
-// findRenderer matches a command's output to a declared renderer: the
-// extension whose renderer it names (the one owning the command first).
-func findRenderer(exts []agent.ExtensionStatus, command, out string) (ext string, ref agent.RendererRef, data json.RawMessage, ok bool) {
-	var env renderOutput
-	if json.Unmarshal([]byte(strings.TrimSpace(out)), &env) != nil || env.Renderer == "" || len(env.Data) == 0 {
-		return "", agent.RendererRef{}, nil, false
-	}
-	owner := func(e agent.ExtensionStatus) bool {
-		for _, c := range e.Capabilities {
-			if c == "command "+command {
-				return true
-			}
-		}
-		return false
-	}
-	sort.SliceStable(exts, func(i, j int) bool { return owner(exts[i]) && !owner(exts[j]) })
-	for _, e := range exts {
-		for _, r := range e.Renderers {
-			if r.Name == env.Renderer {
-				return e.Name, r, env.Data, true
-			}
-		}
-	}
-	return "", agent.RendererRef{}, nil, false
-}
+// output of a renderer replaces its previous one. The shapes, the bounds
+// and the matching are agent's (the terminal prints the same outputs).
 
 // buildRendered draws one output as its renderer's kind (UI goroutine).
 // Every string is redacted: it comes straight from an extension.
@@ -90,7 +32,7 @@ func buildRendered(ref agent.RendererRef, data json.RawMessage) (fyne.CanvasObje
 	var body fyne.CanvasObject
 	switch ref.Kind {
 	case "card":
-		var c renderCard
+		var c agent.RenderCard
 		if err := json.Unmarshal(data, &c); err != nil {
 			return nil, fmt.Errorf("card data: %w", err)
 		}
@@ -117,13 +59,13 @@ func buildRendered(ref agent.RendererRef, data json.RawMessage) (fyne.CanvasObje
 		}
 		body = box
 	case "table":
-		var t renderTable
+		var t agent.RenderTable
 		if err := json.Unmarshal(data, &t); err != nil {
 			return nil, fmt.Errorf("table data: %w", err)
 		}
 		body = renderedTable(t)
 	case "tree":
-		var root renderNode
+		var root agent.RenderNode
 		if err := json.Unmarshal(data, &root); err != nil {
 			return nil, fmt.Errorf("tree data: %w", err)
 		}
@@ -136,8 +78,8 @@ func buildRendered(ref agent.RendererRef, data json.RawMessage) (fyne.CanvasObje
 }
 
 // renderedTable is a grid of labels, a header row in bold; at most
-// maxRenderRows rows.
-func renderedTable(t renderTable) fyne.CanvasObject {
+// agent.MaxRenderRows rows.
+func renderedTable(t agent.RenderTable) fyne.CanvasObject {
 	cols := len(t.Columns)
 	for _, row := range t.Rows {
 		cols = max(cols, len(row))
@@ -156,9 +98,9 @@ func renderedTable(t renderTable) fyne.CanvasObject {
 		grid.Add(l)
 	}
 	rows := t.Rows
-	cut := len(rows) > maxRenderRows
+	cut := len(rows) > agent.MaxRenderRows
 	if cut {
-		rows = rows[:maxRenderRows]
+		rows = rows[:agent.MaxRenderRows]
 	}
 	for _, row := range rows {
 		for i := 0; i < cols; i++ {
@@ -174,24 +116,24 @@ func renderedTable(t renderTable) fyne.CanvasObject {
 	if !cut {
 		return grid
 	}
-	return container.NewVBox(grid, hint(fmt.Sprintf("%d more rows not shown", len(t.Rows)-maxRenderRows)))
+	return container.NewVBox(grid, hint(fmt.Sprintf("%d more rows not shown", len(t.Rows)-agent.MaxRenderRows)))
 }
 
 // renderedTree is a widget.Tree over the nodes (ids are their paths),
-// first level open; at most maxRenderNodes nodes and maxRenderDepth levels.
-func renderedTree(root renderNode) fyne.CanvasObject {
+// first level open; at most agent.MaxRenderNodes nodes and agent.MaxRenderDepth levels.
+func renderedTree(root agent.RenderNode) fyne.CanvasObject {
 	children := map[string][]string{}
 	labels := map[string]string{}
 	count := 0
-	var walk func(id string, n renderNode, depth int)
-	walk = func(id string, n renderNode, depth int) {
+	var walk func(id string, n agent.RenderNode, depth int)
+	walk = func(id string, n agent.RenderNode, depth int) {
 		labels[id] = redact.String(n.Label)
 		count++
-		if depth >= maxRenderDepth {
+		if depth >= agent.MaxRenderDepth {
 			return
 		}
 		for i, c := range n.Children {
-			if count >= maxRenderNodes {
+			if count >= agent.MaxRenderNodes {
 				return
 			}
 			cid := fmt.Sprintf("%s/%d", id, i)
@@ -258,12 +200,13 @@ func (d *UI) renderCommandOutput(c coreAPI, line, out string) bool {
 	if !strings.HasPrefix(name, "/ext:") {
 		return false
 	}
-	ext, ref, data, ok := findRenderer(c.ExtensionStatus(), name, out)
+	r, ok := agent.FindRenderer(c.ExtensionStatus(), name, out)
 	if !ok {
 		return false
 	}
+	ext, ref := r.Extension, r.Ref
 	d.b.post(func() {
-		obj, err := buildRendered(ref, data)
+		obj, err := buildRendered(ref, r.Data)
 		if err != nil {
 			d.transcript.addNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), noticeWarn)
 			return

@@ -1,8 +1,12 @@
 // Package headless is the terminal front end of the agent core: it streams
 // the reply to a writer (reasoning dimmed, tool calls shown), prints
 // surface updates as lines, and answers approvals and plugin prompts on the
-// terminal — or declines them when it is not interactive. With JSON it
-// prints one event per line for scripts.
+// terminal — or declines them when it is not interactive. Exec and Loop run
+// what the user types: messages for the model and the commands the window
+// offers as menus and buttons (/actions, /<plugin>:<action>, /ext:<name>,
+// /forms, /form, /sessions, /open, /new; see help). With JSON it prints one
+// event per line for scripts, in the shapes docs/chat-events.schema.json
+// documents (events.go).
 //
 // Everything it prints that came from a plugin, a model or a file goes
 // through safe (redact, then termsafe): a terminal never receives a
@@ -12,12 +16,9 @@
 package headless
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -31,8 +32,9 @@ import (
 // Options configure a Frontend.
 type Options struct {
 	Out, Err io.Writer
-	// In answers prompts; nil (or NonInteractive) declines every approval
-	// and cancels every prompt.
+	// In answers prompts (and, in Loop, carries the messages and commands);
+	// nil (or NonInteractive) declines every approval and cancels every
+	// prompt.
 	In             io.Reader
 	NonInteractive bool
 	JSON           bool
@@ -40,39 +42,58 @@ type Options struct {
 	Color bool
 }
 
-// Frontend implements agent.Frontend on a terminal.
+// Frontend implements agent.Frontend on a terminal. Emit, Approve and
+// Prompt may be called from any goroutine (the core's); Exec and Loop run
+// on one goroutine at a time, the caller's.
 type Frontend struct {
-	opts Options
-	in   *bufio.Reader
+	opts  Options
+	lines *lineReader // nil without input
 
-	mu        sync.Mutex                 // one writer at a time; prompts hold it while asking
-	midLine   bool                       // the reply text left the cursor mid-line
-	reasoning bool                       // the last text printed was reasoning
-	shown     map[string]agent.ToolState // last state printed per tool call
-	stream    streamRedactor             // the reply (or reasoning) being streamed
+	mu           sync.Mutex                 // one writer at a time
+	midLine      bool                       // the reply text left the cursor mid-line
+	reasoning    bool                       // the last text printed was reasoning
+	shown        map[string]agent.ToolState // last state printed per tool call
+	stream       streamRedactor             // the reply (or reasoning) being streamed
+	shownSurface bool                       // a surface event was printed since the last clear (JSON)
+	forms        formBook                   // the forms plugins published, for /forms and /form
 }
 
 // safe is the one way a string from a plugin, a model or a file reaches the
 // terminal.
 func safe(s string) string { return termsafe.String(redact.String(s)) }
 
-// New makes a terminal front end.
+// New makes a terminal front end. Close it when done: it may own a
+// goroutine reading In.
 func New(opts Options) *Frontend {
-	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}}
-	if opts.In != nil && !opts.NonInteractive {
-		f.in = bufio.NewReader(opts.In)
+	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}, forms: newFormBook()}
+	if opts.In != nil {
+		f.lines = newLineReader(opts.In)
 	}
 	return f
 }
 
+// answering reports whether questions are asked on the terminal (else
+// approvals are declined and prompts cancelled).
+func (f *Frontend) answering() bool { return f.lines != nil && !f.opts.NonInteractive }
+
+// Close stops the goroutine reading In (once a read blocked in In returns:
+// an os.File read is not interrupted).
+func (f *Frontend) Close() {
+	if f.lines != nil {
+		f.lines.close()
+	}
+}
+
 // Emit implements agent.Frontend.
 func (f *Frontend) Emit(ev agent.Event) {
+	if ev.Kind == agent.EventSurface {
+		f.forms.track(ev.Surface)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.opts.JSON {
-		b, err := json.Marshal(ev)
-		if err == nil {
-			fmt.Fprintf(f.opts.Out, "%s\n", b)
+		if out, ok := f.coreEvent(ev); ok {
+			f.writeJSON(out)
 		}
 		return
 	}
@@ -176,7 +197,17 @@ func (f *Frontend) newline() {
 
 // Approve implements agent.Frontend.
 func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
-	if f.in == nil {
+	ja := jsonApproval{CallID: req.CallID, Tool: redact.String(req.Tool), Arguments: redact.String(req.Arguments)}
+	asked := ja
+	f.event(jsonEvent{Kind: KindApprovalRequest, SessionID: req.SessionID, Approval: &asked})
+	a := f.approve(ctx, req)
+	ja.Decision = string(a)
+	f.event(jsonEvent{Kind: KindApproval, SessionID: req.SessionID, Approval: &ja})
+	return a
+}
+
+func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	if !f.answering() {
 		f.say("! %s needs approval; declined (not interactive)\n", safe(req.Tool))
 		return agent.ApproveDeny
 	}
@@ -195,13 +226,32 @@ func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent
 	return agent.ApproveDeny
 }
 
+// event prints a front-end event line in JSON mode (nothing otherwise).
+func (f *Frontend) event(ev jsonEvent) {
+	if !f.opts.JSON {
+		return
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writeJSON(ev)
+}
+
 // Prompt implements agent.Frontend: one question per field.
 func (f *Frontend) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
+	jp := &jsonPrompt{Plugin: p.Plugin, SurfaceID: p.SurfaceID, Kind: p.Kind, Title: p.Title, Message: p.Message, Fields: p.Fields}
+	f.event(jsonEvent{Kind: KindPrompt, SessionID: p.SessionID, Prompt: jp})
+	values, cancelled := f.prompt(ctx, p)
+	f.event(jsonEvent{Kind: KindPromptClosed, SessionID: p.SessionID, Prompt: &jsonPrompt{
+		Plugin: p.Plugin, SurfaceID: p.SurfaceID, Kind: p.Kind, Cancelled: &cancelled}})
+	return values, cancelled
+}
+
+func (f *Frontend) prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
 	title := p.Title
 	if title == "" {
 		title = string(p.Kind)
 	}
-	if f.in == nil {
+	if !f.answering() {
 		f.say("! %s asks %q; cancelled (not interactive)\n", safe(p.Plugin), safe(title))
 		return nil, true
 	}
@@ -209,82 +259,11 @@ func (f *Frontend) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]a
 	if p.Message != "" {
 		f.say("  %s\n", safe(p.Message))
 	}
-	values := map[string]any{}
-	for _, field := range p.Fields {
-		label := field.Label
-		if label == "" {
-			label = field.Key
-		}
-		v, ok := f.askField(ctx, safe(label), field)
-		if !ok {
-			return nil, true
-		}
-		if v != nil {
-			values[field.Key] = v
-		}
+	values, ok := f.askFields(ctx, p.Fields, p.Simple)
+	if !ok {
+		return nil, true
 	}
 	return values, false
-}
-
-func (f *Frontend) askField(ctx context.Context, label string, field protocol.FormField) (any, bool) {
-	switch field.Kind {
-	case protocol.FieldConfirm:
-		a, ok := f.ask(ctx, label+" [y/N]: ")
-		a = strings.ToLower(strings.TrimSpace(a))
-		return a == "y" || a == "yes", ok
-	case protocol.FieldSelect, protocol.FieldMultiselect:
-		for i, o := range field.Options {
-			f.say("  %d) %s\n", i+1, safe(o))
-		}
-		hint := "number"
-		if field.Kind == protocol.FieldMultiselect {
-			hint = "numbers, comma-separated"
-		}
-		a, ok := f.ask(ctx, fmt.Sprintf("%s (%s): ", label, hint))
-		if !ok {
-			return nil, false
-		}
-		var picked []string
-		for _, part := range strings.Split(a, ",") {
-			n, err := strconv.Atoi(strings.TrimSpace(part))
-			if err == nil && n >= 1 && n <= len(field.Options) {
-				picked = append(picked, field.Options[n-1])
-			}
-		}
-		if field.Kind == protocol.FieldSelect {
-			if len(picked) == 0 {
-				return nil, true
-			}
-			return picked[0], true
-		}
-		return picked, true
-	default:
-		a, ok := f.ask(ctx, label+": ")
-		return strings.TrimRight(a, "\r\n"), ok
-	}
-}
-
-// ask prints a question and reads one line; ok is false on EOF or ctx done.
-func (f *Frontend) ask(ctx context.Context, question string) (string, bool) {
-	f.say("%s", question)
-	type line struct {
-		s   string
-		err error
-	}
-	ch := make(chan line, 1)
-	go func() {
-		s, err := f.in.ReadString('\n')
-		ch <- line{s, err}
-	}()
-	select {
-	case l := <-ch:
-		if l.err != nil && l.s == "" {
-			return "", false
-		}
-		return strings.TrimRight(l.s, "\r\n"), true
-	case <-ctx.Done():
-		return "", false
-	}
 }
 
 func (f *Frontend) say(format string, args ...any) {
@@ -317,7 +296,10 @@ func surfaceLine(ch *surfaces.Change) string {
 		}
 		return line
 	case s.Form != nil:
-		return fmt.Sprintf("[%s] form: %s (%d fields; open the desktop app to fill it)", p, s.Form.Title, len(s.Form.Fields))
+		if s.Submit != surfaces.SubmitIdle {
+			return fmt.Sprintf("[%s] form: %s — %s", p, s.Form.Title, s.Submit)
+		}
+		return fmt.Sprintf("[%s] form: %s (%d fields; /form %s to fill it)", p, s.Form.Title, len(s.Form.Fields), formKey(s.Key))
 	case s.Notification != nil:
 		line := fmt.Sprintf("[%s] %s: %s", p, strings.ToUpper(string(orInfo(s.Notification.Severity))), s.Notification.Title)
 		if s.Notification.Body != "" {
