@@ -404,6 +404,19 @@ func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Stop did not end the turn")
 	}
+	// However the provider answered the cancel, the user is told the reply
+	// was stopped, not that it failed.
+	fe.mu.Lock()
+	var failed []string
+	for _, ev := range fe.events {
+		if ev.Kind == agent.EventTurnFailed {
+			failed = append(failed, ev.Error)
+		}
+	}
+	fe.mu.Unlock()
+	if len(failed) != 1 || failed[0] != "stopped" {
+		t.Fatalf("turn_failed events %q, want one saying stopped", failed)
+	}
 	deadline := time.Now().Add(3 * time.Second)
 	for len(e.logLines(t, "cancel")) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

@@ -59,6 +59,9 @@ func (c *Core) Send(ctx context.Context, text string) error {
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
 	err := c.turn(turnCtx, text)
+	// Stopped by Stop, whatever error the stop surfaced as: a provider
+	// answers a cancelled stream with its own stream_cancelled error.
+	stopped := err != nil && turnCtx.Err() != nil && ctx.Err() == nil
 	saveErr := c.save(ctx)
 	if saveErr != nil {
 		saveErr = &NotSavedError{Err: saveErr}
@@ -78,7 +81,7 @@ func (c *Core) Send(ctx context.Context, text string) error {
 			c.notice(saveErr.Error())
 		}
 		msg := err.Error()
-		if errors.Is(err, context.Canceled) && ctx.Err() == nil {
+		if stopped {
 			msg = "stopped"
 		}
 		c.fe.Emit(Event{Kind: EventTurnFailed, SessionID: sessionID, Error: redact.String(msg)})
