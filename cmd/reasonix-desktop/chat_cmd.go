@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -181,7 +182,9 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if !*jsonOut {
 			fmt.Fprintln(stderr, "reasonix-desktop chat: type a message, or /help for commands")
 		}
-		err = fe.Loop(ctx, core)
+		lctx, stop := interruptible(ctx, fe, core)
+		err = fe.Loop(lctx, core)
+		stop()
 	} else {
 		err = fe.Exec(ctx, core, text)
 	}
@@ -192,6 +195,33 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1 // the front end printed the reason
 	}
 	return 0
+}
+
+// interruptible takes Ctrl+C over from main for the line loop: it stops the
+// reply in flight (or abandons the command waiting on the terminal), as Esc
+// does in the window, and only at the prompt ends the chat. The context it
+// returns ends then, or with ctx (SIGTERM still ends everything at once);
+// stop releases the signal.
+func interruptible(ctx context.Context, fe *headless.Frontend, core headless.Core) (_ context.Context, stop func()) {
+	ctx, quit := context.WithCancel(ctx)
+	signal.Reset(os.Interrupt) // main's context no longer ends on it
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	go func() {
+		defer signal.Stop(sig)
+		for {
+			select {
+			case <-sig:
+				if !fe.Interrupt(core) {
+					quit()
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ctx, quit
 }
 
 // runModels is `reasonix-desktop models`.

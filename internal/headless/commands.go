@@ -21,6 +21,7 @@ import (
 // (which the core calls from its own goroutines while such a call runs).
 type Core interface {
 	SendAll(ctx context.Context, text string) error
+	Stop()
 	Session() agent.Session
 	Sessions() []agent.Summary
 	NewSession(ctx context.Context, workspace string) error
@@ -153,7 +154,15 @@ func (f *Frontend) Loop(ctx context.Context, core Core) error {
 			}
 			return failed
 		}
-		err := f.Exec(ctx, core, line)
+		lctx, cancel := context.WithCancel(ctx)
+		f.line.mu.Lock()
+		f.line.cancel = cancel
+		f.line.mu.Unlock()
+		err := f.Exec(lctx, core, line)
+		f.line.mu.Lock()
+		f.line.cancel, f.line.turn = nil, false
+		f.line.mu.Unlock()
+		cancel()
 		if errors.Is(err, ErrQuit) {
 			return failed
 		}
@@ -163,8 +172,41 @@ func (f *Frontend) Loop(ctx context.Context, core Core) error {
 	}
 }
 
+// Interrupt is what Ctrl+C does in Loop, as Esc does in the window: a
+// reply in flight is stopped (the turn ends "stopped" and the session is
+// saved), a command waiting on the terminal (a form's next field, say) is
+// abandoned. Between lines it does nothing and reports false: the caller
+// then ends the chat. Safe to call from any goroutine, at any time.
+func (f *Frontend) Interrupt(core Core) bool {
+	f.line.mu.Lock()
+	defer f.line.mu.Unlock()
+	switch {
+	case f.line.turn:
+		// Stopping, not cancelling the line: a cancelled context would
+		// also cancel the save that ends the turn.
+		f.line.stopped = true
+		core.Stop()
+	case f.line.cancel != nil:
+		f.line.cancel()
+	default:
+		return false
+	}
+	return true
+}
+
 func (f *Frontend) send(ctx context.Context, core Core, text string) error {
-	if err := core.SendAll(ctx, text); err != nil {
+	f.line.mu.Lock()
+	f.line.turn, f.line.stopped = true, false
+	f.line.mu.Unlock()
+	err := core.SendAll(ctx, text)
+	f.line.mu.Lock()
+	stopped := f.line.stopped
+	f.line.turn, f.line.stopped = false, false
+	f.line.mu.Unlock()
+	if err != nil && stopped {
+		return nil // the user's own stop is not a failed line
+	}
+	if err != nil {
 		return fmt.Errorf("%w: %w", ErrShown, err) // the turn_failed event said why
 	}
 	return nil

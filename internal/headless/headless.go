@@ -56,6 +56,16 @@ type Frontend struct {
 	stream       streamRedactor             // the reply (or reasoning) being streamed
 	shownSurface bool                       // a surface event was printed since the last clear (JSON)
 	forms        formBook                   // the forms plugins published, for /forms and /form
+	line         lineInFlight               // what Ctrl+C stops
+}
+
+// lineInFlight is the command line Loop is running, for Interrupt (which
+// runs on a signal goroutine).
+type lineInFlight struct {
+	mu      sync.Mutex
+	cancel  context.CancelFunc // nil between lines
+	turn    bool               // the line is a turn of the model
+	stopped bool               // Interrupt stopped that turn
 }
 
 // safe is the one way a string from a plugin, a model or a file reaches the
