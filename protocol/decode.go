@@ -413,7 +413,7 @@ func (v *validator) mapValue(s *Schema) *schemaErr {
 			if v.Bad || !v.Expect(':') {
 				return nil
 			}
-			if !v.Dup && keys.Add(key, plain) {
+			if !v.Dup && keys.Add(v.Data, ks, v.Pos, plain) {
 				v.Dup = true
 			}
 			err := v.value(s.MapValues)
