@@ -482,3 +482,17 @@ func TestLoadManifestRegistersEnv(t *testing.T) {
 		t.Fatalf("after LoadManifest: %q", got)
 	}
 }
+
+func TestManifestErrorJoinsPaths(t *testing.T) {
+	for _, tt := range []struct{ at, inner, want string }{
+		{"", "a.b", "a.b"},
+		{"runtime.tools", "", "runtime.tools"},
+		{"runtime.tools", "[0].name", "runtime.tools[0].name"},
+		{"apiVersion", "x", "apiVersion.x"},
+	} {
+		var me *ManifestError
+		if !errors.As(manifestError(&protocol.DecodeError{Path: tt.inner, Msg: "m"}, tt.at), &me) || me.Path != tt.want {
+			t.Errorf("manifestError(%q at %q) path = %+v, want %q", tt.inner, tt.at, me, tt.want)
+		}
+	}
+}
