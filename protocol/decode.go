@@ -560,12 +560,11 @@ func decodeString(raw []byte) string {
 	return string(body)
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func join(path, key string) string { return JoinPath(path, key) }
+
+// JoinPath appends an object key to a path as decode errors write it:
+// "a.b" for a plain name, `env["A B"]` for any other key.
+func JoinPath(path, key string) string { return string(jsonscan.AppendKey([]byte(path), key)) }
 
 func article(t string) string {
 	switch t {

@@ -245,6 +245,9 @@ func TestParseManifestErrors(t *testing.T) {
 		{"env value not a string", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"MODE": true} })
 		}, "runtime.env.MODE", "must be a string, got a boolean"},
+		{"env value of an odd name not a string", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"A B": 1} })
+		}, `runtime.env["A B"]`, "must be a string, got a number"},
 		{"env bad key", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"A=B": "x"} })
 		}, `runtime.env["A=B"]`, "invalid environment variable name"},

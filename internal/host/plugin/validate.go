@@ -249,21 +249,8 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// joinKey appends a map key to a path; keys that are not plain identifiers
-// are written in bracket form (env["A B"]).
-func joinKey(path, key string) string {
-	plain := key != ""
-	for i, r := range key {
-		if !(r == '_' || r < unicode.MaxASCII && unicode.IsLetter(r) || i > 0 && (r == '-' || r < unicode.MaxASCII && unicode.IsDigit(r))) {
-			plain = false
-			break
-		}
-	}
-	if !plain {
-		return path + "[" + strconv.Quote(key) + "]"
-	}
-	return path + "." + key
-}
+// joinKey appends a map key to a path as protocol's errors do (env["A B"]).
+func joinKey(path, key string) string { return protocol.JoinPath(path, key) }
 
 func joinIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 

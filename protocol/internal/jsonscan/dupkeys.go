@@ -113,8 +113,8 @@ type step struct {
 	index int
 }
 
-// renderPath names a location as the strict decoder does: object keys
-// joined by dots, array items as [i] ("a.b[2].c", "[0].x").
+// renderPath names a location as the strict decoder does (see AppendKey;
+// array items as [i]): "a.b[2].c", "[0].x", "env[\"A B\"]".
 func renderPath(steps []step) string {
 	var b []byte
 	for _, st := range steps {
@@ -124,16 +124,34 @@ func renderPath(steps []step) string {
 			b = append(b, ']')
 			continue
 		}
-		if len(b) > 0 {
-			b = append(b, '.')
-		}
 		name := st.key
 		if !st.plain {
 			name = decodedName(name)
 		}
-		b = append(b, name[1:len(name)-1]...)
+		b = AppendKey(b, string(name[1:len(name)-1]))
 	}
 	return string(b)
+}
+
+// AppendKey appends an object key to the path in b: after a dot when the
+// key is a plain name ([A-Za-z_][A-Za-z0-9_-]*; no dot at the start of a
+// path), else as a quoted string in brackets (env["A B"], [""]), so that a
+// path always reads back to one location.
+func AppendKey(b []byte, key string) []byte {
+	plain := key != ""
+	for i := 0; i < len(key) && plain; i++ {
+		c := key[i]
+		plain = c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && (c == '-' || '0' <= c && c <= '9')
+	}
+	if !plain {
+		b = append(b, '[')
+		b = strconv.AppendQuote(b, key)
+		return append(b, ']')
+	}
+	if len(b) > 0 {
+		b = append(b, '.')
+	}
+	return append(b, key...)
 }
 
 // pathScan walks data keeping the path of the value it is in, to name the
