@@ -252,16 +252,11 @@ func (p *pathScan) member(st step) bool {
 	if p.dup || p.Bad {
 		return false
 	}
-	switch c := p.Peek(); {
-	case c == ',':
-		p.Pos++
-		return true
-	case c == ']' && st.key == nil, c == '}' && st.key != nil:
-		p.Pos++
-		p.Depth--
-		return false
+	end := byte('}')
+	if st.key == nil {
+		end = ']'
 	}
-	p.Bad = true
+	more := p.More(end)
 	p.bad()
-	return false
+	return more
 }

@@ -120,18 +120,7 @@ func (s *Scanner) skip(unique bool) {
 		}
 		for {
 			s.skip(unique)
-			if s.Bad {
-				return
-			}
-			switch s.Peek() {
-			case ',':
-				s.Pos++
-			case ']':
-				s.Pos++
-				s.Depth--
-				return
-			default:
-				s.Bad = true
+			if s.Bad || !s.More(']') {
 				return
 			}
 		}
@@ -181,21 +170,27 @@ func (s *Scanner) object(keys *KeySet) {
 			return
 		}
 		s.skip(keys != nil)
-		if s.Bad {
-			return
-		}
-		switch s.Peek() {
-		case ',':
-			s.Pos++
-		case '}':
-			s.Pos++
-			s.Depth--
-			return
-		default:
-			s.Bad = true
+		if s.Bad || !s.More('}') {
 			return
 		}
 	}
+}
+
+// More consumes what follows a member or item: a comma (true: another
+// follows) or end, which leaves the object or array (false). Anything else
+// is invalid.
+func (s *Scanner) More(end byte) bool {
+	switch s.Peek() {
+	case ',':
+		s.Pos++
+		return true
+	case end:
+		s.Pos++
+		s.Depth--
+		return false
+	}
+	s.Bad = true
+	return false
 }
 
 // Literal consumes lit (true, false or null) at Pos.
