@@ -107,21 +107,6 @@ func validate(s *Schema, data []byte) error {
 	return nil
 }
 
-// CheckDuplicateKeys reports a member name repeated in one object anywhere
-// in data (one JSON value, already known to be valid): one decoder would
-// take the first value and another the last, so such a message is refused
-// wherever the repeat is. The error is a *DecodeError whose Path is where
-// the repeated member is ("runtime.command", "fields[2].key"), the first
-// repeat in document order. A message without a repeat costs one pass and
-// no allocation (but for objects of more than eight members). It is safe
-// for concurrent use.
-func CheckDuplicateKeys(data []byte) error {
-	if path, found := jsonscan.DuplicateKey(data); found {
-		return &DecodeError{Path: path, Msg: "duplicate key"}
-	}
-	return nil
-}
-
 // syntaxError builds the error of data that is not one JSON value, worded
 // as encoding/json words it, at the path where the syntax breaks. Only the
 // error path pays for this second parse.
@@ -413,7 +398,7 @@ func (v *validator) mapValue(s *Schema) *schemaErr {
 			if v.Bad || !v.Expect(':') {
 				return nil
 			}
-			if !v.Dup && keys.Add(key, plain) {
+			if !v.Dup && keys.Add(v.Data, ks, v.Pos, plain) {
 				v.Dup = true
 			}
 			err := v.value(s.MapValues)
@@ -575,12 +560,11 @@ func decodeString(raw []byte) string {
 	return string(body)
 }
 
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
+func join(path, key string) string { return JoinPath(path, key) }
+
+// JoinPath appends an object key to a path as decode errors write it:
+// "a.b" for a plain name, `env["A B"]` for any other key.
+func JoinPath(path, key string) string { return string(jsonscan.AppendKey([]byte(path), key)) }
 
 func article(t string) string {
 	switch t {

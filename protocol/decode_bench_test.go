@@ -12,6 +12,7 @@ var benchDecodeInputs = []struct {
 }{
 	{"InterceptParams", `{"event":"tool.before","seq":17,"timeoutMillis":5000,"payload":{"name":"run_command","arguments":{"command":"ls -la"},"callId":"call_1"}}`, func() any { return &InterceptParams{} }},
 	{"InterceptResult", `{"decision":"continue"}`, func() any { return &InterceptResult{} }},
+	{"InterceptReplace", `{"decision":"replace","replacement":{"name":"run_command","arguments":"{\"command\":\"ls -la\"}"},"reason":"rewritten"}`, func() any { return &InterceptResult{} }},
 	{"StreamChunkParams", `{"streamId":"es_0123","seq":2,"chunk":{"type":"usage","usage":{"promptTokens":3,"completionTokens":4,"totalTokens":7,"reasoningTokens":0,"cacheHitTokens":2,"cacheMissTokens":1}}}`, func() any { return &StreamChunkParams{} }},
 }
 

@@ -2,6 +2,13 @@
 // DTO, string enum, method, frozen limit and the frozen error table, plus the
 // strict decoder that both the host and the SDK use to read them.
 //
+// DecodeStrict is the one strict decoder of the project: wire messages,
+// plugin manifests and settings.json all go through it, with one policy
+// for a member name repeated in an object (refused, wherever it is; see
+// CheckDuplicateKeys). The wire's name rules (ValidPluginName,
+// ValidActionID, ProviderOfRef) and stream chunk rules (ValidateChunk) live
+// here too, so the host and the SDK apply one implementation of each.
+//
 // The canonical JSON schema (schema.generated.json) is generated from the Go
 // types in this package by cmd/extension-protocol-gen; its hash is pinned to
 // the one the Reasonix project publishes for v2, so any drift in a struct tag

@@ -55,7 +55,7 @@ func (a *Actions) Register(plugin string, decls []protocol.UIActionDecl) []strin
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if plugin == "" || strings.ContainsAny(plugin, ": \t\r\n/") {
+	if !protocol.ValidPluginName(plugin) {
 		if len(decls) > 0 {
 			warn("plugin name %q cannot carry ui actions", plugin)
 		}

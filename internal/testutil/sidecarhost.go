@@ -220,7 +220,7 @@ func (s *Streams) Notifications() map[string]ndjson.NotificationHandler {
 				s.tb.Errorf("chunk %s: %v", raw, err)
 				return
 			}
-			if err := p.Chunk.Validate(); err != nil {
+			if err := protocol.ValidateChunk(p.Chunk); err != nil {
 				s.tb.Errorf("chunk %s: %v", raw, err)
 			}
 			s.mu.Lock()

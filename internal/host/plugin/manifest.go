@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -170,6 +171,8 @@ func manifestError(err error, path string) error {
 	switch {
 	case path == "":
 		path = de.Path
+	case strings.HasPrefix(de.Path, "["):
+		path += de.Path
 	case de.Path != "":
 		path += "." + de.Path
 	}

@@ -245,6 +245,9 @@ func TestParseManifestErrors(t *testing.T) {
 		{"env value not a string", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"MODE": true} })
 		}, "runtime.env.MODE", "must be a string, got a boolean"},
+		{"env value of an odd name not a string", func(t *testing.T) string {
+			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"A B": 1} })
+		}, `runtime.env["A B"]`, "must be a string, got a number"},
 		{"env bad key", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { rt(m)["env"] = map[string]any{"A=B": "x"} })
 		}, `runtime.env["A=B"]`, "invalid environment variable name"},
@@ -480,5 +483,19 @@ func TestLoadManifestRegistersEnv(t *testing.T) {
 	}
 	if got := redact.String("connect failed for " + odd + " (strict)"); strings.Contains(got, odd) || !strings.Contains(got, "(strict)") {
 		t.Fatalf("after LoadManifest: %q", got)
+	}
+}
+
+func TestManifestErrorJoinsPaths(t *testing.T) {
+	for _, tt := range []struct{ at, inner, want string }{
+		{"", "a.b", "a.b"},
+		{"runtime.tools", "", "runtime.tools"},
+		{"runtime.tools", "[0].name", "runtime.tools[0].name"},
+		{"apiVersion", "x", "apiVersion.x"},
+	} {
+		var me *ManifestError
+		if !errors.As(manifestError(&protocol.DecodeError{Path: tt.inner, Msg: "m"}, tt.at), &me) || me.Path != tt.want {
+			t.Errorf("manifestError(%q at %q) path = %+v, want %q", tt.inner, tt.at, me, tt.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -64,7 +65,7 @@ func (m *Manifest) checkFields() error {
 	if strings.TrimSpace(rt.Command) == "" {
 		return merr("runtime.command", "must not be empty")
 	}
-	for _, k := range sortedKeys(rt.Env) {
+	for _, k := range slices.Sorted(maps.Keys(rt.Env)) {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			return merr(joinKey("runtime.env", k), "invalid environment variable name")
 		}
@@ -114,7 +115,7 @@ func (m *Manifest) checkNUL() error {
 	for i, a := range m.Runtime.Args {
 		fields = append(fields, field{joinIndex("runtime.args", i), a})
 	}
-	for _, k := range sortedKeys(m.Runtime.Env) {
+	for _, k := range slices.Sorted(maps.Keys(m.Runtime.Env)) {
 		fields = append(fields, field{joinKey("runtime.env", k), m.Runtime.Env[k]})
 	}
 	for _, f := range fields {
@@ -249,29 +250,7 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// joinKey appends a map key to a path; keys that are not plain identifiers
-// are written in bracket form (env["A B"]).
-func joinKey(path, key string) string {
-	plain := key != ""
-	for i, r := range key {
-		if !(r == '_' || r < unicode.MaxASCII && unicode.IsLetter(r) || i > 0 && (r == '-' || r < unicode.MaxASCII && unicode.IsDigit(r))) {
-			plain = false
-			break
-		}
-	}
-	if !plain {
-		return path + "[" + strconv.Quote(key) + "]"
-	}
-	return path + "." + key
-}
+// joinKey appends a map key to a path as protocol's errors do (env["A B"]).
+func joinKey(path, key string) string { return protocol.JoinPath(path, key) }
 
 func joinIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}

@@ -2,44 +2,52 @@ package jsonscan
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 )
 
 // inlineKeys is how many member names of one object a KeySet compares
 // pairwise before a map takes over: wire objects are mostly small, and
-// comparing a handful of byte slices costs less than hashing them.
+// comparing a handful of byte ranges costs less than hashing them.
 const inlineKeys = 8
 
-// KeySet is the set of member names seen in one object. The zero value is
-// empty and ready; it is used by one goroutine at a time.
+// KeySet is the set of member names seen in one object of one input. The
+// zero value is empty and ready; it is used by one goroutine at a time.
+// Plain names are kept as offsets into the input (a small set costs 72
+// bytes of stack and no allocation); a name with escapes, or a ninth name,
+// moves the set to a map.
 type KeySet struct {
-	small [inlineKeys][]byte
+	small [inlineKeys][2]uint32 // start and end of each plain quoted name
 	n     int
 	many  map[string]struct{}
 }
 
-// Add records the quoted name key (as scanned, quotes included; plain as
+// Add records the quoted name data[start:end] (quotes included; plain as
 // ScanString reported it) and reports whether the object already had it.
-// Names compare decoded: "a" and "\u0061" are one name.
-func (k *KeySet) Add(key []byte, plain bool) (dup bool) {
-	if !plain {
-		key = decodedName(key)
-	}
-	if k.many == nil {
-		for _, seen := range k.small[:k.n] {
-			if string(seen) == string(key) {
+// Names compare decoded: "a" and "\u0061" are one name. data must be the
+// same input for every Add to one set.
+func (k *KeySet) Add(data []byte, start, end int, plain bool) (dup bool) {
+	key := data[start:end]
+	if k.many == nil && plain && uint64(end) <= math.MaxUint32 {
+		for _, r := range k.small[:k.n] {
+			if string(data[r[0]:r[1]]) == string(key) {
 				return true
 			}
 		}
 		if k.n < inlineKeys {
-			k.small[k.n] = key
+			k.small[k.n] = [2]uint32{uint32(start), uint32(end)}
 			k.n++
 			return false
 		}
+	}
+	if k.many == nil {
 		k.many = make(map[string]struct{}, 4*inlineKeys)
-		for _, seen := range k.small {
-			k.many[string(seen)] = struct{}{}
+		for _, r := range k.small[:k.n] {
+			k.many[string(data[r[0]:r[1]])] = struct{}{}
 		}
+	}
+	if !plain {
+		key = decodedName(key)
 	}
 	if _, seen := k.many[string(key)]; seen {
 		return true
@@ -105,8 +113,8 @@ type step struct {
 	index int
 }
 
-// renderPath names a location as the strict decoder does: object keys
-// joined by dots, array items as [i] ("a.b[2].c", "[0].x").
+// renderPath names a location as the strict decoder does (see AppendKey;
+// array items as [i]): "a.b[2].c", "[0].x", "env[\"A B\"]".
 func renderPath(steps []step) string {
 	var b []byte
 	for _, st := range steps {
@@ -116,16 +124,34 @@ func renderPath(steps []step) string {
 			b = append(b, ']')
 			continue
 		}
-		if len(b) > 0 {
-			b = append(b, '.')
-		}
 		name := st.key
 		if !st.plain {
 			name = decodedName(name)
 		}
-		b = append(b, name[1:len(name)-1]...)
+		b = AppendKey(b, string(name[1:len(name)-1]))
 	}
 	return string(b)
+}
+
+// AppendKey appends an object key to the path in b: after a dot when the
+// key is a plain name ([A-Za-z_][A-Za-z0-9_-]*; no dot at the start of a
+// path), else as a quoted string in brackets (env["A B"], [""]), so that a
+// path always reads back to one location.
+func AppendKey(b []byte, key string) []byte {
+	plain := key != ""
+	for i := 0; i < len(key) && plain; i++ {
+		c := key[i]
+		plain = c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && (c == '-' || '0' <= c && c <= '9')
+	}
+	if !plain {
+		b = append(b, '[')
+		b = strconv.AppendQuote(b, key)
+		return append(b, ']')
+	}
+	if len(b) > 0 {
+		b = append(b, '.')
+	}
+	return append(b, key...)
 }
 
 // pathScan walks data keeping the path of the value it is in, to name the
@@ -187,7 +213,7 @@ func (p *pathScan) object() {
 			return
 		}
 		key := p.Data[ks:p.Pos]
-		if p.wantDup && keys.Add(key, plain) {
+		if p.wantDup && keys.Add(p.Data, ks, p.Pos, plain) {
 			p.path, p.dup = renderPath(append(p.steps, step{key: key, plain: plain})), true
 			return
 		}
@@ -226,16 +252,11 @@ func (p *pathScan) member(st step) bool {
 	if p.dup || p.Bad {
 		return false
 	}
-	switch c := p.Peek(); {
-	case c == ',':
-		p.Pos++
-		return true
-	case c == ']' && st.key == nil, c == '}' && st.key != nil:
-		p.Pos++
-		p.Depth--
-		return false
+	end := byte('}')
+	if st.key == nil {
+		end = ']'
 	}
-	p.Bad = true
+	more := p.More(end)
 	p.bad()
-	return false
+	return more
 }

@@ -102,47 +102,11 @@ func (s *Scanner) SkipUnique() { s.skip(true) }
 func (s *Scanner) skip(unique bool) {
 	switch c := s.Peek(); c {
 	case '{':
-		s.Pos++
-		if !s.Push() {
-			return
-		}
-		if s.Peek() == '}' {
-			s.Pos++
-			s.Depth--
-			return
-		}
-		var keys KeySet
-		for {
-			if s.Peek() != '"' {
-				s.Bad = true
-				return
-			}
-			ks := s.Pos
-			plain := s.ScanString()
-			if s.Bad {
-				return
-			}
-			if unique && !s.Dup && keys.Add(s.Data[ks:s.Pos], plain) {
-				s.Dup = true
-			}
-			if !s.Expect(':') {
-				return
-			}
-			s.skip(unique)
-			if s.Bad {
-				return
-			}
-			switch s.Peek() {
-			case ',':
-				s.Pos++
-			case '}':
-				s.Pos++
-				s.Depth--
-				return
-			default:
-				s.Bad = true
-				return
-			}
+		if unique {
+			var keys KeySet // only here: Skip does not pay for it
+			s.object(&keys)
+		} else {
+			s.object(nil)
 		}
 	case '[':
 		s.Pos++
@@ -156,18 +120,7 @@ func (s *Scanner) skip(unique bool) {
 		}
 		for {
 			s.skip(unique)
-			if s.Bad {
-				return
-			}
-			switch s.Peek() {
-			case ',':
-				s.Pos++
-			case ']':
-				s.Pos++
-				s.Depth--
-				return
-			default:
-				s.Bad = true
+			if s.Bad || !s.More(']') {
 				return
 			}
 		}
@@ -186,6 +139,58 @@ func (s *Scanner) skip(unique bool) {
 		}
 		s.Bad = true
 	}
+}
+
+// object consumes the object at Pos; with keys it notes a repeated name in
+// Dup and skips its values with SkipUnique.
+func (s *Scanner) object(keys *KeySet) {
+	s.Pos++
+	if !s.Push() {
+		return
+	}
+	if s.Peek() == '}' {
+		s.Pos++
+		s.Depth--
+		return
+	}
+	for {
+		if s.Peek() != '"' {
+			s.Bad = true
+			return
+		}
+		ks := s.Pos
+		plain := s.ScanString()
+		if s.Bad {
+			return
+		}
+		if keys != nil && !s.Dup && keys.Add(s.Data, ks, s.Pos, plain) {
+			s.Dup = true
+		}
+		if !s.Expect(':') {
+			return
+		}
+		s.skip(keys != nil)
+		if s.Bad || !s.More('}') {
+			return
+		}
+	}
+}
+
+// More consumes what follows a member or item: a comma (true: another
+// follows) or end, which leaves the object or array (false). Anything else
+// is invalid.
+func (s *Scanner) More(end byte) bool {
+	switch s.Peek() {
+	case ',':
+		s.Pos++
+		return true
+	case end:
+		s.Pos++
+		s.Depth--
+		return false
+	}
+	s.Bad = true
+	return false
 }
 
 // Literal consumes lit (true, false or null) at Pos.

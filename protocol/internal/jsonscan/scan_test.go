@@ -86,9 +86,15 @@ func TestDuplicateKey(t *testing.T) {
 		{`{"a":{"b":1,"b":1}}`, "a.b", true},
 		{`{"x":"{\"a\":1,\"a\":1}"}`, "", false}, // inside a string: not an object
 		{`{"a\u0062":1,"ab":2}`, "ab", true},
+		{`{"\u0061":1,"a":2}`, "a", true},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"\u0069":9,"i":10}`, "i", true},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"\u0061":10}`, "a", true},
+		{`{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10}`, "", false},
 		{`{ "a" : 1 , "b" : [ { } , { "c" : 1 , "c" : 2 } ] }`, "b[1].c", true},
 		{`"text"`, "", false},
-		{`{"":0,"":1}`, "", true},
+		{`{"":0,"":1}`, `[""]`, true},
+		{`{"env":{"A B":1,"A B":2}}`, `env["A B"]`, true},
+		{`{"x.y":{"z":1,"z":1}}`, `["x.y"].z`, true},
 		{`[[0,{"x":[{"y":1,"y":2}]}]]`, "[0][1].x[0].y", true},
 		{`{"a":{"b":1},"c":{"b":1},"a":0}`, "a", true}, // the first repeat in document order
 		{`{"a":{"z":1,"z":2},"a":0}`, "a.z", true},
@@ -151,6 +157,25 @@ func TestErrorPath(t *testing.T) {
 	} {
 		if got := ErrorPath([]byte(in)); got != want {
 			t.Errorf("ErrorPath(%.40s) = %.60q, want %.60q", in, got, want)
+		}
+	}
+}
+
+func TestAppendKey(t *testing.T) {
+	for _, tt := range []struct{ path, key, want string }{
+		{"", "a", "a"},
+		{"a", "b_c-1", "a.b_c-1"},
+		{"a", "_x", "a._x"},
+		{"env", "A B", `env["A B"]`},
+		{"", "", `[""]`},
+		{"m", "1x", `m["1x"]`},
+		{"m", "-x", `m["-x"]`},
+		{"m", "tool.before", `m["tool.before"]`},
+		{"m", "é", `m["é"]`},
+		{"m", "q\"", `m["q\""]`},
+	} {
+		if got := string(AppendKey([]byte(tt.path), tt.key)); got != tt.want {
+			t.Errorf("AppendKey(%q, %q) = %s, want %s", tt.path, tt.key, got, tt.want)
 		}
 	}
 }
