@@ -120,6 +120,7 @@ type Conn struct {
 	handlers map[string]Handler
 	notes    map[string]noteEntry
 	noteQ    chan noteItem
+	idle     chan *request   // unbuffered: hands a request to a waiting worker
 	ctx      context.Context // handler context, cancelled when the connection ends
 	cancel   context.CancelFunc
 	done     chan struct{} // closed when the connection has ended
@@ -198,6 +199,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		handlers: map[string]Handler{},
 		notes:    map[string]noteEntry{},
 		noteQ:    make(chan noteItem, notificationQueue),
+		idle:     make(chan *request),
 		ctx:      ctx,
 		cancel:   cancel,
 		done:     make(chan struct{}),
@@ -295,6 +297,9 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		c.forget(id)
 		return err
 	}
+	if aw, ok := c.rd.(awaiter); ok {
+		aw.Await(func() bool { return len(p.ch) > 0 })
+	}
 	var r response
 	select {
 	case r = <-p.ch:
@@ -315,6 +320,12 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		}
 	}
 	return nil
+}
+
+// awaiter is a Reader that may hold a Call's goroutine briefly before it
+// blocks for its answer (see Reader).
+type awaiter interface {
+	Await(answered func() bool)
 }
 
 // forget removes a pending call that will not wait for its answer.

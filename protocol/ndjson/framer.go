@@ -28,7 +28,12 @@ import (
 // A Reader may also have Buffered() int (bytes read ahead, not yet
 // returned: the Conn then yields the CPU only when nothing is buffered) and
 // Received() int64 (bytes read so far, buffered ones included; see
-// Conn.Received).
+// Conn.Received), and Await(answered func() bool), which the Conn calls on
+// a Call's goroutine once the request is written, before that goroutine
+// blocks for the answer: it may keep the goroutine (and its thread) briefly
+// until answered reports the answer delivered, sparing it a sleep and a
+// wake-up when the answer comes quickly (the host's pipe transport spins
+// there); it must return soon either way.
 type Reader interface {
 	ReadFrame(ctx context.Context) ([]byte, error)
 }

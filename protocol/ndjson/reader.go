@@ -251,14 +251,35 @@ func (c *Conn) dispatchRequest(e *envelope, readAt time.Time) bool {
 	if params == nil {
 		params = emptyObject
 	}
-	go c.serve(&request{Context: c.ctx, h: h, id: e.id, method: e.method, params: params, readAt: readAt})
+	r := &request{Context: c.ctx, h: h, id: e.id, method: e.method, params: params, readAt: readAt}
+	select {
+	case c.idle <- r: // a worker waiting for work took it
+		c.wg.Done()
+	default:
+		go c.worker(r)
+	}
 	return true
 }
 
-// serve runs one request's handler on its own goroutine and sends the
-// answer; the in-flight slot is freed when the handler has returned.
-func (c *Conn) serve(r *request) {
+// worker serves requests, one at a time, each on a goroutine of its own:
+// once done, it waits for another instead of exiting, so a busy connection
+// does not pay for a fresh goroutine (and its stack growth) per request.
+// Idle workers exit when the connection ends.
+func (c *Conn) worker(r *request) {
 	defer c.wg.Done()
+	for {
+		c.serve(r)
+		select {
+		case r = <-c.idle:
+		case <-c.done:
+			return
+		}
+	}
+}
+
+// serve runs one request's handler and sends the answer; the in-flight slot
+// is freed when the handler has returned.
+func (c *Conn) serve(r *request) {
 	f := c.answer(r)
 	c.st.mu.Lock()
 	c.st.inflight--

@@ -54,6 +54,13 @@ func (r *Reader) ReadFrame(ctx context.Context) ([]byte, error) {
 	}
 }
 
+// Await keeps a Call's goroutine on its thread, yielding the CPU, until its
+// answer is delivered or spinFor has passed (see ndjson.Reader): an answer
+// that comes back that soon is taken without putting this thread to sleep
+// and waking it again, and each yield lets the plugin (or the reader) run
+// here at once.
+func (r *Reader) Await(answered func() bool) { await(answered) }
+
 // ErrWriteStalled is the error of a write the plugin took no byte of for
 // the stall limit.
 var ErrWriteStalled = errors.New("the peer stopped reading")

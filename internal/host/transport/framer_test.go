@@ -31,15 +31,18 @@ func TestMain(m *testing.M) {
 // hostConn starts the echo child and connects to it through the host
 // framer, as internal/host/sidecar does.
 func hostConn(t testing.TB, stall time.Duration) *ndjson.Conn {
+	return connToChild(t, func(stdout, stdin *os.File) ndjson.Options {
+		rd, wr := Framer(stdout, stdin, stall)
+		return ndjson.Options{Name: "host", Reader: rd, Writer: wr}
+	})
+}
+
+// connToChild starts the echo child and connects to it with the framer
+// opts chooses.
+func connToChild(t testing.TB, opts func(stdout, stdin *os.File) ndjson.Options) *ndjson.Conn {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	inR, inW := openPipe(t)
+	outR, outW := openPipe(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"=echo")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, os.Stderr
@@ -48,8 +51,7 @@ func hostConn(t testing.TB, stall time.Duration) *ndjson.Conn {
 	}
 	inR.Close()
 	outW.Close()
-	rd, wr := Framer(outR, inW, stall)
-	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "host", Reader: rd, Writer: wr})
+	c := ndjson.NewConn(outR, inW, opts(outR, inW))
 	c.Start()
 	t.Cleanup(func() {
 		c.Close() // closes inW: the child sees EOF and exits
@@ -79,15 +81,8 @@ func TestFramerRoundTripsWithAChild(t *testing.T) {
 // wants: the Conn writes to w, the test reads r.
 func stuckPeer(t *testing.T) (connIn, connOut, peerIn, peerOut *os.File) {
 	t.Helper()
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { inW.Close(); outR.Close() })
+	inR, inW := openPipe(t)
+	outR, outW := openPipe(t)
 	return inR, outW, inW, outR
 }
 
@@ -177,7 +172,16 @@ func TestCloseEndsABlockedRead(t *testing.T) {
 }
 
 func BenchmarkRoundTripTransportChild(b *testing.B) {
-	c := hostConn(b, 10*time.Second)
+	benchRoundTrip(b, hostConn(b, 10*time.Second))
+}
+
+// The same round trip through the default framer over the same pipes: what
+// the host transport must beat.
+func BenchmarkRoundTripDefaultChild(b *testing.B) {
+	benchRoundTrip(b, connToChild(b, func(*os.File, *os.File) ndjson.Options { return ndjson.Options{Name: "host"} }))
+}
+
+func benchRoundTrip(b *testing.B, c *ndjson.Conn) {
 	ctx := context.Background()
 	params := map[string]any{"text": "the quick brown fox jumps over the lazy dog", "n": 42, "ok": true}
 	var raw json.RawMessage
@@ -190,5 +194,22 @@ func BenchmarkRoundTripTransportChild(b *testing.B) {
 		if err := c.Call(ctx, "echo", params, &raw); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Await returns as soon as the answer is there, and gives up on its own
+// when it never comes.
+func TestAwaitIsBounded(t *testing.T) {
+	pr, _ := openPipe(t)
+	r := NewReader(pr)
+	looks := 0
+	r.Await(func() bool { looks++; return true })
+	if looks != 1 {
+		t.Fatalf("looked %d times at an answer already there", looks)
+	}
+	start := time.Now()
+	r.Await(func() bool { return false })
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("Await spun for %s", d)
 	}
 }
