@@ -19,11 +19,9 @@ import (
 const defaultShutdownTimeout = 5 * time.Second
 
 // Serve runs p on os.Stdin/os.Stdout until the host shuts it down, closes
-// stdin, or ctx ends. See ServeIO. Where it can, it reads stdin through the
-// runtime's poller (a pipe or socket made non-blocking), so that the end of
-// the connection also ends a read the host never answers.
+// stdin, or ctx ends. See ServeIO.
 func Serve(ctx context.Context, p *Plugin) error {
-	return ServeIO(ctx, p, pollableStdin(), os.Stdout)
+	return ServeIO(ctx, p, os.Stdin, os.Stdout)
 }
 
 // ServeIO runs p over r (from the host) and w (to the host). It returns nil
@@ -31,10 +29,11 @@ func Serve(ctx context.Context, p *Plugin) error {
 // EOF, ctx.Err() when ctx ends first, and the connection's terminal error
 // otherwise (for example frame_too_large). Plugin mistakes (bad name, bad
 // provider refs, bad action ids) are reported before anything is read.
-// Before it returns, the connection is closed and drained (see
-// ndjson.Conn.Close): a read of r that nothing can end (a blocking
-// os.Stdin) holds it until the host closes its end, as the host does after
-// the shutdown answer.
+// Before it returns, the connection is closed and every frame queued before
+// the end (the shutdown answer, stream ends) is written; it does not wait
+// for a read of r that nothing can end (a blocking os.Stdin, which a
+// blocking read serves fastest): that goroutine ends when the host closes
+// its end, as it does after the shutdown answer, or with the process.
 func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	if err := p.check(); err != nil {
 		return err
@@ -67,7 +66,8 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	wctx, wcancel := context.WithTimeout(context.Background(), time.Second)
 	s.waitStreams(wctx)
 	wcancel()
-	s.conn.Close() // writes what is queued, waits for the handlers
+	s.conn.CloseWithError(nil)
+	<-s.conn.Flushed() // what was queued is written
 	if err != nil {
 		return err
 	}

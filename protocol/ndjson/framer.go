@@ -157,9 +157,9 @@ func (cr countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// streamReader is the default Reader: frames of at most protocol.FrameBytes
-// read from an io.Reader.
-type streamReader struct {
+// FrameReader is the default Reader: frames of at most protocol.FrameBytes
+// read from an io.Reader, with the LineReader's counters.
+type FrameReader struct {
 	*LineReader
 	src   io.Reader
 	armed context.Context // the context whose end interrupts reads
@@ -171,11 +171,12 @@ type streamReader struct {
 // an io.Closer (an io.PipeReader); a reader with neither (a blocking
 // os.Stdin) keeps its read, and the Conn's Close, until the peer writes or
 // closes.
-func NewReader(r io.Reader) Reader {
-	return &streamReader{LineReader: NewLineReader(r, protocol.FrameBytes), src: r}
+func NewReader(r io.Reader) *FrameReader {
+	return &FrameReader{LineReader: NewLineReader(r, protocol.FrameBytes), src: r}
 }
 
-func (s *streamReader) ReadFrame(ctx context.Context) ([]byte, error) {
+// ReadFrame reads the next frame (see Reader).
+func (s *FrameReader) ReadFrame(ctx context.Context) ([]byte, error) {
 	if ctx != s.armed && ctx.Done() != nil {
 		s.armed = ctx
 		context.AfterFunc(ctx, s.interrupt)
@@ -183,7 +184,7 @@ func (s *streamReader) ReadFrame(ctx context.Context) ([]byte, error) {
 	return s.ReadLine()
 }
 
-func (s *streamReader) interrupt() {
+func (s *FrameReader) interrupt() {
 	if d, ok := s.src.(interface{ SetReadDeadline(time.Time) error }); ok && d.SetReadDeadline(time.Unix(1, 0)) == nil {
 		return
 	}
