@@ -41,8 +41,9 @@
 // them through a Writer (see their doc comments for who calls them and
 // when). NewReader and NewWriter are the default framer over any io.Reader
 // and io.Writer, which the SDK uses; the desktop host plugs in its pipe
-// transport (internal/host/transport) through Options.Reader and
-// Options.Writer. This package imports nothing of the host.
+// transport (internal/host/transport: write deadlines, a stall limit, and a
+// Reader whose Await spins a Call's thread briefly) through Options.Reader
+// and Options.Writer. This package imports nothing of the host.
 //
 // Concurrency
 //   - One reader goroutine reads every frame and dispatches it: a response
