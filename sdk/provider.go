@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // Provider is a streaming model provider served by the plugin.
@@ -31,9 +32,6 @@ type StreamRequest struct {
 
 // Stream timing knobs (variables so tests can shorten them).
 var (
-	// answerWait bounds how long chunks wait for the stream/open answer to be
-	// written before they are sent anyway.
-	answerWait = 2 * time.Second
 	// cancelGrace is how long a cancelled provider gets to close its channel
 	// before the interrupted end is sent regardless.
 	cancelGrace = time.Second
@@ -44,7 +42,7 @@ type stream struct {
 	id       string
 	ctx      context.Context
 	cancel   context.CancelFunc
-	answered chan struct{} // closed once the open answer is written
+	answered chan struct{} // closed once the open answer is written (or cannot be)
 	done     chan struct{} // closed once the end is sent (or cannot be)
 }
 
@@ -67,7 +65,7 @@ func (s *server) provider(ref string) Provider {
 	return nil
 }
 
-func (s *server) streamOpen(_ context.Context, params json.RawMessage) (any, error) {
+func (s *server) streamOpen(hctx context.Context, params json.RawMessage) (any, error) {
 	var op protocol.StreamOpenParams
 	if err := protocol.DecodeStrict(params, &op); err != nil {
 		return nil, invalidParams(protocol.MethodStreamOpen, err)
@@ -94,9 +92,11 @@ func (s *server) streamOpen(_ context.Context, params json.RawMessage) (any, err
 	}
 	s.streams[op.StreamID] = st
 	s.mu.Unlock()
-	s.tapMu.Lock()
-	s.answered[op.StreamID] = st.answered
-	s.tapMu.Unlock()
+	// Chunks go out only after the open answer: the host drops chunks of a
+	// stream it has not seen opened.
+	if !ndjson.AfterResponse(hctx, func(error) { close(st.answered) }) {
+		close(st.answered)
+	}
 
 	ch, err := pr.Stream(ctx, StreamRequest{
 		StreamID: op.StreamID, ProviderRef: op.ProviderRef, Model: op.Model, Effort: op.Effort, Request: op.Request,
@@ -146,14 +146,10 @@ func (s *server) dropStream(st *stream) {
 func (s *server) forward(st *stream, ch <-chan protocol.ProviderChunk, op protocol.StreamOpenParams) {
 	defer close(st.done)
 	defer s.dropStream(st)
-	timer := time.NewTimer(answerWait)
 	select {
 	case <-st.answered:
-	case <-timer.C:
-		s.log.Warn("stream/open answer not observed; sending chunks anyway", "stream", st.id)
 	case <-st.ctx.Done():
 	}
-	timer.Stop()
 	_ = s.host.wait(st.ctx) // a failure shows up below as a cancelled ctx or a closed conn
 
 	next := max(op.SeqBase, 1)

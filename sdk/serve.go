@@ -25,10 +25,15 @@ func Serve(ctx context.Context, p *Plugin) error {
 }
 
 // ServeIO runs p over r (from the host) and w (to the host). It returns nil
-// after extension/shutdown has been answered or when r reaches EOF,
-// ctx.Err() when ctx ends first, and the connection's terminal error
+// after the answer to extension/shutdown has been written or when r reaches
+// EOF, ctx.Err() when ctx ends first, and the connection's terminal error
 // otherwise (for example frame_too_large). Plugin mistakes (bad name, bad
 // provider refs, bad action ids) are reported before anything is read.
+// Before it returns, the connection is closed and every frame queued before
+// the end (the shutdown answer, stream ends) is written; it does not wait
+// for a read of r that nothing can end (a blocking os.Stdin, which a
+// blocking read serves fastest): that goroutine ends when the host closes
+// its end, as it does after the shutdown answer, or with the process.
 func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	if err := p.check(); err != nil {
 		return err
@@ -42,12 +47,10 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 		log:      log,
 		streams:  map[string]*stream{},
 		closeNow: make(chan struct{}),
-		openIDs:  map[int64]string{},
-		answered: map[string]chan struct{}{},
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
-	s.conn = ndjson.NewConn(r, w, ndjson.Options{Name: "sdk:" + p.Name, Logger: log, OnFrame: s.onFrame})
+	s.conn = ndjson.NewConn(r, w, ndjson.Options{Name: "sdk:" + p.Name, Logger: log})
 	s.host = newHost(s.conn)
 	s.register()
 	s.conn.Start()
@@ -55,22 +58,16 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	var err error
 	select {
 	case <-s.conn.Done():
-	case <-s.closeNow:
-		s.conn.Close()
+	case <-s.closeNow: // the shutdown answer is written
 	case <-ctx.Done():
-		s.conn.Close()
 		err = ctx.Err()
 	}
 	s.cancel()
 	wctx, wcancel := context.WithTimeout(context.Background(), time.Second)
 	s.waitStreams(wctx)
-	// The tap that ended the select saw the shutdown answer before it was
-	// written: returning now let the process exit with the answer unsent.
-	select {
-	case <-s.conn.Flushed():
-	case <-wctx.Done():
-	}
 	wcancel()
+	s.conn.CloseWithError(nil)
+	<-s.conn.Flushed() // what was queued is written
 	if err != nil {
 		return err
 	}
@@ -99,19 +96,14 @@ type server struct {
 
 	closeNow  chan struct{} // closed once the shutdown answer is written
 	closeOnce sync.Once
-
-	// Frame taps order stream chunks after the stream/open answer.
-	tapMu    sync.Mutex
-	openIDs  map[int64]string         // stream/open request id → streamId
-	answered map[string]chan struct{} // streamId → closed when its open answer is written
 }
 
 func (s *server) register() {
 	c := s.conn
 	c.Handle(protocol.MethodInitialize, s.initialize)
 	// initialized only flips a flag (and starts OnInitialized on its own
-	// goroutine): run it as it is read.
-	c.HandleNotificationInline(protocol.MethodInitialized, s.initialized)
+	// goroutine): run it as it is read, ahead of what follows it.
+	c.HandlePreempt(protocol.MethodInitialized, s.initialized)
 	c.Handle(protocol.MethodShutdown, s.shutdownHandler)
 	c.Handle(protocol.MethodIntercept, s.intercept)
 	if s.p.Observer != nil {
@@ -191,11 +183,13 @@ func (s *server) initialized(_ context.Context, _ json.RawMessage) {
 	}()
 }
 
-func (s *server) shutdownHandler(_ context.Context, params json.RawMessage) (any, error) {
+func (s *server) shutdownHandler(hctx context.Context, params json.RawMessage) (any, error) {
 	var sp protocol.ShutdownParams
 	if err := protocol.DecodeStrict(params, &sp); err != nil {
 		return nil, invalidParams(protocol.MethodShutdown, err)
 	}
+	// Serve ends once the answer is written (or can no longer be).
+	ndjson.AfterResponse(hctx, func(error) { s.closeOnce.Do(func() { close(s.closeNow) }) })
 	timeout := time.Duration(sp.TimeoutMillis) * time.Millisecond
 	if timeout <= 0 {
 		timeout = defaultShutdownTimeout
@@ -246,42 +240,6 @@ func (s *server) waitStreams(ctx context.Context) {
 		case <-done:
 		case <-ctx.Done():
 			return
-		}
-	}
-}
-
-// onFrame observes the connection's frames: it learns the stream id of each
-// stream/open request, releases that stream's chunks once its answer is
-// written, and ends Serve once the shutdown answer is written.
-func (s *server) onFrame(f ndjson.FrameInfo) {
-	switch {
-	case f.Dir == ndjson.In && f.Kind == "request" && f.Method == protocol.MethodStreamOpen:
-		var frame struct {
-			Params struct {
-				StreamID string `json:"streamId"`
-			} `json:"params"`
-		}
-		if json.Unmarshal(f.Raw, &frame) == nil {
-			s.tapMu.Lock()
-			s.openIDs[f.ID] = frame.Params.StreamID
-			s.tapMu.Unlock()
-		}
-	case f.Dir == ndjson.Out && (f.Kind == "response" || f.Kind == "error"):
-		switch f.Method {
-		case protocol.MethodStreamOpen:
-			s.tapMu.Lock()
-			if id, ok := s.openIDs[f.ID]; ok {
-				delete(s.openIDs, f.ID)
-				if ch := s.answered[id]; ch != nil {
-					close(ch)
-					delete(s.answered, id)
-				}
-			}
-			s.tapMu.Unlock()
-		case protocol.MethodShutdown:
-			if f.Kind == "response" {
-				s.closeOnce.Do(func() { close(s.closeNow) })
-			}
 		}
 	}
 }

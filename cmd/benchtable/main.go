@@ -43,6 +43,9 @@ type row struct {
 var rows = []row{
 	{"2", "JSON-RPC round trip to a child", "./protocol/ndjson", "RoundTripChild", "RoundTripRawChild", "ns/op", false, "ratio", 1.3, "3000x"},
 	{"2", "notification throughput to a child", "./protocol/ndjson", "NotifyChild", "NotifyRawChild", "msgs/s", true, "ratio", 0.8, "200000x"},
+	// The host's path (write deadlines, the stall limit, Await's spin) must
+	// not cost much over the plain framer on the same pipes and child.
+	{"18", "JSON-RPC round trip through the host transport vs the default framer", "./internal/host/transport", "RoundTripTransportChild", "RoundTripDefaultChild", "ns/op", false, "ratio", 1.2, "3000x"},
 	{"3", "cold start + handshake, 1 sidecar", "./internal/host", "ColdStart1", "BareSpawn1", "ns/op", false, "ratio", 1.5, "100x"},
 	{"3", "cold start + handshake, 8 in parallel", "./internal/host", "ColdStart8", "BareSpawn8", "ns/op", false, "ratio", 1.3, "40x"},
 	{"4", "one intercept through one sidecar", "./internal/host/intercept", "Intercept1", "InterceptRaw1", "ns/op", false, "ratio", 1.5, "3000x"},

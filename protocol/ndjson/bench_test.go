@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"go.uber.org/goleak"
 )
 
 // benchChildEnv selects a child loop when the test binary is re-executed as
@@ -47,7 +49,16 @@ func TestMain(m *testing.M) {
 	case "raw":
 		os.Exit(rawChild())
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if code == 0 {
+		// Every goroutine a Conn started must be gone once the tests closed
+		// their connections (Close waits for them).
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines outlived the tests: %v\n", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 // benchParams is the payload of every benchmark frame.

@@ -1,26 +1,23 @@
 package ndjson
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Handler answers one inbound request. A returned error that is (or wraps) a
 // *protocol.Error is sent as is; any other error becomes internal with
 // err.Error() as message. params alias a buffer owned by the handler call:
-// they stay valid after return but must not be modified.
+// they stay valid after return but must not be modified. ctx is done when
+// the connection ends; a handler must return then (Close waits for it).
 type Handler func(ctx context.Context, params json.RawMessage) (result any, err error)
 
 // NotificationHandler handles one inbound notification.
@@ -28,6 +25,11 @@ type NotificationHandler func(ctx context.Context, params json.RawMessage)
 
 // Options configures a Conn. The zero value is usable.
 type Options struct {
+	// Reader and Writer replace the default framer over the io.Reader and
+	// io.Writer given to NewConn (which may then be nil): the host plugs in
+	// its pipe transport here.
+	Reader Reader
+	Writer Writer
 	// MaxInflight bounds the inbound request handlers running at once
 	// (default 64). Past it a request is answered at once with code -32603,
 	// data {reason: internal, retryable: true}, "busy: N requests in flight".
@@ -45,27 +47,18 @@ type Options struct {
 	// that wraps ErrPoison (see Poison) answers the request, then ends the
 	// connection with that error once the answer is written.
 	AdmitAt func(method string, notification bool, offset int64) error
-	// OnFrame, when set, is called for every frame read (by the goroutine
-	// reading, once the frame is parsed; a response before its caller sees
-	// it) or written (by the goroutine writing it, holding the writer, as the
-	// frame goes out: outbound frames are reported one at a time in write
-	// order). It must return quickly and must not wait on this connection.
+	// OnFrame, when set, is an inspector tap: it is called for every frame
+	// read (by the reader goroutine, once the frame is parsed; a response
+	// before its caller sees it) or written (by the goroutine writing it,
+	// in write order, just before the write). It must return quickly and
+	// must not wait on this connection. Nothing the connection does depends
+	// on it.
 	OnFrame func(FrameInfo)
 	// OnInvalid, when set, is called with every inbound line that is not a
-	// valid frame (not JSON, or not a JSON-RPC 2.0 message), by the
-	// goroutine reading, before the connection answers it. It must not keep
-	// or modify line. Unlike OnFrame, it costs nothing per valid frame.
+	// valid frame (not JSON, or not a JSON-RPC 2.0 message), by the reader
+	// goroutine, before the connection answers it. It must not keep or
+	// modify line. Unlike OnFrame, it costs nothing per valid frame.
 	OnInvalid func(line []byte)
-	// FollowedByTraffic, when set, reports whether the answer to a call of
-	// method is followed by frames the peer sends unasked (a provider
-	// stream after its open, say). After such an answer the background
-	// reader takes the reading back at once instead of leaving it to the
-	// next call (see callread.go).
-	FollowedByTraffic func(method string) bool
-	// WriteStall, when set, fails the connection once the peer has taken
-	// no byte of a pending write for that long (ErrWriteStalled), on a
-	// writer with deadlines (a pipe from os.Pipe). Zero waits forever.
-	WriteStall time.Duration
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
 	// Name prefixes error messages and logs (default "ndjson").
@@ -111,15 +104,48 @@ var (
 	ErrQueueFull = errors.New("ndjson: outbound queue full")
 )
 
-// Both queues are allocated whole when a Conn is made, a cost every
-// sidecar start pays: with 1024 and 4096 entries they were 250 KB per
-// connection, and eight sidecars started 1.3 ms slower (fresh pages are dear
-// on a VM). 256 entries keep notification throughput at twice the raw pipe's.
 const (
 	defaultMaxInflight   = 64
 	defaultOutboundQueue = 256
 	notificationQueue    = 256
 )
+
+// Conn is one strict JSON-RPC 2.0 connection over NDJSON (see the package
+// doc for the rules and the goroutines).
+type Conn struct {
+	opts     Options
+	log      *slog.Logger
+	rd       Reader
+	out      *outbox
+	handlers map[string]Handler
+	notes    map[string]noteEntry
+	noteQ    chan noteItem
+	idle     chan *request   // unbuffered: hands a request to a waiting worker
+	ctx      context.Context // handler context, cancelled when the connection ends
+	cancel   context.CancelFunc
+	done     chan struct{} // closed when the connection has ended
+	wg       sync.WaitGroup
+	st       state
+	rx       inbound // the reader's position in the inbound stream
+}
+
+// state is everything callers and the reader share, under one mutex.
+type state struct {
+	mu       sync.Mutex
+	pending  map[int64]*pending
+	nextID   int64
+	inflight int
+	err      error // terminal error; nil while open
+	started  bool
+	local    bool // ended by Close: queued notifications are not run
+}
+
+// pending is one outstanding outbound call.
+type pending struct {
+	ch     chan response // buffered 1; answered once, by deliver or by end
+	method string
+	sentAt time.Time // when the request was sent (tapping only)
+}
 
 // response is what a pending call receives.
 type response struct {
@@ -127,14 +153,12 @@ type response struct {
 	err    error
 }
 
-// pending is one outstanding outbound call.
-type pending struct {
-	ch     chan response // buffered 1; answered once: by deliver, or by terminate under Conn.mu
-	method string        // for FrameInfo of the response
-	sentAt atomic.Int64  // mono time the request was written (tapping only)
+// noteEntry is a registered notification handler; preempt ones run on the
+// reader goroutine.
+type noteEntry struct {
+	h       NotificationHandler
+	preempt bool
 }
-
-var pendingPool = sync.Pool{New: func() any { return &pending{ch: make(chan response, 1)} }}
 
 type noteItem struct {
 	h      NotificationHandler
@@ -142,74 +166,10 @@ type noteItem struct {
 	method string
 }
 
-// Conn is one strict JSON-RPC 2.0 connection over NDJSON.
-type Conn struct {
-	r     io.Reader
-	w     io.Writer
-	opts  Options
-	name  string
-	log   *slog.Logger
-	epoch time.Time
-
-	handlers      map[string]Handler
-	notifHandlers map[string]NotificationHandler
-	notifInline   map[string]bool // run on the reading goroutine
-
-	// The reader role: c.br belongs to whoever runs readFrames. inlineTok is
-	// non-zero while a request is served on the reader goroutine (a turn)
-	// and the role can be taken over; it is the turn's start (mono), and
-	// inlineLast (reader-owned) the last one handed out.
-	br         *bufio.Reader
-	partial    []byte       // reader-owned: an unfinished frame cut by a read deadline
-	rx         atomic.Int64 // bytes read from r so far, buffered ones included
-	lineEnd    atomic.Int64 // stream offset after the last whole line read
-	lineAt     int64        // reader-owned: stream offset of the frame being handled
-	inlineTok  atomic.Uint64
-	inlineLast uint64
-	graceTimer *time.Timer
-	graceArmed atomic.Bool
-
-	nextID   atomic.Int64
-	inflight atomic.Int64
-	workers  atomic.Int64
-	maxIn    int64
-
-	out         chan outFrame
-	queued      atomic.Int64 // frames in out (or carried) that are not written yet
-	running     atomic.Bool  // the writer goroutine runs: direct writes are allowed
-	dl          deadliner    // w, when it supports write deadlines
-	jobs        chan job     // unbuffered: hands a request to an idle worker
-	notes       chan noteItem
-	done        chan struct{} // closed when the connection is finished
-	localClosed chan struct{} // closed by Close / CloseWithError
-	flushed     chan struct{} // closed once the writer has written its last frame
-
-	ctx    context.Context // handler context, cancelled when done
-	cancel context.CancelFunc
-
-	// wmu is held by whoever writes to w: the writer goroutine or a direct
-	// writer. The fields below it are guarded by it.
-	wmu      sync.Mutex
-	carry    *frameBuf // a direct write that ran out of time: the rest goes first
-	carryOff int
-	dlAt     int64 // mono time of the write deadline set on w, 0 if none
-	wdone    bool  // w failed or was closed
-
-	// Caller reads (callread.go): turn changes under mu; watch is nil when
-	// r has no read deadlines, and then only the background reader reads.
-	turn  *transport.Turn
-	watch *transport.Watch
-
-	mu      sync.Mutex
-	pending map[int64]*pending
-	err     error // terminal error; nil while open
-	closed  bool
-	started bool
-	endOnce sync.Once
-}
-
-// NewConn makes a connection reading frames from r and writing them to w.
-// Register handlers, then call Start.
+// NewConn makes a connection reading frames from r and writing them to w
+// through the default framer (NewReader, NewWriter), or through
+// Options.Reader and Options.Writer when set. Register handlers, then call
+// Start.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if opts.MaxInflight <= 0 {
 		opts.MaxInflight = defaultMaxInflight
@@ -224,40 +184,28 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	rd, wr := opts.Reader, opts.Writer
+	if rd == nil {
+		rd = NewReader(r)
+	}
+	if wr == nil {
+		wr = NewWriter(w)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var dl deadliner
-	if d, ok := w.(deadliner); ok && d.SetWriteDeadline(time.Time{}) == nil {
-		dl = d
-	}
 	c := &Conn{
-		r: r, w: w, opts: opts, name: opts.Name,
-		dl:            dl,
-		log:           log.With("conn", opts.Name),
-		epoch:         time.Now(),
-		handlers:      map[string]Handler{},
-		notifHandlers: map[string]NotificationHandler{},
-		notifInline:   map[string]bool{},
-		maxIn:         int64(opts.MaxInflight),
-		out:           make(chan outFrame, opts.OutboundQueue),
-		jobs:          make(chan job),
-		notes:         make(chan noteItem, notificationQueue),
-		done:          make(chan struct{}),
-		localClosed:   make(chan struct{}),
-		flushed:       make(chan struct{}),
-		ctx:           ctx,
-		cancel:        cancel,
-		pending:       map[int64]*pending{},
+		opts:     opts,
+		log:      log.With("conn", opts.Name),
+		rd:       rd,
+		handlers: map[string]Handler{},
+		notes:    map[string]noteEntry{},
+		noteQ:    make(chan noteItem, notificationQueue),
+		idle:     make(chan *request),
+		ctx:      ctx,
+		cancel:   cancel,
+		done:     make(chan struct{}),
+		st:       state{pending: map[int64]*pending{}},
 	}
-	c.graceTimer = time.AfterFunc(time.Hour, c.graceCheck)
-	c.graceTimer.Stop()
-	c.turn = transport.New(&c.mu, handBackDelay) // the background reader's, once started
-	if f, ok := r.(*os.File); ok && f.SetReadDeadline(time.Time{}) == nil {
-		pipe := transport.NewPipe(f)
-		r, c.watch = pipe, pipe.Watch()
-	} else if d, ok := r.(transport.Deadliner); ok && d.SetReadDeadline(time.Time{}) == nil {
-		c.watch = transport.NewWatch(d)
-	}
-	c.br = bufio.NewReaderSize(countingReader{r, &c.rx}, readBufferSize)
+	c.out = newOutbox(wr, opts.OutboundQueue, c)
 	return c
 }
 
@@ -268,125 +216,96 @@ func (c *Conn) Handle(method string, h Handler) {
 	c.handlers[method] = h
 }
 
-// HandleNotification registers the handler of a notification method. It must
-// be called before Start; it panics afterwards.
+// HandleNotification registers the handler of a notification method, run on
+// the notification goroutine in arrival order. It must be called before
+// Start; it panics afterwards.
 func (c *Conn) HandleNotification(method string, h NotificationHandler) {
 	c.mustNotBeStarted()
-	c.notifHandlers[method] = h
-	delete(c.notifInline, method)
+	c.notes[method] = noteEntry{h: h}
 }
 
-// HandleNotificationInline registers a notification handler that runs on
-// the goroutine reading, as the frame is read, instead of on the
-// notification goroutine: no hand-off to another thread, but it runs ahead
-// of notifications still queued, must return at once and must not make a
-// Call on this connection. It must be called before Start.
-func (c *Conn) HandleNotificationInline(method string, h NotificationHandler) {
-	c.HandleNotification(method, h)
-	c.notifInline[method] = true
+// HandlePreempt registers a preempter: a notification handler that runs on
+// the reader goroutine as the frame is read, ahead of notifications still
+// queued for the notification goroutine and of every frame after it. It
+// saves a hand-off to another goroutine, but must return at once and must
+// not make a Call on this connection (the reader that would read the answer
+// is the one running it). It must be called before Start.
+func (c *Conn) HandlePreempt(method string, h NotificationHandler) {
+	c.mustNotBeStarted()
+	c.notes[method] = noteEntry{h: h, preempt: true}
 }
 
 func (c *Conn) mustNotBeStarted() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.started {
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	if c.st.started {
 		panic("ndjson: Handle after Start")
 	}
 }
 
-// Start starts the reader, writer and notification goroutines. Calls made
-// before Start are queued. Start is idempotent and does nothing after Close.
+// Start starts the reader, writer and notification goroutines. Frames sent
+// before Start are queued. Start is idempotent and does nothing after the
+// connection ended.
 func (c *Conn) Start() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.started || c.closed {
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	if c.st.started || c.st.err != nil {
 		return
 	}
-	c.started = true
-	c.running.Store(true)
-	// With read deadlines and no call waiting, the first call reads its own
-	// answer too (a handshake's first answer, say); the background reader
-	// starts reading when the turn comes back to it.
-	startFree := c.watch != nil && len(c.pending) == 0
-	if startFree {
-		c.turn.FreeLocked()
-	}
-	go c.writeLoop()
+	c.st.started = true
+	c.out.start()
+	c.wg.Add(3)
+	go c.out.loop()
 	go c.notifyLoop()
-	go c.readLoop(!startFree)
+	go c.readLoop()
 }
 
 // Call sends a request and waits for its response. params may be any value
 // encoding/json marshals to an object, a json.RawMessage (compacted and
 // validated), or nil ({}). result may be nil (discarded), a *json.RawMessage
 // (raw result), or a pointer decoded with protocol.DecodeStrict. An error
-// response is returned as a *protocol.Error.
+// response is returned as a *protocol.Error. When ctx is done first, Call
+// returns ctx.Err() wrapped and a late response is ignored.
 func (c *Conn) Call(ctx context.Context, method string, params any, result any) error {
-	if err := c.closedErr(); err != nil {
-		return err
-	}
-	id := c.nextID.Add(1)
 	fb := getBuf()
+	c.st.mu.Lock()
+	if c.st.err != nil {
+		c.st.mu.Unlock()
+		putBuf(fb)
+		return c.closedErr()
+	}
+	c.st.nextID++
+	id := c.st.nextID
+	p := &pending{ch: make(chan response, 1), method: method}
+	if c.opts.OnFrame != nil {
+		p.sentAt = time.Now() // for the inspector's latency
+	}
+	c.st.pending[id] = p
+	c.st.mu.Unlock()
 	if err := fb.encodeMessage(id, true, method, params); err != nil {
 		putBuf(fb)
+		c.forget(id)
 		return c.encodeErr(method, err)
 	}
 	if len(fb.b) > protocol.FrameBytes {
 		n := len(fb.b)
 		putBuf(fb)
+		c.forget(id)
 		return frameTooLarge(n)
 	}
-	tapping := c.opts.OnFrame != nil
-	var p *pending
-	if tapping {
-		p = &pending{ch: make(chan response, 1)}
-	} else {
-		p = pendingPool.Get().(*pending)
+	if err := c.out.send(ctx, outFrame{buf: fb, kind: outRequest, id: id, method: method, call: p}, true, true); err != nil {
+		c.forget(id)
+		return err
 	}
-	c.mu.Lock()
-	if c.closed {
-		c.mu.Unlock()
-		putBuf(fb)
-		return c.closedErr()
-	}
-	p.method = method
-	c.pending[id] = p
-	reading := c.turn.TakeLocked() // only ever free with a watch
-	c.mu.Unlock()
-
-	if c.inlineTok.Load() != 0 {
-		// Maybe a handler served on the reader goroutine: it is about to
-		// wait for an answer only a reader can deliver.
-		go c.takeOver()
-	}
-	f := outFrame{buf: fb, kind: outRequest, id: id, method: method, call: p}
-	if !c.writeDirect(ctx, f, false, false) {
-		if err := c.enqueue(ctx, f); err != nil {
-			c.forget(id, p)
-			if reading {
-				c.releaseRole(method)
-			}
-			return err
-		}
+	if aw, ok := c.rd.(awaiter); ok {
+		aw.Await(func() bool { return len(p.ch) > 0 })
 	}
 	var r response
-	if reading {
-		var err error
-		if r, err = c.readForCall(ctx, id, p); err != nil {
-			return err
-		}
-	} else if done := ctx.Done(); done == nil {
-		r = <-p.ch // terminate always answers pending calls
-	} else {
-		select {
-		case r = <-p.ch:
-		case <-done:
-			c.forget(id, p)
-			return fmt.Errorf("%s: %s: %w", c.name, method, ctx.Err())
-		}
-	}
-	if !tapping {
-		pendingPool.Put(p)
+	select {
+	case r = <-p.ch:
+	case <-ctx.Done():
+		c.forget(id)
+		return fmt.Errorf("%s: %s: %w", c.opts.Name, method, ctx.Err())
 	}
 	if r.err != nil {
 		return r.err
@@ -397,50 +316,46 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		*out = r.result // the line is never reused
 	default:
 		if err := protocol.DecodeStrict(r.result, result); err != nil {
-			return fmt.Errorf("%s: %s: decode result: %w", c.name, method, err)
+			return fmt.Errorf("%s: %s: decode result: %w", c.opts.Name, method, err)
 		}
 	}
 	return nil
 }
 
-// forget removes a pending call that will not wait for its answer. The
-// pending value is recycled only when no answer can still reach it.
-func (c *Conn) forget(id int64, p *pending) {
-	c.mu.Lock()
-	_, ok := c.pending[id]
-	delete(c.pending, id)
-	c.mu.Unlock()
-	if ok && c.opts.OnFrame == nil {
-		pendingPool.Put(p)
-	}
+// awaiter is a Reader that may hold a Call's goroutine briefly before it
+// blocks for its answer (see Reader).
+type awaiter interface {
+	Await(answered func() bool)
+}
+
+// forget removes a pending call that will not wait for its answer.
+func (c *Conn) forget(id int64) {
+	c.st.mu.Lock()
+	delete(c.st.pending, id)
+	c.st.mu.Unlock()
 }
 
 // Notify queues a notification, blocking while the outbound queue is full
-// until ctx is done. Notifications always go through the queue: a sender
-// of many (a stream) gets them gathered into few writes by the writer
-// goroutine.
+// until ctx is done. Notifications always go through the queue, so a run of
+// them (a stream) is gathered into few writes by the writer goroutine.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 	f, err := c.notification(method, params)
 	if err != nil {
 		return err
 	}
-	return c.enqueue(ctx, f)
+	return c.out.send(ctx, f, true, false)
 }
 
-// NotifyNow sends a lone notification: written on the caller's goroutine,
-// as a Call's request is, when the writer is idle and has write deadlines,
+// NotifyNow sends a lone notification: written on the caller's goroutine
+// when the writer is idle and nothing is queued, as a Call's request is,
 // else queued as Notify does. It saves waking the writer goroutine; a run
-// of notifications should use Notify, whose queue gathers them into few
-// writes.
+// of notifications should use Notify.
 func (c *Conn) NotifyNow(ctx context.Context, method string, params any) error {
 	f, err := c.notification(method, params)
 	if err != nil {
 		return err
 	}
-	if c.writeDirect(ctx, f, false, false) {
-		return c.closedErr()
-	}
-	return c.enqueue(ctx, f)
+	return c.out.send(ctx, f, true, true)
 }
 
 // TryNotify sends a notification without blocking; it returns ErrQueueFull
@@ -450,22 +365,10 @@ func (c *Conn) TryNotify(method string, params any) error {
 	if err != nil {
 		return err
 	}
-	select {
-	case c.out <- f:
-		return nil
-	default:
-		putBuf(f.buf)
-		if err := c.closedErr(); err != nil {
-			return err
-		}
-		return ErrQueueFull
-	}
+	return c.out.send(context.Background(), f, false, false)
 }
 
 func (c *Conn) notification(method string, params any) (outFrame, error) {
-	if err := c.closedErr(); err != nil {
-		return outFrame{}, err
-	}
 	fb := getBuf()
 	if err := fb.encodeMessage(0, false, method, params); err != nil {
 		putBuf(fb)
@@ -481,105 +384,86 @@ func (c *Conn) notification(method string, params any) (outFrame, error) {
 
 func (c *Conn) encodeErr(method string, err error) error {
 	if errors.Is(err, errParamsNotObject) {
-		return protocol.Errorf(protocol.ReasonInvalidParams, "%s: %s: %v", c.name, method, err)
+		return protocol.Errorf(protocol.ReasonInvalidParams, "%s: %s: %v", c.opts.Name, method, err)
 	}
-	return fmt.Errorf("%s: %s: %w", c.name, method, err)
+	return fmt.Errorf("%s: %s: %w", c.opts.Name, method, err)
 }
 
-// Close ends the connection: pending calls fail with an error wrapping
-// ErrClosed, handler contexts are cancelled, frames already queued are still
-// written and then the writer is closed if it is an io.Closer. It does not
-// wait for that flush. Close is idempotent.
+// Close ends the connection and waits for it to drain: pending calls fail
+// with an error wrapping ErrClosed, handler contexts are cancelled, frames
+// already queued are still written and then the Writer is closed if it is
+// an io.Closer, and Close returns once every goroutine the connection
+// started has ended (Wait). It must not be called from a handler of this
+// connection (use CloseWithError there). Close is idempotent.
 func (c *Conn) Close() error {
-	c.terminate(ErrClosed, true)
+	c.end(ErrClosed, true)
+	c.Wait()
 	return nil
 }
 
-// CloseWithError is Close with err as the terminal error (nil means
-// ErrClosed).
+// CloseWithError ends the connection with err as the terminal error (nil
+// means ErrClosed), as Close does, but does not wait: handlers may call it.
 func (c *Conn) CloseWithError(err error) {
 	if err == nil {
 		err = ErrClosed
 	}
-	c.terminate(err, true)
+	c.end(err, true)
 }
 
-// Done is closed when the connection is finished.
+// Wait returns once the connection has ended and every goroutine it started
+// (reader, writer, notification goroutine, request handlers) has returned.
+// It must not be called from a handler of this connection.
+func (c *Conn) Wait() {
+	<-c.done
+	c.wg.Wait()
+}
+
+// Done is closed when the connection has ended (the goroutines may still be
+// draining; see Wait).
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
-// Err returns the terminal error (io.EOF after a clean peer close), or nil
-// while the connection is open.
+// Err returns the terminal error (io.EOF after a clean peer close, ErrClosed
+// after Close), or nil while the connection is open.
 func (c *Conn) Err() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.err
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	return c.st.err
 }
 
-// closedErr is the error of operations on a finished connection, nil while
-// it is open.
+// closedErr is the error of operations on a finished connection.
 func (c *Conn) closedErr() error {
-	select {
-	case <-c.done:
-	default:
-		return nil
+	return fmt.Errorf("%s: connection closed: %w", c.opts.Name, c.Err())
+}
+
+// end records the terminal error once, fails pending calls, closes Done,
+// cancels handler contexts and tells the writer to flush what is queued and
+// stop. local (Close) also drops notifications not yet run.
+func (c *Conn) end(err error, local bool) {
+	c.st.mu.Lock()
+	if c.st.err != nil {
+		c.st.mu.Unlock()
+		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.wrapTerminal()
+	c.st.err, c.st.local = err, local
+	werr := fmt.Errorf("%s: connection closed: %w", c.opts.Name, err)
+	for id, p := range c.st.pending {
+		p.ch <- response{err: werr}
+		delete(c.st.pending, id)
+	}
+	started := c.st.started
+	c.st.mu.Unlock()
+	close(c.done)
+	// Handlers are cancelled only now: one that returns at its cancellation
+	// finds the connection ended and its answer is dropped, never written
+	// after the end.
+	c.cancel()
+	c.out.stop(werr)
+	if !started {
+		c.out.finish() // no writer goroutine will ever run
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
+		c.log.Debug("connection closed", "err", err)
+	} else {
+		c.log.Warn("connection failed", "err", err)
+	}
 }
-
-func (c *Conn) wrapTerminal() error {
-	return fmt.Errorf("%s: connection closed: %w", c.name, c.err)
-}
-
-// terminate records the terminal error once, fails pending calls, cancels
-// handler contexts and closes Done. local stops notification delivery too.
-func (c *Conn) terminate(err error, local bool) {
-	c.endOnce.Do(func() {
-		c.mu.Lock()
-		c.err = err
-		c.closed = true
-		werr := c.wrapTerminal()
-		for id, p := range c.pending {
-			p.ch <- response{err: werr}
-			delete(c.pending, id)
-		}
-		started := c.started
-		c.mu.Unlock()
-		if local {
-			close(c.localClosed)
-		}
-		if c.watch != nil {
-			// A blocked reader (maybe a caller) stops now, before anyone
-			// seeing Done closes the file: closing waits for a read on a
-			// caller's thread, which only the watch ends.
-			c.watch.Stop()
-		}
-		close(c.done)
-		// Handlers are cancelled only now: one that returns at its
-		// cancellation finds the connection done and its answer is dropped,
-		// never written after the end (the peer would read an "internal:
-		// context canceled" answer instead of the end of the stream).
-		c.cancel()
-		select {
-		case c.out <- outFrame{}: // wake an idle writer so it finishes
-		default: // the queue is full: the writer is busy and will see done
-		}
-		if !started {
-			if cl, ok := c.w.(io.Closer); ok {
-				_ = cl.Close()
-			}
-			close(c.flushed) // no writer ever ran
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, ErrClosed) {
-			c.log.Debug("connection closed", "err", err)
-		} else {
-			c.log.Warn("connection failed", "err", err)
-		}
-	})
-}
-
-// mono is a monotonic clock reading in nanoseconds, never 0.
-func (c *Conn) mono() int64 { return int64(time.Since(c.epoch)) + 1 }
-
-func durationNS(ns int64) time.Duration { return time.Duration(ns) }

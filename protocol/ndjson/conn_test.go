@@ -201,9 +201,9 @@ func TestConnPair(t *testing.T) {
 			if err := wait(t, res, "cancelled call"); !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
-			a.mu.Lock()
-			n := len(a.pending)
-			a.mu.Unlock()
+			a.st.mu.Lock()
+			n := len(a.st.pending)
+			a.st.mu.Unlock()
 			if n != 0 {
 				t.Fatalf("%d pending calls after cancellation", n)
 			}

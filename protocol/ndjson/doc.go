@@ -37,54 +37,50 @@
 //   - Answers are encoded deterministically: jsonrpc, id, result|error, and an
 //     error object as code, message, data {reason, retryable}.
 //
+// Framing is pluggable: a Conn reads frames through a Reader and writes
+// them through a Writer (see their doc comments for who calls them and
+// when). NewReader and NewWriter are the default framer over any io.Reader
+// and io.Writer, which the SDK uses; the desktop host plugs in its pipe
+// transport (internal/host/transport: write deadlines, a stall limit, and a
+// Reader whose Await spins a Call's thread briefly) through Options.Reader
+// and Options.Writer. This package imports nothing of the host.
+//
 // Concurrency
-//   - Outbound frames are written in order by whichever goroutine holds the
-//     writer. One ordered, bounded queue is drained by one writer goroutine,
-//     which gathers whatever is queued into one write. When the writer is
-//     idle and nothing is queued, a handler's answer is written by the
-//     handler's goroutine itself, and so is a Call's request when the writer
-//     has write deadlines (a pollable *os.File such as an os.Pipe end, or a
-//     net.Conn): such a direct write lasts at most until the Call's ctx
-//     deadline or 10ms, after which the writer goroutine writes the rest of
-//     the frame, before anything else. Notifications, answers sent by the
-//     reader (errors, busy) and frames produced while the writer is busy or
-//     frames are queued go through the queue, so frames queued earlier are
-//     always written first, and a run of notifications is gathered into few
+//   - One reader goroutine reads every frame and dispatches it: a response
+//     goes to its waiting Call, a request to a goroutine of its own, a
+//     notification to the notification goroutine, a preempter
+//     (HandlePreempt) runs on the reader itself as it is read. After it
+//     readied another goroutine and nothing more is buffered, the reader
+//     yields the CPU so that goroutine runs on this thread first.
+//   - Outbound frames are written in order by whoever holds the pen: one
+//     ordered, bounded queue is drained by one writer goroutine, which
+//     gathers whatever is queued into one write; when nothing is queued and
+//     nobody writes, a Call's request and a handler's answer are written
+//     by their own goroutine (no hand-off on the critical path of a call).
+//     Notifications, and answers sent by the reader (errors, busy), always
+//     go through the queue, so a run of notifications is gathered into few
 //     writes. A write error is terminal.
-//   - At most Options.MaxInflight inbound requests are handled at once, and a
-//     request past the bound is answered at once with a retryable internal
-//     "busy" error; a handler's slot is freed when its answer is written or
-//     queued. A request that arrives while nothing else is waiting to be read
-//     is handled on the reader goroutine, saving a hand-off to another
-//     thread; if its handler is still running after 500µs, or makes a Call on
-//     the connection, reading moves to a fresh goroutine and the handler keeps
-//     its own, so handlers may block. Other requests run on worker
-//     goroutines, one each. A handler panic is answered as internal and the
-//     connection lives on.
-//   - One goroutine reads at a time. When the reader has read an answer that
-//     leaves no call pending, it leaves the reading to the next Call, which
-//     reads its own answer on its own goroutine (and dispatches whatever
-//     arrives first), saving the wake-up of a second thread per call. A
-//     Call blocked reading still honours its ctx. This needs a reader whose
-//     reads can be ended: an *os.File of a pipe, which on Linux a Call reads
-//     on its own thread (spinning briefly, then in poll(2); see
-//     internal/readturn), or any reader with read deadlines; otherwise
-//     every Call waits for the reader goroutine. The reading starts out left
-//     to calls (the first answer of a handshake is read by its caller too),
-//     and returns to the reader goroutine 2ms after the last call, or at
-//     once after a call named by Options.FollowedByTraffic.
-//   - A notification registered with HandleNotificationInline runs on the
-//     goroutine reading, as it is read (ahead of queued notifications).
-//   - Inbound notifications run one at a time in arrival order on a dedicated
-//     goroutine fed by a channel of 256 entries. When that channel is full
-//     the reader blocks (back-pressure on the peer), so a notification handler
-//     should not wait on a Call of the same connection while hundreds of
-//     notifications are queued behind it.
+//   - At most Options.MaxInflight inbound requests are handled at once, and
+//     a request past the bound is answered at once with a retryable
+//     internal "busy" error; a handler's slot is freed when it returns. A
+//     handler panic is answered as internal and the connection lives on.
+//   - AfterResponse lets a handler run code once its answer is written (or
+//     known never to be): the SDK sends a stream's chunks only after its
+//     stream/open answer, and ends Serve after the shutdown answer, so.
+//     Options.OnFrame is an inspector tap only: nothing depends on it.
+//   - Inbound notifications run one at a time in arrival order on the
+//     notification goroutine, fed by a channel of 256 entries. When that
+//     channel is full the reader blocks (back-pressure on the peer), so a
+//     notification handler should not wait on a Call of the same
+//     connection while hundreds of notifications are queued behind it.
 //   - Call honours its context: when it is done the call returns ctx.Err()
-//     wrapped and a late response is ignored. Handler contexts are cancelled
-//     when the connection ends. When the reader sees EOF or a fatal error, or
-//     Close is called, Err reports the terminal error (io.EOF for a clean peer
-//     close, ErrClosed after Close), pending calls fail with an error wrapping
-//     it, and Done is closed. Frames already queued are still written, then
-//     the writer is closed if it is an io.Closer.
+//     wrapped and a late response is ignored. When the reader sees EOF or a
+//     fatal error, a write fails, or Close is called, Err reports the
+//     terminal error (io.EOF for a clean peer close, ErrClosed after Close),
+//     pending calls fail with an error wrapping it, handler contexts are
+//     cancelled and Done is closed. Frames already queued are still written,
+//     then the Writer is closed if it is an io.Closer. Close also waits
+//     (Wait) until every goroutine the connection started has returned:
+//     the reader (its Reader must end a blocked read when its context is
+//     done), the writer, the notification goroutine and the handlers.
 package ndjson

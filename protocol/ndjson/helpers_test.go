@@ -38,10 +38,11 @@ func pair(t testing.TB, aOpts, bOpts Options, setupA, setupB func(*Conn)) (a, b 
 	a.Start()
 	b.Start()
 	t.Cleanup(func() {
-		a.Close()
-		b.Close()
+		// Close writes what is queued first: unblock writers nobody reads.
 		r1.Close()
 		r2.Close()
+		a.Close()
+		b.Close()
 	})
 	return a, b
 }
@@ -70,10 +71,11 @@ func newRawPeer(t testing.TB, opts Options, setup func(*Conn)) *rawPeer {
 	c.Start()
 	p := &rawPeer{t: t, c: c, in: inW, outR: outR, out: bufio.NewReaderSize(outR, 1<<20)}
 	t.Cleanup(func() {
+		// A Conn's Close writes what is queued first: stop reading its
+		// output, so that a test that left frames unread cannot hold it.
+		outR.Close()
 		c.Close()
 		inW.Close()
-		inR.Close()
-		outR.Close()
 	})
 	return p
 }

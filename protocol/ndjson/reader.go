@@ -1,20 +1,18 @@
 package ndjson
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"runtime"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -22,177 +20,73 @@ import (
 // handlers must not modify params.
 var emptyObject = json.RawMessage("{}")
 
-// readBufferSize is the bufio.Reader size; longer frames are assembled in a
-// separate buffer that never grows past protocol.FrameBytes.
-const readBufferSize = 64 << 10
+// inbound is where the reader is in the inbound byte stream.
+type inbound struct {
+	at      int64        // reader-owned: offset of the frame being handled
+	handled atomic.Int64 // offset just past the last whole frame read
+}
 
 // errFrameTooLarge builds the terminal error of an oversized inbound line.
 func (c *Conn) errFrameTooLarge() *protocol.Error {
 	return protocol.Errorf(protocol.ReasonFrameTooLarge,
-		"%s: inbound frame exceeds the %d-byte frame limit", c.name, protocol.FrameBytes)
+		"%s: inbound frame exceeds the %d-byte frame limit", c.opts.Name, protocol.FrameBytes)
 }
 
-// readLine returns the next frame without its newline in a freshly allocated
-// slice (handlers and callers may keep aliases into it). A read cut short by
-// a read deadline (a caller reading for itself gave up, see callread.go)
-// keeps the bytes of the unfinished frame for the next reader.
-func (c *Conn) readLine(br *bufio.Reader) ([]byte, error) {
-	acc := c.partial
-	c.partial = nil
+// readLoop is the reader goroutine: it reads and dispatches frames until the
+// stream ends, a read fails, an inbound frame is too large or the connection
+// ends otherwise; then the notification goroutine drains what was queued.
+func (c *Conn) readLoop() {
+	defer c.wg.Done()
+	defer close(c.noteQ)
+	buffered, _ := c.rd.(interface{ Buffered() int })
 	for {
-		chunk, err := br.ReadSlice('\n')
-		switch err {
-		case nil:
-			n := len(acc) + len(chunk) // frame length, newline included
-			if n > protocol.FrameBytes {
-				return nil, c.errFrameTooLarge()
-			}
-			c.lineAt = c.lineEnd.Load()
-			c.lineEnd.Store(c.lineAt + int64(n))
-			if acc == nil {
-				line := make([]byte, len(chunk)-1)
-				copy(line, chunk)
-				return line, nil
-			}
-			acc = append(acc, chunk[:len(chunk)-1]...)
-			return acc, nil
-		case bufio.ErrBufferFull:
-			// No newline yet: the frame will be at least n+1 bytes long.
-			n := len(acc) + len(chunk)
-			if n >= protocol.FrameBytes {
-				return nil, c.errFrameTooLarge()
-			}
-			if acc == nil {
-				acc = make([]byte, 0, 4*readBufferSize)
-			}
-			acc = append(acc, chunk...)
-		default:
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				if len(acc)+len(chunk) > 0 {
-					c.partial = append(acc, chunk...)
-				}
-				return nil, err
-			}
-			if len(acc)+len(chunk) > 0 {
-				c.log.Debug("dropping unterminated bytes at end of stream", "bytes", len(acc)+len(chunk))
-			}
-			return nil, err
-		}
-	}
-}
-
-// readLoop is the background reader: it reads and dispatches frames while it
-// holds the reader role, and waits for the role while callers read for
-// themselves (see callread.go). After EOF, a read error or an oversized
-// frame it terminates the connection and lets the notification goroutine
-// drain what was already queued.
-func (c *Conn) readLoop(reading bool) {
-	for {
-		if reading && c.readFrames(true) == readEnded {
-			return
-		}
-		reading = true
+		line, err := c.rd.ReadFrame(c.ctx)
 		select {
-		case <-c.turn.Woken():
-			c.mu.Lock()
-			c.turn.TakeWokenLocked()
-			c.mu.Unlock()
 		case <-c.done:
-			c.mu.Lock()
-			st := c.turn.StateLocked()
-			idle := st == transport.Free || st == transport.Waking
-			if idle {
-				c.turn.EndLocked()
-			}
-			c.mu.Unlock()
-			if idle {
-				close(c.notes) // nobody else reads: the notes end here
-			}
-			return
+			return // ended elsewhere: stop dispatching
+		default:
 		}
-	}
-}
-
-// How a read loop ended.
-const (
-	readEnded   = iota // the connection ended; the notes are closed
-	readYielded        // the role was released for callers to take
-	readLost           // a request ran here and the role moved elsewhere
-)
-
-// readFrames is the read loop of whichever goroutine holds the reader role:
-// the background reader, or one that took over from a request served on it
-// (see serveInline). With mayYield, it releases the role once a response
-// leaves no call pending and nothing is buffered, so that the next call
-// reads its own answer.
-func (c *Conn) readFrames(mayYield bool) int {
-	br := c.br
-	for {
-		line, err := c.readLine(br)
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				if c.ended() {
-					c.endReading()
-					return readEnded
-				}
-				c.watch.End() // a caller's watch fired after reading moved here
-				continue
-			}
-			var pe *protocol.Error
-			if !errors.Is(err, io.EOF) && !errors.As(err, &pe) {
-				err = fmt.Errorf("%s: read: %w", c.name, err)
-			}
-			c.terminate(err, false)
-			c.endReading()
-			return readEnded
+			c.end(c.readErr(err), false)
+			return
 		}
-		select {
-		case <-c.done:
-			c.endReading()
-			return readEnded // closed locally: stop dispatching
-		default:
-		}
-		switch c.handleFrame(line) {
-		case frameLostReader:
-			return readLost
-		case frameAnswered:
-			if mayYield && br.Buffered() == 0 && c.yieldRole() {
-				return readYielded
-			}
-			fallthrough
-		case frameReadied:
-			if br.Buffered() == 0 {
-				// The next read may block in a syscall while holding this P
-				// (a blocking fd such as os.Stdin is not parked in the
-				// netpoller), stranding the goroutine just readied. Yield so
-				// it runs here first, instead of waiting for another thread.
-				runtime.Gosched()
-			}
+		c.rx.at = c.rx.handled.Load()
+		end := c.rx.at + int64(len(line)) + 1
+		readied := c.handleFrame(line, end)
+		c.rx.handled.Store(end)
+		if readied && (buffered == nil || buffered.Buffered() == 0) {
+			// The next read may block in a syscall while holding this P (a
+			// blocking fd such as os.Stdin is not parked in the netpoller),
+			// stranding the goroutine just readied (a caller, a handler).
+			// Yield so it runs here first instead of waiting for another
+			// thread to be woken.
+			runtime.Gosched()
 		}
 	}
 }
 
-// endReading marks the end of all reading and closes the notes; the caller
-// holds the reader role.
-func (c *Conn) endReading() {
-	c.mu.Lock()
-	c.turn.EndLocked()
-	c.mu.Unlock()
-	close(c.notes)
+func (c *Conn) readErr(err error) error {
+	var pe *protocol.Error
+	switch {
+	case errors.Is(err, ErrLineTooLong):
+		return c.errFrameTooLarge()
+	case errors.Is(err, io.EOF), errors.As(err, &pe):
+		return err
+	}
+	return fmt.Errorf("%s: read: %w", c.opts.Name, err)
 }
 
-// What handling a frame did, as far as the read loop cares.
-const (
-	frameDone       = iota // nothing else to do
-	frameReadied           // another goroutine was made runnable
-	frameAnswered          // a response went to its pending call
-	frameLostReader        // a request ran here and reading moved elsewhere
-)
-
-// handleFrame validates and dispatches one inbound frame.
-func (c *Conn) handleFrame(line []byte) int {
+// handleFrame validates and dispatches one inbound frame, which ends at
+// stream offset end. It reports whether another goroutine was made
+// runnable.
+func (c *Conn) handleFrame(line []byte, end int64) bool {
 	var e envelope
 	parseEnvelope(line, &e)
+	if e.kind == kindResponse || e.kind == kindInvalid {
+		// Handled before the caller sees its answer; a request or a
+		// notification only once it is admitted (Handled).
+		c.rx.handled.Store(end)
+	}
 	tapping := c.opts.OnFrame != nil
 	var info FrameInfo
 	if tapping {
@@ -212,14 +106,14 @@ func (c *Conn) handleFrame(line []byte) int {
 	}
 	switch e.kind {
 	case kindEmpty:
-		return frameDone
+		return false
 	case kindParseError:
 		c.log.Warn("unparseable frame", "err", e.problem)
 		c.sendError(0, false, "", &protocol.Error{
 			Code:    protocol.CodeParseError,
 			Message: "parse error: " + e.problem,
 			Data:    &protocol.ErrorData{Reason: protocol.ReasonProtocolError},
-		}, 0)
+		}, time.Time{})
 	case kindInvalid:
 		c.log.Warn("invalid frame", "err", e.problem)
 		pe := protocol.NewError(protocol.ReasonProtocolError, "invalid request: "+e.problem)
@@ -229,22 +123,22 @@ func (c *Conn) handleFrame(line []byte) int {
 				"malformed response: "+e.problem)}, nil)
 		}
 		id, ok := e.answerID()
-		c.sendError(id, ok, e.method, pe, 0)
+		c.sendError(id, ok, e.method, pe, time.Time{})
 	case kindRequest:
-		var readAt int64
+		var readAt time.Time
 		if tapping {
-			readAt = c.mono()
+			readAt = time.Now()
 		}
 		return c.dispatchRequest(&e, readAt)
 	case kindNotification:
-		c.dispatchNotification(&e)
+		return c.dispatchNotification(&e)
 	case kindResponse:
 		if e.idState == idNull {
 			if tapping {
 				c.opts.OnFrame(info)
 			}
 			c.log.Warn("peer reported an error without id", "err", e.rpcErr)
-			return frameDone
+			return false
 		}
 		r := response{result: e.result}
 		if e.rpcErr != nil {
@@ -254,234 +148,194 @@ func (c *Conn) handleFrame(line []byte) int {
 		if tapping {
 			tapped = &info
 		}
-		if c.followedByTraffic(c.deliver(e.id, r, tapped)) {
-			return frameReadied // keep reading: the peer is about to send more
-		}
-		return frameAnswered
+		return c.deliver(e.id, r, tapped)
 	}
-	return frameReadied
+	return false
 }
 
 // deliver hands a response to the pending call with that id, if any, and
-// returns the call's method ("" if none). With tapped, the frame is reported
-// to OnFrame (with the call's method and latency) before the caller can see
+// reports whether there was one. With tapped, the frame is reported to
+// OnFrame (with the call's method and latency) before the caller can see
 // its answer, so an inspector never records an answer after what its
 // caller did next.
-func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) (method string) {
-	c.mu.Lock()
-	p := c.pending[id]
-	if p != nil {
-		method = p.method
-		delete(c.pending, id)
-		if tapped != nil {
+func (c *Conn) deliver(id int64, r response, tapped *FrameInfo) bool {
+	c.st.mu.Lock()
+	p := c.st.pending[id]
+	delete(c.st.pending, id)
+	c.st.mu.Unlock()
+	if tapped != nil {
+		if p != nil {
 			tapped.Method = p.method
-			if at := p.sentAt.Load(); at != 0 {
-				tapped.Latency = durationNS(c.mono() - at)
+			if !p.sentAt.IsZero() {
+				tapped.Latency = time.Since(p.sentAt)
 			}
 		}
-	}
-	c.mu.Unlock()
-	if tapped != nil {
 		c.opts.OnFrame(*tapped)
 	}
 	if p == nil {
 		c.log.Debug("response to unknown id ignored", "id", id)
-		return method
+		return false
 	}
-	// Out of pending, p is ours alone to answer (terminate and forget
-	// only touch pending calls); the channel is buffered.
-	p.ch <- r
-	return method
+	p.ch <- r // out of pending, p is ours alone to answer; buffered
+	return true
 }
 
-func (c *Conn) dispatchRequest(e *envelope, readAt int64) int {
+// request is one admitted inbound request; it is also its handler's
+// context, which carries the after-response hooks (AfterResponse).
+type request struct {
+	context.Context
+	h      Handler
+	id     int64
+	method string
+	params json.RawMessage
+	readAt time.Time     // tapping only
+	after  []func(error) // appended by the handler's goroutine only
+}
+
+type afterKey struct{}
+
+func (r *request) Value(key any) any {
+	if key == (afterKey{}) {
+		return r
+	}
+	return r.Context.Value(key)
+}
+
+// AfterResponse registers fn to run once the answer of the request whose
+// handler got ctx has been written: fn(nil) after the write, or fn(err)
+// when the answer could not be written (the connection ended first, or the
+// write failed). fn runs exactly once, on the goroutine that wrote (or gave
+// up on) the answer: it must not block and must not send on the connection
+// (start a goroutine for that). AfterResponse must be called by the
+// handler's goroutine before the handler returns; it reports false, and fn
+// never runs, when ctx is not a request handler's context.
+func AfterResponse(ctx context.Context, fn func(error)) bool {
+	r, ok := ctx.Value(afterKey{}).(*request)
+	if !ok {
+		return false
+	}
+	r.after = append(r.after, fn)
+	return true
+}
+
+func (c *Conn) dispatchRequest(e *envelope, readAt time.Time) bool {
 	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
 		if err := c.admit(e.method, false); err != nil {
 			c.sendError(e.id, true, e.method, wireError(err), readAt)
 			if errors.Is(err, ErrPoison) {
 				// Queued before the end, the answer is still written.
-				c.terminate(err, true)
+				c.end(err, true)
 			}
-			return frameReadied
+			return false
 		}
 	}
 	h := c.handlers[e.method]
 	if h == nil {
 		c.sendError(e.id, true, e.method, protocol.NewError(protocol.ReasonUnknownMethod,
 			"method not found: "+clip(e.method)), readAt)
-		return frameReadied
+		return false
 	}
-	if c.inflight.Add(1) > c.maxIn {
-		c.inflight.Add(-1)
+	c.st.mu.Lock()
+	busy := c.st.inflight >= c.opts.MaxInflight
+	if !busy {
+		c.st.inflight++
+		c.wg.Add(1) // under the lock: never after Wait saw the end
+	}
+	c.st.mu.Unlock()
+	if busy {
 		c.sendError(e.id, true, e.method, protocol.Errorf(protocol.ReasonInternal,
-			"busy: %d requests in flight", c.maxIn), readAt)
-		return frameReadied
+			"busy: %d requests in flight", c.opts.MaxInflight), readAt)
+		return false
 	}
 	params := e.params
 	if params == nil {
 		params = emptyObject
 	}
-	j := job{h: h, id: e.id, method: e.method, params: params, readAt: readAt}
-	if c.br.Buffered() == 0 {
-		// Nothing else is waiting to be read: serve it here.
-		if !c.serveInline(j) {
-			return frameLostReader
-		}
-		return frameDone
-	}
+	r := &request{Context: c.ctx, h: h, id: e.id, method: e.method, params: params, readAt: readAt}
 	select {
-	case c.jobs <- j: // an idle worker took it
+	case c.idle <- r: // a worker waiting for work took it
+		c.wg.Done()
 	default:
-		c.workers.Add(1)
-		go c.worker(j)
+		go c.worker(r)
 	}
-	return frameReadied
+	return true
 }
 
-// inlineGrace is how long a request served on the reader goroutine may run
-// before reading moves to a fresh goroutine.
-const inlineGrace = 500 * time.Microsecond
-
-// serveInline serves j on the reader goroutine, which saves handing it to a
-// worker (a wake-up of another thread) when the reader has nothing else to
-// do. A handler may still block: once it has run for inlineGrace, or as soon
-// as it makes a Call on this connection, another goroutine takes over the
-// reading (takeOver) and the handler keeps this goroutine. It reports whether
-// this goroutine is still the reader.
-func (c *Conn) serveInline(j job) bool {
-	// The token is the start time, unique per turn.
-	tok := uint64(c.mono())
-	if tok <= c.inlineLast {
-		tok = c.inlineLast + 1
-	}
-	c.inlineLast = tok
-	c.inlineTok.Store(tok)
-	if c.graceArmed.CompareAndSwap(false, true) {
-		// One timer watches all turns: it is armed once and re-arms itself
-		// while turns keep coming, so a fast turn costs no timer operation.
-		c.graceTimer.Reset(inlineGrace)
-	}
-	c.serve(j)
-	return c.inlineTok.CompareAndSwap(tok, 0)
-}
-
-// graceCheck is the grace timer's function: it takes over the reading from
-// a turn older than inlineGrace, or waits for the current turn to get that
-// old.
-func (c *Conn) graceCheck() {
-	c.graceArmed.Store(false) // before the load: a turn starting now arms it
-	tok := c.inlineTok.Load()
-	if tok == 0 {
-		return
-	}
-	if age := c.mono() - int64(tok); age < int64(inlineGrace) {
-		if c.graceArmed.CompareAndSwap(false, true) {
-			c.graceTimer.Reset(time.Duration(int64(inlineGrace) - age))
-		}
-		return
-	}
-	c.takeOver()
-}
-
-// takeOver continues reading on the calling goroutine if a request is being
-// served on the reader goroutine. The compare-and-swap hands the reader role
-// (and c.br) over exactly once.
-func (c *Conn) takeOver() {
-	tok := c.inlineTok.Load()
-	if tok != 0 && c.inlineTok.CompareAndSwap(tok, 0) {
-		c.readFrames(true)
-	}
-}
-
-// job is one admitted inbound request.
-type job struct {
-	h      Handler
-	id     int64
-	method string
-	params json.RawMessage
-	readAt int64
-}
-
-// worker serves requests, each on its own goroutine: a worker runs one job
-// at a time and, once done, waits for another instead of exiting, so a busy
-// connection does not pay for a fresh goroutine (and its stack growth) per
-// request. Idle workers beyond MaxInflight exit; the others exit when the
-// connection ends.
-func (c *Conn) worker(j job) {
+// worker serves requests, one at a time, each on a goroutine of its own:
+// once done, it waits for another instead of exiting, so a busy connection
+// does not pay for a fresh goroutine (and its stack growth) per request.
+// Idle workers exit when the connection ends.
+func (c *Conn) worker(r *request) {
+	defer c.wg.Done()
 	for {
-		c.serve(j)
-		if c.workers.Load() > c.maxIn {
-			c.workers.Add(-1) // more workers than can ever be busy
-			return
-		}
+		c.serve(r)
 		select {
-		case j = <-c.jobs:
+		case r = <-c.idle:
 		case <-c.done:
 			return
 		}
 	}
 }
 
-func (c *Conn) serve(j job) {
-	c.respond(c.answer(j))
+// serve runs one request's handler and sends the answer; the in-flight slot
+// is freed when the handler has returned.
+func (c *Conn) serve(r *request) {
+	f := c.answer(r)
+	c.st.mu.Lock()
+	c.st.inflight--
+	c.st.mu.Unlock()
+	_ = c.out.send(context.Background(), f, true, true)
 }
 
-// answer runs the handler of j and builds the response frame.
-func (c *Conn) answer(j job) outFrame {
+// answer runs the handler of r and builds the response frame.
+func (c *Conn) answer(r *request) outFrame {
 	fb := getBuf()
-	if pe := c.invoke(fb, j); pe != nil {
+	if pe := c.invoke(fb, r); pe != nil {
 		putBuf(fb)
-		return errorFrame(j.id, true, j.method, pe, j.readAt)
+		f := errorFrame(r.id, true, r.method, pe, r.readAt)
+		f.after = r.after
+		return f
 	}
 	if len(fb.b) > protocol.FrameBytes {
-		c.log.Warn("handler result exceeds the frame limit", "method", j.method, "bytes", len(fb.b))
+		c.log.Warn("handler result exceeds the frame limit", "method", r.method, "bytes", len(fb.b))
 		putBuf(fb)
-		return errorFrame(j.id, true, j.method, protocol.NewError(protocol.ReasonInternal,
-			"response exceeds frame size limit"), j.readAt)
+		f := errorFrame(r.id, true, r.method, protocol.NewError(protocol.ReasonInternal,
+			"response exceeds frame size limit"), r.readAt)
+		f.after = r.after
+		return f
 	}
-	return outFrame{buf: fb, kind: outResponse, id: j.id, method: j.method, start: j.readAt}
-}
-
-// respond sends a handler's answer and frees its in-flight slot: written at
-// once when the writer is idle (the slot is freed first, so a peer that has
-// the answer never finds it still taken), queued otherwise (the slot is held
-// while the queue is full, as back-pressure).
-func (c *Conn) respond(f outFrame) {
-	if !c.writeDirect(context.Background(), f, true, true) {
-		_ = c.enqueue(context.Background(), f)
-		c.inflight.Add(-1)
-	}
+	return outFrame{buf: fb, kind: outResponse, id: r.id, method: r.method, start: r.readAt, after: r.after}
 }
 
 // invoke runs a handler and encodes its result into fb. A handler error
 // becomes a wire error; a panic (in the handler, in the error's Error method
 // or in the result's MarshalJSON) becomes an internal error.
-func (c *Conn) invoke(fb *frameBuf, j job) (pe *protocol.Error) {
+func (c *Conn) invoke(fb *frameBuf, r *request) (pe *protocol.Error) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.logPanic("request handler panic", j.method, p)
+			c.logPanic("request handler panic", r.method, p)
 			pe = protocol.Errorf(protocol.ReasonInternal, "handler panic: %v", p)
 		}
 	}()
-	result, err := j.h(c.ctx, j.params)
+	result, err := r.h(r, r.params)
 	if err != nil {
 		return wireError(err)
 	}
-	if err := fb.encodeResult(j.id, result); err != nil {
-		c.log.Error("cannot encode handler result", "method", j.method, "err", err)
+	if err := fb.encodeResult(r.id, result); err != nil {
+		c.log.Error("cannot encode handler result", "method", r.method, "err", err)
 		return protocol.NewError(protocol.ReasonInternal, "encode result: "+err.Error())
 	}
 	return nil
 }
 
 // sendError queues an error response.
-func (c *Conn) sendError(id int64, hasID bool, method string, pe *protocol.Error, readAt int64) {
-	_ = c.enqueue(context.Background(), errorFrame(id, hasID, method, pe, readAt))
+func (c *Conn) sendError(id int64, hasID bool, method string, pe *protocol.Error, readAt time.Time) {
+	_ = c.out.send(context.Background(), errorFrame(id, hasID, method, pe, readAt), true, false)
 }
 
 // errorFrame builds an error response. An error too large for a frame is
 // replaced by the internal "response exceeds frame size limit".
-func errorFrame(id int64, hasID bool, method string, pe *protocol.Error, readAt int64) outFrame {
+func errorFrame(id int64, hasID bool, method string, pe *protocol.Error, readAt time.Time) outFrame {
 	fb := getBuf()
 	fb.encodeError(id, hasID, pe)
 	if len(fb.b) > protocol.FrameBytes {
@@ -504,38 +358,44 @@ func wireError(err error) *protocol.Error {
 	return protocol.AsError(err)
 }
 
-func (c *Conn) dispatchNotification(e *envelope) {
+// dispatchNotification runs a preempter at once or queues the notification
+// for the notification goroutine; it reports whether it queued one.
+func (c *Conn) dispatchNotification(e *envelope) bool {
 	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
 		if err := c.admit(e.method, true); err != nil {
 			c.log.Debug("notification not admitted", "method", e.method, "err", err)
 			if errors.Is(err, ErrPoison) {
-				c.terminate(err, true)
+				c.end(err, true)
 			}
-			return
+			return false
 		}
 	}
-	h := c.notifHandlers[e.method]
-	if h == nil {
+	n, ok := c.notes[e.method]
+	if !ok {
 		c.log.Debug("unknown notification ignored", "method", e.method)
-		return
+		return false
 	}
 	params := e.params
 	if params == nil {
 		params = emptyObject
 	}
-	if c.notifInline[e.method] {
-		c.runNote(noteItem{h: h, params: params, method: e.method})
-		return
+	it := noteItem{h: n.h, params: params, method: e.method}
+	if n.preempt {
+		c.runNote(it)
+		return false
 	}
 	select {
-	case c.notes <- noteItem{h: h, params: params, method: e.method}:
+	case c.noteQ <- it:
+		return true
 	case <-c.done:
+		return false
 	}
 }
 
 // notifyLoop runs notification handlers in arrival order. It drains the queue
 // after the reader ends, and stops at once after a local Close.
 func (c *Conn) notifyLoop() {
+	defer c.wg.Done()
 	for run := 1; ; run++ {
 		if run%notifyYield == 0 {
 			// A run of notifications does not block this goroutine, and the
@@ -544,33 +404,36 @@ func (c *Conn) notifyLoop() {
 			// before the handlers' buffers fill up.
 			runtime.Gosched()
 		}
+		var it noteItem
+		var ok bool
 		select {
-		case it, ok := <-c.notes:
-			if !ok {
-				return
-			}
-			c.runNote(it)
-			continue
-		case <-c.localClosed:
-			return
+		case it, ok = <-c.noteQ:
 		default:
+			run = 0 // about to wait: whatever was woken gets to run anyway
+			it, ok = <-c.noteQ
 		}
-		run = 0 // about to wait: whatever was woken gets to run anyway
-		select {
-		case it, ok := <-c.notes:
-			if !ok {
-				return
-			}
-			c.runNote(it)
-		case <-c.localClosed:
-			return
+		if !ok || c.closedLocally() {
+			return // a reader blocked on the full queue sees Done
 		}
+		c.runNote(it)
 	}
 }
 
 // notifyYield is how many notifications in a row notifyLoop runs before it
 // yields.
 const notifyYield = 8
+
+// closedLocally reports whether Close (or a poisoning) ended the connection.
+func (c *Conn) closedLocally() bool {
+	select {
+	case <-c.done:
+	default:
+		return false
+	}
+	c.st.mu.Lock()
+	defer c.st.mu.Unlock()
+	return c.st.local
+}
 
 func (c *Conn) runNote(it noteItem) {
 	defer func() {

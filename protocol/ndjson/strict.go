@@ -2,8 +2,8 @@ package ndjson
 
 import (
 	"errors"
-	"io"
-	"sync/atomic"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // What the connection offers a host that must not be slipped past (DESIGN
@@ -13,33 +13,28 @@ import (
 // refusal that ends the connection once its answer is written; and a word
 // for why a line is not a frame.
 
-// countingReader counts the bytes each read returns: one atomic add per
-// read call, not per frame.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (cr countingReader) Read(p []byte) (int, error) {
-	n, err := cr.r.Read(p)
-	cr.n.Add(int64(n))
-	return n, err
-}
-
 // Received is how many bytes were read from the peer so far, including the
 // ones still buffered and not yet handled. Frames starting before this mark
 // (see Options.AdmitAt) had been sent before it was taken.
-func (c *Conn) Received() int64 { return c.rx.Load() }
+// It needs a Reader with a Received method (the default Reader and the
+// host's pipe transport have one); with another Reader it is Handled.
+func (c *Conn) Received() int64 {
+	if r, ok := c.rd.(interface{ Received() int64 }); ok {
+		return r.Received()
+	}
+	return c.Handled()
+}
 
-// Handled is the stream offset just past the last whole frame taken from the
-// buffer. Received minus Handled are bytes that arrived and wait to be
-// handled (or the start of an unfinished frame).
-func (c *Conn) Handled() int64 { return c.lineEnd.Load() }
+// Handled is the stream offset just past the last whole frame handled: a
+// response once it reached its caller, a request or notification once it
+// was admitted and dispatched. Received minus Handled are bytes that arrived
+// and wait to be handled (or the start of an unfinished frame).
+func (c *Conn) Handled() int64 { return c.rx.handled.Load() }
 
 // Flushed is closed once the connection has ended and the writer has
 // written (or failed to write) everything queued before the end, the answer
 // to a poisoning request included.
-func (c *Conn) Flushed() <-chan struct{} { return c.flushed }
+func (c *Conn) Flushed() <-chan struct{} { return c.out.flushed }
 
 // ErrPoison marks an admission error that ends the connection (see
 // Options.AdmitAt).
@@ -69,9 +64,15 @@ func Problem(line []byte) string {
 func (c *Conn) admit(method string, notification bool) error {
 	switch {
 	case c.opts.AdmitAt != nil:
-		return c.opts.AdmitAt(method, notification, c.lineAt)
+		return c.opts.AdmitAt(method, notification, c.rx.at)
 	case c.opts.Admit != nil:
 		return c.opts.Admit(method, notification)
 	}
 	return nil
+}
+
+// frameTooLarge is the error of an outbound frame over the cap.
+func frameTooLarge(n int) *protocol.Error {
+	return protocol.Errorf(protocol.ReasonFrameTooLarge,
+		"outbound frame of %d bytes exceeds the %d-byte frame limit", n, protocol.FrameBytes)
 }

@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -170,38 +168,5 @@ func TestAdmitAtAndPoison(t *testing.T) {
 	}
 	if n := p.c.Received(); n != int64(len(answer)+len(request)) {
 		t.Fatalf("received %d bytes, sent %d", n, len(answer)+len(request))
-	}
-}
-
-// A peer that stops reading its input fails the connection after
-// WriteStall instead of holding the writer forever.
-func TestWriteStallEndsTheConnection(t *testing.T) {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outR, outW, err := os.Pipe() // outR is never read
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { inW.Close(); outR.Close() }()
-	c := NewConn(inR, outW, Options{Name: "stalled", WriteStall: 200 * time.Millisecond})
-	c.Start()
-	defer c.Close()
-	big := map[string]string{"pad": strings.Repeat("x", 32<<10)}
-	start := time.Now()
-	go func() {
-		for range 64 { // 2 MiB: far past the pipe's buffer
-			if c.Notify(context.Background(), "n", big) != nil {
-				return
-			}
-		}
-	}()
-	wait(t, c.Done(), "the stalled connection to end")
-	if err := c.Err(); !errors.Is(err, ErrWriteStalled) {
-		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("ended after %s, the stall limit is 200ms", d)
 	}
 }

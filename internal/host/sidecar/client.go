@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/content"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/transport"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -275,15 +276,17 @@ func (c *Client) spawn(path string, args []string) error {
 	if stall <= 0 {
 		stall = WriteStall
 	}
-	c.conn = ndjson.NewConn(outR, inW, ndjson.Options{
-		Name:       "plugin " + c.name,
-		WriteStall: stall,
-		Logger:     c.log,
-		AdmitAt:    c.admit,
-		OnFrame:    tap,
-		OnInvalid:  c.onInvalid,
-		// A provider streams its chunks right after answering the open.
-		FollowedByTraffic: func(method string) bool { return method == protocol.MethodStreamOpen },
+	// The host's pipe framer: reads wait on the reader's own thread, writes
+	// have deadlines (the caller's, and the stall limit).
+	rd, wr := transport.Framer(outR, inW, stall)
+	c.conn = ndjson.NewConn(nil, nil, ndjson.Options{
+		Name:      "plugin " + c.name,
+		Reader:    rd,
+		Writer:    wr,
+		Logger:    c.log,
+		AdmitAt:   c.admit,
+		OnFrame:   tap,
+		OnInvalid: c.onInvalid,
 	})
 	for _, m := range []string{protocol.MethodBrowserTabList, protocol.MethodBrowserTabOpen,
 		protocol.MethodBrowserTabSnapshot, protocol.MethodBrowserTabAct, protocol.MethodBrowserTabWait} {

@@ -4,6 +4,14 @@
 // shutdown sequence, crash handling, the redacted stderr tail and the
 // start-failure diagnostics a user can act on.
 //
+// The connection is a protocol/ndjson Conn over the host's pipe framer
+// (internal/host/transport): the reader goroutine waits for the plugin's
+// frames on its own thread, and writes to the plugin have deadlines (a
+// Call's, and WriteStall for a plugin that stops reading its stdin). The
+// initialized barrier compares where each inbound frame starts with the
+// bytes received when the initialize answer arrived (Conn.Received,
+// Options.AdmitAt): anything already on its way poisons the connection.
+//
 // A Client never restarts its process: a crashed plugin stays Failed until
 // the runtime starts a new generation.
 package sidecar

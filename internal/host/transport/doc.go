@@ -3,6 +3,14 @@
 // protocol/ndjson and sdk packages (plugins never compile it).
 //
 // It holds:
+//   - Framer (Reader, Writer): the protocol/ndjson framer the host's v2
+//     sidecar connections use. The Reader's Await keeps a Call's goroutine
+//     spinning briefly (yielding the CPU) once the request is written, so a
+//     quick answer does not cost a sleep and a wake-up. The Writer gives every
+//     write a deadline: the caller's (a Call whose ctx ends mid-frame
+//     returns, and the rest of the frame is written first by the next
+//     write) and the stall limit (a plugin that takes no byte for that long
+//     fails the connection with ErrWriteStalled).
 //   - Pipe: the read end of a pipe whose watched reads wait on the reading
 //     goroutine's own thread (on Linux: spinning briefly while yielding the
 //     CPU to the peer just woken, then in poll(2)), so that the answer wakes

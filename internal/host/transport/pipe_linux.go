@@ -51,3 +51,12 @@ func threadRead(fd int, b []byte, w *Watch) (int, error) {
 		}
 	}
 }
+
+// await spins until answered reports true or spinFor has passed, yielding
+// the CPU between looks.
+func await(answered func() bool) {
+	until := time.Now().Add(spinFor)
+	for !answered() && time.Now().Before(until) {
+		_, _, _ = syscall.Syscall(syscall.SYS_SCHED_YIELD, 0, 0, 0)
+	}
+}

@@ -66,7 +66,7 @@ var readers = []struct {
 	{"pipe thread reads", func(f *os.File) (io.Reader, *Watch) { p := NewPipe(f); return p, p.Watch() }},
 }
 
-func openPipe(t *testing.T) (r, w *os.File) {
+func openPipe(t testing.TB) (r, w *os.File) {
 	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {

@@ -1,0 +1,144 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
+)
+
+// The host's framer for protocol/ndjson: a Reader over the read end of a
+// plugin's stdout pipe whose Await spins a Call's thread briefly, and a
+// Writer over the write end of its stdin pipe with write deadlines,
+// so that a plugin that stops reading cannot hold the host past the
+// caller's deadline or the stall limit.
+
+// Reader is the ndjson.Reader of a pipe read end: the default framer's
+// reads (through the runtime's poller, ended by a read deadline when the
+// connection ends), and Await.
+//
+// Concurrency: as ndjson.Reader: ReadFrame by one goroutine at a time;
+// Buffered by that goroutine; Received by any goroutine; Await by any
+// number of callers at once.
+//
+// Why not Pipe's thread reads here: with one reader goroutine per
+// connection they measured no faster than the poller for one plugin, and
+// slower for a chain of eight (every reader spun after its answer, on CPUs
+// the next plugin needed), while each idle plugin held a thread waking
+// every 10 ms. The spin that pays is the caller's, in Await.
+type Reader struct {
+	*ndjson.FrameReader
+}
+
+// NewReader reads frames of at most protocol.FrameBytes from f, the read end
+// of a pipe from os.Pipe.
+func NewReader(f *os.File) *Reader {
+	return &Reader{ndjson.NewReader(f)}
+}
+
+// Await keeps a Call's goroutine on its thread, yielding the CPU, until its
+// answer is delivered or spinFor has passed (see ndjson.Reader): an answer
+// that comes back that soon is taken without putting this thread to sleep
+// and waking it again, and each yield lets the plugin (or the reader) run
+// here at once.
+func (r *Reader) Await(answered func() bool) { await(answered) }
+
+// ErrWriteStalled is the error of a write the plugin took no byte of for
+// the stall limit.
+var ErrWriteStalled = errors.New("the peer stopped reading")
+
+// Writer is the ndjson.Writer of a pipe write end.
+//
+// Concurrency: as ndjson.Writer: WriteFrame and Close by one goroutine at a
+// time (the connection's pen holder).
+type Writer struct {
+	f     *os.File
+	stall time.Duration
+	dl    bool   // f has write deadlines
+	carry []byte // the unwritten rest of a frame whose caller's ctx ended
+}
+
+// NewWriter writes frames to f, the write end of a pipe from os.Pipe. A
+// write the plugin takes no byte of for stall fails with ErrWriteStalled
+// (zero: no limit); a direct write for a caller whose ctx has a deadline
+// returns at that deadline, leaving the rest of the frame to be written
+// first by the next write (or by Close).
+func NewWriter(f *os.File, stall time.Duration) *Writer {
+	return &Writer{f: f, stall: stall, dl: f.SetWriteDeadline(time.Time{}) == nil}
+}
+
+// WriteFrame writes b (see ndjson.Writer).
+func (w *Writer) WriteFrame(ctx context.Context, b []byte) error {
+	if len(w.carry) > 0 {
+		if err := w.write(time.Time{}, w.carry); err != nil {
+			return err
+		}
+		w.carry = nil
+	}
+	until, _ := ctx.Deadline()
+	err := w.write(until, b)
+	var cut *cutShort
+	if errors.As(err, &cut) {
+		w.carry = append([]byte(nil), b[cut.n:]...)
+		return nil
+	}
+	return err
+}
+
+// Close writes what a caller left unwritten, then closes f.
+func (w *Writer) Close() error {
+	var err error
+	if len(w.carry) > 0 {
+		err = w.write(time.Time{}, w.carry)
+		w.carry = nil
+	}
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// cutShort: the caller's deadline came after n bytes of the frame.
+type cutShort struct{ n int }
+
+func (c *cutShort) Error() string { return fmt.Sprintf("write cut short after %d bytes", c.n) }
+
+// write writes b while the peer takes bytes: the deadline of each attempt is
+// the stall limit from now, or until if it is sooner (then a *cutShort
+// reports how far it got).
+func (w *Writer) write(until time.Time, b []byte) error {
+	if !w.dl || (w.stall <= 0 && until.IsZero()) {
+		_, err := w.f.Write(b)
+		return err
+	}
+	done := 0
+	for {
+		at, byCaller := until, !until.IsZero()
+		if w.stall > 0 {
+			if s := time.Now().Add(w.stall); !byCaller || s.Before(at) {
+				at, byCaller = s, false
+			}
+		}
+		_ = w.f.SetWriteDeadline(at)
+		n, err := w.f.Write(b[done:])
+		done += n
+		if err == nil || !errors.Is(err, os.ErrDeadlineExceeded) {
+			return err
+		}
+		switch {
+		case byCaller:
+			return &cutShort{done}
+		case n == 0:
+			return fmt.Errorf("%w: no byte taken for %s", ErrWriteStalled, w.stall)
+		}
+	}
+}
+
+// Framer returns the host's ndjson framer over a plugin's pipes: frames read
+// from stdout, written to stdin with the stall limit.
+func Framer(stdout, stdin *os.File, stall time.Duration) (ndjson.Reader, ndjson.Writer) {
+	return NewReader(stdout), NewWriter(stdin, stall)
+}
