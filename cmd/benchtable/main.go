@@ -85,7 +85,7 @@ var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 
 func main() {
 	reportOnly := flag.Bool("report-only", false, "print the table but exit 0 even when a target is missed")
-	only := flag.String("run", "", "only rows whose package contains this")
+	only := flag.String("run", "", "only rows whose package contains this (comma-separated: any of these)")
 	rounds := flag.Int("rounds", 5, "alternating rounds per benchmark; each figure is the median")
 	flag.Parse()
 
@@ -93,7 +93,7 @@ func main() {
 	byPkg := map[string][]row{}
 	var pkgs []string
 	for _, r := range rows {
-		if *only != "" && !strings.Contains(r.pkg, *only) {
+		if !selected(r.pkg, *only) {
 			continue
 		}
 		if _, ok := byPkg[r.pkg]; !ok {
@@ -122,7 +122,7 @@ func main() {
 	fmt.Fprintln(tw, "ISSUE\tROW\tVALUE\tBASELINE\tRATIO\tTARGET\t")
 	missed := 0
 	for _, r := range rows {
-		if *only != "" && !strings.Contains(r.pkg, *only) {
+		if !selected(r.pkg, *only) {
 			continue
 		}
 		v, ok := figure(results, r.bench, r.metric)
@@ -147,6 +147,19 @@ func main() {
 	if missed > 0 && !*reportOnly {
 		os.Exit(1)
 	}
+}
+
+// selected reports whether a row of package pkg is run under -run only.
+func selected(pkg, only string) bool {
+	if only == "" {
+		return true
+	}
+	for _, part := range strings.Split(only, ",") {
+		if part != "" && strings.Contains(pkg, part) {
+			return true
+		}
+	}
+	return false
 }
 
 // figure evaluates a row's reference: "Name", "@Name", "@k*Name" or
