@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -104,12 +103,10 @@ type Client struct {
 	opts    Options
 	name    string
 	log     *slog.Logger
-	cmd     *exec.Cmd
-	stdin   *os.File
-	stdout  *os.File
+	child   *proc.Child // the process: its group, pipes, stderr tail and reaper
 	conn    *ndjson.Conn
 	content *content.Store // this connection's content refs
-	stderr  *proc.Tail
+	stderr  *proc.Tail     // the child's, once spawned (an empty one before)
 	started time.Time
 
 	decl      protocol.InitializeResult
@@ -124,10 +121,8 @@ type Client struct {
 	// unresponsive: it let an intercept time out, so Shutdown does not
 	// wait ShutdownRequestTimeout for an answer it will not give.
 	unresponsive atomic.Bool
-	exited       chan struct{} // closed when the process has been reaped
-	settled      chan struct{} // closed once a crash has been classified
-	stderrDone   chan struct{}
-	waitErr      error
+	exited       <-chan struct{} // the child's: closed when the process has been reaped
+	settled      chan struct{}   // closed once a crash has been classified
 
 	mu      sync.Mutex
 	state   State
@@ -168,15 +163,13 @@ func (e *ExitError) Unwrap() error {
 // ctx bounds the whole start (the generation's shared budget).
 func Start(ctx context.Context, opts Options) (*Client, error) {
 	c := &Client{
-		opts:       opts,
-		name:       opts.Name,
-		stderr:     proc.NewTail(TailBytes),
-		content:    content.NewStore(),
-		started:    time.Now(),
-		exited:     make(chan struct{}),
-		settled:    make(chan struct{}),
-		stderrDone: make(chan struct{}),
-		state:      StateStarting,
+		opts:    opts,
+		name:    opts.Name,
+		stderr:  proc.NewTail(TailBytes),
+		content: content.NewStore(),
+		started: time.Now(),
+		settled: make(chan struct{}),
+		state:   StateStarting,
 	}
 	c.log = opts.Logger
 	if c.log == nil {
@@ -194,7 +187,7 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
 		return nil, c.startErr(StageResolve, command, fmt.Errorf("command %s is not runnable", path))
 	}
-	if err := c.spawn(path, args); err != nil {
+	if err := c.spawn(ctx, path, args); err != nil {
 		return nil, err
 	}
 	limit := opts.HandshakeTimeout
@@ -227,35 +220,17 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	return c, nil
 }
 
-// spawn starts the process in its own process group with three pipes.
-func (c *Client) spawn(path string, args []string) error {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return c.startErr(StagePipes, path, err)
-	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW)
-		return c.startErr(StagePipes, path, err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		closeAll(inR, inW, outR, outW)
-		return c.startErr(StagePipes, path, err)
-	}
+// spawn starts the process through the host's one process runner: its own
+// group registered with the watchdog, stdin and stdout pipes, stderr into
+// the tail (and the debug log).
+func (c *Client) spawn(ctx context.Context, path string, args []string) error {
 	base := c.opts.BaseEnv
 	if base == nil {
 		base = os.Environ()
 	}
-	cmd := exec.Command(path, args...)
-	cmd.Env = c.opts.Manifest.Env(c.opts.Root, base)
-	cmd.Dir = c.opts.Root
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	cmd.SysProcAttr = proc.Attr()
-	err = proc.Start(cmd)
-	closeAll(inR, outW, errW) // the child's ends
+	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Args: args, Env: c.opts.Manifest.Env(c.opts.Root, base),
+		Dir: c.opts.Root, Log: c.log, StderrLevel: slog.LevelDebug, TailBytes: TailBytes})
 	if err != nil {
-		closeAll(inW, outR, errR)
 		if facts := inspectFile(path); facts.Exists && !facts.ForThisMachine {
 			// Not a program this machine runs: a resolve failure, as a
 			// missing or non-executable command is.
@@ -263,9 +238,8 @@ func (c *Client) spawn(path string, args []string) error {
 		}
 		return c.startErr(StageSpawn, path, err)
 	}
-	c.cmd, c.stdin, c.stdout = cmd, inW, outR
-	go proc.PumpStderr(errR, c.stderr, c.log, c.stderrDone)
-	go c.reap(errR)
+	c.child, c.exited, c.stderr = child, child.Exited(), child.Tail()
+	go c.reap()
 
 	var tap func(ndjson.FrameInfo)
 	if c.opts.OnFrame != nil {
@@ -278,7 +252,7 @@ func (c *Client) spawn(path string, args []string) error {
 	}
 	// The host's pipe framer: reads wait on the reader's own thread, writes
 	// have deadlines (the caller's, and the stall limit).
-	rd, wr := transport.Framer(outR, inW, stall)
+	rd, wr := transport.Framer(child.Stdout, child.Stdin, stall)
 	c.conn = ndjson.NewConn(nil, nil, ndjson.Options{
 		Name:      "plugin " + c.name,
 		Reader:    rd,
@@ -305,18 +279,14 @@ func browserUnavailable(context.Context, json.RawMessage) (any, error) {
 	return nil, protocol.NewError(protocol.ReasonBrowserUnavailable, "the desktop host has no browser companion")
 }
 
-// reap waits for the process, then makes sure its whole group is gone.
-func (c *Client) reap(stderr *os.File) {
-	c.waitErr = c.cmd.Wait()
-	proc.KillGroup(c.cmd.Process.Pid)
-	proc.Forget(c.cmd.Process.Pid)
-	close(c.exited)
-	// Our read ends stay open until the group is dead so no frame written
-	// before exit is lost; the conn sees EOF once every writer is gone.
+// reap waits until the process was reaped (the runner kills what it left
+// in its group) and its stderr drained into the tail, then reports a crash
+// unless the host was stopping it.
+func (c *Client) reap() {
+	<-c.exited
 	c.waitStderr()
-	_ = stderr.Close()
 	if !c.stopping.Load() {
-		c.crashed(fmt.Sprintf("exited: %s", describeWait(c.waitErr)))
+		c.crashed(fmt.Sprintf("exited: %s", describeWait(c.child.ExitErr())))
 	}
 }
 
@@ -325,7 +295,7 @@ func (c *Client) reap(stderr *os.File) {
 // the better explanation and reap reports it.
 func (c *Client) watchConn() {
 	<-c.conn.Done()
-	defer c.stdout.Close()
+	defer c.child.Stdout.Close()
 	if c.stopping.Load() {
 		return
 	}
@@ -444,7 +414,7 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 		case <-c.exited:
 			// It died before initialized was sent, yet that write went
 			// through: reap's report was ignored while Starting.
-			early = "exited: " + describeWait(c.waitErr)
+			early = "exited: " + describeWait(c.child.ExitErr())
 		default:
 		}
 	}
@@ -467,8 +437,8 @@ func (c *Client) explain(err error) error {
 	}
 	select {
 	case <-c.exited:
-		if c.waitErr != nil || errors.Is(err, ndjson.ErrClosed) {
-			return fmt.Errorf("%w (process %s)", err, describeWait(c.waitErr))
+		if c.child.ExitErr() != nil || errors.Is(err, ndjson.ErrClosed) {
+			return fmt.Errorf("%w (process %s)", err, describeWait(c.child.ExitErr()))
 		}
 	default:
 	}
@@ -498,29 +468,20 @@ func (c *Client) startErr(stage Stage, command string, err error) *StartError {
 	return se
 }
 
+// waitStderr waits (a bounded time: a descendant that left the group may
+// hold the pipe) for the child's stderr to be drained into the tail.
 func (c *Client) waitStderr() {
 	select {
-	case <-c.stderrDone:
+	case <-c.child.Done():
 	case <-time.After(stderrDrainWait):
 	}
 }
 
-// kill ends the whole process group now. Safe to call at any time.
+// kill ends the whole process group now (nothing once it was reaped). Safe
+// to call at any time.
 func (c *Client) kill() {
-	if c.cmd != nil && c.cmd.Process != nil {
-		select {
-		case <-c.exited:
-			// Reaped, its group killed and forgotten: the number may be
-			// another process's by now.
-		default:
-			proc.KillGroup(c.cmd.Process.Pid)
-		}
-	}
-}
-
-func closeAll(files ...*os.File) {
-	for _, f := range files {
-		_ = f.Close()
+	if c.child != nil {
+		c.child.Kill("stopped by the host")
 	}
 }
 

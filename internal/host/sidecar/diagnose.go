@@ -20,7 +20,6 @@ type Stage string
 // Start stages, in order.
 const (
 	StageResolve   Stage = "resolve"
-	StagePipes     Stage = "pipes"
 	StageSpawn     Stage = "spawn"
 	StageHandshake Stage = "handshake"
 	// StageNotStarted: never spawned, the generation's start budget ran

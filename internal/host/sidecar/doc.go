@@ -1,7 +1,8 @@
 // Package sidecar owns one v2 sidecar process and the client that speaks to
-// it: spawn (exec form, own process group), the initialize handshake and its
-// checks in the documented order, the initialized barrier, the bounded
-// shutdown sequence, crash handling, the redacted stderr tail and the
+// it: spawn (through internal/proc, the host's one process runner: exec
+// form, own process group, the watchdog, the stderr tail), the initialize
+// handshake and its checks in the documented order, the initialized
+// barrier, the bounded shutdown sequence, crash handling and the
 // start-failure diagnostics a user can act on.
 //
 // The connection is a protocol/ndjson Conn over the host's pipe framer

@@ -27,7 +27,7 @@ func (c *Client) Declaration() protocol.InitializeResult { return c.decl }
 func (c *Client) HandshakeTime() time.Duration { return c.handshake }
 
 // PID of the sidecar process (also its process group id).
-func (c *Client) PID() int { return c.cmd.Process.Pid }
+func (c *Client) PID() int { return c.child.Pid() }
 
 // State reports the client state.
 func (c *Client) State() State {
@@ -124,7 +124,7 @@ func (c *Client) Shutdown(ctx context.Context) {
 				protocol.ShutdownParams{TimeoutMillis: ShutdownRequestTimeout.Milliseconds()}, &res)
 			cancel()
 		}
-		_ = c.stdin.Close()
+		_ = c.child.Stdin.Close()
 		select {
 		case <-c.exited:
 		case <-time.After(ExitGrace):
