@@ -296,11 +296,7 @@ func (d *fastDecoder) str() (string, bool) {
 	if plain {
 		return string(raw[1 : len(raw)-1]), true
 	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return jsonscan.Unquote(raw)
 }
 
 func (d *fastDecoder) number(kind fastKind, v reflect.Value) bool {

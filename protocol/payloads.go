@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/protocol/internal/jsonscan"
 )
 
 // The payload DTOs of the 17 hook points: what extension/intercept and
@@ -234,7 +236,7 @@ func ValidArguments(arguments string) error {
 		return nil
 	}
 	t := bytes.TrimSpace([]byte(arguments))
-	if len(t) == 0 || t[0] != '{' || !json.Valid(t) {
+	if len(t) == 0 || t[0] != '{' || !jsonscan.Valid(t) {
 		return errors.New("arguments must be a JSON object")
 	}
 	return nil
