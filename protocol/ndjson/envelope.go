@@ -192,7 +192,7 @@ func parseEnvelope(line []byte, e *envelope) {
 		name string
 		raw  []byte
 	}{{"params", e.params}, {"result", e.result}, {"error", errRaw}} {
-		if k, ok := duplicateKey(m.raw); ok {
+		if k, ok := jsonscan.DuplicateKey(m.raw); ok { // k: the repeated key's path
 			inner, innerOf, innerDup = k, m.name, true
 			break
 		}
