@@ -22,7 +22,9 @@
 //   - "params" must be a JSON object; nil params are sent as {}.
 //   - Requests (method) and responses (result or error) are mutually
 //     exclusive, and so are result and error. The method must be a non-empty
-//     string. A known member may appear only once. Unknown members are
+//     string. A known member may appear only once, and no object inside
+//     params, result or error may repeat a key (the answer names its path,
+//     through protocol's one duplicate-key checker). Unknown members are
 //     tolerated.
 //   - Unparseable JSON, or JSON that is not an object, is answered with
 //     -32700 and id null. Valid JSON with a bad envelope is answered with
