@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Invoking an extension's tools and commands is this host's extension of
@@ -19,9 +19,6 @@ import (
 
 // defaultToolParameters is offered when a tool declares no schema.
 var defaultToolParameters = json.RawMessage(`{"type":"object","properties":{}}`)
-
-// commandNameRE is what a command name may look like after "/ext:".
-var commandNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // register adds a loaded extension's tools, commands and renderers. Names
 // never shadow a built-in tool or one registered earlier: a clash is
@@ -69,8 +66,9 @@ func (m *Manager) register(e *extension) {
 			}})
 	}
 	for _, c := range e.caps.Commands {
-		if !commandNameRE.MatchString(c.Name) {
-			skip(fmt.Sprintf("command %q: the name must match %s; skipped", c.Name, commandNameRE))
+		// A command name after "/ext:" follows the wire's name rule.
+		if !protocol.ValidPluginName(c.Name) {
+			skip(fmt.Sprintf("command %q: the name must match %s; skipped", c.Name, protocol.PluginNamePattern))
 			continue
 		}
 		name := "/ext:" + c.Name
