@@ -66,7 +66,9 @@ examples:
 bench:
 	$(GO) run ./cmd/benchtable
 
+## lint: gofmt, vet, staticcheck, and no binary or file over 1 MiB tracked by git
 lint:
+	$(GO) run ./scripts/treecheck
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$fmt" ]; then echo "gofmt needed:"; echo "$$fmt"; exit 1; fi
 	$(GO) vet ./...
