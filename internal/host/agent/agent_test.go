@@ -30,16 +30,40 @@ type recorder struct {
 	approved []agent.ApprovalRequest
 	answer   func(*surfaces.Prompt) (map[string]any, bool)
 	onText   func()
+	onEvent  func(agent.Event) // called for every event, on the goroutine that emitted it
 }
 
 func (r *recorder) Emit(ev agent.Event) {
 	r.mu.Lock()
 	r.events = append(r.events, ev)
-	hook := r.onText
+	hook, each := r.onText, r.onEvent
 	r.mu.Unlock()
+	if each != nil {
+		each(ev)
+	}
 	if ev.Kind == agent.EventText && hook != nil {
 		hook()
 	}
+}
+
+// setOnEvent installs an event hook (safely against Emit).
+func (r *recorder) setOnEvent(fn func(agent.Event)) {
+	r.mu.Lock()
+	r.onEvent = fn
+	r.mu.Unlock()
+}
+
+// eventsOf returns the events of one kind.
+func (r *recorder) eventsOf(kind agent.EventKind) []agent.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []agent.Event
+	for _, e := range r.events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func (r *recorder) Approve(_ context.Context, req agent.ApprovalRequest) agent.Approval {

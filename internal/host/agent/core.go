@@ -3,7 +3,6 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -58,15 +57,13 @@ type Core struct {
 	ext Extensions // nil without extensions
 
 	mu       sync.Mutex
+	busy     Operation                  // the busy token's holder ("" when idle; busy.go)
 	starting map[string]*sidecar.Client // clients of the generation being started
-	session  *Session
-	running  context.CancelFunc // the turn in progress
-	steered  []string           // queued by Steer for the next step boundary
-	followUp []string           // queued by FollowUp for after the turn
+	session  *Session                   // current only once its generation is live
+	running  context.CancelFunc         // the turn in progress
+	steered  []string                   // queued by Steer for the next step boundary
+	followUp []string                   // queued by FollowUp for after the turn
 }
-
-// ErrTurnRunning is returned when a command needs an idle core.
-var ErrTurnRunning = errors.New("a turn is running")
 
 // Open starts the core: plugins of the first generation bound to a new
 // session in cfg.Workspace.
@@ -132,7 +129,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 			c.tools = append(c.tools, t)
 		}
 	}
-	if err := c.publish(ctx); err != nil {
+	if err := c.publish(ctx, c.session); err != nil {
 		if c.ext != nil {
 			c.ext.Close(ctx)
 		}
@@ -194,11 +191,14 @@ func (c *Core) pluginState(plugin string) surfaces.PluginState {
 	return surfaces.PluginActive
 }
 
-// publish starts a new generation for the current session and rebinds the
-// surfaces and actions to it.
-func (c *Core) publish(ctx context.Context) error {
+// publish starts a new generation bound to s and makes s the current
+// session once that generation is live. When the generation fails to start,
+// the previous generation stays published and the current session stays
+// current: the runtime is bound back to it and the surfaces to its
+// generation. The caller holds the busy token (or is Open).
+func (c *Core) publish(ctx context.Context, s *Session) error {
 	c.mu.Lock()
-	s := c.session
+	old := c.session
 	c.mu.Unlock()
 	c.runtime.SetSession(s.ID, s.WorkspaceRoot)
 	gen, err := c.runtime.Reload(ctx)
@@ -206,11 +206,15 @@ func (c *Core) publish(ctx context.Context) error {
 	c.starting = nil
 	c.mu.Unlock()
 	if err != nil {
-		if cur := c.runtime.Current(); cur != nil { // the old generation stays published
+		c.runtime.SetSession(old.ID, old.WorkspaceRoot) // the next reload is for the session that stayed
+		if cur := c.runtime.Current(); cur != nil {     // the old generation stays published
 			c.surfaces.Bind(surfaces.Binding{SessionID: cur.Session.SessionID, Generation: cur.Number})
 		}
 		return err
 	}
+	c.mu.Lock()
+	c.session = s
+	c.mu.Unlock()
 	c.actions.Reset()
 	for _, cl := range gen.Clients() {
 		for _, w := range c.actions.Register(cl.Name(), cl.Declaration().UIActions) {
@@ -344,15 +348,19 @@ func (c *Core) reportDegraded(res *intercept.Result) {
 	}
 }
 
-// Reload restarts the plugins under a new generation (only when idle).
+// Reload restarts the plugins under a new generation for the current
+// session. It holds the busy token: while another operation runs it is
+// refused with a *BusyError.
 func (c *Core) Reload(ctx context.Context) error {
+	return c.guarded(OpReload, func() error { return c.reload(ctx) })
+}
+
+// reload is Reload for a caller holding the busy token.
+func (c *Core) reload(ctx context.Context) error {
 	c.mu.Lock()
-	busy := c.running != nil
+	s := c.session
 	c.mu.Unlock()
-	if busy {
-		return ErrTurnRunning
-	}
-	return c.publish(ctx)
+	return c.publish(ctx, s)
 }
 
 // The session points are dispatched as in the Reasonix host: only the
@@ -391,15 +399,34 @@ func (c *Core) sessionEvent(point protocol.HookPoint, id string) {
 	c.sessionObserve(point, &protocol.SessionPayload{SessionPath: c.sessions.Path(id), Phase: phaseOf(point)})
 }
 
+// SessionSwitchError is a NewSession or LoadSession whose new generation
+// did not start: the session that was current stays current, with its
+// generation, transcript and events. Err says why (an activation_failed
+// protocol error when a required plugin failed).
+type SessionSwitchError struct {
+	Op     Operation
+	Kept   string // the session that stays current
+	Wanted string // the session that was not opened
+	Err    error
+}
+
+func (e *SessionSwitchError) Error() string {
+	return fmt.Sprintf("%s: the plugins did not start for session %s, so session %s stays current: %v",
+		e.Op, e.Wanted, e.Kept, e.Err)
+}
+
+func (e *SessionSwitchError) Unwrap() error { return e.Err }
+
 // switchSession makes s current under a new generation (the sidecars are
 // bound to one session), announcing it with startPoint: session.start for a
-// fresh session, session.load for a saved one.
-func (c *Core) switchSession(ctx context.Context, s *Session, startPoint protocol.HookPoint) error {
-	c.mu.Lock()
-	c.session = s
-	c.mu.Unlock()
-	if err := c.publish(ctx); err != nil {
-		return err
+// fresh session, session.load for a saved one. s becomes current only once
+// its generation is live; when the generation fails, old stays current and
+// the subscribers, told session.end for it, are told session.start again
+// (the session goes on). The caller holds the busy token.
+func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session, startPoint protocol.HookPoint) error {
+	if err := c.publish(ctx, s); err != nil {
+		c.sessionEvent(protocol.HookSessionStart, old.ID)
+		return &SessionSwitchError{Op: op, Kept: old.ID, Wanted: s.ID, Err: err}
 	}
 	if startPoint == protocol.HookSessionLoad {
 		// A load cannot be undone once the sessions switched: the owner's
@@ -415,18 +442,6 @@ func (c *Core) switchSession(ctx context.Context, s *Session, startPoint protoco
 	}
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, s.ID)
-	}
-	c.fe.Emit(Event{Kind: EventSession, SessionID: s.ID})
-	return nil
-}
-
-// idle reports ErrTurnRunning while a turn runs: sessions switch only
-// between turns.
-func (c *Core) idle() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.running != nil {
-		return ErrTurnRunning
 	}
 	return nil
 }
@@ -481,43 +496,68 @@ func phaseOf(p protocol.HookPoint) string { return string(p)[len("session."):] }
 // /new, /clear), in the Reasonix host's order: the live session is saved,
 // session.rotate asks the session_policy owner (a block or a failure aborts
 // here, leaving the old session current and intact), then session.end is
-// observed for the old session and session.start for the new one.
+// observed for the old session and session.start for the new one. It holds
+// the busy token throughout; the new session is current only once its
+// generation is live, and a generation that fails to start leaves the old
+// one current (*SessionSwitchError).
 func (c *Core) NewSession(ctx context.Context, workspace string) error {
-	if err := c.idle(); err != nil {
+	var id string
+	err := c.guarded(OpNewChat, func() error {
+		var err error
+		id, err = c.newSession(ctx, workspace)
 		return err
+	})
+	if err == nil {
+		c.fe.Emit(Event{Kind: EventSession, SessionID: id})
 	}
-	cur := c.Session()
+	return err
+}
+
+func (c *Core) newSession(ctx context.Context, workspace string) (string, error) {
+	c.mu.Lock()
+	old := c.session
+	c.mu.Unlock()
 	if workspace == "" {
-		workspace = cur.WorkspaceRoot
+		workspace = old.WorkspaceRoot
 	}
-	if len(cur.Messages) > 0 { // an empty chat has nothing to keep
+	if len(c.Session().Messages) > 0 { // an empty chat has nothing to keep
 		if err := c.save(ctx); err != nil {
-			return fmt.Errorf("new chat: the current session was not saved, so it stays open: %w", err)
+			return "", fmt.Errorf("new chat: the current session was not saved, so it stays open: %w", err)
 		}
 	}
-	payload, err := c.sessionPolicy(ctx, protocol.HookSessionRotate, cur.ID)
+	payload, err := c.sessionPolicy(ctx, protocol.HookSessionRotate, old.ID)
 	if err != nil {
-		return fmt.Errorf("new chat: %w", err)
+		return "", fmt.Errorf("new chat: %w", err)
 	}
 	c.sessionObserve(protocol.HookSessionRotate, payload)
-	c.sessionEvent(protocol.HookSessionEnd, cur.ID)
+	c.sessionEvent(protocol.HookSessionEnd, old.ID)
 	s := NewSession(workspace)
-	s.Model, s.Effort = cur.Model, cur.Effort
-	return c.switchSession(ctx, s, protocol.HookSessionStart)
+	c.mu.Lock()
+	s.Model, s.Effort = old.Model, old.Effort
+	c.mu.Unlock()
+	return s.ID, c.switchSession(ctx, OpNewChat, old, s, protocol.HookSessionStart)
 }
 
 // LoadSession makes a saved session current: session.end is observed for
-// the old one, then session.load asks the session_policy owner.
+// the old one, then session.load asks the session_policy owner. It holds
+// the busy token throughout; a generation that fails to start leaves the
+// old session current (*SessionSwitchError).
 func (c *Core) LoadSession(ctx context.Context, id string) error {
-	if err := c.idle(); err != nil {
-		return err
+	err := c.guarded(OpOpen, func() error {
+		s, err := c.sessions.Load(id)
+		if err != nil {
+			return err
+		}
+		c.mu.Lock()
+		old := c.session
+		c.mu.Unlock()
+		c.sessionEvent(protocol.HookSessionEnd, old.ID)
+		return c.switchSession(ctx, OpOpen, old, s, protocol.HookSessionLoad)
+	})
+	if err == nil {
+		c.fe.Emit(Event{Kind: EventSession, SessionID: id})
 	}
-	s, err := c.sessions.Load(id)
-	if err != nil {
-		return err
-	}
-	c.sessionEvent(protocol.HookSessionEnd, c.Session().ID)
-	return c.switchSession(ctx, s, protocol.HookSessionLoad)
+	return err
 }
 
 // InvokeAction runs a plugin UI action by its public name.

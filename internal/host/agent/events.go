@@ -17,9 +17,9 @@ const (
 	EventReasoning   EventKind = "reasoning"
 	EventToolCall    EventKind = "tool_call" // a tool call card changed state
 	EventUsage       EventKind = "usage"
-	EventTurnDone    EventKind = "turn_done"
-	EventTurnFailed  EventKind = "turn_failed"
-	EventNotice      EventKind = "notice" // a warning worth showing (skipped plugin, audit)
+	EventTurnDone    EventKind = "turn_done"   // End.Outcome is TurnCompleted
+	EventTurnFailed  EventKind = "turn_failed" // End says how: stopped, failed, blocked, not saved
+	EventNotice      EventKind = "notice"      // a warning worth showing (skipped plugin, audit)
 	EventSurface     EventKind = "surface"
 	EventPlugins     EventKind = "plugins"
 	EventSession     EventKind = "session"
@@ -52,6 +52,30 @@ type ToolCall struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// TurnOutcome is how a turn ended.
+type TurnOutcome string
+
+// Turn outcomes (Event.End on turn_done and turn_failed).
+const (
+	TurnCompleted TurnOutcome = "completed" // the reply arrived and the session was saved
+	TurnStopped   TurnOutcome = "stopped"   // the user stopped it (Stop), whatever error the stop surfaced as
+	TurnFailed    TurnOutcome = "failed"    // a provider, a plugin, a tool or the host failed it
+	TurnBlocked   TurnOutcome = "blocked"   // a plugin blocked it at a hook point (Point, Plugin)
+	TurnNotSaved  TurnOutcome = "not_saved" // the reply arrived but the session was not written
+)
+
+// TurnEnd is how a turn ended, typed: front ends branch on Outcome (and
+// Reason), never on the text of Event.Error, which is for people.
+type TurnEnd struct {
+	Outcome TurnOutcome `json:"outcome"`
+	// Reason is the wire reason of a failure that had one (provider_interrupted,
+	// stream_gap, activation_failed, ...).
+	Reason protocol.Reason `json:"reason,omitempty"`
+	// Point and Plugin say where and by whom a blocked turn was blocked.
+	Point  protocol.HookPoint `json:"point,omitempty"`
+	Plugin string             `json:"plugin,omitempty"`
+}
+
 // Event is what the core tells a front end. Everything in it that came from
 // a plugin has been redacted.
 type Event struct {
@@ -64,6 +88,9 @@ type Event struct {
 	Error     string                  `json:"error,omitempty"`
 	Surface   *surfaces.Change        `json:"surface,omitempty"`
 	Plugins   []PluginInfo            `json:"plugins,omitempty"`
+	// End is set on turn_done and turn_failed. (A stopped turn's Error is
+	// still "stopped" for front ends that compare it.)
+	End *TurnEnd `json:"end,omitempty"`
 }
 
 // Approval is the user's answer to a tool approval.

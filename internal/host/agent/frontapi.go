@@ -91,52 +91,57 @@ func (c *Core) PreviewPluginInstall(_ context.Context, req InstallRequest) (Inst
 // InstallPlugin carries out an authorized preview (install or link) and restarts
 // the plugins so it runs.
 func (c *Core) InstallPlugin(ctx context.Context, pv InstallPreview) (PluginRecord, error) {
-	if err := c.idle(); err != nil {
+	var rec PluginRecord
+	err := c.guarded(OpPluginSet, func() error {
+		var err error
+		if rec, err = c.store().Install(pv); err != nil {
+			return err
+		}
+		return c.reloadAfter(ctx)
+	})
+	if err != nil && rec.Name == "" {
 		return PluginRecord{}, err
 	}
-	rec, err := c.store().Install(pv)
-	if err != nil {
-		return PluginRecord{}, err
-	}
-	return rec, c.reloadAfter(ctx)
+	return rec, err
 }
 
 // RemovePlugin removes an installed plugin (a linked folder is kept) and restarts
 // the plugins without it.
 func (c *Core) RemovePlugin(ctx context.Context, name string) error {
-	if err := c.idle(); err != nil {
-		return err
-	}
-	if _, err := c.store().Remove(name); err != nil {
-		return err
-	}
-	return c.reloadAfter(ctx)
+	return c.guarded(OpPluginSet, func() error {
+		if _, err := c.store().Remove(name); err != nil {
+			return err
+		}
+		return c.reloadAfter(ctx)
+	})
 }
 
 // SetPluginEnabled enables or disables an installed plugin and restarts the
 // plugins so it takes effect.
 func (c *Core) SetPluginEnabled(ctx context.Context, name string, enabled bool) error {
-	if err := c.idle(); err != nil {
-		return err
-	}
-	if err := c.store().SetEnabled(name, enabled); err != nil {
-		return err
-	}
-	return c.reloadAfter(ctx)
+	return c.guarded(OpPluginSet, func() error {
+		if err := c.store().SetEnabled(name, enabled); err != nil {
+			return err
+		}
+		return c.reloadAfter(ctx)
+	})
 }
 
 // RestartPlugin restarts one installed plugin. The runtime starts plugins as one
 // generation (every plugin sees one consistent set of peers), so this is a
 // reload of all of them, refused for a plugin that is not installed.
 func (c *Core) RestartPlugin(ctx context.Context, name string) error {
-	if _, err := c.store().Get(name); err != nil {
-		return err
-	}
-	return c.reloadAfter(ctx)
+	return c.guarded(OpReload, func() error {
+		if _, err := c.store().Get(name); err != nil {
+			return err
+		}
+		return c.reloadAfter(ctx)
+	})
 }
 
+// reloadAfter restarts the plugins after a store write (busy token held).
 func (c *Core) reloadAfter(ctx context.Context) error {
-	if err := c.Reload(ctx); err != nil {
+	if err := c.reload(ctx); err != nil {
 		return fmt.Errorf("restart plugins: %w", err)
 	}
 	return nil

@@ -22,12 +22,19 @@ func (c *Core) Permissions() Permissions {
 }
 
 // RevokeAlways removes a standing approval: the next such call asks again.
-func (c *Core) RevokeAlways(r Rule) error { return c.settings.RevokeRule(r) }
+// It holds the busy token (a turn deciding a permission never sees a rule
+// half-revoked).
+func (c *Core) RevokeAlways(r Rule) error {
+	return c.guarded(OpRevoke, func() error { return c.settings.RevokeRule(r) })
+}
 
-// RevokeSession removes a "for this session" approval and saves the session.
+// RevokeSession removes a "for this session" approval and saves the
+// session. It holds the busy token.
 func (c *Core) RevokeSession(ctx context.Context, tool string) error {
-	c.mu.Lock()
-	c.session.Approved = slices.DeleteFunc(c.session.Approved, func(t string) bool { return t == tool })
-	c.mu.Unlock()
-	return c.save(ctx)
+	return c.guarded(OpRevoke, func() error {
+		c.mu.Lock()
+		c.session.Approved = slices.DeleteFunc(c.session.Approved, func(t string) bool { return t == tool })
+		c.mu.Unlock()
+		return c.save(ctx)
+	})
 }
