@@ -11,7 +11,6 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
-	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Core is what the terminal front end needs of the agent core
@@ -20,20 +19,12 @@ import (
 // goroutine running Exec or Loop, never from Emit, Approve or Prompt
 // (which the core calls from its own goroutines while such a call runs).
 type Core interface {
+	// Exec parses and runs a slash command (the one command layer both
+	// front ends share); agent.ErrNotCommand means the line is a message.
+	Exec(ctx context.Context, line string) (agent.CommandResult, error)
 	SendAll(ctx context.Context, text string) error
 	Stop()
-	Session() agent.Session
-	Sessions() []agent.Summary
-	NewSession(ctx context.Context, workspace string) error
-	LoadSession(ctx context.Context, id string) error
-	Actions() []surfaces.Action
-	InvokeAction(ctx context.Context, name string, args map[string]string) (protocol.UIActionResult, error)
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
-	Commands() []agent.Command
-	RunCommand(ctx context.Context, line string) (string, error)
-	ExtensionStatus() []agent.ExtensionStatus
-	Plugins() []agent.PluginInfo
-	PluginDoctor(ctx context.Context, name string) (agent.DoctorReport, error)
 }
 
 var _ Core = (*agent.Core)(nil)
@@ -45,91 +36,63 @@ var ErrQuit = errors.New("quit")
 // sets the exit status).
 var ErrShown = errors.New("shown")
 
-// looksLikeAction reports a first word of the shape /<plugin>:<action>
-// (protocol's name rules; the action id in any case, as lookups are): such
-// a line that names no action is an error, not a message to the model. A
-// path like /tmp/a:1 is not one.
-func looksLikeAction(name string) bool {
-	plugin, id, ok := strings.Cut(strings.TrimPrefix(name, "/"), ":")
-	return ok && protocol.ValidPluginName(plugin) && protocol.ValidActionID(strings.ToLower(id))
-}
-
-const help = `Commands (anything else is sent to the model):
-  /actions                        list plugin actions and extension commands
-  /<plugin>:<action> [k=v ...]    run a plugin UI action (arguments optional)
-  /ext:<command> [args]           run an xdev extension command
-  /forms                          list the forms plugins published
-  /form <form> [field=value ...]  fill a form and submit it (asks each field
-                                  unless values are given)
-  /plugins                        list the plugins and their states
-  /doctor <plugin>                check a plugin (the window's Doctor report)
-  /sessions                       list saved sessions
-  /open <id>                      continue a saved session (an id prefix will do)
-  /new, /clear                    start a new session
-  /help                           this list
-  /quit                           leave (end of input does too)
-`
-
-// Exec runs one line typed on the terminal: a command, or a message for
-// the model. What it prints it prints itself; an error it returns is
-// wrapped in ErrShown once printed (turn failures are printed by the turn's
-// events).
+// Exec runs one line typed on the terminal: a command (parsed and run by
+// the core's command layer, shown here), or a message for the model. What
+// it prints it prints itself; an error it returns is wrapped in ErrShown
+// once printed (turn failures are printed by the turn's events).
 func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return nil
 	}
-	name, rest, _ := strings.Cut(line, " ")
-	rest = strings.TrimSpace(rest)
-	var err error
-	switch {
-	case !strings.HasPrefix(line, "/") || strings.Contains(line, "\n"):
-		return f.send(ctx, core, line) // a command is one line
-	case name == "/quit" || name == "/exit":
-		return ErrQuit
-	case name == "/help":
-		if f.opts.JSON { // standard output is for events
-			f.say("%s", help)
-		} else {
-			f.print("%s", help)
-		}
-		return nil
-	case name == "/actions":
-		f.listActions(core)
-		return nil
-	case name == "/sessions":
-		f.listSessions(core)
-		return nil
-	case name == "/plugins":
-		f.listPlugins(core)
-		return nil
-	case name == "/doctor":
-		err = f.doctor(ctx, core, line, rest)
-	case name == "/open":
-		err = f.open(ctx, core, rest)
-	case name == "/new" || name == "/clear":
-		// As in the Reasonix host: the live session is saved, session.rotate
-		// asks the session_policy owner, then session.end and session.start.
-		err = core.NewSession(ctx, "")
-	case name == "/forms":
-		f.listForms()
-		return nil
-	case name == "/form":
-		err = f.fillForm(ctx, core, rest)
-	case strings.HasPrefix(name, "/ext:"):
-		err = f.runCommand(ctx, core, line, name)
-	default:
-		if a, ok := lookupAction(core, name); ok {
-			err = f.invoke(ctx, core, line, a, rest)
-		} else if looksLikeAction(name) {
-			err = fmt.Errorf("no action %s (/actions lists them)", name)
-		} else {
-			return f.send(ctx, core, line) // a message that starts with a slash
-		}
+	res, err := core.Exec(ctx, line)
+	if errors.Is(err, agent.ErrNotCommand) {
+		return f.send(ctx, core, line)
+	}
+	if err == nil {
+		err = f.show(ctx, core, line, res)
 	}
 	if err != nil {
 		f.fail(line, err)
 		return fmt.Errorf("%w: %w", ErrShown, err)
+	}
+	if res.Kind == agent.CommandQuit {
+		return ErrQuit
+	}
+	return nil
+}
+
+// show prints a command's answer.
+func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.CommandResult) error {
+	switch res.Kind {
+	case agent.CommandHelp:
+		if f.opts.JSON { // standard output is for events
+			f.say("%s", res.Text)
+		} else {
+			f.print("%s", res.Text)
+		}
+	case agent.CommandActions:
+		f.listActions(res)
+	case agent.CommandSessions:
+		f.listSessions(res)
+	case agent.CommandOpened:
+		if !f.opts.JSON { // JSON: the core's session event says it
+			f.print("%s\n", safe(res.Text))
+		}
+	case agent.CommandPlugins:
+		f.listPlugins(res)
+	case agent.CommandDoctor:
+		f.doctor(line, res)
+	case agent.CommandForms:
+		f.listForms(res.Forms)
+	case agent.CommandFormFill:
+		return f.fillForm(ctx, core, line, *res.Form)
+	case agent.CommandFormSent:
+		f.formSent(line, *res.Form)
+	case agent.CommandAction:
+		f.actionDone(line, res.Action)
+	case agent.CommandRan:
+		f.commandOutput(line, res)
 	}
 	return nil
 }
@@ -233,17 +196,8 @@ func (f *Frontend) print(format string, args ...any) {
 	fmt.Fprintf(f.opts.Out, format, args...)
 }
 
-func lookupAction(core Core, name string) (surfaces.Action, bool) {
-	for _, a := range core.Actions() {
-		if strings.EqualFold(a.Name, name) {
-			return a, true
-		}
-	}
-	return surfaces.Action{}, false
-}
-
-func (f *Frontend) listActions(core Core) {
-	acts, cmds := core.Actions(), core.Commands()
+func (f *Frontend) listActions(res agent.CommandResult) {
+	acts, cmds := res.Actions, res.Commands
 	if f.opts.JSON {
 		l := &jsonResult{Actions: []jsonAction{}, Commands: []jsonCommand{}}
 		for _, a := range acts {
@@ -269,62 +223,41 @@ func (f *Frontend) listActions(core Core) {
 	f.print("%s", columns(rows))
 }
 
-func (f *Frontend) invoke(ctx context.Context, core Core, line string, a surfaces.Action, rest string) error {
-	args, err := keyValues(rest)
-	if err != nil {
-		return fmt.Errorf("%s: %w", a.Name, err)
-	}
-	res, err := core.InvokeAction(ctx, a.Name, args)
-	if err != nil {
-		return err
-	}
-	msg := redact.String(res.Message)
+func (f *Frontend) actionDone(line string, a *agent.ActionOutcome) {
+	msg := redact.String(a.Message)
 	if f.opts.JSON {
 		f.event(jsonEvent{Kind: KindActionResult, Command: redact.String(line), Result: &jsonResult{
-			Accepted: &res.Accepted, Message: msg, Plugin: a.Plugin}})
-		return nil
+			Accepted: &a.Accepted, Message: msg, Plugin: a.Plugin}})
+		return
 	}
 	switch {
-	case !res.Accepted && msg != "":
+	case !a.Accepted && msg != "":
 		f.print("%s: not accepted: %s\n", safe(a.Name), termsafe.String(msg))
-	case !res.Accepted:
+	case !a.Accepted:
 		f.print("%s: not accepted\n", safe(a.Name))
 	case msg != "":
 		f.print("%s: %s\n", safe(a.Name), termsafe.String(msg))
 	default:
 		f.print("%s: done\n", safe(a.Name))
 	}
-	return nil
 }
 
-func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string) error {
-	known := false
-	for _, c := range core.Commands() {
-		known = known || c.Name == name
-	}
-	if !known {
-		return fmt.Errorf("no extension command %s (/actions lists them)", name)
-	}
-	out, err := core.RunCommand(ctx, line)
-	if err != nil {
-		return err
-	}
-	out = redact.String(out)
-	r, ok := agent.FindRenderer(core.ExtensionStatus(), name, out)
+func (f *Frontend) commandOutput(line string, res agent.CommandResult) {
+	out, r := redact.String(res.Output.Text), res.Output.Rendered
 	if f.opts.JSON {
-		res := &jsonResult{Output: out}
-		if ok {
-			res.Renderer = &jsonRenderer{Extension: r.Extension, Name: r.Ref.Name, Kind: r.Ref.Kind}
-			res.Data = r.Data
+		jr := &jsonResult{Output: out}
+		if r != nil {
+			jr.Renderer = &jsonRenderer{Extension: r.Extension, Name: r.Ref.Name, Kind: r.Ref.Kind}
+			jr.Data = r.Data
 		}
-		f.event(jsonEvent{Kind: KindCommandOutput, Command: redact.String(line), Result: res})
-		return nil
+		f.event(jsonEvent{Kind: KindCommandOutput, Command: redact.String(line), Result: jr})
+		return
 	}
-	if ok {
-		text, err := renderText(r)
+	if r != nil {
+		text, err := renderText(*r)
 		if err == nil {
 			f.print("%s", termsafe.String(text))
-			return nil
+			return
 		}
 		f.say("! %s could not draw its output (%s); the output as text:\n", safe(r.Ref.Name), safe(err.Error()))
 	}
@@ -332,11 +265,10 @@ func (f *Frontend) runCommand(ctx context.Context, core Core, line, name string)
 		out += "\n"
 	}
 	f.print("%s", termsafe.String(out))
-	return nil
 }
 
-func (f *Frontend) listSessions(core Core) {
-	list, cur := core.Sessions(), core.Session().ID
+func (f *Frontend) listSessions(res agent.CommandResult) {
+	list, cur := res.Sessions, res.SessionID
 	if f.opts.JSON {
 		f.event(jsonEvent{Kind: KindSessions, Command: "/sessions", Result: &jsonResult{Sessions: sessionsOf(list, cur)}})
 		return
@@ -356,39 +288,10 @@ func (f *Frontend) listSessions(core Core) {
 	f.print("%s", columns(rows))
 }
 
-// open loads a saved session by id or by a prefix only one id has.
-func (f *Frontend) open(ctx context.Context, core Core, id string) error {
-	if id == "" {
-		return errors.New("/open needs a session id (/sessions lists them)")
-	}
-	var hits []agent.Summary
-	for _, s := range core.Sessions() {
-		if s.ID == id {
-			hits = []agent.Summary{s}
-			break
-		}
-		if strings.HasPrefix(s.ID, id) {
-			hits = append(hits, s)
-		}
-	}
-	switch len(hits) {
-	case 0:
-		return fmt.Errorf("no saved session %q (/sessions lists them)", id)
-	case 1:
-	default:
-		return fmt.Errorf("session prefix %q is ambiguous (%d sessions)", id, len(hits))
-	}
-	if err := core.LoadSession(ctx, hits[0].ID); err != nil {
-		return fmt.Errorf("open %s: %w", hits[0].ID, err)
-	}
-	if !f.opts.JSON { // JSON: the core's session event says it
-		f.print("opened session %s %s (%d messages)\n", hits[0].ID, safe(hits[0].Title), len(core.Session().Messages))
-	}
-	return nil
-}
-
-func (f *Frontend) listPlugins(core Core) {
-	list := core.Plugins()
+// listPlugins answers /plugins: the v2 plugins, then the xdev extensions
+// (as the window's plugin manager lists both).
+func (f *Frontend) listPlugins(res agent.CommandResult) {
+	list := res.Plugins
 	if f.opts.JSON {
 		out := plugins(list)
 		if out == nil {
@@ -397,13 +300,16 @@ func (f *Frontend) listPlugins(core Core) {
 		f.event(jsonEvent{Kind: string(agent.EventPlugins), Plugins: out})
 		return
 	}
-	if len(list) == 0 {
+	if len(list) == 0 && len(res.Extensions) == 0 {
 		f.print("no plugins installed\n")
 		return
 	}
 	rows := [][]string{{"PLUGIN", "VERSION", "STATE", "WHY"}}
 	for _, p := range list {
 		rows = append(rows, []string{safe(p.Name), safe(p.Version), p.State, safe(firstLines(p.Failure, 1))})
+	}
+	for _, x := range res.Extensions {
+		rows = append(rows, []string{safe(x.Name), "xdev v1", safe(x.State), safe(firstLines(x.Failure, 1))})
 	}
 	f.print("%s", columns(rows))
 }
@@ -425,17 +331,10 @@ func columns(rows [][]string) string {
 	return b.String()
 }
 
-// doctor answers /doctor <plugin> with the report the window's Doctor
-// button shows (one rendering: agent.DoctorReport.Text).
-func (f *Frontend) doctor(ctx context.Context, core Core, line, name string) error {
-	if name == "" {
-		return errors.New("/doctor needs a plugin (/plugins lists them)")
-	}
-	r, err := core.PluginDoctor(ctx, name)
-	if err != nil {
-		return fmt.Errorf("doctor %s: %w", name, err)
-	}
-	text := redact.String(r.Text())
+// doctor prints /doctor <plugin>: the report the window's Doctor button
+// shows (one rendering: agent.DoctorReport.Text).
+func (f *Frontend) doctor(line string, res agent.CommandResult) {
+	r, text := res.Doctor, res.Text
 	if f.opts.JSON {
 		ok := r.OK()
 		problems := make([]string, 0, len(r.Problems))
@@ -443,9 +342,8 @@ func (f *Frontend) doctor(ctx context.Context, core Core, line, name string) err
 			problems = append(problems, redact.String(p))
 		}
 		f.event(jsonEvent{Kind: KindDoctor, Command: redact.String(line), Result: &jsonResult{
-			Plugin: name, OK: &ok, Problems: problems, Output: text}})
-		return nil
+			Plugin: r.Plugin.Name, OK: &ok, Problems: problems, Output: text}})
+		return
 	}
 	f.print("%s", termsafe.String(text))
-	return nil
 }

@@ -55,7 +55,6 @@ type Frontend struct {
 	shown        map[string]agent.ToolState // last state printed per tool call
 	stream       streamRedactor             // the reply (or reasoning) being streamed
 	shownSurface bool                       // a surface event was printed since the last clear (JSON)
-	forms        formBook                   // the forms plugins published, for /forms and /form
 	line         lineInFlight               // what Ctrl+C stops
 }
 
@@ -75,7 +74,7 @@ func safe(s string) string { return termsafe.String(redact.String(s)) }
 // New makes a terminal front end. Close it when done: it may own a
 // goroutine reading In.
 func New(opts Options) *Frontend {
-	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}, forms: newFormBook()}
+	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}}
 	if opts.In != nil {
 		f.lines = newLineReader(opts.In)
 	}
@@ -96,9 +95,6 @@ func (f *Frontend) Close() {
 
 // Emit implements agent.Frontend.
 func (f *Frontend) Emit(ev agent.Event) {
-	if ev.Kind == agent.EventSurface {
-		f.forms.track(ev.Surface)
-	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.opts.JSON {
@@ -309,7 +305,7 @@ func surfaceLine(ch *surfaces.Change) string {
 		if s.Submit != surfaces.SubmitIdle {
 			return fmt.Sprintf("[%s] form: %s — %s", p, s.Form.Title, s.Submit)
 		}
-		return fmt.Sprintf("[%s] form: %s (%d fields; /form %s to fill it)", p, s.Form.Title, len(s.Form.Fields), formKey(s.Key))
+		return fmt.Sprintf("[%s] form: %s (%d fields; /form %s to fill it)", p, s.Form.Title, len(s.Form.Fields), agent.FormKey(s.Key))
 	case s.Notification != nil:
 		line := fmt.Sprintf("[%s] %s: %s", p, strings.ToUpper(string(orInfo(s.Notification.Severity))), s.Notification.Title)
 		if s.Notification.Body != "" {

@@ -38,6 +38,9 @@ type Config struct {
 	// Extensions, when set, makes the non-v2 extensions (hooks bus, xdev)
 	// with the core as their steering target.
 	Extensions func(ctx context.Context, s Steering) (Extensions, error)
+	// CommandSource, when set, offers more slash commands to Exec (plugin
+	// packages' commands).
+	CommandSource CommandSource
 }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
