@@ -7,9 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
@@ -21,7 +23,8 @@ subcommands:
                         preview (and with --yes, install) the plugin in folder PATH
   link [--yes] [--replace] [--name N] PATH
                         the same as install --link: run the plugin from PATH
-  list [--json]         list installed plugins
+  list [--json]         list installed plugins and xdev extensions (each
+                        extension is started to read its declaration)
   show NAME             show a plugin's record and FULL TRUST block
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
   enable NAME           enable a plugin
@@ -211,7 +214,11 @@ func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
 	return nil
 }
 
-func pluginList(_ context.Context, e *pluginEnv, args []string) error {
+// pluginList prints the installed plugins, then the data directory's
+// xdev v1 extensions, as the window's plugin manager lists both. The
+// extensions are started just long enough to declare themselves (a
+// failure is listed with its reason), then stopped.
+func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 	if len(args) != 0 {
 		return usageError("list takes no arguments")
 	}
@@ -223,21 +230,101 @@ func pluginList(_ context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	exts, err := e.extensions(ctx)
+	if err != nil {
+		return err
+	}
 	if e.json {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(recs)
+		return listJSONOut(e.stdout, recs, exts)
 	}
 	if len(recs) == 0 {
 		fmt.Fprintln(e.stdout, "No plugins installed.")
+	} else {
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tROOT")
+		for _, r := range recs {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, safe(r.Version), state(r), termsafe.String(r.Root))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if len(exts) == 0 {
 		return nil
 	}
+	fmt.Fprintln(e.stdout)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tROOT")
-	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, safe(r.Version), state(r), termsafe.String(r.Root))
+	fmt.Fprintln(tw, "XDEV EXTENSION\tSTATE\tDECLARES\tPATH")
+	for _, x := range exts {
+		what := strings.Join(x.Capabilities, ", ")
+		if x.Failure != "" {
+			what = safe(firstLine(x.Failure))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(x.Name), safe(x.State), what, termsafe.String(x.Path))
 	}
 	return tw.Flush()
+}
+
+// listedPlugin is a v2 plugin in `plugin list --json`: its record, kind
+// "plugin".
+type listedPlugin struct {
+	Kind string `json:"kind"`
+	agent.PluginRecord
+}
+
+// listedExtension is an xdev v1 extension in `plugin list --json`, kind
+// "xdev": its name, executable, state (Active or Failed) and what it
+// declared, or why it did not load.
+type listedExtension struct {
+	Kind         string   `json:"kind"`
+	Name         string   `json:"name"`
+	Root         string   `json:"root"`
+	State        string   `json:"state"`
+	Capabilities []string `json:"capabilities,omitempty"`
+	Failure      string   `json:"failure,omitempty"`
+}
+
+// listJSONOut writes one array: the plugins' records (as before, now with
+// "kind": "plugin"), then the xdev extensions ("kind": "xdev").
+func listJSONOut(w io.Writer, recs []agent.PluginRecord, exts []agent.ExtensionStatus) error {
+	out := make([]any, 0, len(recs)+len(exts))
+	for _, r := range recs {
+		out = append(out, listedPlugin{Kind: "plugin", PluginRecord: r})
+	}
+	for _, x := range exts {
+		out = append(out, listedExtension{Kind: "xdev", Name: x.Name, Root: x.Path, State: x.State,
+			Capabilities: x.Capabilities, Failure: redact.String(x.Failure)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// extensions loads the data directory's xdev extensions (and the hooks
+// bus) to describe them, then stops them. Without any, nothing starts.
+func (e *pluginEnv) extensions(ctx context.Context) ([]agent.ExtensionStatus, error) {
+	layout, err := agent.DataLayout(e.dataDir)
+	if err != nil {
+		return nil, err
+	}
+	m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: noSteering{}, Version: version})
+	if err != nil {
+		return nil, fmt.Errorf("xdev extensions: %w", err)
+	}
+	defer m.Close(context.WithoutCancel(ctx))
+	return m.ExtensionStatus(), nil
+}
+
+// noSteering drops what an extension asks of a chat: `plugin list` runs
+// none.
+type noSteering struct{}
+
+func (noSteering) Steer(string)    {}
+func (noSteering) FollowUp(string) {}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }
 
 func state(r agent.PluginRecord) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,5 +228,42 @@ func TestPluginCommandErrors(t *testing.T) {
 	os.WriteFile(filepath.Join(data, "plugin-packages.json"), []byte(`{"version": 9}`), 0o600)
 	if r := runCLI(t, "list", "--data-dir", data); r.code != 1 || !strings.Contains(r.stderr, "plugin-packages.json: unsupported version 9") {
 		t.Errorf("bad store: %+v", r)
+	}
+}
+
+// `plugin list` shows the xdev extensions next to the plugins, as the
+// window's plugin manager does: loaded ones with what they declared, a
+// broken one with why.
+func TestPluginListShowsXdevExtensions(t *testing.T) {
+	data := t.TempDir()
+	h := &host{t: t, data: data}
+	h.installXext("deployer", `{"commands":[{"name":"deploy","description":"deploy the app"}]}`)
+	h.installExtension("broken.sh", []byte("#!/bin/sh\necho 'not xdev' >&2\nexit 3\n"))
+
+	r := runCLI(t, "list", "--data-dir", data)
+	if r.code != 0 {
+		t.Fatalf("list: %d %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"No plugins installed.", "XDEV EXTENSION", "deployer", "Active", "command /ext:deploy", "broken", "Failed", "handshake failed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("list lacks %q:\n%s", want, r.stdout)
+		}
+	}
+
+	src := writeTestPlugin(t)
+	if r := runCLI(t, "install", "--yes", "--data-dir", data, src); r.code != 0 {
+		t.Fatalf("install: %+v", r)
+	}
+	r = runCLI(t, "list", "--json", "--data-dir", data)
+	var got []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 {
+		t.Fatalf("list --json (%d) %q: %v", r.code, r.stdout, err)
+	}
+	var kinds []string
+	for _, e := range got {
+		kinds = append(kinds, fmt.Sprint(e["kind"], ":", e["name"], ":", e["state"]))
+	}
+	if want := "plugin:hello:<nil> xdev:deployer:Active xdev:broken:Failed"; strings.Join(kinds, " ") != want {
+		t.Fatalf("list --json entries %v, want %s", kinds, want)
 	}
 }
