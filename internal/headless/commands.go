@@ -49,10 +49,14 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	if errors.Is(err, agent.ErrNotCommand) {
 		return f.send(ctx, core, line)
 	}
+	if err == nil && res.Kind != agent.CommandFormFill {
+		f.answered()
+	}
 	if err == nil {
 		err = f.show(ctx, core, line, res)
 	}
 	if err != nil {
+		f.answered()
 		f.fail(line, err)
 		return fmt.Errorf("%w: %w", ErrShown, err)
 	}
@@ -133,6 +137,15 @@ func (f *Frontend) Loop(ctx context.Context, core Core) error {
 			failed = err
 		}
 	}
+}
+
+// answered marks the line's command done but for printing its answer: a
+// Ctrl+C that comes once the answer shows is at the prompt (it ends the
+// chat), not one abandoning the command.
+func (f *Frontend) answered() {
+	f.line.mu.Lock()
+	f.line.cancel = nil
+	f.line.mu.Unlock()
 }
 
 // Interrupt is what Ctrl+C does in Loop, as Esc does in the window: a

@@ -62,6 +62,7 @@ func (f *Frontend) fillForm(ctx context.Context, core Core, line string, s surfa
 	if err := core.SubmitForm(ctx, s.Key, values); err != nil {
 		return fmt.Errorf("form %s not sent: %w", key, err)
 	}
+	f.answered()
 	f.formSent(line, s)
 	return nil
 }

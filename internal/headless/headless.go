@@ -4,7 +4,8 @@
 // terminal — or declines them when it is not interactive. Exec and Loop run
 // what the user types: messages for the model and the commands the window
 // offers as menus and buttons (/actions, /<plugin>:<action>, /ext:<name>,
-// /forms, /form, /sessions, /open, /new; see help). With JSON it prints one
+// /forms, /form, /sessions, /open, /new; /help lists them), parsed and run
+// by the core's command layer (agent.Core.Exec) and printed here. With JSON it prints one
 // event per line for scripts, in the shapes docs/chat-events.schema.json
 // documents (events.go).
 //

@@ -19,6 +19,17 @@
 // progress, notices, EventSurface for every surface change, EventPlugins
 // with the plugin list after every start, reload and crash, EventSession.
 //
+// Typed lines in: Exec parses and runs a slash command once for both front
+// ends (commands.go, cmdparse.go) and answers with a plain CommandResult;
+// ErrNotCommand means the line is a message for Send/SendAll.
+//
+// One busy token (busy.go) is held for the whole of Send/SendAll,
+// NewSession, LoadSession, Reload, the plugin writes and the revokes: a
+// second one is refused at once with a *BusyError (errors.Is ErrBusy). A
+// session becomes current only once its generation is live; a switch that
+// fails leaves the old session current (*SessionSwitchError). Turn ends
+// are typed (Event.End: completed, stopped, failed, blocked, not_saved).
+//
 // Commands in, on *Core (a chat is running):
 //   - turns: Send, SendAll, Stop, Steer, FollowUp, SetModel, Models;
 //   - plugins: Plugins, Reload, PreviewPluginInstall, InstallPlugin (install
@@ -28,6 +39,7 @@
 //   - sessions: Session, Sessions, SearchSessions, NewSession, LoadSession
 //     (open), RenameSession, TrashSession (delete, undone by
 //     RestoreSession), SavedSession, ExportSession;
+//   - slash commands: Exec (Help lists the built-ins);
 //   - surfaces: SurfaceList, PromptStale, Actions, InvokeAction (run
 //     action), SubmitForm; extensions: Commands, RunCommand,
 //     ExtensionStatus; approvals: Permissions, RevokeAlways, RevokeSession.
