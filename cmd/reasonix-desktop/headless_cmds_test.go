@@ -278,3 +278,40 @@ func TestHeadlessPluginsAndDoctor(t *testing.T) {
 		t.Fatalf("doctor command (%d):\n%s\n/doctor:\n%s", want.code, w, g)
 	}
 }
+
+// What the core's command layer decides, seen from the terminal: a path
+// is a message for the model, an unknown command is refused by name (never
+// sent), and /plugins lists the xdev extensions with the plugins.
+func TestHeadlessCommandLayer(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	h.installXext("deployer", `{"commands":[{"name":"deploy","description":"deploy the app"}]}`)
+	cases := []struct {
+		line string
+		code int
+		want []string
+		not  string
+	}{
+		{"/usr/bin is on my PATH", 0, []string{"Echo: /usr/bin is on my PATH"}, ""},
+		{"/etc is a folder", 1, []string{"error: unknown command /etc (/help lists the commands"}, "Echo:"},
+		{"/", 1, []string{"error: a command name must follow /"}, "Echo:"},
+		{"/plugins", 0, []string{"echo-provider", "deployer", "xdev v1", "Active"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.line, func(t *testing.T) {
+			r := h.headless("", "--non-interactive", "--model", xdevEchoModel, "--prompt", tc.line)
+			all := r.stdout + r.stderr
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, tc.code, all)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+			if tc.not != "" && strings.Contains(all, tc.not) {
+				t.Errorf("output has %q:\n%s", tc.not, all)
+			}
+		})
+	}
+}
