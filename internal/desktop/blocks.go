@@ -10,16 +10,18 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 )
 
 // The widgets of markdown blocks (UI goroutine).
 
-// blockWidget shows one mdBlock; set may be called again with a block of
+// blockWidget shows one markdown.Block; set may be called again with a block of
 // the same kind (a streaming tail re-parsed), so widgets are reused.
 type blockWidget interface {
 	object() fyne.CanvasObject
 	kind() int
-	set(b mdBlock)
+	set(b markdown.Block)
 }
 
 const (
@@ -28,11 +30,11 @@ const (
 	blockTable
 )
 
-func blockKind(b mdBlock) int {
+func blockKind(b markdown.Block) int {
 	switch {
-	case b.code != nil:
+	case b.Code != nil:
 		return blockCode
-	case b.table != nil:
+	case b.Table != nil:
 		return blockTable
 	}
 	return blockText
@@ -47,13 +49,13 @@ type framedBlock struct {
 	box   *fyne.Container
 }
 
-func newFramedBlock(d *UI, b mdBlock) *framedBlock {
+func newFramedBlock(d *UI, b markdown.Block) *framedBlock {
 	f := &framedBlock{inner: newBlockWidget(d, b), fl: &frozenLayout{}}
 	f.box = container.New(f.fl, f.inner.object())
 	return f
 }
 
-func (f *framedBlock) set(b mdBlock) {
+func (f *framedBlock) set(b markdown.Block) {
 	f.fl.valid = false
 	f.inner.set(b)
 }
@@ -80,7 +82,7 @@ func (l *frozenLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(size)
 }
 
-func newBlockWidget(d *UI, b mdBlock) blockWidget {
+func newBlockWidget(d *UI, b markdown.Block) blockWidget {
 	var w blockWidget
 	switch blockKind(b) {
 	case blockCode:
@@ -99,8 +101,8 @@ type textBlock struct{ rt *widget.RichText }
 
 func (w *textBlock) object() fyne.CanvasObject { return w.rt }
 func (w *textBlock) kind() int                 { return blockText }
-func (w *textBlock) set(b mdBlock) {
-	w.rt.Segments = b.segs
+func (w *textBlock) set(b markdown.Block) {
+	w.rt.Segments = b.Segs
 	w.rt.Refresh()
 }
 
@@ -150,19 +152,19 @@ func (w *codeBox) fullText() string {
 func (w *codeBox) object() fyne.CanvasObject { return w.obj }
 func (w *codeBox) kind() int                 { return blockCode }
 
-func (w *codeBox) set(b mdBlock) {
-	c := b.code
-	if c.segs == nil {
-		c.segs = highlight(c.lang, c.text)
+func (w *codeBox) set(b markdown.Block) {
+	c := b.Code
+	if c.Segs == nil {
+		c.Segs = highlight(c.Lang, c.Text)
 	}
-	w.text = c.text
-	lang := c.lang
+	w.text = c.Text
+	lang := c.Lang
 	if lang == "" {
 		lang = "text"
 	}
 	w.lang.SetText(lang)
-	setShown(w.head, !c.cont)
-	w.code.Segments = c.segs
+	setShown(w.head, !c.Cont)
+	w.code.Segments = c.Segs
 	w.code.Refresh()
 }
 
@@ -239,14 +241,14 @@ func newTableGrid() *tableGrid {
 func (w *tableGrid) object() fyne.CanvasObject { return w.box }
 func (w *tableGrid) kind() int                 { return blockTable }
 
-func (w *tableGrid) set(b mdBlock) {
+func (w *tableGrid) set(b markdown.Block) {
 	cols := 0
-	for _, r := range b.table.rows {
+	for _, r := range b.Table.Rows {
 		cols = max(cols, len(r))
 	}
 	grid := container.NewGridWithColumns(max(cols, 1))
 	w.rows = w.rows[:0]
-	for _, row := range b.table.rows {
+	for _, row := range b.Table.Rows {
 		var line []*widget.RichText
 		for i := range cols {
 			rt := newRichText()
@@ -268,7 +270,7 @@ func (w *tableGrid) cells() [][]string {
 	for _, row := range w.rows {
 		var texts []string
 		for _, rt := range row {
-			texts = append(texts, strings.TrimSpace(plainText(rt.Segments)))
+			texts = append(texts, strings.TrimSpace(markdown.PlainText(rt.Segments)))
 		}
 		out = append(out, texts)
 	}

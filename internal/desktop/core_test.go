@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -238,7 +239,7 @@ func (h *harness) renderedTranscript() string {
 			}
 			switch w := o.(type) {
 			case *widget.RichText:
-				b.WriteString(plainText(w.Segments) + "\n")
+				b.WriteString(markdown.PlainText(w.Segments) + "\n")
 			case *widget.Label:
 				b.WriteString(w.Text + "\n")
 			}

@@ -17,7 +17,7 @@
 // status fields is redacted again here before it is shown.
 //
 // Markdown (from models and plugins) is parsed with our own goldmark instance
-// into RichText segments (markdown.go): no HTML is rendered, no image is
+// into RichText segments (package markdown): no HTML is rendered, no image is
 // fetched, and links open only after a confirmation.
 //
 // The transcript. The model (transcript.go) is written by core goroutines
@@ -25,7 +25,7 @@
 // (transcript_view.go) updates only those rows, and a virtual list
 // (vlist.go) gives widgets to the rows in view alone, recycled per kind,
 // with every other row a cached height. A message's markdown is parsed
-// into parts once and kept on its row (mdblocks.go, boundary.go): a
+// into parts once and kept on its row (markdown.Doc): a
 // streaming reply re-parses its last part only, and long paragraphs and
 // code blocks are split so that the last part stays small. Blocks are
 // RichText runs, code boxes highlighted with chroma's lexers mapped to

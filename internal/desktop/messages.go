@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 )
 
 // The views of transcript rows. A view is recycled: bind may show another
@@ -68,7 +70,7 @@ func (v *textView) cull(lo, hi float32) {
 	v.body.cull(lo-off, hi-off)
 }
 
-func (v *textView) show(doc *mdDoc, src string, selecting bool) {
+func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 	if selecting {
 		v.sel.SetText(src)
 		v.sel.Show()
@@ -94,23 +96,22 @@ func msgMenu(d *UI, r func() *row) *fyne.Menu {
 
 // plain is the text of a row as a reader sees it (Copy).
 func (r *row) plain(d *UI) string {
-	return r.textDoc(d).plain()
+	return r.textDoc(d).Plain()
 }
 
-func (r *row) textDoc(d *UI) *mdDoc {
+func (r *row) textDoc(d *UI) *markdown.Doc {
 	if r.text == nil {
-		r.text = newMDDoc(d.confirmLink)
+		r.text = markdown.NewDoc(d.confirmLink, false)
 	}
-	r.text.set(r.snap.text)
+	r.text.Set(r.snap.text)
 	return r.text
 }
 
-func (r *row) reasoningDoc(d *UI) *mdDoc {
+func (r *row) reasoningDoc(d *UI) *markdown.Doc {
 	if r.reasoning == nil {
-		r.reasoning = newMDDoc(d.confirmLink)
-		r.reasoning.dim = true
+		r.reasoning = markdown.NewDoc(d.confirmLink, true)
 	}
-	r.reasoning.set(r.snap.reasoning)
+	r.reasoning.Set(r.snap.reasoning)
 	return r.reasoning
 }
 

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
@@ -56,10 +57,10 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 		m = h.d.pluginsWin
 	})
 	h.waitFor("the FULL TRUST block", func() bool {
-		return strings.Contains(plainText(m.details.Segments), "FULL TRUST")
+		return strings.Contains(markdown.PlainText(m.details.Segments), "FULL TRUST")
 	})
 	h.ui(func() {
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"echo-provider", "command:", "runs outside any sandbox"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)

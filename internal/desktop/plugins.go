@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -143,7 +144,7 @@ func (m *pluginManager) showSelected() {
 		}
 	}
 	if !ok {
-		m.details.Segments = renderMarkdown("Select a plugin, or install one with **Install…**.", nil)
+		m.details.Segments = markdown.Render("Select a plugin, or install one with **Install…**.", nil)
 		m.details.Refresh()
 		return
 	}

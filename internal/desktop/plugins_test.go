@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
@@ -62,7 +63,7 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 		if got := highlighted(m.list); len(got) != 1 || got[0] != 0 || m.selected != 0 {
 			t.Fatalf("after reorder: highlighted %v, selected %d", got, m.selected)
 		}
-		if text := plainText(m.details.Segments); !strings.Contains(text, "openai-provider") {
+		if text := markdown.PlainText(m.details.Segments); !strings.Contains(text, "openai-provider") {
 			t.Errorf("details show %q", text)
 		}
 		test.Tap(m.remove)
@@ -95,10 +96,10 @@ func TestPluginDetailsShowDegradedReason(t *testing.T) {
 	h.ui(func() { h.d.showPluginManager() })
 	m := h.d.pluginsWin
 	h.waitFor("the details", func() bool {
-		return strings.Contains(plainText(m.details.Segments), "until a restart")
+		return strings.Contains(markdown.PlainText(m.details.Segments), "until a restart")
 	})
 	h.ui(func() {
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"Degraded", "timed out at tool.before", "until a restart"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
@@ -138,9 +139,9 @@ func TestPluginManagerListsXdevExtensions(t *testing.T) {
 	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
 	h.ui(func() { h.d.showPluginManager() })
 	m := h.d.pluginsWin
-	h.waitFor("the extensions", func() bool { return strings.Contains(plainText(m.exts.Segments), "broken") })
+	h.waitFor("the extensions", func() bool { return strings.Contains(markdown.PlainText(m.exts.Segments), "broken") })
 	h.ui(func() {
-		text := plainText(m.exts.Segments)
+		text := markdown.PlainText(m.exts.Segments)
 		for _, want := range []string{"deny_rm — Active", "events tool_call", "started", "broken — Failed", "exit status 3"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("extensions tab lacks %q:\n%s", want, text)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -170,7 +171,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 	}
 	if c.Markdown != "" {
 		md := newRichText()
-		md.Segments = renderMarkdown(c.Markdown, p.d.confirmLink)
+		md.Segments = markdown.Render(c.Markdown, p.d.confirmLink)
 		box.Add(md)
 	}
 	if c.Text != "" {

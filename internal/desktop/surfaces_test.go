@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
@@ -20,7 +21,7 @@ func labelsOf(h *harness, v *surfaceView) string {
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
 		case *widget.RichText:
-			b.WriteString(plainText(w.Segments) + "\n")
+			b.WriteString(markdown.PlainText(w.Segments) + "\n")
 		case *widget.Button:
 			b.WriteString("[" + w.Text + "]\n")
 		case *widget.Check:

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 )
 
 // The UI side of the transcript (UI goroutine only).
@@ -35,8 +37,8 @@ type row struct {
 	snap      itemSnap
 	modelRev  uint64
 	rev       uint64 // bumped when anything shown changes (snapshot or state)
-	text      *mdDoc
-	reasoning *mdDoc
+	text      *markdown.Doc
+	reasoning *markdown.Doc
 	ui        rowUI
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -87,14 +88,14 @@ func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 		if m == nil {
 			t.Fatal("the plugin manager did not open")
 		}
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"good 1.0", "Active · generation 2", "tool.before", "permission", "plugin/good/x", "go"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
 			}
 		}
 		m.list.Select(1)
-		text = plainText(m.details.Segments)
+		text = markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"Failed", "exit status 1", "stage:      spawn", "/nope/bad", "boom: token="} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -423,7 +424,7 @@ func (d *UI) sessionChanged() {
 
 // confirmLink asks before opening a link from markdown (UI goroutine).
 func (d *UI) confirmLink(dest string) {
-	if !safeLink(dest) {
+	if !markdown.SafeLink(dest) {
 		return
 	}
 	u, err := url.Parse(dest)
