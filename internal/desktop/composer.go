@@ -26,7 +26,6 @@ type composer struct {
 	entry   *composerEntry
 	sendBtn *widget.Button
 	stopBtn *widget.Button
-	ready   bool
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -198,17 +197,11 @@ func (c *composer) editLast() bool {
 
 func (c *composer) object() fyne.CanvasObject { return c.obj }
 
-func (c *composer) setEnabled(ok bool) {
-	c.ready = ok
-	c.setRunning(c.d.running)
-}
-
-// setRunning switches Send and Stop for a turn in progress.
-func (c *composer) setRunning(running bool) {
-	c.d.running = running
-	c.d.transcript.view.markLastReply()
-	c.d.transcript.view.list.place()
-	if c.ready && !running {
+// syncButtons enables Send while a core is attached and idle, Stop while a
+// turn runs (a view-model subscriber).
+func (c *composer) syncButtons() {
+	running := c.d.state.Busy()
+	if c.d.state.Connected() && !running {
 		c.sendBtn.Enable()
 	} else {
 		c.sendBtn.Disable()
@@ -225,7 +218,7 @@ func (c *composer) setRunning(running bool) {
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
-	if text == "" || d.getCore() == nil || d.running {
+	if text == "" || d.getCore() == nil || d.state.Busy() {
 		return
 	}
 	c.entry.SetText("")
@@ -239,7 +232,7 @@ func (c *composer) send() {
 
 // resend runs text again as a new turn (Retry, Regenerate).
 func (c *composer) resend(text string) {
-	if text == "" || c.d.getCore() == nil || c.d.running {
+	if text == "" || c.d.getCore() == nil || c.d.state.Busy() {
 		return
 	}
 	c.sendText(text)
@@ -249,7 +242,7 @@ func (c *composer) sendText(text string) {
 	d := c.d
 	core := d.getCore()
 	c.stopping.Store(false)
-	c.setRunning(true)
+	d.state.SetBusy(true)
 	d.wg.Add(1)
 	go func() {
 		defer d.wg.Done()
@@ -258,12 +251,12 @@ func (c *composer) sendText(text string) {
 		if err := core.SendAll(d.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
 			d.notes.hostNotice("a turn is already running", noticeWarn)
 		}
-		d.b.post(func() { c.setRunning(false) })
+		d.b.post(func() { d.state.SetBusy(false) })
 	}()
 }
 
 func (c *composer) stopTurn() {
-	if core := c.d.getCore(); core != nil && c.d.running {
+	if core := c.d.getCore(); core != nil && c.d.state.Busy() {
 		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
 		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
 	}

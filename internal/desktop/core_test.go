@@ -207,7 +207,7 @@ func TestModelMenuAndPickerListTheCatalog(t *testing.T) {
 		t.Fatal("the picker does not list " + echoModel)
 	}
 	h.ui(pick.Action)
-	h.waitFor("the model to be set", func() bool { return c.Session().Model == echoModel && h.d.model == echoModel })
+	h.waitFor("the model to be set", func() bool { return c.Session().Model == echoModel && h.d.state.Open().Model == echoModel })
 	h.waitFor("checked menu item and effort picker", func() bool {
 		checked := false
 		for _, m := range h.d.win.MainMenu().Items {
@@ -259,7 +259,7 @@ func TestChatTurnWithEchoModel(t *testing.T) {
 	h.send("hi")
 	h.waitFor("the echo", func() bool {
 		r := h.renderedTranscript()
-		return strings.Contains(r, "Echo: hi") && strings.Contains(r, "You") && !h.d.running
+		return strings.Contains(r, "Echo: hi") && strings.Contains(r, "You") && !h.d.state.Busy()
 	})
 	h.ui(func() {
 		if h.d.composer.entry.Text != "" {

@@ -14,15 +14,15 @@ func (d *UI) emptyHint() string {
 	}
 	var first string
 	switch {
-	case !d.connected:
+	case !d.state.Connected():
 		first = "Starting plugins…"
-	case d.model != "":
-		name := d.model
-		if m, ok := d.modelByID(d.model); ok {
+	case d.state.Open().Model != "":
+		name := d.state.Open().Model
+		if m, ok := d.state.CurrentModel(); ok {
 			name = m.DisplayName
 		}
 		first = "Say hello to " + name + "."
-	case len(d.models) > 0:
+	case len(d.state.Models()) > 0:
 		first = "Pick a model in the toolbar, then say hello."
 	default:
 		first = "No models yet: install a provider plugin (Plugins → Install…), or see why in the model picker."

@@ -45,7 +45,7 @@ func (f *footer) show(r *row, last bool) {
 	text := ""
 	f.meter.box.Hide()
 	if s.usage != nil {
-		m, _ := f.d.modelByID(f.d.model)
+		m, _ := f.d.state.CurrentModel()
 		text = usageLine(*s.usage, m)
 		if m.ContextWindow > 0 {
 			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
@@ -59,7 +59,7 @@ func (f *footer) show(r *row, last bool) {
 	f.usage.Refresh()
 	setShown(f.usage, text != "")
 	f.userMsg = ""
-	if last && !f.d.running {
+	if last && !f.d.state.Busy() {
 		f.userMsg = f.d.transcript.view.userBefore(r.index)
 	}
 	setShown(f.regen, f.userMsg != "")

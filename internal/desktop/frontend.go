@@ -18,7 +18,7 @@ func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
 		d.transcript.beginTurn()
-		d.b.post(func() { d.composer.setRunning(true) })
+		d.b.post(func() { d.state.SetBusy(true) })
 	case agent.EventUserMessage:
 		d.transcript.addUser(ev.Text)
 	case agent.EventText:
@@ -39,14 +39,11 @@ func (d *UI) Emit(ev agent.Event) {
 		d.transcript.endMessage()
 		d.notes.replyFinished()
 		d.b.post(func() {
-			d.composer.setRunning(false)
+			d.state.SetBusy(false)
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
-			if d.openSession != "" {
-				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch
-			}
-			if d.settingsWin != nil {
-				d.settingsWin.loadPermissions() // the turn may have added an approval
+			if id := d.state.Open().ID; id != "" {
+				d.app.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
 			}
 		})
 	case agent.EventTurnFailed:
@@ -59,7 +56,7 @@ func (d *UI) Emit(ev agent.Event) {
 			reason := ev.Error
 			d.b.post(func() { d.transcript.failed(d.describeFailure(reason)) })
 		}
-		d.b.post(func() { d.composer.setRunning(false) })
+		d.b.post(func() { d.state.SetBusy(false) })
 	case agent.EventNotice:
 		d.notes.hostNotice(ev.Text, noticeWarn)
 	case agent.EventSurface:
@@ -68,7 +65,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventPlugins:
 		plugins := ev.Plugins
-		d.b.post(func() { d.setPlugins(plugins) })
+		d.b.post(func() { d.state.SetPlugins(plugins) })
 		if d.getCore() != nil {
 			d.refreshModels()
 		}
@@ -133,9 +130,9 @@ func (d *UI) trace(event string) {
 // describeFailure names the plugin behind the model a failed turn used and
 // the reason it gave (UI goroutine: it reads the picked model).
 func (d *UI) describeFailure(reason string) string {
-	if id, err := providers.ParseModelID(d.model); err == nil {
+	if id, err := providers.ParseModelID(d.state.Open().Model); err == nil {
 		name := id.Model
-		if m, ok := d.modelByID(d.model); ok && m.DisplayName != "" {
+		if m, ok := d.state.CurrentModel(); ok && m.DisplayName != "" {
 			name = m.DisplayName
 		}
 		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)

@@ -60,7 +60,7 @@ func (d *UI) escape() {
 		d.transcript.clearApproval(a)
 		return
 	}
-	if d.running {
+	if d.state.Busy() {
 		d.composer.stopTurn()
 	}
 }

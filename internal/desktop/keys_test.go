@@ -64,7 +64,7 @@ func TestEnterSendsShiftEnterAddsALine(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Enter did not send")
 	}
-	h.waitFor("the turn to end", func() bool { return !h.d.running })
+	h.waitFor("the turn to end", func() bool { return !h.d.state.Busy() })
 	// Swapped: Enter adds a line, Ctrl+Enter sends.
 	h.ui(func() {
 		h.d.composer.setEnterSends(false)
@@ -88,7 +88,7 @@ func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
 	c := newSendCore(t, h)
 	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "earlier question"})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
-	h.waitFor("running", func() bool { return h.d.running })
+	h.waitFor("running", func() bool { return h.d.state.Busy() })
 	h.ui(func() { h.d.composer.entry.TypedKey(key(fyne.KeyEscape)) })
 	select {
 	case <-c.stopped:
@@ -98,7 +98,7 @@ func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
 	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "stream_cancelled (-32000)"})
 	h.waitFor("stopped, not failed", func() bool {
 		r := h.renderedTranscript()
-		return !h.d.running && strings.Contains(r, "Stopped") && !strings.Contains(r, "failed")
+		return !h.d.state.Busy() && strings.Contains(r, "Stopped") && !strings.Contains(r, "failed")
 	})
 	h.ui(func() {
 		e := h.d.composer.entry

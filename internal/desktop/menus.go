@@ -39,7 +39,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 	if c := d.getCore(); c != nil {
 		actions = c.Actions()
 	}
-	for _, p := range d.plugins {
+	for _, p := range d.state.Plugins() {
 		sub := fyne.NewMenuItem(p.Name, nil)
 		var items []*fyne.MenuItem
 		for _, a := range actions {
@@ -55,7 +55,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		sub.ChildMenu = fyne.NewMenu("", items...)
 		plugins.Items = append(plugins.Items, sub)
 	}
-	if len(d.plugins) > 0 {
+	if len(d.state.Plugins()) > 0 {
 		plugins.Items = append(plugins.Items, fyne.NewMenuItemSeparator())
 	}
 	plugins.Items = append(plugins.Items,

@@ -68,7 +68,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 			out = append(out, paletteEntry{kind: "Command", label: cmd.Name, detail: cmd.Description, run: func() { d.runCommand(line) }})
 		}
 	}
-	for _, m := range sortedModels(d.models) {
+	for _, m := range sortedModels(d.state.Models()) {
 		id := m.ID
 		out = append(out, paletteEntry{kind: "Model", label: m.DisplayName, detail: m.ID, run: func() { d.pickModel(id, "") }})
 	}

@@ -35,7 +35,7 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 }
 
 func (h *harness) pluginState(name string) string {
-	for _, p := range h.d.plugins {
+	for _, p := range h.d.state.Plugins() {
 		if p.Name == name {
 			return p.State
 		}
@@ -130,7 +130,7 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	}
 
 	gen := func() int64 {
-		for _, p := range h.d.plugins {
+		for _, p := range h.d.state.Plugins() {
 			return p.Generation
 		}
 		return 0
@@ -151,7 +151,7 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 		}
 		m.confirm.Confirm()
 	})
-	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.plugins) == 1 })
+	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.state.Plugins()) == 1 })
 	if _, err := store.Get("policy-guard"); err == nil {
 		t.Error("Remove did not reach the store")
 	}

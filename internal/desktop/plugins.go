@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -94,9 +95,13 @@ func (d *UI) showPluginManager() {
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
 	m.win.SetContent(tabs)
 	m.win.Resize(fyne.NewSize(900, 600))
-	m.win.SetOnClosed(func() { d.pluginsWin = nil })
+	unsub := d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(d.state.Plugins()) })
+	m.win.SetOnClosed(func() {
+		unsub()
+		d.pluginsWin = nil
+	})
 	d.pluginsWin = m
-	m.refresh(d.plugins)
+	m.refresh(d.state.Plugins())
 	if len(m.plugins) > 0 {
 		m.list.Select(0)
 	}

@@ -35,7 +35,7 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	guard := agent.PluginInfo{Name: "policy-guard", State: agent.PluginActive}
 	openai := agent.PluginInfo{Name: "openai-provider", State: agent.PluginActive}
 	emit(a, guard)
-	h.waitFor("two plugins", func() bool { return len(h.d.plugins) == 2 })
+	h.waitFor("two plugins", func() bool { return len(h.d.state.Plugins()) == 2 })
 	var m *pluginManager
 	h.ui(func() {
 		h.d.showPluginManager()
@@ -92,7 +92,7 @@ func TestPluginDetailsShowDegradedReason(t *testing.T) {
 		{Name: "policy-guard", Version: "0.1.0", State: agent.PluginDegraded, Root: root,
 			Failure: "timed out at tool.before"},
 	}})
-	h.waitFor("plugins", func() bool { return len(h.d.plugins) == 1 })
+	h.waitFor("plugins", func() bool { return len(h.d.state.Plugins()) == 1 })
 	h.ui(func() { h.d.showPluginManager() })
 	m := h.d.pluginsWin
 	h.waitFor("the details", func() bool {

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -73,14 +74,14 @@ func (d *UI) showSettings() {
 	})
 	s.syncSendKey()
 	s.model = widget.NewSelect(nil, func(id string) {
-		if id != "" && id != d.model {
+		if id != "" && id != d.state.Open().Model {
 			d.pickModel(id, "")
 		}
 	})
 	s.model.PlaceHolder = "No models: install a provider plugin"
 	s.effort = widget.NewSelect(nil, func(e string) {
-		if e != "" && e != d.effort && d.model != "" {
-			d.pickModel(d.model, e)
+		if o := d.state.Open(); e != "" && e != o.Effort && o.Model != "" {
+			d.pickModel(o.Model, e)
 		}
 	})
 	s.effort.PlaceHolder = "The model has no effort levels"
@@ -100,7 +101,23 @@ func (d *UI) showSettings() {
 		s.env)
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
 	s.win.Resize(fyne.NewSize(720, 640))
-	s.win.SetOnClosed(func() { d.settingsWin = nil })
+	// Settings' default model follows the picker; the environment, the
+	// plugins; the permissions, a finished turn (it may have added one).
+	unsub := []func(){
+		d.state.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { s.syncModels() }),
+		d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { s.loadEnv(d.state.Plugins()) }),
+		d.state.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
+			if !d.state.Busy() {
+				s.loadPermissions()
+			}
+		}),
+	}
+	s.win.SetOnClosed(func() {
+		for _, f := range unsub {
+			f()
+		}
+		d.settingsWin = nil
+	})
 	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			s.win.Close()
@@ -108,7 +125,7 @@ func (d *UI) showSettings() {
 	})
 	d.settingsWin = s
 	s.loadPermissions()
-	s.loadEnv(d.plugins)
+	s.loadEnv(d.state.Plugins())
 	s.win.Show()
 }
 
@@ -136,23 +153,24 @@ func (s *settingsWindow) syncSendKey() {
 // syncModels lists the catalog and selects the current model (UI goroutine;
 // the toolbar calls it when the catalog or the model changes).
 func (s *settingsWindow) syncModels() {
-	ids := make([]string, 0, len(s.d.models))
-	for _, m := range s.d.models {
+	st := s.d.state
+	ids := make([]string, 0, len(st.Models()))
+	for _, m := range st.Models() {
 		ids = append(ids, m.ID)
 	}
 	s.model.SetOptions(ids)
-	if slices.Contains(ids, s.d.model) {
-		s.model.SetSelected(s.d.model)
+	if slices.Contains(ids, st.Open().Model) {
+		s.model.SetSelected(st.Open().Model)
 	} else {
 		s.model.ClearSelected()
 	}
 	var efforts []string
-	if m, ok := s.d.modelByID(s.d.model); ok {
+	if m, ok := st.CurrentModel(); ok {
 		efforts = m.Efforts
 	}
 	s.effort.SetOptions(efforts)
-	if slices.Contains(efforts, s.d.effort) {
-		s.effort.SetSelected(s.d.effort)
+	if slices.Contains(efforts, st.Open().Effort) {
+		s.effort.SetSelected(st.Open().Effort)
 	} else {
 		s.effort.ClearSelected()
 	}

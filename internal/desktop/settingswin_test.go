@@ -118,8 +118,8 @@ func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	h.ui(func() {
-		h.d.models = []providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}
-		h.d.model, h.d.effort = "plugin/p/x/m", "high"
+		h.d.state.SetModels([]providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}, nil)
+		h.d.state.SetModel("plugin/p/x/m", "high")
 		h.d.showSettings()
 		s := h.d.settingsWin
 		if s.model.Selected != "plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {

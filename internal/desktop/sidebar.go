@@ -139,7 +139,7 @@ func (s *sidebar) syncButtons() {
 func (s *sidebar) reload() {
 	d := s.d
 	q := s.search.Text
-	ws := d.workspace
+	ws := d.state.Open().Workspace
 	c := d.getCore()
 	if c == nil {
 		return
@@ -287,7 +287,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 }
 
 // sessionID is the open session's id ("" before the core is attached).
-func (d *UI) sessionID() string { return d.openSession }
+func (d *UI) sessionID() string { return d.state.Open().ID }
 
 // lastSessionPref is the preference holding the last open session of this
 // data directory (preferences are per app, data directories are not).

@@ -7,7 +7,7 @@ import "github.com/reasonix/reasonix-desktop/internal/host/agent"
 // left inactive. A plugin the window has no state for yet is not stopped:
 // the list arrives after the first surfaces (UI goroutine).
 func (d *UI) pluginStopped(name string) bool {
-	for _, p := range d.plugins {
+	for _, p := range d.state.Plugins() {
 		if p.Name == name {
 			switch p.State {
 			case agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled:

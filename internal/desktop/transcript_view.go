@@ -120,7 +120,7 @@ func (v *transcriptView) markLastReply() {
 			break
 		}
 	}
-	running := v.t.d.running
+	running := v.t.d.state.Busy()
 	if last == v.lastReply && running == v.lastRunning {
 		return
 	}

@@ -186,14 +186,14 @@ func TestStopButtonStopsTheTurn(t *testing.T) {
 	h.waitFor("the approval to wait", func() bool {
 		for _, v := range h.d.transcript.liveViews() {
 			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return h.d.running && !h.d.composer.stopBtn.Disabled()
+				return h.d.state.Busy() && !h.d.composer.stopBtn.Disabled()
 			}
 		}
 		return false
 	})
 	h.ui(func() { test.Tap(h.d.composer.stopBtn) })
 	h.waitFor("the turn to stop", func() bool {
-		return !h.d.running && strings.Contains(h.renderedTranscript(), "Stopped")
+		return !h.d.state.Busy() && strings.Contains(h.renderedTranscript(), "Stopped")
 	})
 	h.ui(func() {
 		if r := h.renderedTranscript(); strings.Contains(r, "failed") {

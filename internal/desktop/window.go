@@ -18,8 +18,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -71,22 +71,13 @@ type UI struct {
 	openURL func(*url.URL) error
 
 	// UI-goroutine state.
-	toolbar    *toolbar
-	composer   *composer
-	running    bool
-	models     []providers.Model
-	model      string
-	effort     string
-	workspace  string
-	plugins    []agent.PluginInfo
-	pluginsWin *pluginManager
-	sidebar    *sidebar
-	// catalogErrs maps a plugin to why its catalog failed; connected: a
-	// core is attached (both for the empty state and the model picker).
-	catalogErrs map[string]string
-	connected   bool
-	// openSession is the open session's id (the sidebar highlights it).
-	openSession string
+	toolbar  *toolbar
+	composer *composer
+	// state is the app state the toolbar, menus, composer and empty state
+	// subscribe to.
+	state       *viewmodel.State
+	pluginsWin  *pluginManager
+	sidebar     *sidebar
 	settingsWin *settingsWindow
 	notesWin    fyne.Window
 	paletteUI   *palette
@@ -105,7 +96,7 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, app: opts.App, b: newBridge(), ctx: ctx, cancel: cancel}
+	d := &UI{opts: opts, app: opts.App, b: newBridge(), ctx: ctx, cancel: cancel, state: viewmodel.New()}
 	d.openURL = d.app.OpenURL
 	d.win = d.app.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
@@ -143,8 +134,35 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
-	d.setConnected(false)
+	d.subscribe()
+	d.state.SetConnected(false)
 	return d
+}
+
+// subscribe connects what shows the app state to its changes (UI
+// goroutine, once, after the widgets exist).
+func (d *UI) subscribe() {
+	s := d.state
+	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
+		d.transcript.view.markLastReply() // Regenerate shows only while idle
+		d.transcript.view.list.place()
+	})
+	s.Subscribe(viewmodel.Connected|viewmodel.Busy, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
+		d.toolbar.setEnabled(s.Connected())
+		if !s.Connected() {
+			d.status.setHealthText("Starting plugins…")
+		}
+	})
+	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() })
+	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
+	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
+		d.status.setHealth(s.Plugins())
+		d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
+		d.status.th.kick()
+	})
+	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
 }
 
 // Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.
@@ -165,11 +183,9 @@ func (d *UI) Attach(c coreAPI) {
 		s := c.Session()
 		plugins := c.Plugins()
 		d.b.post(func() {
-			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-			d.openSession = s.ID
-			d.sidebar.reload()
-			d.setConnected(true)
-			d.setPlugins(plugins)
+			d.state.SetSession(openOf(s))
+			d.state.SetConnected(true)
+			d.state.SetPlugins(plugins)
 			d.transcript.loadHistory(s.Messages)
 		})
 		d.panel.th.kick()
@@ -302,31 +318,9 @@ func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error
 	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
 }
 
-// setConnected enables what needs a core (UI goroutine).
-func (d *UI) setConnected(ok bool) {
-	d.composer.setEnabled(ok)
-	d.toolbar.setEnabled(ok)
-	if !ok {
-		d.status.setHealthText("Starting plugins…")
-	}
-	d.connected = ok
-	d.syncEmptyState()
-}
-
-// setPlugins records the plugin states and refreshes what shows them (UI
-// goroutine).
-func (d *UI) setPlugins(ps []agent.PluginInfo) {
-	d.plugins = ps
-	d.status.setHealth(ps)
-	d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
-	d.status.th.kick()
-	d.win.SetMainMenu(d.buildMainMenu())
-	if d.pluginsWin != nil {
-		d.pluginsWin.refresh(ps)
-	}
-	if d.settingsWin != nil {
-		d.settingsWin.loadEnv(ps)
-	}
+// openOf is a session as the view-model holds it.
+func openOf(s agent.Session) viewmodel.Open {
+	return viewmodel.Open{ID: s.ID, Model: s.Model, Effort: s.Effort, Workspace: s.WorkspaceRoot}
 }
 
 // refreshModels fetches the catalog off the UI goroutine (it can wait on
@@ -335,10 +329,7 @@ func (d *UI) refreshModels() {
 	d.withCore("models", func(ctx context.Context, c coreAPI) error {
 		models, errs := c.Models(ctx)
 		d.b.post(func() {
-			d.models = models
-			d.catalogErrs = catalogErrors(errs)
-			d.toolbar.refresh()
-			d.win.SetMainMenu(d.buildMainMenu())
+			d.state.SetModels(models, catalogErrors(errs))
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
@@ -351,7 +342,7 @@ func (d *UI) refreshModels() {
 // pickModel selects a model (and effort) off the UI goroutine.
 func (d *UI) pickModel(id, effort string) {
 	if effort == "" {
-		if m, ok := d.modelByID(id); ok {
+		if m, ok := d.state.ModelByID(id); ok {
 			effort = m.DefaultEffort
 			if effort == "" && len(m.Efforts) > 0 {
 				effort = m.Efforts[0]
@@ -362,22 +353,9 @@ func (d *UI) pickModel(id, effort string) {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
 		}
-		d.b.post(func() {
-			d.model, d.effort = id, effort
-			d.toolbar.refresh()
-			d.win.SetMainMenu(d.buildMainMenu())
-		})
+		d.b.post(func() { d.state.SetModel(id, effort) })
 		return nil
 	})
-}
-
-func (d *UI) modelByID(id string) (providers.Model, bool) {
-	for _, m := range d.models {
-		if m.ID == id {
-			return m, true
-		}
-	}
-	return providers.Model{}, false
 }
 
 // newChat starts an empty session, in dir when set.
@@ -412,12 +390,9 @@ func (d *UI) sessionChanged() {
 	d.trace("session " + s.ID)
 	d.transcript.replace(s.Messages)
 	d.b.post(func() {
-		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-		d.openSession = s.ID
-		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
 		d.status.usage.SetText("") // the last turn's figures belong to the old session
-		d.toolbar.refresh()
-		d.sidebar.reload()
+		d.state.SetSession(openOf(s))
+		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
 	})
 	d.refreshModels()
 }
@@ -472,11 +447,7 @@ func (d *UI) RunDemo(messages ...string) {
 			if err := c.SetModel(ctx, m.ID, m.DefaultEffort); err != nil {
 				return err
 			}
-			d.b.post(func() {
-				d.model, d.effort = m.ID, m.DefaultEffort
-				d.toolbar.refresh()
-				d.win.SetMainMenu(d.buildMainMenu())
-			})
+			d.b.post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
 		}
 		d.wg.Add(1)
 		go func() { // turns are not bounded by the call timeout
