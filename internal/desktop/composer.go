@@ -164,12 +164,12 @@ func newComposer(d *UI) *composer {
 
 // enterSends reports whether Enter sends (the default) or adds a line.
 func (c *composer) enterSends() bool {
-	return c.d.app.Preferences().BoolWithFallback(enterSendsPref, true)
+	return c.d.opts.App.Preferences().BoolWithFallback(enterSendsPref, true)
 }
 
 // setEnterSends changes the preference (View menu).
 func (c *composer) setEnterSends(on bool) {
-	c.d.app.Preferences().SetBool(enterSendsPref, on)
+	c.d.opts.App.Preferences().SetBool(enterSendsPref, on)
 	c.placeholder()
 }
 
@@ -243,12 +243,12 @@ func (c *composer) sendText(text string) {
 	core := d.getCore()
 	c.stopping.Store(false)
 	d.state.SetBusy(true)
-	d.wg.Add(1)
+	d.link.wg.Add(1)
 	go func() {
-		defer d.wg.Done()
+		defer d.link.wg.Done()
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
-		if err := core.SendAll(d.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
+		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
 			d.notes.hostNotice("a turn is already running", noticeWarn)
 		}
 		d.b.post(func() { d.state.SetBusy(false) })

@@ -95,7 +95,7 @@ func TestHelloSurfacesAskPromptsAndAnswers(t *testing.T) {
 	h.ui(func() { test.Tap(h.d.surfaceView("hello-surfaces", "hello-card").actions["ask"]) })
 	var view *promptView
 	h.waitFor("the confirm dialog", func() bool {
-		for _, v := range h.d.prompts.open {
+		for _, v := range h.d.wins.prompts.open {
 			view = v
 		}
 		return view != nil
@@ -146,11 +146,11 @@ func TestReloadDropsStaleSurfaces(t *testing.T) {
 	// in the new generation for sure. Run it from the command palette.
 	h.ui(func() {
 		h.d.showPalette()
-		test.Type(h.d.paletteUI.entry, "refresh hello")
-		if len(h.d.paletteUI.shown) != 1 || h.d.paletteUI.shown[0].detail != "/hello-surfaces:refresh" {
-			t.Fatalf("palette shows %+v", h.d.paletteUI.shown)
+		test.Type(h.d.wins.palette.entry, "refresh hello")
+		if len(h.d.wins.palette.shown) != 1 || h.d.wins.palette.shown[0].detail != "/hello-surfaces:refresh" {
+			t.Fatalf("palette shows %+v", h.d.wins.palette.shown)
 		}
-		h.d.paletteUI.entry.OnSubmitted(h.d.paletteUI.entry.Text)
+		h.d.wins.palette.entry.OnSubmitted(h.d.wins.palette.entry.Text)
 	})
 	h.waitFor("the new generation's card", func() bool {
 		for k, v := range h.d.panel.views {

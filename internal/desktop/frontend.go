@@ -43,7 +43,7 @@ func (d *UI) Emit(ev agent.Event) {
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
 			if id := d.state.Open().ID; id != "" {
-				d.app.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
+				d.opts.App.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
 			}
 		})
 	case agent.EventTurnFailed:
@@ -88,7 +88,7 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 		d.notes.removed(ch.Surface.Key)
 		return
 	case ch.Kind == surfaces.Cleared:
-		d.prompts.wake()
+		d.wins.prompts.wake()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind != protocol.PublishStatus {
 		d.panel.th.kick()
@@ -113,7 +113,7 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	case x := <-a.ch:
 		return x
 	case <-ctx.Done():
-	case <-d.ctx.Done():
+	case <-d.link.ctx.Done():
 	}
 	a.answer(agent.ApproveDeny) // a late click finds the answer taken
 	d.transcript.clearApproval(a)

@@ -75,7 +75,7 @@ Theme (System, Light, Dark), the send key, the default model, permissions, and w
 `
 
 func (d *UI) showGuide() {
-	w := d.app.NewWindow("User guide")
+	w := d.opts.App.NewWindow("User guide")
 	text := newRichText()
 	text.Segments = markdown.Render(userGuide, d.confirmLink)
 	w.SetContent(container.NewVScroll(container.NewPadded(text)))

@@ -174,7 +174,7 @@ func (d *UI) showInspector() {
 		in.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Protocol inspector")
+	w := d.opts.App.NewWindow("Protocol inspector")
 	in.filter = widget.NewEntry()
 	in.filter.SetPlaceHolder("Filter by plugin or method")
 	in.filter.OnChanged = func(string) { in.sync() }
@@ -216,7 +216,7 @@ func (in *inspector) copySelected() {
 	if in.selected < 0 || in.selected >= len(in.rows) {
 		return
 	}
-	in.d.app.Clipboard().SetContent(in.rows[in.selected].raw)
+	in.d.opts.App.Clipboard().SetContent(in.rows[in.selected].raw)
 }
 
 func prettyJSON(raw string) string {

@@ -120,7 +120,7 @@ func TestPromptDialogKeys(t *testing.T) {
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
 	var view *promptView
-	h.waitFor("the prompt", func() bool { view = h.d.prompts.open[p]; return view != nil })
+	h.waitFor("the prompt", func() bool { view = h.d.wins.prompts.open[p]; return view != nil })
 	h.ui(func() {
 		focused, ok := h.d.win.Canvas().Focused().(*fieldEntry)
 		if !ok || focused != view.form.firstEntry() {
@@ -138,7 +138,7 @@ func TestPromptDialogKeys(t *testing.T) {
 		v, cancelled := h.d.Prompt(context.Background(), p)
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
-	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
 	h.ui(func() { h.d.typedKey(key(fyne.KeyEscape)) })
 	if a := <-got; !a.cancelled {
 		t.Fatalf("Esc answered %+v", a)
@@ -148,14 +148,14 @@ func TestPromptDialogKeys(t *testing.T) {
 		v, cancelled := h.d.Prompt(context.Background(), p)
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
-	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
 	h.ui(func() { h.d.typedKey(key(fyne.KeyReturn)) })
 	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != true {
 		t.Fatalf("Enter answered %+v", a)
 	}
 	h.ui(func() {
-		if len(h.d.modals) != 0 {
-			t.Errorf("%d dialogs still take keys", len(h.d.modals))
+		if len(h.d.wins.modals) != 0 {
+			t.Errorf("%d dialogs still take keys", len(h.d.wins.modals))
 		}
 	})
 }
@@ -185,8 +185,8 @@ func TestComposerUnwrapsAVeryLongLine(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() {
 		e := h.d.composer.entry
-		h.d.app.Clipboard().SetContent(strings.Repeat("word ", 4_000))
-		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.app.Clipboard()})
+		h.d.opts.App.Clipboard().SetContent(strings.Repeat("word ", 4_000))
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.opts.App.Clipboard()})
 		if len(e.Text) != 20_000 {
 			t.Fatalf("pasted %d characters", len(e.Text))
 		}
@@ -206,7 +206,7 @@ func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
 	newFakeCore(t, h.d)
 	h.ui(func() {
 		h.d.showPalette()
-		p := h.d.paletteUI
+		p := h.d.wins.palette
 		test.Type(p.entry, "window")
 		want := -1
 		for i, e := range p.shown {
@@ -229,7 +229,7 @@ func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
 		p.entry.TypedKey(key(fyne.KeyUp))
 		p.entry.TypedKey(key(fyne.KeyDown))
 		p.entry.TypedKey(key(fyne.KeyReturn))
-		if h.d.pluginsWin == nil {
+		if h.d.wins.plugins == nil {
 			t.Error("Enter did not run the highlighted row (the plugin manager)")
 		}
 	})

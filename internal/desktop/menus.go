@@ -22,7 +22,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
-		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.app.Quit},
+		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit},
 	)
 	models := d.modelItems()
 	if len(models) == 0 {
@@ -70,8 +70,8 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
-			if d.settingsWin != nil {
-				d.settingsWin.syncSendKey()
+			if d.wins.settings != nil {
+				d.wins.settings.syncSendKey()
 			}
 		}})
 	help := fyne.NewMenu("Help",

@@ -292,5 +292,5 @@ func importanceOf(l noticeLevel) widget.Importance {
 
 // copyText puts s on the clipboard.
 func (d *UI) copyText(s string) {
-	d.app.Clipboard().SetContent(s)
+	d.opts.App.Clipboard().SetContent(s)
 }

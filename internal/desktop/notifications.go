@@ -65,10 +65,10 @@ func newNotifier(d *UI) *notifier {
 	// The top-right corner of the transcript: never over the composer or
 	// the surface panel's fields and buttons (window.go places the layer).
 	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
-	lc := d.app.Lifecycle()
+	lc := d.opts.App.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
 	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
-	d.wg.Add(1)
+	d.link.wg.Add(1)
 	go n.systemLoop()
 	return n
 }
@@ -163,18 +163,18 @@ func levelOf(s protocol.Severity) noticeLevel {
 
 // systemLoop sends system notifications one at a time, spaced out.
 func (n *notifier) systemLoop() {
-	defer n.d.wg.Done()
+	defer n.d.link.wg.Done()
 	for {
 		select {
 		case x := <-n.sys:
-			n.d.app.SendNotification(x)
+			n.d.opts.App.SendNotification(x)
 			n.sent.Add(1)
-		case <-n.d.ctx.Done():
+		case <-n.d.link.ctx.Done():
 			return
 		}
 		select {
 		case <-time.After(systemInterval):
-		case <-n.d.ctx.Done():
+		case <-n.d.link.ctx.Done():
 			return
 		}
 	}
@@ -249,11 +249,11 @@ func (f fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // showNotifications opens the Notifications window (UI goroutine).
 func (d *UI) showNotifications() {
 	n := d.notes
-	if d.notesWin != nil {
-		d.notesWin.RequestFocus()
+	if d.wins.notes != nil {
+		d.wins.notes.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Notifications")
+	w := d.opts.App.NewWindow("Notifications")
 	n.list = widget.NewList(func() int { return len(n.listed) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabel("")
@@ -280,8 +280,8 @@ func (d *UI) showNotifications() {
 	})
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), clearBtn), nil, nil, n.list))
 	w.Resize(fyne.NewSize(520, 560))
-	w.SetOnClosed(func() { d.notesWin, n.list = nil, nil })
-	d.notesWin = w
+	w.SetOnClosed(func() { d.wins.notes, n.list = nil, nil })
+	d.wins.notes = w
 	n.refreshList()
 	w.Show()
 }

@@ -88,7 +88,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 
 // showPalette opens the palette (UI goroutine).
 func (d *UI) showPalette() {
-	if d.paletteUI != nil && d.paletteUI.pop.Visible() {
+	if d.wins.palette != nil && d.wins.palette.pop.Visible() {
 		return
 	}
 	p := &palette{d: d, all: d.paletteEntries()}
@@ -136,7 +136,7 @@ func (d *UI) showPalette() {
 	win := d.win.Canvas().Size()
 	p.pop.Move(fyne.NewPos((win.Width-size.Width)/2, 60))
 	p.setFilter("")
-	d.paletteUI = p
+	d.wins.palette = p
 	p.pop.Show()
 	d.win.Canvas().Focus(p.entry)
 }

@@ -24,8 +24,8 @@ import (
 // the FULL TRUST preview; only its Install button installs.
 func (d *UI) installPlugin() {
 	parent := d.win
-	if d.pluginsWin != nil {
-		parent = d.pluginsWin.win
+	if d.wins.plugins != nil {
+		parent = d.wins.plugins.win
 	}
 	f := newInstallForm(d, parent)
 	f.dlg.Show()
@@ -141,11 +141,11 @@ func readTail(path string, n int64) (string, error) {
 
 // showText opens a window with monospace text (logs, doctor).
 func (d *UI) showText(title, text string, _ fyne.Window) {
-	w := d.app.NewWindow(title)
+	w := d.opts.App.NewWindow(title)
 	l := widget.NewLabel(text)
 	l.TextStyle.Monospace = true
 	l.Wrapping = fyne.TextWrapBreak
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.app.Clipboard().SetContent(text) })
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.opts.App.Clipboard().SetContent(text) })
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), copyBtn), nil, nil, container.NewVScroll(l)))
 	w.Resize(fyne.NewSize(820, 560))
 	w.Show()

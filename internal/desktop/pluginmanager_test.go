@@ -54,7 +54,7 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	var m *pluginManager
 	h.ui(func() {
 		h.d.showPluginManager()
-		m = h.d.pluginsWin
+		m = h.d.wins.plugins
 	})
 	h.waitFor("the FULL TRUST block", func() bool {
 		return strings.Contains(markdown.PlainText(m.details.Segments), "FULL TRUST")

@@ -50,12 +50,12 @@ type pluginManager struct {
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
 func (d *UI) showPluginManager() {
-	if d.pluginsWin != nil {
-		d.pluginsWin.win.RequestFocus()
+	if d.wins.plugins != nil {
+		d.wins.plugins.win.RequestFocus()
 		return
 	}
 	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}, exts: newRichText()}
-	m.win = d.app.NewWindow("Plugins")
+	m.win = d.opts.App.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("")
@@ -98,9 +98,9 @@ func (d *UI) showPluginManager() {
 	unsub := d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(d.state.Plugins()) })
 	m.win.SetOnClosed(func() {
 		unsub()
-		d.pluginsWin = nil
+		d.wins.plugins = nil
 	})
-	d.pluginsWin = m
+	d.wins.plugins = m
 	m.refresh(d.state.Plugins())
 	if len(m.plugins) > 0 {
 		m.list.Select(0)

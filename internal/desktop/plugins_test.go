@@ -39,7 +39,7 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	var m *pluginManager
 	h.ui(func() {
 		h.d.showPluginManager()
-		m = h.d.pluginsWin
+		m = h.d.wins.plugins
 		m.list.Select(1)
 	})
 	emit(a) // policy-guard removed
@@ -94,7 +94,7 @@ func TestPluginDetailsShowDegradedReason(t *testing.T) {
 	}})
 	h.waitFor("plugins", func() bool { return len(h.d.state.Plugins()) == 1 })
 	h.ui(func() { h.d.showPluginManager() })
-	m := h.d.pluginsWin
+	m := h.d.wins.plugins
 	h.waitFor("the details", func() bool {
 		return strings.Contains(markdown.PlainText(m.details.Segments), "until a restart")
 	})
@@ -138,7 +138,7 @@ func TestPluginManagerListsXdevExtensions(t *testing.T) {
 	}
 	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
 	h.ui(func() { h.d.showPluginManager() })
-	m := h.d.pluginsWin
+	m := h.d.wins.plugins
 	h.waitFor("the extensions", func() bool { return strings.Contains(markdown.PlainText(m.exts.Segments), "broken") })
 	h.ui(func() {
 		text := markdown.PlainText(m.exts.Segments)

@@ -84,8 +84,8 @@ type promptView struct {
 func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
 	res := make(chan promptAnswer, 1)
 	d.b.post(func() { d.showPrompt(p, res) })
-	wake := d.prompts.watch()
-	defer d.prompts.unwatch(wake)
+	wake := d.wins.prompts.watch()
+	defer d.wins.prompts.unwatch(wake)
 	tick := time.NewTicker(staleCheckEvery)
 	defer tick.Stop()
 	for {
@@ -93,7 +93,7 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 		case a := <-res:
 			return a.values, a.cancelled
 		case <-ctx.Done():
-		case <-d.ctx.Done():
+		case <-d.link.ctx.Done():
 		case <-tick.C:
 			if !d.promptStale(p) {
 				continue
@@ -104,7 +104,7 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 			}
 		}
 		d.b.post(func() {
-			if v := d.prompts.open[p]; v != nil {
+			if v := d.wins.prompts.open[p]; v != nil {
 				v.close()
 			}
 		})
@@ -124,7 +124,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	keys := &modalKeys{cancel: func() { v.finish(nil, true) }, confirm: func() { v.confirm() }}
 	popKeys := d.pushModal(keys)
 	v.onDone = func() {
-		delete(d.prompts.open, p)
+		delete(d.wins.prompts.open, p)
 		popKeys()
 		d.trace("prompt closed")
 	}
@@ -172,7 +172,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	v.dlg = dialog.NewCustomWithoutButtons(p.Plugin+" asks", content, d.win)
 	v.dlg.SetButtons(buttons)
 	v.dlg.SetOnClosed(func() { v.finish(nil, true) }) // closed any other way: cancelled
-	d.prompts.open[p] = v
+	d.wins.prompts.open[p] = v
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
 	d.trace("prompt " + p.Plugin)

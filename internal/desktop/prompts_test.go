@@ -28,7 +28,7 @@ func ask(t *testing.T, h *harness, p *surfaces.Prompt) (<-chan promptResult, *pr
 	}()
 	var view *promptView
 	h.waitFor("prompt dialog", func() bool {
-		view = h.d.prompts.open[p]
+		view = h.d.wins.prompts.open[p]
 		return view != nil && h.topOverlay() != nil
 	})
 	return out, view
@@ -110,7 +110,7 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 			if _, err := p.Answer(r.values); err != nil {
 				t.Fatalf("values do not fit the prompt: %v", err)
 			}
-			h.waitFor("dialog closed", func() bool { return h.d.prompts.open[p] == nil && h.topOverlay() == nil })
+			h.waitFor("dialog closed", func() bool { return h.d.wins.prompts.open[p] == nil && h.topOverlay() == nil })
 		})
 	}
 }
@@ -163,12 +163,12 @@ func TestPromptCancelAndClose(t *testing.T) {
 		v, c := h.d.Prompt(ctx, p3)
 		out <- promptResult{v, c}
 	}()
-	h.waitFor("third dialog", func() bool { return h.d.prompts.open[p3] != nil })
+	h.waitFor("third dialog", func() bool { return h.d.wins.prompts.open[p3] != nil })
 	cancel()
 	if r := answer(t, out); !r.cancelled {
 		t.Fatalf("ctx end answered %+v", r)
 	}
-	h.waitFor("dialog gone", func() bool { return h.d.prompts.open[p3] == nil && h.topOverlay() == nil })
+	h.waitFor("dialog gone", func() bool { return h.d.wins.prompts.open[p3] == nil && h.topOverlay() == nil })
 }
 
 func TestStalePromptClosesItself(t *testing.T) {
@@ -180,5 +180,5 @@ func TestStalePromptClosesItself(t *testing.T) {
 	if r := answer(t, ch); !r.cancelled {
 		t.Fatalf("stale prompt answered %+v", r)
 	}
-	h.waitFor("stale dialog closed", func() bool { return h.d.prompts.open[p] == nil && h.topOverlay() == nil })
+	h.waitFor("stale dialog closed", func() bool { return h.d.wins.prompts.open[p] == nil && h.topOverlay() == nil })
 }

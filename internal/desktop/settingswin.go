@@ -51,11 +51,11 @@ var themeLabels = map[string]string{ThemeSystem: "System", ThemeLight: "Light", 
 
 // showSettings opens (or raises) Settings (UI goroutine).
 func (d *UI) showSettings() {
-	if d.settingsWin != nil {
-		d.settingsWin.win.RequestFocus()
+	if d.wins.settings != nil {
+		d.wins.settings.win.RequestFocus()
 		return
 	}
-	s := &settingsWindow{d: d, win: d.app.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
+	s := &settingsWindow{d: d, win: d.opts.App.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
 		revoke: map[string]*widget.Button{}}
 	s.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(label string) {
 		for mode, l := range themeLabels {
@@ -116,14 +116,14 @@ func (d *UI) showSettings() {
 		for _, f := range unsub {
 			f()
 		}
-		d.settingsWin = nil
+		d.wins.settings = nil
 	})
 	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			s.win.Close()
 		}
 	})
-	d.settingsWin = s
+	d.wins.settings = s
 	s.loadPermissions()
 	s.loadEnv(d.state.Plugins())
 	s.win.Show()

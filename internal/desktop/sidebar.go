@@ -296,7 +296,7 @@ func (d *UI) lastSessionPref() string { return "session.last:" + d.opts.Layout.R
 // ReopenLast opens the session that was open when the app last ran in this
 // data directory; a session since deleted (or never saved) is skipped.
 func (d *UI) ReopenLast(ctx context.Context) error {
-	id := d.app.Preferences().String(d.lastSessionPref())
+	id := d.opts.App.Preferences().String(d.lastSessionPref())
 	c := d.getCore()
 	if id == "" || c == nil || id == c.Session().ID {
 		return nil

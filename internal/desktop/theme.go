@@ -22,7 +22,7 @@ const themePref = "appearance.theme"
 
 // themeMode is the saved mode (System when none).
 func (d *UI) themeMode() string {
-	switch m := d.app.Preferences().StringWithFallback(themePref, ThemeSystem); m {
+	switch m := d.opts.App.Preferences().StringWithFallback(themePref, ThemeSystem); m {
 	case ThemeLight, ThemeDark:
 		return m
 	}
@@ -32,8 +32,8 @@ func (d *UI) themeMode() string {
 // applyTheme saves and applies a mode; Fyne repaints every window (UI
 // goroutine).
 func (d *UI) applyTheme(mode string) {
-	d.app.Preferences().SetString(themePref, mode)
-	d.app.Settings().SetTheme(newAppTheme(mode))
+	d.opts.App.Preferences().SetString(themePref, mode)
+	d.opts.App.Settings().SetTheme(newAppTheme(mode))
 }
 
 // appTheme is Fyne's default theme with this app's colours: every pair of

@@ -107,7 +107,7 @@ func (tb *toolbar) showPicker() {
 		tb.picker.Items = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
 	}
 	c := tb.d.win.Canvas()
-	pos := tb.d.app.Driver().AbsolutePositionForObject(tb.model)
+	pos := tb.d.opts.App.Driver().AbsolutePositionForObject(tb.model)
 	widget.ShowPopUpMenuAtPosition(tb.picker, c, pos.Add(fyne.NewPos(0, tb.model.Size().Height)))
 }
 

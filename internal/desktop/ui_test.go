@@ -50,7 +50,7 @@ func TestInspectorRecordsRedactedFilterablePausable(t *testing.T) {
 			t.Errorf("detail %q", in.detail.Text)
 		}
 		in.copySelected()
-		if got := h.d.app.Clipboard().Content(); strings.Contains(got, secret) || !strings.Contains(got, `"id":1`) {
+		if got := h.d.opts.App.Clipboard().Content(); strings.Contains(got, secret) || !strings.Contains(got, `"id":1`) {
 			t.Errorf("clipboard %q", got)
 		}
 		in.setPaused(true)
@@ -84,7 +84,7 @@ func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 	h.waitFor("health", func() bool { return h.d.status.health.Text == "Plugins: 1 active · 1 failed" })
 	h.ui(func() {
 		test.Tap(h.d.status.health) // opens the manager
-		m := h.d.pluginsWin
+		m := h.d.wins.plugins
 		if m == nil {
 			t.Fatal("the plugin manager did not open")
 		}

@@ -46,26 +46,20 @@ type Options struct {
 // callTimeout bounds a UI-initiated core call that is not a turn.
 const callTimeout = 2 * time.Minute
 
-// UI is the main window and the agent.Frontend the core reports to.
+// UI is the main window and the agent.Frontend the core reports to: it
+// builds the widgets, hands each its dependencies and wires them to the
+// core and to the app state.
 type UI struct {
 	opts Options
-	app  fyne.App
 	win  fyne.Window
 	b    *bridge
-
-	ctx    context.Context // cancelled by Close: ends every call the UI started
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-
-	coreMu sync.RWMutex
-	core   coreAPI
+	link *coreLink
 
 	transcript *transcript
 	panel      *surfacePanel
 	status     *statusBar
 	notes      *notifier
 	inspector  *inspector
-	prompts    *promptTracker
 
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
 	openURL func(*url.URL) error
@@ -73,15 +67,34 @@ type UI struct {
 	// UI-goroutine state.
 	toolbar  *toolbar
 	composer *composer
+	sidebar  *sidebar
 	// state is the app state the toolbar, menus, composer and empty state
 	// subscribe to.
-	state       *viewmodel.State
-	pluginsWin  *pluginManager
-	sidebar     *sidebar
-	settingsWin *settingsWindow
-	notesWin    fyne.Window
-	paletteUI   *palette
-	modals      []*modalKeys // open dialogs' Esc and Enter, the top last
+	state *viewmodel.State
+	wins  windows
+}
+
+// coreLink is the attached core and the calls the UI runs against it.
+// core is guarded by mu (Attach runs on any goroutine); ctx, cancel and wg
+// are set once and safe for concurrent use.
+type coreLink struct {
+	ctx    context.Context // cancelled by Close: ends every call the UI started
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu   sync.RWMutex
+	core coreAPI
+}
+
+// windows are the secondary windows and dialogs open now (UI goroutine):
+// opening one again raises it.
+type windows struct {
+	plugins  *pluginManager
+	settings *settingsWindow
+	notes    fyne.Window
+	palette  *palette
+	prompts  *promptTracker
+	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -96,24 +109,24 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, app: opts.App, b: newBridge(), ctx: ctx, cancel: cancel, state: viewmodel.New()}
-	d.openURL = d.app.OpenURL
-	d.win = d.app.NewWindow("Reasonix Desktop")
+	d := &UI{opts: opts, b: newBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
+	d.openURL = d.opts.App.OpenURL
+	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
 		d.win.SetIcon(opts.Icon)
 	}
 	d.win.SetMaster()
 	if opts.Theme != "" {
-		d.app.Settings().SetTheme(newAppTheme(opts.Theme))
+		d.opts.App.Settings().SetTheme(newAppTheme(opts.Theme))
 	} else {
-		d.app.Settings().SetTheme(newAppTheme(d.themeMode()))
+		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
 	}
 	d.transcript = newTranscript(d)
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
 	d.notes = newNotifier(d)
 	d.inspector = newInspector(d)
-	d.prompts = newPromptTracker()
+	d.wins.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
 	d.sidebar = newSidebar(d)
@@ -176,9 +189,9 @@ func (d *UI) Window() fyne.Window { return d.win }
 
 // Attach connects the opened core; any goroutine may call it.
 func (d *UI) Attach(c coreAPI) {
-	d.coreMu.Lock()
-	d.core = c
-	d.coreMu.Unlock()
+	d.link.mu.Lock()
+	d.link.core = c
+	d.link.mu.Unlock()
 	d.async("load", func(ctx context.Context) error {
 		s := c.Session()
 		plugins := c.Plugins()
@@ -206,7 +219,7 @@ func (d *UI) StartFailed(err error) {
 }
 
 // Quit asks the app to quit (from any goroutine).
-func (d *UI) Quit() { d.b.post(d.app.Quit) }
+func (d *UI) Quit() { d.b.post(d.opts.App.Quit) }
 
 // Capture renders the window to an image (from any goroutine but the UI
 // one). It gives up with nil when ctx ends first.
@@ -266,14 +279,14 @@ func uniform(img image.Image) bool {
 // prompts and approvals answer "cancelled" / "deny", queued UI work is
 // dropped. Call it after the app stopped running.
 func (d *UI) Close() {
-	d.cancel()
+	d.link.cancel()
 	d.b.stop()
 	done := make(chan struct{})
 	go func() {
-		d.wg.Wait()
+		d.link.wg.Wait()
 		close(done)
 	}()
-	select { // every call watches d.ctx; the bound only guards a stuck one
+	select { // every call watches d.link.ctx; the bound only guards a stuck one
 	case <-done:
 	case <-time.After(closeWait):
 	}
@@ -284,9 +297,9 @@ const closeWait = 5 * time.Second
 
 // getCore returns the attached core, or nil before Attach.
 func (d *UI) getCore() coreAPI {
-	d.coreMu.RLock()
-	defer d.coreMu.RUnlock()
-	return d.core
+	d.link.mu.RLock()
+	defer d.link.mu.RUnlock()
+	return d.link.core
 }
 
 // async runs fn in a goroutine with a bounded context: the way the UI calls
@@ -296,12 +309,12 @@ func (d *UI) async(what string, fn func(ctx context.Context) error) {
 }
 
 func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Context) error) {
-	d.wg.Add(1)
+	d.link.wg.Add(1)
 	go func() {
-		defer d.wg.Done()
-		ctx, cancel := context.WithTimeout(d.ctx, timeout)
+		defer d.link.wg.Done()
+		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
-		if err := fn(ctx); err != nil && d.ctx.Err() == nil {
+		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
 			d.notes.hostNotice(what+": "+redact.String(err.Error()), noticeError)
 		}
 	}()
@@ -392,7 +405,7 @@ func (d *UI) sessionChanged() {
 	d.b.post(func() {
 		d.status.usage.SetText("") // the last turn's figures belong to the old session
 		d.state.SetSession(openOf(s))
-		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
+		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
 	})
 	d.refreshModels()
 }
@@ -449,11 +462,11 @@ func (d *UI) RunDemo(messages ...string) {
 			}
 			d.b.post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
 		}
-		d.wg.Add(1)
+		d.link.wg.Add(1)
 		go func() { // turns are not bounded by the call timeout
-			defer d.wg.Done()
+			defer d.link.wg.Done()
 			for _, msg := range messages {
-				if err := c.SendAll(d.ctx, msg); err != nil {
+				if err := c.SendAll(d.link.ctx, msg); err != nil {
 					return
 				}
 			}
