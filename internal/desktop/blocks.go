@@ -12,6 +12,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The widgets of markdown blocks (UI goroutine).
@@ -90,7 +91,7 @@ func newBlockWidget(d *UI, b markdown.Block) blockWidget {
 	case blockTable:
 		w = newTableGrid()
 	default:
-		w = &textBlock{rt: newRichText()}
+		w = &textBlock{rt: uikit.NewRichText()}
 	}
 	w.set(b)
 	return w
@@ -111,7 +112,7 @@ func (w *textBlock) set(b markdown.Block) {
 type codeBox struct {
 	d     *UI
 	obj   fyne.CanvasObject
-	bg    *themedRect
+	bg    *uikit.ThemedRect
 	head  *fyne.Container
 	lang  *widget.Label
 	code  *widget.RichText
@@ -121,21 +122,21 @@ type codeBox struct {
 }
 
 func newCodeBox(d *UI) *codeBox {
-	w := &codeBox{d: d, lang: caption(""), code: widget.NewRichText()}
+	w := &codeBox{d: d, lang: uikit.Caption(""), code: widget.NewRichText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
 	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.fullText()) })
 	w.copy.Importance = widget.LowImportance
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
-	box := panelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
-	w.obj, w.bg = box, box.Objects[0].(*themedRect)
+	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
+	w.obj, w.bg = box, box.Objects[0].(*uikit.ThemedRect)
 	return w
 }
 
 // setSplit draws a block shown in several boxes without their borders, so
 // that the boxes, laid out touching, read as one.
 func (w *codeBox) setSplit(split bool) {
-	if w.bg.square != split {
-		w.bg.square = split
+	if w.bg.Square != split {
+		w.bg.Square = split
 		w.bg.Refresh()
 	}
 }
@@ -163,7 +164,7 @@ func (w *codeBox) set(b markdown.Block) {
 		lang = "text"
 	}
 	w.lang.SetText(lang)
-	setShown(w.head, !c.Cont)
+	uikit.SetShown(w.head, !c.Cont)
 	w.code.Segments = c.Segs
 	w.code.Refresh()
 }
@@ -251,7 +252,7 @@ func (w *tableGrid) set(b markdown.Block) {
 	for _, row := range b.Table.Rows {
 		var line []*widget.RichText
 		for i := range cols {
-			rt := newRichText()
+			rt := uikit.NewRichText()
 			if i < len(row) {
 				rt.Segments = row[i]
 			}
@@ -260,7 +261,7 @@ func (w *tableGrid) set(b markdown.Block) {
 		}
 		w.rows = append(w.rows, line)
 	}
-	w.box.Objects = []fyne.CanvasObject{panelBox(theme.ColorNameInputBackground, 0, grid)}
+	w.box.Objects = []fyne.CanvasObject{uikit.PanelBox(theme.ColorNameInputBackground, 0, grid)}
 	w.box.Refresh()
 }
 

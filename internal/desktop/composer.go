@@ -251,7 +251,7 @@ func (c *composer) sendText(text string) {
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
 			d.notes.hostNotice("a turn is already running", noticeWarn)
 		}
-		d.b.post(func() { d.state.SetBusy(false) })
+		d.b.Post(func() { d.state.SetBusy(false) })
 	}()
 }
 

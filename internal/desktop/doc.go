@@ -6,7 +6,7 @@
 // Threading. Fyne widgets belong to the UI goroutine. The core calls the
 // Frontend (Emit, Approve, Prompt) from its own goroutines and sidecar IO
 // goroutines tap frames for the inspector; all of them hand UI work to the
-// bridge (bridge.go), the one place that calls fyne.Do / fyne.DoAndWait.
+// bridge (uikit.Bridge), the one place that calls fyne.Do / fyne.DoAndWait.
 // Streamed text is buffered off the UI goroutine and the transcript renders
 // at most every 16 ms. The UI goroutine never calls a core method
 // that can wait on a sidecar: those run in goroutines and report back

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // docView shows an markdown.Doc: one widget per block. Showing the same doc again
@@ -134,7 +135,7 @@ func (v *docView) cull(lo, hi float32) {
 			inner := f.inner.object()
 			show := y+f.box.Size().Height >= lo && y <= hi
 			if show != inner.Visible() {
-				setShown(inner, show)
+				uikit.SetShown(inner, show)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -41,7 +42,7 @@ func newFooter(d *UI) *footer {
 
 func (f *footer) show(r *row, last bool) {
 	s := r.snap.status
-	setShown(f.status, s.stopped)
+	uikit.SetShown(f.status, s.stopped)
 	text := ""
 	f.meter.box.Hide()
 	if s.usage != nil {
@@ -57,24 +58,16 @@ func (f *footer) show(r *row, last bool) {
 	f.usage.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
 		Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}}}
 	f.usage.Refresh()
-	setShown(f.usage, text != "")
+	uikit.SetShown(f.usage, text != "")
 	f.userMsg = ""
 	if last && !f.d.state.Busy() {
 		f.userMsg = f.d.transcript.view.userBefore(r.index)
 	}
-	setShown(f.regen, f.userMsg != "")
+	uikit.SetShown(f.regen, f.userMsg != "")
 	if s.stopped || text != "" || f.userMsg != "" {
 		f.box.Show()
 	} else {
 		f.box.Hide()
-	}
-}
-
-func setShown(o fyne.CanvasObject, shown bool) {
-	if shown {
-		o.Show()
-	} else {
-		o.Hide()
 	}
 }
 

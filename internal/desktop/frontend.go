@@ -18,7 +18,7 @@ func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
 		d.transcript.beginTurn()
-		d.b.post(func() { d.state.SetBusy(true) })
+		d.b.Post(func() { d.state.SetBusy(true) })
 	case agent.EventUserMessage:
 		d.transcript.addUser(ev.Text)
 	case agent.EventText:
@@ -38,7 +38,7 @@ func (d *UI) Emit(ev agent.Event) {
 		d.composer.stopping.Store(false)
 		d.transcript.endMessage()
 		d.notes.replyFinished()
-		d.b.post(func() {
+		d.b.Post(func() {
 			d.state.SetBusy(false)
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
@@ -54,9 +54,9 @@ func (d *UI) Emit(ev agent.Event) {
 			d.transcript.stopped()
 		} else {
 			reason := ev.Error
-			d.b.post(func() { d.transcript.failed(d.describeFailure(reason)) })
+			d.b.Post(func() { d.transcript.failed(d.describeFailure(reason)) })
 		}
-		d.b.post(func() { d.state.SetBusy(false) })
+		d.b.Post(func() { d.state.SetBusy(false) })
 	case agent.EventNotice:
 		d.notes.hostNotice(ev.Text, noticeWarn)
 	case agent.EventSurface:
@@ -65,7 +65,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventPlugins:
 		plugins := ev.Plugins
-		d.b.post(func() { d.state.SetPlugins(plugins) })
+		d.b.Post(func() { d.state.SetPlugins(plugins) })
 		if d.getCore() != nil {
 			d.refreshModels()
 		}
@@ -91,10 +91,10 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 		d.wins.prompts.wake()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind != protocol.PublishStatus {
-		d.panel.th.kick()
+		d.panel.th.Kick()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind == protocol.PublishStatus {
-		d.status.th.kick()
+		d.status.th.Kick()
 	}
 }
 

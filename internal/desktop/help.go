@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -76,7 +77,7 @@ Theme (System, Light, Dark), the send key, the default model, permissions, and w
 
 func (d *UI) showGuide() {
 	w := d.opts.App.NewWindow("User guide")
-	text := newRichText()
+	text := uikit.NewRichText()
 	text.Segments = markdown.Render(userGuide, d.confirmLink)
 	w.SetContent(container.NewVScroll(container.NewPadded(text)))
 	w.Resize(fyne.NewSize(720, 620))

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -61,7 +62,7 @@ func (f frameRec) row() string {
 // them in the View → Protocol inspector window.
 type inspector struct {
 	d  *UI
-	th *throttle
+	th *uikit.Throttle
 
 	mu     sync.Mutex
 	ring   []frameRec
@@ -79,7 +80,7 @@ type inspector struct {
 
 func newInspector(d *UI) *inspector {
 	in := &inspector{d: d, selected: -1}
-	in.th = newThrottle(d.b, inspectorRefresh, in.sync)
+	in.th = uikit.NewThrottle(d.b, inspectorRefresh, in.sync)
 	return in
 }
 
@@ -110,7 +111,7 @@ func (in *inspector) record(plugin string, f ndjson.FrameInfo) {
 		in.next = (in.next + 1) % inspectorRing
 	}
 	in.mu.Unlock()
-	in.th.kick()
+	in.th.Kick()
 }
 
 // frames returns the recorded frames, oldest first.
@@ -132,7 +133,7 @@ func (in *inspector) clear() {
 	in.mu.Lock()
 	in.ring, in.next = nil, 0
 	in.mu.Unlock()
-	in.th.kick()
+	in.th.Kick()
 }
 
 // matches filters by plugin or method (case-insensitive substrings, every

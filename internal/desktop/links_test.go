@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // TestMarkdownNeverFetchesNorOpens renders hostile markdown in a window and
@@ -59,7 +60,7 @@ func TestMarkdownNeverFetchesNorOpens(t *testing.T) {
 				t.Errorf("rendered text %q lacks %q", text, w)
 			}
 		}
-		rt = newRichText()
+		rt = uikit.NewRichText()
 		rt.Segments = segs
 		h.d.win.SetContent(rt)
 		h.d.win.Resize(fyne.NewSize(600, 400))

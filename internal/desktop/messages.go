@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The views of transcript rows. A view is recycled: bind may show another
@@ -19,31 +20,6 @@ import (
 type itemView interface {
 	object() fyne.CanvasObject
 	bind(r *row)
-}
-
-// panelBox puts content on a rounded background of a theme colour (alpha 0:
-// opaque), repainted when the theme changes.
-func panelBox(fill fyne.ThemeColorName, alpha uint8, content fyne.CanvasObject) *fyne.Container {
-	return container.NewStack(newThemedRect(fill, alpha), container.NewPadded(content))
-}
-
-func caption(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.TextStyle.Bold = true
-	l.SizeName = theme.SizeNameCaptionText
-	return l
-}
-
-func newRichText() *widget.RichText {
-	r := widget.NewRichText()
-	r.Wrapping = fyne.TextWrapWord
-	return r
-}
-
-func iconButton(icon fyne.Resource, tapped func()) *widget.Button {
-	b := widget.NewButtonWithIcon("", icon, tapped)
-	b.Importance = widget.LowImportance
-	return b
 }
 
 // textView is a message's text: parsed markdown, or, in "select text"
@@ -117,14 +93,14 @@ func (r *row) reasoningDoc(d *UI) *markdown.Doc {
 
 // msgHeader is a message's name with its Copy and ⋯ buttons.
 func msgHeader(d *UI, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
-	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(r().plain(d)) })
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.copyText(r().plain(d)) })
 	var more *widget.Button
-	more = iconButton(theme.MoreVerticalIcon(), func() {
+	more = uikit.IconButton(theme.MoreVerticalIcon(), func() {
 		c := fyne.CurrentApp().Driver().CanvasForObject(more)
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(more)
 		widget.ShowPopUpMenuAtPosition(msgMenu(d, r), c, pos.AddXY(0, more.Size().Height))
 	})
-	return container.NewHBox(caption(name), layout.NewSpacer(), copyBtn, more), copyBtn
+	return container.NewHBox(uikit.Caption(name), layout.NewSpacer(), copyBtn, more), copyBtn
 }
 
 // userView is the user's message.
@@ -141,7 +117,7 @@ func newUserView(d *UI) *userView {
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(panelBox(theme.ColorNamePrimary, userTint, container.NewVBox(head, v.text.box)),
+	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, userTint, container.NewVBox(head, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -102,7 +103,7 @@ func (n *notifier) published(s surfaces.Surface) {
 // removed: a plugin's notification was dismissed or evicted (any goroutine).
 func (n *notifier) removed(k surfaces.Key) {
 	n.resolve(surfaceToastID(k))
-	n.d.b.post(n.refreshList)
+	n.d.b.Post(n.refreshList)
 }
 
 func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
@@ -114,7 +115,7 @@ func (n *notifier) hostNoticeUntil(text string, level noticeLevel, id string) {
 
 // resolve removes the toasts announcing id (any goroutine).
 func (n *notifier) resolve(id string) {
-	n.d.b.post(func() {
+	n.d.b.Post(func() {
 		for _, t := range n.live {
 			if t.id == id {
 				n.drop(t.obj)
@@ -135,7 +136,7 @@ func (n *notifier) record(x notification) {
 		n.history = append(n.history[:0:0], n.history[len(n.history)-historyCap:]...)
 	}
 	n.mu.Unlock()
-	n.d.b.post(func() {
+	n.d.b.Post(func() {
 		n.toast(x)
 		n.refreshList()
 	})
@@ -187,7 +188,7 @@ func (n *notifier) toast(x notification) {
 	title.TextStyle.Bold = true
 	title.Wrapping = fyne.TextWrapWord
 	title.Importance = importanceOf(x.level)
-	box := container.NewVBox(caption(x.plugin), title)
+	box := container.NewVBox(uikit.Caption(x.plugin), title)
 	if x.body != "" {
 		body := widget.NewLabel(x.body)
 		body.Wrapping = fyne.TextWrapWord
@@ -197,14 +198,14 @@ func (n *notifier) toast(x notification) {
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
 	closeBtn.Importance = widget.LowImportance
 	head := container.NewBorder(nil, nil, nil, closeBtn, box)
-	card = container.New(fixedWidth{340}, panelBox(theme.ColorNameOverlayBackground, 0, head))
+	card = container.New(fixedWidth{340}, uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head))
 	n.stack.Add(card)
 	n.live = append(n.live, liveToast{id: x.resolves, obj: card})
 	for len(n.live) > maxToasts {
 		n.drop(n.live[0].obj)
 	}
 	n.layer.Refresh() // the corner grew: re-lay out the layer, not just the stack
-	time.AfterFunc(toastTTL, func() { n.d.b.post(func() { n.drop(card) }) })
+	time.AfterFunc(toastTTL, func() { n.d.b.Post(func() { n.drop(card) }) })
 }
 
 // liveToast is a visible toast and what it announces.
@@ -261,7 +262,7 @@ func (d *UI) showNotifications() {
 			title.Truncation = fyne.TextTruncateEllipsis
 			body := widget.NewLabel("")
 			body.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(caption(""), title, body)
+			return container.NewVBox(uikit.Caption(""), title, body)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			x := n.listed[i]

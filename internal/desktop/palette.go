@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // paletteEntry is one thing the command palette can run.
@@ -99,7 +101,7 @@ func (d *UI) showPalette() {
 	p.entry.OnSubmitted = func(string) { p.runSelected() }
 	p.list = widget.NewList(func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
-			kind := container.New(fixedWidth{76}, caption(""))
+			kind := container.New(fixedWidth{76}, uikit.Caption(""))
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
 			bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
@@ -109,7 +111,7 @@ func (d *UI) showPalette() {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[i]
 			stack := o.(*fyne.Container)
-			setShown(stack.Objects[0], i == p.cursor)
+			uikit.SetShown(stack.Objects[0], i == p.cursor)
 			box := stack.Objects[1].(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(e.label + detailSuffix(e.detail))
 			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(e.kind)

@@ -74,7 +74,7 @@ func (d *UI) previewInstall(dir string, link bool, parent fyne.Window) {
 		if err != nil {
 			return err
 		}
-		d.b.post(func() { d.showTrust(pv, parent) })
+		d.b.Post(func() { d.showTrust(pv, parent) })
 		return nil
 	})
 }
@@ -115,7 +115,7 @@ func (d *UI) showLogs() {
 			return err
 		}
 		text = redact.String(text)
-		d.b.post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
+		d.b.Post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
 		return nil
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -54,7 +55,7 @@ func (d *UI) showPluginManager() {
 		d.wins.plugins.win.RequestFocus()
 		return
 	}
-	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}, exts: newRichText()}
+	m := &pluginManager{d: d, selected: -1, details: uikit.NewRichText(), trust: map[string]string{}, exts: uikit.NewRichText()}
 	m.win = d.opts.App.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
@@ -180,7 +181,7 @@ func (m *pluginManager) loadTrust(p agent.PluginInfo) {
 		} else {
 			text = man.Trust
 		}
-		m.d.b.post(func() {
+		m.d.b.Post(func() {
 			m.trust[key] = text
 			if cur, ok := m.current(); ok && cur.Name == p.Name && cur.Root == p.Root {
 				m.details.Segments = pluginDetails(cur, text)
@@ -345,7 +346,7 @@ func (m *pluginManager) runDoctor() {
 			return err
 		}
 		text := r.Text()
-		d.b.post(func() {
+		d.b.Post(func() {
 			m.lastDoctor = text
 			d.showText("Doctor: "+p.Name, text, m.win)
 		})

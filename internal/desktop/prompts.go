@@ -83,7 +83,7 @@ type promptView struct {
 // prompt is cancelled.
 func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
 	res := make(chan promptAnswer, 1)
-	d.b.post(func() { d.showPrompt(p, res) })
+	d.b.Post(func() { d.showPrompt(p, res) })
 	wake := d.wins.prompts.watch()
 	defer d.wins.prompts.unwatch(wake)
 	tick := time.NewTicker(staleCheckEvery)
@@ -103,7 +103,7 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 				continue
 			}
 		}
-		d.b.post(func() {
+		d.b.Post(func() {
 			if v := d.wins.prompts.open[p]; v != nil {
 				v.close()
 			}

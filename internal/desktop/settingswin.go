@@ -181,7 +181,7 @@ func (s *settingsWindow) loadPermissions() {
 	d := s.d
 	d.withCore("permissions", func(ctx context.Context, c coreAPI) error {
 		p := c.Permissions()
-		d.b.post(func() { s.showPermissions(p) })
+		d.b.Post(func() { s.showPermissions(p) })
 		return nil
 	})
 }
@@ -230,7 +230,7 @@ func (s *settingsWindow) showPermissions(p agent.Permissions) {
 }
 
 // reloadLater re-reads the permissions after a change (any goroutine).
-func (s *settingsWindow) reloadLater() { s.d.b.post(s.loadPermissions) }
+func (s *settingsWindow) reloadLater() { s.d.b.Post(s.loadPermissions) }
 
 // envHint is one plugin's variables, with whether the app's environment
 // (which a sidecar inherits) sets each.
@@ -261,7 +261,7 @@ func (s *settingsWindow) loadEnv(ps []agent.PluginInfo) {
 			}
 			hints = append(hints, h)
 		}
-		d.b.post(func() {
+		d.b.Post(func() {
 			if gen == s.envGen {
 				s.showEnv(hints)
 			}

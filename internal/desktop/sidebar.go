@@ -152,7 +152,7 @@ func (s *sidebar) reload() {
 				mine = append(mine, it)
 			}
 		}
-		d.b.post(func() {
+		d.b.Post(func() {
 			s.show(mine)
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
 		})
@@ -200,7 +200,7 @@ func (s *sidebar) askRename() {
 
 func (s *sidebar) renameTo(id, name string) {
 	s.d.withCore("rename session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.post(s.reload)
+		defer s.d.b.Post(s.reload)
 		return c.RenameSession(ctx, id, name)
 	})
 }
@@ -215,7 +215,7 @@ func (s *sidebar) trash() {
 		if err := c.TrashSession(ctx, it.ID); err != nil {
 			return err
 		}
-		s.d.b.post(func() {
+		s.d.b.Post(func() {
 			s.trashed = it.ID
 			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
 			s.undo.Show()
@@ -233,7 +233,7 @@ func (s *sidebar) restore() {
 	s.trashed = ""
 	s.undo.Hide()
 	s.d.withCore("restore session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.post(s.reload)
+		defer s.d.b.Post(s.reload)
 		return c.RestoreSession(id)
 	})
 }

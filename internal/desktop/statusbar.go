@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -23,7 +24,7 @@ import (
 // at frame rate and always ends on the last value.
 type statusBar struct {
 	d     *UI
-	th    *throttle
+	th    *uikit.Throttle
 	syncs atomic.Int64
 
 	// UI goroutine only.
@@ -48,7 +49,7 @@ type statusView struct {
 
 func newStatusBar(d *UI) *statusBar {
 	s := &statusBar{d: d, views: map[surfaces.Key]*statusView{}}
-	s.th = newThrottle(d.b, frameInterval, s.sync)
+	s.th = uikit.NewThrottle(d.b, frameInterval, s.sync)
 	s.box = container.NewHBox()
 	s.usage = widget.NewLabel("")
 	s.usage.Importance = widget.LowImportance
@@ -180,7 +181,7 @@ func (s *statusBar) text() string {
 // setUsage shows the last turn's token usage (any goroutine).
 func (s *statusBar) setUsage(u protocol.ProviderUsage) {
 	text := fmt.Sprintf("%d tokens in · %d out", u.PromptTokens, u.CompletionTokens)
-	s.d.b.post(func() { s.usage.SetText(text) })
+	s.d.b.Post(func() { s.usage.SetText(text) })
 }
 
 // setHealth counts plugins by state; a click opens the plugin manager.

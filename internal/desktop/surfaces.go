@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -22,7 +23,7 @@ import (
 // form survives unrelated publishes.
 type surfacePanel struct {
 	d     *UI
-	th    *throttle
+	th    *uikit.Throttle
 	syncs atomic.Int64
 
 	// UI goroutine only.
@@ -59,7 +60,7 @@ type surfaceView struct {
 
 func newSurfacePanel(d *UI) *surfacePanel {
 	p := &surfacePanel{d: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
-	p.th = newThrottle(d.b, frameInterval, p.sync)
+	p.th = uikit.NewThrottle(d.b, frameInterval, p.sync)
 	hint := widget.NewLabel("Cards and forms from your plugins appear here.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -170,7 +171,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		box.Add(widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	}
 	if c.Markdown != "" {
-		md := newRichText()
+		md := uikit.NewRichText()
 		md.Segments = markdown.Render(c.Markdown, p.d.confirmLink)
 		box.Add(md)
 	}
@@ -207,7 +208,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		}
 		box.Add(row)
 	}
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -219,7 +220,7 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 	return func() {
 		btn.Disable()
 		d.withCore(name, func(ctx context.Context, c coreAPI) error {
-			defer d.b.post(func() {
+			defer d.b.Post(func() {
 				if !d.pluginStopped(plugin) { // a plugin that stopped meanwhile keeps it grey
 					btn.Enable()
 				}
@@ -255,7 +256,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	}
 	box.Add(v.form.obj)
 	box.Add(container.NewHBox(v.submit, v.state))
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	v.showSubmit()
 	return v
 }
@@ -297,7 +298,7 @@ func (p *surfacePanel) submit(v *surfaceView) {
 		if errors.Is(err, surfaces.ErrIllegalTransition) {
 			return nil // a double click: the first submission is in flight
 		}
-		p.th.kick()
+		p.th.Kick()
 		return err
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
@@ -64,10 +65,10 @@ func newToolView(d *UI) *toolView {
 	prompt.Wrapping = fyne.TextWrapWord
 	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
 	v.ask.Hide()
-	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
 	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -97,7 +98,7 @@ func (v *toolView) bind(r *row) {
 	setOptional(v.result, result)
 	setOptional(v.reason, c.Reason)
 	v.current = r.snap.approval
-	setShown(v.ask, v.current != nil)
+	uikit.SetShown(v.ask, v.current != nil)
 }
 
 // answer resolves the pending approval; the core goroutine waiting on it
@@ -128,7 +129,7 @@ func stateImportance(s agent.ToolState) widget.Importance {
 
 func setOptional(l *widget.Label, text string) {
 	l.SetText(text)
-	setShown(l, text != "")
+	uikit.SetShown(l, text != "")
 }
 
 // collapse keeps the first n lines of s and says how many it left out.

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -97,7 +98,7 @@ func (a *approval) answer(x agent.Approval) {
 // in view.
 type transcript struct {
 	d         *UI
-	th        *throttle
+	th        *uikit.Throttle
 	frames    atomic.Int64 // rendered syncs (benchmark, --stats)
 	syncNanos atomic.Int64 // time spent rendering (benchmark, --stats)
 	maxNanos  atomic.Int64 // the slowest sync
@@ -117,7 +118,7 @@ type transcript struct {
 
 func newTranscript(d *UI) *transcript {
 	t := &transcript{d: d}
-	t.th = newThrottle(d.b, frameInterval, t.sync)
+	t.th = uikit.NewThrottle(d.b, frameInterval, t.sync)
 	t.view = newTranscriptView(t)
 	return t
 }
@@ -146,8 +147,8 @@ func (t *transcript) addUser(text string) {
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.d.b.post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
-	t.th.kick()
+	t.d.b.Post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
+	t.th.Kick()
 }
 
 // appendDelta adds streamed text or reasoning to the open assistant message.
@@ -161,7 +162,7 @@ func (t *transcript) appendDelta(s string, reasoning bool) {
 	}
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // openMessage is the assistant message deltas go to (mu held).
@@ -186,7 +187,7 @@ func (t *transcript) toolCall(c agent.ToolCall) {
 	t.touch(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // findCall finds the current turn's card for a call id. Ids repeat across
@@ -244,7 +245,7 @@ func (t *transcript) setUsage(u protocol.ProviderUsage) {
 	it.status.usage = &u
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // stopped marks the turn's reply "Stopped": its partial text stays. A turn
@@ -262,7 +263,7 @@ func (t *transcript) stopped() {
 	}
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // failed shows why a turn failed, with a Retry that resends its message.
@@ -274,7 +275,7 @@ func (t *transcript) failed(reason string) {
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // lastUserText is the latest user message (mu held).
@@ -301,7 +302,7 @@ func (t *transcript) addNotice(text string, level noticeLevel) {
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // setApproval shows approval buttons on the call's card (creating the card
@@ -317,7 +318,7 @@ func (t *transcript) setApproval(a *approval) {
 	it.approval = a
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 func (t *transcript) clearApproval(a *approval) {
@@ -329,7 +330,7 @@ func (t *transcript) clearApproval(a *approval) {
 		}
 	}
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // pendingApproval is the newest approval still waiting (any goroutine).
@@ -352,7 +353,7 @@ func (t *transcript) replace(msgs []protocol.ProviderMessage) {
 	t.items, t.open, t.touched = nil, nil, nil
 	t.load(msgs)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // loadHistory fills an empty transcript from saved messages.
@@ -362,7 +363,7 @@ func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
 		t.load(msgs)
 	}
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // load builds the items of saved messages (mu held). It only builds the

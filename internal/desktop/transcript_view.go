@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The UI side of the transcript (UI goroutine only).
@@ -61,7 +62,7 @@ func newTranscriptView(t *transcript) *transcriptView {
 	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
 	v.list.onFollow = func(follow bool) {
 		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
-			setShown(v.jump, shown)
+			uikit.SetShown(v.jump, shown)
 			overlay.Refresh() // place the button: Show does not lay out its parents
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -52,7 +53,7 @@ const callTimeout = 2 * time.Minute
 type UI struct {
 	opts Options
 	win  fyne.Window
-	b    *bridge
+	b    *uikit.Bridge
 	link *coreLink
 
 	transcript *transcript
@@ -109,7 +110,7 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, b: newBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
+	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
 	d.openURL = d.opts.App.OpenURL
 	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
@@ -172,8 +173,8 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
 	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
 		d.status.setHealth(s.Plugins())
-		d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
-		d.status.th.kick()
+		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
+		d.status.th.Kick()
 	})
 	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
 }
@@ -195,14 +196,14 @@ func (d *UI) Attach(c coreAPI) {
 	d.async("load", func(ctx context.Context) error {
 		s := c.Session()
 		plugins := c.Plugins()
-		d.b.post(func() {
+		d.b.Post(func() {
 			d.state.SetSession(openOf(s))
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
 			d.transcript.loadHistory(s.Messages)
 		})
-		d.panel.th.kick()
-		d.status.th.kick()
+		d.panel.th.Kick()
+		d.status.th.Kick()
 		d.refreshModels()
 		return nil
 	})
@@ -212,20 +213,20 @@ func (d *UI) Attach(c coreAPI) {
 // so the user can read it (and reach the plugin manager's log).
 func (d *UI) StartFailed(err error) {
 	msg := redact.String(err.Error())
-	d.b.post(func() {
+	d.b.Post(func() {
 		d.transcript.addNotice("The host could not start: "+msg, noticeError)
 		dialog.ShowError(errors.New(msg), d.win)
 	})
 }
 
 // Quit asks the app to quit (from any goroutine).
-func (d *UI) Quit() { d.b.post(d.opts.App.Quit) }
+func (d *UI) Quit() { d.b.Post(d.opts.App.Quit) }
 
 // Capture renders the window to an image (from any goroutine but the UI
 // one). It gives up with nil when ctx ends first.
 func (d *UI) Capture(ctx context.Context) image.Image {
 	ch := make(chan image.Image, 1)
-	d.b.post(func() { ch <- d.capture() })
+	d.b.Post(func() { ch <- d.capture() })
 	select {
 	case img := <-ch:
 		return img
@@ -280,7 +281,7 @@ func uniform(img image.Image) bool {
 // dropped. Call it after the app stopped running.
 func (d *UI) Close() {
 	d.link.cancel()
-	d.b.stop()
+	d.b.Stop()
 	done := make(chan struct{})
 	go func() {
 		d.link.wg.Wait()
@@ -341,7 +342,7 @@ func openOf(s agent.Session) viewmodel.Open {
 func (d *UI) refreshModels() {
 	d.withCore("models", func(ctx context.Context, c coreAPI) error {
 		models, errs := c.Models(ctx)
-		d.b.post(func() {
+		d.b.Post(func() {
 			d.state.SetModels(models, catalogErrors(errs))
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
@@ -366,7 +367,7 @@ func (d *UI) pickModel(id, effort string) {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
 		}
-		d.b.post(func() { d.state.SetModel(id, effort) })
+		d.b.Post(func() { d.state.SetModel(id, effort) })
 		return nil
 	})
 }
@@ -402,7 +403,7 @@ func (d *UI) sessionChanged() {
 	s := c.Session()
 	d.trace("session " + s.ID)
 	d.transcript.replace(s.Messages)
-	d.b.post(func() {
+	d.b.Post(func() {
 		d.status.usage.SetText("") // the last turn's figures belong to the old session
 		d.state.SetSession(openOf(s))
 		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
@@ -460,7 +461,7 @@ func (d *UI) RunDemo(messages ...string) {
 			if err := c.SetModel(ctx, m.ID, m.DefaultEffort); err != nil {
 				return err
 			}
-			d.b.post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
+			d.b.Post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
 		}
 		d.link.wg.Add(1)
 		go func() { // turns are not bounded by the call timeout
