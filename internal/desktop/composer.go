@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
@@ -106,7 +107,7 @@ func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if e.Text == "" && e.c.d.transcript.pendingApproval() != nil {
+		if e.Text == "" && e.c.d.transcript.PendingApproval() != nil {
 			e.c.d.enter() // the card says "Enter approves once"
 			return
 		}
@@ -184,7 +185,7 @@ func (c *composer) placeholder() {
 // editLast puts the last message back in the empty composer, to edit and
 // send again; false when there is none.
 func (c *composer) editLast() bool {
-	last := c.d.transcript.lastUser()
+	last := c.d.transcript.LastUser()
 	if last == "" {
 		return false
 	}
@@ -249,7 +250,7 @@ func (c *composer) sendText(text string) {
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
-			d.notes.hostNotice("a turn is already running", noticeWarn)
+			d.notes.hostNotice("a turn is already running", uikit.NoticeWarn)
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
 	}()
@@ -292,7 +293,7 @@ func (d *UI) invokeAction(plugin, id string) {
 			return err
 		}
 		if res.Message != "" {
-			d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+			d.notes.hostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			d.trace("action " + name + ": " + res.Message)
 		}
 		return nil
@@ -309,7 +310,7 @@ func (d *UI) runCommand(line string) {
 		if d.renderCommandOutput(c, line, out) {
 			return nil
 		}
-		d.transcript.addNotice(line+"\n"+out, noticeInfo)
+		d.transcript.AddNotice(line+"\n"+out, uikit.NoticeInfo)
 		return nil
 	})
 }

@@ -229,23 +229,55 @@ func (h *harness) send(text string) {
 	})
 }
 
-// renderedTranscript is what the transcript's widgets show.
-func (h *harness) renderedTranscript() string {
-	var b strings.Builder
-	for _, v := range h.d.transcript.liveViews() {
-		for _, o := range test.LaidOutObjects(v.object()) {
-			if !o.Visible() {
-				continue
+// shownObjects are the transcript's objects on screen: visible, in a
+// visible parent, depth first (UI work).
+func (h *harness) shownObjects() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		out = append(out, o)
+		switch w := o.(type) {
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
 			}
-			switch w := o.(type) {
-			case *widget.RichText:
-				b.WriteString(markdown.PlainText(w.Segments) + "\n")
-			case *widget.Label:
-				b.WriteString(w.Text + "\n")
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
 			}
 		}
 	}
+	walk(h.d.transcript.Object())
+	return out
+}
+
+// renderedTranscript is what the transcript's widgets show (UI work).
+func (h *harness) renderedTranscript() string {
+	var b strings.Builder
+	for _, o := range h.shownObjects() {
+		switch w := o.(type) {
+		case *widget.RichText:
+			b.WriteString(markdown.PlainText(w.Segments) + "\n")
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+		}
+	}
 	return b.String()
+}
+
+// transcriptButton is the transcript's shown button whose label starts
+// with label, nil for none (UI work; the last one when there are several).
+func (h *harness) transcriptButton(label string) *widget.Button {
+	var found *widget.Button
+	for _, o := range h.shownObjects() {
+		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, label) {
+			found = b
+		}
+	}
+	return found
 }
 
 func TestChatTurnWithEchoModel(t *testing.T) {
@@ -265,20 +297,13 @@ func TestChatTurnWithEchoModel(t *testing.T) {
 		if h.d.composer.entry.Text != "" {
 			t.Errorf("composer kept %q", h.d.composer.entry.Text)
 		}
-		var av *assistantView
-		for _, v := range h.d.transcript.liveViews() {
-			if a, ok := v.(*assistantView); ok {
-				av = a
-			}
-		}
-		if av == nil || !av.think.Visible() || av.reasoning.box.Visible() {
+		think := h.transcriptButton("Reasoning")
+		if think == nil || strings.Contains(h.renderedTranscript(), "Echoing") {
 			t.Fatal("the reasoning is not in a collapsed section")
 		}
-		test.Tap(av.think)
-		if !av.reasoning.box.Visible() || !strings.Contains(av.reasoning.plain(), "Echoing") {
-			t.Error("expanding the reasoning does not show it")
-		}
+		test.Tap(think)
 	})
+	h.waitFor("the reasoning", func() bool { return strings.Contains(h.renderedTranscript(), "Echoing") })
 }
 
 func TestToolCardApproval(t *testing.T) {
@@ -290,26 +315,18 @@ func TestToolCardApproval(t *testing.T) {
 	}
 	h.waitFor("composer ready", func() bool { return !h.d.composer.sendBtn.Disabled() })
 	h.send(`call run_command {"command":"echo hi"}`)
-	var tv *toolView
-	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if x, ok := v.(*toolView); ok && x.ask.Visible() {
-				tv = x
+	h.waitFor("approval buttons", func() bool { return h.transcriptButton("Approve once") != nil })
+	h.ui(func() {
+		r := h.renderedTranscript()
+		for _, want := range []string{`"command":"echo hi"`, "run_command\n", "● pending\n"} {
+			if !strings.Contains(r, want) {
+				t.Errorf("card lacks %q:\n%s", want, r)
 			}
 		}
-		return tv != nil
-	})
-	h.ui(func() {
-		if !strings.Contains(tv.args.Text, `"command":"echo hi"`) || tv.title.Text != "run_command" {
-			t.Errorf("card shows %q %q", tv.title.Text, tv.args.Text)
-		}
-		if tv.state.Text != "● pending" {
-			t.Errorf("state %q", tv.state.Text)
-		}
-		test.Tap(tv.once)
+		test.Tap(h.transcriptButton("Approve once"))
 	})
 	h.waitFor("the card to finish", func() bool {
-		return tv.state.Text == "● "+string(agent.ToolDone) && strings.Contains(tv.result.Text, "hi") && !tv.ask.Visible()
+		return strings.Contains(h.renderedTranscript(), "● "+string(agent.ToolDone)+"\n") && h.transcriptButton("Approve once") == nil
 	})
 	h.waitFor("the model's answer", func() bool { return strings.Contains(h.renderedTranscript(), "Tool result:") })
 }

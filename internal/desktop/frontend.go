@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -17,26 +19,26 @@ import (
 func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		d.transcript.beginTurn()
+		d.transcript.BeginTurn()
 		d.b.Post(func() { d.state.SetBusy(true) })
 	case agent.EventUserMessage:
-		d.transcript.addUser(ev.Text)
+		d.transcript.AddUser(ev.Text)
 	case agent.EventText:
-		d.transcript.appendDelta(ev.Text, false)
+		d.transcript.AppendDelta(ev.Text, false)
 	case agent.EventReasoning:
-		d.transcript.appendDelta(ev.Text, true)
+		d.transcript.AppendDelta(ev.Text, true)
 	case agent.EventToolCall:
 		if ev.Call != nil {
-			d.transcript.toolCall(*ev.Call)
+			d.transcript.ToolCall(*ev.Call)
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {
 			d.status.setUsage(*ev.Usage)
-			d.transcript.setUsage(*ev.Usage)
+			d.transcript.SetUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
 		d.composer.stopping.Store(false)
-		d.transcript.endMessage()
+		d.transcript.EndMessage()
 		d.notes.replyFinished()
 		d.b.Post(func() {
 			d.state.SetBusy(false)
@@ -51,14 +53,14 @@ func (d *UI) Emit(ev agent.Event) {
 		// Swap: the next turn starts with no Stop pressed, however it starts
 		// (the composer, Retry, a demo).
 		if d.composer.stopping.Swap(false) || ev.Error == "stopped" {
-			d.transcript.stopped()
+			d.transcript.Stopped()
 		} else {
 			reason := ev.Error
-			d.b.Post(func() { d.transcript.failed(d.describeFailure(reason)) })
+			d.b.Post(func() { d.transcript.Failed(d.describeFailure(reason)) })
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
 	case agent.EventNotice:
-		d.notes.hostNotice(ev.Text, noticeWarn)
+		d.notes.hostNotice(ev.Text, uikit.NoticeWarn)
 	case agent.EventSurface:
 		if ev.Surface != nil {
 			d.surfaceChanged(*ev.Surface)
@@ -72,7 +74,7 @@ func (d *UI) Emit(ev agent.Event) {
 	case agent.EventSession:
 		d.sessionChanged()
 	case agent.EventCompacted:
-		d.transcript.addNotice("Earlier conversation was compacted to fit the model's context window.", noticeInfo)
+		d.transcript.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
 	}
 }
 
@@ -103,20 +105,20 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 // goroutine blocks here until a button is clicked (never the UI goroutine);
 // when the turn ends first the card's buttons go away and the call is denied.
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
-	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
-	d.transcript.setApproval(a)
+	a := chat.NewApproval(req)
+	d.transcript.SetApproval(a)
 	d.trace("approval " + req.Tool)
 	toast := "approval:" + req.CallID
-	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", noticeInfo, toast)
+	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
 	defer d.notes.resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
-	case x := <-a.ch:
+	case x := <-a.Answers():
 		return x
 	case <-ctx.Done():
 	case <-d.link.ctx.Done():
 	}
-	a.answer(agent.ApproveDeny) // a late click finds the answer taken
-	d.transcript.clearApproval(a)
+	a.Answer(agent.ApproveDeny) // a late click finds the answer taken
+	d.transcript.ClearApproval(a)
 	return agent.ApproveDeny
 }
 

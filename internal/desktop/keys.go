@@ -55,9 +55,9 @@ func (d *UI) escape() {
 		m.cancel()
 		return
 	}
-	if a := d.transcript.pendingApproval(); a != nil {
-		a.answer(agent.ApproveDeny)
-		d.transcript.clearApproval(a)
+	if a := d.transcript.PendingApproval(); a != nil {
+		a.Answer(agent.ApproveDeny)
+		d.transcript.ClearApproval(a)
 		return
 	}
 	if d.state.Busy() {
@@ -71,8 +71,8 @@ func (d *UI) enter() {
 		m.confirm()
 		return
 	}
-	if a := d.transcript.pendingApproval(); a != nil {
-		a.answer(agent.ApproveOnce)
-		d.transcript.clearApproval(a)
+	if a := d.transcript.PendingApproval(); a != nil {
+		a.Answer(agent.ApproveOnce)
+		d.transcript.ClearApproval(a)
 	}
 }

@@ -171,7 +171,7 @@ func TestApprovalKeys(t *testing.T) {
 		go func() {
 			got <- h.d.Approve(context.Background(), agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{}`})
 		}()
-		h.waitFor("the approval", func() bool { return h.d.transcript.pendingApproval() != nil })
+		h.waitFor("the approval", func() bool { return h.d.transcript.PendingApproval() != nil })
 		h.ui(func() { h.d.typedKey(key(tc.key)) })
 		if a := <-got; a != tc.want {
 			t.Errorf("%s answered %q, want %q", tc.key, a, tc.want)

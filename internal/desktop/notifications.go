@@ -31,7 +31,7 @@ type notification struct {
 	plugin string
 	title  string
 	body   string
-	level  noticeLevel
+	level  uikit.NoticeLevel
 	at     time.Time
 	// resolves names what the toast announces ("approval:<call>", a
 	// surface key): when that is resolved the toast goes (resolve).
@@ -109,7 +109,7 @@ func (n *notifier) removed(k surfaces.Key) {
 func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
 
 // hostNoticeUntil is a host notice whose toast stays only until resolve(id).
-func (n *notifier) hostNoticeUntil(text string, level noticeLevel, id string) {
+func (n *notifier) hostNoticeUntil(text string, level uikit.NoticeLevel, id string) {
 	n.record(notification{plugin: "Reasonix", title: text, level: level, at: time.Now(), resolves: id})
 }
 
@@ -125,7 +125,7 @@ func (n *notifier) resolve(id string) {
 }
 
 // hostNotice shows the host's own message (any goroutine).
-func (n *notifier) hostNotice(text string, level noticeLevel) {
+func (n *notifier) hostNotice(text string, level uikit.NoticeLevel) {
 	n.record(notification{plugin: "Reasonix", title: text, level: level, at: time.Now()})
 }
 
@@ -152,14 +152,14 @@ func (n *notifier) entries() []notification {
 	return out
 }
 
-func levelOf(s protocol.Severity) noticeLevel {
+func levelOf(s protocol.Severity) uikit.NoticeLevel {
 	switch s {
 	case protocol.SeverityWarn:
-		return noticeWarn
+		return uikit.NoticeWarn
 	case protocol.SeverityError:
-		return noticeError
+		return uikit.NoticeError
 	}
-	return noticeInfo
+	return uikit.NoticeInfo
 }
 
 // systemLoop sends system notifications one at a time, spaced out.
@@ -187,7 +187,7 @@ func (n *notifier) toast(x notification) {
 	title := widget.NewLabel(x.title)
 	title.TextStyle.Bold = true
 	title.Wrapping = fyne.TextWrapWord
-	title.Importance = importanceOf(x.level)
+	title.Importance = uikit.Importance(x.level)
 	box := container.NewVBox(uikit.Caption(x.plugin), title)
 	if x.body != "" {
 		body := widget.NewLabel(x.body)
@@ -269,7 +269,7 @@ func (d *UI) showNotifications() {
 			box := o.(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(x.plugin + " · " + x.at.Format("15:04:05"))
 			t := box.Objects[1].(*widget.Label)
-			t.Importance = importanceOf(x.level)
+			t.Importance = uikit.Importance(x.level)
 			t.SetText(x.title)
 			box.Objects[2].(*widget.Label).SetText(x.body)
 		})

@@ -209,11 +209,11 @@ func (d *UI) renderCommandOutput(c coreAPI, line, out string) bool {
 	d.b.Post(func() {
 		obj, err := buildRendered(ref, r.Data)
 		if err != nil {
-			d.transcript.addNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), noticeWarn)
+			d.transcript.AddNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), uikit.NoticeWarn)
 			return
 		}
 		d.panel.showRendered(ext, ref.Name, obj)
-		d.transcript.addNotice(line+": shown in the panel ("+redact.String(ref.Name)+")", noticeInfo)
+		d.transcript.AddNotice(line+": shown in the panel ("+redact.String(ref.Name)+")", uikit.NoticeInfo)
 	})
 	return true
 }

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -281,7 +282,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
-		s.d.notes.hostNotice("Exported to "+path, noticeInfo)
+		s.d.notes.hostNotice("Exported to "+path, uikit.NoticeInfo)
 		return nil
 	})
 }

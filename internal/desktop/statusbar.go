@@ -49,7 +49,7 @@ type statusView struct {
 
 func newStatusBar(d *UI) *statusBar {
 	s := &statusBar{d: d, views: map[surfaces.Key]*statusView{}}
-	s.th = uikit.NewThrottle(d.b, frameInterval, s.sync)
+	s.th = uikit.NewThrottle(d.b, uikit.FrameInterval, s.sync)
 	s.box = container.NewHBox()
 	s.usage = widget.NewLabel("")
 	s.usage.Importance = widget.LowImportance

@@ -60,7 +60,7 @@ type surfaceView struct {
 
 func newSurfacePanel(d *UI) *surfacePanel {
 	p := &surfacePanel{d: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
-	p.th = uikit.NewThrottle(d.b, frameInterval, p.sync)
+	p.th = uikit.NewThrottle(d.b, uikit.FrameInterval, p.sync)
 	hint := widget.NewLabel("Cards and forms from your plugins appear here.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -230,7 +230,7 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 				return err
 			}
 			if res.Message != "" {
-				d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+				d.notes.hostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			}
 			return nil
 		})

@@ -131,6 +131,3 @@ func (t *appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color
 func (t *appTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
 func (t *appTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 func (t *appTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }
-
-// userTint is the alpha of the primary colour behind the user's messages.
-const userTint = 0x26

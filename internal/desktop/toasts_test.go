@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -19,9 +20,8 @@ func TestApprovalToastGoesWhenAnswered(t *testing.T) {
 		done <- h.d.Approve(context.Background(), agent.ApprovalRequest{SessionID: fakeSession, CallID: "c1", Tool: "write_file"})
 	}()
 	h.waitFor("the approval toast", func() bool { return h.d.notes.toastCount() == 1 })
-	var a *approval
-	h.waitFor("the card", func() bool { a = h.d.transcript.pendingApproval(); return a != nil })
-	a.answer(agent.ApproveOnce)
+	h.waitFor("the card", func() bool { return h.transcriptButton("Approve once") != nil })
+	h.ui(func() { test.Tap(h.transcriptButton("Approve once")) })
 	if got := <-done; got != agent.ApproveOnce {
 		t.Fatalf("answer %v", got)
 	}
@@ -33,7 +33,7 @@ func TestToastsAreDismissibleAndNeverCoverThePanel(t *testing.T) {
 	f := newFakeCore(t, h.d)
 	f.publish(t, "alpha", "form", "f1", `{"fields":[{"key":"name","kind":"input"}]}`)
 	h.waitFor("the form", func() bool { return h.d.surfaceView("alpha", "f1") != nil })
-	h.d.notes.hostNotice("something happened", noticeInfo)
+	h.d.notes.hostNotice("something happened", uikit.NoticeInfo)
 	h.waitFor("a toast", func() bool { return h.d.notes.toastCount() == 1 })
 	h.ui(func() {
 		h.d.win.Resize(fyne.NewSize(1200, 760))

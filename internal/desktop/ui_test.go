@@ -141,25 +141,13 @@ func TestApprovalDeniedWhenTheTurnEnds(t *testing.T) {
 		got <- h.d.Approve(ctx, agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{"path":"x"}`})
 	}()
 	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return tv.args.Text == `{"path":"x"}`
-			}
-		}
-		return false
+		return h.transcriptButton("Approve once") != nil && strings.Contains(h.renderedTranscript(), `{"path":"x"}`)
 	})
 	cancel()
 	if a := <-got; a != agent.ApproveDeny {
 		t.Fatalf("approval %q after the turn ended", a)
 	}
-	h.waitFor("buttons gone", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return false
-			}
-		}
-		return true
-	})
+	h.waitFor("buttons gone", func() bool { return h.transcriptButton("Approve once") == nil })
 }
 
 func TestNotificationsWindowAndToastsExpire(t *testing.T) {
@@ -184,12 +172,7 @@ func TestStopButtonStopsTheTurn(t *testing.T) {
 	// A tool call that waits for approval keeps the turn running.
 	h.send(`call run_command {"command":"echo slow"}`)
 	h.waitFor("the approval to wait", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return h.d.state.Busy() && !h.d.composer.stopBtn.Disabled()
-			}
-		}
-		return false
+		return h.transcriptButton("Approve once") != nil && h.d.state.Busy() && !h.d.composer.stopBtn.Disabled()
 	})
 	h.ui(func() { test.Tap(h.d.composer.stopBtn) })
 	h.waitFor("the turn to stop", func() bool {

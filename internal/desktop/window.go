@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
@@ -56,7 +57,7 @@ type UI struct {
 	b    *uikit.Bridge
 	link *coreLink
 
-	transcript *transcript
+	transcript *chat.Transcript
 	panel      *surfacePanel
 	status     *statusBar
 	notes      *notifier
@@ -122,7 +123,7 @@ func newUI(opts Options) *UI {
 	} else {
 		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
 	}
-	d.transcript = newTranscript(d)
+	d.transcript = chat.New(d.b, d.state, chatHost{d})
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
 	d.notes = newNotifier(d)
@@ -134,7 +135,7 @@ func newUI(opts Options) *UI {
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.object(), d.notes.toastLayer()))
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.toastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
@@ -158,8 +159,7 @@ func newUI(opts Options) *UI {
 func (d *UI) subscribe() {
 	s := d.state
 	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
-		d.transcript.view.markLastReply() // Regenerate shows only while idle
-		d.transcript.view.list.place()
+		d.transcript.BusyChanged() // Regenerate shows only while idle
 	})
 	s.Subscribe(viewmodel.Connected|viewmodel.Busy, func(viewmodel.Change) { d.composer.syncButtons() })
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
@@ -200,7 +200,7 @@ func (d *UI) Attach(c coreAPI) {
 			d.state.SetSession(openOf(s))
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
-			d.transcript.loadHistory(s.Messages)
+			d.transcript.LoadHistory(s.Messages)
 		})
 		d.panel.th.Kick()
 		d.status.th.Kick()
@@ -214,7 +214,7 @@ func (d *UI) Attach(c coreAPI) {
 func (d *UI) StartFailed(err error) {
 	msg := redact.String(err.Error())
 	d.b.Post(func() {
-		d.transcript.addNotice("The host could not start: "+msg, noticeError)
+		d.transcript.AddNotice("The host could not start: "+msg, uikit.NoticeError)
 		dialog.ShowError(errors.New(msg), d.win)
 	})
 }
@@ -316,7 +316,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
 		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
-			d.notes.hostNotice(what+": "+redact.String(err.Error()), noticeError)
+			d.notes.hostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
 		}
 	}()
 }
@@ -326,7 +326,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error) {
 	c := d.getCore()
 	if c == nil {
-		d.notes.hostNotice("The host is still starting the plugins", noticeWarn)
+		d.notes.hostNotice("The host is still starting the plugins", uikit.NoticeWarn)
 		return
 	}
 	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
@@ -347,7 +347,7 @@ func (d *UI) refreshModels() {
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
-			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), noticeWarn)
+			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), uikit.NoticeWarn)
 		}
 		return nil
 	})
@@ -402,7 +402,7 @@ func (d *UI) sessionChanged() {
 	}
 	s := c.Session()
 	d.trace("session " + s.ID)
-	d.transcript.replace(s.Messages)
+	d.transcript.Replace(s.Messages)
 	d.b.Post(func() {
 		d.status.usage.SetText("") // the last turn's figures belong to the old session
 		d.state.SetSession(openOf(s))
@@ -431,7 +431,7 @@ func (d *UI) confirmLink(dest string) {
 			return
 		}
 		if err := d.openURL(u); err != nil {
-			d.notes.hostNotice("open link: "+err.Error(), noticeError)
+			d.notes.hostNotice("open link: "+err.Error(), uikit.NoticeError)
 		}
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))
@@ -475,3 +475,13 @@ func (d *UI) RunDemo(messages ...string) {
 		return nil
 	})
 }
+
+// chatHost is what the chat asks of the window (UI goroutine).
+type chatHost struct{ d *UI }
+
+func (h chatHost) CopyText(s string)       { h.d.copyText(s) }
+func (h chatHost) ConfirmLink(dest string) { h.d.confirmLink(dest) }
+func (h chatHost) Resend(text string)      { h.d.composer.resend(text) }
+
+// copyText puts s on the clipboard.
+func (d *UI) copyText(s string) { d.opts.App.Clipboard().SetContent(s) }

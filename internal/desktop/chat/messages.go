@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -22,6 +22,9 @@ type itemView interface {
 	bind(r *row)
 }
 
+// UserTint is the alpha of the primary colour behind the user's messages.
+const UserTint = 0x26
+
 // textView is a message's text: parsed markdown, or, in "select text"
 // mode, a selectable label of its source (Fyne's RichText cannot select).
 type textView struct {
@@ -30,7 +33,7 @@ type textView struct {
 	box  *fyne.Container
 }
 
-func newTextView(d *UI) *textView {
+func newTextView(d *env) *textView {
 	v := &textView{body: newDocView(d), sel: widget.NewLabel("")}
 	v.sel.Wrapping = fyne.TextWrapWord
 	v.sel.Selectable = true
@@ -60,10 +63,10 @@ func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 
 // msgMenu is the Copy / Copy as Markdown / Select text menu of a message
 // (right-click and the ⋯ button).
-func msgMenu(d *UI, r func() *row) *fyne.Menu {
+func msgMenu(d *env, r func() *row) *fyne.Menu {
 	return fyne.NewMenu("",
-		fyne.NewMenuItem("Copy", func() { d.copyText(r().plain(d)) }),
-		fyne.NewMenuItem("Copy as Markdown", func() { d.copyText(r().snap.text) }),
+		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
+		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
 		fyne.NewMenuItem("Select text", func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
 		}),
@@ -71,29 +74,29 @@ func msgMenu(d *UI, r func() *row) *fyne.Menu {
 }
 
 // plain is the text of a row as a reader sees it (Copy).
-func (r *row) plain(d *UI) string {
+func (r *row) plain(d *env) string {
 	return r.textDoc(d).Plain()
 }
 
-func (r *row) textDoc(d *UI) *markdown.Doc {
+func (r *row) textDoc(d *env) *markdown.Doc {
 	if r.text == nil {
-		r.text = markdown.NewDoc(d.confirmLink, false)
+		r.text = markdown.NewDoc(d.host.ConfirmLink, false)
 	}
 	r.text.Set(r.snap.text)
 	return r.text
 }
 
-func (r *row) reasoningDoc(d *UI) *markdown.Doc {
+func (r *row) reasoningDoc(d *env) *markdown.Doc {
 	if r.reasoning == nil {
-		r.reasoning = markdown.NewDoc(d.confirmLink, true)
+		r.reasoning = markdown.NewDoc(d.host.ConfirmLink, true)
 	}
 	r.reasoning.Set(r.snap.reasoning)
 	return r.reasoning
 }
 
 // msgHeader is a message's name with its Copy and ⋯ buttons.
-func msgHeader(d *UI, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
-	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.copyText(r().plain(d)) })
+func msgHeader(d *env, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(r().plain(d)) })
 	var more *widget.Button
 	more = uikit.IconButton(theme.MoreVerticalIcon(), func() {
 		c := fyne.CurrentApp().Driver().CanvasForObject(more)
@@ -105,19 +108,19 @@ func msgHeader(d *UI, name string, r func() *row) (fyne.CanvasObject, *widget.Bu
 
 // userView is the user's message.
 type userView struct {
-	d       *UI
+	d       *env
 	frame   *msgFrame
 	text    *textView
 	copyBtn *widget.Button
 	r       *row
 }
 
-func newUserView(d *UI) *userView {
+func newUserView(d *env) *userView {
 	v := &userView{d: d, text: newTextView(d)}
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, userTint, container.NewVBox(head, v.text.box)),
+	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
@@ -139,7 +142,7 @@ func (v *userView) bind(r *row) {
 // (dimmed italics), the markdown reply, and a footer with how the turn
 // ended, its token use and Regenerate.
 type assistantView struct {
-	d         *UI
+	d         *env
 	frame     *msgFrame
 	think     *widget.Button
 	reasoning *docView
@@ -149,7 +152,7 @@ type assistantView struct {
 	r         *row
 }
 
-func newAssistantView(d *UI) *assistantView {
+func newAssistantView(d *env) *assistantView {
 	v := &assistantView{d: d, reasoning: newDocView(d), text: newTextView(d), footer: newFooter(d)}
 	get := func() *row { return v.r }
 	v.think = widget.NewButtonWithIcon("Reasoning", theme.MenuExpandIcon(), func() {
@@ -225,17 +228,17 @@ func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 // noticeView is a host message: a failed turn (with Retry), a stop, a
 // warning.
 type noticeView struct {
-	d     *UI
+	d     *env
 	label *widget.Label
 	retry *widget.Button
 	box   *fyne.Container
 	text  string
 }
 
-func newNoticeView(d *UI) *noticeView {
+func newNoticeView(d *env) *noticeView {
 	v := &noticeView{d: d, label: widget.NewLabel("")}
 	v.label.Wrapping = fyne.TextWrapWord
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.composer.resend(v.text) })
+	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.host.Resend(v.text) })
 	v.retry.Hide()
 	v.box = container.NewBorder(nil, nil, nil, container.NewVBox(v.retry), v.label)
 	return v
@@ -245,7 +248,7 @@ func (v *noticeView) object() fyne.CanvasObject { return v.box }
 
 func (v *noticeView) bind(r *row) {
 	s := r.snap
-	v.label.Importance = importanceOf(s.level)
+	v.label.Importance = uikit.Importance(s.level)
 	v.label.TextStyle.Italic = s.status.stopped
 	v.label.SetText(s.text)
 	v.text = s.status.retry
@@ -256,17 +259,4 @@ func (v *noticeView) bind(r *row) {
 	}
 }
 
-func importanceOf(l noticeLevel) widget.Importance {
-	switch l {
-	case noticeError:
-		return widget.DangerImportance
-	case noticeWarn:
-		return widget.WarningImportance
-	}
-	return widget.MediumImportance
-}
-
 // copyText puts s on the clipboard.
-func (d *UI) copyText(s string) {
-	d.opts.App.Clipboard().SetContent(s)
-}

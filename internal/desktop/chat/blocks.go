@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -50,7 +50,7 @@ type framedBlock struct {
 	box   *fyne.Container
 }
 
-func newFramedBlock(d *UI, b markdown.Block) *framedBlock {
+func newFramedBlock(d *env, b markdown.Block) *framedBlock {
 	f := &framedBlock{inner: newBlockWidget(d, b), fl: &frozenLayout{}}
 	f.box = container.New(f.fl, f.inner.object())
 	return f
@@ -83,7 +83,7 @@ func (l *frozenLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(size)
 }
 
-func newBlockWidget(d *UI, b markdown.Block) blockWidget {
+func newBlockWidget(d *env, b markdown.Block) blockWidget {
 	var w blockWidget
 	switch blockKind(b) {
 	case blockCode:
@@ -110,7 +110,7 @@ func (w *textBlock) set(b markdown.Block) {
 // codeBox is a fenced code block: a bordered box with the language and a
 // Copy button above the highlighted, monospace code.
 type codeBox struct {
-	d     *UI
+	d     *env
 	obj   fyne.CanvasObject
 	bg    *uikit.ThemedRect
 	head  *fyne.Container
@@ -121,10 +121,10 @@ type codeBox struct {
 	conts []*codeBox // the boxes that continue this block (docView links them)
 }
 
-func newCodeBox(d *UI) *codeBox {
+func newCodeBox(d *env) *codeBox {
 	w := &codeBox{d: d, lang: uikit.Caption(""), code: widget.NewRichText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
-	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.fullText()) })
+	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.host.CopyText(w.fullText()) })
 	w.copy.Importance = widget.LowImportance
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
 	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ import (
 // its token use (and cost, only when the model has pricing), and
 // Regenerate on the last reply.
 type footer struct {
-	d       *UI
+	d       *env
 	box     *fyne.Container
 	status  *widget.Label
 	usage   *widget.RichText
@@ -29,11 +29,11 @@ type footer struct {
 	userMsg string
 }
 
-func newFooter(d *UI) *footer {
+func newFooter(d *env) *footer {
 	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
 	f.status.TextStyle.Italic = true
 	f.status.Importance = widget.WarningImportance
-	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.composer.resend(f.userMsg) })
+	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.host.Resend(f.userMsg) })
 	f.regen.Importance = widget.LowImportance
 	f.meter = newMeter()
 	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.regen)

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ const maxResultLines = 12
 // reason, and approval buttons while the core waits for the user. A long
 // result is collapsed with a working "Show all".
 type toolView struct {
-	d       *UI
+	d       *env
 	obj     fyne.CanvasObject
 	title   *widget.Label
 	state   *widget.Label
@@ -32,11 +32,11 @@ type toolView struct {
 	reason  *widget.Label
 	ask     *fyne.Container
 	once    *widget.Button
-	current *approval
+	current *Approval
 	r       *row
 }
 
-func newToolView(d *UI) *toolView {
+func newToolView(d *env) *toolView {
 	v := &toolView{d: d, title: widget.NewLabel(""), state: widget.NewLabel("")}
 	v.title.TextStyle.Bold = true
 	mono := func() *widget.Label {
@@ -65,7 +65,7 @@ func newToolView(d *UI) *toolView {
 	prompt.Wrapping = fyne.TextWrapWord
 	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
 	v.ask.Hide()
-	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
 	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
 	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)

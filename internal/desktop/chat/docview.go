@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fyne.io/fyne/v2"
@@ -15,7 +15,7 @@ import (
 // reuses the tail's widgets for the re-parsed tail, so a streamed reply
 // costs a frame only its tail.
 type docView struct {
-	d      *UI
+	d      *env
 	box    *fyne.Container
 	doc    *markdown.Doc
 	rev    uint64
@@ -24,7 +24,7 @@ type docView struct {
 	joined []bool           // per box object: it continues the code box above
 }
 
-func newDocView(d *UI) *docView {
+func newDocView(d *env) *docView {
 	v := &docView{d: d}
 	v.box = container.New(&docLayout{v: v})
 	return v

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ import (
 // transcriptView is the UI side of the transcript: rows (snapshots, parsed
 // markdown, expanded/collapsed state) and the virtual list showing them.
 type transcriptView struct {
-	t           *transcript
+	t           *Transcript
 	obj         fyne.CanvasObject
 	list        *vlist
 	rows        []*row
@@ -48,7 +48,7 @@ type rowUI struct {
 	showReasoning, showAll, selecting bool
 }
 
-func newTranscriptView(t *transcript) *transcriptView {
+func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
 	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
@@ -229,4 +229,4 @@ func countLines(s string, cols int) int {
 }
 
 // liveViews are the views of the rows in view, in order (tests).
-func (t *transcript) liveViews() []itemView { return t.view.list.liveViews() }
+func (t *Transcript) liveViews() []itemView { return t.view.list.liveViews() }

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -78,7 +78,7 @@ func TestCodeBlockIsBoxedHighlightedAndCopies(t *testing.T) {
 			t.Errorf("comment not dimmed: %q", colors)
 		}
 		test.Tap(box.copy)
-		if got := h.d.opts.App.Clipboard().Content(); got != code {
+		if got := h.d.app.Clipboard().Content(); got != code {
 			t.Errorf("Copy put %q on the clipboard", got)
 		}
 	})
@@ -118,16 +118,16 @@ func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
 	av := h.reply("Some **bold** text and `code`.")
 	h.ui(func() {
 		test.Tap(av.copyBtn)
-		if got := h.d.opts.App.Clipboard().Content(); got != "Some bold text and code." {
+		if got := h.d.app.Clipboard().Content(); got != "Some bold text and code." {
 			t.Errorf("Copy gave %q", got)
 		}
-		menu := msgMenu(h.d, func() *row { return av.r })
+		menu := msgMenu(h.d.transcript.d, func() *row { return av.r })
 		for _, it := range menu.Items {
 			if it.Label == "Copy as Markdown" {
 				it.Action()
 			}
 		}
-		if got := h.d.opts.App.Clipboard().Content(); got != "Some **bold** text and `code`." {
+		if got := h.d.app.Clipboard().Content(); got != "Some **bold** text and `code`." {
 			t.Errorf("Copy as Markdown gave %q", got)
 		}
 		for _, it := range menu.Items {
@@ -166,7 +166,7 @@ func TestLongCodeBlockIsSplitButCopiesWhole(t *testing.T) {
 			t.Error("a continued code block repeats its header")
 		}
 		test.Tap(boxes[0].copy)
-		if got := h.d.opts.App.Clipboard().Content(); got != strings.TrimSuffix(code.String(), "\n") {
+		if got := h.d.app.Clipboard().Content(); got != strings.TrimSuffix(code.String(), "\n") {
 			t.Errorf("Copy gave %d bytes, want the %d of the block", len(got), code.Len()-1)
 		}
 		if !strings.Contains(av.text.body.plain(), "After.") {
