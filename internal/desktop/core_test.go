@@ -55,9 +55,9 @@ func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
 		if !v.submit.Disabled() {
 			t.Error("Submit enabled before the required Name")
 		}
-		test.Type(v.form.input("name").entry, "Ada")
-		v.form.input("tags").group.SetSelected([]string{"go", "plugins"})
-		v.form.input("agree").check.SetChecked(true)
+		test.Type(v.form.Input("name").Entry, "Ada")
+		v.form.Input("tags").Group.SetSelected([]string{"go", "plugins"})
+		v.form.Input("agree").Check.SetChecked(true)
 		test.Tap(v.submit)
 	})
 	h.waitFor("the echo notification", func() bool {

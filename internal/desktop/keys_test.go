@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -122,8 +123,8 @@ func TestPromptDialogKeys(t *testing.T) {
 	var view *promptView
 	h.waitFor("the prompt", func() bool { view = h.d.wins.prompts.open[p]; return view != nil })
 	h.ui(func() {
-		focused, ok := h.d.win.Canvas().Focused().(*fieldEntry)
-		if !ok || focused != view.form.firstEntry() {
+		focused, ok := h.d.win.Canvas().Focused().(*forms.Entry)
+		if !ok || focused != view.form.FirstEntry() {
 			t.Fatalf("focus is on %T, not the first field", h.d.win.Canvas().Focused())
 		}
 		test.Type(focused, "Ada")

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -67,7 +68,7 @@ func (t *promptTracker) wake() {
 type promptView struct {
 	p       *surfaces.Prompt
 	dlg     *dialog.CustomDialog
-	form    *formView
+	form    *forms.View
 	buttons map[string]*widget.Button
 	res     chan<- promptAnswer
 	done    bool
@@ -151,22 +152,22 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 		ok := widget.NewButton("OK", nil)
 		ok.Importance = widget.HighImportance
 		v.buttons["OK"] = ok
-		v.form = newFormView(p.Fields, p.Simple, func() {
-			if v.form.complete() {
+		v.form = forms.New(p.Fields, p.Simple, func() {
+			if v.form.Complete() {
 				ok.Enable()
 			} else {
 				ok.Disable()
 			}
 		})
 		ok.OnTapped = func() {
-			if v.form.complete() {
-				v.finish(v.form.values(), false)
+			if v.form.Complete() {
+				v.finish(v.form.Values(), false)
 			}
 		}
-		v.form.onChange()
+		v.form.Changed()
 		v.confirm = ok.OnTapped
-		v.form.onKeys(keys.cancel, v.confirm)
-		content.Add(v.form.obj)
+		v.form.OnKeys(keys.cancel, v.confirm)
+		content.Add(v.form.Object())
 		buttons = append(buttons, ok)
 	}
 	v.dlg = dialog.NewCustomWithoutButtons(p.Plugin+" asks", content, d.win)
@@ -178,8 +179,8 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	d.trace("prompt " + p.Plugin)
 	// Focus the first field; with none, nothing has the focus and the
 	// window's keys (Esc, Enter) reach the dialog.
-	if v.form != nil && v.form.firstEntry() != nil {
-		d.win.Canvas().Focus(v.form.firstEntry())
+	if v.form != nil && v.form.FirstEntry() != nil {
+		d.win.Canvas().Focus(v.form.FirstEntry())
 	} else {
 		d.win.Canvas().Unfocus()
 	}

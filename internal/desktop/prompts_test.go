@@ -58,7 +58,7 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 			act: func(v *promptView) { test.Tap(v.buttons["No"]) }, want: map[string]any{"value": false}},
 		{name: "input", kind: "input", payload: `{"message":"Name?","fields":[{"key":"value","kind":"input","default":"x"}]}`,
 			act: func(v *promptView) {
-				e := v.form.input("value").entry
+				e := v.form.Input("value").Entry
 				e.SetText("")
 				test.Type(e, "Ada")
 				test.Tap(v.buttons["OK"])
@@ -68,12 +68,12 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 				if !v.buttons["OK"].Disabled() {
 					panic("OK enabled before a choice")
 				}
-				v.form.input("value").radio.SetSelected("b")
+				v.form.Input("value").Radio.SetSelected("b")
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"value": "b"}},
 		{name: "multiselect", kind: "multiselect", payload: `{"fields":[{"key":"value","kind":"multiselect","options":["a","b","c"]}]}`,
 			act: func(v *promptView) {
-				v.form.input("value").group.SetSelected([]string{"a", "c"})
+				v.form.Input("value").Group.SetSelected([]string{"a", "c"})
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"value": []string{"a", "c"}}},
 		{name: "custom form", kind: "input", payload: `{"title":"Login","fields":[
@@ -84,9 +84,9 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 				if !v.buttons["OK"].Disabled() {
 					panic("OK enabled with the required user empty")
 				}
-				test.Type(v.form.input("user").entry, "root")
-				v.form.input("remember").check.SetChecked(true)
-				v.form.input("scopes").group.SetSelected([]string{"w"})
+				test.Type(v.form.Input("user").Entry, "root")
+				v.form.Input("remember").Check.SetChecked(true)
+				v.form.Input("scopes").Group.SetSelected([]string{"w"})
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"user": "root", "remember": true, "scopes": []string{"w"}}},
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -49,7 +50,7 @@ type surfaceView struct {
 	actions map[string]*widget.Button
 
 	// form
-	form   *formView
+	form   *forms.View
 	submit *widget.Button
 	state  *widget.Label
 
@@ -243,7 +244,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	v.state.Importance = widget.LowImportance
 	v.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), nil)
 	v.submit.Importance = widget.HighImportance
-	v.form = newFormView(f.Fields, false, v.showSubmit)
+	v.form = forms.New(f.Fields, false, v.showSubmit)
 	v.submit.OnTapped = func() { p.submit(v) }
 	box := container.NewVBox()
 	if f.Title != "" {
@@ -254,7 +255,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 		m.Wrapping = fyne.TextWrapWord
 		box.Add(m)
 	}
-	box.Add(v.form.obj)
+	box.Add(v.form.Object())
 	box.Add(container.NewHBox(v.submit, v.state))
 	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	v.showSubmit()
@@ -276,8 +277,8 @@ func (v *surfaceView) showSubmit() {
 	if v.stopped {
 		v.state.SetText("plugin stopped")
 	}
-	v.form.setEnabled(st == surfaces.SubmitIdle && !v.stopped)
-	if st == surfaces.SubmitIdle && !v.stopped && v.form.complete() {
+	v.form.SetEnabled(st == surfaces.SubmitIdle && !v.stopped)
+	if st == surfaces.SubmitIdle && !v.stopped && v.form.Complete() {
 		v.submit.Enable()
 	} else {
 		v.submit.Disable()
@@ -287,10 +288,10 @@ func (v *surfaceView) showSubmit() {
 // submit sends the typed values with extension/ui/submit off the UI
 // goroutine; the store reports pending and sent back to the panel.
 func (p *surfacePanel) submit(v *surfaceView) {
-	if !v.form.complete() {
+	if !v.form.Complete() {
 		return
 	}
-	values := v.form.values()
+	values := v.form.Values()
 	key := v.surf.Key
 	v.submit.Disable()
 	p.d.withCore("submit", func(ctx context.Context, c coreAPI) error {

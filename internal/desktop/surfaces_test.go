@@ -66,16 +66,16 @@ func TestEachSurfaceKindRenders(t *testing.T) {
 			}
 		}
 		fv := h.d.surfaceView("alpha", "f1").form
-		if got := fv.input("target").radio.Selected; got != "staging" {
+		if got := fv.Input("target").Radio.Selected; got != "staging" {
 			t.Errorf("select default %q", got)
 		}
-		if got := fv.input("note").entry.Text; got != "hello" {
+		if got := fv.Input("note").Entry.Text; got != "hello" {
 			t.Errorf("input default %q", got)
 		}
-		if got := fv.input("regions").group.Selected; !reflect.DeepEqual(got, []string{"eu"}) {
+		if got := fv.Input("regions").Group.Selected; !reflect.DeepEqual(got, []string{"eu"}) {
 			t.Errorf("multiselect default %v", got)
 		}
-		if !fv.input("sure").check.Checked {
+		if !fv.Input("sure").Check.Checked {
 			t.Error("confirm default not checked")
 		}
 	})
@@ -110,10 +110,10 @@ func TestCardActionAndTypedFormSubmit(t *testing.T) {
 		if !v.submit.Disabled() {
 			t.Error("Submit enabled with the required Name empty")
 		}
-		test.Type(v.form.input("name").entry, "Ada")
-		v.form.input("color").radio.SetSelected("green")
-		v.form.input("tags").group.SetSelected([]string{"ui"})
-		v.form.input("agree").check.SetChecked(true)
+		test.Type(v.form.Input("name").Entry, "Ada")
+		v.form.Input("color").Radio.SetSelected("green")
+		v.form.Input("tags").Group.SetSelected([]string{"ui"})
+		v.form.Input("agree").Check.SetChecked(true)
 		if v.submit.Disabled() {
 			t.Fatal("Submit still disabled with the form filled")
 		}
