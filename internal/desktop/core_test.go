@@ -35,8 +35,8 @@ func TestHelloSurfacesCardActionRefreshes(t *testing.T) {
 	})
 	// The tap went over the wire as extension/ui/action.
 	var sawAction bool
-	for _, f := range h.d.inspector.frames() {
-		sawAction = sawAction || f.method == "extension/ui/action" && f.dir == ndjson.Out
+	for _, f := range h.d.inspector.Frames() {
+		sawAction = sawAction || f.Method == "extension/ui/action" && f.Dir == ndjson.Out
 	}
 	if !sawAction {
 		t.Error("no extension/ui/action frame was recorded")

@@ -5,69 +5,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
-	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
-
-func TestInspectorRecordsRedactedFilterablePausable(t *testing.T) {
-	h := newHarness(t)
-	h.d.OnFrame("alpha", ndjson.FrameInfo{Dir: ndjson.Out, Kind: "request", Method: "extension/initialize", ID: 1, Bytes: 80,
-		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"extension/initialize","params":{"key":"` + secret + `"}}`)})
-	h.d.OnFrame("beta", ndjson.FrameInfo{Dir: ndjson.In, Kind: "response", ID: 1, Bytes: 40, Latency: 3 * time.Millisecond,
-		Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)})
-	frames := h.d.inspector.frames()
-	if len(frames) != 2 {
-		t.Fatalf("%d frames", len(frames))
-	}
-	if strings.Contains(frames[0].raw, secret) {
-		t.Fatalf("stored frame not redacted: %s", frames[0].raw)
-	}
-	h.ui(h.d.showInspector)
-	h.waitFor("two rows", func() bool { return len(h.d.inspector.rows) == 2 })
-	h.ui(func() {
-		in := h.d.inspector
-		if r := in.rows[0].row(); !strings.Contains(r, "→ alpha  request extension/initialize #1  80 B") {
-			t.Errorf("row %q", r)
-		}
-		if r := in.rows[1].row(); !strings.Contains(r, "← beta  response #1  40 B  3ms") {
-			t.Errorf("row %q", r)
-		}
-		test.Type(in.filter, "beta")
-		if len(in.rows) != 1 || in.rows[0].plugin != "beta" {
-			t.Errorf("filter kept %+v", in.rows)
-		}
-		in.filter.SetText("")
-		in.list.Select(0)
-		if strings.Contains(in.detail.Text, secret) || !strings.Contains(in.detail.Text, "extension/initialize") {
-			t.Errorf("detail %q", in.detail.Text)
-		}
-		in.copySelected()
-		if got := h.d.opts.App.Clipboard().Content(); strings.Contains(got, secret) || !strings.Contains(got, `"id":1`) {
-			t.Errorf("clipboard %q", got)
-		}
-		in.setPaused(true)
-	})
-	h.d.OnFrame("alpha", ndjson.FrameInfo{Kind: "notification", Method: "x"})
-	if n := len(h.d.inspector.frames()); n != 2 {
-		t.Errorf("paused inspector recorded: %d frames", n)
-	}
-	h.d.inspector.setPaused(false)
-	for i := range inspectorRing + 10 {
-		h.d.OnFrame("alpha", ndjson.FrameInfo{Kind: "notification", Method: fmt.Sprint("m", i)})
-	}
-	all := h.d.inspector.frames()
-	if len(all) != inspectorRing || all[len(all)-1].method != fmt.Sprint("m", inspectorRing+9) || all[0].method != "m10" {
-		t.Errorf("ring holds %d frames, %s … %s", len(all), all[0].method, all[len(all)-1].method)
-	}
-}
 
 func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 	h := newHarness(t)

@@ -18,11 +18,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // Options configure the desktop front end.
@@ -61,7 +63,7 @@ type UI struct {
 	panel      *surfacePanel
 	status     *statusBar
 	notes      *notifier
-	inspector  *inspector
+	inspector  *dialogs.Inspector
 
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
 	openURL func(*url.URL) error
@@ -127,7 +129,7 @@ func newUI(opts Options) *UI {
 	d.panel = newSurfacePanel(d)
 	d.status = newStatusBar(d)
 	d.notes = newNotifier(d)
-	d.inspector = newInspector(d)
+	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
@@ -485,3 +487,10 @@ func (h chatHost) Resend(text string)      { h.d.composer.resend(text) }
 
 // copyText puts s on the clipboard.
 func (d *UI) copyText(s string) { d.opts.App.Clipboard().SetContent(s) }
+
+// OnFrame is the agent.Config.OnFrame tap. It runs on sidecar IO
+// goroutines: the inspector redacts and keeps the frame.
+func (d *UI) OnFrame(plugin string, f ndjson.FrameInfo) { d.inspector.Record(plugin, f) }
+
+// showInspector opens the protocol inspector window (UI goroutine).
+func (d *UI) showInspector() { d.inspector.Show() }
