@@ -42,7 +42,7 @@ func BenchmarkStatusPublishes(b *testing.B) {
 	var renders int64
 	seq := 0
 	for b.Loop() {
-		syncs0 := h.d.status.syncs.Load()
+		syncs0 := h.d.status.Syncs()
 		start := time.Now()
 		paced(statusBurst, statusRate, func(int) {
 			seq++
@@ -52,11 +52,11 @@ func BenchmarkStatusPublishes(b *testing.B) {
 			busy += time.Since(t0)
 		})
 		want := fmt.Sprintf("Indexing | file %d", seq)
-		h.waitFor("the last status", func() bool { return h.d.status.text() == want })
+		h.waitFor("the last status", func() bool { return h.d.status.Text() == want })
 		elapsed += time.Since(start)
-		renders += h.d.status.syncs.Load() - syncs0
+		renders += h.d.status.Syncs() - syncs0
 		var got string
-		h.ui(func() { got = h.d.status.text() })
+		h.ui(func() { got = h.d.status.Text() })
 		if got != want {
 			b.Fatalf("the bar ended on %q, want %q", got, want)
 		}

@@ -42,7 +42,7 @@ func TestHelloSurfacesCardActionRefreshes(t *testing.T) {
 		t.Error("no extension/ui/action frame was recorded")
 	}
 	// The status bar shows hello-surfaces' status.
-	h.waitFor("status", func() bool { return strings.Contains(h.d.status.text(), "hello-surfaces ready") })
+	h.waitFor("status", func() bool { return strings.Contains(h.d.status.Text(), "hello-surfaces ready") })
 }
 
 func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
@@ -134,7 +134,7 @@ func TestReloadDropsStaleSurfaces(t *testing.T) {
 				return false
 			}
 		}
-		for _, k := range h.d.status.order {
+		for _, k := range h.d.status.Shown() {
 			if k.Generation == oldGen {
 				return false
 			}

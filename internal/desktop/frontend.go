@@ -33,7 +33,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {
-			d.status.setUsage(*ev.Usage)
+			d.status.SetUsage(*ev.Usage)
 			d.transcript.SetUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
@@ -96,7 +96,7 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 		d.panel.th.Kick()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind == protocol.PublishStatus {
-		d.status.th.Kick()
+		d.status.Kick()
 	}
 }
 

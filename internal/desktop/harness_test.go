@@ -130,7 +130,7 @@ func (h *harness) openHello() *agent.Core {
 		h.ui(func() {
 			ok = h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
 				h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
-				strings.Contains(h.d.status.text(), "hello-surfaces ready")
+				strings.Contains(h.d.status.Text(), "hello-surfaces ready")
 		})
 		if ok {
 			return c

@@ -32,7 +32,7 @@ func TestModelLabelShowsNoPriceWhenNoneIsDeclared(t *testing.T) {
 func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() {
 		h.d.state.SetPlugins([]agent.PluginInfo{
 			{Name: "openai-provider", State: agent.PluginActive, Providers: []string{"plugin/openai-provider/openai"}},

@@ -27,7 +27,7 @@ func highlighted(l *widget.List) []int {
 func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	emit := func(ps ...agent.PluginInfo) {
 		h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: ps})
 	}
@@ -86,7 +86,7 @@ func dialogTitle(d any) string {
 func TestPluginDetailsShowDegradedReason(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	root := testutil.ExamplePlugin(t, "policy-guard")
 	h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: []agent.PluginInfo{
 		{Name: "policy-guard", Version: "0.1.0", State: agent.PluginDegraded, Root: root,
@@ -136,7 +136,7 @@ func TestPluginManagerListsXdevExtensions(t *testing.T) {
 		{Name: "deny_rm", Path: "/x/extensions/deny-rm", State: "Active", Capabilities: []string{"events tool_call"}, StderrTail: "started"},
 		{Name: "broken", Path: "/x/extensions/broken", State: "Failed", Failure: "exit status 3; stderr: token=" + secret},
 	}
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() { h.d.showPluginManager() })
 	m := h.d.wins.plugins
 	h.waitFor("the extensions", func() bool { return strings.Contains(markdown.PlainText(m.exts.Segments), "broken") })

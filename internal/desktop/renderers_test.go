@@ -67,7 +67,7 @@ func TestExtensionCommandOutputReachesItsRendererInThePanel(t *testing.T) {
 	f.exts = []agent.ExtensionStatus{{Name: "ops", State: "Active", Capabilities: []string{"command /ext:status"},
 		Renderers: []agent.RendererRef{{Name: "hosts", Kind: "table"}}}}
 	f.cmdOut = `{"renderer":"hosts","data":{"columns":["host"],"rows":[["web-1"]]}}`
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.d.runCommand("/ext:status")
 	h.waitFor("the table in the panel", func() bool { return len(h.d.panel.rendered) == 1 })
 	h.ui(func() {

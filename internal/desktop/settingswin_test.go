@@ -70,7 +70,7 @@ func TestSettingsListsAndRevokesApprovals(t *testing.T) {
 	f := newFakeCore(t, h.d)
 	rule := agent.Rule{Tool: "run_command", Workspace: "/w", CommandPrefix: "go"}
 	f.perms = agent.Permissions{Always: []agent.Rule{rule, {Tool: "write_file"}}, Session: []string{"edit_file"}}
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() { h.d.showSettings() })
 	s := h.d.wins.settings
 	h.waitFor("permissions", func() bool { return len(s.revoke) == 3 })
@@ -95,7 +95,7 @@ func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	t.Setenv("OPENAI_API_KEY", "sk-secret-value")
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() {
 		h.d.showSettings()
 		s := h.d.wins.settings

@@ -114,11 +114,11 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.waitFor("the last session", func() bool { return h.d.state.Open().ID == saved[0].ID })
-	h.d.status.setUsage(protocol.ProviderUsage{PromptTokens: 5, CompletionTokens: 7})
-	h.waitFor("usage", func() bool { return h.d.status.usage.Text != "" })
+	h.d.status.SetUsage(protocol.ProviderUsage{PromptTokens: 5, CompletionTokens: 7})
+	h.waitFor("usage", func() bool { return h.d.status.Usage() != "" })
 	h.ui(func() { h.d.newChat("") })
 	h.waitFor("a new chat", func() bool { return h.d.state.Open().ID != saved[0].ID && h.d.state.Open().ID != "" })
-	h.waitFor("the figures reset", func() bool { return h.d.status.usage.Text == "" })
+	h.waitFor("the figures reset", func() bool { return h.d.status.Usage() == "" })
 	// A deleted last session is skipped quietly.
 	h.ui(func() {
 		h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), "00000000-0000-0000-0000-000000000000")

@@ -79,7 +79,7 @@ func TestEachSurfaceKindRenders(t *testing.T) {
 			t.Error("confirm default not checked")
 		}
 	})
-	h.waitFor("status bar", func() bool { return strings.Contains(h.d.status.text(), "Indexing | file 3 of 9") })
+	h.waitFor("status bar", func() bool { return strings.Contains(h.d.status.Text(), "Indexing | file 3 of 9") })
 	h.waitFor("notification toast", func() bool { return h.d.notes.toastCount() == 1 })
 	if got := h.d.notes.entries(); len(got) != 1 || got[0].title != "Backup done" || got[0].body != "3 GiB" || got[0].plugin != "beta" {
 		t.Fatalf("notifications %+v", got)
@@ -139,8 +139,8 @@ func TestStatusBarEndsOnLastPublish(t *testing.T) {
 	for i := 1; i <= 1000; i++ {
 		f.publish(t, "alpha", "status", "progress", fmt.Sprintf(`{"label":"Indexing","detail":"file %d of 1000","progress":%g}`, i, float64(i)/1000))
 	}
-	h.waitFor("last status", func() bool { return h.d.status.text() == "Indexing | file 1000 of 1000" })
-	if n := h.d.status.syncs.Load(); n >= 1000 {
+	h.waitFor("last status", func() bool { return h.d.status.Text() == "Indexing | file 1000 of 1000" })
+	if n := h.d.status.Syncs(); n >= 1000 {
 		t.Errorf("the bar re-rendered %d times for 1,000 publishes: not coalesced", n)
 	}
 }

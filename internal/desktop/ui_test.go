@@ -18,7 +18,7 @@ const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	ps := []agent.PluginInfo{
 		{Name: "good", Version: "1.0", State: agent.PluginActive, Generation: 2, Intercepts: []string{"tool.before"},
 			Replaces: []string{"permission"}, Providers: []string{"plugin/good/x"}, Actions: []string{"go"}},
@@ -27,9 +27,9 @@ func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 			StartReport: (&sidecar.StartError{Plugin: "bad", Stage: sidecar.StageSpawn, Command: "/nope/bad", Err: fmt.Errorf("no such file")}).Report()},
 	}
 	h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: ps})
-	h.waitFor("health", func() bool { return h.d.status.health.Text == "Plugins: 1 active · 1 failed" })
+	h.waitFor("health", func() bool { return h.d.status.Health().Text == "Plugins: 1 active · 1 failed" })
 	h.ui(func() {
-		test.Tap(h.d.status.health) // opens the manager
+		test.Tap(h.d.status.Health()) // opens the manager
 		m := h.d.wins.plugins
 		if m == nil {
 			t.Fatal("the plugin manager did not open")

@@ -20,10 +20,12 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
@@ -61,7 +63,7 @@ type UI struct {
 
 	transcript *chat.Transcript
 	panel      *surfacePanel
-	status     *statusBar
+	status     *panels.StatusBar
 	notes      *notifier
 	inspector  *dialogs.Inspector
 
@@ -127,7 +129,7 @@ func newUI(opts Options) *UI {
 	}
 	d.transcript = chat.New(d.b, d.state, chatHost{d})
 	d.panel = newSurfacePanel(d)
-	d.status = newStatusBar(d)
+	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.notes = newNotifier(d)
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = newPromptTracker()
@@ -141,7 +143,7 @@ func newUI(opts Options) *UI {
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
-	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), d.sidebar.object(), nil, body))
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
@@ -167,16 +169,16 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())
 		if !s.Connected() {
-			d.status.setHealthText("Starting plugins…")
+			d.status.SetHealthText("Starting plugins…")
 		}
 	})
 	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
 	s.Subscribe(viewmodel.Connected|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() })
 	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
 	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
-		d.status.setHealth(s.Plugins())
+		d.status.SetHealth(s.Plugins())
 		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
-		d.status.th.Kick()
+		d.status.Kick()
 	})
 	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
 }
@@ -205,7 +207,7 @@ func (d *UI) Attach(c coreAPI) {
 			d.transcript.LoadHistory(s.Messages)
 		})
 		d.panel.th.Kick()
-		d.status.th.Kick()
+		d.status.Kick()
 		d.refreshModels()
 		return nil
 	})
@@ -406,7 +408,7 @@ func (d *UI) sessionChanged() {
 	d.trace("session " + s.ID)
 	d.transcript.Replace(s.Messages)
 	d.b.Post(func() {
-		d.status.usage.SetText("") // the last turn's figures belong to the old session
+		d.status.ClearUsage() // the last turn's figures belong to the old session
 		d.state.SetSession(openOf(s))
 		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
 	})
@@ -494,3 +496,12 @@ func (d *UI) OnFrame(plugin string, f ndjson.FrameInfo) { d.inspector.Record(plu
 
 // showInspector opens the protocol inspector window (UI goroutine).
 func (d *UI) showInspector() { d.inspector.Show() }
+
+// surfaceList is the stored surfaces, false before Attach (UI goroutine:
+// the store answers from memory).
+func (d *UI) surfaceList() ([]surfaces.Surface, bool) {
+	if c := d.getCore(); c != nil {
+		return c.SurfaceList(), true
+	}
+	return nil, false
+}

@@ -145,3 +145,20 @@ func (s *State) ModelByID(id string) (providers.Model, bool) {
 
 // CurrentModel is the open session's model when the catalog has it.
 func (s *State) CurrentModel() (providers.Model, bool) { return s.ModelByID(s.open.Model) }
+
+// PluginStopped reports whether a plugin that published surfaces is known
+// not to run now: it failed (crashed, or did not start), or was disabled or
+// left inactive. A plugin the window has no state for yet is not stopped:
+// the list arrives after the first surfaces.
+func (s *State) PluginStopped(name string) bool {
+	for _, p := range s.plugins {
+		if p.Name == name {
+			switch p.State {
+			case agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled:
+				return true
+			}
+			return false
+		}
+	}
+	return false
+}
