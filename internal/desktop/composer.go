@@ -250,7 +250,7 @@ func (c *composer) sendText(text string) {
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
-			d.notes.hostNotice("a turn is already running", uikit.NoticeWarn)
+			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
 	}()
@@ -293,7 +293,7 @@ func (d *UI) invokeAction(plugin, id string) {
 			return err
 		}
 		if res.Message != "" {
-			d.notes.hostNotice(name+": "+res.Message, uikit.NoticeInfo)
+			d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			d.trace("action " + name + ": " + res.Message)
 		}
 		return nil

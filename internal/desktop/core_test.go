@@ -61,17 +61,17 @@ func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
 		test.Tap(v.submit)
 	})
 	h.waitFor("the echo notification", func() bool {
-		for _, n := range h.d.notes.entries() {
-			if n.title == "Form submitted" {
+		for _, n := range h.d.notes.Entries() {
+			if n.Title == "Form submitted" {
 				return true
 			}
 		}
 		return false
 	})
 	var body string
-	for _, n := range h.d.notes.entries() {
-		if n.title == "Form submitted" {
-			body = n.body
+	for _, n := range h.d.notes.Entries() {
+		if n.Title == "Form submitted" {
+			body = n.Body
 		}
 	}
 	// hello-surfaces prints what it received: typed bool, string, string, []string.
@@ -102,8 +102,8 @@ func TestHelloSurfacesAskPromptsAndAnswers(t *testing.T) {
 	})
 	h.ui(func() { test.Tap(view.buttons["Yes"]) })
 	h.waitFor("the answer notification", func() bool {
-		for _, n := range h.d.notes.entries() {
-			if n.title == "You answered: yes" {
+		for _, n := range h.d.notes.Entries() {
+			if n.Title == "You answered: yes" {
 				return true
 			}
 		}

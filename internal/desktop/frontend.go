@@ -39,7 +39,7 @@ func (d *UI) Emit(ev agent.Event) {
 	case agent.EventTurnDone:
 		d.composer.stopping.Store(false)
 		d.transcript.EndMessage()
-		d.notes.replyFinished()
+		d.notes.ReplyFinished()
 		d.b.Post(func() {
 			d.state.SetBusy(false)
 			d.trace("turn done") // once the composer takes the next message
@@ -60,7 +60,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
 	case agent.EventNotice:
-		d.notes.hostNotice(ev.Text, uikit.NoticeWarn)
+		d.notes.HostNotice(ev.Text, uikit.NoticeWarn)
 	case agent.EventSurface:
 		if ev.Surface != nil {
 			d.surfaceChanged(*ev.Surface)
@@ -84,10 +84,10 @@ func (d *UI) Emit(ev agent.Event) {
 func (d *UI) surfaceChanged(ch surfaces.Change) {
 	switch {
 	case ch.Kind == surfaces.Published && ch.Surface.Kind == protocol.PublishNotification:
-		d.notes.published(ch.Surface)
+		d.notes.Published(ch.Surface)
 		return
 	case ch.Kind == surfaces.Removed && ch.Surface.Kind == protocol.PublishNotification:
-		d.notes.removed(ch.Surface.Key)
+		d.notes.Removed(ch.Surface.Key)
 		return
 	case ch.Kind == surfaces.Cleared:
 		d.wins.prompts.wake()
@@ -109,8 +109,8 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	d.transcript.SetApproval(a)
 	d.trace("approval " + req.Tool)
 	toast := "approval:" + req.CallID
-	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
-	defer d.notes.resolve(toast) // answered, or the turn ended: nothing waits any more
+	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
+	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
 	case x := <-a.Answers():
 		return x

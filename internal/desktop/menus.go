@@ -65,7 +65,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		&fyne.MenuItem{Label: "Command palette…", Action: d.showPalette, Shortcut: paletteShortcut},
 		fyne.NewMenuItem("Protocol inspector", d.showInspector),
-		fyne.NewMenuItem("Notifications", d.showNotifications),
+		fyne.NewMenuItem("Notifications", d.notes.Show),
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())

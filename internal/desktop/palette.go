@@ -81,7 +81,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 		paletteEntry{kind: "Window", label: "Install plugin…", run: d.installPlugin},
 		paletteEntry{kind: "Window", label: "Restart plugins", run: d.restartPlugins},
 		paletteEntry{kind: "Window", label: "Protocol inspector", run: d.showInspector},
-		paletteEntry{kind: "Window", label: "Notifications", run: d.showNotifications},
+		paletteEntry{kind: "Window", label: "Notifications", run: d.notes.Show},
 		paletteEntry{kind: "Window", label: "Sessions sidebar", run: d.sidebar.toggle},
 		paletteEntry{kind: "Window", label: "Settings…", run: d.showSettings},
 	)
@@ -101,7 +101,7 @@ func (d *UI) showPalette() {
 	p.entry.OnSubmitted = func(string) { p.runSelected() }
 	p.list = widget.NewList(func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
-			kind := container.New(fixedWidth{76}, uikit.Caption(""))
+			kind := container.New(uikit.FixedWidth{W: 76}, uikit.Caption(""))
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
 			bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))

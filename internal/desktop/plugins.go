@@ -276,7 +276,7 @@ func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI)
 		if err := run(ctx, c); err != nil {
 			return err
 		}
-		d.notes.hostNotice(what+": done", uikit.NoticeInfo)
+		d.notes.HostNotice(what+": done", uikit.NoticeInfo)
 		return nil
 	})
 }

@@ -88,7 +88,7 @@ func newSidebar(d *UI) *sidebar {
 	buttons := container.NewHBox(s.rename, s.export, layout.NewSpacer(), s.remove)
 	top := container.NewVBox(head, s.search)
 	bottom := container.NewVBox(s.undo, buttons)
-	s.obj = container.New(fixedWidth{250}, container.NewBorder(top, bottom, nil, nil, s.list))
+	s.obj = container.New(uikit.FixedWidth{W: 250}, container.NewBorder(top, bottom, nil, nil, s.list))
 	s.syncButtons()
 	return s
 }
@@ -282,7 +282,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
-		s.d.notes.hostNotice("Exported to "+path, uikit.NoticeInfo)
+		s.d.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
 		return nil
 	})
 }

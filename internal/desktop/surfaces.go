@@ -231,7 +231,7 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 				return err
 			}
 			if res.Message != "" {
-				d.notes.hostNotice(name+": "+res.Message, uikit.NoticeInfo)
+				d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			}
 			return nil
 		})

@@ -80,11 +80,11 @@ func TestEachSurfaceKindRenders(t *testing.T) {
 		}
 	})
 	h.waitFor("status bar", func() bool { return strings.Contains(h.d.status.Text(), "Indexing | file 3 of 9") })
-	h.waitFor("notification toast", func() bool { return h.d.notes.toastCount() == 1 })
-	if got := h.d.notes.entries(); len(got) != 1 || got[0].title != "Backup done" || got[0].body != "3 GiB" || got[0].plugin != "beta" {
+	h.waitFor("notification toast", func() bool { return h.d.notes.ToastCount() == 1 })
+	if got := h.d.notes.Entries(); len(got) != 1 || got[0].Title != "Backup done" || got[0].Body != "3 GiB" || got[0].Plugin != "beta" {
 		t.Fatalf("notifications %+v", got)
 	}
-	h.waitFor("system notification", func() bool { return h.d.notes.sent.Load() == 1 })
+	h.waitFor("system notification", func() bool { return h.d.notes.Sent() == 1 })
 }
 
 func TestCardActionAndTypedFormSubmit(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 )
@@ -102,9 +103,9 @@ func TestNotificationsWindowAndToastsExpire(t *testing.T) {
 	for i := range 6 {
 		f.publish(t, "alpha", "notification", fmt.Sprint("n", i), fmt.Sprintf(`{"title":"note %d"}`, i))
 	}
-	h.waitFor("capped toasts", func() bool { return h.d.notes.toastCount() == maxToasts })
-	h.ui(h.d.showNotifications)
-	h.waitFor("the list", func() bool { return len(h.d.notes.listed) == 6 && h.d.notes.listed[0].title == "note 5" })
+	h.waitFor("capped toasts", func() bool { return h.d.notes.ToastCount() == panels.MaxToasts })
+	h.ui(h.d.notes.Show)
+	h.waitFor("the list", func() bool { e := h.d.notes.Entries(); return len(e) == 6 && e[0].Title == "note 5" })
 }
 
 func TestStopButtonStopsTheTurn(t *testing.T) {

@@ -64,7 +64,7 @@ type UI struct {
 	transcript *chat.Transcript
 	panel      *surfacePanel
 	status     *panels.StatusBar
-	notes      *notifier
+	notes      *panels.Notifier
 	inspector  *dialogs.Inspector
 
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
@@ -97,7 +97,6 @@ type coreLink struct {
 type windows struct {
 	plugins  *pluginManager
 	settings *settingsWindow
-	notes    fyne.Window
 	palette  *palette
 	prompts  *promptTracker
 	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
@@ -130,7 +129,7 @@ func newUI(opts Options) *UI {
 	d.transcript = chat.New(d.b, d.state, chatHost{d})
 	d.panel = newSurfacePanel(d)
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
-	d.notes = newNotifier(d)
+	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
@@ -139,7 +138,7 @@ func newUI(opts Options) *UI {
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.toastLayer()))
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
@@ -320,7 +319,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
 		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
-			d.notes.hostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
+			d.notes.HostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
 		}
 	}()
 }
@@ -330,7 +329,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error) {
 	c := d.getCore()
 	if c == nil {
-		d.notes.hostNotice("The host is still starting the plugins", uikit.NoticeWarn)
+		d.notes.HostNotice("The host is still starting the plugins", uikit.NoticeWarn)
 		return
 	}
 	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
@@ -351,7 +350,7 @@ func (d *UI) refreshModels() {
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
-			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), uikit.NoticeWarn)
+			d.notes.HostNotice("model catalog: "+redact.String(err.Error()), uikit.NoticeWarn)
 		}
 		return nil
 	})
@@ -435,7 +434,7 @@ func (d *UI) confirmLink(dest string) {
 			return
 		}
 		if err := d.openURL(u); err != nil {
-			d.notes.hostNotice("open link: "+err.Error(), uikit.NoticeError)
+			d.notes.HostNotice("open link: "+err.Error(), uikit.NoticeError)
 		}
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))

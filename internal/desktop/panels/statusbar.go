@@ -1,6 +1,7 @@
 // Package panels holds the window's always-visible panels that show what
-// plugins publish. Today: the status bar (status surfaces, the last turn's
-// token use, plugin health). Each gets its dependencies explicitly: the
+// plugins publish: the status bar (status surfaces, the last turn's token
+// use, plugin health) and the notifier (toasts, system notifications, the
+// Notifications window). Each gets its dependencies explicitly: the
 // bridge, the view-model and a function listing the stored surfaces.
 package panels
 

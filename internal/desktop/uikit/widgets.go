@@ -99,3 +99,21 @@ func SetShown(o fyne.CanvasObject, shown bool) {
 		o.Hide()
 	}
 }
+
+// FixedWidth lays out its objects at one width W (toasts, popups).
+type FixedWidth struct{ W float32 }
+
+func (f FixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	h := float32(0)
+	for _, o := range objs {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(f.W, h)
+}
+
+func (f FixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
