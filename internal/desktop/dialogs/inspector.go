@@ -1,6 +1,7 @@
 // Package dialogs holds the desktop's secondary windows that stand on
 // their own: they get what they need (the app, the bridge) explicitly and
-// never reach into the main window. Today: the protocol inspector.
+// never reach into the main window: the protocol inspector, the keyboard
+// shortcuts sheet, the user guide and About.
 package dialogs
 
 import (
