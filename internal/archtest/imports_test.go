@@ -247,3 +247,31 @@ func TestRulesCatch(t *testing.T) {
 		})
 	}
 }
+
+// TestDesktopPartsStayBelowTheWiring checks the document's own rules for
+// the desktop's sub-packages: none may import the wiring package, the
+// view-model may not know Fyne, and markdown imports nothing of ours.
+func TestDesktopPartsStayBelowTheWiring(t *testing.T) {
+	a := loadArchitecture(t, moduleRoot(t))
+	m := func(rel string) string { return module + "/" + rel }
+	tests := []struct {
+		name string
+		pkg  listed
+		want string // a substring of the one violation
+	}{
+		{"chat imports the wiring", listed{ImportPath: m("internal/desktop/chat"), Imports: []string{m("internal/desktop")}}, "chat may not import frontends"},
+		{"panels imports the wiring", listed{ImportPath: m("internal/desktop/panels"), Imports: []string{m("internal/desktop")}}, "panels may not import frontends"},
+		{"dialogs imports the wiring", listed{ImportPath: m("internal/desktop/dialogs"), Imports: []string{m("internal/desktop")}}, "dialogs may not import frontends"},
+		{"dialogs imports chat", listed{ImportPath: m("internal/desktop/dialogs"), Imports: []string{m("internal/desktop/chat")}}, "dialogs may not import chat"},
+		{"markdown imports uikit", listed{ImportPath: m("internal/desktop/markdown"), Imports: []string{m("internal/desktop/uikit")}}, "markdown may not import uikit"},
+		{"the view-model knows Fyne", listed{ImportPath: m("internal/desktop/viewmodel"), Deps: []string{"fyne.io/fyne/v2"}}, "depends on Fyne"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := violations(a, []listed{tc.pkg})
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Errorf("want one violation containing %q, got %q", tc.want, got)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
@@ -26,7 +27,6 @@ type composer struct {
 	entry   *composerEntry
 	sendBtn *widget.Button
 	stopBtn *widget.Button
-	ready   bool
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -107,7 +107,7 @@ func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if e.Text == "" && e.c.d.transcript.pendingApproval() != nil {
+		if e.Text == "" && e.c.d.transcript.PendingApproval() != nil {
 			e.c.d.enter() // the card says "Enter approves once"
 			return
 		}
@@ -165,12 +165,12 @@ func newComposer(d *UI) *composer {
 
 // enterSends reports whether Enter sends (the default) or adds a line.
 func (c *composer) enterSends() bool {
-	return c.d.app.Preferences().BoolWithFallback(enterSendsPref, true)
+	return c.d.opts.App.Preferences().BoolWithFallback(enterSendsPref, true)
 }
 
 // setEnterSends changes the preference (View menu).
 func (c *composer) setEnterSends(on bool) {
-	c.d.app.Preferences().SetBool(enterSendsPref, on)
+	c.d.opts.App.Preferences().SetBool(enterSendsPref, on)
 	c.placeholder()
 }
 
@@ -185,7 +185,7 @@ func (c *composer) placeholder() {
 // editLast puts the last message back in the empty composer, to edit and
 // send again; false when there is none.
 func (c *composer) editLast() bool {
-	last := c.d.transcript.lastUser()
+	last := c.d.transcript.LastUser()
 	if last == "" {
 		return false
 	}
@@ -198,17 +198,11 @@ func (c *composer) editLast() bool {
 
 func (c *composer) object() fyne.CanvasObject { return c.obj }
 
-func (c *composer) setEnabled(ok bool) {
-	c.ready = ok
-	c.setRunning(c.d.running)
-}
-
-// setRunning switches Send and Stop for a turn in progress.
-func (c *composer) setRunning(running bool) {
-	c.d.running = running
-	c.d.transcript.view.markLastReply()
-	c.d.transcript.view.list.place()
-	if c.ready && !running {
+// syncButtons enables Send while a core is attached and idle, Stop while a
+// turn runs (a view-model subscriber).
+func (c *composer) syncButtons() {
+	running := c.d.state.Busy()
+	if c.d.state.Connected() && !running {
 		c.sendBtn.Enable()
 	} else {
 		c.sendBtn.Disable()
@@ -225,7 +219,7 @@ func (c *composer) setRunning(running bool) {
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
-	if text == "" || d.getCore() == nil || d.running {
+	if text == "" || d.getCore() == nil || d.state.Busy() {
 		return
 	}
 	c.entry.SetText("")
@@ -239,7 +233,7 @@ func (c *composer) send() {
 
 // resend runs text again as a new turn (Retry, Regenerate).
 func (c *composer) resend(text string) {
-	if text == "" || c.d.getCore() == nil || c.d.running {
+	if text == "" || c.d.getCore() == nil || c.d.state.Busy() {
 		return
 	}
 	c.sendText(text)
@@ -249,21 +243,21 @@ func (c *composer) sendText(text string) {
 	d := c.d
 	core := d.getCore()
 	c.stopping.Store(false)
-	c.setRunning(true)
-	d.wg.Add(1)
+	d.state.SetBusy(true)
+	d.link.wg.Add(1)
 	go func() {
-		defer d.wg.Done()
+		defer d.link.wg.Done()
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
-		if err := core.SendAll(d.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
-			d.notes.hostNotice("a turn is already running", noticeWarn)
+		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
+			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
-		d.b.post(func() { c.setRunning(false) })
+		d.b.Post(func() { d.state.SetBusy(false) })
 	}()
 }
 
 func (c *composer) stopTurn() {
-	if core := c.d.getCore(); core != nil && c.d.running {
+	if core := c.d.getCore(); core != nil && c.d.state.Busy() {
 		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
 		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
 	}
@@ -299,7 +293,7 @@ func (d *UI) invokeAction(plugin, id string) {
 			return err
 		}
 		if res.Message != "" {
-			d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+			d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			d.trace("action " + name + ": " + res.Message)
 		}
 		return nil
@@ -316,7 +310,7 @@ func (d *UI) runCommand(line string) {
 		if d.renderCommandOutput(c, line, out) {
 			return nil
 		}
-		d.transcript.addNotice(line+"\n"+out, noticeInfo)
+		d.transcript.AddNotice(line+"\n"+out, uikit.NoticeInfo)
 		return nil
 	})
 }

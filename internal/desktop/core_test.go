@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -34,14 +35,14 @@ func TestHelloSurfacesCardActionRefreshes(t *testing.T) {
 	})
 	// The tap went over the wire as extension/ui/action.
 	var sawAction bool
-	for _, f := range h.d.inspector.frames() {
-		sawAction = sawAction || f.method == "extension/ui/action" && f.dir == ndjson.Out
+	for _, f := range h.d.inspector.Frames() {
+		sawAction = sawAction || f.Method == "extension/ui/action" && f.Dir == ndjson.Out
 	}
 	if !sawAction {
 		t.Error("no extension/ui/action frame was recorded")
 	}
 	// The status bar shows hello-surfaces' status.
-	h.waitFor("status", func() bool { return strings.Contains(h.d.status.text(), "hello-surfaces ready") })
+	h.waitFor("status", func() bool { return strings.Contains(h.d.status.Text(), "hello-surfaces ready") })
 }
 
 func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
@@ -54,23 +55,23 @@ func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
 		if !v.submit.Disabled() {
 			t.Error("Submit enabled before the required Name")
 		}
-		test.Type(v.form.input("name").entry, "Ada")
-		v.form.input("tags").group.SetSelected([]string{"go", "plugins"})
-		v.form.input("agree").check.SetChecked(true)
+		test.Type(v.form.Input("name").Entry, "Ada")
+		v.form.Input("tags").Group.SetSelected([]string{"go", "plugins"})
+		v.form.Input("agree").Check.SetChecked(true)
 		test.Tap(v.submit)
 	})
 	h.waitFor("the echo notification", func() bool {
-		for _, n := range h.d.notes.entries() {
-			if n.title == "Form submitted" {
+		for _, n := range h.d.notes.Entries() {
+			if n.Title == "Form submitted" {
 				return true
 			}
 		}
 		return false
 	})
 	var body string
-	for _, n := range h.d.notes.entries() {
-		if n.title == "Form submitted" {
-			body = n.body
+	for _, n := range h.d.notes.Entries() {
+		if n.Title == "Form submitted" {
+			body = n.Body
 		}
 	}
 	// hello-surfaces prints what it received: typed bool, string, string, []string.
@@ -94,15 +95,15 @@ func TestHelloSurfacesAskPromptsAndAnswers(t *testing.T) {
 	h.ui(func() { test.Tap(h.d.surfaceView("hello-surfaces", "hello-card").actions["ask"]) })
 	var view *promptView
 	h.waitFor("the confirm dialog", func() bool {
-		for _, v := range h.d.prompts.open {
+		for _, v := range h.d.wins.prompts.open {
 			view = v
 		}
 		return view != nil
 	})
 	h.ui(func() { test.Tap(view.buttons["Yes"]) })
 	h.waitFor("the answer notification", func() bool {
-		for _, n := range h.d.notes.entries() {
-			if n.title == "You answered: yes" {
+		for _, n := range h.d.notes.Entries() {
+			if n.Title == "You answered: yes" {
 				return true
 			}
 		}
@@ -133,7 +134,7 @@ func TestReloadDropsStaleSurfaces(t *testing.T) {
 				return false
 			}
 		}
-		for _, k := range h.d.status.order {
+		for _, k := range h.d.status.Shown() {
 			if k.Generation == oldGen {
 				return false
 			}
@@ -145,11 +146,11 @@ func TestReloadDropsStaleSurfaces(t *testing.T) {
 	// in the new generation for sure. Run it from the command palette.
 	h.ui(func() {
 		h.d.showPalette()
-		test.Type(h.d.paletteUI.entry, "refresh hello")
-		if len(h.d.paletteUI.shown) != 1 || h.d.paletteUI.shown[0].detail != "/hello-surfaces:refresh" {
-			t.Fatalf("palette shows %+v", h.d.paletteUI.shown)
+		test.Type(h.d.wins.palette.entry, "refresh hello")
+		if len(h.d.wins.palette.shown) != 1 || h.d.wins.palette.shown[0].detail != "/hello-surfaces:refresh" {
+			t.Fatalf("palette shows %+v", h.d.wins.palette.shown)
 		}
-		h.d.paletteUI.entry.OnSubmitted(h.d.paletteUI.entry.Text)
+		h.d.wins.palette.entry.OnSubmitted(h.d.wins.palette.entry.Text)
 	})
 	h.waitFor("the new generation's card", func() bool {
 		for k, v := range h.d.panel.views {
@@ -206,7 +207,7 @@ func TestModelMenuAndPickerListTheCatalog(t *testing.T) {
 		t.Fatal("the picker does not list " + echoModel)
 	}
 	h.ui(pick.Action)
-	h.waitFor("the model to be set", func() bool { return c.Session().Model == echoModel && h.d.model == echoModel })
+	h.waitFor("the model to be set", func() bool { return c.Session().Model == echoModel && h.d.state.Open().Model == echoModel })
 	h.waitFor("checked menu item and effort picker", func() bool {
 		checked := false
 		for _, m := range h.d.win.MainMenu().Items {
@@ -228,23 +229,55 @@ func (h *harness) send(text string) {
 	})
 }
 
-// renderedTranscript is what the transcript's widgets show.
-func (h *harness) renderedTranscript() string {
-	var b strings.Builder
-	for _, v := range h.d.transcript.liveViews() {
-		for _, o := range test.LaidOutObjects(v.object()) {
-			if !o.Visible() {
-				continue
+// shownObjects are the transcript's objects on screen: visible, in a
+// visible parent, depth first (UI work).
+func (h *harness) shownObjects() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		out = append(out, o)
+		switch w := o.(type) {
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
 			}
-			switch w := o.(type) {
-			case *widget.RichText:
-				b.WriteString(plainText(w.Segments) + "\n")
-			case *widget.Label:
-				b.WriteString(w.Text + "\n")
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
 			}
 		}
 	}
+	walk(h.d.transcript.Object())
+	return out
+}
+
+// renderedTranscript is what the transcript's widgets show (UI work).
+func (h *harness) renderedTranscript() string {
+	var b strings.Builder
+	for _, o := range h.shownObjects() {
+		switch w := o.(type) {
+		case *widget.RichText:
+			b.WriteString(markdown.PlainText(w.Segments) + "\n")
+		case *widget.Label:
+			b.WriteString(w.Text + "\n")
+		}
+	}
 	return b.String()
+}
+
+// transcriptButton is the transcript's shown button whose label starts
+// with label, nil for none (UI work; the last one when there are several).
+func (h *harness) transcriptButton(label string) *widget.Button {
+	var found *widget.Button
+	for _, o := range h.shownObjects() {
+		if b, ok := o.(*widget.Button); ok && strings.HasPrefix(b.Text, label) {
+			found = b
+		}
+	}
+	return found
 }
 
 func TestChatTurnWithEchoModel(t *testing.T) {
@@ -258,26 +291,19 @@ func TestChatTurnWithEchoModel(t *testing.T) {
 	h.send("hi")
 	h.waitFor("the echo", func() bool {
 		r := h.renderedTranscript()
-		return strings.Contains(r, "Echo: hi") && strings.Contains(r, "You") && !h.d.running
+		return strings.Contains(r, "Echo: hi") && strings.Contains(r, "You") && !h.d.state.Busy()
 	})
 	h.ui(func() {
 		if h.d.composer.entry.Text != "" {
 			t.Errorf("composer kept %q", h.d.composer.entry.Text)
 		}
-		var av *assistantView
-		for _, v := range h.d.transcript.liveViews() {
-			if a, ok := v.(*assistantView); ok {
-				av = a
-			}
-		}
-		if av == nil || !av.think.Visible() || av.reasoning.box.Visible() {
+		think := h.transcriptButton("Reasoning")
+		if think == nil || strings.Contains(h.renderedTranscript(), "Echoing") {
 			t.Fatal("the reasoning is not in a collapsed section")
 		}
-		test.Tap(av.think)
-		if !av.reasoning.box.Visible() || !strings.Contains(av.reasoning.plain(), "Echoing") {
-			t.Error("expanding the reasoning does not show it")
-		}
+		test.Tap(think)
 	})
+	h.waitFor("the reasoning", func() bool { return strings.Contains(h.renderedTranscript(), "Echoing") })
 }
 
 func TestToolCardApproval(t *testing.T) {
@@ -289,26 +315,18 @@ func TestToolCardApproval(t *testing.T) {
 	}
 	h.waitFor("composer ready", func() bool { return !h.d.composer.sendBtn.Disabled() })
 	h.send(`call run_command {"command":"echo hi"}`)
-	var tv *toolView
-	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if x, ok := v.(*toolView); ok && x.ask.Visible() {
-				tv = x
+	h.waitFor("approval buttons", func() bool { return h.transcriptButton("Approve once") != nil })
+	h.ui(func() {
+		r := h.renderedTranscript()
+		for _, want := range []string{`"command":"echo hi"`, "run_command\n", "● pending\n"} {
+			if !strings.Contains(r, want) {
+				t.Errorf("card lacks %q:\n%s", want, r)
 			}
 		}
-		return tv != nil
-	})
-	h.ui(func() {
-		if !strings.Contains(tv.args.Text, `"command":"echo hi"`) || tv.title.Text != "run_command" {
-			t.Errorf("card shows %q %q", tv.title.Text, tv.args.Text)
-		}
-		if tv.state.Text != "● pending" {
-			t.Errorf("state %q", tv.state.Text)
-		}
-		test.Tap(tv.once)
+		test.Tap(h.transcriptButton("Approve once"))
 	})
 	h.waitFor("the card to finish", func() bool {
-		return tv.state.Text == "● "+string(agent.ToolDone) && strings.Contains(tv.result.Text, "hi") && !tv.ask.Visible()
+		return strings.Contains(h.renderedTranscript(), "● "+string(agent.ToolDone)+"\n") && h.transcriptButton("Approve once") == nil
 	})
 	h.waitFor("the model's answer", func() bool { return strings.Contains(h.renderedTranscript(), "Tool result:") })
 }

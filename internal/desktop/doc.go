@@ -6,7 +6,7 @@
 // Threading. Fyne widgets belong to the UI goroutine. The core calls the
 // Frontend (Emit, Approve, Prompt) from its own goroutines and sidecar IO
 // goroutines tap frames for the inspector; all of them hand UI work to the
-// bridge (bridge.go), the one place that calls fyne.Do / fyne.DoAndWait.
+// bridge (uikit.Bridge), the one place that calls fyne.Do / fyne.DoAndWait.
 // Streamed text is buffered off the UI goroutine and the transcript renders
 // at most every 16 ms. The UI goroutine never calls a core method
 // that can wait on a sidecar: those run in goroutines and report back
@@ -17,18 +17,15 @@
 // status fields is redacted again here before it is shown.
 //
 // Markdown (from models and plugins) is parsed with our own goldmark instance
-// into RichText segments (markdown.go): no HTML is rendered, no image is
+// into RichText segments (package markdown): no HTML is rendered, no image is
 // fetched, and links open only after a confirmation.
 //
-// The transcript. The model (transcript.go) is written by core goroutines
-// and records which items changed; each frame the UI side
-// (transcript_view.go) updates only those rows, and a virtual list
-// (vlist.go) gives widgets to the rows in view alone, recycled per kind,
-// with every other row a cached height. A message's markdown is parsed
-// into parts once and kept on its row (mdblocks.go, boundary.go): a
-// streaming reply re-parses its last part only, and long paragraphs and
-// code blocks are split so that the last part stays small. Blocks are
-// RichText runs, code boxes highlighted with chroma's lexers mapped to
-// theme colours, and table grids (blocks.go, docview.go). The keys of the
-// composer, dialogs and approvals are in composer.go and keys.go.
+// The parts. The conversation view (transcript, virtual list, messages,
+// Markdown blocks, tool cards) is package chat; Markdown parsing is package
+// markdown; the app state the toolbar, menus, composer and empty state
+// subscribe to is package viewmodel; the bridge, frame throttle and themed
+// backgrounds every part shares are package uikit. This package is the
+// wiring: the window, toolbar, composer, menus, surface panel, status bar,
+// dialogs and the core link. The keys of the composer, dialogs and
+// approvals are in composer.go and keys.go.
 package desktop

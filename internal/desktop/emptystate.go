@@ -1,10 +1,5 @@
 package desktop
 
-import (
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
-)
-
 // emptyHint is the empty transcript's text for the window's state, so it
 // never asks for what is done already (UI goroutine).
 func (d *UI) emptyHint() string {
@@ -14,15 +9,15 @@ func (d *UI) emptyHint() string {
 	}
 	var first string
 	switch {
-	case !d.connected:
+	case !d.state.Connected():
 		first = "Starting plugins…"
-	case d.model != "":
-		name := d.model
-		if m, ok := d.modelByID(d.model); ok {
+	case d.state.Open().Model != "":
+		name := d.state.Open().Model
+		if m, ok := d.state.CurrentModel(); ok {
 			name = m.DisplayName
 		}
 		first = "Say hello to " + name + "."
-	case len(d.models) > 0:
+	case len(d.state.Models()) > 0:
 		first = "Pick a model in the toolbar, then say hello."
 	default:
 		first = "No models yet: install a provider plugin (Plugins → Install…), or see why in the model picker."
@@ -32,16 +27,7 @@ func (d *UI) emptyHint() string {
 
 // syncEmptyState puts emptyHint into the transcript's placeholder.
 func (d *UI) syncEmptyState() {
-	if d.transcript == nil || d.transcript.view == nil {
-		return
-	}
-	c, ok := d.transcript.view.placeholder.(*fyne.Container)
-	if !ok || len(c.Objects) == 0 {
-		return
-	}
-	if l, ok := c.Objects[0].(*widget.Label); ok {
-		if text := d.emptyHint(); l.Text != text {
-			l.SetText(text)
-		}
+	if d.transcript != nil {
+		d.transcript.SetPlaceholder(d.emptyHint())
 	}
 }

@@ -19,7 +19,7 @@ func (m *pluginManager) loadExtensions() {
 	}
 	m.d.async("xdev extensions", func(context.Context) error {
 		st := c.ExtensionStatus()
-		m.d.b.post(func() {
+		m.d.b.Post(func() {
 			m.exts.Segments = extensionDetails(st, m.d.opts.Layout.ExtensionsDir())
 			m.exts.Refresh()
 		})

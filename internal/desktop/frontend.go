@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -17,36 +19,33 @@ import (
 func (d *UI) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		d.transcript.beginTurn()
-		d.b.post(func() { d.composer.setRunning(true) })
+		d.transcript.BeginTurn()
+		d.b.Post(func() { d.state.SetBusy(true) })
 	case agent.EventUserMessage:
-		d.transcript.addUser(ev.Text)
+		d.transcript.AddUser(ev.Text)
 	case agent.EventText:
-		d.transcript.appendDelta(ev.Text, false)
+		d.transcript.AppendDelta(ev.Text, false)
 	case agent.EventReasoning:
-		d.transcript.appendDelta(ev.Text, true)
+		d.transcript.AppendDelta(ev.Text, true)
 	case agent.EventToolCall:
 		if ev.Call != nil {
-			d.transcript.toolCall(*ev.Call)
+			d.transcript.ToolCall(*ev.Call)
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {
-			d.status.setUsage(*ev.Usage)
-			d.transcript.setUsage(*ev.Usage)
+			d.status.SetUsage(*ev.Usage)
+			d.transcript.SetUsage(*ev.Usage)
 		}
 	case agent.EventTurnDone:
 		d.composer.stopping.Store(false)
-		d.transcript.endMessage()
-		d.notes.replyFinished()
-		d.b.post(func() {
-			d.composer.setRunning(false)
+		d.transcript.EndMessage()
+		d.notes.ReplyFinished()
+		d.b.Post(func() {
+			d.state.SetBusy(false)
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
-			if d.openSession != "" {
-				d.app.Preferences().SetString(d.lastSessionPref(), d.openSession) // reopened on the next launch
-			}
-			if d.settingsWin != nil {
-				d.settingsWin.loadPermissions() // the turn may have added an approval
+			if id := d.state.Open().ID; id != "" {
+				d.opts.App.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
 			}
 		})
 	case agent.EventTurnFailed:
@@ -54,28 +53,28 @@ func (d *UI) Emit(ev agent.Event) {
 		// Swap: the next turn starts with no Stop pressed, however it starts
 		// (the composer, Retry, a demo).
 		if d.composer.stopping.Swap(false) || ev.Error == "stopped" {
-			d.transcript.stopped()
+			d.transcript.Stopped()
 		} else {
 			reason := ev.Error
-			d.b.post(func() { d.transcript.failed(d.describeFailure(reason)) })
+			d.b.Post(func() { d.transcript.Failed(d.describeFailure(reason)) })
 		}
-		d.b.post(func() { d.composer.setRunning(false) })
+		d.b.Post(func() { d.state.SetBusy(false) })
 	case agent.EventNotice:
-		d.notes.hostNotice(ev.Text, noticeWarn)
+		d.notes.HostNotice(ev.Text, uikit.NoticeWarn)
 	case agent.EventSurface:
 		if ev.Surface != nil {
 			d.surfaceChanged(*ev.Surface)
 		}
 	case agent.EventPlugins:
 		plugins := ev.Plugins
-		d.b.post(func() { d.setPlugins(plugins) })
+		d.b.Post(func() { d.state.SetPlugins(plugins) })
 		if d.getCore() != nil {
 			d.refreshModels()
 		}
 	case agent.EventSession:
 		d.sessionChanged()
 	case agent.EventCompacted:
-		d.transcript.addNotice("Earlier conversation was compacted to fit the model's context window.", noticeInfo)
+		d.transcript.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
 	}
 }
 
@@ -85,19 +84,19 @@ func (d *UI) Emit(ev agent.Event) {
 func (d *UI) surfaceChanged(ch surfaces.Change) {
 	switch {
 	case ch.Kind == surfaces.Published && ch.Surface.Kind == protocol.PublishNotification:
-		d.notes.published(ch.Surface)
+		d.notes.Published(ch.Surface)
 		return
 	case ch.Kind == surfaces.Removed && ch.Surface.Kind == protocol.PublishNotification:
-		d.notes.removed(ch.Surface.Key)
+		d.notes.Removed(ch.Surface.Key)
 		return
 	case ch.Kind == surfaces.Cleared:
-		d.prompts.wake()
+		d.wins.prompts.wake()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind != protocol.PublishStatus {
-		d.panel.th.kick()
+		d.panel.th.Kick()
 	}
 	if ch.Kind != surfaces.Published || ch.Surface.Kind == protocol.PublishStatus {
-		d.status.th.kick()
+		d.status.Kick()
 	}
 }
 
@@ -106,20 +105,20 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 // goroutine blocks here until a button is clicked (never the UI goroutine);
 // when the turn ends first the card's buttons go away and the call is denied.
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
-	a := &approval{req: req, ch: make(chan agent.Approval, 1)}
-	d.transcript.setApproval(a)
+	a := chat.NewApproval(req)
+	d.transcript.SetApproval(a)
 	d.trace("approval " + req.Tool)
 	toast := "approval:" + req.CallID
-	d.notes.hostNoticeUntil(req.Tool+" is waiting for your approval", noticeInfo, toast)
-	defer d.notes.resolve(toast) // answered, or the turn ended: nothing waits any more
+	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
+	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
-	case x := <-a.ch:
+	case x := <-a.Answers():
 		return x
 	case <-ctx.Done():
-	case <-d.ctx.Done():
+	case <-d.link.ctx.Done():
 	}
-	a.answer(agent.ApproveDeny) // a late click finds the answer taken
-	d.transcript.clearApproval(a)
+	a.Answer(agent.ApproveDeny) // a late click finds the answer taken
+	d.transcript.ClearApproval(a)
 	return agent.ApproveDeny
 }
 
@@ -133,9 +132,9 @@ func (d *UI) trace(event string) {
 // describeFailure names the plugin behind the model a failed turn used and
 // the reason it gave (UI goroutine: it reads the picked model).
 func (d *UI) describeFailure(reason string) string {
-	if id, err := providers.ParseModelID(d.model); err == nil {
+	if id, err := providers.ParseModelID(d.state.Open().Model); err == nil {
 		name := id.Model
-		if m, ok := d.modelByID(d.model); ok && m.DisplayName != "" {
+		if m, ok := d.state.CurrentModel(); ok && m.DisplayName != "" {
 			name = m.DisplayName
 		}
 		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)

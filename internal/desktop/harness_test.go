@@ -56,7 +56,7 @@ func newHarness(t testing.TB) *harness {
 }
 
 // ui runs fn as UI work.
-func (h *harness) ui(fn func()) { h.d.b.onUI(fn) }
+func (h *harness) ui(fn func()) { h.d.b.OnUI(fn) }
 
 // waitFor polls cond as UI work until it holds or 15 s pass.
 func (h *harness) waitFor(what string, cond func() bool) {
@@ -130,7 +130,7 @@ func (h *harness) openHello() *agent.Core {
 		h.ui(func() {
 			ok = h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
 				h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
-				strings.Contains(h.d.status.text(), "hello-surfaces ready")
+				strings.Contains(h.d.status.Text(), "hello-surfaces ready")
 		})
 		if ok {
 			return c

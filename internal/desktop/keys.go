@@ -20,11 +20,11 @@ type modalKeys struct {
 // pushModal registers an open dialog's keys; the returned func removes
 // them (call it when the dialog closes).
 func (d *UI) pushModal(m *modalKeys) func() {
-	d.modals = append(d.modals, m)
+	d.wins.modals = append(d.wins.modals, m)
 	return func() {
-		for i, x := range d.modals {
+		for i, x := range d.wins.modals {
 			if x == m {
-				d.modals = append(d.modals[:i], d.modals[i+1:]...)
+				d.wins.modals = append(d.wins.modals[:i], d.wins.modals[i+1:]...)
 				return
 			}
 		}
@@ -32,8 +32,8 @@ func (d *UI) pushModal(m *modalKeys) func() {
 }
 
 func (d *UI) topModal() *modalKeys {
-	if n := len(d.modals); n > 0 {
-		return d.modals[n-1]
+	if n := len(d.wins.modals); n > 0 {
+		return d.wins.modals[n-1]
 	}
 	return nil
 }
@@ -55,12 +55,12 @@ func (d *UI) escape() {
 		m.cancel()
 		return
 	}
-	if a := d.transcript.pendingApproval(); a != nil {
-		a.answer(agent.ApproveDeny)
-		d.transcript.clearApproval(a)
+	if a := d.transcript.PendingApproval(); a != nil {
+		a.Answer(agent.ApproveDeny)
+		d.transcript.ClearApproval(a)
 		return
 	}
-	if d.running {
+	if d.state.Busy() {
 		d.composer.stopTurn()
 	}
 }
@@ -71,8 +71,8 @@ func (d *UI) enter() {
 		m.confirm()
 		return
 	}
-	if a := d.transcript.pendingApproval(); a != nil {
-		a.answer(agent.ApproveOnce)
-		d.transcript.clearApproval(a)
+	if a := d.transcript.PendingApproval(); a != nil {
+		a.Answer(agent.ApproveOnce)
+		d.transcript.ClearApproval(a)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -64,7 +65,7 @@ func TestEnterSendsShiftEnterAddsALine(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Enter did not send")
 	}
-	h.waitFor("the turn to end", func() bool { return !h.d.running })
+	h.waitFor("the turn to end", func() bool { return !h.d.state.Busy() })
 	// Swapped: Enter adds a line, Ctrl+Enter sends.
 	h.ui(func() {
 		h.d.composer.setEnterSends(false)
@@ -88,7 +89,7 @@ func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
 	c := newSendCore(t, h)
 	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "earlier question"})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
-	h.waitFor("running", func() bool { return h.d.running })
+	h.waitFor("running", func() bool { return h.d.state.Busy() })
 	h.ui(func() { h.d.composer.entry.TypedKey(key(fyne.KeyEscape)) })
 	select {
 	case <-c.stopped:
@@ -98,7 +99,7 @@ func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
 	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "stream_cancelled (-32000)"})
 	h.waitFor("stopped, not failed", func() bool {
 		r := h.renderedTranscript()
-		return !h.d.running && strings.Contains(r, "Stopped") && !strings.Contains(r, "failed")
+		return !h.d.state.Busy() && strings.Contains(r, "Stopped") && !strings.Contains(r, "failed")
 	})
 	h.ui(func() {
 		e := h.d.composer.entry
@@ -120,10 +121,10 @@ func TestPromptDialogKeys(t *testing.T) {
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
 	var view *promptView
-	h.waitFor("the prompt", func() bool { view = h.d.prompts.open[p]; return view != nil })
+	h.waitFor("the prompt", func() bool { view = h.d.wins.prompts.open[p]; return view != nil })
 	h.ui(func() {
-		focused, ok := h.d.win.Canvas().Focused().(*fieldEntry)
-		if !ok || focused != view.form.firstEntry() {
+		focused, ok := h.d.win.Canvas().Focused().(*forms.Entry)
+		if !ok || focused != view.form.FirstEntry() {
 			t.Fatalf("focus is on %T, not the first field", h.d.win.Canvas().Focused())
 		}
 		test.Type(focused, "Ada")
@@ -138,7 +139,7 @@ func TestPromptDialogKeys(t *testing.T) {
 		v, cancelled := h.d.Prompt(context.Background(), p)
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
-	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
 	h.ui(func() { h.d.typedKey(key(fyne.KeyEscape)) })
 	if a := <-got; !a.cancelled {
 		t.Fatalf("Esc answered %+v", a)
@@ -148,14 +149,14 @@ func TestPromptDialogKeys(t *testing.T) {
 		v, cancelled := h.d.Prompt(context.Background(), p)
 		got <- promptAnswer{values: v, cancelled: cancelled}
 	}()
-	h.waitFor("the confirm", func() bool { return h.d.prompts.open[p] != nil })
+	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
 	h.ui(func() { h.d.typedKey(key(fyne.KeyReturn)) })
 	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != true {
 		t.Fatalf("Enter answered %+v", a)
 	}
 	h.ui(func() {
-		if len(h.d.modals) != 0 {
-			t.Errorf("%d dialogs still take keys", len(h.d.modals))
+		if len(h.d.wins.modals) != 0 {
+			t.Errorf("%d dialogs still take keys", len(h.d.wins.modals))
 		}
 	})
 }
@@ -171,7 +172,7 @@ func TestApprovalKeys(t *testing.T) {
 		go func() {
 			got <- h.d.Approve(context.Background(), agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{}`})
 		}()
-		h.waitFor("the approval", func() bool { return h.d.transcript.pendingApproval() != nil })
+		h.waitFor("the approval", func() bool { return h.d.transcript.PendingApproval() != nil })
 		h.ui(func() { h.d.typedKey(key(tc.key)) })
 		if a := <-got; a != tc.want {
 			t.Errorf("%s answered %q, want %q", tc.key, a, tc.want)
@@ -185,8 +186,8 @@ func TestComposerUnwrapsAVeryLongLine(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() {
 		e := h.d.composer.entry
-		h.d.app.Clipboard().SetContent(strings.Repeat("word ", 4_000))
-		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.app.Clipboard()})
+		h.d.opts.App.Clipboard().SetContent(strings.Repeat("word ", 4_000))
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.opts.App.Clipboard()})
 		if len(e.Text) != 20_000 {
 			t.Fatalf("pasted %d characters", len(e.Text))
 		}
@@ -206,7 +207,7 @@ func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
 	newFakeCore(t, h.d)
 	h.ui(func() {
 		h.d.showPalette()
-		p := h.d.paletteUI
+		p := h.d.wins.palette
 		test.Type(p.entry, "window")
 		want := -1
 		for i, e := range p.shown {
@@ -229,7 +230,7 @@ func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
 		p.entry.TypedKey(key(fyne.KeyUp))
 		p.entry.TypedKey(key(fyne.KeyDown))
 		p.entry.TypedKey(key(fyne.KeyReturn))
-		if h.d.pluginsWin == nil {
+		if h.d.wins.plugins == nil {
 			t.Error("Enter did not run the highlighted row (the plugin manager)")
 		}
 	})

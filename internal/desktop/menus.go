@@ -22,7 +22,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
-		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.app.Quit},
+		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit},
 	)
 	models := d.modelItems()
 	if len(models) == 0 {
@@ -39,7 +39,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 	if c := d.getCore(); c != nil {
 		actions = c.Actions()
 	}
-	for _, p := range d.plugins {
+	for _, p := range d.state.Plugins() {
 		sub := fyne.NewMenuItem(p.Name, nil)
 		var items []*fyne.MenuItem
 		for _, a := range actions {
@@ -55,7 +55,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		sub.ChildMenu = fyne.NewMenu("", items...)
 		plugins.Items = append(plugins.Items, sub)
 	}
-	if len(d.plugins) > 0 {
+	if len(d.state.Plugins()) > 0 {
 		plugins.Items = append(plugins.Items, fyne.NewMenuItemSeparator())
 	}
 	plugins.Items = append(plugins.Items,
@@ -65,13 +65,13 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 	view := fyne.NewMenu("View",
 		&fyne.MenuItem{Label: "Command palette…", Action: d.showPalette, Shortcut: paletteShortcut},
 		fyne.NewMenuItem("Protocol inspector", d.showInspector),
-		fyne.NewMenuItem("Notifications", d.showNotifications),
+		fyne.NewMenuItem("Notifications", d.notes.Show),
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
-			if d.settingsWin != nil {
-				d.settingsWin.syncSendKey()
+			if d.wins.settings != nil {
+				d.wins.settings.syncSendKey()
 			}
 		}})
 	help := fyne.NewMenu("Help",

@@ -32,13 +32,13 @@ func TestModelLabelShowsNoPriceWhenNoneIsDeclared(t *testing.T) {
 func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() {
-		h.d.plugins = []agent.PluginInfo{
+		h.d.state.SetPlugins([]agent.PluginInfo{
 			{Name: "openai-provider", State: agent.PluginActive, Providers: []string{"plugin/openai-provider/openai"}},
 			{Name: "broken", State: agent.PluginActive, Providers: []string{"plugin/broken/x"}},
-		}
-		h.d.catalogErrs = catalogErrors([]error{errors.New("catalog of broken: OPENAI_MODELS is empty")})
+		})
+		h.d.state.SetModels(nil, catalogErrors([]error{errors.New("catalog of broken: OPENAI_MODELS is empty")}))
 		var labels []string
 		for _, it := range h.d.modelItems() {
 			labels = append(labels, it.Label)
@@ -53,11 +53,11 @@ func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 		if !strings.HasPrefix(hint(), "No models yet") {
 			t.Errorf("no models: %q", hint())
 		}
-		h.d.models = []providers.Model{{ID: "plugin/echo/e/m", Plugin: "echo", DisplayName: "Echo"}}
+		h.d.state.SetModels([]providers.Model{{ID: "plugin/echo/e/m", Plugin: "echo", DisplayName: "Echo"}}, nil)
 		if !strings.HasPrefix(hint(), "Pick a model") {
 			t.Errorf("models, none picked: %q", hint())
 		}
-		h.d.model = "plugin/echo/e/m"
+		h.d.state.SetModel("plugin/echo/e/m", "")
 		if !strings.HasPrefix(hint(), "Say hello to Echo.") {
 			t.Errorf("a model picked: %q", hint())
 		}

@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // paletteEntry is one thing the command palette can run.
@@ -68,7 +70,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 			out = append(out, paletteEntry{kind: "Command", label: cmd.Name, detail: cmd.Description, run: func() { d.runCommand(line) }})
 		}
 	}
-	for _, m := range sortedModels(d.models) {
+	for _, m := range sortedModels(d.state.Models()) {
 		id := m.ID
 		out = append(out, paletteEntry{kind: "Model", label: m.DisplayName, detail: m.ID, run: func() { d.pickModel(id, "") }})
 	}
@@ -79,7 +81,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 		paletteEntry{kind: "Window", label: "Install plugin…", run: d.installPlugin},
 		paletteEntry{kind: "Window", label: "Restart plugins", run: d.restartPlugins},
 		paletteEntry{kind: "Window", label: "Protocol inspector", run: d.showInspector},
-		paletteEntry{kind: "Window", label: "Notifications", run: d.showNotifications},
+		paletteEntry{kind: "Window", label: "Notifications", run: d.notes.Show},
 		paletteEntry{kind: "Window", label: "Sessions sidebar", run: d.sidebar.toggle},
 		paletteEntry{kind: "Window", label: "Settings…", run: d.showSettings},
 	)
@@ -88,7 +90,7 @@ func (d *UI) paletteEntries() []paletteEntry {
 
 // showPalette opens the palette (UI goroutine).
 func (d *UI) showPalette() {
-	if d.paletteUI != nil && d.paletteUI.pop.Visible() {
+	if d.wins.palette != nil && d.wins.palette.pop.Visible() {
 		return
 	}
 	p := &palette{d: d, all: d.paletteEntries()}
@@ -99,7 +101,7 @@ func (d *UI) showPalette() {
 	p.entry.OnSubmitted = func(string) { p.runSelected() }
 	p.list = widget.NewList(func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
-			kind := container.New(fixedWidth{76}, caption(""))
+			kind := container.New(uikit.FixedWidth{W: 76}, uikit.Caption(""))
 			label := widget.NewLabel("")
 			label.Truncation = fyne.TextTruncateEllipsis
 			bg := canvas.NewRectangle(theme.Color(theme.ColorNameSelection))
@@ -109,7 +111,7 @@ func (d *UI) showPalette() {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			e := p.shown[i]
 			stack := o.(*fyne.Container)
-			setShown(stack.Objects[0], i == p.cursor)
+			uikit.SetShown(stack.Objects[0], i == p.cursor)
 			box := stack.Objects[1].(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(e.label + detailSuffix(e.detail))
 			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(e.kind)
@@ -136,7 +138,7 @@ func (d *UI) showPalette() {
 	win := d.win.Canvas().Size()
 	p.pop.Move(fyne.NewPos((win.Width-size.Width)/2, 60))
 	p.setFilter("")
-	d.paletteUI = p
+	d.wins.palette = p
 	p.pop.Show()
 	d.win.Canvas().Focus(p.entry)
 }

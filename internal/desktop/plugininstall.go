@@ -24,8 +24,8 @@ import (
 // the FULL TRUST preview; only its Install button installs.
 func (d *UI) installPlugin() {
 	parent := d.win
-	if d.pluginsWin != nil {
-		parent = d.pluginsWin.win
+	if d.wins.plugins != nil {
+		parent = d.wins.plugins.win
 	}
 	f := newInstallForm(d, parent)
 	f.dlg.Show()
@@ -74,7 +74,7 @@ func (d *UI) previewInstall(dir string, link bool, parent fyne.Window) {
 		if err != nil {
 			return err
 		}
-		d.b.post(func() { d.showTrust(pv, parent) })
+		d.b.Post(func() { d.showTrust(pv, parent) })
 		return nil
 	})
 }
@@ -115,7 +115,7 @@ func (d *UI) showLogs() {
 			return err
 		}
 		text = redact.String(text)
-		d.b.post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
+		d.b.Post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
 		return nil
 	})
 }
@@ -141,11 +141,11 @@ func readTail(path string, n int64) (string, error) {
 
 // showText opens a window with monospace text (logs, doctor).
 func (d *UI) showText(title, text string, _ fyne.Window) {
-	w := d.app.NewWindow(title)
+	w := d.opts.App.NewWindow(title)
 	l := widget.NewLabel(text)
 	l.TextStyle.Monospace = true
 	l.Wrapping = fyne.TextWrapBreak
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.app.Clipboard().SetContent(text) })
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.opts.App.Clipboard().SetContent(text) })
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), copyBtn), nil, nil, container.NewVScroll(l)))
 	w.Resize(fyne.NewSize(820, 560))
 	w.Show()

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
@@ -34,7 +35,7 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 }
 
 func (h *harness) pluginState(name string) string {
-	for _, p := range h.d.plugins {
+	for _, p := range h.d.state.Plugins() {
 		if p.Name == name {
 			return p.State
 		}
@@ -53,13 +54,13 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	var m *pluginManager
 	h.ui(func() {
 		h.d.showPluginManager()
-		m = h.d.pluginsWin
+		m = h.d.wins.plugins
 	})
 	h.waitFor("the FULL TRUST block", func() bool {
-		return strings.Contains(plainText(m.details.Segments), "FULL TRUST")
+		return strings.Contains(markdown.PlainText(m.details.Segments), "FULL TRUST")
 	})
 	h.ui(func() {
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"echo-provider", "command:", "runs outside any sandbox"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
@@ -129,7 +130,7 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	}
 
 	gen := func() int64 {
-		for _, p := range h.d.plugins {
+		for _, p := range h.d.state.Plugins() {
 			return p.Generation
 		}
 		return 0
@@ -150,7 +151,7 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 		}
 		m.confirm.Confirm()
 	})
-	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.plugins) == 1 })
+	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.state.Plugins()) == 1 })
 	if _, err := store.Get("policy-guard"); err == nil {
 		t.Error("Remove did not reach the store")
 	}

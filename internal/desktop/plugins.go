@@ -12,6 +12,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -48,12 +51,12 @@ type pluginManager struct {
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
 func (d *UI) showPluginManager() {
-	if d.pluginsWin != nil {
-		d.pluginsWin.win.RequestFocus()
+	if d.wins.plugins != nil {
+		d.wins.plugins.win.RequestFocus()
 		return
 	}
-	m := &pluginManager{d: d, selected: -1, details: newRichText(), trust: map[string]string{}, exts: newRichText()}
-	m.win = d.app.NewWindow("Plugins")
+	m := &pluginManager{d: d, selected: -1, details: uikit.NewRichText(), trust: map[string]string{}, exts: uikit.NewRichText()}
+	m.win = d.opts.App.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("")
@@ -93,9 +96,13 @@ func (d *UI) showPluginManager() {
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
 	m.win.SetContent(tabs)
 	m.win.Resize(fyne.NewSize(900, 600))
-	m.win.SetOnClosed(func() { d.pluginsWin = nil })
-	d.pluginsWin = m
-	m.refresh(d.plugins)
+	unsub := d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(d.state.Plugins()) })
+	m.win.SetOnClosed(func() {
+		unsub()
+		d.wins.plugins = nil
+	})
+	d.wins.plugins = m
+	m.refresh(d.state.Plugins())
 	if len(m.plugins) > 0 {
 		m.list.Select(0)
 	}
@@ -143,7 +150,7 @@ func (m *pluginManager) showSelected() {
 		}
 	}
 	if !ok {
-		m.details.Segments = renderMarkdown("Select a plugin, or install one with **Install…**.", nil)
+		m.details.Segments = markdown.Render("Select a plugin, or install one with **Install…**.", nil)
 		m.details.Refresh()
 		return
 	}
@@ -174,7 +181,7 @@ func (m *pluginManager) loadTrust(p agent.PluginInfo) {
 		} else {
 			text = man.Trust
 		}
-		m.d.b.post(func() {
+		m.d.b.Post(func() {
 			m.trust[key] = text
 			if cur, ok := m.current(); ok && cur.Name == p.Name && cur.Root == p.Root {
 				m.details.Segments = pluginDetails(cur, text)
@@ -269,7 +276,7 @@ func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI)
 		if err := run(ctx, c); err != nil {
 			return err
 		}
-		d.notes.hostNotice(what+": done", noticeInfo)
+		d.notes.HostNotice(what+": done", uikit.NoticeInfo)
 		return nil
 	})
 }
@@ -339,7 +346,7 @@ func (m *pluginManager) runDoctor() {
 			return err
 		}
 		text := r.Text()
-		d.b.post(func() {
+		d.b.Post(func() {
 			m.lastDoctor = text
 			d.showText("Doctor: "+p.Name, text, m.win)
 		})

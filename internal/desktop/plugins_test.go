@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
@@ -26,7 +27,7 @@ func highlighted(l *widget.List) []int {
 func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	emit := func(ps ...agent.PluginInfo) {
 		h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: ps})
 	}
@@ -34,11 +35,11 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	guard := agent.PluginInfo{Name: "policy-guard", State: agent.PluginActive}
 	openai := agent.PluginInfo{Name: "openai-provider", State: agent.PluginActive}
 	emit(a, guard)
-	h.waitFor("two plugins", func() bool { return len(h.d.plugins) == 2 })
+	h.waitFor("two plugins", func() bool { return len(h.d.state.Plugins()) == 2 })
 	var m *pluginManager
 	h.ui(func() {
 		h.d.showPluginManager()
-		m = h.d.pluginsWin
+		m = h.d.wins.plugins
 		m.list.Select(1)
 	})
 	emit(a) // policy-guard removed
@@ -62,7 +63,7 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 		if got := highlighted(m.list); len(got) != 1 || got[0] != 0 || m.selected != 0 {
 			t.Fatalf("after reorder: highlighted %v, selected %d", got, m.selected)
 		}
-		if text := plainText(m.details.Segments); !strings.Contains(text, "openai-provider") {
+		if text := markdown.PlainText(m.details.Segments); !strings.Contains(text, "openai-provider") {
 			t.Errorf("details show %q", text)
 		}
 		test.Tap(m.remove)
@@ -85,20 +86,20 @@ func dialogTitle(d any) string {
 func TestPluginDetailsShowDegradedReason(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	root := testutil.ExamplePlugin(t, "policy-guard")
 	h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: []agent.PluginInfo{
 		{Name: "policy-guard", Version: "0.1.0", State: agent.PluginDegraded, Root: root,
 			Failure: "timed out at tool.before"},
 	}})
-	h.waitFor("plugins", func() bool { return len(h.d.plugins) == 1 })
+	h.waitFor("plugins", func() bool { return len(h.d.state.Plugins()) == 1 })
 	h.ui(func() { h.d.showPluginManager() })
-	m := h.d.pluginsWin
+	m := h.d.wins.plugins
 	h.waitFor("the details", func() bool {
-		return strings.Contains(plainText(m.details.Segments), "until a restart")
+		return strings.Contains(markdown.PlainText(m.details.Segments), "until a restart")
 	})
 	h.ui(func() {
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"Degraded", "timed out at tool.before", "until a restart"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
@@ -135,12 +136,12 @@ func TestPluginManagerListsXdevExtensions(t *testing.T) {
 		{Name: "deny_rm", Path: "/x/extensions/deny-rm", State: "Active", Capabilities: []string{"events tool_call"}, StderrTail: "started"},
 		{Name: "broken", Path: "/x/extensions/broken", State: "Failed", Failure: "exit status 3; stderr: token=" + secret},
 	}
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() { h.d.showPluginManager() })
-	m := h.d.pluginsWin
-	h.waitFor("the extensions", func() bool { return strings.Contains(plainText(m.exts.Segments), "broken") })
+	m := h.d.wins.plugins
+	h.waitFor("the extensions", func() bool { return strings.Contains(markdown.PlainText(m.exts.Segments), "broken") })
 	h.ui(func() {
-		text := plainText(m.exts.Segments)
+		text := markdown.PlainText(m.exts.Segments)
 		for _, want := range []string{"deny_rm — Active", "events tool_call", "started", "broken — Failed", "exit status 3"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("extensions tab lacks %q:\n%s", want, text)

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -67,7 +68,7 @@ func (t *promptTracker) wake() {
 type promptView struct {
 	p       *surfaces.Prompt
 	dlg     *dialog.CustomDialog
-	form    *formView
+	form    *forms.View
 	buttons map[string]*widget.Button
 	res     chan<- promptAnswer
 	done    bool
@@ -83,9 +84,9 @@ type promptView struct {
 // prompt is cancelled.
 func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
 	res := make(chan promptAnswer, 1)
-	d.b.post(func() { d.showPrompt(p, res) })
-	wake := d.prompts.watch()
-	defer d.prompts.unwatch(wake)
+	d.b.Post(func() { d.showPrompt(p, res) })
+	wake := d.wins.prompts.watch()
+	defer d.wins.prompts.unwatch(wake)
 	tick := time.NewTicker(staleCheckEvery)
 	defer tick.Stop()
 	for {
@@ -93,7 +94,7 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 		case a := <-res:
 			return a.values, a.cancelled
 		case <-ctx.Done():
-		case <-d.ctx.Done():
+		case <-d.link.ctx.Done():
 		case <-tick.C:
 			if !d.promptStale(p) {
 				continue
@@ -103,8 +104,8 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 				continue
 			}
 		}
-		d.b.post(func() {
-			if v := d.prompts.open[p]; v != nil {
+		d.b.Post(func() {
+			if v := d.wins.prompts.open[p]; v != nil {
 				v.close()
 			}
 		})
@@ -124,7 +125,7 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 	keys := &modalKeys{cancel: func() { v.finish(nil, true) }, confirm: func() { v.confirm() }}
 	popKeys := d.pushModal(keys)
 	v.onDone = func() {
-		delete(d.prompts.open, p)
+		delete(d.wins.prompts.open, p)
 		popKeys()
 		d.trace("prompt closed")
 	}
@@ -151,35 +152,35 @@ func (d *UI) showPrompt(p *surfaces.Prompt, res chan<- promptAnswer) {
 		ok := widget.NewButton("OK", nil)
 		ok.Importance = widget.HighImportance
 		v.buttons["OK"] = ok
-		v.form = newFormView(p.Fields, p.Simple, func() {
-			if v.form.complete() {
+		v.form = forms.New(p.Fields, p.Simple, func() {
+			if v.form.Complete() {
 				ok.Enable()
 			} else {
 				ok.Disable()
 			}
 		})
 		ok.OnTapped = func() {
-			if v.form.complete() {
-				v.finish(v.form.values(), false)
+			if v.form.Complete() {
+				v.finish(v.form.Values(), false)
 			}
 		}
-		v.form.onChange()
+		v.form.Changed()
 		v.confirm = ok.OnTapped
-		v.form.onKeys(keys.cancel, v.confirm)
-		content.Add(v.form.obj)
+		v.form.OnKeys(keys.cancel, v.confirm)
+		content.Add(v.form.Object())
 		buttons = append(buttons, ok)
 	}
 	v.dlg = dialog.NewCustomWithoutButtons(p.Plugin+" asks", content, d.win)
 	v.dlg.SetButtons(buttons)
 	v.dlg.SetOnClosed(func() { v.finish(nil, true) }) // closed any other way: cancelled
-	d.prompts.open[p] = v
+	d.wins.prompts.open[p] = v
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
 	d.trace("prompt " + p.Plugin)
 	// Focus the first field; with none, nothing has the focus and the
 	// window's keys (Esc, Enter) reach the dialog.
-	if v.form != nil && v.form.firstEntry() != nil {
-		d.win.Canvas().Focus(v.form.firstEntry())
+	if v.form != nil && v.form.FirstEntry() != nil {
+		d.win.Canvas().Focus(v.form.FirstEntry())
 	} else {
 		d.win.Canvas().Unfocus()
 	}

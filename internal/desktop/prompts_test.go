@@ -28,7 +28,7 @@ func ask(t *testing.T, h *harness, p *surfaces.Prompt) (<-chan promptResult, *pr
 	}()
 	var view *promptView
 	h.waitFor("prompt dialog", func() bool {
-		view = h.d.prompts.open[p]
+		view = h.d.wins.prompts.open[p]
 		return view != nil && h.topOverlay() != nil
 	})
 	return out, view
@@ -58,7 +58,7 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 			act: func(v *promptView) { test.Tap(v.buttons["No"]) }, want: map[string]any{"value": false}},
 		{name: "input", kind: "input", payload: `{"message":"Name?","fields":[{"key":"value","kind":"input","default":"x"}]}`,
 			act: func(v *promptView) {
-				e := v.form.input("value").entry
+				e := v.form.Input("value").Entry
 				e.SetText("")
 				test.Type(e, "Ada")
 				test.Tap(v.buttons["OK"])
@@ -68,12 +68,12 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 				if !v.buttons["OK"].Disabled() {
 					panic("OK enabled before a choice")
 				}
-				v.form.input("value").radio.SetSelected("b")
+				v.form.Input("value").Radio.SetSelected("b")
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"value": "b"}},
 		{name: "multiselect", kind: "multiselect", payload: `{"fields":[{"key":"value","kind":"multiselect","options":["a","b","c"]}]}`,
 			act: func(v *promptView) {
-				v.form.input("value").group.SetSelected([]string{"a", "c"})
+				v.form.Input("value").Group.SetSelected([]string{"a", "c"})
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"value": []string{"a", "c"}}},
 		{name: "custom form", kind: "input", payload: `{"title":"Login","fields":[
@@ -84,9 +84,9 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 				if !v.buttons["OK"].Disabled() {
 					panic("OK enabled with the required user empty")
 				}
-				test.Type(v.form.input("user").entry, "root")
-				v.form.input("remember").check.SetChecked(true)
-				v.form.input("scopes").group.SetSelected([]string{"w"})
+				test.Type(v.form.Input("user").Entry, "root")
+				v.form.Input("remember").Check.SetChecked(true)
+				v.form.Input("scopes").Group.SetSelected([]string{"w"})
 				test.Tap(v.buttons["OK"])
 			}, want: map[string]any{"user": "root", "remember": true, "scopes": []string{"w"}}},
 	}
@@ -110,7 +110,7 @@ func TestPromptKindsAnswerTypedValues(t *testing.T) {
 			if _, err := p.Answer(r.values); err != nil {
 				t.Fatalf("values do not fit the prompt: %v", err)
 			}
-			h.waitFor("dialog closed", func() bool { return h.d.prompts.open[p] == nil && h.topOverlay() == nil })
+			h.waitFor("dialog closed", func() bool { return h.d.wins.prompts.open[p] == nil && h.topOverlay() == nil })
 		})
 	}
 }
@@ -163,12 +163,12 @@ func TestPromptCancelAndClose(t *testing.T) {
 		v, c := h.d.Prompt(ctx, p3)
 		out <- promptResult{v, c}
 	}()
-	h.waitFor("third dialog", func() bool { return h.d.prompts.open[p3] != nil })
+	h.waitFor("third dialog", func() bool { return h.d.wins.prompts.open[p3] != nil })
 	cancel()
 	if r := answer(t, out); !r.cancelled {
 		t.Fatalf("ctx end answered %+v", r)
 	}
-	h.waitFor("dialog gone", func() bool { return h.d.prompts.open[p3] == nil && h.topOverlay() == nil })
+	h.waitFor("dialog gone", func() bool { return h.d.wins.prompts.open[p3] == nil && h.topOverlay() == nil })
 }
 
 func TestStalePromptClosesItself(t *testing.T) {
@@ -180,5 +180,5 @@ func TestStalePromptClosesItself(t *testing.T) {
 	if r := answer(t, ch); !r.cancelled {
 		t.Fatalf("stale prompt answered %+v", r)
 	}
-	h.waitFor("stale dialog closed", func() bool { return h.d.prompts.open[p] == nil && h.topOverlay() == nil })
+	h.waitFor("stale dialog closed", func() bool { return h.d.wins.prompts.open[p] == nil && h.topOverlay() == nil })
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -73,8 +74,8 @@ func buildRendered(ref agent.RendererRef, data json.RawMessage) (fyne.CanvasObje
 	default:
 		return nil, fmt.Errorf("renderer kind %q", ref.Kind)
 	}
-	title := caption(r(ref.Name) + " · " + ref.Kind)
-	return panelBox(theme.ColorNameInputBackground, 0, container.NewVBox(title, body)), nil
+	title := uikit.Caption(r(ref.Name) + " · " + ref.Kind)
+	return uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewVBox(title, body)), nil
 }
 
 // renderedTable is a grid of labels, a header row in bold; at most
@@ -205,14 +206,14 @@ func (d *UI) renderCommandOutput(c coreAPI, line, out string) bool {
 		return false
 	}
 	ext, ref := r.Extension, r.Ref
-	d.b.post(func() {
+	d.b.Post(func() {
 		obj, err := buildRendered(ref, r.Data)
 		if err != nil {
-			d.transcript.addNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), noticeWarn)
+			d.transcript.AddNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), uikit.NoticeWarn)
 			return
 		}
 		d.panel.showRendered(ext, ref.Name, obj)
-		d.transcript.addNotice(line+": shown in the panel ("+redact.String(ref.Name)+")", noticeInfo)
+		d.transcript.AddNotice(line+": shown in the panel ("+redact.String(ref.Name)+")", uikit.NoticeInfo)
 	})
 	return true
 }

@@ -67,7 +67,7 @@ func TestExtensionCommandOutputReachesItsRendererInThePanel(t *testing.T) {
 	f.exts = []agent.ExtensionStatus{{Name: "ops", State: "Active", Capabilities: []string{"command /ext:status"},
 		Renderers: []agent.RendererRef{{Name: "hosts", Kind: "table"}}}}
 	f.cmdOut = `{"renderer":"hosts","data":{"columns":["host"],"rows":[["web-1"]]}}`
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.d.runCommand("/ext:status")
 	h.waitFor("the table in the panel", func() bool { return len(h.d.panel.rendered) == 1 })
 	h.ui(func() {
@@ -78,18 +78,5 @@ func TestExtensionCommandOutputReachesItsRendererInThePanel(t *testing.T) {
 	// An output naming no declared renderer stays text in the transcript.
 	f.cmdOut = `{"renderer":"nope","data":{}}`
 	h.d.runCommand("/ext:status")
-	h.waitFor("the notice", func() bool { return strings.Contains(h.d.transcript.notices(), `"renderer":"nope"`) })
-}
-
-// notices is every notice's text (any goroutine).
-func (t *transcript) notices() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var b strings.Builder
-	for _, it := range t.items {
-		if it.kind == itemNotice {
-			b.WriteString(it.text.String() + "\n")
-		}
-	}
-	return b.String()
+	h.waitFor("the notice", func() bool { return strings.Contains(h.renderedTranscript(), `"renderer":"nope"`) })
 }

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -50,11 +51,11 @@ var themeLabels = map[string]string{ThemeSystem: "System", ThemeLight: "Light", 
 
 // showSettings opens (or raises) Settings (UI goroutine).
 func (d *UI) showSettings() {
-	if d.settingsWin != nil {
-		d.settingsWin.win.RequestFocus()
+	if d.wins.settings != nil {
+		d.wins.settings.win.RequestFocus()
 		return
 	}
-	s := &settingsWindow{d: d, win: d.app.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
+	s := &settingsWindow{d: d, win: d.opts.App.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
 		revoke: map[string]*widget.Button{}}
 	s.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(label string) {
 		for mode, l := range themeLabels {
@@ -73,14 +74,14 @@ func (d *UI) showSettings() {
 	})
 	s.syncSendKey()
 	s.model = widget.NewSelect(nil, func(id string) {
-		if id != "" && id != d.model {
+		if id != "" && id != d.state.Open().Model {
 			d.pickModel(id, "")
 		}
 	})
 	s.model.PlaceHolder = "No models: install a provider plugin"
 	s.effort = widget.NewSelect(nil, func(e string) {
-		if e != "" && e != d.effort && d.model != "" {
-			d.pickModel(d.model, e)
+		if o := d.state.Open(); e != "" && e != o.Effort && o.Model != "" {
+			d.pickModel(o.Model, e)
 		}
 	})
 	s.effort.PlaceHolder = "The model has no effort levels"
@@ -100,15 +101,31 @@ func (d *UI) showSettings() {
 		s.env)
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
 	s.win.Resize(fyne.NewSize(720, 640))
-	s.win.SetOnClosed(func() { d.settingsWin = nil })
+	// Settings' default model follows the picker; the environment, the
+	// plugins; the permissions, a finished turn (it may have added one).
+	unsub := []func(){
+		d.state.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { s.syncModels() }),
+		d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { s.loadEnv(d.state.Plugins()) }),
+		d.state.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
+			if !d.state.Busy() {
+				s.loadPermissions()
+			}
+		}),
+	}
+	s.win.SetOnClosed(func() {
+		for _, f := range unsub {
+			f()
+		}
+		d.wins.settings = nil
+	})
 	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
 		if k.Name == fyne.KeyEscape {
 			s.win.Close()
 		}
 	})
-	d.settingsWin = s
+	d.wins.settings = s
 	s.loadPermissions()
-	s.loadEnv(d.plugins)
+	s.loadEnv(d.state.Plugins())
 	s.win.Show()
 }
 
@@ -136,23 +153,24 @@ func (s *settingsWindow) syncSendKey() {
 // syncModels lists the catalog and selects the current model (UI goroutine;
 // the toolbar calls it when the catalog or the model changes).
 func (s *settingsWindow) syncModels() {
-	ids := make([]string, 0, len(s.d.models))
-	for _, m := range s.d.models {
+	st := s.d.state
+	ids := make([]string, 0, len(st.Models()))
+	for _, m := range st.Models() {
 		ids = append(ids, m.ID)
 	}
 	s.model.SetOptions(ids)
-	if slices.Contains(ids, s.d.model) {
-		s.model.SetSelected(s.d.model)
+	if slices.Contains(ids, st.Open().Model) {
+		s.model.SetSelected(st.Open().Model)
 	} else {
 		s.model.ClearSelected()
 	}
 	var efforts []string
-	if m, ok := s.d.modelByID(s.d.model); ok {
+	if m, ok := st.CurrentModel(); ok {
 		efforts = m.Efforts
 	}
 	s.effort.SetOptions(efforts)
-	if slices.Contains(efforts, s.d.effort) {
-		s.effort.SetSelected(s.d.effort)
+	if slices.Contains(efforts, st.Open().Effort) {
+		s.effort.SetSelected(st.Open().Effort)
 	} else {
 		s.effort.ClearSelected()
 	}
@@ -163,7 +181,7 @@ func (s *settingsWindow) loadPermissions() {
 	d := s.d
 	d.withCore("permissions", func(ctx context.Context, c coreAPI) error {
 		p := c.Permissions()
-		d.b.post(func() { s.showPermissions(p) })
+		d.b.Post(func() { s.showPermissions(p) })
 		return nil
 	})
 }
@@ -212,7 +230,7 @@ func (s *settingsWindow) showPermissions(p agent.Permissions) {
 }
 
 // reloadLater re-reads the permissions after a change (any goroutine).
-func (s *settingsWindow) reloadLater() { s.d.b.post(s.loadPermissions) }
+func (s *settingsWindow) reloadLater() { s.d.b.Post(s.loadPermissions) }
 
 // envHint is one plugin's variables, with whether the app's environment
 // (which a sidecar inherits) sets each.
@@ -243,7 +261,7 @@ func (s *settingsWindow) loadEnv(ps []agent.PluginInfo) {
 			}
 			hints = append(hints, h)
 		}
-		d.b.post(func() {
+		d.b.Post(func() {
 			if gen == s.envGen {
 				s.showEnv(hints)
 			}

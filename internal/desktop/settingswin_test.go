@@ -36,12 +36,12 @@ func TestSettingsThemeAndSendKey(t *testing.T) {
 	newFakeCore(t, h.d)
 	h.ui(func() {
 		h.d.showSettings()
-		s := h.d.settingsWin
+		s := h.d.wins.settings
 		s.theme.SetSelected("Dark")
 		if h.d.themeMode() != ThemeDark {
 			t.Errorf("mode %q after picking Dark", h.d.themeMode())
 		}
-		bg := h.d.app.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight)
+		bg := h.d.opts.App.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight)
 		if bg != palettes[theme.VariantDark][theme.ColorNameBackground] {
 			t.Errorf("Dark did not apply: background %v", bg)
 		}
@@ -70,9 +70,9 @@ func TestSettingsListsAndRevokesApprovals(t *testing.T) {
 	f := newFakeCore(t, h.d)
 	rule := agent.Rule{Tool: "run_command", Workspace: "/w", CommandPrefix: "go"}
 	f.perms = agent.Permissions{Always: []agent.Rule{rule, {Tool: "write_file"}}, Session: []string{"edit_file"}}
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() { h.d.showSettings() })
-	s := h.d.settingsWin
+	s := h.d.wins.settings
 	h.waitFor("permissions", func() bool { return len(s.revoke) == 3 })
 	h.ui(func() {
 		text := labelsIn(s.perms)
@@ -95,13 +95,13 @@ func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	t.Setenv("OPENAI_API_KEY", "sk-secret-value")
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	h.ui(func() {
 		h.d.showSettings()
-		s := h.d.settingsWin
+		s := h.d.wins.settings
 		s.loadEnv([]agent.PluginInfo{{Name: "openai-provider", Root: filepath.Join(testutil.ModuleRoot(t), "examples", "openai-provider")}})
 	})
-	s := h.d.settingsWin
+	s := h.d.wins.settings
 	h.waitFor("env hints", func() bool { return strings.Contains(labelsIn(s.env), "OPENAI_API_KEY (set)") })
 	h.ui(func() {
 		text := labelsIn(s.env)
@@ -118,10 +118,10 @@ func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	h.ui(func() {
-		h.d.models = []providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}
-		h.d.model, h.d.effort = "plugin/p/x/m", "high"
+		h.d.state.SetModels([]providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}, nil)
+		h.d.state.SetModel("plugin/p/x/m", "high")
 		h.d.showSettings()
-		s := h.d.settingsWin
+		s := h.d.wins.settings
 		if s.model.Selected != "plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {
 			t.Errorf("model %q effort %q options %v", s.model.Selected, s.effort.Selected, s.effort.Options)
 		}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -87,7 +88,7 @@ func newSidebar(d *UI) *sidebar {
 	buttons := container.NewHBox(s.rename, s.export, layout.NewSpacer(), s.remove)
 	top := container.NewVBox(head, s.search)
 	bottom := container.NewVBox(s.undo, buttons)
-	s.obj = container.New(fixedWidth{250}, container.NewBorder(top, bottom, nil, nil, s.list))
+	s.obj = container.New(uikit.FixedWidth{W: 250}, container.NewBorder(top, bottom, nil, nil, s.list))
 	s.syncButtons()
 	return s
 }
@@ -139,7 +140,7 @@ func (s *sidebar) syncButtons() {
 func (s *sidebar) reload() {
 	d := s.d
 	q := s.search.Text
-	ws := d.workspace
+	ws := d.state.Open().Workspace
 	c := d.getCore()
 	if c == nil {
 		return
@@ -152,7 +153,7 @@ func (s *sidebar) reload() {
 				mine = append(mine, it)
 			}
 		}
-		d.b.post(func() {
+		d.b.Post(func() {
 			s.show(mine)
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
 		})
@@ -200,7 +201,7 @@ func (s *sidebar) askRename() {
 
 func (s *sidebar) renameTo(id, name string) {
 	s.d.withCore("rename session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.post(s.reload)
+		defer s.d.b.Post(s.reload)
 		return c.RenameSession(ctx, id, name)
 	})
 }
@@ -215,7 +216,7 @@ func (s *sidebar) trash() {
 		if err := c.TrashSession(ctx, it.ID); err != nil {
 			return err
 		}
-		s.d.b.post(func() {
+		s.d.b.Post(func() {
 			s.trashed = it.ID
 			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
 			s.undo.Show()
@@ -233,7 +234,7 @@ func (s *sidebar) restore() {
 	s.trashed = ""
 	s.undo.Hide()
 	s.d.withCore("restore session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.post(s.reload)
+		defer s.d.b.Post(s.reload)
 		return c.RestoreSession(id)
 	})
 }
@@ -281,13 +282,13 @@ func (s *sidebar) exportTo(id, format, path string) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
-		s.d.notes.hostNotice("Exported to "+path, noticeInfo)
+		s.d.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
 		return nil
 	})
 }
 
 // sessionID is the open session's id ("" before the core is attached).
-func (d *UI) sessionID() string { return d.openSession }
+func (d *UI) sessionID() string { return d.state.Open().ID }
 
 // lastSessionPref is the preference holding the last open session of this
 // data directory (preferences are per app, data directories are not).
@@ -296,7 +297,7 @@ func (d *UI) lastSessionPref() string { return "session.last:" + d.opts.Layout.R
 // ReopenLast opens the session that was open when the app last ran in this
 // data directory; a session since deleted (or never saved) is skipped.
 func (d *UI) ReopenLast(ctx context.Context) error {
-	id := d.app.Preferences().String(d.lastSessionPref())
+	id := d.opts.App.Preferences().String(d.lastSessionPref())
 	c := d.getCore()
 	if id == "" || c == nil || id == c.Session().ID {
 		return nil

@@ -59,7 +59,7 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 		}
 		sb.list.Select(1) // open the older one
 	})
-	h.waitFor("the session to open", func() bool { return h.d.openSession == saved[0].ID })
+	h.waitFor("the session to open", func() bool { return h.d.state.Open().ID == saved[0].ID })
 	h.waitFor("the highlight to stay on it", func() bool {
 		cur, ok := sb.current()
 		return ok && cur.ID == saved[0].ID
@@ -71,14 +71,14 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	h.ui(func() {
 		sb.list.Select(indexOf(sb, saved[1].ID))
 	})
-	h.waitFor("the second to open", func() bool { return h.d.openSession == saved[1].ID })
+	h.waitFor("the second to open", func() bool { return h.d.state.Open().ID == saved[1].ID })
 	h.waitFor("the highlight", func() bool { cur, ok := sb.current(); return ok && cur.ID == saved[1].ID })
 	h.ui(func() { test.Tap(sb.remove) })
 	h.waitFor("the delete", func() bool { return len(sb.items) == 1 && sb.undo.Visible() })
 	if _, err := os.Stat(filepath.Join(h.layout.SessionsDir(), ".trash", saved[1].ID+".json")); err != nil {
 		t.Errorf("not in the trash: %v", err)
 	}
-	if h.d.openSession == saved[1].ID {
+	if h.d.state.Open().ID == saved[1].ID {
 		t.Error("the deleted session is still open")
 	}
 	h.ui(func() { test.Tap(sb.undo) })
@@ -109,18 +109,20 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	h := newHarness(t)
 	c := h.openCore()
 	saved := h.saveSessions(c.Session().WorkspaceRoot, "remember me")
-	h.ui(func() { h.d.app.Preferences().SetString(h.d.lastSessionPref(), saved[0].ID) })
+	h.ui(func() { h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), saved[0].ID) })
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	h.waitFor("the last session", func() bool { return h.d.openSession == saved[0].ID })
-	h.d.status.setUsage(protocol.ProviderUsage{PromptTokens: 5, CompletionTokens: 7})
-	h.waitFor("usage", func() bool { return h.d.status.usage.Text != "" })
+	h.waitFor("the last session", func() bool { return h.d.state.Open().ID == saved[0].ID })
+	h.d.status.SetUsage(protocol.ProviderUsage{PromptTokens: 5, CompletionTokens: 7})
+	h.waitFor("usage", func() bool { return h.d.status.Usage() != "" })
 	h.ui(func() { h.d.newChat("") })
-	h.waitFor("a new chat", func() bool { return h.d.openSession != saved[0].ID && h.d.openSession != "" })
-	h.waitFor("the figures reset", func() bool { return h.d.status.usage.Text == "" })
+	h.waitFor("a new chat", func() bool { return h.d.state.Open().ID != saved[0].ID && h.d.state.Open().ID != "" })
+	h.waitFor("the figures reset", func() bool { return h.d.status.Usage() == "" })
 	// A deleted last session is skipped quietly.
-	h.ui(func() { h.d.app.Preferences().SetString(h.d.lastSessionPref(), "00000000-0000-0000-0000-000000000000") })
+	h.ui(func() {
+		h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), "00000000-0000-0000-0000-000000000000")
+	})
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Errorf("a missing last session: %v", err)
 	}

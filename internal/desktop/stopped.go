@@ -1,23 +1,8 @@
 package desktop
 
-import "github.com/reasonix/reasonix-desktop/internal/host/agent"
-
-// pluginStopped reports whether a plugin that published surfaces is known
-// not to run now: it failed (crashed, or did not start), or was disabled or
-// left inactive. A plugin the window has no state for yet is not stopped:
-// the list arrives after the first surfaces (UI goroutine).
-func (d *UI) pluginStopped(name string) bool {
-	for _, p := range d.plugins {
-		if p.Name == name {
-			switch p.State {
-			case agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled:
-				return true
-			}
-			return false
-		}
-	}
-	return false
-}
+// pluginStopped reports whether a plugin is known not to run now (UI
+// goroutine).
+func (d *UI) pluginStopped(name string) bool { return d.state.PluginStopped(name) }
 
 // setStopped greys a card's or form's actions while its plugin is stopped
 // and brings them back when it runs again (UI goroutine).

@@ -13,7 +13,7 @@ import (
 func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 	h := newHarness(t)
 	f := newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	state := func(st string) {
 		h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: []agent.PluginInfo{{Name: "alpha", State: st}}})
 	}
@@ -23,7 +23,7 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 	f.publish(t, "alpha", "status", "s1", `{"label":"ready","severity":"info"}`)
 	h.waitFor("surfaces", func() bool {
 		return h.d.surfaceView("alpha", "c1") != nil && h.d.surfaceView("alpha", "f1") != nil &&
-			strings.Contains(h.d.status.text(), "ready")
+			strings.Contains(h.d.status.Text(), "ready")
 	})
 	h.ui(func() {
 		if h.d.surfaceView("alpha", "c1").actions["go"].Disabled() {
@@ -41,7 +41,7 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 			t.Errorf("form: submit disabled %v, state %q", form.submit.Disabled(), form.state.Text)
 		}
 		test.Tap(h.d.surfaceView("alpha", "c1").actions["go"])
-		if bar := h.d.status.text(); !strings.Contains(bar, "alpha: plugin stopped") || strings.Contains(bar, "ready ") {
+		if bar := h.d.status.Text(); !strings.Contains(bar, "alpha: plugin stopped") || strings.Contains(bar, "ready ") {
 			t.Errorf("status bar says %q", bar)
 		}
 	})
@@ -74,7 +74,7 @@ func TestCrashedPluginGreysOutAndRestartRepublishes(t *testing.T) {
 	h.waitFor("the grey", func() bool {
 		v := h.d.surfaceView("hello-surfaces", "hello-card")
 		return v != nil && h.d.panel.headers["hello-surfaces"].Text == "hello-surfaces — plugin stopped" &&
-			allDisabled(v) && strings.Contains(h.d.status.text(), "plugin stopped")
+			allDisabled(v) && strings.Contains(h.d.status.Text(), "plugin stopped")
 	})
 	h.ui(h.d.restartPlugins)
 	h.waitFor("the way back", func() bool {

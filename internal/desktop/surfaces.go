@@ -11,6 +11,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -21,7 +24,7 @@ import (
 // form survives unrelated publishes.
 type surfacePanel struct {
 	d     *UI
-	th    *throttle
+	th    *uikit.Throttle
 	syncs atomic.Int64
 
 	// UI goroutine only.
@@ -47,7 +50,7 @@ type surfaceView struct {
 	actions map[string]*widget.Button
 
 	// form
-	form   *formView
+	form   *forms.View
 	submit *widget.Button
 	state  *widget.Label
 
@@ -58,7 +61,7 @@ type surfaceView struct {
 
 func newSurfacePanel(d *UI) *surfacePanel {
 	p := &surfacePanel{d: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
-	p.th = newThrottle(d.b, frameInterval, p.sync)
+	p.th = uikit.NewThrottle(d.b, uikit.FrameInterval, p.sync)
 	hint := widget.NewLabel("Cards and forms from your plugins appear here.")
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
@@ -169,8 +172,8 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		box.Add(widget.NewLabelWithStyle(c.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	}
 	if c.Markdown != "" {
-		md := newRichText()
-		md.Segments = renderMarkdown(c.Markdown, p.d.confirmLink)
+		md := uikit.NewRichText()
+		md.Segments = markdown.Render(c.Markdown, p.d.confirmLink)
 		box.Add(md)
 	}
 	if c.Text != "" {
@@ -206,7 +209,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 		}
 		box.Add(row)
 	}
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -218,7 +221,7 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 	return func() {
 		btn.Disable()
 		d.withCore(name, func(ctx context.Context, c coreAPI) error {
-			defer d.b.post(func() {
+			defer d.b.Post(func() {
 				if !d.pluginStopped(plugin) { // a plugin that stopped meanwhile keeps it grey
 					btn.Enable()
 				}
@@ -228,7 +231,7 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 				return err
 			}
 			if res.Message != "" {
-				d.notes.hostNotice(name+": "+res.Message, noticeInfo)
+				d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
 			}
 			return nil
 		})
@@ -241,7 +244,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	v.state.Importance = widget.LowImportance
 	v.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), nil)
 	v.submit.Importance = widget.HighImportance
-	v.form = newFormView(f.Fields, false, v.showSubmit)
+	v.form = forms.New(f.Fields, false, v.showSubmit)
 	v.submit.OnTapped = func() { p.submit(v) }
 	box := container.NewVBox()
 	if f.Title != "" {
@@ -252,9 +255,9 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 		m.Wrapping = fyne.TextWrapWord
 		box.Add(m)
 	}
-	box.Add(v.form.obj)
+	box.Add(v.form.Object())
 	box.Add(container.NewHBox(v.submit, v.state))
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	v.showSubmit()
 	return v
 }
@@ -274,8 +277,8 @@ func (v *surfaceView) showSubmit() {
 	if v.stopped {
 		v.state.SetText("plugin stopped")
 	}
-	v.form.setEnabled(st == surfaces.SubmitIdle && !v.stopped)
-	if st == surfaces.SubmitIdle && !v.stopped && v.form.complete() {
+	v.form.SetEnabled(st == surfaces.SubmitIdle && !v.stopped)
+	if st == surfaces.SubmitIdle && !v.stopped && v.form.Complete() {
 		v.submit.Enable()
 	} else {
 		v.submit.Disable()
@@ -285,10 +288,10 @@ func (v *surfaceView) showSubmit() {
 // submit sends the typed values with extension/ui/submit off the UI
 // goroutine; the store reports pending and sent back to the panel.
 func (p *surfacePanel) submit(v *surfaceView) {
-	if !v.form.complete() {
+	if !v.form.Complete() {
 		return
 	}
-	values := v.form.values()
+	values := v.form.Values()
 	key := v.surf.Key
 	v.submit.Disable()
 	p.d.withCore("submit", func(ctx context.Context, c coreAPI) error {
@@ -296,7 +299,7 @@ func (p *surfacePanel) submit(v *surfaceView) {
 		if errors.Is(err, surfaces.ErrIllegalTransition) {
 			return nil // a double click: the first submission is in flight
 		}
-		p.th.kick()
+		p.th.Kick()
 		return err
 	})
 }

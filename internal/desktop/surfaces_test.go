@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
@@ -20,7 +21,7 @@ func labelsOf(h *harness, v *surfaceView) string {
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
 		case *widget.RichText:
-			b.WriteString(plainText(w.Segments) + "\n")
+			b.WriteString(markdown.PlainText(w.Segments) + "\n")
 		case *widget.Button:
 			b.WriteString("[" + w.Text + "]\n")
 		case *widget.Check:
@@ -65,25 +66,25 @@ func TestEachSurfaceKindRenders(t *testing.T) {
 			}
 		}
 		fv := h.d.surfaceView("alpha", "f1").form
-		if got := fv.input("target").radio.Selected; got != "staging" {
+		if got := fv.Input("target").Radio.Selected; got != "staging" {
 			t.Errorf("select default %q", got)
 		}
-		if got := fv.input("note").entry.Text; got != "hello" {
+		if got := fv.Input("note").Entry.Text; got != "hello" {
 			t.Errorf("input default %q", got)
 		}
-		if got := fv.input("regions").group.Selected; !reflect.DeepEqual(got, []string{"eu"}) {
+		if got := fv.Input("regions").Group.Selected; !reflect.DeepEqual(got, []string{"eu"}) {
 			t.Errorf("multiselect default %v", got)
 		}
-		if !fv.input("sure").check.Checked {
+		if !fv.Input("sure").Check.Checked {
 			t.Error("confirm default not checked")
 		}
 	})
-	h.waitFor("status bar", func() bool { return strings.Contains(h.d.status.text(), "Indexing | file 3 of 9") })
-	h.waitFor("notification toast", func() bool { return h.d.notes.toastCount() == 1 })
-	if got := h.d.notes.entries(); len(got) != 1 || got[0].title != "Backup done" || got[0].body != "3 GiB" || got[0].plugin != "beta" {
+	h.waitFor("status bar", func() bool { return strings.Contains(h.d.status.Text(), "Indexing | file 3 of 9") })
+	h.waitFor("notification toast", func() bool { return h.d.notes.ToastCount() == 1 })
+	if got := h.d.notes.Entries(); len(got) != 1 || got[0].Title != "Backup done" || got[0].Body != "3 GiB" || got[0].Plugin != "beta" {
 		t.Fatalf("notifications %+v", got)
 	}
-	h.waitFor("system notification", func() bool { return h.d.notes.sent.Load() == 1 })
+	h.waitFor("system notification", func() bool { return h.d.notes.Sent() == 1 })
 }
 
 func TestCardActionAndTypedFormSubmit(t *testing.T) {
@@ -109,10 +110,10 @@ func TestCardActionAndTypedFormSubmit(t *testing.T) {
 		if !v.submit.Disabled() {
 			t.Error("Submit enabled with the required Name empty")
 		}
-		test.Type(v.form.input("name").entry, "Ada")
-		v.form.input("color").radio.SetSelected("green")
-		v.form.input("tags").group.SetSelected([]string{"ui"})
-		v.form.input("agree").check.SetChecked(true)
+		test.Type(v.form.Input("name").Entry, "Ada")
+		v.form.Input("color").Radio.SetSelected("green")
+		v.form.Input("tags").Group.SetSelected([]string{"ui"})
+		v.form.Input("agree").Check.SetChecked(true)
 		if v.submit.Disabled() {
 			t.Fatal("Submit still disabled with the form filled")
 		}
@@ -138,8 +139,8 @@ func TestStatusBarEndsOnLastPublish(t *testing.T) {
 	for i := 1; i <= 1000; i++ {
 		f.publish(t, "alpha", "status", "progress", fmt.Sprintf(`{"label":"Indexing","detail":"file %d of 1000","progress":%g}`, i, float64(i)/1000))
 	}
-	h.waitFor("last status", func() bool { return h.d.status.text() == "Indexing | file 1000 of 1000" })
-	if n := h.d.status.syncs.Load(); n >= 1000 {
+	h.waitFor("last status", func() bool { return h.d.status.Text() == "Indexing | file 1000 of 1000" })
+	if n := h.d.status.Syncs(); n >= 1000 {
 		t.Errorf("the bar re-rendered %d times for 1,000 publishes: not coalesced", n)
 	}
 }

@@ -4,9 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // Theme modes as Settings stores them.
@@ -22,7 +20,7 @@ const themePref = "appearance.theme"
 
 // themeMode is the saved mode (System when none).
 func (d *UI) themeMode() string {
-	switch m := d.app.Preferences().StringWithFallback(themePref, ThemeSystem); m {
+	switch m := d.opts.App.Preferences().StringWithFallback(themePref, ThemeSystem); m {
 	case ThemeLight, ThemeDark:
 		return m
 	}
@@ -32,8 +30,8 @@ func (d *UI) themeMode() string {
 // applyTheme saves and applies a mode; Fyne repaints every window (UI
 // goroutine).
 func (d *UI) applyTheme(mode string) {
-	d.app.Preferences().SetString(themePref, mode)
-	d.app.Settings().SetTheme(newAppTheme(mode))
+	d.opts.App.Preferences().SetString(themePref, mode)
+	d.opts.App.Settings().SetTheme(newAppTheme(mode))
 }
 
 // appTheme is Fyne's default theme with this app's colours: every pair of
@@ -133,57 +131,3 @@ func (t *appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color
 func (t *appTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
 func (t *appTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
 func (t *appTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }
-
-// themedRect is a rounded background that re-reads its theme colour on
-// every refresh, so a theme switch repaints rows already built (a plain
-// canvas.Rectangle keeps the colour it was made with).
-type themedRect struct {
-	widget.BaseWidget
-	name  fyne.ThemeColorName
-	alpha uint8 // 0: the colour as the theme defines it
-	// square drops the border and the rounding (the touching parts of a
-	// split code block read as one box).
-	square bool
-}
-
-func newThemedRect(name fyne.ThemeColorName, alpha uint8) *themedRect {
-	r := &themedRect{name: name, alpha: alpha}
-	r.ExtendBaseWidget(r)
-	return r
-}
-
-func (r *themedRect) CreateRenderer() fyne.WidgetRenderer {
-	rr := &themedRectRenderer{r: r, rect: canvas.NewRectangle(color.Transparent)}
-	rr.Refresh()
-	return rr
-}
-
-type themedRectRenderer struct {
-	r    *themedRect
-	rect *canvas.Rectangle
-}
-
-func (rr *themedRectRenderer) Layout(s fyne.Size)           { rr.rect.Resize(s) }
-func (rr *themedRectRenderer) MinSize() fyne.Size           { return fyne.NewSize(0, 0) }
-func (rr *themedRectRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{rr.rect} }
-func (rr *themedRectRenderer) Destroy()                     {}
-
-func (rr *themedRectRenderer) Refresh() {
-	th := rr.r.Theme()
-	v := fyne.CurrentApp().Settings().ThemeVariant()
-	fill := th.Color(rr.r.name, v)
-	if rr.r.alpha != 0 {
-		cr, cg, cb, _ := fill.RGBA()
-		fill = color.NRGBA{R: uint8(cr >> 8), G: uint8(cg >> 8), B: uint8(cb >> 8), A: rr.r.alpha}
-	}
-	rr.rect.FillColor = fill
-	rr.rect.StrokeColor = th.Color(theme.ColorNameSeparator, v)
-	rr.rect.StrokeWidth, rr.rect.CornerRadius = 1, th.Size(theme.SizeNameInputRadius)
-	if rr.r.square {
-		rr.rect.StrokeWidth, rr.rect.CornerRadius = 0, 0
-	}
-	rr.rect.Refresh()
-}
-
-// userTint is the alpha of the primary colour behind the user's messages.
-const userTint = 0x26

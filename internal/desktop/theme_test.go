@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 )
 
 // luminance is WCAG 2's relative luminance of an opaque colour.
@@ -58,7 +60,7 @@ func TestThemeContrastMeetsWCAGAA(t *testing.T) {
 			"menuBackground":    c(theme.ColorNameMenuBackground),
 			"headerBackground":  c(theme.ColorNameHeaderBackground),
 			"selection":         over(c(theme.ColorNameSelection), bg),
-			"user message tint": over(withAlpha(color.NRGBAModel.Convert(primary).(color.NRGBA), userTint), bg),
+			"user message tint": over(withAlpha(color.NRGBAModel.Convert(primary).(color.NRGBA), chat.UserTint), bg),
 		}
 		texts := []fyne.ThemeColorName{theme.ColorNameForeground, theme.ColorNameDisabled, theme.ColorNamePlaceHolder,
 			theme.ColorNamePrimary, theme.ColorNameHyperlink, theme.ColorNameError, theme.ColorNameSuccess, theme.ColorNameWarning}

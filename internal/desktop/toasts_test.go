@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -18,14 +19,13 @@ func TestApprovalToastGoesWhenAnswered(t *testing.T) {
 	go func() {
 		done <- h.d.Approve(context.Background(), agent.ApprovalRequest{SessionID: fakeSession, CallID: "c1", Tool: "write_file"})
 	}()
-	h.waitFor("the approval toast", func() bool { return h.d.notes.toastCount() == 1 })
-	var a *approval
-	h.waitFor("the card", func() bool { a = h.d.transcript.pendingApproval(); return a != nil })
-	a.answer(agent.ApproveOnce)
+	h.waitFor("the approval toast", func() bool { return h.d.notes.ToastCount() == 1 })
+	h.waitFor("the card", func() bool { return h.transcriptButton("Approve once") != nil })
+	h.ui(func() { test.Tap(h.transcriptButton("Approve once")) })
 	if got := <-done; got != agent.ApproveOnce {
 		t.Fatalf("answer %v", got)
 	}
-	h.waitFor("the toast to go", func() bool { return h.d.notes.toastCount() == 0 })
+	h.waitFor("the toast to go", func() bool { return h.d.notes.ToastCount() == 0 })
 }
 
 func TestToastsAreDismissibleAndNeverCoverThePanel(t *testing.T) {
@@ -33,11 +33,11 @@ func TestToastsAreDismissibleAndNeverCoverThePanel(t *testing.T) {
 	f := newFakeCore(t, h.d)
 	f.publish(t, "alpha", "form", "f1", `{"fields":[{"key":"name","kind":"input"}]}`)
 	h.waitFor("the form", func() bool { return h.d.surfaceView("alpha", "f1") != nil })
-	h.d.notes.hostNotice("something happened", noticeInfo)
-	h.waitFor("a toast", func() bool { return h.d.notes.toastCount() == 1 })
+	h.d.notes.HostNotice("something happened", uikit.NoticeInfo)
+	h.waitFor("a toast", func() bool { return h.d.notes.ToastCount() == 1 })
 	h.ui(func() {
 		h.d.win.Resize(fyne.NewSize(1200, 760))
-		card := h.d.notes.live[0].obj
+		card := h.d.notes.Toasts()[0]
 		drv := fyne.CurrentApp().Driver()
 		tp, ts := drv.AbsolutePositionForObject(card), card.Size()
 		panel := h.d.panel.object()
@@ -63,17 +63,8 @@ func TestToastsAreDismissibleAndNeverCoverThePanel(t *testing.T) {
 			t.Fatal("the toast has no close button")
 		}
 		test.Tap(closeBtn)
-		if h.d.notes.toastCount() != 0 {
+		if h.d.notes.ToastCount() != 0 {
 			t.Error("closing did not remove the toast")
 		}
 	})
-}
-
-func TestFinishedReplyNotifiesOnlyWhenInTheBackground(t *testing.T) {
-	h := newHarness(t)
-	newFakeCore(t, h.d)
-	h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
-	h.d.notes.background.Store(true)
-	h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
-	h.waitFor("one system notification", func() bool { return h.d.notes.sent.Load() == 1 })
 }

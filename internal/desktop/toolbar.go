@@ -37,8 +37,8 @@ func newToolbar(d *UI) *toolbar {
 	tb.model = widget.NewButtonWithIcon("Choose a model", theme.MenuDropDownIcon(), tb.showPicker)
 	tb.model.IconPlacement = widget.ButtonIconTrailingText
 	tb.effort = widget.NewSelect(nil, func(e string) {
-		if !tb.syncing && d.model != "" {
-			d.pickModel(d.model, e)
+		if m := d.state.Open().Model; !tb.syncing && m != "" {
+			d.pickModel(m, e)
 		}
 	})
 	tb.effort.PlaceHolder = "Effort"
@@ -66,18 +66,15 @@ func (tb *toolbar) setEnabled(ok bool) {
 
 // refresh shows the current model, effort and workspace.
 func (tb *toolbar) refresh() {
-	d := tb.d
-	if d.settingsWin != nil {
-		d.settingsWin.syncModels() // Settings' default model follows the picker
-	}
-	d.syncEmptyState()
-	tb.workspace.SetText(workspaceName(d.workspace))
+	st := tb.d.state
+	open := st.Open()
+	tb.workspace.SetText(workspaceName(open.Workspace))
 	label := "Choose a model"
 	var efforts []string
-	if m, ok := d.modelByID(d.model); ok {
+	if m, ok := st.CurrentModel(); ok {
 		label, efforts = m.DisplayName, m.Efforts
-	} else if d.model != "" {
-		label = d.model
+	} else if open.Model != "" {
+		label = open.Model
 	}
 	tb.model.SetText(label)
 	tb.syncing = true
@@ -90,9 +87,9 @@ func (tb *toolbar) refresh() {
 		return
 	}
 	tb.effort.SetOptions(efforts)
-	shown := d.effort
+	shown := open.Effort
 	if shown == "" { // the provider's default applies
-		if m, ok := d.modelByID(d.model); ok {
+		if m, ok := st.CurrentModel(); ok {
 			shown = m.DefaultEffort
 		}
 	}
@@ -110,7 +107,7 @@ func (tb *toolbar) showPicker() {
 		tb.picker.Items = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
 	}
 	c := tb.d.win.Canvas()
-	pos := tb.d.app.Driver().AbsolutePositionForObject(tb.model)
+	pos := tb.d.opts.App.Driver().AbsolutePositionForObject(tb.model)
 	widget.ShowPopUpMenuAtPosition(tb.picker, c, pos.Add(fyne.NewPos(0, tb.model.Size().Height)))
 }
 
@@ -119,7 +116,7 @@ func (tb *toolbar) showPicker() {
 func (d *UI) modelItems() []*fyne.MenuItem {
 	var items []*fyne.MenuItem
 	last := ""
-	for _, m := range sortedModels(d.models) {
+	for _, m := range sortedModels(d.state.Models()) {
 		if m.Plugin != last {
 			if last != "" {
 				items = append(items, fyne.NewMenuItemSeparator())
@@ -129,12 +126,12 @@ func (d *UI) modelItems() []*fyne.MenuItem {
 		}
 		id := m.ID
 		item := fyne.NewMenuItem(modelLabel(m), func() { d.pickModel(id, "") })
-		item.Checked = m.ID == d.model
+		item.Checked = m.ID == d.state.Open().Model
 		items = append(items, item)
 	}
 	// A provider plugin without models says why, rather than being absent.
-	for _, p := range d.plugins {
-		if len(p.Providers) == 0 || slices.ContainsFunc(d.models, func(m providers.Model) bool { return m.Plugin == p.Name }) {
+	for _, p := range d.state.Plugins() {
+		if len(p.Providers) == 0 || slices.ContainsFunc(d.state.Models(), func(m providers.Model) bool { return m.Plugin == p.Name }) {
 			continue
 		}
 		if len(items) > 0 {
@@ -149,7 +146,7 @@ func (d *UI) modelItems() []*fyne.MenuItem {
 // noModelsReason explains an empty catalog: the plugin's catalog error, or
 // its state, or where to look (UI goroutine).
 func (d *UI) noModelsReason(p agent.PluginInfo) string {
-	if why := d.catalogErrs[p.Name]; why != "" {
+	if why := d.state.CatalogErr(p.Name); why != "" {
 		return why
 	}
 	if p.State != agent.PluginActive && p.State != agent.PluginDegraded {

@@ -5,73 +5,21 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
-	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 
-func TestInspectorRecordsRedactedFilterablePausable(t *testing.T) {
-	h := newHarness(t)
-	h.d.OnFrame("alpha", ndjson.FrameInfo{Dir: ndjson.Out, Kind: "request", Method: "extension/initialize", ID: 1, Bytes: 80,
-		Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"extension/initialize","params":{"key":"` + secret + `"}}`)})
-	h.d.OnFrame("beta", ndjson.FrameInfo{Dir: ndjson.In, Kind: "response", ID: 1, Bytes: 40, Latency: 3 * time.Millisecond,
-		Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)})
-	frames := h.d.inspector.frames()
-	if len(frames) != 2 {
-		t.Fatalf("%d frames", len(frames))
-	}
-	if strings.Contains(frames[0].raw, secret) {
-		t.Fatalf("stored frame not redacted: %s", frames[0].raw)
-	}
-	h.ui(h.d.showInspector)
-	h.waitFor("two rows", func() bool { return len(h.d.inspector.rows) == 2 })
-	h.ui(func() {
-		in := h.d.inspector
-		if r := in.rows[0].row(); !strings.Contains(r, "→ alpha  request extension/initialize #1  80 B") {
-			t.Errorf("row %q", r)
-		}
-		if r := in.rows[1].row(); !strings.Contains(r, "← beta  response #1  40 B  3ms") {
-			t.Errorf("row %q", r)
-		}
-		test.Type(in.filter, "beta")
-		if len(in.rows) != 1 || in.rows[0].plugin != "beta" {
-			t.Errorf("filter kept %+v", in.rows)
-		}
-		in.filter.SetText("")
-		in.list.Select(0)
-		if strings.Contains(in.detail.Text, secret) || !strings.Contains(in.detail.Text, "extension/initialize") {
-			t.Errorf("detail %q", in.detail.Text)
-		}
-		in.copySelected()
-		if got := h.d.app.Clipboard().Content(); strings.Contains(got, secret) || !strings.Contains(got, `"id":1`) {
-			t.Errorf("clipboard %q", got)
-		}
-		in.setPaused(true)
-	})
-	h.d.OnFrame("alpha", ndjson.FrameInfo{Kind: "notification", Method: "x"})
-	if n := len(h.d.inspector.frames()); n != 2 {
-		t.Errorf("paused inspector recorded: %d frames", n)
-	}
-	h.d.inspector.setPaused(false)
-	for i := range inspectorRing + 10 {
-		h.d.OnFrame("alpha", ndjson.FrameInfo{Kind: "notification", Method: fmt.Sprint("m", i)})
-	}
-	all := h.d.inspector.frames()
-	if len(all) != inspectorRing || all[len(all)-1].method != fmt.Sprint("m", inspectorRing+9) || all[0].method != "m10" {
-		t.Errorf("ring holds %d frames, %s … %s", len(all), all[0].method, all[len(all)-1].method)
-	}
-}
-
 func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
-	h.waitFor("the core to load", func() bool { return h.d.status.health.Text == "No plugins installed" })
+	h.waitFor("the core to load", func() bool { return h.d.status.Health().Text == "No plugins installed" })
 	ps := []agent.PluginInfo{
 		{Name: "good", Version: "1.0", State: agent.PluginActive, Generation: 2, Intercepts: []string{"tool.before"},
 			Replaces: []string{"permission"}, Providers: []string{"plugin/good/x"}, Actions: []string{"go"}},
@@ -80,21 +28,21 @@ func TestPluginManagerShowsDiagnosticsRedacted(t *testing.T) {
 			StartReport: (&sidecar.StartError{Plugin: "bad", Stage: sidecar.StageSpawn, Command: "/nope/bad", Err: fmt.Errorf("no such file")}).Report()},
 	}
 	h.d.Emit(agent.Event{Kind: agent.EventPlugins, Plugins: ps})
-	h.waitFor("health", func() bool { return h.d.status.health.Text == "Plugins: 1 active · 1 failed" })
+	h.waitFor("health", func() bool { return h.d.status.Health().Text == "Plugins: 1 active · 1 failed" })
 	h.ui(func() {
-		test.Tap(h.d.status.health) // opens the manager
-		m := h.d.pluginsWin
+		test.Tap(h.d.status.Health()) // opens the manager
+		m := h.d.wins.plugins
 		if m == nil {
 			t.Fatal("the plugin manager did not open")
 		}
-		text := plainText(m.details.Segments)
+		text := markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"good 1.0", "Active · generation 2", "tool.before", "permission", "plugin/good/x", "go"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
 			}
 		}
 		m.list.Select(1)
-		text = plainText(m.details.Segments)
+		text = markdown.PlainText(m.details.Segments)
 		for _, want := range []string{"Failed", "exit status 1", "stage:      spawn", "/nope/bad", "boom: token="} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
@@ -140,25 +88,13 @@ func TestApprovalDeniedWhenTheTurnEnds(t *testing.T) {
 		got <- h.d.Approve(ctx, agent.ApprovalRequest{CallID: "c1", Tool: "write_file", Arguments: `{"path":"x"}`})
 	}()
 	h.waitFor("approval buttons", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return tv.args.Text == `{"path":"x"}`
-			}
-		}
-		return false
+		return h.transcriptButton("Approve once") != nil && strings.Contains(h.renderedTranscript(), `{"path":"x"}`)
 	})
 	cancel()
 	if a := <-got; a != agent.ApproveDeny {
 		t.Fatalf("approval %q after the turn ended", a)
 	}
-	h.waitFor("buttons gone", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return false
-			}
-		}
-		return true
-	})
+	h.waitFor("buttons gone", func() bool { return h.transcriptButton("Approve once") == nil })
 }
 
 func TestNotificationsWindowAndToastsExpire(t *testing.T) {
@@ -167,9 +103,9 @@ func TestNotificationsWindowAndToastsExpire(t *testing.T) {
 	for i := range 6 {
 		f.publish(t, "alpha", "notification", fmt.Sprint("n", i), fmt.Sprintf(`{"title":"note %d"}`, i))
 	}
-	h.waitFor("capped toasts", func() bool { return h.d.notes.toastCount() == maxToasts })
-	h.ui(h.d.showNotifications)
-	h.waitFor("the list", func() bool { return len(h.d.notes.listed) == 6 && h.d.notes.listed[0].title == "note 5" })
+	h.waitFor("capped toasts", func() bool { return h.d.notes.ToastCount() == panels.MaxToasts })
+	h.ui(h.d.notes.Show)
+	h.waitFor("the list", func() bool { e := h.d.notes.Entries(); return len(e) == 6 && e[0].Title == "note 5" })
 }
 
 func TestStopButtonStopsTheTurn(t *testing.T) {
@@ -183,16 +119,11 @@ func TestStopButtonStopsTheTurn(t *testing.T) {
 	// A tool call that waits for approval keeps the turn running.
 	h.send(`call run_command {"command":"echo slow"}`)
 	h.waitFor("the approval to wait", func() bool {
-		for _, v := range h.d.transcript.liveViews() {
-			if tv, ok := v.(*toolView); ok && tv.ask.Visible() {
-				return h.d.running && !h.d.composer.stopBtn.Disabled()
-			}
-		}
-		return false
+		return h.transcriptButton("Approve once") != nil && h.d.state.Busy() && !h.d.composer.stopBtn.Disabled()
 	})
 	h.ui(func() { test.Tap(h.d.composer.stopBtn) })
 	h.waitFor("the turn to stop", func() bool {
-		return !h.d.running && strings.Contains(h.renderedTranscript(), "Stopped")
+		return !h.d.state.Busy() && strings.Contains(h.renderedTranscript(), "Stopped")
 	})
 	h.ui(func() {
 		if r := h.renderedTranscript(); strings.Contains(r, "failed") {

@@ -17,9 +17,16 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // Options configure the desktop front end.
@@ -45,51 +52,54 @@ type Options struct {
 // callTimeout bounds a UI-initiated core call that is not a turn.
 const callTimeout = 2 * time.Minute
 
-// UI is the main window and the agent.Frontend the core reports to.
+// UI is the main window and the agent.Frontend the core reports to: it
+// builds the widgets, hands each its dependencies and wires them to the
+// core and to the app state.
 type UI struct {
 	opts Options
-	app  fyne.App
 	win  fyne.Window
-	b    *bridge
+	b    *uikit.Bridge
+	link *coreLink
 
-	ctx    context.Context // cancelled by Close: ends every call the UI started
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
-
-	coreMu sync.RWMutex
-	core   coreAPI
-
-	transcript *transcript
+	transcript *chat.Transcript
 	panel      *surfacePanel
-	status     *statusBar
-	notes      *notifier
-	inspector  *inspector
-	prompts    *promptTracker
+	status     *panels.StatusBar
+	notes      *panels.Notifier
+	inspector  *dialogs.Inspector
 
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
 	openURL func(*url.URL) error
 
 	// UI-goroutine state.
-	toolbar    *toolbar
-	composer   *composer
-	running    bool
-	models     []providers.Model
-	model      string
-	effort     string
-	workspace  string
-	plugins    []agent.PluginInfo
-	pluginsWin *pluginManager
-	sidebar    *sidebar
-	// catalogErrs maps a plugin to why its catalog failed; connected: a
-	// core is attached (both for the empty state and the model picker).
-	catalogErrs map[string]string
-	connected   bool
-	// openSession is the open session's id (the sidebar highlights it).
-	openSession string
-	settingsWin *settingsWindow
-	notesWin    fyne.Window
-	paletteUI   *palette
-	modals      []*modalKeys // open dialogs' Esc and Enter, the top last
+	toolbar  *toolbar
+	composer *composer
+	sidebar  *sidebar
+	// state is the app state the toolbar, menus, composer and empty state
+	// subscribe to.
+	state *viewmodel.State
+	wins  windows
+}
+
+// coreLink is the attached core and the calls the UI runs against it.
+// core is guarded by mu (Attach runs on any goroutine); ctx, cancel and wg
+// are set once and safe for concurrent use.
+type coreLink struct {
+	ctx    context.Context // cancelled by Close: ends every call the UI started
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu   sync.RWMutex
+	core coreAPI
+}
+
+// windows are the secondary windows and dialogs open now (UI goroutine):
+// opening one again raises it.
+type windows struct {
+	plugins  *pluginManager
+	settings *settingsWindow
+	palette  *palette
+	prompts  *promptTracker
+	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -104,35 +114,35 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, app: opts.App, b: newBridge(), ctx: ctx, cancel: cancel}
-	d.openURL = d.app.OpenURL
-	d.win = d.app.NewWindow("Reasonix Desktop")
+	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
+	d.openURL = d.opts.App.OpenURL
+	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
 		d.win.SetIcon(opts.Icon)
 	}
 	d.win.SetMaster()
 	if opts.Theme != "" {
-		d.app.Settings().SetTheme(newAppTheme(opts.Theme))
+		d.opts.App.Settings().SetTheme(newAppTheme(opts.Theme))
 	} else {
-		d.app.Settings().SetTheme(newAppTheme(d.themeMode()))
+		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
 	}
-	d.transcript = newTranscript(d)
+	d.transcript = chat.New(d.b, d.state, chatHost{d})
 	d.panel = newSurfacePanel(d)
-	d.status = newStatusBar(d)
-	d.notes = newNotifier(d)
-	d.inspector = newInspector(d)
-	d.prompts = newPromptTracker()
+	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
+	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
+	d.inspector = dialogs.NewInspector(opts.App, d.b)
+	d.wins.prompts = newPromptTracker()
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
 	d.sidebar = newSidebar(d)
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.object(), d.notes.toastLayer()))
+	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
-	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.object(), d.sidebar.object(), nil, body))
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
@@ -142,8 +152,34 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
-	d.setConnected(false)
+	d.subscribe()
+	d.state.SetConnected(false)
 	return d
+}
+
+// subscribe connects what shows the app state to its changes (UI
+// goroutine, once, after the widgets exist).
+func (d *UI) subscribe() {
+	s := d.state
+	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
+		d.transcript.BusyChanged() // Regenerate shows only while idle
+	})
+	s.Subscribe(viewmodel.Connected|viewmodel.Busy, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
+		d.toolbar.setEnabled(s.Connected())
+		if !s.Connected() {
+			d.status.SetHealthText("Starting plugins…")
+		}
+	})
+	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() })
+	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
+	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
+		d.status.SetHealth(s.Plugins())
+		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
+		d.status.Kick()
+	})
+	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
 }
 
 // Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.
@@ -157,22 +193,20 @@ func (d *UI) Window() fyne.Window { return d.win }
 
 // Attach connects the opened core; any goroutine may call it.
 func (d *UI) Attach(c coreAPI) {
-	d.coreMu.Lock()
-	d.core = c
-	d.coreMu.Unlock()
+	d.link.mu.Lock()
+	d.link.core = c
+	d.link.mu.Unlock()
 	d.async("load", func(ctx context.Context) error {
 		s := c.Session()
 		plugins := c.Plugins()
-		d.b.post(func() {
-			d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-			d.openSession = s.ID
-			d.sidebar.reload()
-			d.setConnected(true)
-			d.setPlugins(plugins)
-			d.transcript.loadHistory(s.Messages)
+		d.b.Post(func() {
+			d.state.SetSession(openOf(s))
+			d.state.SetConnected(true)
+			d.state.SetPlugins(plugins)
+			d.transcript.LoadHistory(s.Messages)
 		})
-		d.panel.th.kick()
-		d.status.th.kick()
+		d.panel.th.Kick()
+		d.status.Kick()
 		d.refreshModels()
 		return nil
 	})
@@ -182,20 +216,20 @@ func (d *UI) Attach(c coreAPI) {
 // so the user can read it (and reach the plugin manager's log).
 func (d *UI) StartFailed(err error) {
 	msg := redact.String(err.Error())
-	d.b.post(func() {
-		d.transcript.addNotice("The host could not start: "+msg, noticeError)
+	d.b.Post(func() {
+		d.transcript.AddNotice("The host could not start: "+msg, uikit.NoticeError)
 		dialog.ShowError(errors.New(msg), d.win)
 	})
 }
 
 // Quit asks the app to quit (from any goroutine).
-func (d *UI) Quit() { d.b.post(d.app.Quit) }
+func (d *UI) Quit() { d.b.Post(d.opts.App.Quit) }
 
 // Capture renders the window to an image (from any goroutine but the UI
 // one). It gives up with nil when ctx ends first.
 func (d *UI) Capture(ctx context.Context) image.Image {
 	ch := make(chan image.Image, 1)
-	d.b.post(func() { ch <- d.capture() })
+	d.b.Post(func() { ch <- d.capture() })
 	select {
 	case img := <-ch:
 		return img
@@ -249,14 +283,14 @@ func uniform(img image.Image) bool {
 // prompts and approvals answer "cancelled" / "deny", queued UI work is
 // dropped. Call it after the app stopped running.
 func (d *UI) Close() {
-	d.cancel()
-	d.b.stop()
+	d.link.cancel()
+	d.b.Stop()
 	done := make(chan struct{})
 	go func() {
-		d.wg.Wait()
+		d.link.wg.Wait()
 		close(done)
 	}()
-	select { // every call watches d.ctx; the bound only guards a stuck one
+	select { // every call watches d.link.ctx; the bound only guards a stuck one
 	case <-done:
 	case <-time.After(closeWait):
 	}
@@ -267,9 +301,9 @@ const closeWait = 5 * time.Second
 
 // getCore returns the attached core, or nil before Attach.
 func (d *UI) getCore() coreAPI {
-	d.coreMu.RLock()
-	defer d.coreMu.RUnlock()
-	return d.core
+	d.link.mu.RLock()
+	defer d.link.mu.RUnlock()
+	return d.link.core
 }
 
 // async runs fn in a goroutine with a bounded context: the way the UI calls
@@ -279,13 +313,13 @@ func (d *UI) async(what string, fn func(ctx context.Context) error) {
 }
 
 func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Context) error) {
-	d.wg.Add(1)
+	d.link.wg.Add(1)
 	go func() {
-		defer d.wg.Done()
-		ctx, cancel := context.WithTimeout(d.ctx, timeout)
+		defer d.link.wg.Done()
+		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
-		if err := fn(ctx); err != nil && d.ctx.Err() == nil {
-			d.notes.hostNotice(what+": "+redact.String(err.Error()), noticeError)
+		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
+			d.notes.HostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
 		}
 	}()
 }
@@ -295,37 +329,15 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error) {
 	c := d.getCore()
 	if c == nil {
-		d.notes.hostNotice("The host is still starting the plugins", noticeWarn)
+		d.notes.HostNotice("The host is still starting the plugins", uikit.NoticeWarn)
 		return
 	}
 	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
 }
 
-// setConnected enables what needs a core (UI goroutine).
-func (d *UI) setConnected(ok bool) {
-	d.composer.setEnabled(ok)
-	d.toolbar.setEnabled(ok)
-	if !ok {
-		d.status.setHealthText("Starting plugins…")
-	}
-	d.connected = ok
-	d.syncEmptyState()
-}
-
-// setPlugins records the plugin states and refreshes what shows them (UI
-// goroutine).
-func (d *UI) setPlugins(ps []agent.PluginInfo) {
-	d.plugins = ps
-	d.status.setHealth(ps)
-	d.panel.th.kick() // a stopped plugin's surfaces grey out, a restarted one's come back
-	d.status.th.kick()
-	d.win.SetMainMenu(d.buildMainMenu())
-	if d.pluginsWin != nil {
-		d.pluginsWin.refresh(ps)
-	}
-	if d.settingsWin != nil {
-		d.settingsWin.loadEnv(ps)
-	}
+// openOf is a session as the view-model holds it.
+func openOf(s agent.Session) viewmodel.Open {
+	return viewmodel.Open{ID: s.ID, Model: s.Model, Effort: s.Effort, Workspace: s.WorkspaceRoot}
 }
 
 // refreshModels fetches the catalog off the UI goroutine (it can wait on
@@ -333,15 +345,12 @@ func (d *UI) setPlugins(ps []agent.PluginInfo) {
 func (d *UI) refreshModels() {
 	d.withCore("models", func(ctx context.Context, c coreAPI) error {
 		models, errs := c.Models(ctx)
-		d.b.post(func() {
-			d.models = models
-			d.catalogErrs = catalogErrors(errs)
-			d.toolbar.refresh()
-			d.win.SetMainMenu(d.buildMainMenu())
+		d.b.Post(func() {
+			d.state.SetModels(models, catalogErrors(errs))
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
-			d.notes.hostNotice("model catalog: "+redact.String(err.Error()), noticeWarn)
+			d.notes.HostNotice("model catalog: "+redact.String(err.Error()), uikit.NoticeWarn)
 		}
 		return nil
 	})
@@ -350,7 +359,7 @@ func (d *UI) refreshModels() {
 // pickModel selects a model (and effort) off the UI goroutine.
 func (d *UI) pickModel(id, effort string) {
 	if effort == "" {
-		if m, ok := d.modelByID(id); ok {
+		if m, ok := d.state.ModelByID(id); ok {
 			effort = m.DefaultEffort
 			if effort == "" && len(m.Efforts) > 0 {
 				effort = m.Efforts[0]
@@ -361,22 +370,9 @@ func (d *UI) pickModel(id, effort string) {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
 		}
-		d.b.post(func() {
-			d.model, d.effort = id, effort
-			d.toolbar.refresh()
-			d.win.SetMainMenu(d.buildMainMenu())
-		})
+		d.b.Post(func() { d.state.SetModel(id, effort) })
 		return nil
 	})
-}
-
-func (d *UI) modelByID(id string) (providers.Model, bool) {
-	for _, m := range d.models {
-		if m.ID == id {
-			return m, true
-		}
-	}
-	return providers.Model{}, false
 }
 
 // newChat starts an empty session, in dir when set.
@@ -409,21 +405,18 @@ func (d *UI) sessionChanged() {
 	}
 	s := c.Session()
 	d.trace("session " + s.ID)
-	d.transcript.replace(s.Messages)
-	d.b.post(func() {
-		d.model, d.effort, d.workspace = s.Model, s.Effort, s.WorkspaceRoot
-		d.openSession = s.ID
-		d.app.Preferences().SetString(d.lastSessionPref(), s.ID)
-		d.status.usage.SetText("") // the last turn's figures belong to the old session
-		d.toolbar.refresh()
-		d.sidebar.reload()
+	d.transcript.Replace(s.Messages)
+	d.b.Post(func() {
+		d.status.ClearUsage() // the last turn's figures belong to the old session
+		d.state.SetSession(openOf(s))
+		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
 	})
 	d.refreshModels()
 }
 
 // confirmLink asks before opening a link from markdown (UI goroutine).
 func (d *UI) confirmLink(dest string) {
-	if !safeLink(dest) {
+	if !markdown.SafeLink(dest) {
 		return
 	}
 	u, err := url.Parse(dest)
@@ -441,7 +434,7 @@ func (d *UI) confirmLink(dest string) {
 			return
 		}
 		if err := d.openURL(u); err != nil {
-			d.notes.hostNotice("open link: "+err.Error(), noticeError)
+			d.notes.HostNotice("open link: "+err.Error(), uikit.NoticeError)
 		}
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))
@@ -471,21 +464,43 @@ func (d *UI) RunDemo(messages ...string) {
 			if err := c.SetModel(ctx, m.ID, m.DefaultEffort); err != nil {
 				return err
 			}
-			d.b.post(func() {
-				d.model, d.effort = m.ID, m.DefaultEffort
-				d.toolbar.refresh()
-				d.win.SetMainMenu(d.buildMainMenu())
-			})
+			d.b.Post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
 		}
-		d.wg.Add(1)
+		d.link.wg.Add(1)
 		go func() { // turns are not bounded by the call timeout
-			defer d.wg.Done()
+			defer d.link.wg.Done()
 			for _, msg := range messages {
-				if err := c.SendAll(d.ctx, msg); err != nil {
+				if err := c.SendAll(d.link.ctx, msg); err != nil {
 					return
 				}
 			}
 		}()
 		return nil
 	})
+}
+
+// chatHost is what the chat asks of the window (UI goroutine).
+type chatHost struct{ d *UI }
+
+func (h chatHost) CopyText(s string)       { h.d.copyText(s) }
+func (h chatHost) ConfirmLink(dest string) { h.d.confirmLink(dest) }
+func (h chatHost) Resend(text string)      { h.d.composer.resend(text) }
+
+// copyText puts s on the clipboard.
+func (d *UI) copyText(s string) { d.opts.App.Clipboard().SetContent(s) }
+
+// OnFrame is the agent.Config.OnFrame tap. It runs on sidecar IO
+// goroutines: the inspector redacts and keeps the frame.
+func (d *UI) OnFrame(plugin string, f ndjson.FrameInfo) { d.inspector.Record(plugin, f) }
+
+// showInspector opens the protocol inspector window (UI goroutine).
+func (d *UI) showInspector() { d.inspector.Show() }
+
+// surfaceList is the stored surfaces, false before Attach (UI goroutine:
+// the store answers from memory).
+func (d *UI) surfaceList() ([]surfaces.Surface, bool) {
+	if c := d.getCore(); c != nil {
+		return c.SurfaceList(), true
+	}
+	return nil, false
 }

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -9,6 +9,9 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The views of transcript rows. A view is recycled: bind may show another
@@ -19,30 +22,8 @@ type itemView interface {
 	bind(r *row)
 }
 
-// panelBox puts content on a rounded background of a theme colour (alpha 0:
-// opaque), repainted when the theme changes.
-func panelBox(fill fyne.ThemeColorName, alpha uint8, content fyne.CanvasObject) *fyne.Container {
-	return container.NewStack(newThemedRect(fill, alpha), container.NewPadded(content))
-}
-
-func caption(text string) *widget.Label {
-	l := widget.NewLabel(text)
-	l.TextStyle.Bold = true
-	l.SizeName = theme.SizeNameCaptionText
-	return l
-}
-
-func newRichText() *widget.RichText {
-	r := widget.NewRichText()
-	r.Wrapping = fyne.TextWrapWord
-	return r
-}
-
-func iconButton(icon fyne.Resource, tapped func()) *widget.Button {
-	b := widget.NewButtonWithIcon("", icon, tapped)
-	b.Importance = widget.LowImportance
-	return b
-}
+// UserTint is the alpha of the primary colour behind the user's messages.
+const UserTint = 0x26
 
 // textView is a message's text: parsed markdown, or, in "select text"
 // mode, a selectable label of its source (Fyne's RichText cannot select).
@@ -52,7 +33,7 @@ type textView struct {
 	box  *fyne.Container
 }
 
-func newTextView(d *UI) *textView {
+func newTextView(d *env) *textView {
 	v := &textView{body: newDocView(d), sel: widget.NewLabel("")}
 	v.sel.Wrapping = fyne.TextWrapWord
 	v.sel.Selectable = true
@@ -68,7 +49,7 @@ func (v *textView) cull(lo, hi float32) {
 	v.body.cull(lo-off, hi-off)
 }
 
-func (v *textView) show(doc *mdDoc, src string, selecting bool) {
+func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 	if selecting {
 		v.sel.SetText(src)
 		v.sel.Show()
@@ -82,10 +63,10 @@ func (v *textView) show(doc *mdDoc, src string, selecting bool) {
 
 // msgMenu is the Copy / Copy as Markdown / Select text menu of a message
 // (right-click and the ⋯ button).
-func msgMenu(d *UI, r func() *row) *fyne.Menu {
+func msgMenu(d *env, r func() *row) *fyne.Menu {
 	return fyne.NewMenu("",
-		fyne.NewMenuItem("Copy", func() { d.copyText(r().plain(d)) }),
-		fyne.NewMenuItem("Copy as Markdown", func() { d.copyText(r().snap.text) }),
+		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
+		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
 		fyne.NewMenuItem("Select text", func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
 		}),
@@ -93,54 +74,53 @@ func msgMenu(d *UI, r func() *row) *fyne.Menu {
 }
 
 // plain is the text of a row as a reader sees it (Copy).
-func (r *row) plain(d *UI) string {
-	return r.textDoc(d).plain()
+func (r *row) plain(d *env) string {
+	return r.textDoc(d).Plain()
 }
 
-func (r *row) textDoc(d *UI) *mdDoc {
+func (r *row) textDoc(d *env) *markdown.Doc {
 	if r.text == nil {
-		r.text = newMDDoc(d.confirmLink)
+		r.text = markdown.NewDoc(d.host.ConfirmLink, false)
 	}
-	r.text.set(r.snap.text)
+	r.text.Set(r.snap.text)
 	return r.text
 }
 
-func (r *row) reasoningDoc(d *UI) *mdDoc {
+func (r *row) reasoningDoc(d *env) *markdown.Doc {
 	if r.reasoning == nil {
-		r.reasoning = newMDDoc(d.confirmLink)
-		r.reasoning.dim = true
+		r.reasoning = markdown.NewDoc(d.host.ConfirmLink, true)
 	}
-	r.reasoning.set(r.snap.reasoning)
+	r.reasoning.Set(r.snap.reasoning)
 	return r.reasoning
 }
 
 // msgHeader is a message's name with its Copy and ⋯ buttons.
-func msgHeader(d *UI, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
-	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(r().plain(d)) })
+func msgHeader(d *env, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(r().plain(d)) })
 	var more *widget.Button
-	more = iconButton(theme.MoreVerticalIcon(), func() {
+	more = uikit.IconButton(theme.MoreVerticalIcon(), func() {
 		c := fyne.CurrentApp().Driver().CanvasForObject(more)
 		pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(more)
 		widget.ShowPopUpMenuAtPosition(msgMenu(d, r), c, pos.AddXY(0, more.Size().Height))
 	})
-	return container.NewHBox(caption(name), layout.NewSpacer(), copyBtn, more), copyBtn
+	return container.NewHBox(uikit.Caption(name), layout.NewSpacer(), copyBtn, more), copyBtn
 }
 
 // userView is the user's message.
 type userView struct {
-	d       *UI
+	d       *env
 	frame   *msgFrame
 	text    *textView
 	copyBtn *widget.Button
 	r       *row
 }
 
-func newUserView(d *UI) *userView {
+func newUserView(d *env) *userView {
 	v := &userView{d: d, text: newTextView(d)}
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(panelBox(theme.ColorNamePrimary, userTint, container.NewVBox(head, v.text.box)),
+	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
@@ -162,7 +142,7 @@ func (v *userView) bind(r *row) {
 // (dimmed italics), the markdown reply, and a footer with how the turn
 // ended, its token use and Regenerate.
 type assistantView struct {
-	d         *UI
+	d         *env
 	frame     *msgFrame
 	think     *widget.Button
 	reasoning *docView
@@ -172,7 +152,7 @@ type assistantView struct {
 	r         *row
 }
 
-func newAssistantView(d *UI) *assistantView {
+func newAssistantView(d *env) *assistantView {
 	v := &assistantView{d: d, reasoning: newDocView(d), text: newTextView(d), footer: newFooter(d)}
 	get := func() *row { return v.r }
 	v.think = widget.NewButtonWithIcon("Reasoning", theme.MenuExpandIcon(), func() {
@@ -248,17 +228,17 @@ func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 // noticeView is a host message: a failed turn (with Retry), a stop, a
 // warning.
 type noticeView struct {
-	d     *UI
+	d     *env
 	label *widget.Label
 	retry *widget.Button
 	box   *fyne.Container
 	text  string
 }
 
-func newNoticeView(d *UI) *noticeView {
+func newNoticeView(d *env) *noticeView {
 	v := &noticeView{d: d, label: widget.NewLabel("")}
 	v.label.Wrapping = fyne.TextWrapWord
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.composer.resend(v.text) })
+	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.host.Resend(v.text) })
 	v.retry.Hide()
 	v.box = container.NewBorder(nil, nil, nil, container.NewVBox(v.retry), v.label)
 	return v
@@ -268,7 +248,7 @@ func (v *noticeView) object() fyne.CanvasObject { return v.box }
 
 func (v *noticeView) bind(r *row) {
 	s := r.snap
-	v.label.Importance = importanceOf(s.level)
+	v.label.Importance = uikit.Importance(s.level)
 	v.label.TextStyle.Italic = s.status.stopped
 	v.label.SetText(s.text)
 	v.text = s.status.retry
@@ -279,17 +259,4 @@ func (v *noticeView) bind(r *row) {
 	}
 }
 
-func importanceOf(l noticeLevel) widget.Importance {
-	switch l {
-	case noticeError:
-		return widget.DangerImportance
-	case noticeWarn:
-		return widget.WarningImportance
-	}
-	return widget.MediumImportance
-}
-
 // copyText puts s on the clipboard.
-func (d *UI) copyText(s string) {
-	d.app.Clipboard().SetContent(s)
-}

@@ -1,4 +1,4 @@
-package desktop
+package markdown
 
 import (
 	"strings"
@@ -17,44 +17,46 @@ import (
 // rendered as a grid (surfaces and the plugin manager keep mdParser).
 var chatParser = goldmark.New(goldmark.WithExtensions(extension.Table)).Parser()
 
-// mdBlock is one rendered block of a chat message: a run of RichText
+// Block is one rendered block of a chat message: a run of RichText
 // segments, a fenced code block (its own box) or a table (a grid). Exactly
 // one of the three is set.
-type mdBlock struct {
-	segs  []widget.RichTextSegment
-	code  *codeBlock
-	table *tableBlock
+type Block struct {
+	Segs  []widget.RichTextSegment
+	Code  *CodeBlock
+	Table *TableBlock
 }
 
-// codeBlock is a fenced code block's language (from the info string) and
+// CodeBlock is a fenced code block's language (from the info string) and
 // text; its highlighted segments are computed once, on first display.
-type codeBlock struct {
-	lang, text string
-	segs       []widget.RichTextSegment
-	// cont: the block continues the previous part's code block (a long
+type CodeBlock struct {
+	Lang, Text string
+	// Segs caches the highlighted text: the view that first shows the
+	// block fills it (UI goroutine), later views reuse it.
+	Segs []widget.RichTextSegment
+	// Cont: the block continues the previous part's code block (a long
 	// block split while it streamed); it is shown without its own header.
-	cont bool
+	Cont bool
 }
 
-// tableBlock is a GFM table: rows of cells, each cell its inline segments.
+// TableBlock is a GFM table: rows of cells, each cell its inline segments.
 // The first row is the header.
-type tableBlock struct {
-	rows [][][]widget.RichTextSegment
-	// plain is the table as tab-separated text (copy).
-	plain string
+type TableBlock struct {
+	Rows [][][]widget.RichTextSegment
+	// Plain is the table as tab-separated text (copy).
+	Plain string
 }
 
-// renderBlocks parses chat markdown into blocks. The safety rules of
-// renderMarkdown hold: no HTML, no image fetches, confirmed links.
-func renderBlocks(src string, onLink linkHandler) []mdBlock {
+// RenderBlocks parses chat markdown into blocks. The safety rules of
+// Render hold: no HTML, no image fetches, confirmed links.
+func RenderBlocks(src string, onLink LinkHandler) []Block {
 	source := []byte(src)
 	doc := chatParser.Parse(text.NewReader(source), parser.WithContext(parser.NewContext()))
 	r := mdRenderer{src: source, onLink: onLink}
-	var out []mdBlock
+	var out []Block
 	var run []widget.RichTextSegment
 	flush := func() {
 		if len(run) > 0 {
-			out = append(out, mdBlock{segs: run})
+			out = append(out, Block{Segs: run})
 			run = nil
 		}
 	}
@@ -66,10 +68,10 @@ func renderBlocks(src string, onLink linkHandler) []mdBlock {
 			if t.Info != nil {
 				lang, _, _ = strings.Cut(strings.TrimSpace(string(t.Info.Segment.Value(source))), " ")
 			}
-			out = append(out, mdBlock{code: &codeBlock{lang: lang, text: strings.TrimSuffix(r.lines(c), "\n")}})
+			out = append(out, Block{Code: &CodeBlock{Lang: lang, Text: strings.TrimSuffix(r.lines(c), "\n")}})
 		case *east.Table:
 			flush()
-			out = append(out, mdBlock{table: r.table(t)})
+			out = append(out, Block{Table: r.table(t)})
 		default:
 			run = append(run, r.block(c, false)...)
 		}
@@ -78,8 +80,8 @@ func renderBlocks(src string, onLink linkHandler) []mdBlock {
 	return out
 }
 
-func (r *mdRenderer) table(t *east.Table) *tableBlock {
-	tb := &tableBlock{}
+func (r *mdRenderer) table(t *east.Table) *TableBlock {
+	tb := &TableBlock{}
 	var plain strings.Builder
 	for row := t.FirstChild(); row != nil; row = row.NextSibling() {
 		var cells [][]widget.RichTextSegment
@@ -89,58 +91,68 @@ func (r *mdRenderer) table(t *east.Table) *tableBlock {
 			if len(cells) > 0 {
 				plain.WriteByte('\t')
 			}
-			plain.WriteString(plainText(segs))
+			plain.WriteString(PlainText(segs))
 			cells = append(cells, segs)
 		}
 		plain.WriteByte('\n')
-		tb.rows = append(tb.rows, cells)
+		tb.Rows = append(tb.Rows, cells)
 	}
-	tb.plain = plain.String()
+	tb.Plain = plain.String()
 	return tb
 }
 
-// flattenBlocks turns blocks back into plain segments (where a grid or a
+// FlattenBlocks turns blocks back into plain segments (where a grid or a
 // code box has no place, and for plain-text copies).
-func flattenBlocks(blocks []mdBlock) []widget.RichTextSegment {
+func FlattenBlocks(blocks []Block) []widget.RichTextSegment {
 	var out []widget.RichTextSegment
 	for _, b := range blocks {
 		switch {
-		case b.code != nil:
-			out = append(out, &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: b.code.text})
-		case b.table != nil:
-			out = append(out, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: strings.TrimSuffix(b.table.plain, "\n")})
+		case b.Code != nil:
+			out = append(out, &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: b.Code.Text})
+		case b.Table != nil:
+			out = append(out, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: strings.TrimSuffix(b.Table.Plain, "\n")})
 		default:
-			out = append(out, b.segs...)
+			out = append(out, b.Segs...)
 		}
 	}
 	return out
 }
 
-// mdPart is a piece of a message between two safe block boundaries. A
+// Part is a piece of a message between two safe block boundaries. A
 // finished part never changes again: it is parsed once.
-type mdPart struct {
-	src    string
-	blocks []mdBlock
+type Part struct {
+	Src    string
+	Blocks []Block
 }
 
-// mdDoc is a message's parsed markdown, kept with the message (not with a
+// Doc is a message's parsed markdown, kept with the message (not with a
 // widget) so that scrolling a row out and back in never parses it again.
 // While a reply streams, text before the last safe boundary is split into
 // finished parts and only the tail is re-parsed.
-type mdDoc struct {
-	onLink linkHandler
-	parts  []*mdPart // the last one is the tail
-	done   int       // bytes of the text in finished parts
-	fence  string    // the fence line open at done ("" outside code)
+type Doc struct {
+	onLink LinkHandler
+	parts  []*Part // the last one is the tail
+	done   int     // bytes of the text in finished parts
+	fence  string  // the fence line open at done ("" outside code)
 	text   string
 	rev    uint64 // bumped on every change (views compare it)
 	dim    bool   // reasoning: dimmed italics, apart from the answer
 }
 
-func newMDDoc(onLink linkHandler) *mdDoc { return &mdDoc{onLink: onLink} }
+// NewDoc is an empty doc whose links go to onLink; a dim doc (a model's
+// reasoning) is shown in dimmed italics, apart from the answer. A Doc is
+// not safe for concurrent use: its owner (the UI goroutine) calls it.
+func NewDoc(onLink LinkHandler, dim bool) *Doc { return &Doc{onLink: onLink, dim: dim} }
 
-// set brings the doc up to text and reports whether anything changed.
-func (d *mdDoc) set(text string) bool {
+// Parts are the doc's parts, the last one the tail still growing. A
+// finished part is the same pointer from one Set to the next.
+func (d *Doc) Parts() []*Part { return d.parts }
+
+// Rev is bumped on every change (views compare it).
+func (d *Doc) Rev() uint64 { return d.rev }
+
+// Set brings the doc up to text and reports whether anything changed.
+func (d *Doc) Set(text string) bool {
 	if text == d.text && d.parts != nil {
 		return false
 	}
@@ -166,24 +178,24 @@ func (d *mdDoc) set(text string) bool {
 
 // parse renders one part; a part that starts inside a code block gets the
 // block's fence re-opened, and its first block continues that code.
-func (d *mdDoc) parse(src, fence string) *mdPart {
+func (d *Doc) parse(src, fence string) *Part {
 	if fence == "" {
-		return d.parsed(src, renderBlocks(src, d.onLink))
+		return d.parsed(src, RenderBlocks(src, d.onLink))
 	}
-	blocks := renderBlocks(fence+"\n"+src, d.onLink)
-	if len(blocks) > 0 && blocks[0].code != nil {
-		blocks[0].code.cont = true
+	blocks := RenderBlocks(fence+"\n"+src, d.onLink)
+	if len(blocks) > 0 && blocks[0].Code != nil {
+		blocks[0].Code.Cont = true
 	}
 	return d.parsed(src, blocks)
 }
 
-func (d *mdDoc) parsed(src string, blocks []mdBlock) *mdPart {
+func (d *Doc) parsed(src string, blocks []Block) *Part {
 	if d.dim {
 		for _, b := range blocks {
-			walkSegs(b.segs, dimSegment)
+			WalkSegs(b.Segs, dimSegment)
 		}
 	}
-	return &mdPart{src: src, blocks: blocks}
+	return &Part{Src: src, Blocks: blocks}
 }
 
 // dimSegment turns a text segment into dimmed italics.
@@ -194,24 +206,24 @@ func dimSegment(s widget.RichTextSegment) {
 	}
 }
 
-// walkSegs visits segments, nested ones included.
-func walkSegs(segs []widget.RichTextSegment, fn func(widget.RichTextSegment)) {
+// WalkSegs visits segments, nested ones included.
+func WalkSegs(segs []widget.RichTextSegment, fn func(widget.RichTextSegment)) {
 	for _, s := range segs {
 		fn(s)
 		switch t := s.(type) {
 		case *widget.ListSegment:
-			walkSegs(t.Items, fn)
+			WalkSegs(t.Items, fn)
 		case *widget.ParagraphSegment:
-			walkSegs(t.Texts, fn)
+			WalkSegs(t.Texts, fn)
 		}
 	}
 }
 
-// plain is the text a reader sees (Copy).
-func (d *mdDoc) plain() string {
+// Plain is the text a reader sees (Copy).
+func (d *Doc) Plain() string {
 	var b strings.Builder
 	for _, p := range d.parts {
-		b.WriteString(plainText(flattenBlocks(p.blocks)))
+		b.WriteString(PlainText(FlattenBlocks(p.Blocks)))
 	}
 	return strings.TrimSpace(b.String())
 }

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -10,16 +10,19 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The widgets of markdown blocks (UI goroutine).
 
-// blockWidget shows one mdBlock; set may be called again with a block of
+// blockWidget shows one markdown.Block; set may be called again with a block of
 // the same kind (a streaming tail re-parsed), so widgets are reused.
 type blockWidget interface {
 	object() fyne.CanvasObject
 	kind() int
-	set(b mdBlock)
+	set(b markdown.Block)
 }
 
 const (
@@ -28,11 +31,11 @@ const (
 	blockTable
 )
 
-func blockKind(b mdBlock) int {
+func blockKind(b markdown.Block) int {
 	switch {
-	case b.code != nil:
+	case b.Code != nil:
 		return blockCode
-	case b.table != nil:
+	case b.Table != nil:
 		return blockTable
 	}
 	return blockText
@@ -47,13 +50,13 @@ type framedBlock struct {
 	box   *fyne.Container
 }
 
-func newFramedBlock(d *UI, b mdBlock) *framedBlock {
+func newFramedBlock(d *env, b markdown.Block) *framedBlock {
 	f := &framedBlock{inner: newBlockWidget(d, b), fl: &frozenLayout{}}
 	f.box = container.New(f.fl, f.inner.object())
 	return f
 }
 
-func (f *framedBlock) set(b mdBlock) {
+func (f *framedBlock) set(b markdown.Block) {
 	f.fl.valid = false
 	f.inner.set(b)
 }
@@ -80,7 +83,7 @@ func (l *frozenLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[0].Resize(size)
 }
 
-func newBlockWidget(d *UI, b mdBlock) blockWidget {
+func newBlockWidget(d *env, b markdown.Block) blockWidget {
 	var w blockWidget
 	switch blockKind(b) {
 	case blockCode:
@@ -88,7 +91,7 @@ func newBlockWidget(d *UI, b mdBlock) blockWidget {
 	case blockTable:
 		w = newTableGrid()
 	default:
-		w = &textBlock{rt: newRichText()}
+		w = &textBlock{rt: uikit.NewRichText()}
 	}
 	w.set(b)
 	return w
@@ -99,17 +102,17 @@ type textBlock struct{ rt *widget.RichText }
 
 func (w *textBlock) object() fyne.CanvasObject { return w.rt }
 func (w *textBlock) kind() int                 { return blockText }
-func (w *textBlock) set(b mdBlock) {
-	w.rt.Segments = b.segs
+func (w *textBlock) set(b markdown.Block) {
+	w.rt.Segments = b.Segs
 	w.rt.Refresh()
 }
 
 // codeBox is a fenced code block: a bordered box with the language and a
 // Copy button above the highlighted, monospace code.
 type codeBox struct {
-	d     *UI
+	d     *env
 	obj   fyne.CanvasObject
-	bg    *themedRect
+	bg    *uikit.ThemedRect
 	head  *fyne.Container
 	lang  *widget.Label
 	code  *widget.RichText
@@ -118,22 +121,22 @@ type codeBox struct {
 	conts []*codeBox // the boxes that continue this block (docView links them)
 }
 
-func newCodeBox(d *UI) *codeBox {
-	w := &codeBox{d: d, lang: caption(""), code: widget.NewRichText()}
+func newCodeBox(d *env) *codeBox {
+	w := &codeBox{d: d, lang: uikit.Caption(""), code: widget.NewRichText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
-	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.copyText(w.fullText()) })
+	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.host.CopyText(w.fullText()) })
 	w.copy.Importance = widget.LowImportance
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
-	box := panelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
-	w.obj, w.bg = box, box.Objects[0].(*themedRect)
+	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
+	w.obj, w.bg = box, box.Objects[0].(*uikit.ThemedRect)
 	return w
 }
 
 // setSplit draws a block shown in several boxes without their borders, so
 // that the boxes, laid out touching, read as one.
 func (w *codeBox) setSplit(split bool) {
-	if w.bg.square != split {
-		w.bg.square = split
+	if w.bg.Square != split {
+		w.bg.Square = split
 		w.bg.Refresh()
 	}
 }
@@ -150,19 +153,19 @@ func (w *codeBox) fullText() string {
 func (w *codeBox) object() fyne.CanvasObject { return w.obj }
 func (w *codeBox) kind() int                 { return blockCode }
 
-func (w *codeBox) set(b mdBlock) {
-	c := b.code
-	if c.segs == nil {
-		c.segs = highlight(c.lang, c.text)
+func (w *codeBox) set(b markdown.Block) {
+	c := b.Code
+	if c.Segs == nil {
+		c.Segs = highlight(c.Lang, c.Text)
 	}
-	w.text = c.text
-	lang := c.lang
+	w.text = c.Text
+	lang := c.Lang
 	if lang == "" {
 		lang = "text"
 	}
 	w.lang.SetText(lang)
-	setShown(w.head, !c.cont)
-	w.code.Segments = c.segs
+	uikit.SetShown(w.head, !c.Cont)
+	w.code.Segments = c.Segs
 	w.code.Refresh()
 }
 
@@ -239,17 +242,17 @@ func newTableGrid() *tableGrid {
 func (w *tableGrid) object() fyne.CanvasObject { return w.box }
 func (w *tableGrid) kind() int                 { return blockTable }
 
-func (w *tableGrid) set(b mdBlock) {
+func (w *tableGrid) set(b markdown.Block) {
 	cols := 0
-	for _, r := range b.table.rows {
+	for _, r := range b.Table.Rows {
 		cols = max(cols, len(r))
 	}
 	grid := container.NewGridWithColumns(max(cols, 1))
 	w.rows = w.rows[:0]
-	for _, row := range b.table.rows {
+	for _, row := range b.Table.Rows {
 		var line []*widget.RichText
 		for i := range cols {
-			rt := newRichText()
+			rt := uikit.NewRichText()
 			if i < len(row) {
 				rt.Segments = row[i]
 			}
@@ -258,7 +261,7 @@ func (w *tableGrid) set(b mdBlock) {
 		}
 		w.rows = append(w.rows, line)
 	}
-	w.box.Objects = []fyne.CanvasObject{panelBox(theme.ColorNameInputBackground, 0, grid)}
+	w.box.Objects = []fyne.CanvasObject{uikit.PanelBox(theme.ColorNameInputBackground, 0, grid)}
 	w.box.Refresh()
 }
 
@@ -268,7 +271,7 @@ func (w *tableGrid) cells() [][]string {
 	for _, row := range w.rows {
 		var texts []string
 		for _, rt := range row {
-			texts = append(texts, strings.TrimSpace(plainText(rt.Segments)))
+			texts = append(texts, strings.TrimSpace(markdown.PlainText(rt.Segments)))
 		}
 		out = append(out, texts)
 	}

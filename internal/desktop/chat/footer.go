@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -19,7 +20,7 @@ import (
 // its token use (and cost, only when the model has pricing), and
 // Regenerate on the last reply.
 type footer struct {
-	d       *UI
+	d       *env
 	box     *fyne.Container
 	status  *widget.Label
 	usage   *widget.RichText
@@ -28,11 +29,11 @@ type footer struct {
 	userMsg string
 }
 
-func newFooter(d *UI) *footer {
+func newFooter(d *env) *footer {
 	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
 	f.status.TextStyle.Italic = true
 	f.status.Importance = widget.WarningImportance
-	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.composer.resend(f.userMsg) })
+	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.host.Resend(f.userMsg) })
 	f.regen.Importance = widget.LowImportance
 	f.meter = newMeter()
 	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.regen)
@@ -41,11 +42,11 @@ func newFooter(d *UI) *footer {
 
 func (f *footer) show(r *row, last bool) {
 	s := r.snap.status
-	setShown(f.status, s.stopped)
+	uikit.SetShown(f.status, s.stopped)
 	text := ""
 	f.meter.box.Hide()
 	if s.usage != nil {
-		m, _ := f.d.modelByID(f.d.model)
+		m, _ := f.d.state.CurrentModel()
 		text = usageLine(*s.usage, m)
 		if m.ContextWindow > 0 {
 			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
@@ -57,24 +58,16 @@ func (f *footer) show(r *row, last bool) {
 	f.usage.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
 		Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}}}
 	f.usage.Refresh()
-	setShown(f.usage, text != "")
+	uikit.SetShown(f.usage, text != "")
 	f.userMsg = ""
-	if last && !f.d.running {
+	if last && !f.d.state.Busy() {
 		f.userMsg = f.d.transcript.view.userBefore(r.index)
 	}
-	setShown(f.regen, f.userMsg != "")
+	uikit.SetShown(f.regen, f.userMsg != "")
 	if s.stopped || text != "" || f.userMsg != "" {
 		f.box.Show()
 	} else {
 		f.box.Hide()
-	}
-}
-
-func setShown(o fyne.CanvasObject, shown bool) {
-	if shown {
-		o.Show()
-	} else {
-		o.Hide()
 	}
 }
 

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -155,8 +155,6 @@ func TestUsageLineShowsCostOnlyWithPricing(t *testing.T) {
 
 func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 	h := newHarness(t)
-	c := newSendCore(t, h) // its session uses echoModel
-	h.waitFor("the model", func() bool { return h.d.model == echoModel })
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "hello there"})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnFailed, Error: "could not reach the provider"})
@@ -167,24 +165,22 @@ func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 				nv = n
 			}
 		}
-		return nv != nil && !h.d.running
+		return nv != nil && !h.d.state.Busy()
 	})
 	h.ui(func() {
-		if !strings.Contains(nv.label.Text, "could not reach the provider") || !nv.retry.Visible() ||
-			!strings.Contains(nv.label.Text, "plugin echo-provider") {
+		if !strings.Contains(nv.label.Text, "could not reach the provider") || !nv.retry.Visible() {
 			t.Fatalf("failure shows %q, retry %v", nv.label.Text, nv.retry.Visible())
 		}
 		test.Tap(nv.retry)
 	})
-	if got := <-c.sent; got != "hello there" {
-		t.Errorf("Retry sent %q", got)
+	if got := h.d.host.resends(); len(got) != 1 || got[0] != "hello there" {
+		t.Errorf("Retry resent %q", got)
 	}
-	h.waitFor("the retry to end", func() bool { return !h.d.running })
 	av := h.reply("an answer")
-	h.waitFor("Regenerate", func() bool { return !h.d.running && av.footer.regen.Visible() })
+	h.waitFor("Regenerate", func() bool { return !h.d.state.Busy() && av.footer.regen.Visible() })
 	h.ui(func() { test.Tap(av.footer.regen) })
-	if got := <-c.sent; got != "hello there" {
-		t.Errorf("Regenerate sent %q", got)
+	if got := h.d.host.resends(); len(got) != 2 || got[1] != "hello there" {
+		t.Errorf("Regenerate resent %q", got)
 	}
 }
 
@@ -227,8 +223,8 @@ func TestScrollingUpKeepsTheReadRowSteady(t *testing.T) {
 func TestContextMeterShowsTheShareOfTheWindow(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() {
-		h.d.models = []providers.Model{{ID: echoModel, ContextWindow: 1000}}
-		h.d.model = echoModel
+		h.d.state.SetModels([]providers.Model{{ID: echoModel, ContextWindow: 1000}}, nil)
+		h.d.state.SetModel(echoModel, "")
 	})
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 	h.d.Emit(agent.Event{Kind: agent.EventText, Text: "hi"})

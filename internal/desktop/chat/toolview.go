@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/termsafe"
 )
@@ -21,7 +22,7 @@ const maxResultLines = 12
 // reason, and approval buttons while the core waits for the user. A long
 // result is collapsed with a working "Show all".
 type toolView struct {
-	d       *UI
+	d       *env
 	obj     fyne.CanvasObject
 	title   *widget.Label
 	state   *widget.Label
@@ -31,11 +32,11 @@ type toolView struct {
 	reason  *widget.Label
 	ask     *fyne.Container
 	once    *widget.Button
-	current *approval
+	current *Approval
 	r       *row
 }
 
-func newToolView(d *UI) *toolView {
+func newToolView(d *env) *toolView {
 	v := &toolView{d: d, title: widget.NewLabel(""), state: widget.NewLabel("")}
 	v.title.TextStyle.Bold = true
 	mono := func() *widget.Label {
@@ -64,10 +65,10 @@ func newToolView(d *UI) *toolView {
 	prompt.Wrapping = fyne.TextWrapWord
 	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
 	v.ask.Hide()
-	copyBtn := iconButton(theme.ContentCopyIcon(), func() { d.copyText(v.r.snap.call.Result) })
+	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
 	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
-	v.obj = panelBox(theme.ColorNameInputBackground, 0, box)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
 
@@ -97,7 +98,7 @@ func (v *toolView) bind(r *row) {
 	setOptional(v.result, result)
 	setOptional(v.reason, c.Reason)
 	v.current = r.snap.approval
-	setShown(v.ask, v.current != nil)
+	uikit.SetShown(v.ask, v.current != nil)
 }
 
 // answer resolves the pending approval; the core goroutine waiting on it
@@ -128,7 +129,7 @@ func stateImportance(s agent.ToolState) widget.Importance {
 
 func setOptional(l *widget.Label, text string) {
 	l.SetText(text)
-	setShown(l, text != "")
+	uikit.SetShown(l, text != "")
 }
 
 // collapse keeps the first n lines of s and says how many it left out.

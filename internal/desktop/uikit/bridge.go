@@ -1,4 +1,8 @@
-package desktop
+// Package uikit holds the small pieces every part of the desktop window
+// shares: the Bridge that hands work to the UI goroutine, the frame-rate
+// throttle, a themed background and a few widget helpers. It knows nothing
+// of chats, plugins or the core.
+package uikit
 
 import (
 	"sync"
@@ -7,15 +11,15 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// bridge is the one place where goroutines hand work to the UI goroutine
-// (the only caller of fyne.Do / fyne.DoAndWait in the package).
+// Bridge is the one place where goroutines hand work to the UI goroutine
+// (the only caller of fyne.Do / fyne.DoAndWait in the desktop).
 //
-// post never blocks and may be called from anywhere, the UI goroutine
+// Post never blocks and may be called from anywhere, the UI goroutine
 // included: functions are queued and a pump goroutine (never the UI
 // goroutine, so fyne.DoAndWait is always legal there) runs each batch on the
 // UI goroutine. Waiting for the batch to finish gives natural back-pressure:
 // whatever arrives meanwhile is run in the next batch.
-type bridge struct {
+type Bridge struct {
 	mu      sync.Mutex
 	queue   []func()
 	spare   []func()
@@ -31,14 +35,14 @@ type bridge struct {
 	ui sync.Mutex
 }
 
-func newBridge() *bridge {
-	b := &bridge{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+func NewBridge() *Bridge {
+	b := &Bridge{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
 	go b.pump()
 	return b
 }
 
-// post queues fn to run on the UI goroutine. After stop it is dropped.
-func (b *bridge) post(fn func()) {
+// Post queues fn to run on the UI goroutine. After Stop it is dropped.
+func (b *Bridge) Post(fn func()) {
 	b.mu.Lock()
 	if b.stopped {
 		b.mu.Unlock()
@@ -52,12 +56,12 @@ func (b *bridge) post(fn func()) {
 	}
 }
 
-// stopWait bounds how long stop waits for a batch in progress.
+// stopWait bounds how long Stop waits for a batch in progress.
 const stopWait = 2 * time.Second
 
-// stop drops queued and future work (the window is gone) and waits, briefly,
+// Stop drops queued and future work (the window is gone) and waits, briefly,
 // for a batch in progress to finish.
-func (b *bridge) stop() {
+func (b *Bridge) Stop() {
 	b.mu.Lock()
 	if b.stopped {
 		b.mu.Unlock()
@@ -73,7 +77,7 @@ func (b *bridge) stop() {
 	}
 }
 
-func (b *bridge) pump() {
+func (b *Bridge) pump() {
 	defer close(b.exited)
 	for {
 		select {
@@ -107,26 +111,26 @@ func (b *bridge) pump() {
 	}
 }
 
-func (b *bridge) isStopped() bool {
+func (b *Bridge) isStopped() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.stopped
 }
 
-// onUI runs fn as UI work from a goroutine that is not the UI goroutine and
+// OnUI runs fn as UI work from a goroutine that is not the UI goroutine and
 // is allowed to block: tests use it to tap and read widgets.
-func (b *bridge) onUI(fn func()) {
+func (b *Bridge) OnUI(fn func()) {
 	b.ui.Lock()
 	defer b.ui.Unlock()
 	fn()
 }
 
-// throttle runs fn on the UI goroutine at most once per interval however
+// Throttle runs fn on the UI goroutine at most once per interval however
 // often it is kicked: streamed text, status floods and frame taps are
-// coalesced to a frame rate instead of re-rendering per event. A kick always
-// leads to a run that starts after the kick, so the last state is shown.
-type throttle struct {
-	b     *bridge
+// coalesced to a frame rate instead of re-rendering per event. A Kick always
+// leads to a run that starts after the Kick, so the last state is shown.
+type Throttle struct {
+	b     *Bridge
 	every time.Duration
 	fn    func()
 
@@ -135,16 +139,16 @@ type throttle struct {
 	last    time.Time // the slot of the last scheduled run
 }
 
-func newThrottle(b *bridge, every time.Duration, fn func()) *throttle {
-	return &throttle{b: b, every: every, fn: fn}
+func NewThrottle(b *Bridge, every time.Duration, fn func()) *Throttle {
+	return &Throttle{b: b, every: every, fn: fn}
 }
 
-// kick schedules a run; it never blocks. Runs are spaced on a grid of
+// Kick schedules a run; it never blocks. Runs are spaced on a grid of
 // intervals (the slot after the last one, or now when that has passed)
 // rather than an interval after the last run started: the time a posted
 // run waits for the UI goroutine (a paint in progress) is not added to
 // every frame, so a steady stream renders at the full frame rate.
-func (t *throttle) kick() {
+func (t *Throttle) Kick() {
 	t.mu.Lock()
 	if t.pending {
 		t.mu.Unlock()
@@ -159,15 +163,15 @@ func (t *throttle) kick() {
 	t.last = slot
 	t.mu.Unlock()
 	if wait := slot.Sub(now); wait > 0 {
-		time.AfterFunc(wait, func() { t.b.post(t.fire) })
+		time.AfterFunc(wait, func() { t.b.Post(t.fire) })
 		return
 	}
-	t.b.post(t.fire)
+	t.b.Post(t.fire)
 }
 
 // fire runs on the UI goroutine. pending is cleared before fn reads the
-// state, so a kick that races fn schedules another run.
-func (t *throttle) fire() {
+// state, so a Kick that races fn schedules another run.
+func (t *Throttle) fire() {
 	t.mu.Lock()
 	t.pending = false
 	t.mu.Unlock()

@@ -1,8 +1,14 @@
-package desktop
+// Package panels holds the window's always-visible panels that show what
+// plugins publish: the status bar (status surfaces, the last turn's token
+// use, plugin health) and the notifier (toasts, system notifications, the
+// Notifications window). Each gets its dependencies explicitly: the
+// bridge, the view-model and a function listing the stored surfaces.
+package panels
 
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -12,18 +18,25 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// statusBar shows the plugins' status surfaces (label, detail, severity
+// StatusBar shows the plugins' status surfaces (label, detail, severity
 // colour, progress), the last turn's token usage and the plugin health.
 // A flood of status publishes is absorbed by the store; the bar re-reads it
 // at frame rate and always ends on the last value.
-type statusBar struct {
-	d     *UI
-	th    *throttle
+//
+// Concurrency: SetUsage and Kick may be called from any goroutine; the
+// rest runs on the UI goroutine.
+type StatusBar struct {
+	b     *uikit.Bridge
+	state *viewmodel.State
+	list  func() ([]surfaces.Surface, bool)
+	th    *uikit.Throttle
 	syncs atomic.Int64
 
 	// UI goroutine only.
@@ -46,30 +59,54 @@ type statusView struct {
 	stopped bool
 }
 
-func newStatusBar(d *UI) *statusBar {
-	s := &statusBar{d: d, views: map[surfaces.Key]*statusView{}}
-	s.th = newThrottle(d.b, frameInterval, s.sync)
+// NewStatusBar is an empty bar. list returns the stored surfaces, false
+// before a core is attached (called on the UI goroutine, it must answer
+// from memory); state says which plugins are stopped; a click on the
+// health button runs onHealth.
+func NewStatusBar(b *uikit.Bridge, state *viewmodel.State, list func() ([]surfaces.Surface, bool), onHealth func()) *StatusBar {
+	s := &StatusBar{b: b, state: state, list: list, views: map[surfaces.Key]*statusView{}}
+	s.th = uikit.NewThrottle(b, uikit.FrameInterval, s.sync)
 	s.box = container.NewHBox()
 	s.usage = widget.NewLabel("")
 	s.usage.Importance = widget.LowImportance
-	s.health = widget.NewButtonWithIcon("Plugins", theme.ComputerIcon(), d.showPluginManager)
+	s.health = widget.NewButtonWithIcon("Plugins", theme.ComputerIcon(), onHealth)
 	s.health.Importance = widget.LowImportance
 	s.obj = container.NewVBox(widget.NewSeparator(),
 		container.NewBorder(nil, nil, nil, container.NewHBox(s.usage, s.health), s.box))
 	return s
 }
 
-func (s *statusBar) object() fyne.CanvasObject { return s.obj }
+// Object is the bar's canvas object.
+func (s *StatusBar) Object() fyne.CanvasObject { return s.obj }
+
+// Kick asks for a re-read of the status surfaces at the next frame (any
+// goroutine).
+func (s *StatusBar) Kick() { s.th.Kick() }
+
+// Shown are the keys of the status surfaces shown, in order (UI goroutine).
+func (s *StatusBar) Shown() []surfaces.Key { return slices.Clone(s.order) }
+
+// Syncs counts the bar's renders (benchmarks).
+func (s *StatusBar) Syncs() int64 { return s.syncs.Load() }
+
+// Health is the plugin health button (it opens the plugin manager).
+func (s *StatusBar) Health() *widget.Button { return s.health }
+
+// Usage is the last turn's token use as shown.
+func (s *StatusBar) Usage() string { return s.usage.Text }
+
+// ClearUsage empties the token use (another session opened).
+func (s *StatusBar) ClearUsage() { s.usage.SetText("") }
 
 // sync shows the current status surfaces (UI goroutine).
-func (s *statusBar) sync() {
+func (s *StatusBar) sync() {
 	s.syncs.Add(1)
-	core := s.d.getCore()
-	if core == nil {
+	all, ok := s.list()
+	if !ok {
 		return
 	}
 	var order []surfaces.Key
-	for _, x := range core.SurfaceList() {
+	for _, x := range all {
 		if x.Status == nil {
 			continue
 		}
@@ -79,7 +116,7 @@ func (s *statusBar) sync() {
 			v = newStatusView()
 			s.views[x.Key] = v
 		}
-		if stopped := s.d.pluginStopped(x.Key.Plugin); v.version != x.Version || v.stopped != stopped {
+		if stopped := s.state.PluginStopped(x.Key.Plugin); v.version != x.Version || v.stopped != stopped {
 			v.stopped = stopped
 			v.show(x.Key.Plugin, x.Status)
 			v.version = x.Version
@@ -167,8 +204,8 @@ func severityColor(s protocol.Severity) color.Color {
 	return theme.Color(theme.ColorNameSuccess)
 }
 
-// text is what the bar says, for tests and benchmarks (UI goroutine).
-func (s *statusBar) text() string {
+// Text is what the bar's status surfaces say, one per line (UI goroutine).
+func (s *StatusBar) Text() string {
 	var parts []string
 	for _, k := range s.order {
 		v := s.views[k]
@@ -177,14 +214,14 @@ func (s *statusBar) text() string {
 	return strings.Join(parts, "\n")
 }
 
-// setUsage shows the last turn's token usage (any goroutine).
-func (s *statusBar) setUsage(u protocol.ProviderUsage) {
+// SetUsage shows the last turn's token usage (any goroutine).
+func (s *StatusBar) SetUsage(u protocol.ProviderUsage) {
 	text := fmt.Sprintf("%d tokens in · %d out", u.PromptTokens, u.CompletionTokens)
-	s.d.b.post(func() { s.usage.SetText(text) })
+	s.b.Post(func() { s.usage.SetText(text) })
 }
 
-// setHealth counts plugins by state; a click opens the plugin manager.
-func (s *statusBar) setHealth(ps []agent.PluginInfo) {
+// SetHealth counts plugins by state; a click opens the plugin manager.
+func (s *StatusBar) SetHealth(ps []agent.PluginInfo) {
 	counts := map[string]int{}
 	for _, p := range ps {
 		counts[p.State]++
@@ -205,9 +242,14 @@ func (s *statusBar) setHealth(ps []agent.PluginInfo) {
 	} else if counts[agent.PluginDegraded] > 0 {
 		s.health.Importance = widget.WarningImportance
 	}
-	s.setHealthText(text)
+	s.SetHealthText(text)
 }
 
-func (s *statusBar) setHealthText(text string) {
+// SetHealthText says text on the health button ("Starting plugins…").
+func (s *StatusBar) SetHealthText(text string) {
 	s.health.SetText(text)
+}
+
+func clamp01(x float64) float64 {
+	return min(max(x, 0), 1)
 }

@@ -1,51 +1,54 @@
-package desktop
+package chat
 
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
-// docView shows an mdDoc: one widget per block. Showing the same doc again
+// docView shows an markdown.Doc: one widget per block. Showing the same doc again
 // after it grew keeps the widgets of its finished parts untouched and
 // reuses the tail's widgets for the re-parsed tail, so a streamed reply
 // costs a frame only its tail.
 type docView struct {
-	d      *UI
+	d      *env
 	box    *fyne.Container
-	doc    *mdDoc
+	doc    *markdown.Doc
 	rev    uint64
-	parts  []*mdPart
+	parts  []*markdown.Part
 	groups [][]*framedBlock // the widgets of each shown part
 	joined []bool           // per box object: it continues the code box above
 }
 
-func newDocView(d *UI) *docView {
+func newDocView(d *env) *docView {
 	v := &docView{d: d}
 	v.box = container.New(&docLayout{v: v})
 	return v
 }
 
-func (v *docView) show(doc *mdDoc) {
-	if doc == v.doc && doc.rev == v.rev {
+func (v *docView) show(doc *markdown.Doc) {
+	if doc == v.doc && doc.Rev() == v.rev {
 		return
 	}
 	var spare []*framedBlock // widgets of parts no longer shown, to reuse
 	keep := 0
 	if doc == v.doc {
-		for keep < len(v.parts) && keep < len(doc.parts) && v.parts[keep] == doc.parts[keep] {
+		for keep < len(v.parts) && keep < len(doc.Parts()) && v.parts[keep] == doc.Parts()[keep] {
 			keep++
 		}
 	}
 	for _, g := range v.groups[keep:] {
 		spare = append(spare, g...)
 	}
-	v.doc, v.rev = doc, doc.rev
+	v.doc, v.rev = doc, doc.Rev()
 	v.parts, v.groups = v.parts[:keep], v.groups[:keep]
-	for _, p := range doc.parts[keep:] {
-		g := make([]*framedBlock, 0, len(p.blocks))
-		for _, b := range p.blocks {
+	for _, p := range doc.Parts()[keep:] {
+		g := make([]*framedBlock, 0, len(p.Blocks))
+		for _, b := range p.Blocks {
 			var w *framedBlock
 			if len(spare) > 0 && spare[0].inner.kind() == blockKind(b) {
 				w, spare = spare[0], spare[1:]
@@ -116,7 +119,7 @@ func (v *docView) richTexts() []*widget.RichText {
 func (v *docView) plain() string {
 	var s string
 	for _, rt := range v.richTexts() {
-		s += plainText(rt.Segments)
+		s += markdown.PlainText(rt.Segments)
 	}
 	return s
 }
@@ -132,7 +135,7 @@ func (v *docView) cull(lo, hi float32) {
 			inner := f.inner.object()
 			show := y+f.box.Size().Height >= lo && y <= hi
 			if show != inner.Visible() {
-				setShown(inner, show)
+				uikit.SetShown(inner, show)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
-package desktop
+package panels
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -18,30 +20,36 @@ import (
 // Limits of the notification views.
 const (
 	toastTTL       = 5 * time.Second
-	maxToasts      = 4
+	MaxToasts      = 4 // visible at once; older ones go
 	historyCap     = 500
 	systemInterval = 750 * time.Millisecond // at most one system notification per interval
 	systemQueue    = 8
 )
 
-// notification is one entry of the Notifications list.
-type notification struct {
-	key    surfaces.Key // zero for the host's own notices
-	plugin string
-	title  string
-	body   string
-	level  noticeLevel
-	at     time.Time
+// Notification is one entry of the Notifications list.
+type Notification struct {
+	Key    surfaces.Key // zero for the host's own notices
+	Plugin string
+	Title  string
+	Body   string
+	Level  uikit.NoticeLevel
+	At     time.Time
 	// resolves names what the toast announces ("approval:<call>", a
 	// surface key): when that is resolved the toast goes (resolve).
 	resolves string
 }
 
-// notifier shows notifications as in-app toasts, as system notifications
+// Notifier shows notifications as in-app toasts, as system notifications
 // (plugin notifications only, rate-limited, sent from their own goroutine
 // because the platform call can block) and in the Notifications window.
-type notifier struct {
-	d    *UI
+//
+// Concurrency: HostNotice, HostNoticeUntil, Resolve, Published, Removed,
+// ReplyFinished and Entries may be called from any goroutine; ToastLayer,
+// Show and ToastCount run on the UI goroutine.
+type Notifier struct {
+	app  fyne.App
+	b    *uikit.Bridge
+	ctx  context.Context // ends the system notification loop
 	sys  chan *fyne.Notification
 	sent atomic.Int64 // system notifications sent
 	// background: no window of the app has the focus (the lifecycle says
@@ -49,33 +57,36 @@ type notifier struct {
 	background atomic.Bool
 
 	mu      sync.Mutex
-	history []notification // oldest first
+	history []Notification // oldest first
 
 	// UI goroutine only.
 	stack  *fyne.Container
 	layer  *fyne.Container
 	live   []liveToast // the visible toasts, oldest first
+	win    fyne.Window // the Notifications window, nil when closed
 	list   *widget.List
-	listed []notification // newest first, what the list shows
+	listed []Notification // newest first, what the list shows
 }
 
-func newNotifier(d *UI) *notifier {
-	n := &notifier{d: d, sys: make(chan *fyne.Notification, systemQueue)}
+// NewNotifier starts the system notification loop; it ends with ctx and
+// is counted in wg.
+func NewNotifier(ctx context.Context, wg *sync.WaitGroup, app fyne.App, b *uikit.Bridge) *Notifier {
+	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
 	n.stack = container.NewVBox()
 	// The top-right corner of the transcript: never over the composer or
 	// the surface panel's fields and buttons (window.go places the layer).
 	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
-	lc := d.app.Lifecycle()
+	lc := app.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
 	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
-	d.wg.Add(1)
-	go n.systemLoop()
+	wg.Add(1)
+	go n.systemLoop(wg)
 	return n
 }
 
-// replyFinished sends a system notification when the user is elsewhere
+// ReplyFinished sends a system notification when the user is elsewhere
 // (any goroutine).
-func (n *notifier) replyFinished() {
+func (n *Notifier) ReplyFinished() {
 	if !n.background.Load() {
 		return
 	}
@@ -85,12 +96,13 @@ func (n *notifier) replyFinished() {
 	}
 }
 
-func (n *notifier) toastLayer() fyne.CanvasObject { return n.layer }
+// ToastLayer is the layer the toasts sit in (over the transcript only).
+func (n *Notifier) ToastLayer() fyne.CanvasObject { return n.layer }
 
-// published handles a plugin notification (any goroutine).
-func (n *notifier) published(s surfaces.Surface) {
+// Published handles a plugin notification (any goroutine).
+func (n *Notifier) Published(s surfaces.Surface) {
 	p := s.Notification
-	x := notification{key: s.Key, plugin: s.Key.Plugin, title: p.Title, body: p.Body, level: levelOf(p.Severity), at: time.Now(),
+	x := Notification{Key: s.Key, Plugin: s.Key.Plugin, Title: p.Title, Body: p.Body, Level: levelOf(p.Severity), At: time.Now(),
 		resolves: surfaceToastID(s.Key)}
 	n.record(x)
 	select {
@@ -99,22 +111,22 @@ func (n *notifier) published(s surfaces.Surface) {
 	}
 }
 
-// removed: a plugin's notification was dismissed or evicted (any goroutine).
-func (n *notifier) removed(k surfaces.Key) {
-	n.resolve(surfaceToastID(k))
-	n.d.b.post(n.refreshList)
+// Removed: a plugin's notification was dismissed or evicted (any goroutine).
+func (n *Notifier) Removed(k surfaces.Key) {
+	n.Resolve(surfaceToastID(k))
+	n.b.Post(n.refreshList)
 }
 
 func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
 
-// hostNoticeUntil is a host notice whose toast stays only until resolve(id).
-func (n *notifier) hostNoticeUntil(text string, level noticeLevel, id string) {
-	n.record(notification{plugin: "Reasonix", title: text, level: level, at: time.Now(), resolves: id})
+// HostNoticeUntil is a host notice whose toast stays only until resolve(id).
+func (n *Notifier) HostNoticeUntil(text string, level uikit.NoticeLevel, id string) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now(), resolves: id})
 }
 
-// resolve removes the toasts announcing id (any goroutine).
-func (n *notifier) resolve(id string) {
-	n.d.b.post(func() {
+// Resolve removes the toasts announcing id (any goroutine).
+func (n *Notifier) Resolve(id string) {
+	n.b.Post(func() {
 		for _, t := range n.live {
 			if t.id == id {
 				n.drop(t.obj)
@@ -123,58 +135,59 @@ func (n *notifier) resolve(id string) {
 	})
 }
 
-// hostNotice shows the host's own message (any goroutine).
-func (n *notifier) hostNotice(text string, level noticeLevel) {
-	n.record(notification{plugin: "Reasonix", title: text, level: level, at: time.Now()})
+// HostNotice shows the host's own message (any goroutine).
+func (n *Notifier) HostNotice(text string, level uikit.NoticeLevel) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now()})
 }
 
-func (n *notifier) record(x notification) {
+func (n *Notifier) record(x Notification) {
 	n.mu.Lock()
 	n.history = append(n.history, x)
 	if len(n.history) > historyCap {
 		n.history = append(n.history[:0:0], n.history[len(n.history)-historyCap:]...)
 	}
 	n.mu.Unlock()
-	n.d.b.post(func() {
+	n.b.Post(func() {
 		n.toast(x)
 		n.refreshList()
 	})
 }
 
-func (n *notifier) entries() []notification {
+// Entries are the notifications kept, newest first.
+func (n *Notifier) Entries() []Notification {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	out := make([]notification, len(n.history))
+	out := make([]Notification, len(n.history))
 	for i, x := range n.history {
 		out[len(out)-1-i] = x
 	}
 	return out
 }
 
-func levelOf(s protocol.Severity) noticeLevel {
+func levelOf(s protocol.Severity) uikit.NoticeLevel {
 	switch s {
 	case protocol.SeverityWarn:
-		return noticeWarn
+		return uikit.NoticeWarn
 	case protocol.SeverityError:
-		return noticeError
+		return uikit.NoticeError
 	}
-	return noticeInfo
+	return uikit.NoticeInfo
 }
 
 // systemLoop sends system notifications one at a time, spaced out.
-func (n *notifier) systemLoop() {
-	defer n.d.wg.Done()
+func (n *Notifier) systemLoop(wg *sync.WaitGroup) {
+	defer wg.Done()
 	for {
 		select {
 		case x := <-n.sys:
-			n.d.app.SendNotification(x)
+			n.app.SendNotification(x)
 			n.sent.Add(1)
-		case <-n.d.ctx.Done():
+		case <-n.ctx.Done():
 			return
 		}
 		select {
 		case <-time.After(systemInterval):
-		case <-n.d.ctx.Done():
+		case <-n.ctx.Done():
 			return
 		}
 	}
@@ -182,14 +195,14 @@ func (n *notifier) systemLoop() {
 
 // toast shows a transient card in the window's bottom-right corner (UI
 // goroutine); it goes away by itself after toastTTL.
-func (n *notifier) toast(x notification) {
-	title := widget.NewLabel(x.title)
+func (n *Notifier) toast(x Notification) {
+	title := widget.NewLabel(x.Title)
 	title.TextStyle.Bold = true
 	title.Wrapping = fyne.TextWrapWord
-	title.Importance = importanceOf(x.level)
-	box := container.NewVBox(caption(x.plugin), title)
-	if x.body != "" {
-		body := widget.NewLabel(x.body)
+	title.Importance = uikit.Importance(x.Level)
+	box := container.NewVBox(uikit.Caption(x.Plugin), title)
+	if x.Body != "" {
+		body := widget.NewLabel(x.Body)
 		body.Wrapping = fyne.TextWrapWord
 		box.Add(body)
 	}
@@ -197,14 +210,14 @@ func (n *notifier) toast(x notification) {
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
 	closeBtn.Importance = widget.LowImportance
 	head := container.NewBorder(nil, nil, nil, closeBtn, box)
-	card = container.New(fixedWidth{340}, panelBox(theme.ColorNameOverlayBackground, 0, head))
+	card = container.New(uikit.FixedWidth{W: 340}, uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head))
 	n.stack.Add(card)
 	n.live = append(n.live, liveToast{id: x.resolves, obj: card})
-	for len(n.live) > maxToasts {
+	for len(n.live) > MaxToasts {
 		n.drop(n.live[0].obj)
 	}
 	n.layer.Refresh() // the corner grew: re-lay out the layer, not just the stack
-	time.AfterFunc(toastTTL, func() { n.d.b.post(func() { n.drop(card) }) })
+	time.AfterFunc(toastTTL, func() { n.b.Post(func() { n.drop(card) }) })
 }
 
 // liveToast is a visible toast and what it announces.
@@ -214,7 +227,7 @@ type liveToast struct {
 }
 
 // drop removes a toast if it is still shown (UI goroutine).
-func (n *notifier) drop(card fyne.CanvasObject) {
+func (n *Notifier) drop(card fyne.CanvasObject) {
 	for i, t := range n.live {
 		if t.obj == card {
 			n.live = append(n.live[:i:i], n.live[i+1:]...)
@@ -225,35 +238,25 @@ func (n *notifier) drop(card fyne.CanvasObject) {
 	}
 }
 
-// toastCount is how many toasts are visible (tests).
-func (n *notifier) toastCount() int { return len(n.stack.Objects) }
-
-// fixedWidth lays out its objects at one width (toasts).
-type fixedWidth struct{ w float32 }
-
-func (f fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	h := float32(0)
-	for _, o := range objs {
-		h = max(h, o.MinSize().Height)
+// Toasts are the visible toast cards, oldest first (UI goroutine).
+func (n *Notifier) Toasts() []fyne.CanvasObject {
+	out := make([]fyne.CanvasObject, len(n.live))
+	for i, t := range n.live {
+		out[i] = t.obj
 	}
-	return fyne.NewSize(f.w, h)
+	return out
 }
 
-func (f fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
-}
+// ToastCount is how many toasts are visible.
+func (n *Notifier) ToastCount() int { return len(n.stack.Objects) }
 
-// showNotifications opens the Notifications window (UI goroutine).
-func (d *UI) showNotifications() {
-	n := d.notes
-	if d.notesWin != nil {
-		d.notesWin.RequestFocus()
+// Show opens (or raises) the Notifications window (UI goroutine).
+func (n *Notifier) Show() {
+	if n.win != nil {
+		n.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Notifications")
+	w := n.app.NewWindow("Notifications")
 	n.list = widget.NewList(func() int { return len(n.listed) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabel("")
@@ -261,16 +264,16 @@ func (d *UI) showNotifications() {
 			title.Truncation = fyne.TextTruncateEllipsis
 			body := widget.NewLabel("")
 			body.Truncation = fyne.TextTruncateEllipsis
-			return container.NewVBox(caption(""), title, body)
+			return container.NewVBox(uikit.Caption(""), title, body)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			x := n.listed[i]
 			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(x.plugin + " · " + x.at.Format("15:04:05"))
+			box.Objects[0].(*widget.Label).SetText(x.Plugin + " · " + x.At.Format("15:04:05"))
 			t := box.Objects[1].(*widget.Label)
-			t.Importance = importanceOf(x.level)
-			t.SetText(x.title)
-			box.Objects[2].(*widget.Label).SetText(x.body)
+			t.Importance = uikit.Importance(x.Level)
+			t.SetText(x.Title)
+			box.Objects[2].(*widget.Label).SetText(x.Body)
 		})
 	clearBtn := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), func() {
 		n.mu.Lock()
@@ -280,16 +283,19 @@ func (d *UI) showNotifications() {
 	})
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), clearBtn), nil, nil, n.list))
 	w.Resize(fyne.NewSize(520, 560))
-	w.SetOnClosed(func() { d.notesWin, n.list = nil, nil })
-	d.notesWin = w
+	w.SetOnClosed(func() { n.win, n.list = nil, nil })
+	n.win = w
 	n.refreshList()
 	w.Show()
 }
 
-func (n *notifier) refreshList() {
+func (n *Notifier) refreshList() {
 	if n.list == nil {
 		return
 	}
-	n.listed = n.entries()
+	n.listed = n.Entries()
 	n.list.Refresh()
 }
+
+// Sent counts the system notifications sent.
+func (n *Notifier) Sent() int64 { return n.sent.Load() }

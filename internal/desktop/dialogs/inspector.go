@@ -1,4 +1,8 @@
-package desktop
+// Package dialogs holds the desktop's secondary windows that stand on
+// their own: they get what they need (the app, the bridge) explicitly and
+// never reach into the main window: the protocol inspector, the keyboard
+// shortcuts sheet, the user guide and About.
+package dialogs
 
 import (
 	"bytes"
@@ -14,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
@@ -25,46 +30,47 @@ const (
 	inspectorRawCap  = 64 << 10               // bytes of a frame kept for display
 )
 
-// frameRec is one recorded frame, already redacted.
-type frameRec struct {
-	at      time.Time
-	plugin  string
-	dir     ndjson.Direction
-	kind    string
-	method  string
-	id      int64
-	bytes   int
-	latency time.Duration
-	raw     string
+// Frame is one recorded frame, already redacted.
+type Frame struct {
+	At      time.Time
+	Plugin  string
+	Dir     ndjson.Direction
+	Kind    string
+	Method  string
+	ID      int64
+	Bytes   int
+	Latency time.Duration
+	Raw     string // redacted, capped
 }
 
-func (f frameRec) row() string {
+func (f Frame) row() string {
 	arrow := "→" // host to plugin
-	if f.dir == ndjson.In {
+	if f.Dir == ndjson.In {
 		arrow = "←"
 	}
-	s := fmt.Sprintf("%s  %s %s  %s", f.at.Format("15:04:05.000"), arrow, f.plugin, f.kind)
-	if f.method != "" {
-		s += " " + f.method
+	s := fmt.Sprintf("%s  %s %s  %s", f.At.Format("15:04:05.000"), arrow, f.Plugin, f.Kind)
+	if f.Method != "" {
+		s += " " + f.Method
 	}
-	if f.id != 0 {
-		s += fmt.Sprintf(" #%d", f.id)
+	if f.ID != 0 {
+		s += fmt.Sprintf(" #%d", f.ID)
 	}
-	s += fmt.Sprintf("  %d B", f.bytes)
-	if f.latency > 0 {
-		s += "  " + f.latency.Round(10*time.Microsecond).String()
+	s += fmt.Sprintf("  %d B", f.Bytes)
+	if f.Latency > 0 {
+		s += "  " + f.Latency.Round(10*time.Microsecond).String()
 	}
 	return s
 }
 
-// inspector records sidecar frames in memory (no socket, no file) and shows
-// them in the View → Protocol inspector window.
-type inspector struct {
-	d  *UI
-	th *throttle
+// Inspector records sidecar frames in memory (no socket, no file) and shows
+// them in the View → Protocol inspector window. Record and Frames may be
+// called from any goroutine; Show runs on the UI goroutine.
+type Inspector struct {
+	app fyne.App
+	th  *uikit.Throttle
 
 	mu     sync.Mutex
-	ring   []frameRec
+	ring   []Frame
 	next   int // write position once the ring is full
 	paused bool
 
@@ -73,23 +79,21 @@ type inspector struct {
 	list     *widget.List
 	filter   *widget.Entry
 	detail   *widget.Label
-	rows     []frameRec // filtered snapshot
+	rows     []Frame // filtered snapshot
 	selected int
 }
 
-func newInspector(d *UI) *inspector {
-	in := &inspector{d: d, selected: -1}
-	in.th = newThrottle(d.b, inspectorRefresh, in.sync)
+// NewInspector is an empty inspector whose window belongs to app and
+// whose list refreshes through b.
+func NewInspector(app fyne.App, b *uikit.Bridge) *Inspector {
+	in := &Inspector{app: app, selected: -1}
+	in.th = uikit.NewThrottle(b, inspectorRefresh, in.sync)
 	return in
 }
 
-// OnFrame is the agent.Config.OnFrame tap. It runs on sidecar IO
-// goroutines: redact, append to the ring, ask for a (throttled) refresh.
-func (d *UI) OnFrame(plugin string, f ndjson.FrameInfo) {
-	d.inspector.record(plugin, f)
-}
-
-func (in *inspector) record(plugin string, f ndjson.FrameInfo) {
+// Record redacts a frame and keeps it (sidecar IO goroutines); the open
+// window refreshes at most every inspectorRefresh.
+func (in *Inspector) Record(plugin string, f ndjson.FrameInfo) {
 	in.mu.Lock()
 	paused := in.paused
 	in.mu.Unlock()
@@ -100,8 +104,8 @@ func (in *inspector) record(plugin string, f ndjson.FrameInfo) {
 	if len(raw) > inspectorRawCap {
 		raw = raw[:inspectorRawCap] + "… (truncated)"
 	}
-	rec := frameRec{at: time.Now(), plugin: plugin, dir: f.Dir, kind: f.Kind, method: f.Method, id: f.ID,
-		bytes: f.Bytes, latency: f.Latency, raw: raw}
+	rec := Frame{At: time.Now(), Plugin: plugin, Dir: f.Dir, Kind: f.Kind, Method: f.Method, ID: f.ID,
+		Bytes: f.Bytes, Latency: f.Latency, Raw: raw}
 	in.mu.Lock()
 	if len(in.ring) < inspectorRing {
 		in.ring = append(in.ring, rec)
@@ -110,35 +114,35 @@ func (in *inspector) record(plugin string, f ndjson.FrameInfo) {
 		in.next = (in.next + 1) % inspectorRing
 	}
 	in.mu.Unlock()
-	in.th.kick()
+	in.th.Kick()
 }
 
-// frames returns the recorded frames, oldest first.
-func (in *inspector) frames() []frameRec {
+// Frames returns the recorded frames, oldest first.
+func (in *Inspector) Frames() []Frame {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	out := make([]frameRec, 0, len(in.ring))
+	out := make([]Frame, 0, len(in.ring))
 	out = append(out, in.ring[in.next:]...)
 	return append(out, in.ring[:in.next]...)
 }
 
-func (in *inspector) setPaused(p bool) {
+func (in *Inspector) setPaused(p bool) {
 	in.mu.Lock()
 	in.paused = p
 	in.mu.Unlock()
 }
 
-func (in *inspector) clear() {
+func (in *Inspector) clear() {
 	in.mu.Lock()
 	in.ring, in.next = nil, 0
 	in.mu.Unlock()
-	in.th.kick()
+	in.th.Kick()
 }
 
 // matches filters by plugin or method (case-insensitive substrings, every
 // word must match).
-func (f frameRec) matches(filter string) bool {
-	hay := strings.ToLower(f.plugin + " " + f.method + " " + f.kind)
+func (f Frame) matches(filter string) bool {
+	hay := strings.ToLower(f.Plugin + " " + f.Method + " " + f.Kind)
 	for _, w := range strings.Fields(strings.ToLower(filter)) {
 		if !strings.Contains(hay, w) {
 			return false
@@ -148,11 +152,11 @@ func (f frameRec) matches(filter string) bool {
 }
 
 // sync refreshes the list from the ring (UI goroutine, ≤ 10 Hz).
-func (in *inspector) sync() {
+func (in *Inspector) sync() {
 	if in.win == nil {
 		return
 	}
-	all := in.frames()
+	all := in.Frames()
 	rows := all[:0]
 	for _, f := range all {
 		if f.matches(in.filter.Text) {
@@ -167,14 +171,13 @@ func (in *inspector) sync() {
 	}
 }
 
-// showInspector opens the protocol inspector window (UI goroutine).
-func (d *UI) showInspector() {
-	in := d.inspector
+// Show opens (or raises) the protocol inspector window (UI goroutine).
+func (in *Inspector) Show() {
 	if in.win != nil {
 		in.win.RequestFocus()
 		return
 	}
-	w := d.app.NewWindow("Protocol inspector")
+	w := in.app.NewWindow("Protocol inspector")
 	in.filter = widget.NewEntry()
 	in.filter.SetPlaceHolder("Filter by plugin or method")
 	in.filter.OnChanged = func(string) { in.sync() }
@@ -197,7 +200,7 @@ func (d *UI) showInspector() {
 		func(i widget.ListItemID, o fyne.CanvasObject) { o.(*widget.Label).SetText(in.rows[i].row()) })
 	in.list.OnSelected = func(i widget.ListItemID) {
 		in.selected = i
-		in.detail.SetText(prettyJSON(in.rows[i].raw))
+		in.detail.SetText(prettyJSON(in.rows[i].Raw))
 	}
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(pause, copyBtn, clearBtn), in.filter)
 	split := container.NewVSplit(in.list, container.NewVScroll(in.detail))
@@ -212,11 +215,11 @@ func (d *UI) showInspector() {
 	w.Show()
 }
 
-func (in *inspector) copySelected() {
+func (in *Inspector) copySelected() {
 	if in.selected < 0 || in.selected >= len(in.rows) {
 		return
 	}
-	in.d.app.Clipboard().SetContent(in.rows[in.selected].raw)
+	in.app.Clipboard().SetContent(in.rows[in.selected].Raw)
 }
 
 func prettyJSON(raw string) string {

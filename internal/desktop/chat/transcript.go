@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -8,15 +8,11 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
-
-// frameInterval is the render budget of the transcript, the panel and the
-// status bar: changes are buffered and rendered at most this often (60 Hz,
-// one frame every 16.7 ms).
-const frameInterval = time.Second / 60
 
 type itemKind int
 
@@ -27,22 +23,14 @@ const (
 	itemNotice
 )
 
-type noticeLevel int
-
-const (
-	noticeInfo noticeLevel = iota
-	noticeWarn
-	noticeError
-)
-
 // item is one transcript entry in the model the core's goroutines write to.
 type item struct {
 	kind      itemKind
 	text      strings.Builder
 	reasoning strings.Builder
 	call      agent.ToolCall
-	approval  *approval
-	level     noticeLevel
+	approval  *Approval
+	level     uikit.NoticeLevel
 	status    msgStatus
 	turn      uint64 // the turn the item belongs to (tool cards are keyed by turn and call)
 	index     int    // its place in the transcript
@@ -62,8 +50,8 @@ type itemSnap struct {
 	kind            itemKind
 	text, reasoning string
 	call            agent.ToolCall
-	approval        *approval
-	level           noticeLevel
+	approval        *Approval
+	level           uikit.NoticeLevel
 	status          msgStatus
 }
 
@@ -79,25 +67,25 @@ func (it *item) snap() itemSnap {
 		call: it.call, approval: it.approval, level: it.level, status: it.status}
 }
 
-// approval is a tool call waiting for the user. The core goroutine that
+// Approval is a tool call waiting for the user. The core goroutine that
 // asked blocks on ch; the card's buttons answer once.
-type approval struct {
+type Approval struct {
 	req  agent.ApprovalRequest
 	ch   chan agent.Approval
 	once sync.Once
 }
 
-func (a *approval) answer(x agent.Approval) {
+func (a *Approval) answer(x agent.Approval) {
 	a.once.Do(func() { a.ch <- x })
 }
 
-// transcript is the chat view. Core goroutines write to the item model
+// Transcript is the chat view. Core goroutines write to the item model
 // under mu and kick the throttle; the UI goroutine syncs its rows from the
-// model at most once per frameInterval and the virtual list shows the rows
+// model at most once per uikit.FrameInterval and the virtual list shows the rows
 // in view.
-type transcript struct {
-	d         *UI
-	th        *throttle
+type Transcript struct {
+	d         *env
+	th        *uikit.Throttle
 	frames    atomic.Int64 // rendered syncs (benchmark, --stats)
 	syncNanos atomic.Int64 // time spent rendering (benchmark, --stats)
 	maxNanos  atomic.Int64 // the slowest sync
@@ -115,18 +103,19 @@ type transcript struct {
 	view *transcriptView // UI goroutine only
 }
 
-func newTranscript(d *UI) *transcript {
-	t := &transcript{d: d}
-	t.th = newThrottle(d.b, frameInterval, t.sync)
+func newTranscript(d *env) *Transcript {
+	t := &Transcript{d: d}
+	d.transcript = t
+	t.th = uikit.NewThrottle(d.b, uikit.FrameInterval, t.sync)
 	t.view = newTranscriptView(t)
 	return t
 }
 
-func (t *transcript) object() fyne.CanvasObject { return t.view.obj }
+func (t *Transcript) object() fyne.CanvasObject { return t.view.obj }
 
 // --- model side: any goroutine ---
 
-func (t *transcript) add(it *item) {
+func (t *Transcript) add(it *item) {
 	it.turn, it.index = t.turn, len(t.items)
 	t.items = append(t.items, it)
 	it.rev++
@@ -134,24 +123,24 @@ func (t *transcript) add(it *item) {
 
 // touch records a change of an item (mu held): the next frame updates only
 // the items touched since the last one, however long the session.
-func (t *transcript) touch(it *item) {
+func (t *Transcript) touch(it *item) {
 	it.rev++
 	t.touched = append(t.touched, it.index)
 }
 
-func (t *transcript) addUser(text string) {
+func (t *Transcript) addUser(text string) {
 	t.mu.Lock()
 	it := &item{kind: itemUser}
 	it.text.WriteString(text)
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.d.b.post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
-	t.th.kick()
+	t.d.b.Post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
+	t.th.Kick()
 }
 
 // appendDelta adds streamed text or reasoning to the open assistant message.
-func (t *transcript) appendDelta(s string, reasoning bool) {
+func (t *Transcript) appendDelta(s string, reasoning bool) {
 	t.mu.Lock()
 	it := t.openMessage()
 	if reasoning {
@@ -161,11 +150,11 @@ func (t *transcript) appendDelta(s string, reasoning bool) {
 	}
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // openMessage is the assistant message deltas go to (mu held).
-func (t *transcript) openMessage() *item {
+func (t *Transcript) openMessage() *item {
 	if t.open == nil {
 		t.open = &item{kind: itemAssistant}
 		t.add(t.open)
@@ -175,7 +164,7 @@ func (t *transcript) openMessage() *item {
 
 // toolCall creates or updates a tool card. Text after a card starts a new
 // message, so the transcript reads in order.
-func (t *transcript) toolCall(c agent.ToolCall) {
+func (t *Transcript) toolCall(c agent.ToolCall) {
 	t.mu.Lock()
 	it := t.findCall(c.ID)
 	if it == nil {
@@ -186,14 +175,14 @@ func (t *transcript) toolCall(c agent.ToolCall) {
 	t.touch(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // findCall finds the current turn's card for a call id. Ids repeat across
 // turns (the echo model always says call_1; providers that send none get
 // call_<index>), so a card is keyed by (turn, call) and an earlier turn's
 // card is never reused.
-func (t *transcript) findCall(id string) *item {
+func (t *Transcript) findCall(id string) *item {
 	for i := len(t.items) - 1; i >= 0; i-- {
 		it := t.items[i]
 		if it.turn != t.turn {
@@ -207,7 +196,7 @@ func (t *transcript) findCall(id string) *item {
 }
 
 // lastInTurn is the current turn's last assistant message (mu held).
-func (t *transcript) lastInTurn() *item {
+func (t *Transcript) lastInTurn() *item {
 	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
 		if t.items[i].kind == itemAssistant {
 			return t.items[i]
@@ -217,14 +206,14 @@ func (t *transcript) lastInTurn() *item {
 }
 
 // endMessage closes the open assistant message (turn boundaries).
-func (t *transcript) endMessage() {
+func (t *Transcript) endMessage() {
 	t.mu.Lock()
 	t.open = nil
 	t.mu.Unlock()
 }
 
 // beginTurn starts a new turn: tool cards from now on are new cards.
-func (t *transcript) beginTurn() {
+func (t *Transcript) beginTurn() {
 	t.mu.Lock()
 	t.open = nil
 	t.turn++
@@ -232,7 +221,7 @@ func (t *transcript) beginTurn() {
 }
 
 // setUsage records a model call's token use on the message it produced.
-func (t *transcript) setUsage(u protocol.ProviderUsage) {
+func (t *Transcript) setUsage(u protocol.ProviderUsage) {
 	t.mu.Lock()
 	it := t.open
 	if it == nil {
@@ -244,41 +233,41 @@ func (t *transcript) setUsage(u protocol.ProviderUsage) {
 	it.status.usage = &u
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // stopped marks the turn's reply "Stopped": its partial text stays. A turn
 // stopped before any reply gets a quiet notice instead.
-func (t *transcript) stopped() {
+func (t *Transcript) stopped() {
 	t.mu.Lock()
 	if it := t.lastInTurn(); it != nil {
 		it.status.stopped = true
 		t.touch(it)
 	} else {
-		it := &item{kind: itemNotice, level: noticeInfo}
+		it := &item{kind: itemNotice, level: uikit.NoticeInfo}
 		it.text.WriteString("Stopped.")
 		it.status.stopped = true
 		t.add(it)
 	}
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // failed shows why a turn failed, with a Retry that resends its message.
-func (t *transcript) failed(reason string) {
+func (t *Transcript) failed(reason string) {
 	t.mu.Lock()
-	it := &item{kind: itemNotice, level: noticeError}
+	it := &item{kind: itemNotice, level: uikit.NoticeError}
 	it.text.WriteString(reason)
 	it.status.retry = t.lastUserText()
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // lastUserText is the latest user message (mu held).
-func (t *transcript) lastUserText() string {
+func (t *Transcript) lastUserText() string {
 	for i := len(t.items) - 1; i >= 0; i-- {
 		if t.items[i].kind == itemUser {
 			return t.items[i].text.String()
@@ -288,25 +277,25 @@ func (t *transcript) lastUserText() string {
 }
 
 // lastUser is the latest user message (any goroutine).
-func (t *transcript) lastUser() string {
+func (t *Transcript) lastUser() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastUserText()
 }
 
-func (t *transcript) addNotice(text string, level noticeLevel) {
+func (t *Transcript) addNotice(text string, level uikit.NoticeLevel) {
 	t.mu.Lock()
 	it := &item{kind: itemNotice, level: level}
 	it.text.WriteString(text)
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // setApproval shows approval buttons on the call's card (creating the card
 // when the core asked before announcing it).
-func (t *transcript) setApproval(a *approval) {
+func (t *Transcript) setApproval(a *Approval) {
 	t.mu.Lock()
 	it := t.findCall(a.req.CallID)
 	if it == nil {
@@ -317,10 +306,10 @@ func (t *transcript) setApproval(a *approval) {
 	it.approval = a
 	t.touch(it)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
-func (t *transcript) clearApproval(a *approval) {
+func (t *Transcript) clearApproval(a *Approval) {
 	t.mu.Lock()
 	for i := len(t.items) - 1; i >= 0; i-- {
 		if it := t.items[i]; it.approval == a {
@@ -329,11 +318,11 @@ func (t *transcript) clearApproval(a *approval) {
 		}
 	}
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // pendingApproval is the newest approval still waiting (any goroutine).
-func (t *transcript) pendingApproval() *approval {
+func (t *Transcript) pendingApproval() *Approval {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {
@@ -346,28 +335,28 @@ func (t *transcript) pendingApproval() *approval {
 
 // replace empties the transcript and loads msgs in one step (another
 // session was opened).
-func (t *transcript) replace(msgs []protocol.ProviderMessage) {
+func (t *Transcript) replace(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
 	t.epoch++
 	t.items, t.open, t.touched = nil, nil, nil
 	t.load(msgs)
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // loadHistory fills an empty transcript from saved messages.
-func (t *transcript) loadHistory(msgs []protocol.ProviderMessage) {
+func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage) {
 	t.mu.Lock()
 	if len(t.items) == 0 {
 		t.load(msgs)
 	}
 	t.mu.Unlock()
-	t.th.kick()
+	t.th.Kick()
 }
 
 // load builds the items of saved messages (mu held). It only builds the
 // model: no widget exists for a row until it scrolls into view.
-func (t *transcript) load(msgs []protocol.ProviderMessage) {
+func (t *Transcript) load(msgs []protocol.ProviderMessage) {
 	calls := map[string]*item{}
 	for _, m := range msgs {
 		switch m.Role {
@@ -401,7 +390,7 @@ func (t *transcript) load(msgs []protocol.ProviderMessage) {
 
 // sync brings the rows up to date with the model and lets the list bind,
 // measure and place the rows in view.
-func (t *transcript) sync() {
+func (t *Transcript) sync() {
 	start := time.Now()
 	defer func() {
 		d := int64(time.Since(start))

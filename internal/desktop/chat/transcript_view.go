@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"strings"
@@ -9,6 +9,9 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 )
 
 // The UI side of the transcript (UI goroutine only).
@@ -16,7 +19,7 @@ import (
 // transcriptView is the UI side of the transcript: rows (snapshots, parsed
 // markdown, expanded/collapsed state) and the virtual list showing them.
 type transcriptView struct {
-	t           *transcript
+	t           *Transcript
 	obj         fyne.CanvasObject
 	list        *vlist
 	rows        []*row
@@ -35,8 +38,8 @@ type row struct {
 	snap      itemSnap
 	modelRev  uint64
 	rev       uint64 // bumped when anything shown changes (snapshot or state)
-	text      *mdDoc
-	reasoning *mdDoc
+	text      *markdown.Doc
+	reasoning *markdown.Doc
 	ui        rowUI
 }
 
@@ -45,7 +48,7 @@ type rowUI struct {
 	showReasoning, showAll, selecting bool
 }
 
-func newTranscriptView(t *transcript) *transcriptView {
+func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
 	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
@@ -59,7 +62,7 @@ func newTranscriptView(t *transcript) *transcriptView {
 	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
 	v.list.onFollow = func(follow bool) {
 		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
-			setShown(v.jump, shown)
+			uikit.SetShown(v.jump, shown)
 			overlay.Refresh() // place the button: Show does not lay out its parents
 		}
 	}
@@ -118,7 +121,7 @@ func (v *transcriptView) markLastReply() {
 			break
 		}
 	}
-	running := v.t.d.running
+	running := v.t.d.state.Busy()
 	if last == v.lastReply && running == v.lastRunning {
 		return
 	}
@@ -226,4 +229,4 @@ func countLines(s string, cols int) int {
 }
 
 // liveViews are the views of the rows in view, in order (tests).
-func (t *transcript) liveViews() []itemView { return t.view.list.liveViews() }
+func (t *Transcript) liveViews() []itemView { return t.view.list.liveViews() }

@@ -1,4 +1,4 @@
-package desktop
+package markdown
 
 import (
 	"net/url"
@@ -27,11 +27,11 @@ import (
 // mdParser is shared: goldmark parsers are safe for concurrent use.
 var mdParser = goldmark.New().Parser()
 
-// linkHandler is called with a link's destination when the user taps it.
-type linkHandler func(dest string)
+// LinkHandler is called with a link's destination when the user taps it.
+type LinkHandler func(dest string)
 
-// renderMarkdown converts markdown source to RichText segments.
-func renderMarkdown(src string, onLink linkHandler) []widget.RichTextSegment {
+// Render converts markdown source to RichText segments.
+func Render(src string, onLink LinkHandler) []widget.RichTextSegment {
 	source := []byte(src)
 	doc := mdParser.Parse(text.NewReader(source), parser.WithContext(parser.NewContext()))
 	r := mdRenderer{src: source, onLink: onLink}
@@ -40,7 +40,7 @@ func renderMarkdown(src string, onLink linkHandler) []widget.RichTextSegment {
 
 type mdRenderer struct {
 	src    []byte
-	onLink linkHandler
+	onLink LinkHandler
 }
 
 // inlineStyle is the emphasis in force while walking inline nodes.
@@ -219,7 +219,7 @@ func (r *mdRenderer) link(label, dest string, st inlineStyle) []widget.RichTextS
 	if label != "" && label != dest {
 		shown = label + " (" + dest + ")"
 	}
-	if !safeLink(dest) || r.onLink == nil {
+	if !SafeLink(dest) || r.onLink == nil {
 		return []widget.RichTextSegment{r.textSeg(shown, st)}
 	}
 	onLink := r.onLink
@@ -233,8 +233,8 @@ func (r *mdRenderer) link(label, dest string, st inlineStyle) []widget.RichTextS
 	}
 }
 
-// safeLink reports whether dest may be offered for opening.
-func safeLink(dest string) bool {
+// SafeLink reports whether dest may be offered for opening.
+func SafeLink(dest string) bool {
 	u, err := url.Parse(dest)
 	if err != nil {
 		return false
@@ -283,15 +283,15 @@ func (r *mdRenderer) plain(n ast.Node) string {
 	return b.String()
 }
 
-// plainText flattens segments to the text a user reads (tests, copy).
-func plainText(segs []widget.RichTextSegment) string {
+// PlainText flattens segments to the text a user reads (tests, copy).
+func PlainText(segs []widget.RichTextSegment) string {
 	var b strings.Builder
 	for _, s := range segs {
 		switch t := s.(type) {
 		case *widget.ListSegment:
-			b.WriteString(plainText(t.Items))
+			b.WriteString(PlainText(t.Items))
 		case *widget.ParagraphSegment:
-			b.WriteString(plainText(t.Texts))
+			b.WriteString(PlainText(t.Texts))
 		default:
 			b.WriteString(s.Textual())
 		}

@@ -1,4 +1,4 @@
-package desktop
+package chat
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -59,7 +60,7 @@ func TestCodeBlockIsBoxedHighlightedAndCopies(t *testing.T) {
 		if box.lang.Text != "go" {
 			t.Errorf("language label %q", box.lang.Text)
 		}
-		if got := plainText(box.code.Segments); strings.TrimSpace(got) != code {
+		if got := markdown.PlainText(box.code.Segments); strings.TrimSpace(got) != code {
 			t.Errorf("code box shows %q", got)
 		}
 		colors := map[fyne.ThemeColorName]string{}
@@ -120,7 +121,7 @@ func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
 		if got := h.d.app.Clipboard().Content(); got != "Some bold text and code." {
 			t.Errorf("Copy gave %q", got)
 		}
-		menu := msgMenu(h.d, func() *row { return av.r })
+		menu := msgMenu(h.d.transcript.d, func() *row { return av.r })
 		for _, it := range menu.Items {
 			if it.Label == "Copy as Markdown" {
 				it.Action()
@@ -149,24 +150,6 @@ func TestLongCodeBlockIsSplitButCopiesWhole(t *testing.T) {
 		fmt.Fprintf(&code, "x%d := %d // line\n", i, i)
 	}
 	src := "Code:\n\n```go\n" + code.String() + "```\n\nAfter."
-	doc := newMDDoc(nil)
-	for n := 1; n <= len(src); n += 97 { // as if streamed
-		doc.set(src[:n])
-	}
-	doc.set(src)
-	whole := newMDDoc(nil)
-	whole.set(src)
-	if len(doc.parts) != len(whole.parts) {
-		t.Fatalf("streamed into %d parts, parsed whole into %d", len(doc.parts), len(whole.parts))
-	}
-	for i := range doc.parts {
-		if doc.parts[i].src != whole.parts[i].src {
-			t.Fatalf("part %d differs: the splits moved", i)
-		}
-	}
-	if len(doc.parts) < 3 {
-		t.Fatalf("a %d-byte code block stayed in %d parts", len(src), len(doc.parts))
-	}
 	h := newHarness(t)
 	av := h.reply(src)
 	h.ui(func() {
@@ -190,61 +173,6 @@ func TestLongCodeBlockIsSplitButCopiesWhole(t *testing.T) {
 			t.Error("the text after the block is lost")
 		}
 	})
-}
-
-// One huge line of prose is split after a sentence (Fyne wraps a long
-// line in more than linear time).
-func TestHugeParagraphIsSplitAtSentences(t *testing.T) {
-	src := strings.Repeat("A sentence of words. ", 500)
-	doc := newMDDoc(nil)
-	doc.set(src)
-	if len(doc.parts) < 10 {
-		t.Fatalf("%d parts", len(doc.parts))
-	}
-	for _, p := range doc.parts[:len(doc.parts)-1] {
-		if !strings.HasSuffix(p.src, ". ") || len(p.src) > lineLimit {
-			t.Fatalf("part ends %q, %d bytes", p.src[len(p.src)-10:], len(p.src))
-		}
-	}
-}
-
-// Chat blocks keep the markdown rules: no HTML, no image fetch, a link
-// opens only through its confirmation (no URL on the segment), also in
-// table cells.
-func TestChatBlocksKeepTheSafetyRules(t *testing.T) {
-	src := "<script>x()</script>\n\n![i](http://127.0.0.1:1/x.png)\n\n| [a](https://example.com) | <b>b</b> |\n|---|---|\n| ![j](http://127.0.0.1:1/y.png) | [js](javascript:alert(1)) |\n"
-	var segs []widget.RichTextSegment
-	for _, b := range renderBlocks(src, func(string) {}) {
-		segs = append(segs, b.segs...)
-		if b.table != nil {
-			for _, row := range b.table.rows {
-				for _, cell := range row {
-					segs = append(segs, cell...)
-				}
-			}
-		}
-	}
-	text := plainText(segs)
-	for _, want := range []string{"<script>x()</script>", "[image: http://127.0.0.1:1/x.png]", "<b>", "[image: http://127.0.0.1:1/y.png]", "js (javascript:alert(1))"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("rendered text lacks %q:\n%s", want, text)
-		}
-	}
-	links := 0
-	walkSegments(segs, func(s widget.RichTextSegment) {
-		switch l := s.(type) {
-		case *widget.ImageSegment:
-			t.Error("an image segment")
-		case *widget.HyperlinkSegment:
-			links++
-			if l.URL != nil || l.Text != "a" {
-				t.Errorf("link %q carries URL %v", l.Text, l.URL)
-			}
-		}
-	})
-	if links != 1 {
-		t.Errorf("%d tappable links, want 1 (https only)", links)
-	}
 }
 
 func TestRightClickOpensTheMessageMenu(t *testing.T) {

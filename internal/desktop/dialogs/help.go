@@ -1,0 +1,96 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+)
+
+// ShortcutRows are the keys the window answers, as the sheet lists them;
+// the send keys follow the send-key setting.
+func ShortcutRows(enterSends bool) [][2]string {
+	send, newline := "Enter", "Shift+Enter"
+	if !enterSends {
+		send, newline = "Ctrl+Enter", "Enter"
+	}
+	return [][2]string{
+		{send, "Send the message"},
+		{newline, "Add a line"},
+		{"Esc", "Stop the reply · close a dialog"},
+		{"Up (empty composer)", "Edit the last message"},
+		{"Ctrl+K", "Command palette: actions, models, commands"},
+		{"Ctrl+N", "New chat"},
+		{"Ctrl+O", "Open a workspace"},
+		{"Ctrl+B", "Show or hide the sessions sidebar"},
+		{"Ctrl+,", "Settings"},
+		{"Ctrl+/", "This sheet"},
+		{"Enter (in a dialog)", "Confirm"},
+	}
+}
+
+// ShowShortcuts shows the keyboard shortcuts sheet over win.
+func ShowShortcuts(win fyne.Window, enterSends bool) {
+	grid := container.New(layout.NewFormLayout())
+	for _, r := range ShortcutRows(enterSends) {
+		k := widget.NewLabel(r[0])
+		k.TextStyle.Bold = true
+		grid.Add(k)
+		grid.Add(widget.NewLabel(r[1]))
+	}
+	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", grid, win)
+	dlg.Resize(fyne.NewSize(520, 460))
+	dlg.Show()
+}
+
+// userGuide is the in-app guide: what a new user needs to get going.
+const userGuide = `# Reasonix Desktop
+
+## Chat
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy**.
+
+## Tools and approvals
+The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.
+
+## Sessions
+The sidebar (Ctrl+B) lists this workspace's chats, newest first. Search covers titles and text. Rename, export (Markdown or JSON) and delete are below the list; a deleted chat goes to the trash and **Undo delete** brings it back. The app reopens the last chat on launch.
+
+## Plugins
+Plugins run outside any sandbox with your environment: install only what you trust. **Plugins → Manage** shows each plugin's state, what it may do (FULL TRUST), why it failed and its stderr; Restart, Disable and Remove are there too. **Install…** takes a folder; **Link** runs it from that folder instead of a copy. Cards and forms from plugins appear in the panel on the right; a stopped plugin's are greyed until it runs again.
+
+## Settings
+Theme (System, Light, Dark), the send key, the default model, permissions, and which environment variables each plugin reads (names only).
+`
+
+// ShowGuide opens the user guide; its links go to onLink (a confirmation).
+func ShowGuide(app fyne.App, onLink markdown.LinkHandler) {
+	w := app.NewWindow("User guide")
+	text := uikit.NewRichText()
+	text.Segments = markdown.Render(userGuide, onLink)
+	w.SetContent(container.NewVScroll(container.NewPadded(text)))
+	w.Resize(fyne.NewSize(720, 620))
+	w.Show()
+}
+
+// ShowAbout shows the About box over win: the icon (optional) and text.
+func ShowAbout(win fyne.Window, icon fyne.Resource, text string) {
+	box := container.NewVBox()
+	if icon != nil {
+		img := canvas.NewImageFromResource(icon)
+		img.FillMode = canvas.ImageFillContain
+		img.SetMinSize(fyne.NewSize(64, 64))
+		box.Add(img)
+	}
+	box.Add(widget.NewLabelWithStyle("Reasonix Desktop", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
+	about := widget.NewLabel(text)
+	about.Wrapping = fyne.TextWrapWord
+	box.Add(about)
+	dlg := dialog.NewCustom("About", "Close", box, win)
+	dlg.Resize(fyne.NewSize(460, 320))
+	dlg.Show()
+}
