@@ -14,6 +14,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
 
@@ -214,8 +215,9 @@ func (c *composer) syncButtons() {
 	}
 }
 
-// send runs the composer's text: a slash command or plugin action by name,
-// else a turn. The turn runs in a goroutine; its events drive the window.
+// send runs the composer's text: a slash command through the core's
+// command layer (the same one the terminal uses), else a turn. Both run off
+// the UI goroutine; their events and results drive the window.
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
@@ -223,12 +225,20 @@ func (c *composer) send() {
 		return
 	}
 	c.entry.SetText("")
-	if strings.HasPrefix(text, "/") {
-		if d.runSlash(text) {
-			return
-		}
+	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {
+		c.sendText(text)
+		return
 	}
-	c.sendText(text)
+	d.execCommand(text, true)
+}
+
+// restore puts text the user typed back into an empty composer (a command
+// that was refused), so nothing typed is lost.
+func (c *composer) restore(text string) {
+	if strings.TrimSpace(c.entry.Text) == "" {
+		c.entry.SetText(text)
+		c.entry.CursorRow, c.entry.CursorColumn = 0, len([]rune(text))
+	}
 }
 
 // resend runs text again as a new turn (Retry, Regenerate).
@@ -263,26 +273,6 @@ func (c *composer) stopTurn() {
 	}
 }
 
-// runSlash runs "/<plugin>:<action>" or an extension command typed in the
-// composer; false means it is neither (sent to the model as text).
-func (d *UI) runSlash(line string) bool {
-	core := d.getCore()
-	name, _, _ := strings.Cut(line, " ")
-	for _, a := range core.Actions() {
-		if strings.EqualFold(a.Name, name) {
-			d.invokeAction(a.Plugin, a.ID)
-			return true
-		}
-	}
-	for _, cmd := range core.Commands() {
-		if cmd.Name == name {
-			d.runCommand(line)
-			return true
-		}
-	}
-	return false
-}
-
 // invokeAction runs /<plugin>:<action> off the UI goroutine and reports
 // the plugin's message.
 func (d *UI) invokeAction(plugin, id string) {
@@ -300,17 +290,59 @@ func (d *UI) invokeAction(plugin, id string) {
 	})
 }
 
-// runCommand runs an extension slash command and shows its output.
-func (d *UI) runCommand(line string) {
-	d.withCore("command", func(ctx context.Context, c coreAPI) error {
-		out, err := c.RunCommand(ctx, line)
-		if err != nil {
-			return err
-		}
-		if d.renderCommandOutput(c, line, out) {
+// runCommand runs a command line picked elsewhere (the palette) through
+// the core's command layer.
+func (d *UI) runCommand(line string) { d.execCommand(line, false) }
+
+// execCommand runs a slash command with Core.Exec off the UI goroutine and
+// shows its plain-data result in the transcript. typed says the line came
+// from the composer: a line the layer calls a message goes to the model,
+// and a refused one goes back into the composer with the reason.
+func (d *UI) execCommand(line string, typed bool) {
+	name, _, _ := strings.Cut(line, " ")
+	d.withCore(name, func(ctx context.Context, c coreAPI) error {
+		res, err := c.Exec(ctx, line)
+		switch {
+		case errors.Is(err, agent.ErrNotCommand) && typed:
+			d.b.Post(func() { d.composer.sendText(line) })
+			return nil
+		case err != nil:
+			if typed {
+				d.b.Post(func() { d.composer.restore(line) })
+			}
+			d.transcript.AddNotice(line+": "+redact.String(err.Error()), uikit.NoticeWarn)
 			return nil
 		}
-		d.transcript.AddNotice(line+"\n"+out, uikit.NoticeInfo)
+		d.showCommandResult(c, line, res)
 		return nil
 	})
+}
+
+// showCommandResult shows what a command did. Session changes need nothing
+// here: the core's session event redraws the window.
+func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) {
+	switch res.Kind {
+	case agent.CommandNewChat, agent.CommandOpened:
+		d.trace("command " + res.Name + ": " + res.SessionID)
+	case agent.CommandQuit:
+		d.transcript.AddNotice(res.Name+" ends a terminal chat; close the window to quit the app", uikit.NoticeInfo)
+	case agent.CommandAction:
+		level := uikit.NoticeInfo
+		if res.Action != nil && !res.Action.Accepted {
+			level = uikit.NoticeWarn
+		}
+		d.trace("action " + res.Name + ": " + res.Text)
+		d.transcript.AddNotice(res.Text, level)
+	case agent.CommandRan:
+		out := res.Text
+		if res.Output != nil {
+			out = res.Output.Text
+		}
+		if d.renderCommandOutput(c, line, out) {
+			return
+		}
+		d.transcript.AddNotice(line+"\n"+out, uikit.NoticeInfo)
+	default:
+		d.transcript.AddNotice(line+"\n"+res.Text, uikit.NoticeInfo)
+	}
 }

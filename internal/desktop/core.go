@@ -43,7 +43,8 @@ type coreAPI interface {
 	InvokeAction(ctx context.Context, name string, args map[string]string) (protocol.UIActionResult, error)
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
 	Commands() []agent.Command
-	RunCommand(ctx context.Context, line string) (string, error)
+	// Exec runs a slash command line (the core's one command layer).
+	Exec(ctx context.Context, line string) (agent.CommandResult, error)
 
 	// Saved sessions.
 	SearchSessions(q string) []agent.Summary

@@ -52,7 +52,7 @@ func (d *UI) Emit(ev agent.Event) {
 		d.trace("turn failed")
 		// Swap: the next turn starts with no Stop pressed, however it starts
 		// (the composer, Retry, a demo).
-		if d.composer.stopping.Swap(false) || ev.Error == "stopped" {
+		if d.composer.stopping.Swap(false) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
 			d.transcript.Stopped()
 		} else {
 			reason := ev.Error
