@@ -46,7 +46,9 @@ type jsonEvent struct {
 	Call      *jsonCall               `json:"call,omitempty"`
 	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
 	Error     string                  `json:"error,omitempty"`
-	Surface   *jsonSurface            `json:"surface,omitempty"`
+	// End is how a turn ended, typed (turn_done, turn_failed).
+	End     *agent.TurnEnd `json:"end,omitempty"`
+	Surface *jsonSurface   `json:"surface,omitempty"`
 	// Generation is the newly bound generation of surfaces_cleared.
 	Generation int64         `json:"generation,omitempty"`
 	Plugins    []jsonPlugin  `json:"plugins,omitzero"`
@@ -190,7 +192,9 @@ func (f *Frontend) coreEvent(ev agent.Event) (jsonEvent, bool) {
 	case agent.EventUsage:
 		out.Usage = ev.Usage
 	case agent.EventTurnFailed:
-		out.Error = ev.Error
+		out.Error, out.End = ev.Error, ev.End
+	case agent.EventTurnDone:
+		out.End = ev.End
 	case agent.EventPlugins:
 		out.Plugins = plugins(ev.Plugins)
 		if out.Plugins == nil {
@@ -198,7 +202,7 @@ func (f *Frontend) coreEvent(ev agent.Event) (jsonEvent, bool) {
 		}
 	case agent.EventSurface:
 		return f.surfaceEvent(ev.Surface)
-	case agent.EventTurnStarted, agent.EventTurnDone, agent.EventSession:
+	case agent.EventTurnStarted, agent.EventSession:
 	default:
 		return jsonEvent{}, false // a kind this schema does not know yet is not printed half-described
 	}

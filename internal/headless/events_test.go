@@ -91,8 +91,8 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 		{Kind: agent.EventSurface, Surface: &surfaces.Change{Kind: surfaces.Cleared, Generation: 2}},
 		{Kind: agent.EventCompacted, SessionID: sid, Text: "summary"},
 		{Kind: agent.EventNotice, Text: "plugin x skipped"},
-		{Kind: agent.EventTurnFailed, SessionID: sid, Error: "boom"},
-		{Kind: agent.EventTurnDone, SessionID: sid},
+		{Kind: agent.EventTurnFailed, SessionID: sid, Error: "boom", End: &agent.TurnEnd{Outcome: agent.TurnBlocked, Point: protocol.HookToolBefore, Plugin: "guard"}},
+		{Kind: agent.EventTurnDone, SessionID: sid, End: &agent.TurnEnd{Outcome: agent.TurnCompleted}},
 	}
 	var out bytes.Buffer
 	f := New(Options{Out: &out, Err: &bytes.Buffer{}, JSON: true, NonInteractive: true})
@@ -106,6 +106,11 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 	got := strings.Join(validLines(t, loadSchema(t), out.String()), " ")
 	want := "plugins plugins session turn_started user_message reasoning text tool_call usage surface surface surface surface " +
 		"surface_removed surfaces_cleared compacted notice turn_failed turn_done approval_request approval prompt prompt_closed"
+	for _, end := range []string{`"end":{"outcome":"blocked","point":"tool.before","plugin":"guard"}`, `"end":{"outcome":"completed"}`} {
+		if !strings.Contains(out.String(), end) {
+			t.Errorf("no typed turn end %s in\n%s", end, out.String())
+		}
+	}
 	if got != want {
 		t.Fatalf("kinds\n got %s\nwant %s", got, want)
 	}
