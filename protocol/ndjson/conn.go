@@ -453,11 +453,12 @@ func (c *Conn) end(err error, local bool) {
 	started := c.st.started
 	c.st.mu.Unlock()
 	close(c.done)
-	// Handlers are cancelled only now: one that returns at its cancellation
-	// finds the connection ended and its answer is dropped, never written
-	// after the end.
-	c.cancel()
+	// The outbox refuses new frames before handlers are cancelled: a handler
+	// that returns at its cancellation must find its answer refused (and its
+	// after-response hooks told werr), never written after the end. In the
+	// other order its answer could slip in as a direct write in between.
 	c.out.stop(werr)
+	c.cancel()
 	if !started {
 		c.out.finish() // no writer goroutine will ever run
 	}
