@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // framer, as internal/host/sidecar does.
 func hostConn(t testing.TB, stall time.Duration) *ndjson.Conn {
 	return connToChild(t, func(stdout, stdin *os.File) ndjson.Options {
-		rd, wr := Framer(stdout, stdin, stall)
+		rd, wr := Framer(stdout, stdin, stall, nil)
 		return ndjson.Options{Name: "host", Reader: rd, Writer: wr}
 	})
 }
@@ -90,7 +90,7 @@ func stuckPeer(t *testing.T) (connIn, connOut, peerIn, peerOut *os.File) {
 // instead of holding the writer forever.
 func TestWriteStallEndsTheConnection(t *testing.T) {
 	in, out, _, _ := stuckPeer(t)
-	rd, wr := Framer(in, out, 200*time.Millisecond)
+	rd, wr := Framer(in, out, 200*time.Millisecond, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "stalled", Reader: rd, Writer: wr})
 	c.Start()
 	defer c.Close()
@@ -121,7 +121,7 @@ func TestWriteStallEndsTheConnection(t *testing.T) {
 // peer reads again.
 func TestCallHonoursItsDeadlineAgainstAStuckPeer(t *testing.T) {
 	in, out, _, peerOut := stuckPeer(t)
-	rd, wr := Framer(in, out, 10*time.Second)
+	rd, wr := Framer(in, out, 10*time.Second, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "host", Reader: rd, Writer: wr})
 	c.Start()
 	defer func() { peerOut.Close(); c.Close() }()
@@ -156,7 +156,7 @@ func TestCallHonoursItsDeadlineAgainstAStuckPeer(t *testing.T) {
 // for the connection's goroutines.
 func TestCloseEndsABlockedRead(t *testing.T) {
 	in, out, _, _ := stuckPeer(t)
-	rd, wr := Framer(in, out, time.Second)
+	rd, wr := Framer(in, out, time.Second, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "host", Reader: rd, Writer: wr})
 	c.Start()
 	done := make(chan struct{})
@@ -201,7 +201,7 @@ func benchRoundTrip(b *testing.B, c *ndjson.Conn) {
 // when it never comes.
 func TestAwaitIsBounded(t *testing.T) {
 	pr, _ := openPipe(t)
-	r := NewReader(pr)
+	r := NewReader(pr, nil)
 	looks := 0
 	r.Await(func() bool { looks++; return true })
 	if looks != 1 {
