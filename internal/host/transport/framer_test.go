@@ -95,7 +95,6 @@ func TestWriteStallEndsTheConnection(t *testing.T) {
 	c.Start()
 	defer c.Close()
 	big := map[string]string{"pad": strings.Repeat("x", 32<<10)}
-	start := time.Now()
 	go func() {
 		for range 64 { // 2 MiB: far past the pipe's buffer
 			if c.Notify(context.Background(), "n", big) != nil {
@@ -105,14 +104,12 @@ func TestWriteStallEndsTheConnection(t *testing.T) {
 	}()
 	select {
 	case <-c.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("the stalled connection never ended")
 	}
+	// The stall limit, not anything else, ended it.
 	if err := c.Err(); !errors.Is(err, ErrWriteStalled) {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("ended after %s, the stall limit is 200ms", d)
 	}
 }
 
@@ -128,13 +125,18 @@ func TestCallHonoursItsDeadlineAgainstAStuckPeer(t *testing.T) {
 	pad := strings.Repeat("y", 1<<20) // far past the pipe's buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	err := c.Call(ctx, "big", map[string]string{"pad": pad}, nil)
+	// The peer never reads (the stall limit is far away): without the
+	// caller's deadline on the write, the call would never return.
+	called := make(chan error, 1)
+	go func() { called <- c.Call(ctx, "big", map[string]string{"pad": pad}, nil) }()
+	var err error
+	select {
+	case err = <-called:
+	case <-time.After(hangGuard):
+		t.Fatal("the call outlived its deadline against a stuck peer")
+	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("the call returned after %s", d)
 	}
 	sent := make(chan error, 1)
 	go func() { sent <- c.Notify(context.Background(), "after", nil) }()
@@ -163,7 +165,7 @@ func TestCloseEndsABlockedRead(t *testing.T) {
 	go func() { c.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("Close did not return")
 	}
 	if !errors.Is(c.Err(), ndjson.ErrClosed) {
@@ -207,9 +209,18 @@ func TestAwaitIsBounded(t *testing.T) {
 	if looks != 1 {
 		t.Fatalf("looked %d times at an answer already there", looks)
 	}
-	start := time.Now()
-	r.Await(func() bool { return false })
-	if d := time.Since(start); d > time.Second {
-		t.Fatalf("Await spun for %s", d)
+	gaveUp := make(chan struct{})
+	go func() {
+		r.Await(func() bool { return false })
+		close(gaveUp)
+	}()
+	select {
+	case <-gaveUp:
+	case <-time.After(hangGuard):
+		t.Fatal("Await never gave up on an answer that does not come")
 	}
 }
+
+// hangGuard detects hangs; it never orders events, and is generous so that
+// a loaded machine (make stress: -race beside a CPU hog) is no failure.
+const hangGuard = 2 * time.Minute
