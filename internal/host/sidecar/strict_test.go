@@ -135,7 +135,7 @@ func TestStalledReaderIsAFailure(t *testing.T) {
 		if !strings.Contains(e.Cause, "the peer stopped reading") || e.Plugin != "hostile" {
 			t.Fatalf("crash %+v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("a sidecar that stopped reading was never failed")
 	}
 	testutil.WaitDead(t, c.PID())
