@@ -107,8 +107,8 @@ type Client struct {
 	conn    *ndjson.Conn
 	rd      *transport.Reader // conn's: stream positions for the barrier
 	wr      *transport.Writer // conn's: Flushed
-	content *content.Store // this connection's content refs
-	stderr  *proc.Tail     // the child's, once spawned (an empty one before)
+	content *content.Store    // this connection's content refs
+	stderr  *proc.Tail        // the child's, once spawned (an empty one before)
 	started time.Time
 
 	decl      protocol.InitializeResult
