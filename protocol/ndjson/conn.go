@@ -435,12 +435,13 @@ func (c *Conn) end(err error, local bool) {
 	}
 	started := c.st.started
 	c.st.mu.Unlock()
-	close(c.done)
-	// The outbox refuses new frames before handlers are cancelled: a handler
-	// that returns at its cancellation must find its answer refused (and its
-	// after-response hooks told werr), never written after the end. In the
-	// other order its answer could slip in as a direct write in between.
+	// The outbox refuses new frames before Done closes and handlers are
+	// cancelled: a handler that returns at its cancellation must find its
+	// answer refused (and its after-response hooks told werr), never written
+	// after the end. In the other order its answer could slip in as a direct
+	// write in between.
 	c.out.stop(werr)
+	close(c.done)
 	c.cancel()
 	if !started {
 		c.out.finish() // no writer goroutine will ever run
