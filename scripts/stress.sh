@@ -17,7 +17,9 @@ if [ $# -eq 0 ]; then set -- ./...; fi
 
 work=$(mktemp -d)
 hog_pids=()
+summary=""
 cleanup() {
+	[ -n "$summary" ] && kill "$summary" 2>/dev/null # go test then dies on its next write
 	for pid in "${hog_pids[@]}"; do kill "$pid" 2>/dev/null; done
 	for pid in "${hog_pids[@]}"; do wait "$pid" 2>/dev/null; done
 	rm -rf "$work"
@@ -36,10 +38,18 @@ done
 echo "stress: $* ${count}x under -race, $hogs CPU hog(s) (pids ${hog_pids[*]}), timeout $timeout"
 
 start=$(date +%s)
-env -u REASONIX_SOAK "$go" test -race -count="$count" -timeout "$timeout" -json "$@" 2>&1 |
-	"$work/stresssum"
-status=("${PIPESTATUS[@]}")
-echo "stress: wall time $(( $(date +%s) - start ))s, go test exit ${status[0]}, summary exit ${status[1]}"
-if [ "${status[0]}" -ne 0 ] || [ "${status[1]}" -ne 0 ]; then
+# In the background, so that a signal to this script runs its traps at once
+# (bash runs a trap only once the foreground command ends) and the hogs die
+# with it. go test's own status is kept in a file: stresssum's is the job's.
+(
+	env -u REASONIX_SOAK "$go" test -race -count="$count" -timeout "$timeout" -json "$@" 2>&1
+	echo $? 2>/dev/null > "$work/go-test-status"
+) | "$work/stresssum" &
+summary=$!
+wait "$summary"
+sum_status=$?
+test_status=$(cat "$work/go-test-status" 2>/dev/null || echo "missing")
+echo "stress: wall time $(( $(date +%s) - start ))s, go test exit $test_status, summary exit $sum_status"
+if [ "$test_status" != 0 ] || [ "$sum_status" != 0 ]; then
 	exit 1
 fi
