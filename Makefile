@@ -46,7 +46,7 @@ soak:
 ## STRESS_PKGS narrows it (default ./...). Soak tests stay gated (make soak).
 STRESS_COUNT ?= 10
 STRESS_PKGS  ?= ./...
-stress:
+stress: deps
 	STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) nice bash scripts/stress.sh $(STRESS_PKGS)
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
