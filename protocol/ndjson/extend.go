@@ -47,7 +47,7 @@ type Awaiter interface {
 // FrameHandled is told the offset just past every whole frame once the
 // connection handled it: a response before its caller sees it, a request or
 // notification once admitted and dispatched (or refused), whitespace and
-// invalid lines too.
+// invalid lines too. Offsets never decrease; one may be told twice.
 type Gatekeeper interface {
 	Reader
 	AdmitFrame(method string, notification bool, offset int64) (end bool, err error)
