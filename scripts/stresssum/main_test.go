@@ -55,3 +55,25 @@ func TestSummarize(t *testing.T) {
 		})
 	}
 }
+
+// FuzzSummarize: any input (go test -json or not) is summarized without a
+// panic, and a stream with a failing test event always counts a failure.
+func FuzzSummarize(f *testing.F) {
+	f.Add([]byte(`{"Action":"run","Package":"a","Test":"TestX"}` + "\n" + `{"Action":"fail","Package":"a","Test":"TestX"}` + "\n"))
+	f.Add([]byte(`{"Action":"skip","Package":"b"}` + "\nnot json\n"))
+	f.Add([]byte(`{"Action":"output","Package":"a","Test":"T/x","Output":"o"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rep, err := summarize(strings.NewReader(string(data)), io.Discard)
+		if err != nil {
+			return // a line past the scanner's cap
+		}
+		rep.print(io.Discard, 0)
+		failing := 0
+		for _, p := range rep.pkgs {
+			failing += p.fails
+		}
+		if rep.failures() < failing {
+			t.Fatalf("failures %d < failed test runs %d", rep.failures(), failing)
+		}
+	})
+}
