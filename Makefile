@@ -13,7 +13,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: run test deps build examples bench lint generate check-generated package clean soak perf-check
+.PHONY: run test deps build examples bench lint generate check-generated package clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -40,6 +40,14 @@ SOAK_HOST_KILLS ?= 100
 soak:
 	REASONIX_SOAK=1 REASONIX_SOAK_KILLS=$(SOAK_KILLS) REASONIX_SOAK_HOST_KILLS=$(SOAK_HOST_KILLS) \
 		$(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./cmd/reasonix-desktop/
+
+## stress: every package's tests STRESS_COUNT times (default 10) under -race while a CPU hog
+## runs (scripts/stress.sh); prints runs and failures per package, fails on any failure.
+## STRESS_PKGS narrows it (default ./...). Soak tests stay gated (make soak).
+STRESS_COUNT ?= 10
+STRESS_PKGS  ?= ./...
+stress: deps
+	STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) nice bash scripts/stress.sh $(STRESS_PKGS)
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
 deps:

@@ -47,22 +47,23 @@ func oracleDuplicate(data []byte) (string, bool) {
 	dec.UseNumber() // 1E700 is a valid token, not a float64
 	type level struct {
 		keys  map[string]bool // nil for an array
-		path  string          // of the container
 		index int             // next array index
 		key   string          // the member whose value comes next
 		await bool            // the next string token is a key
 	}
 	var stack []*level
-	at := func() string { // path of the value about to start
-		if len(stack) == 0 {
-			return ""
+	// The path of the container stack[n] is built only for the answer: a
+	// path kept per level costs O(depth²) on deeply nested input.
+	pathOf := func(n int) string {
+		p := ""
+		for _, l := range stack[:n] {
+			if l.keys != nil {
+				p = join(p, l.key)
+			} else {
+				p += "[" + strconv.Itoa(l.index-1) + "]"
+			}
 		}
-		top := stack[len(stack)-1]
-		if top.keys != nil {
-			return join(top.path, top.key)
-		}
-		top.index++
-		return top.path + "[" + strconv.Itoa(top.index-1) + "]"
+		return p
 	}
 	for {
 		tok, err := dec.Token()
@@ -82,14 +83,16 @@ func oracleDuplicate(data []byte) (string, bool) {
 		}
 		if k, ok := tok.(string); ok && top != nil && top.keys != nil && top.await {
 			if top.keys[k] {
-				return join(top.path, k), true
+				return join(pathOf(len(stack)-1), k), true
 			}
 			top.keys[k], top.key, top.await = true, k, false
 			continue
 		}
-		path := at()
+		if top != nil && top.keys == nil {
+			top.index++ // a value starts in an array
+		}
 		if d, ok := tok.(json.Delim); ok {
-			l := &level{path: path}
+			l := &level{}
 			if d == '{' {
 				l.keys, l.await = map[string]bool{}, true
 			}

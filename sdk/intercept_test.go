@@ -109,19 +109,25 @@ func TestDecisionErrors(t *testing.T) {
 
 func TestInterceptContextCarriesTimeout(t *testing.T) {
 	type seen struct {
-		has     bool
-		left    time.Duration
-		timeout time.Duration
+		has      bool
+		deadline time.Time
+		timeout  time.Duration
 	}
 	got := make(chan seen, 2)
 	h := interceptHost(t, map[protocol.HookPoint]sdk.InterceptFunc{sdk.AnyPoint: func(ctx context.Context, c *sdk.InterceptCall) (sdk.Decision, error) {
 		dl, ok := ctx.Deadline()
-		got <- seen{ok, time.Until(dl), c.Timeout}
+		got <- seen{ok, dl, c.Timeout}
 		return sdk.Continue(), nil
 	}}, hostOptions{})
+	// The deadline is timeoutMillis from when the plugin took the call:
+	// between the host's send and its answer, plus 1.5 s (an order of clock
+	// readings, whatever the load).
+	const timeout = 1500 * time.Millisecond
+	before := time.Now()
 	h.intercept(protocol.InterceptParams{Event: protocol.HookToolBefore, TimeoutMillis: 1500, Payload: json.RawMessage(`{}`)})
-	if s := recv(t, got, "intercept"); !s.has || s.left <= 0 || s.left > 1500*time.Millisecond || s.timeout != 1500*time.Millisecond {
-		t.Errorf("timeoutMillis 1500: %+v", s)
+	after := time.Now()
+	if s := recv(t, got, "intercept"); !s.has || s.deadline.Before(before.Add(timeout)) || s.deadline.After(after.Add(timeout)) || s.timeout != timeout {
+		t.Errorf("timeoutMillis 1500: %+v, sent at %v, answered at %v", s, before, after)
 	}
 	h.intercept(protocol.InterceptParams{Event: protocol.HookToolBefore, Payload: json.RawMessage(`{}`)})
 	if s := recv(t, got, "intercept"); s.has || s.timeout != 0 {

@@ -165,21 +165,25 @@ func TestAbsentCallbacksAnswerUnknownMethod(t *testing.T) {
 }
 
 func TestShutdownAnswersAndServeReturns(t *testing.T) {
-	shut := make(chan time.Duration, 1)
+	shut := make(chan time.Time, 1)
 	p := &sdk.Plugin{Name: "demo", Version: "1",
 		OnShutdown: func(ctx context.Context) {
 			dl, _ := ctx.Deadline()
-			shut <- time.Until(dl)
+			shut <- dl
 		},
 	}
 	h := startHost(t, p, hostOptions{})
 	h.handshake()
+	before := time.Now()
 	raw, err := h.call(protocol.MethodShutdown, protocol.ShutdownParams{TimeoutMillis: 2000})
+	after := time.Now()
 	if err != nil || string(raw) != `{"accepted":true}` {
 		t.Fatalf("shutdown answer %s, %v", raw, err)
 	}
-	if left := recv(t, shut, "OnShutdown"); left <= 0 || left > 2*time.Second {
-		t.Errorf("OnShutdown deadline in %v, want within the 2s timeout", left)
+	// Within the 2 s the host gives it, counted from when the plugin took
+	// the request (an order of clock readings, whatever the load).
+	if dl := recv(t, shut, "OnShutdown"); !dl.After(before) || dl.After(after.Add(2*time.Second)) {
+		t.Errorf("OnShutdown deadline %v, want after %v and within 2s of %v", dl, before, after)
 	}
 	if err := h.waitServe(); err != nil {
 		t.Fatalf("Serve returned %v after shutdown", err)
@@ -198,12 +202,9 @@ func TestShutdownBoundsOnShutdown(t *testing.T) {
 	p := &sdk.Plugin{Name: "demo", Version: "1", OnShutdown: func(context.Context) { select {} }}
 	h := startHost(t, p, hostOptions{})
 	h.handshake()
-	start := time.Now()
+	// OnShutdown never returns: the answer coming at all is the bound.
 	if _, err := h.call(protocol.MethodShutdown, protocol.ShutdownParams{TimeoutMillis: 200}); err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > waitTimeout/2 {
-		t.Fatalf("shutdown took %v with a 200ms timeout", d)
 	}
 	if err := h.waitServe(); err != nil {
 		t.Fatal(err)

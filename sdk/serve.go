@@ -50,7 +50,8 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	defer s.cancel()
-	s.conn = ndjson.NewConn(r, w, ndjson.Options{Name: "sdk:" + p.Name, Logger: log})
+	out := &flushWriter{Writer: ndjson.NewWriter(w), flushed: make(chan struct{})}
+	s.conn = ndjson.NewConn(r, nil, ndjson.Options{Name: "sdk:" + p.Name, Logger: log, Writer: out})
 	s.host = newHost(s.conn)
 	s.register()
 	s.conn.Start()
@@ -67,7 +68,7 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 	s.waitStreams(wctx)
 	wcancel()
 	s.conn.CloseWithError(nil)
-	<-s.conn.Flushed() // what was queued is written
+	<-out.flushed // what was queued is written
 	if err != nil {
 		return err
 	}
@@ -79,6 +80,22 @@ func ServeIO(ctx context.Context, p *Plugin, r io.Reader, w io.Writer) error {
 		return nil
 	}
 	return cerr
+}
+
+// flushWriter is the default Writer that says when the connection closed
+// it: after its last frame, so everything queued before the end was
+// written (or failed to be).
+type flushWriter struct {
+	ndjson.Writer
+	flushed chan struct{}
+}
+
+func (f *flushWriter) Close() error {
+	defer close(f.flushed)
+	if cl, ok := f.Writer.(io.Closer); ok {
+		return cl.Close()
+	}
+	return nil
 }
 
 // server is the state of one ServeIO call.

@@ -181,11 +181,21 @@ func TestKill9DuringATurnLeavesTheLastSaveLoadable(t *testing.T) {
 	}
 	got := make(chan bool, 1)
 	go func() {
+		// A read may return any part of what was written: gather until the
+		// first chunk is seen or the stream ends.
+		var seen []byte
 		buf := make([]byte, 64)
-		n, _ := stdout.Read(buf)
-		got <- strings.Contains(string(buf[:n]), "t1")
+		reported := false
 		for { // keep draining so the host never blocks on a full pipe
-			if _, err := stdout.Read(buf); err != nil {
+			n, err := stdout.Read(buf)
+			if !reported {
+				seen = append(seen, buf[:n]...)
+				if strings.Contains(string(seen), "t1") || err != nil {
+					got <- strings.Contains(string(seen), "t1")
+					reported = true
+				}
+			}
+			if err != nil {
 				return
 			}
 		}

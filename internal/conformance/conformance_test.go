@@ -103,7 +103,7 @@ func (p *peer) lines(t *testing.T, prefix string) []string {
 // frame waits for the one recorded host frame containing every marker.
 func (p *peer) frame(t *testing.T, markers ...string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testutil.WaitTimeout)
 	for {
 		var found []string
 	next:
@@ -263,7 +263,7 @@ func TestStreamTranscript(t *testing.T) {
 		t.Fatal(err)
 	}
 	var events []string
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(testutil.WaitTimeout)
 	for done := false; !done; {
 		select {
 		case ev, ok := <-s.Events():

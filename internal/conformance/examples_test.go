@@ -144,7 +144,7 @@ func TestExamplesStartAgainstRealFrames(t *testing.T) {
 						t.Fatalf("%s: error answer %s", what, l)
 					}
 					return f
-				case <-time.After(10 * time.Second):
+				case <-time.After(testutil.WaitTimeout):
 					t.Fatalf("%s: no answer", what)
 				}
 				return nil
@@ -200,7 +200,7 @@ func TestExamplesStartAgainstRealFrames(t *testing.T) {
 			stdin.Close()
 			select {
 			case <-done:
-			case <-time.After(5 * time.Second):
+			case <-time.After(testutil.WaitTimeout):
 				t.Fatal("the sidecar did not exit after shutdown and EOF")
 			}
 		})

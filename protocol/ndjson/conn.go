@@ -38,15 +38,10 @@ type Options struct {
 	// (default 256).
 	OutboundQueue int
 	// Admit, when set, is checked before dispatching any inbound request or
-	// notification (known or not). A non-nil error answers a request with
-	// that error (converted by protocol.AsError) and drops a notification.
+	// notification (known or not), by the reader goroutine. A non-nil error
+	// answers a request with that error (converted by protocol.AsError) and
+	// drops a notification. A Reader that is a Gatekeeper replaces it.
 	Admit func(method string, notification bool) error
-	// AdmitAt, when set, replaces Admit and is also told where the frame
-	// starts in the inbound byte stream, to compare with Received: a frame
-	// that starts before a mark was already on its way before it. An error
-	// that wraps ErrPoison (see Poison) answers the request, then ends the
-	// connection with that error once the answer is written.
-	AdmitAt func(method string, notification bool, offset int64) error
 	// OnFrame, when set, is an inspector tap: it is called for every frame
 	// read (by the reader goroutine, once the frame is parsed; a response
 	// before its caller sees it) or written (by the goroutine writing it,
@@ -116,6 +111,9 @@ type Conn struct {
 	opts     Options
 	log      *slog.Logger
 	rd       Reader
+	gate     Gatekeeper     // nil unless rd is one
+	buffered BufferedReader // nil unless rd is one
+	await    Awaiter        // nil unless rd is one
 	out      *outbox
 	handlers map[string]Handler
 	notes    map[string]noteEntry
@@ -205,6 +203,9 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		done:     make(chan struct{}),
 		st:       state{pending: map[int64]*pending{}},
 	}
+	c.gate, _ = rd.(Gatekeeper)
+	c.buffered, _ = rd.(BufferedReader)
+	c.await, _ = rd.(Awaiter)
 	c.out = newOutbox(wr, opts.OutboundQueue, c)
 	return c
 }
@@ -297,8 +298,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 		c.forget(id)
 		return err
 	}
-	if aw, ok := c.rd.(awaiter); ok {
-		aw.Await(func() bool { return len(p.ch) > 0 })
+	if c.await != nil {
+		c.await.Await(func() bool { return len(p.ch) > 0 })
 	}
 	var r response
 	select {
@@ -322,12 +323,6 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any) 
 	return nil
 }
 
-// awaiter is a Reader that may hold a Call's goroutine briefly before it
-// blocks for its answer (see Reader).
-type awaiter interface {
-	Await(answered func() bool)
-}
-
 // forget removes a pending call that will not wait for its answer.
 func (c *Conn) forget(id int64) {
 	c.st.mu.Lock()
@@ -344,18 +339,6 @@ func (c *Conn) Notify(ctx context.Context, method string, params any) error {
 		return err
 	}
 	return c.out.send(ctx, f, true, false)
-}
-
-// NotifyNow sends a lone notification: written on the caller's goroutine
-// when the writer is idle and nothing is queued, as a Call's request is,
-// else queued as Notify does. It saves waking the writer goroutine; a run
-// of notifications should use Notify.
-func (c *Conn) NotifyNow(ctx context.Context, method string, params any) error {
-	f, err := c.notification(method, params)
-	if err != nil {
-		return err
-	}
-	return c.out.send(ctx, f, true, true)
 }
 
 // TryNotify sends a notification without blocking; it returns ErrQueueFull
@@ -452,12 +435,14 @@ func (c *Conn) end(err error, local bool) {
 	}
 	started := c.st.started
 	c.st.mu.Unlock()
-	close(c.done)
-	// Handlers are cancelled only now: one that returns at its cancellation
-	// finds the connection ended and its answer is dropped, never written
-	// after the end.
-	c.cancel()
+	// The outbox refuses new frames before Done closes and handlers are
+	// cancelled: a handler that returns at its cancellation must find its
+	// answer refused (and its after-response hooks told werr), never written
+	// after the end. In the other order its answer could slip in as a direct
+	// write in between.
 	c.out.stop(werr)
+	close(c.done)
+	c.cancel()
 	if !started {
 		c.out.finish() // no writer goroutine will ever run
 	}

@@ -42,10 +42,13 @@
 // Framing is pluggable: a Conn reads frames through a Reader and writes
 // them through a Writer (see their doc comments for who calls them and
 // when). NewReader and NewWriter are the default framer over any io.Reader
-// and io.Writer, which the SDK uses; the desktop host plugs in its pipe
-// transport (internal/host/transport: write deadlines, a stall limit, and a
-// Reader whose Await spins a Call's thread briefly) through Options.Reader
-// and Options.Writer. This package imports nothing of the host.
+// and io.Writer, which the SDK uses. A Reader may also implement the
+// optional extension points BufferedReader, Awaiter and Gatekeeper, which
+// NewConn finds by type assertion: the desktop host's pipe framer
+// (internal/host/transport: write deadlines, a stall limit, a Call's thread
+// spinning briefly for its answer, the initialized barrier) plugs in
+// through Options.Reader and Options.Writer. A plugin needs none of them;
+// this package imports nothing of the host.
 //
 // Concurrency
 //   - One reader goroutine reads every frame and dispatches it: a response

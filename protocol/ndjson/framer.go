@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -25,15 +24,8 @@ import (
 // connection ends) a blocked ReadFrame must return promptly, with any
 // error: Close waits for it.
 //
-// A Reader may also have Buffered() int (bytes read ahead, not yet
-// returned: the Conn then yields the CPU only when nothing is buffered) and
-// Received() int64 (bytes read so far, buffered ones included; see
-// Conn.Received), and Await(answered func() bool), which the Conn calls on
-// a Call's goroutine once the request is written, before that goroutine
-// blocks for the answer: it may keep the goroutine (and its thread) briefly
-// until answered reports the answer delivered, sparing it a sleep and a
-// wake-up when the answer comes quickly (the host's pipe transport spins
-// there); it must return soon either way.
+// A Reader may also implement the optional extension points BufferedReader,
+// Awaiter and Gatekeeper (see their doc comments).
 type Reader interface {
 	ReadFrame(ctx context.Context) ([]byte, error)
 }
@@ -62,15 +54,11 @@ var ErrLineTooLong = errors.New("line exceeds the length limit")
 // its read buffer: the framing under the default Reader, and under the
 // host's pipe transport (v2 frames, xdev v1 lines).
 //
-// Concurrency: ReadLine is called by one goroutine at a time; Received and
-// Handled may be called from any goroutine.
+// Concurrency: ReadLine and Buffered are called by one goroutine at a time.
 type LineReader struct {
 	br      *bufio.Reader
 	max     int
-	partial []byte       // a line cut short by a deadline, for the next read
-	rx      atomic.Int64 // bytes read from r so far, buffered ones included
-	end     atomic.Int64 // stream offset after the last whole line
-	at      int64        // stream offset of the last line returned
+	partial []byte // a line cut short by a deadline, for the next read
 }
 
 // lineBufferSize is the read buffer; longer lines are assembled in a
@@ -79,9 +67,7 @@ const lineBufferSize = 64 << 10
 
 // NewLineReader reads lines of at most max bytes, newline included, from r.
 func NewLineReader(r io.Reader, max int) *LineReader {
-	l := &LineReader{max: max}
-	l.br = bufio.NewReaderSize(countingReader{r, &l.rx}, lineBufferSize)
-	return l
+	return &LineReader{br: bufio.NewReaderSize(r, lineBufferSize), max: max}
 }
 
 // ReadLine returns the next line without its newline, in a freshly
@@ -102,8 +88,6 @@ func (l *LineReader) ReadLine() ([]byte, error) {
 			if n > l.max {
 				return nil, l.tooLong()
 			}
-			l.at = l.end.Load()
-			l.end.Store(l.at + int64(n))
 			if acc == nil {
 				line := make([]byte, len(chunk)-1)
 				copy(line, chunk)
@@ -134,31 +118,8 @@ func (l *LineReader) tooLong() error {
 // Buffered is how many bytes are read and wait in the buffer.
 func (l *LineReader) Buffered() int { return l.br.Buffered() }
 
-// Offset is the stream offset where the last line returned starts.
-func (l *LineReader) Offset() int64 { return l.at }
-
-// Received is how many bytes were read from r so far, buffered ones
-// included.
-func (l *LineReader) Received() int64 { return l.rx.Load() }
-
-// Handled is the stream offset just past the last whole line returned.
-func (l *LineReader) Handled() int64 { return l.end.Load() }
-
-// countingReader counts the bytes each read returns: one atomic add per
-// read call, not per line.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (cr countingReader) Read(p []byte) (int, error) {
-	n, err := cr.r.Read(p)
-	cr.n.Add(int64(n))
-	return n, err
-}
-
 // FrameReader is the default Reader: frames of at most protocol.FrameBytes
-// read from an io.Reader, with the LineReader's counters.
+// read from an io.Reader through a LineReader.
 type FrameReader struct {
 	*LineReader
 	src   io.Reader

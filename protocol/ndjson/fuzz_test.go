@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"sync"
 	"testing"
 	"time"
@@ -157,7 +158,7 @@ func FuzzFrameReader(f *testing.F) {
 		c.Start()
 		select {
 		case <-out.closed:
-		case <-time.After(10 * time.Second):
+		case <-time.After(testTimeout):
 			t.Fatal("conn did not finish")
 		}
 		out.mu.Lock()
@@ -179,6 +180,58 @@ func FuzzFrameReader(f *testing.F) {
 			if err := json.Unmarshal(line, &m); err != nil || string(m["jsonrpc"]) != `"2.0"` {
 				t.Fatalf("output line %s: %v", line, err)
 			}
+		}
+	})
+}
+
+// recordingGate admits everything and records what a Gatekeeper is told.
+type recordingGate struct {
+	*FrameReader
+	admitted []int64 // reader goroutine only, read after Wait
+	handled  []int64
+}
+
+func (g *recordingGate) AdmitFrame(_ string, _ bool, offset int64) (bool, error) {
+	g.admitted = append(g.admitted, offset)
+	return false, nil
+}
+
+func (g *recordingGate) FrameHandled(end int64) { g.handled = append(g.handled, end) }
+
+// FuzzGatekeeperOffsets feeds arbitrary bytes to a Conn whose Reader is a
+// Gatekeeper: every frame it is asked to admit starts a line of the
+// stream, the handled offsets never go back, and once the stream ends every
+// byte up to the last newline was handled (the initialized barrier relies
+// on these offsets).
+func FuzzGatekeeperOffsets(f *testing.F) {
+	var all bytes.Buffer
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s + "\n"))
+		all.WriteString(s + "\n")
+	}
+	f.Add(all.Bytes())
+	f.Add([]byte("  \n\n{\"jsonrpc\":\"2.0\",\"method\":\"note\"}\r\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"echo\"}\ntail"))
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		g := &recordingGate{FrameReader: NewReader(bytes.NewReader(stream))}
+		c := NewConn(nil, io.Discard, Options{Reader: g})
+		c.Handle("echo", echo)
+		c.HandleNotification("note", func(context.Context, json.RawMessage) {})
+		c.Start()
+		<-c.Done()
+		c.Wait()
+		for _, at := range g.admitted {
+			if at < 0 || at >= int64(len(stream)) || (at > 0 && stream[at-1] != '\n') {
+				t.Fatalf("admitted a frame at %d, not the start of a line of %q", at, stream)
+			}
+		}
+		for i := 1; i < len(g.handled); i++ {
+			if g.handled[i] < g.handled[i-1] {
+				t.Fatalf("handled went back: %v", g.handled)
+			}
+		}
+		last := int64(bytes.LastIndexByte(stream, '\n') + 1)
+		if n := len(g.handled); last > 0 && (n == 0 || g.handled[n-1] != last) {
+			t.Fatalf("handled %v, the stream's lines end at %d", g.handled, last)
 		}
 	})
 }

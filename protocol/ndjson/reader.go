@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -20,10 +19,10 @@ import (
 // handlers must not modify params.
 var emptyObject = json.RawMessage("{}")
 
-// inbound is where the reader is in the inbound byte stream.
+// inbound is where the reader is in the inbound byte stream (reader-owned).
 type inbound struct {
-	at      int64        // reader-owned: offset of the frame being handled
-	handled atomic.Int64 // offset just past the last whole frame read
+	at  int64 // offset where the frame being handled starts
+	end int64 // offset just past it
 }
 
 // errFrameTooLarge builds the terminal error of an oversized inbound line.
@@ -38,7 +37,6 @@ func (c *Conn) errFrameTooLarge() *protocol.Error {
 func (c *Conn) readLoop() {
 	defer c.wg.Done()
 	defer close(c.noteQ)
-	buffered, _ := c.rd.(interface{ Buffered() int })
 	for {
 		line, err := c.rd.ReadFrame(c.ctx)
 		select {
@@ -50,11 +48,13 @@ func (c *Conn) readLoop() {
 			c.end(c.readErr(err), false)
 			return
 		}
-		c.rx.at = c.rx.handled.Load()
-		end := c.rx.at + int64(len(line)) + 1
-		readied := c.handleFrame(line, end)
-		c.rx.handled.Store(end)
-		if readied && (buffered == nil || buffered.Buffered() == 0) {
+		c.rx.at = c.rx.end
+		c.rx.end += int64(len(line)) + 1
+		readied := c.handleFrame(line)
+		if c.gate != nil {
+			c.gate.FrameHandled(c.rx.end)
+		}
+		if readied && (c.buffered == nil || c.buffered.Buffered() == 0) {
 			// The next read may block in a syscall while holding this P (a
 			// blocking fd such as os.Stdin is not parked in the netpoller),
 			// stranding the goroutine just readied (a caller, a handler).
@@ -76,16 +76,15 @@ func (c *Conn) readErr(err error) error {
 	return fmt.Errorf("%s: read: %w", c.opts.Name, err)
 }
 
-// handleFrame validates and dispatches one inbound frame, which ends at
-// stream offset end. It reports whether another goroutine was made
-// runnable.
-func (c *Conn) handleFrame(line []byte, end int64) bool {
+// handleFrame validates and dispatches one inbound frame. It reports
+// whether another goroutine was made runnable.
+func (c *Conn) handleFrame(line []byte) bool {
 	var e envelope
 	parseEnvelope(line, &e)
-	if e.kind == kindResponse || e.kind == kindInvalid {
+	if c.gate != nil && (e.kind == kindResponse || e.kind == kindInvalid) {
 		// Handled before the caller sees its answer; a request or a
-		// notification only once it is admitted (Handled).
-		c.rx.handled.Store(end)
+		// notification only once it is admitted (readLoop).
+		c.gate.FrameHandled(c.rx.end)
 	}
 	tapping := c.opts.OnFrame != nil
 	var info FrameInfo
@@ -219,10 +218,10 @@ func AfterResponse(ctx context.Context, fn func(error)) bool {
 }
 
 func (c *Conn) dispatchRequest(e *envelope, readAt time.Time) bool {
-	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
-		if err := c.admit(e.method, false); err != nil {
+	if c.gate != nil || c.opts.Admit != nil {
+		if end, err := c.admit(e.method, false); err != nil {
 			c.sendError(e.id, true, e.method, wireError(err), readAt)
-			if errors.Is(err, ErrPoison) {
+			if end {
 				// Queued before the end, the answer is still written.
 				c.end(err, true)
 			}
@@ -361,10 +360,10 @@ func wireError(err error) *protocol.Error {
 // dispatchNotification runs a preempter at once or queues the notification
 // for the notification goroutine; it reports whether it queued one.
 func (c *Conn) dispatchNotification(e *envelope) bool {
-	if c.opts.Admit != nil || c.opts.AdmitAt != nil {
-		if err := c.admit(e.method, true); err != nil {
+	if c.gate != nil || c.opts.Admit != nil {
+		if end, err := c.admit(e.method, true); err != nil {
 			c.log.Debug("notification not admitted", "method", e.method, "err", err)
-			if errors.Is(err, ErrPoison) {
+			if end {
 				c.end(err, true)
 			}
 			return false

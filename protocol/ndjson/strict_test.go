@@ -4,7 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -38,42 +42,71 @@ func TestDuplicateMemberDeepInParamsIsInvalid(t *testing.T) {
 	}
 }
 
-// AdmitAt is told where each frame starts in the inbound stream (to compare
-// with a Received mark); a poisoning refusal is answered, then the
-// connection ends.
-func TestAdmitAtAndPoison(t *testing.T) {
-	offsets := make(chan int64, 1)
-	p := newRawPeer(t, Options{AdmitAt: func(method string, _ bool, at int64) error {
-		offsets <- at
-		return Poison(protocol.Errorf(protocol.ReasonProtocolError, "%s sent too early", method))
+// gate is a Gatekeeper over the default Reader: it refuses every frame,
+// ending the connection, and records what it was told.
+type gate struct {
+	*FrameReader
+	admitted chan int64 // offsets of the frames asked about
+	mu       sync.Mutex
+	handled  []int64 // FrameHandled, in order
+}
+
+var _ Gatekeeper = (*gate)(nil)
+
+var errTooEarly = errors.New("sent too early")
+
+func (g *gate) AdmitFrame(method string, _ bool, offset int64) (bool, error) {
+	g.admitted <- offset
+	return true, fmt.Errorf("%w: %w", protocol.NewError(protocol.ReasonProtocolError, method+" sent too early"), errTooEarly)
+}
+
+func (g *gate) FrameHandled(end int64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.handled = append(g.handled, end)
+}
+
+// A Gatekeeper Reader is told where each frame starts in the inbound stream
+// and where each handled frame ends; a refusal that ends the connection is
+// answered, then the connection ends with it.
+func TestGatekeeperRefusalEndsTheConnection(t *testing.T) {
+	inR, inW := io.Pipe()
+	g := &gate{FrameReader: NewReader(inR), admitted: make(chan int64, 1)}
+	p := newRawPeer(t, Options{Reader: g, Admit: func(string, bool) error {
+		t.Error("Options.Admit asked beside a Gatekeeper")
+		return nil
 	}}, func(c *Conn) {
 		c.Handle("m", func(context.Context, json.RawMessage) (any, error) { return map[string]any{}, nil })
 	})
+	p.in = inW
 	res := make(chan error, 1)
 	go func() { res <- p.c.Call(context.Background(), "hello", nil, nil) }()
 	p.line()
 	answer := `{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"
+	blank := "  \n"
 	request := `{"jsonrpc":"2.0","id":5,"method":"m","params":{}}` + "\n"
-	p.send(answer + request)
+	p.send(answer + blank + request)
 	if err := wait(t, res, "answer"); err != nil {
 		t.Fatal(err)
 	}
-	if at := wait(t, offsets, "admission"); at != int64(len(answer)) {
-		t.Fatalf("request admitted at offset %d, it starts at %d", at, len(answer))
+	if at := wait(t, g.admitted, "admission"); at != int64(len(answer)+len(blank)) {
+		t.Fatalf("request admitted at offset %d, it starts at %d", at, len(answer)+len(blank))
 	}
 	got := p.line()
 	if !strings.Contains(got, `"id":5`) || !strings.Contains(got, "m sent too early") {
 		t.Fatalf("answer %s", got)
 	}
 	wait(t, p.c.Done(), "the end of the connection")
-	wait(t, p.c.Flushed(), "the flush")
-	if err := p.c.Err(); !errors.Is(err, ErrPoison) {
+	if err := p.c.Err(); !errors.Is(err, errTooEarly) {
 		t.Fatalf("conn err %v", err)
 	}
-	if n := p.c.Handled(); n != int64(len(answer)+len(request)) {
-		t.Fatalf("handled %d bytes, sent %d", n, len(answer)+len(request))
-	}
-	if n := p.c.Received(); n != int64(len(answer)+len(request)) {
-		t.Fatalf("received %d bytes, sent %d", n, len(answer)+len(request))
+	p.c.Wait()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	a, b, r := int64(len(answer)), int64(len(answer)+len(blank)), int64(len(answer)+len(blank)+len(request))
+	// The response is handled before its caller sees it (and again once
+	// dispatched); the blank line, and the refused request.
+	if want := []int64{a, a, b, r}; !slices.Equal(g.handled, want) {
+		t.Fatalf("handled %v, want %v", g.handled, want)
 	}
 }

@@ -30,16 +30,15 @@ type outbox struct {
 	wake    chan struct{} // buffered 1: work for the writer goroutine
 
 	// Owned by the pen holder.
-	failed  error  // a write failed: every later frame is dropped
-	gather  []byte // the writer goroutine's batch
-	flushed chan struct{}
+	failed error  // a write failed: every later frame is dropped
+	gather []byte // the writer goroutine's batch
 }
 
 // writeBatch is the most the writer goroutine gathers into one write.
 const writeBatch = 64 << 10
 
 func newOutbox(w Writer, max int, c *Conn) *outbox {
-	return &outbox{w: w, c: c, max: max, wake: make(chan struct{}, 1), flushed: make(chan struct{})}
+	return &outbox{w: w, c: c, max: max, wake: make(chan struct{}, 1)}
 }
 
 func (o *outbox) signal() {
@@ -169,8 +168,9 @@ func (o *outbox) loop() {
 }
 
 // finish drops whatever is still queued (nothing, when the writer goroutine
-// drained the queue), closes the Writer if it is an io.Closer and closes
-// flushed. It runs once, with the pen free and the outbox stopped.
+// drained the queue) and closes the Writer if it is an io.Closer: the
+// Writer learns there that everything queued before the end was written
+// (or failed). It runs once, with the pen free and the outbox stopped.
 func (o *outbox) finish() {
 	o.mu.Lock()
 	q := o.q
@@ -183,7 +183,6 @@ func (o *outbox) finish() {
 	if cl, ok := o.w.(io.Closer); ok {
 		_ = cl.Close()
 	}
-	close(o.flushed)
 }
 
 // writeFrames writes fs, gathering small frames into one write of at most

@@ -17,18 +17,18 @@ import (
 // the request is answered protocol_error, the connection ends once that
 // answer is written, and the process is killed (watchConn, or the failed
 // start).
-func (c *Client) admit(method string, _ bool, at int64) error {
+func (c *Client) admit(method string, _ bool, at int64) (end bool, err error) {
 	if c.initSent.Load() && at >= c.barrier.Load() {
-		return nil
+		return false, nil
 	}
-	err := protocol.Errorf(protocol.ReasonProtocolError,
+	err = protocol.Errorf(protocol.ReasonProtocolError,
 		"%s sent before extension/initialized; the connection is poisoned", method)
 	c.mu.Lock()
 	if c.poison == nil {
 		c.poison = err
 	}
 	c.mu.Unlock()
-	return ndjson.Poison(err)
+	return true, err
 }
 
 // killPoisoned kills the process group; after a poisoning request it first
@@ -37,7 +37,7 @@ func (c *Client) admit(method string, _ bool, at int64) error {
 func (c *Client) killPoisoned() {
 	if c.poisoned() != nil {
 		select {
-		case <-c.conn.Flushed():
+		case <-c.wr.Flushed():
 		case <-c.exited:
 		case <-time.After(ExitGrace):
 		}

@@ -105,8 +105,10 @@ type Client struct {
 	log     *slog.Logger
 	child   *proc.Child // the process: its group, pipes, stderr tail and reaper
 	conn    *ndjson.Conn
-	content *content.Store // this connection's content refs
-	stderr  *proc.Tail     // the child's, once spawned (an empty one before)
+	rd      *transport.Reader // conn's: stream positions for the barrier
+	wr      *transport.Writer // conn's: Flushed
+	content *content.Store    // this connection's content refs
+	stderr  *proc.Tail        // the child's, once spawned (an empty one before)
 	started time.Time
 
 	decl      protocol.InitializeResult
@@ -252,13 +254,12 @@ func (c *Client) spawn(ctx context.Context, path string, args []string) error {
 	}
 	// The host's pipe framer: reads wait on the reader's own thread, writes
 	// have deadlines (the caller's, and the stall limit).
-	rd, wr := transport.Framer(child.Stdout, child.Stdin, stall)
+	c.rd, c.wr = transport.Framer(child.Stdout, child.Stdin, stall, c.admit)
 	c.conn = ndjson.NewConn(nil, nil, ndjson.Options{
 		Name:      "plugin " + c.name,
-		Reader:    rd,
-		Writer:    wr,
+		Reader:    c.rd,
+		Writer:    c.wr,
 		Logger:    c.log,
-		AdmitAt:   c.admit,
 		OnFrame:   tap,
 		OnInvalid: c.onInvalid,
 	})
@@ -382,8 +383,8 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 		return err
 	}
 	c.decl = *decl
-	c.barrier.Store(c.conn.Received())
-	if early := c.barrier.Load() - c.conn.Handled(); early > 0 {
+	c.barrier.Store(c.rd.Received())
+	if early := c.barrier.Load() - c.rd.Handled(); early > 0 {
 		// Bytes came after the initialize answer, before initialized: in
 		// the answer's own write, say, still waiting in our buffer. Let the
 		// connection take them (a request is answered protocol_error and
@@ -401,7 +402,7 @@ func (c *Client) handshakeWith(ctx context.Context) error {
 			"the sidecar sent %d bytes after its initialize answer, before extension/initialized", early)
 	}
 	c.initSent.Store(true)
-	if err := c.conn.NotifyNow(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
+	if err := c.conn.Notify(ctx, protocol.MethodInitialized, protocol.InitializedParams{}); err != nil {
 		return fmt.Errorf("extension/initialized: %w", err)
 	}
 	c.handshake = time.Since(c.started)

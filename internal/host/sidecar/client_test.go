@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,7 +150,8 @@ func TestResolveFailuresSayWhatIsWrong(t *testing.T) {
 
 func TestHealthySidecarLifecycle(t *testing.T) {
 	testutil.CheckGoroutines(t)
-	c, err := sidecar.Start(context.Background(), misbehave(t, "", nil))
+	logFile := filepath.Join(t.TempDir(), "log")
+	c, err := sidecar.Start(context.Background(), misbehave(t, "", map[string]string{"MISBEHAVE_LOG": logFile}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,14 +170,15 @@ func TestHealthySidecarLifecycle(t *testing.T) {
 		t.Fatalf("decision %s", res.Decision)
 	}
 	pid := c.PID()
-	start := time.Now()
 	c.Shutdown(context.Background())
 	c.Shutdown(context.Background()) // idempotent
 	if c.State() != sidecar.StateStopped {
 		t.Fatalf("state after shutdown %s", c.State())
 	}
-	if time.Since(start) > 2*time.Second {
-		t.Fatalf("a cooperative shutdown took %s", time.Since(start))
+	// Cooperative: the sidecar took extension/shutdown and exited on its own
+	// (it logs, answers and exits), rather than being killed at a deadline.
+	if b, _ := os.ReadFile(logFile); !strings.Contains(string(b), fmt.Sprintf("shutdown misbehave %d", pid)) {
+		t.Fatalf("the sidecar never saw extension/shutdown; log:\n%s", b)
 	}
 	testutil.WaitDead(t, pid)
 }
@@ -204,7 +207,7 @@ func TestCrashFailsPendingCallsAndMarksFailed(t *testing.T) {
 		if protocol.ReasonOf(err) != protocol.ReasonProviderInterrupted {
 			t.Fatalf("pending call failed with %v, want provider_interrupted", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("pending call was not failed by the crash")
 	}
 	select {
@@ -212,7 +215,7 @@ func TestCrashFailsPendingCallsAndMarksFailed(t *testing.T) {
 		if !strings.Contains(e.Cause, "signal: killed") && !strings.Contains(e.Cause, "connection") {
 			t.Errorf("crash cause %q", e.Cause)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("OnCrash not called")
 	}
 	if c.State() != sidecar.StateFailed || c.Failure() == nil {
@@ -240,7 +243,7 @@ func TestCrashAfterInitKeepsRedactedTail(t *testing.T) {
 		if !strings.Contains(e.StderrTail, "about to crash") || strings.Contains(e.StderrTail, "abcdefghijklmnopqrstuvwxyz") {
 			t.Errorf("tail not kept or not redacted: %q", e.StderrTail)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("no crash reported")
 	}
 }
@@ -259,7 +262,7 @@ func TestOversizedFrameKillsTheConnection(t *testing.T) {
 		if !strings.Contains(e.Cause, "frame_too_large") {
 			t.Errorf("cause %q lacks frame_too_large", e.Cause)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("oversized frame did not end the connection")
 	}
 	testutil.WaitDead(t, c.PID())
@@ -271,7 +274,7 @@ func TestStderrFloodIsBoundedAndRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Shutdown(context.Background())
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testutil.WaitTimeout)
 	for !strings.Contains(c.StderrTail(), "line 3999") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -297,7 +300,7 @@ func TestGrandchildrenDieWithTheSidecar(t *testing.T) {
 	}
 	defer c.Shutdown(context.Background())
 	var pids []int
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testutil.WaitTimeout)
 	for len(pids) < 4 && time.Now().Before(deadline) { // sidecar, child, two sleepers
 		time.Sleep(20 * time.Millisecond)
 		if _, err := os.Stat(pidFile); err == nil {
@@ -337,7 +340,7 @@ func TestBrowserCallsAreUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Shutdown(context.Background())
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testutil.WaitTimeout)
 	for time.Now().Before(deadline) {
 		if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "browser browser_unavailable") {
 			return

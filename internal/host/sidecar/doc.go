@@ -10,8 +10,9 @@
 // frames on its own thread, and writes to the plugin have deadlines (a
 // Call's, and WriteStall for a plugin that stops reading its stdin). The
 // initialized barrier compares where each inbound frame starts with the
-// bytes received when the initialize answer arrived (Conn.Received,
-// Options.AdmitAt): anything already on its way poisons the connection.
+// bytes received when the initialize answer arrived (the transport Reader's
+// Received, and its Admit, the connection's ndjson.Gatekeeper): anything
+// already on its way poisons the connection.
 //
 // A Client never restarts its process: a crashed plugin stays Failed until
 // the runtime starts a new generation.

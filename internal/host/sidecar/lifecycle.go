@@ -56,12 +56,7 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		return err
 	}
 	err := c.conn.Call(ctx, method, params, result)
-	// The connection times a call out from ctx's deadline, a hair before
-	// ctx reports it: that is the caller's timeout, returned at once (not
-	// after waiting a second for a crash that is not coming, which made
-	// every timeout fire a second late).
-	timedOut := ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
-	if _, answered := err.(*protocol.Error); err != nil && !answered && !timedOut {
+	if awaitsCrash(ctx, err) {
 		// Not the peer's answer: the connection is going away. Report why
 		// the sidecar died, not the bare "connection closed" the pipe saw
 		// first (pending calls fail a moment before Done closes).
@@ -79,6 +74,20 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		}
 	}
 	return err
+}
+
+// awaitsCrash reports whether a call's error means the connection is going
+// away, so that Call waits for the sidecar's failure to name it. The
+// caller's own timeout or cancellation never does: the connection times a
+// call out from ctx's deadline, a hair before ctx reports it, and that is
+// returned at once (waiting a second for a crash that is not coming made
+// every timeout fire a second late). Neither does the peer's answer.
+func awaitsCrash(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return false
+	}
+	_, answered := err.(*protocol.Error)
+	return !answered
 }
 
 // Notify sends a notification, waiting for queue space until ctx is done.

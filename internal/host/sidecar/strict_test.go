@@ -51,16 +51,19 @@ func TestHandshakeStrictness(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.mode, func(t *testing.T) {
 			testutil.CheckGoroutines(t)
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			start := time.Now()
-			c, err := sidecar.Start(ctx, hostile(t, tt.mode, nil))
+			// The handshake deadline is far away: a failure is the rule's
+			// own, never the deadline (which would be a *TimeoutError and
+			// fail the checks below), whatever the load on the machine.
+			opts := hostile(t, tt.mode, nil)
+			opts.HandshakeTimeout = 2 * time.Minute
+			c, err := sidecar.Start(context.Background(), opts)
 			if err == nil {
 				c.Shutdown(context.Background())
 				t.Fatal("start succeeded")
 			}
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("failed after %s: it should fail at once", d)
+			var te *sidecar.TimeoutError
+			if errors.As(err, &te) || errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("failed by the deadline, not at once: %v", err)
 			}
 			var se *sidecar.StartError
 			if !errors.As(err, &se) || se.Stage != sidecar.StageHandshake {
@@ -132,16 +135,17 @@ func TestStalledReaderIsAFailure(t *testing.T) {
 		if !strings.Contains(e.Cause, "the peer stopped reading") || e.Plugin != "hostile" {
 			t.Fatalf("crash %+v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testutil.WaitTimeout):
 		t.Fatal("a sidecar that stopped reading was never failed")
 	}
 	testutil.WaitDead(t, c.PID())
 }
 
-// A call to a sidecar that never answers ends at its context's deadline:
-// within 100 ms, 20 times out of 20. (It used to wait one more second for
-// a crash whenever the connection noticed the deadline before the context
-// did: a 5 s intercept budget fired at 6 s.)
+// A call to a sidecar that never answers ends with its context's deadline,
+// 20 times out of 20, and the connection lives on. (It used to wait one more
+// second for a crash whenever the connection noticed the deadline before the
+// context did: a 5 s intercept budget fired at 6 s; TestAwaitsCrash pins the
+// decision, the lateness is only logged here.)
 func TestCallTimeoutsFireOnTime(t *testing.T) {
 	c, err := sidecar.Start(context.Background(), misbehave(t, "hang-in-intercept", nil))
 	if err != nil {
@@ -155,14 +159,13 @@ func TestCallTimeoutsFireOnTime(t *testing.T) {
 		start := time.Now()
 		err := c.Call(ctx, protocol.MethodIntercept, protocol.InterceptParams{
 			Event: protocol.HookToolBefore, Seq: int64(i + 1), Payload: []byte(`{"name":"x","arguments":""}`)}, nil)
-		late := time.Since(start) - budget
+		worst = max(worst, time.Since(start)-budget)
 		cancel()
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("call %d: err = %v", i, err)
 		}
-		worst = max(worst, late)
-		if late > 100*time.Millisecond {
-			t.Errorf("call %d timed out %s after its budget", i, late)
+		if c.Failure() != nil || c.Conn().Err() != nil {
+			t.Fatalf("call %d: a timeout ended the connection: %v / %v", i, c.Failure(), c.Conn().Err())
 		}
 	}
 	t.Logf("20 timeouts of %s: the latest fired %s after its budget", budget, worst)

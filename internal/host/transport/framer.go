@@ -5,24 +5,29 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 // The host's framer for protocol/ndjson: a Reader over the read end of a
-// plugin's stdout pipe whose Await spins a Call's thread briefly, and a
-// Writer over the write end of its stdin pipe with write deadlines,
-// so that a plugin that stops reading cannot hold the host past the
-// caller's deadline or the stall limit.
+// plugin's stdout pipe whose Await spins a Call's thread briefly and which
+// admits frames by where they start in the stream, and a Writer over the
+// write end of its stdin pipe with write deadlines, so that a plugin that
+// stops reading cannot hold the host past the caller's deadline or the
+// stall limit.
 
 // Reader is the ndjson.Reader of a pipe read end: the default framer's
 // reads (through the runtime's poller, ended by a read deadline when the
-// connection ends), and Await.
+// connection ends), Await, and the stream positions of the initialized
+// barrier: how many bytes arrived (Received), how far the connection
+// handled them (Handled), and where each inbound frame starts (told to the
+// Admit function).
 //
-// Concurrency: as ndjson.Reader: ReadFrame by one goroutine at a time;
-// Buffered by that goroutine; Received by any goroutine; Await by any
-// number of callers at once.
+// Concurrency: as ndjson.Reader: ReadFrame, Buffered, AdmitFrame and
+// FrameHandled by the connection's reader goroutine; Received and Handled
+// by any goroutine; Await by any number of callers at once.
 //
 // Why not Pipe's thread reads here: with one reader goroutine per
 // connection they measured no faster than the poller for one plugin, and
@@ -31,20 +36,78 @@ import (
 // every 10 ms. The spin that pays is the caller's, in Await.
 type Reader struct {
 	*ndjson.FrameReader
+	src     *countingPipe
+	handled atomic.Int64
+	admit   Admit
 }
 
+// Admit decides whether an inbound request or notification that starts at
+// stream offset offset may be dispatched (ndjson.Gatekeeper.AdmitFrame):
+// nil admits it; an error refuses it, and with end the connection ends
+// once the refusal is answered. It runs on the connection's reader
+// goroutine and must return at once.
+type Admit func(method string, notification bool, offset int64) (end bool, err error)
+
+var (
+	_ ndjson.BufferedReader = (*Reader)(nil)
+	_ ndjson.Awaiter        = (*Reader)(nil)
+	_ ndjson.Gatekeeper     = (*Reader)(nil)
+)
+
 // NewReader reads frames of at most protocol.FrameBytes from f, the read end
-// of a pipe from os.Pipe.
-func NewReader(f *os.File) *Reader {
-	return &Reader{ndjson.NewReader(f)}
+// of a pipe from os.Pipe. admit (nil: admit everything) replaces the
+// connection's Options.Admit.
+func NewReader(f *os.File, admit Admit) *Reader {
+	src := &countingPipe{f: f}
+	return &Reader{FrameReader: ndjson.NewReader(src), src: src, admit: admit}
 }
 
 // Await keeps a Call's goroutine on its thread, yielding the CPU, until its
-// answer is delivered or spinFor has passed (see ndjson.Reader): an answer
+// answer is delivered or spinFor has passed (see ndjson.Awaiter): an answer
 // that comes back that soon is taken without putting this thread to sleep
 // and waking it again, and each yield lets the plugin (or the reader) run
 // here at once.
 func (r *Reader) Await(answered func() bool) { await(answered) }
+
+// AdmitFrame asks the Admit function (see ndjson.Gatekeeper).
+func (r *Reader) AdmitFrame(method string, notification bool, offset int64) (bool, error) {
+	if r.admit == nil {
+		return false, nil
+	}
+	return r.admit(method, notification, offset)
+}
+
+// FrameHandled records how far the connection handled the stream (see
+// ndjson.Gatekeeper).
+func (r *Reader) FrameHandled(end int64) { r.handled.Store(end) }
+
+// Received is how many bytes were read from the pipe so far, including the
+// ones still buffered and not yet handled. A frame that starts before this
+// mark had been sent before it was taken.
+func (r *Reader) Received() int64 { return r.src.n.Load() }
+
+// Handled is the stream offset just past the last whole frame the
+// connection handled: a response once it reached its caller, a request or
+// notification once admitted and dispatched. Received minus Handled are
+// bytes that arrived and wait to be handled (or the start of an unfinished
+// frame).
+func (r *Reader) Handled() int64 { return r.handled.Load() }
+
+// countingPipe counts the bytes each read of a pipe returns (one atomic add
+// per read call, not per frame) and keeps its read deadlines, with which
+// the default framer ends a blocked read.
+type countingPipe struct {
+	f *os.File
+	n atomic.Int64
+}
+
+func (c *countingPipe) Read(p []byte) (int, error) {
+	n, err := c.f.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c *countingPipe) SetReadDeadline(t time.Time) error { return c.f.SetReadDeadline(t) }
 
 // ErrWriteStalled is the error of a write the plugin took no byte of for
 // the stall limit.
@@ -55,10 +118,11 @@ var ErrWriteStalled = errors.New("the peer stopped reading")
 // Concurrency: as ndjson.Writer: WriteFrame and Close by one goroutine at a
 // time (the connection's pen holder).
 type Writer struct {
-	f     *os.File
-	stall time.Duration
-	dl    bool   // f has write deadlines
-	carry []byte // the unwritten rest of a frame whose caller's ctx ended
+	f       *os.File
+	stall   time.Duration
+	dl      bool   // f has write deadlines
+	carry   []byte // the unwritten rest of a frame whose caller's ctx ended
+	flushed chan struct{}
 }
 
 // NewWriter writes frames to f, the write end of a pipe from os.Pipe. A
@@ -67,7 +131,7 @@ type Writer struct {
 // returns at that deadline, leaving the rest of the frame to be written
 // first by the next write (or by Close).
 func NewWriter(f *os.File, stall time.Duration) *Writer {
-	return &Writer{f: f, stall: stall, dl: f.SetWriteDeadline(time.Time{}) == nil}
+	return &Writer{f: f, stall: stall, dl: f.SetWriteDeadline(time.Time{}) == nil, flushed: make(chan struct{})}
 }
 
 // WriteFrame writes b (see ndjson.Writer).
@@ -88,7 +152,8 @@ func (w *Writer) WriteFrame(ctx context.Context, b []byte) error {
 	return err
 }
 
-// Close writes what a caller left unwritten, then closes f.
+// Close writes what a caller left unwritten, closes f, then closes
+// Flushed. The connection calls it once, after its last frame.
 func (w *Writer) Close() error {
 	var err error
 	if len(w.carry) > 0 {
@@ -98,8 +163,14 @@ func (w *Writer) Close() error {
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
+	close(w.flushed)
 	return err
 }
+
+// Flushed is closed once the connection has ended and everything queued
+// before the end was written (or failed to be), the answer to a request
+// that ended it included.
+func (w *Writer) Flushed() <-chan struct{} { return w.flushed }
 
 // cutShort: the caller's deadline came after n bytes of the frame.
 type cutShort struct{ n int }
@@ -138,7 +209,8 @@ func (w *Writer) write(until time.Time, b []byte) error {
 }
 
 // Framer returns the host's ndjson framer over a plugin's pipes: frames read
-// from stdout, written to stdin with the stall limit.
-func Framer(stdout, stdin *os.File, stall time.Duration) (ndjson.Reader, ndjson.Writer) {
-	return NewReader(stdout), NewWriter(stdin, stall)
+// from stdout and admitted by admit (nil: all), written to stdin with the
+// stall limit.
+func Framer(stdout, stdin *os.File, stall time.Duration, admit Admit) (*Reader, *Writer) {
+	return NewReader(stdout, admit), NewWriter(stdin, stall)
 }

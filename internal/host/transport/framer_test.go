@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // framer, as internal/host/sidecar does.
 func hostConn(t testing.TB, stall time.Duration) *ndjson.Conn {
 	return connToChild(t, func(stdout, stdin *os.File) ndjson.Options {
-		rd, wr := Framer(stdout, stdin, stall)
+		rd, wr := Framer(stdout, stdin, stall, nil)
 		return ndjson.Options{Name: "host", Reader: rd, Writer: wr}
 	})
 }
@@ -90,12 +90,11 @@ func stuckPeer(t *testing.T) (connIn, connOut, peerIn, peerOut *os.File) {
 // instead of holding the writer forever.
 func TestWriteStallEndsTheConnection(t *testing.T) {
 	in, out, _, _ := stuckPeer(t)
-	rd, wr := Framer(in, out, 200*time.Millisecond)
+	rd, wr := Framer(in, out, 200*time.Millisecond, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "stalled", Reader: rd, Writer: wr})
 	c.Start()
 	defer c.Close()
 	big := map[string]string{"pad": strings.Repeat("x", 32<<10)}
-	start := time.Now()
 	go func() {
 		for range 64 { // 2 MiB: far past the pipe's buffer
 			if c.Notify(context.Background(), "n", big) != nil {
@@ -105,14 +104,12 @@ func TestWriteStallEndsTheConnection(t *testing.T) {
 	}()
 	select {
 	case <-c.Done():
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("the stalled connection never ended")
 	}
+	// The stall limit, not anything else, ended it.
 	if err := c.Err(); !errors.Is(err, ErrWriteStalled) {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("ended after %s, the stall limit is 200ms", d)
 	}
 }
 
@@ -121,20 +118,25 @@ func TestWriteStallEndsTheConnection(t *testing.T) {
 // peer reads again.
 func TestCallHonoursItsDeadlineAgainstAStuckPeer(t *testing.T) {
 	in, out, _, peerOut := stuckPeer(t)
-	rd, wr := Framer(in, out, 10*time.Second)
+	rd, wr := Framer(in, out, 10*time.Second, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "host", Reader: rd, Writer: wr})
 	c.Start()
 	defer func() { peerOut.Close(); c.Close() }()
 	pad := strings.Repeat("y", 1<<20) // far past the pipe's buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
 	defer cancel()
-	start := time.Now()
-	err := c.Call(ctx, "big", map[string]string{"pad": pad}, nil)
+	// The peer never reads (the stall limit is far away): without the
+	// caller's deadline on the write, the call would never return.
+	called := make(chan error, 1)
+	go func() { called <- c.Call(ctx, "big", map[string]string{"pad": pad}, nil) }()
+	var err error
+	select {
+	case err = <-called:
+	case <-time.After(hangGuard):
+		t.Fatal("the call outlived its deadline against a stuck peer")
+	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want the deadline", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Fatalf("the call returned after %s", d)
 	}
 	sent := make(chan error, 1)
 	go func() { sent <- c.Notify(context.Background(), "after", nil) }()
@@ -156,14 +158,14 @@ func TestCallHonoursItsDeadlineAgainstAStuckPeer(t *testing.T) {
 // for the connection's goroutines.
 func TestCloseEndsABlockedRead(t *testing.T) {
 	in, out, _, _ := stuckPeer(t)
-	rd, wr := Framer(in, out, time.Second)
+	rd, wr := Framer(in, out, time.Second, nil)
 	c := ndjson.NewConn(nil, nil, ndjson.Options{Name: "host", Reader: rd, Writer: wr})
 	c.Start()
 	done := make(chan struct{})
 	go func() { c.Close(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("Close did not return")
 	}
 	if !errors.Is(c.Err(), ndjson.ErrClosed) {
@@ -201,15 +203,24 @@ func benchRoundTrip(b *testing.B, c *ndjson.Conn) {
 // when it never comes.
 func TestAwaitIsBounded(t *testing.T) {
 	pr, _ := openPipe(t)
-	r := NewReader(pr)
+	r := NewReader(pr, nil)
 	looks := 0
 	r.Await(func() bool { looks++; return true })
 	if looks != 1 {
 		t.Fatalf("looked %d times at an answer already there", looks)
 	}
-	start := time.Now()
-	r.Await(func() bool { return false })
-	if d := time.Since(start); d > time.Second {
-		t.Fatalf("Await spun for %s", d)
+	gaveUp := make(chan struct{})
+	go func() {
+		r.Await(func() bool { return false })
+		close(gaveUp)
+	}()
+	select {
+	case <-gaveUp:
+	case <-time.After(hangGuard):
+		t.Fatal("Await never gave up on an answer that does not come")
 	}
 }
+
+// hangGuard detects hangs; it never orders events, and is generous so that
+// a loaded machine (make stress: -race beside a CPU hog) is no failure.
+const hangGuard = 2 * time.Minute

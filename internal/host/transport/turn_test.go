@@ -26,7 +26,7 @@ func TestTurnHandsBackAfterTheDelay(t *testing.T) {
 	mu.Unlock()
 	select {
 	case <-turn.Woken():
-	case <-time.After(5 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("the free turn never went back to the background reader")
 	}
 	mu.Lock()
@@ -99,7 +99,7 @@ func outcome(t *testing.T, ch chan readOutcome) readOutcome {
 	select {
 	case o := <-ch:
 		return o
-	case <-time.After(10 * time.Second):
+	case <-time.After(hangGuard):
 		t.Fatal("the read never ended")
 		return readOutcome{}
 	}

@@ -160,6 +160,7 @@ func main() {
 			if mode == "ignore-shutdown" {
 				continue
 			}
+			logEvent("shutdown")
 			reply(*f.ID, map[string]any{"accepted": true})
 			os.Exit(0)
 		case "":
