@@ -93,14 +93,8 @@ func TestHelloSurfacesAskPromptsAndAnswers(t *testing.T) {
 		return v != nil && v.actions["ask"] != nil
 	})
 	h.ui(func() { test.Tap(h.d.surfaceView("hello-surfaces", "hello-card").actions["ask"]) })
-	var view *promptView
-	h.waitFor("the confirm dialog", func() bool {
-		for _, v := range h.d.wins.prompts.open {
-			view = v
-		}
-		return view != nil
-	})
-	h.ui(func() { test.Tap(view.buttons["Yes"]) })
+	h.waitFor("the confirm dialog", func() bool { return h.d.wins.prompts.Count() == 1 })
+	h.ui(func() { test.Tap(overlayButton(t, h.topOverlay(), "Yes")) })
 	h.waitFor("the answer notification", func() bool {
 		for _, n := range h.d.notes.Entries() {
 			if n.Title == "You answered: yes" {
