@@ -97,7 +97,7 @@ type coreLink struct {
 type windows struct {
 	plugins  *pluginManager
 	settings *settingsWindow
-	palette  *palette
+	palette  *dialogs.Palette
 	prompts  *promptDialogs
 	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
 }
