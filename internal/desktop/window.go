@@ -96,7 +96,7 @@ type coreLink struct {
 // opening one again raises it.
 type windows struct {
 	plugins  *pluginManager
-	settings *settingsWindow
+	settings *dialogs.Settings
 	palette  *dialogs.Palette
 	prompts  *promptDialogs
 	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
