@@ -105,10 +105,13 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	// Install: the form, the FULL TRUST preview, its Install button.
 	src := testutil.ExamplePlugin(t, "policy-guard")
 	h.ui(func() {
-		f := newInstallForm(h.d, m.win)
-		f.dlg.Show()
-		f.path.SetText(src)
-		f.dlg.Confirm()
+		test.Tap(findButton(m.win.Content(), "Install…"))
+		path := m.win.Canvas().Focused() // the dialog focuses its path field
+		if path == nil {
+			t.Fatal("Install… focused nothing")
+		}
+		test.Type(path, src)
+		test.Tap(findButton(m.win.Canvas().Overlays().Top(), "Preview…"))
 	})
 	var install *widget.Button
 	h.waitFor("the FULL TRUST preview", func() bool {

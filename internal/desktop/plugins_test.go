@@ -114,21 +114,6 @@ func TestPluginDetailsShowDegradedReason(t *testing.T) {
 	})
 }
 
-func TestInstallFormHasAPathFieldAndLink(t *testing.T) {
-	h := newHarness(t)
-	newFakeCore(t, h.d)
-	h.ui(func() {
-		f := newInstallForm(h.d, h.d.win)
-		f.dlg.Show()
-		test.Type(f.path, "/tmp/x")
-		test.Tap(f.link)
-		if f.path.Text != "/tmp/x" || !f.link.Checked {
-			t.Errorf("path %q link %v", f.path.Text, f.link.Checked)
-		}
-		f.dlg.Hide()
-	})
-}
-
 func TestPluginManagerListsXdevExtensions(t *testing.T) {
 	h := newHarness(t)
 	f := newFakeCore(t, h.d)
