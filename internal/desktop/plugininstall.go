@@ -21,10 +21,13 @@ import (
 func (d *UI) installPlugin() {
 	parent := d.win
 	if d.wins.plugins != nil {
-		parent = d.wins.plugins.win
+		parent = d.wins.plugins.Window()
 	}
-	dialogs.NewInstall(parent, d.b, installHost{d}).Show()
+	d.installOver(parent)
 }
+
+// installOver opens the Install… dialog over parent (UI goroutine).
+func (d *UI) installOver(parent fyne.Window) { dialogs.NewInstall(parent, d.b, installHost{d}).Show() }
 
 // installHost is the window as dialogs.InstallHost (UI goroutine).
 type installHost struct{ d *UI }

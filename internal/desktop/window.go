@@ -95,7 +95,7 @@ type coreLink struct {
 // windows are the secondary windows and dialogs open now (UI goroutine):
 // opening one again raises it.
 type windows struct {
-	plugins  *pluginManager
+	plugins  *dialogs.PluginManager
 	settings *dialogs.Settings
 	palette  *dialogs.Palette
 	prompts  *promptDialogs
