@@ -93,14 +93,8 @@ func TestHelloSurfacesAskPromptsAndAnswers(t *testing.T) {
 		return v != nil && v.actions["ask"] != nil
 	})
 	h.ui(func() { test.Tap(h.d.surfaceView("hello-surfaces", "hello-card").actions["ask"]) })
-	var view *promptView
-	h.waitFor("the confirm dialog", func() bool {
-		for _, v := range h.d.wins.prompts.open {
-			view = v
-		}
-		return view != nil
-	})
-	h.ui(func() { test.Tap(view.buttons["Yes"]) })
+	h.waitFor("the confirm dialog", func() bool { return h.d.wins.prompts.Count() == 1 })
+	h.ui(func() { test.Tap(overlayButton(t, h.topOverlay(), "Yes")) })
 	h.waitFor("the answer notification", func() bool {
 		for _, n := range h.d.notes.Entries() {
 			if n.Title == "You answered: yes" {
@@ -146,11 +140,12 @@ func TestReloadDropsStaleSurfaces(t *testing.T) {
 	// in the new generation for sure. Run it from the command palette.
 	h.ui(func() {
 		h.d.showPalette()
-		test.Type(h.d.wins.palette.entry, "refresh hello")
-		if len(h.d.wins.palette.shown) != 1 || h.d.wins.palette.shown[0].detail != "/hello-surfaces:refresh" {
-			t.Fatalf("palette shows %+v", h.d.wins.palette.shown)
+		f := h.d.win.Canvas().Focused()
+		test.Type(f, "refresh hello")
+		if s := h.d.wins.palette.Shown(); len(s) != 1 || s[0].Detail != "/hello-surfaces:refresh" {
+			t.Fatalf("palette shows %+v", s)
 		}
-		h.d.wins.palette.entry.OnSubmitted(h.d.wins.palette.entry.Text)
+		f.TypedKey(key(fyne.KeyReturn))
 	})
 	h.waitFor("the new generation's card", func() bool {
 		for k, v := range h.d.panel.views {

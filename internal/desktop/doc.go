@@ -24,8 +24,12 @@
 // Markdown blocks, tool cards) is package chat; Markdown parsing is package
 // markdown; the app state the toolbar, menus, composer and empty state
 // subscribe to is package viewmodel; the bridge, frame throttle and themed
-// backgrounds every part shares are package uikit. This package is the
-// wiring: the window, toolbar, composer, menus, surface panel, status bar,
-// dialogs and the core link. The keys of the composer, dialogs and
+// backgrounds every part shares are package uikit; the status bar and
+// notifications are package panels; prompts, the command palette, Settings,
+// the plugin manager, Install…, the inspector and the help windows are
+// package dialogs, each given a small host interface this package
+// implements (promptHost, settingsHost, pluginsHost, installHost). This
+// package is the wiring: the window, toolbar, composer, menus, sidebar,
+// surface panel and the core link. The keys of the composer, dialogs and
 // approvals are in composer.go and keys.go.
 package desktop

@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
@@ -84,6 +85,25 @@ func (h *harness) openedURLs() []string {
 // topDialog is the canvas's top overlay (an open dialog or popup).
 func (h *harness) topOverlay() fyne.CanvasObject {
 	return h.d.win.Canvas().Overlays().Top()
+}
+
+// overlayButton is the button labelled text in an open dialog or popup.
+func overlayButton(t testing.TB, top fyne.CanvasObject, text string) *widget.Button {
+	t.Helper()
+	if top != nil {
+		for _, o := range test.LaidOutObjects(top) {
+			if b, ok := o.(*widget.Button); ok && b.Text == text {
+				return b
+			}
+		}
+	}
+	t.Fatalf("no %q button on top", text)
+	return nil
+}
+
+type promptResult struct {
+	values    map[string]any
+	cancelled bool
 }
 
 // --- a real core with real example plugins ---

@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -110,49 +109,26 @@ func TestEscStopsTheReplyAndUpEditsTheLastMessage(t *testing.T) {
 	})
 }
 
+// The window's Esc and Enter reach an open prompt dialog (the dialog's own
+// keys are tested in dialogs): Esc cancels it, Enter says Yes.
 func TestPromptDialogKeys(t *testing.T) {
 	h := newHarness(t)
 	f := newFakeCore(t, h.d)
-	// An input prompt: the field has the focus, Enter submits it.
-	p := f.prompt(t, "alpha", "input", `{"title":"Name?","fields":[{"key":"value","kind":"input"}]}`)
-	got := make(chan promptAnswer, 1)
-	go func() {
-		v, cancelled := h.d.Prompt(context.Background(), p)
-		got <- promptAnswer{values: v, cancelled: cancelled}
-	}()
-	var view *promptView
-	h.waitFor("the prompt", func() bool { view = h.d.wins.prompts.open[p]; return view != nil })
-	h.ui(func() {
-		focused, ok := h.d.win.Canvas().Focused().(*forms.Entry)
-		if !ok || focused != view.form.FirstEntry() {
-			t.Fatalf("focus is on %T, not the first field", h.d.win.Canvas().Focused())
+	got := make(chan promptResult, 1)
+	for _, tc := range []struct {
+		key       fyne.KeyName
+		cancelled bool
+	}{{fyne.KeyEscape, true}, {fyne.KeyReturn, false}} {
+		p := f.prompt(t, "alpha", "confirm", `{"title":"Sure?","fields":[{"key":"value","kind":"confirm"}]}`)
+		go func() {
+			v, cancelled := h.d.Prompt(context.Background(), p)
+			got <- promptResult{values: v, cancelled: cancelled}
+		}()
+		h.waitFor("the confirm", func() bool { return h.d.wins.prompts.Open(p) })
+		h.ui(func() { h.d.typedKey(key(tc.key)) })
+		if a := <-got; a.cancelled != tc.cancelled || (!a.cancelled && a.values[protocol.SimpleValueKey] != true) {
+			t.Fatalf("%s answered %+v", tc.key, a)
 		}
-		test.Type(focused, "Ada")
-		focused.TypedKey(key(fyne.KeyReturn))
-	})
-	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != "Ada" {
-		t.Fatalf("Enter answered %+v", a)
-	}
-	// A confirm prompt: Esc cancels it, Enter would say Yes.
-	p = f.prompt(t, "alpha", "confirm", `{"title":"Sure?","fields":[{"key":"value","kind":"confirm"}]}`)
-	go func() {
-		v, cancelled := h.d.Prompt(context.Background(), p)
-		got <- promptAnswer{values: v, cancelled: cancelled}
-	}()
-	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
-	h.ui(func() { h.d.typedKey(key(fyne.KeyEscape)) })
-	if a := <-got; !a.cancelled {
-		t.Fatalf("Esc answered %+v", a)
-	}
-	p = f.prompt(t, "alpha", "confirm", `{"title":"Sure?","fields":[{"key":"value","kind":"confirm"}]}`)
-	go func() {
-		v, cancelled := h.d.Prompt(context.Background(), p)
-		got <- promptAnswer{values: v, cancelled: cancelled}
-	}()
-	h.waitFor("the confirm", func() bool { return h.d.wins.prompts.open[p] != nil })
-	h.ui(func() { h.d.typedKey(key(fyne.KeyReturn)) })
-	if a := <-got; a.cancelled || a.values[protocol.SimpleValueKey] != true {
-		t.Fatalf("Enter answered %+v", a)
 	}
 	h.ui(func() {
 		if len(h.d.wins.modals) != 0 {
@@ -201,35 +177,19 @@ func TestComposerUnwrapsAVeryLongLine(t *testing.T) {
 	})
 }
 
-// The palette's Up and Down move a highlighted row; Enter runs it.
-func TestPaletteArrowKeysMoveTheHighlight(t *testing.T) {
+// Ctrl+K's palette offers the app's windows; Enter runs the highlighted
+// one (the palette's own keys are tested in dialogs).
+func TestPaletteRunsAWindow(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
 	h.ui(func() {
 		h.d.showPalette()
-		p := h.d.wins.palette
-		test.Type(p.entry, "window")
-		want := -1
-		for i, e := range p.shown {
-			if e.label == "Plugin manager" {
-				want = i
-			}
+		f := h.d.win.Canvas().Focused()
+		test.Type(f, "window plugin manager")
+		if s := h.d.wins.palette.Shown(); len(s) != 1 || s[0].Label != "Plugin manager" {
+			t.Fatalf("palette shows %+v", s)
 		}
-		if want < 1 {
-			t.Fatalf("palette shows %+v", p.shown)
-		}
-		for range want + 2 {
-			p.entry.TypedKey(key(fyne.KeyDown))
-		}
-		for range 2 {
-			p.entry.TypedKey(key(fyne.KeyUp))
-		}
-		if p.cursor != want {
-			t.Fatalf("cursor %d, want %d", p.cursor, want)
-		}
-		p.entry.TypedKey(key(fyne.KeyUp))
-		p.entry.TypedKey(key(fyne.KeyDown))
-		p.entry.TypedKey(key(fyne.KeyReturn))
+		f.TypedKey(key(fyne.KeyReturn))
 		if h.d.wins.plugins == nil {
 			t.Error("Enter did not run the highlighted row (the plugin manager)")
 		}

@@ -71,7 +71,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
 			if d.wins.settings != nil {
-				d.wins.settings.syncSendKey()
+				d.wins.settings.SyncSendKey()
 			}
 		}})
 	help := fyne.NewMenu("Help",

@@ -34,6 +34,32 @@ func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	return nil
 }
 
+// windowNamed is the open window titled title, or nil.
+func (h *harness) windowNamed(title string) fyne.Window {
+	for _, w := range h.d.opts.App.Driver().AllWindows() {
+		if w.Title() == title {
+			return w
+		}
+	}
+	return nil
+}
+
+// shownText is the text of every label and rich text laid out in w.
+func shownText(w fyne.Window) string {
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(w.Content()) {
+		switch x := o.(type) {
+		case *widget.Label:
+			b.WriteString(x.Text + "\n")
+		case *widget.RichText:
+			if x.Visible() {
+				b.WriteString(markdown.PlainText(x.Segments) + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
 func (h *harness) pluginState(name string) string {
 	for _, p := range h.d.state.Plugins() {
 		if p.Name == name {
@@ -51,27 +77,39 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	h.install("echo-provider")
 	h.openCore()
 	h.waitFor("echo-provider active", func() bool { return h.pluginState("echo-provider") == agent.PluginActive })
-	var m *pluginManager
+	var w fyne.Window
+	button := func(text string) *widget.Button {
+		t.Helper()
+		b := findButton(w.Content(), text)
+		if b == nil {
+			t.Fatalf("no %q button in the manager", text)
+		}
+		return b
+	}
 	h.ui(func() {
 		h.d.showPluginManager()
-		m = h.d.wins.plugins
+		w = h.windowNamed("Plugins")
 	})
-	h.waitFor("the FULL TRUST block", func() bool {
-		return strings.Contains(markdown.PlainText(m.details.Segments), "FULL TRUST")
-	})
+	h.waitFor("the FULL TRUST block", func() bool { return strings.Contains(shownText(w), "FULL TRUST") })
 	h.ui(func() {
-		text := markdown.PlainText(m.details.Segments)
+		text := shownText(w)
 		for _, want := range []string{"echo-provider", "command:", "runs outside any sandbox"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
 			}
 		}
-		test.Tap(m.doctor)
+		test.Tap(button("Doctor"))
 	})
-	h.waitFor("the doctor", func() bool { return m.lastDoctor != "" })
+	var doctor string
+	h.waitFor("the doctor", func() bool {
+		if dw := h.windowNamed("Doctor: echo-provider"); dw != nil {
+			doctor = shownText(dw)
+		}
+		return doctor != ""
+	})
 	for _, want := range []string{"running:     Active in generation 1", "handshake:   ok", "plugin/echo-provider/echo/echo-1", "doctor: all checks passed"} {
-		if !strings.Contains(m.lastDoctor, want) {
-			t.Errorf("doctor lacks %q:\n%s", want, m.lastDoctor)
+		if !strings.Contains(doctor, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, doctor)
 		}
 	}
 	store, err := agent.OpenPlugins(h.layout)
@@ -86,16 +124,16 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 		return r.Enabled
 	}
 
-	h.ui(func() { test.Tap(m.toggle) })
+	h.ui(func() { test.Tap(button("Disable")) })
 	h.waitFor("disabled", func() bool { return h.pluginState("echo-provider") == agent.PluginDisabled })
 	if enabled() {
 		t.Error("Disable did not reach the store")
 	}
 	h.ui(func() {
-		if m.toggle.Text != "Enable" || !m.restart.Disabled() {
-			t.Errorf("a disabled plugin shows %q, restart disabled %v", m.toggle.Text, m.restart.Disabled())
+		if !button("Restart").Disabled() {
+			t.Error("Restart is enabled for a disabled plugin")
 		}
-		test.Tap(m.toggle)
+		test.Tap(button("Enable"))
 	})
 	h.waitFor("enabled", func() bool { return h.pluginState("echo-provider") == agent.PluginActive })
 	if !enabled() {
@@ -105,14 +143,17 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	// Install: the form, the FULL TRUST preview, its Install button.
 	src := testutil.ExamplePlugin(t, "policy-guard")
 	h.ui(func() {
-		f := newInstallForm(h.d, m.win)
-		f.dlg.Show()
-		f.path.SetText(src)
-		f.dlg.Confirm()
+		test.Tap(button("Install…"))
+		path := w.Canvas().Focused() // the dialog focuses its path field
+		if path == nil {
+			t.Fatal("Install… focused nothing")
+		}
+		test.Type(path, src)
+		test.Tap(findButton(w.Canvas().Overlays().Top(), "Preview…"))
 	})
 	var install *widget.Button
 	h.waitFor("the FULL TRUST preview", func() bool {
-		top := m.win.Canvas().Overlays().Top()
+		top := w.Canvas().Overlays().Top()
 		install = nil
 		if top != nil {
 			install = findButton(top, "Install")
@@ -138,18 +179,23 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 	var before int64
 	h.ui(func() {
 		before = gen()
-		i := slices.IndexFunc(m.plugins, func(p agent.PluginInfo) bool { return p.Name == "policy-guard" })
-		m.list.Select(i)
-		test.Tap(m.restart)
+		i := slices.IndexFunc(h.d.state.Plugins(), func(p agent.PluginInfo) bool { return p.Name == "policy-guard" })
+		for _, o := range test.LaidOutObjects(w.Content()) {
+			if l, ok := o.(*widget.List); ok {
+				l.Select(i)
+			}
+		}
+		test.Tap(button("Restart"))
 	})
 	h.waitFor("a new generation", func() bool { return gen() > before })
 
 	h.ui(func() {
-		test.Tap(m.remove)
-		if m.confirm == nil {
+		test.Tap(button("Remove"))
+		yes := findButton(w.Canvas().Overlays().Top(), "Remove policy-guard")
+		if yes == nil {
 			t.Fatal("Remove asked nothing")
 		}
-		m.confirm.Confirm()
+		test.Tap(yes)
 	})
 	h.waitFor("policy-guard removed", func() bool { return h.pluginState("policy-guard") == "" && len(h.d.state.Plugins()) == 1 })
 	if _, err := store.Get("policy-guard"); err == nil {

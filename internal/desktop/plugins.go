@@ -3,270 +3,20 @@ package desktop
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
-	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
-
-// pluginManager is the Plugins → Manage window: every installed plugin
-// with its state and diagnostics, and Install / Enable / Disable / Remove /
-// Restart / Doctor. Store writes and reloads run off the UI goroutine.
-//
-// The list's highlight is the one source of the selection: selected only
-// changes in the list's OnSelected / OnUnselected, and refresh drives the
-// list (Select / UnselectAll) rather than the index, so the details and the
-// buttons always act on the highlighted row.
-type pluginManager struct {
-	d        *UI
-	win      fyne.Window
-	list     *widget.List
-	plugins  []agent.PluginInfo
-	selected int
-	details  *widget.RichText
-	toggle   *widget.Button
-	remove   *widget.Button
-	restart  *widget.Button
-	doctor   *widget.Button
-	// trust caches each plugin's FULL TRUST block by name and root (read
-	// from its manifest off the UI goroutine).
-	trust map[string]string
-	// confirm is the open Remove confirmation (tests read it).
-	confirm *dialog.ConfirmDialog
-	// exts shows the xdev v1 extensions (their own tab).
-	exts *widget.RichText
-	// lastDoctor is the last doctor report shown (tests read it).
-	lastDoctor string
-}
 
 // showPluginManager opens (or raises) the plugin manager (UI goroutine).
 func (d *UI) showPluginManager() {
 	if d.wins.plugins != nil {
-		d.wins.plugins.win.RequestFocus()
+		d.wins.plugins.Raise()
 		return
 	}
-	m := &pluginManager{d: d, selected: -1, details: uikit.NewRichText(), trust: map[string]string{}, exts: uikit.NewRichText()}
-	m.win = d.opts.App.NewWindow("Plugins")
-	m.list = widget.NewList(func() int { return len(m.plugins) },
-		func() fyne.CanvasObject {
-			name := widget.NewLabel("")
-			name.TextStyle.Bold = true
-			return container.NewHBox(name, widget.NewLabel(""))
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			p := m.plugins[i]
-			row := o.(*fyne.Container)
-			row.Objects[0].(*widget.Label).SetText(p.Name)
-			st := row.Objects[1].(*widget.Label)
-			st.Importance = pluginStateImportance(p.State)
-			st.SetText(p.State)
-			row.Refresh() // the texts' widths changed: re-lay out the row
-		})
-	m.list.OnSelected = func(i widget.ListItemID) { m.selected = i; m.showSelected() }
-	m.list.OnUnselected = func(i widget.ListItemID) {
-		if m.selected == i {
-			m.selected = -1
-			m.showSelected()
-		}
-	}
-	m.toggle = widget.NewButton("Disable", m.toggleEnabled)
-	m.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), m.confirmRemove)
-	m.remove.Importance = widget.DangerImportance
-	m.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), m.restartSelected)
-	m.doctor = widget.NewButtonWithIcon("Doctor", theme.InfoIcon(), m.runDoctor)
-	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), d.installPlugin)
-	install.Importance = widget.HighImportance
-	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), d.restartPlugins)
-	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), d.showLogs)
-	top := container.NewHBox(install, restartAll, logs, layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
-	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
-	split.Offset = 0.3
-	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
-	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
-		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
-	m.win.SetContent(tabs)
-	m.win.Resize(fyne.NewSize(900, 600))
-	unsub := d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(d.state.Plugins()) })
-	m.win.SetOnClosed(func() {
-		unsub()
-		d.wins.plugins = nil
-	})
-	d.wins.plugins = m
-	m.refresh(d.state.Plugins())
-	if len(m.plugins) > 0 {
-		m.list.Select(0)
-	}
-	m.win.Show()
-}
-
-// refresh shows new plugin states. The plugin that was selected stays
-// selected (and highlighted) at its new row; when it is gone nothing is
-// selected, so no button can act on a row the user did not pick.
-func (m *pluginManager) refresh(ps []agent.PluginInfo) {
-	name := ""
-	if p, ok := m.current(); ok {
-		name = p.Name
-	}
-	m.plugins = ps
-	m.list.Refresh()
-	m.loadExtensions() // a reload restarts the extensions' view of the world too
-	for i, p := range ps {
-		if name != "" && p.Name == name {
-			m.selected = i
-			m.list.Select(i) // no-op when the row is already highlighted
-			m.showSelected()
-			return
-		}
-	}
-	m.selected = -1
-	m.list.UnselectAll()
-	m.showSelected()
-}
-
-func (m *pluginManager) current() (agent.PluginInfo, bool) {
-	if m.selected < 0 || m.selected >= len(m.plugins) {
-		return agent.PluginInfo{}, false
-	}
-	return m.plugins[m.selected], true
-}
-
-func (m *pluginManager) showSelected() {
-	p, ok := m.current()
-	for _, b := range []*widget.Button{m.toggle, m.remove, m.restart, m.doctor} {
-		if ok {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
-	}
-	if !ok {
-		m.details.Segments = markdown.Render("Select a plugin, or install one with **Install…**.", nil)
-		m.details.Refresh()
-		return
-	}
-	if p.State == agent.PluginDisabled {
-		m.toggle.SetText("Enable")
-		m.restart.Disable()
-	} else {
-		m.toggle.SetText("Disable")
-	}
-	trust, known := m.trust[p.Name+"\x00"+p.Root]
-	if !known {
-		m.loadTrust(p)
-	}
-	m.details.Segments = pluginDetails(p, trust)
-	m.details.Refresh()
-}
-
-// loadTrust reads the plugin's manifest through the core off the UI
-// goroutine and shows its FULL TRUST block when the plugin is still the
-// selected one.
-func (m *pluginManager) loadTrust(p agent.PluginInfo) {
-	key := p.Name + "\x00" + p.Root
-	m.trust[key] = "" // one read per plugin and root
-	m.d.withCore("read "+p.Name+"'s manifest", func(_ context.Context, c coreAPI) error {
-		text := ""
-		if man, err := c.PluginManifest(p.Name); err != nil {
-			text = "The manifest could not be read: " + redact.String(err.Error())
-		} else {
-			text = man.Trust
-		}
-		m.d.b.Post(func() {
-			m.trust[key] = text
-			if cur, ok := m.current(); ok && cur.Name == p.Name && cur.Root == p.Root {
-				m.details.Segments = pluginDetails(cur, text)
-				m.details.Refresh()
-			}
-		})
-		return nil
-	})
-}
-
-// pluginDetails renders what the manager knows about a plugin. Plugin
-// provided strings are redacted again here: they come straight from the
-// runtime, not from the surfaces store.
-func pluginDetails(p agent.PluginInfo, trust string) []widget.RichTextSegment {
-	r := redact.String
-	list := func(xs []string) string {
-		if len(xs) == 0 {
-			return "—"
-		}
-		return r(strings.Join(xs, ", "))
-	}
-	flags := []string{"generation " + fmt.Sprint(p.Generation)}
-	if p.Required {
-		flags = append(flags, "required")
-	}
-	if p.Linked {
-		flags = append(flags, "linked")
-	}
-	kv := func(k, v string) []widget.RichTextSegment {
-		key := widget.RichTextStyleStrong
-		return []widget.RichTextSegment{&widget.TextSegment{Style: key, Text: k + ": "},
-			&widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: v}}
-	}
-	segs := []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: p.Name + " " + r(p.Version)}}
-	if p.Description != "" {
-		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: r(p.Description)})
-	}
-	segs = append(segs, kv("State", p.State+" · "+strings.Join(flags, " · "))...)
-	segs = append(segs, kv("Root", r(p.Root))...)
-	segs = append(segs, kv("Intercepts", list(p.Intercepts))...)
-	segs = append(segs, kv("Replaces", list(p.Replaces))...)
-	segs = append(segs, kv("Provides", "providers "+list(p.Providers)+"; ui actions "+list(p.Actions))...)
-	switch {
-	case p.State == agent.PluginDegraded && p.Failure != "":
-		segs = append(segs, kv("Degraded", r(p.Failure)+" — it is skipped until a restart")...)
-	case p.State == agent.PluginDegraded:
-		segs = append(segs, kv("Degraded", "it is skipped at its hook points until a restart")...)
-	case p.Failure != "":
-		segs = append(segs, kv("Failure", r(p.Failure))...)
-	}
-	code := func(title, text string) {
-		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: title},
-			&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: r(strings.TrimRight(text, "\n"))})
-	}
-	if p.StartReport != "" {
-		code("Why it did not start", p.StartReport)
-	}
-	if trust != "" {
-		// TrustBlock already redacts every plugin-provided string.
-		code("What it may do", trust)
-	}
-	if p.StderrTail != "" {
-		code("Stderr (last lines)", lastLines(p.StderrTail, 60))
-	}
-	return segs
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func pluginStateImportance(state string) widget.Importance {
-	switch state {
-	case agent.PluginActive:
-		return widget.SuccessImportance
-	case agent.PluginFailed:
-		return widget.DangerImportance
-	case agent.PluginDegraded:
-		return widget.WarningImportance
-	}
-	return widget.LowImportance
+	d.wins.plugins = dialogs.ShowPluginManager(d.opts.App, d.b, d.state, pluginsHost{d}, func() { d.wins.plugins = nil })
 }
 
 // pluginCommand runs a plugin command of the core (which restarts the
@@ -290,66 +40,28 @@ func (d *UI) restartPlugins() {
 	})
 }
 
-// restartSelected restarts the selected plugin.
-func (m *pluginManager) restartSelected() {
-	if p, ok := m.current(); ok {
-		m.d.pluginCommand("restart "+p.Name, func(ctx context.Context, c coreAPI) error { return c.RestartPlugin(ctx, p.Name) })
+// pluginsHost is the window as dialogs.PluginsHost (UI goroutine).
+type pluginsHost struct{ d *UI }
+
+// Core is nil before Attach (never a typed nil).
+func (h pluginsHost) Core() dialogs.PluginsCore {
+	if c := h.d.getCore(); c != nil {
+		return c
 	}
+	return nil
 }
 
-func (m *pluginManager) toggleEnabled() {
-	p, ok := m.current()
-	if !ok {
-		return
-	}
-	enable := p.State == agent.PluginDisabled
-	verb := "disable "
-	if enable {
-		verb = "enable "
-	}
-	m.d.pluginCommand(verb+p.Name, func(ctx context.Context, c coreAPI) error { return c.SetPluginEnabled(ctx, p.Name, enable) })
+func (h pluginsHost) WithCore(what string, fn func(context.Context, dialogs.PluginsCore) error) {
+	h.d.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
-func (m *pluginManager) confirmRemove() {
-	p, ok := m.current()
-	if !ok {
-		return
-	}
-	msg := fmt.Sprintf("A copied plugin's folder is deleted; a linked folder (%s) is kept.", p.Root)
-	if !p.Linked {
-		msg = fmt.Sprintf("Its folder %s is deleted.", p.Root)
-	}
-	m.confirm = dialog.NewConfirm("Remove "+p.Name+"?", msg, func(yes bool) {
-		m.confirm = nil
-		if !yes {
-			return
-		}
-		m.d.pluginCommand("remove "+p.Name, func(ctx context.Context, c coreAPI) error { return c.RemovePlugin(ctx, p.Name) })
-	}, m.win)
-	m.confirm.SetConfirmText("Remove " + p.Name)
-	m.confirm.SetDismissText("Keep")
-	m.confirm.SetConfirmImportance(widget.DangerImportance)
-	m.confirm.Show()
+func (h pluginsHost) PluginCommand(what string, fn func(context.Context, dialogs.PluginsCore) error) {
+	h.d.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
-// runDoctor runs the core's doctor on the selected plugin and shows its
-// report: the same report, in the same text, as `plugin doctor`.
-func (m *pluginManager) runDoctor() {
-	p, ok := m.current()
-	if !ok {
-		return
-	}
-	d := m.d
-	d.withCore("doctor", func(ctx context.Context, c coreAPI) error {
-		r, err := c.PluginDoctor(ctx, p.Name)
-		if err != nil {
-			return err
-		}
-		text := r.Text()
-		d.b.Post(func() {
-			m.lastDoctor = text
-			d.showText("Doctor: "+p.Name, text, m.win)
-		})
-		return nil
-	})
-}
+func (h pluginsHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
+func (h pluginsHost) Install(parent fyne.Window)                        { h.d.installOver(parent) }
+func (h pluginsHost) RestartAll()                                       { h.d.restartPlugins() }
+func (h pluginsHost) ShowLogs()                                         { h.d.showLogs() }
+func (h pluginsHost) ShowText(title, text string)                       { h.d.showText(title, text, nil) }
+func (h pluginsHost) ExtensionsDir() string                             { return h.d.opts.Layout.ExtensionsDir() }

@@ -217,3 +217,11 @@ func (d *UI) renderCommandOutput(c coreAPI, line, out string) bool {
 	})
 	return true
 }
+
+// hint is a low-importance wrapped explanation.
+func hint(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Importance = widget.LowImportance
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}

@@ -5,13 +5,15 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 )
 
 // Theme modes as Settings stores them.
 const (
-	ThemeSystem = "system"
-	ThemeLight  = "light"
-	ThemeDark   = "dark"
+	ThemeSystem = dialogs.ThemeSystem
+	ThemeLight  = dialogs.ThemeLight
+	ThemeDark   = dialogs.ThemeDark
 )
 
 // themePref is the app preference holding the theme mode (a front-end

@@ -95,10 +95,10 @@ type coreLink struct {
 // windows are the secondary windows and dialogs open now (UI goroutine):
 // opening one again raises it.
 type windows struct {
-	plugins  *pluginManager
-	settings *settingsWindow
-	palette  *palette
-	prompts  *promptTracker
+	plugins  *dialogs.PluginManager
+	settings *dialogs.Settings
+	palette  *dialogs.Palette
+	prompts  *promptDialogs
 	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 
@@ -131,7 +131,7 @@ func newUI(opts Options) *UI {
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
-	d.wins.prompts = newPromptTracker()
+	d.wins.prompts = &promptDialogs{dialogs.NewPrompts(d.link.ctx, d.win, d.b, promptHost{d})}
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
 	d.sidebar = newSidebar(d)

@@ -1,7 +1,9 @@
-// Package dialogs holds the desktop's secondary windows that stand on
-// their own: they get what they need (the app, the bridge) explicitly and
-// never reach into the main window: the protocol inspector, the keyboard
-// shortcuts sheet, the user guide and About.
+// Package dialogs holds the desktop's secondary windows and modal dialogs
+// that stand on their own: they get what they need (the app, the window,
+// the bridge, a small host interface declared here) explicitly and never
+// reach into the main window: plugin prompts, the command palette,
+// Settings, the plugin manager and Install…, the protocol inspector, the
+// keyboard shortcuts sheet, the user guide and About.
 package dialogs
 
 import (

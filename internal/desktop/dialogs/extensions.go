@@ -1,4 +1,4 @@
-package desktop
+package dialogs
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 
 // loadExtensions reads the xdev extensions' status off the UI goroutine
 // and shows it in the manager's second tab.
-func (m *pluginManager) loadExtensions() {
-	c := m.d.getCore()
+func (m *PluginManager) loadExtensions() {
+	c := m.host.Core()
 	if c == nil {
 		return
 	}
-	m.d.async("xdev extensions", func(context.Context) error {
+	dir := m.host.ExtensionsDir()
+	m.host.Async("xdev extensions", func(context.Context) error {
 		st := c.ExtensionStatus()
-		m.d.b.Post(func() {
-			m.exts.Segments = extensionDetails(st, m.d.opts.Layout.ExtensionsDir())
+		m.b.Post(func() {
+			m.exts.Segments = extensionDetails(st, dir)
 			m.exts.Refresh()
 		})
 		return nil

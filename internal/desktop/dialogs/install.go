@@ -1,0 +1,117 @@
+package dialogs
+
+import (
+	"context"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// InstallCore is the core's plugin install operations. They are called
+// off the UI goroutine (through InstallHost) and may wait on disk until
+// their context ends; safe on any goroutine.
+type InstallCore interface {
+	PreviewPluginInstall(ctx context.Context, req agent.InstallRequest) (agent.InstallPreview, error)
+	InstallPlugin(ctx context.Context, pv agent.InstallPreview) (agent.PluginRecord, error)
+}
+
+// InstallHost runs the install dialog's core work.
+//
+// Concurrency: both are called on the UI goroutine and return at once; fn
+// runs on another goroutine with a bounded context and its error is shown
+// to the user. Before a core is attached fn does not run (the user is
+// told). PluginCommand also tells the user "<what>: done" on success.
+type InstallHost interface {
+	WithCore(what string, fn func(ctx context.Context, c InstallCore) error)
+	PluginCommand(what string, fn func(ctx context.Context, c InstallCore) error)
+}
+
+// Install is the Install… dialog: a path field (typed or pasted, the way
+// a developer points at a checkout) with Browse… for the folder picker, and
+// Link to run the plugin from that folder instead of a copy. Preview… shows
+// the FULL TRUST preview; only its Install button installs, replacing an
+// installed plugin of the same name (the preview says so). UI goroutine.
+type Install struct {
+	path   *widget.Entry
+	link   *widget.Check
+	dlg    *dialog.ConfirmDialog
+	parent fyne.Window
+	b      *uikit.Bridge
+	host   InstallHost
+}
+
+// NewInstall builds the dialog over parent; Show opens it.
+func NewInstall(parent fyne.Window, b *uikit.Bridge, host InstallHost) *Install {
+	f := &Install{path: widget.NewEntry(), parent: parent, b: b, host: host}
+	f.path.SetPlaceHolder("/path/to/plugin-folder (with reasonix-plugin.json)")
+	f.link = widget.NewCheck("Link: run it from this folder (edits take effect on restart; Remove keeps the folder)", nil)
+	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
+		fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
+			if err == nil && uri != nil {
+				f.path.SetText(uri.Path())
+			}
+		}, parent)
+		fd.Resize(fyne.NewSize(800, 560))
+		fd.Show()
+	})
+	content := container.NewVBox(widget.NewLabel("Plugin folder"),
+		container.NewBorder(nil, nil, nil, browse, f.path), f.link)
+	f.dlg = dialog.NewCustomConfirm("Install a plugin", "Preview…", "Cancel", content, func(ok bool) {
+		dir := strings.TrimSpace(f.path.Text)
+		if ok && dir != "" {
+			f.preview(dir, f.link.Checked)
+		}
+	}, parent)
+	f.path.OnSubmitted = func(string) { f.dlg.Confirm() }
+	f.dlg.Resize(fyne.NewSize(640, 220))
+	return f
+}
+
+// Show opens the dialog with the path field focused.
+func (f *Install) Show() {
+	f.dlg.Show()
+	f.parent.Canvas().Focus(f.path)
+}
+
+// preview asks the core for the FULL TRUST preview off the UI goroutine
+// and shows it.
+func (f *Install) preview(dir string, link bool) {
+	f.host.WithCore("install", func(ctx context.Context, c InstallCore) error {
+		pv, err := c.PreviewPluginInstall(ctx, agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true})
+		if err != nil {
+			return err
+		}
+		f.b.Post(func() { f.showTrust(pv) })
+		return nil
+	})
+}
+
+// showTrust is the install confirmation: the full preview text.
+func (f *Install) showTrust(pv agent.InstallPreview) {
+	text := widget.NewLabel(redact.String(pv.Text))
+	text.TextStyle.Monospace = true
+	text.Wrapping = fyne.TextWrapBreak
+	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
+	warn.Wrapping = fyne.TextWrapWord
+	warn.Importance = widget.WarningImportance
+	content := container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
+	dlg := dialog.NewCustomConfirm("Install "+pv.Name+" — FULL TRUST", "Install", "Cancel", content, func(ok bool) {
+		if !ok {
+			return
+		}
+		f.host.PluginCommand("install "+pv.Name, func(ctx context.Context, c InstallCore) error {
+			_, err := c.InstallPlugin(ctx, pv)
+			return err
+		})
+	}, f.parent)
+	dlg.Resize(fyne.NewSize(720, 520))
+	dlg.Show()
+}

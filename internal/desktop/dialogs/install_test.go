@@ -1,0 +1,147 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+// installCore previews any folder and records what it installs.
+type installCore struct {
+	wg sync.WaitGroup
+	t  *testing.T
+
+	mu        sync.Mutex
+	requests  []agent.InstallRequest
+	installed []string
+	done      []string
+}
+
+func (c *installCore) PreviewPluginInstall(_ context.Context, req agent.InstallRequest) (agent.InstallPreview, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.requests = append(c.requests, req)
+	if req.Source == "/missing" {
+		return agent.InstallPreview{}, errors.New("no manifest")
+	}
+	return agent.InstallPreview{Name: "demo", Text: "demo 1.0\nFULL TRUST: runs commands"}, nil
+}
+
+func (c *installCore) InstallPlugin(_ context.Context, pv agent.InstallPreview) (agent.PluginRecord, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.installed = append(c.installed, pv.Name)
+	return agent.PluginRecord{}, nil
+}
+
+func (c *installCore) WithCore(what string, fn func(context.Context, InstallCore) error) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		if err := fn(context.Background(), c); err != nil {
+			c.mu.Lock()
+			c.done = append(c.done, what+": "+err.Error())
+			c.mu.Unlock()
+		}
+	}()
+}
+
+func (c *installCore) PluginCommand(what string, fn func(context.Context, InstallCore) error) {
+	c.WithCore(what, func(ctx context.Context, ic InstallCore) error {
+		if err := fn(ctx, ic); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.done = append(c.done, what+": done")
+		c.mu.Unlock()
+		return nil
+	})
+}
+
+func (c *installCore) snapshot() (reqs []agent.InstallRequest, installed, done []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append(reqs, c.requests...), append(installed, c.installed...), append(done, c.done...)
+}
+
+// topButton is the button labelled text in win's top dialog, or nil.
+func topButton(win fyne.Window, text string) *widget.Button {
+	top := win.Canvas().Overlays().Top()
+	if top == nil {
+		return nil
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			return b
+		}
+	}
+	return nil
+}
+
+// The path is typed into the focused field, Link ticked, Preview… asks
+// for the FULL TRUST preview, and only its Install button installs.
+func TestInstallPreviewsThenInstalls(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := uikit.NewBridge()
+	t.Cleanup(b.Stop)
+	w := a.NewWindow("main")
+	w.Resize(fyne.NewSize(900, 700))
+	c := &installCore{t: t}
+	t.Cleanup(c.wg.Wait)
+	b.OnUI(func() {
+		w.Show()
+		NewInstall(w, b, c).Show()
+		test.Type(w.Canvas().Focused(), " /src/demo ")
+		for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
+			if ch, ok := o.(*widget.Check); ok {
+				test.Tap(ch)
+			}
+		}
+		test.Tap(topButton(w, "Preview…"))
+	})
+	var install *widget.Button
+	waitFor(t, b.OnUI, "the FULL TRUST preview", func() bool { install = topButton(w, "Install"); return install != nil })
+	reqs, installed, _ := c.snapshot()
+	if len(reqs) != 1 || reqs[0] != (agent.InstallRequest{Source: "/src/demo", Link: true, ReplaceInstalled: true}) || len(installed) != 0 {
+		t.Fatalf("requests %+v, installed %v before Install", reqs, installed)
+	}
+	b.OnUI(func() { test.Tap(install) })
+	waitFor(t, b.OnUI, "the install", func() bool { _, _, done := c.snapshot(); return len(done) == 1 })
+	if _, installed, done := c.snapshot(); len(installed) != 1 || done[0] != "install demo: done" {
+		t.Fatalf("installed %v, told %v", installed, done)
+	}
+}
+
+// An empty path or Cancel asks the core nothing.
+func TestInstallCancelAndEmptyPathAskNothing(t *testing.T) {
+	for _, tc := range []struct{ name, typed, button string }{
+		{"cancel", "/src/demo", "Cancel"},
+		{"empty path", "   ", "Preview…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := test.NewTempApp(t)
+			b := uikit.NewBridge()
+			t.Cleanup(b.Stop)
+			w := a.NewWindow("main")
+			c := &installCore{t: t}
+			b.OnUI(func() {
+				w.Show()
+				NewInstall(w, b, c).Show()
+				test.Type(w.Canvas().Focused(), tc.typed)
+				test.Tap(topButton(w, tc.button))
+			})
+			c.wg.Wait()
+			if reqs, _, _ := c.snapshot(); len(reqs) != 0 {
+				t.Fatalf("asked the core %+v", reqs)
+			}
+		})
+	}
+}

@@ -1,0 +1,92 @@
+package dialogs
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+func key(k fyne.KeyName) *fyne.KeyEvent { return &fyne.KeyEvent{Name: k} }
+
+// paletteRig opens a palette over a test window; ran records what ran.
+func paletteRig(t *testing.T) (fyne.Window, *Palette, *[]string) {
+	a := test.NewTempApp(t)
+	w := a.NewWindow("main")
+	w.Resize(fyne.NewSize(800, 600))
+	w.Show()
+	var ran []string
+	entry := func(kind, label, detail string) PaletteEntry {
+		return PaletteEntry{Kind: kind, Label: label, Detail: detail, Run: func() { ran = append(ran, label) }}
+	}
+	p := ShowPalette(w, []PaletteEntry{
+		entry("Action", "Refresh", "/hello-surfaces:refresh"),
+		entry("Model", "DeepSeek Chat", "deepseek-chat"),
+		entry("Window", "New chat", ""),
+		entry("Window", "Plugin manager", ""),
+		entry("Window", "Settings…", ""),
+	})
+	return w, p, &ran
+}
+
+func labels(es []PaletteEntry) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Label)
+	}
+	return out
+}
+
+// Every word typed must appear in the kind, label or detail.
+func TestPaletteFilters(t *testing.T) {
+	tests := []struct {
+		filter string
+		want   []string
+	}{
+		{"", []string{"Refresh", "DeepSeek Chat", "New chat", "Plugin manager", "Settings…"}},
+		{"refresh hello", []string{"Refresh"}},
+		{"CHAT", []string{"DeepSeek Chat", "New chat"}},
+		{"window chat", []string{"New chat"}},
+		{"nothing", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.filter, func(t *testing.T) {
+			w, p, _ := paletteRig(t)
+			f, ok := w.Canvas().Focused().(*paletteInput)
+			if !ok {
+				t.Fatalf("focus on %T, not the filter", w.Canvas().Focused())
+			}
+			test.Type(f, tc.filter)
+			if got := labels(p.Shown()); !slices.Equal(got, tc.want) {
+				t.Errorf("shows %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// Up and Down move the highlight (clamped to the list); Enter runs the
+// highlighted row and closes the palette; Esc closes it running nothing.
+func TestPaletteKeys(t *testing.T) {
+	w, p, ran := paletteRig(t)
+	f := w.Canvas().Focused()
+	test.Type(f, "window")
+	for range 5 {
+		f.TypedKey(key(fyne.KeyDown))
+	}
+	for range 2 {
+		f.TypedKey(key(fyne.KeyUp))
+	}
+	f.TypedKey(key(fyne.KeyUp))
+	f.TypedKey(key(fyne.KeyDown))
+	f.TypedKey(key(fyne.KeyReturn))
+	if !slices.Equal(*ran, []string{"Plugin manager"}) || p.Visible() {
+		t.Fatalf("Enter ran %q, palette visible %v", *ran, p.Visible())
+	}
+
+	w, p, ran = paletteRig(t)
+	w.Canvas().Focused().TypedKey(key(fyne.KeyEscape))
+	if len(*ran) != 0 || p.Visible() {
+		t.Fatalf("Esc ran %q, palette visible %v", *ran, p.Visible())
+	}
+}

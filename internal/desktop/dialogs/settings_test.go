@@ -1,0 +1,181 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+)
+
+// settingsHost is a window (UI-goroutine preferences) over a core that
+// keeps its approvals in memory.
+type settingsHost struct {
+	t      *testing.T
+	wg     sync.WaitGroup
+	mode   string
+	enter  bool
+	picked []string
+
+	mu    sync.Mutex
+	perms agent.Permissions
+}
+
+func (h *settingsHost) ThemeMode() string           { return h.mode }
+func (h *settingsHost) SetThemeMode(m string)       { h.mode = m }
+func (h *settingsHost) EnterSends() bool            { return h.enter }
+func (h *settingsHost) SetEnterSends(on bool)       { h.enter = on }
+func (h *settingsHost) PickModel(id, effort string) { h.picked = append(h.picked, id+" "+effort) }
+func (h *settingsHost) Trace(string)                {}
+func (h *settingsHost) Core() SettingsCore          { return h }
+func (h *settingsHost) WithCore(what string, fn func(context.Context, SettingsCore) error) {
+	h.Async(what, func(ctx context.Context) error { return fn(ctx, h) })
+}
+func (h *settingsHost) Async(what string, fn func(context.Context) error) {
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		if err := fn(context.Background()); err != nil {
+			h.t.Errorf("%s: %v", what, err)
+		}
+	}()
+}
+func (h *settingsHost) Permissions() agent.Permissions {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return agent.Permissions{Always: slices.Clone(h.perms.Always), Session: slices.Clone(h.perms.Session)}
+}
+func (h *settingsHost) RevokeAlways(r agent.Rule) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.perms.Always = slices.DeleteFunc(h.perms.Always, func(x agent.Rule) bool { return x == r })
+	return nil
+}
+func (h *settingsHost) RevokeSession(_ context.Context, tool string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.perms.Session = slices.DeleteFunc(h.perms.Session, func(x string) bool { return x == tool })
+	return nil
+}
+func (h *settingsHost) PluginManifest(string) (agent.PluginManifest, error) {
+	return agent.PluginManifest{}, errors.New("no manifest")
+}
+
+func openSettings(t *testing.T, state *viewmodel.State, h *settingsHost) (*Settings, *uikit.Bridge) {
+	a := test.NewTempApp(t)
+	b := uikit.NewBridge()
+	t.Cleanup(b.Stop)
+	t.Cleanup(h.wg.Wait)
+	h.t = t
+	if state == nil {
+		state = viewmodel.New()
+	}
+	var s *Settings
+	b.OnUI(func() { s = ShowSettings(a, b, state, h, func() {}) })
+	return s, b
+}
+
+func labelsIn(c *fyne.Container) string {
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(c) {
+		if l, ok := o.(*widget.Label); ok {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+func TestSettingsThemeAndSendKey(t *testing.T) {
+	h := &settingsHost{mode: ThemeSystem, enter: true}
+	s, b := openSettings(t, nil, h)
+	b.OnUI(func() {
+		if s.theme.Selected != "System" || s.send.Selected != sendEnter {
+			t.Fatalf("shows theme %q, send %q", s.theme.Selected, s.send.Selected)
+		}
+		s.theme.SetSelected("Dark")
+		if h.mode != ThemeDark {
+			t.Errorf("mode %q after picking Dark", h.mode)
+		}
+		s.theme.SetSelected("Light")
+		if h.mode != ThemeLight {
+			t.Errorf("mode %q after picking Light", h.mode)
+		}
+		s.send.SetSelected(sendCtrlEnter)
+		if h.enter {
+			t.Error("the send key did not change")
+		}
+		h.enter = true // the View menu's toggle
+		s.SyncSendKey()
+		if s.send.Selected != sendEnter {
+			t.Errorf("Settings shows %q after the menu toggle", s.send.Selected)
+		}
+	})
+}
+
+func TestSettingsListsAndRevokesApprovals(t *testing.T) {
+	rule := agent.Rule{Tool: "run_command", Workspace: "/w", CommandPrefix: "go"}
+	h := &settingsHost{perms: agent.Permissions{Always: []agent.Rule{rule, {Tool: "write_file"}}, Session: []string{"edit_file"}}}
+	s, b := openSettings(t, nil, h)
+	waitFor(t, b.OnUI, "permissions", func() bool { return len(s.revoke) == 3 })
+	b.OnUI(func() {
+		text := labelsIn(s.perms)
+		for _, want := range []string{"Always: run_command `go …` in /w", "Always: write_file in every workspace", "This session: edit_file"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("permissions lack %q:\n%s", want, text)
+			}
+		}
+		test.Tap(s.revoke[rule.Describe()])
+	})
+	waitFor(t, b.OnUI, "the rule revoked", func() bool { return len(s.revoke) == 2 })
+	b.OnUI(func() { test.Tap(s.revoke["session edit_file"]) })
+	waitFor(t, b.OnUI, "the session approval revoked", func() bool { return len(s.revoke) == 1 })
+	if p := h.Permissions(); len(p.Always) != 1 || len(p.Session) != 0 {
+		t.Errorf("core still has %+v", p)
+	}
+}
+
+func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-secret-value")
+	state := viewmodel.New()
+	state.SetPlugins([]agent.PluginInfo{{Name: "openai-provider", Root: filepath.Join(testutil.ModuleRoot(t), "examples", "openai-provider")}})
+	s, b := openSettings(t, state, &settingsHost{})
+	waitFor(t, b.OnUI, "env hints", func() bool { return strings.Contains(labelsIn(s.env), "OPENAI_API_KEY (set)") })
+	b.OnUI(func() {
+		text := labelsIn(s.env)
+		if !strings.Contains(text, "OPENAI_MODELS (not set)") {
+			t.Errorf("hints %q", text)
+		}
+		if strings.Contains(text, "sk-secret") {
+			t.Error("a value was shown")
+		}
+	})
+}
+
+func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
+	state := viewmodel.New()
+	state.SetModels([]providers.Model{{ID: "plugin/p/x/m", Plugin: "p", DisplayName: "M", Efforts: []string{"low", "high"}}}, nil)
+	state.SetModel("plugin/p/x/m", "high")
+	h := &settingsHost{}
+	s, b := openSettings(t, state, h)
+	b.OnUI(func() {
+		if s.model.Selected != "plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {
+			t.Errorf("model %q effort %q options %v", s.model.Selected, s.effort.Selected, s.effort.Options)
+		}
+		s.effort.SetSelected("low")
+		if !slices.Equal(h.picked, []string{"plugin/p/x/m low"}) {
+			t.Errorf("picked %q", h.picked)
+		}
+	})
+}
