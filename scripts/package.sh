@@ -33,12 +33,12 @@ stage_examples() {
 		[ -f "examples/$e/main.go" ] || continue
 		mkdir -p "$2/$e/bin"
 		cp "examples/$e/reasonix-plugin.json" "$2/$e/"
-		GOOS="$1" GOARCH=amd64 CGO_ENABLED=0 nice go build -trimpath -ldflags "-s -w" -o "$2/$e/bin/$e$3" "./examples/$e"
+		GOOS="$1" GOARCH=amd64 CGO_ENABLED=0 nice go build -ldflags "-s -w" -o "$2/$e/bin/$e$3" "./examples/$e"
 	done
 }
 
 echo "package: linux binary and examples"
-CGO_ENABLED=1 nice go build -trimpath -ldflags "-s -w -X main.version=$VERSION" -o "$OUT/linux/reasonix-desktop" ./cmd/reasonix-desktop
+CGO_ENABLED=1 nice go build -ldflags "-s -w -X main.version=$VERSION" -o "$OUT/linux/reasonix-desktop" ./cmd/reasonix-desktop
 stage_examples linux "$OUT/linux/examples" ""
 for p in deb rpm; do
 	echo "package: .$p"
@@ -52,11 +52,11 @@ if [ "$PKG_WINDOWS" = 1 ]; then
 	W="$OUT/windows/Reasonix Desktop"
 	mkdir -p "$W/examples"
 	echo "package: windows GUI (cgo, mingw-w64)"
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc nice go build -trimpath \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc nice go build \
 		-ldflags "-s -w -H=windowsgui -X main.version=$VERSION" -o "$W/reasonix-desktop.exe" ./cmd/reasonix-desktop
 	# The console build for chat --headless and plugin commands in a terminal
 	# (a windowsgui binary has no console to print to).
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 nice go build -trimpath -tags nogui \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 nice go build -tags nogui \
 		-ldflags "-s -w -X main.version=$VERSION" -o "$W/reasonix-desktop-cli.exe" ./cmd/reasonix-desktop
 	stage_examples windows "$W/examples" ".exe"
 	cp LICENSE README.md assets/icon.png "$W/"
