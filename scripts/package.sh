@@ -26,14 +26,19 @@ need() { # command package
 }
 
 # stage_examples GOOS DIR EXT: each example's manifest and its sidecar at
-# bin/<name><EXT>, where ${REASONIX_PLUGIN_ROOT}/bin/<name> finds it.
+# bin/<name><EXT>, where ${REASONIX_PLUGIN_ROOT}/bin/<name> finds it; an xdev
+# extension (no manifest) in xdev/.
 stage_examples() {
 	for e in examples/*/; do
 		e=$(basename "$e")
 		[ -f "examples/$e/main.go" ] || continue
-		mkdir -p "$2/$e/bin"
-		cp "examples/$e/reasonix-plugin.json" "$2/$e/"
-		GOOS="$1" GOARCH=amd64 CGO_ENABLED=0 nice go build -ldflags "-s -w" -o "$2/$e/bin/$e$3" "./examples/$e"
+		dst="$2/xdev/$e$3" # an xdev v1 extension: the executable alone
+		if [ -f "examples/$e/reasonix-plugin.json" ]; then
+			mkdir -p "$2/$e/bin"
+			cp "examples/$e/reasonix-plugin.json" "$2/$e/"
+			dst="$2/$e/bin/$e$3"
+		fi
+		GOOS="$1" GOARCH=amd64 CGO_ENABLED=0 nice go build -ldflags "-s -w" -o "$dst" "./examples/$e"
 	done
 }
 
