@@ -17,6 +17,18 @@
 // child also gets a parent-death signal, a second line of defence for the
 // moment between the spawn and its registration.
 //
+// On Windows there are no process groups nor signals: each child is
+// started suspended, put in a job object of its own created with
+// JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, then resumed, so everything it starts
+// is in the job from its first instruction. Killing the "group" is
+// TerminateJobObject; the host holds the job's only handle, so when the host
+// dies, even killed, the kernel closes it and ends the whole tree: no
+// watchdog process runs there. Every child starts with CREATE_NO_WINDOW.
+// The graceful stop before the kill is the caller's (a sidecar's
+// extension/shutdown and stdin EOF, as on Unix). On darwin the process
+// groups and the watchdog work as on Linux, without the parent-death
+// signal and the environment scan, which are Linux-only.
+//
 // Two entry points own the whole life of a child (own group, environment,
 // pipes, registration, killing the tree, reaping):
 //

@@ -60,7 +60,7 @@ func WatchdogPID() int {
 // startWatchdogLocked starts the watchdog once; a failure is logged and
 // leaves the host with the parent-death signal only.
 func startWatchdogLocked() {
-	if wd.started || wd.path == "" {
+	if wd.started || wd.path == "" || !watchdogNeeded {
 		return
 	}
 	wd.started = true
@@ -73,9 +73,7 @@ func startWatchdogLocked() {
 	cmd := exec.Command(wd.path, wd.args...)
 	cmd.Env = wd.env
 	cmd.Stdin = r // its only input: EOF means the host is gone
-	// Its own group: a Ctrl-C meant for the host's group must not take the
-	// watchdog first.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = watchdogAttr()
 	err = cmd.Start()
 	_ = r.Close()
 	if err != nil {
@@ -153,7 +151,7 @@ func Start(cmd *exec.Cmd) error {
 		}
 		cmd.Env = append(env[:len(env):len(env)], TokenVar+"="+token)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(cmd); err != nil {
 		return fmt.Errorf("start %s: %w", cmd.Path, err)
 	}
 	tell('+', cmd.Process.Pid)
@@ -165,6 +163,7 @@ func Start(cmd *exec.Cmd) error {
 func Forget(pid int) {
 	if pid > 0 {
 		tell('-', pid)
+		forgetJob(pid)
 	}
 }
 

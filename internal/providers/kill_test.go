@@ -1,5 +1,16 @@
 package providers_test
 
-import "syscall"
+import (
+	"fmt"
+	"os"
+)
 
-func syscallKill(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
+// syscallKill kills one process (not its group), as a crash would: SIGKILL
+// on Unix, TerminateProcess on Windows.
+func syscallKill(pid int) error {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return fmt.Errorf("find pid %d: %w", pid, err)
+	}
+	return p.Kill()
+}

@@ -9,11 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -64,6 +62,12 @@ func ModuleRoot(tb testing.TB) string {
 	}
 }
 
+// PrebuiltVar names a folder of main packages built beforehand, one file
+// per package named as Binary names it ("examples_echo-provider.exe"): a
+// test binary cross-compiled for Windows runs under wine, where there is no
+// go tool to build them (scripts/windows/lane.sh).
+const PrebuiltVar = "REASONIX_TEST_PREBUILT"
+
 // Binary builds a main package (path relative to the module root, e.g.
 // "examples/echo-provider") once per test process and returns its path.
 func Binary(tb testing.TB, pkg string) string {
@@ -73,6 +77,15 @@ func Binary(tb testing.TB, pkg string) string {
 	if p, ok := built[pkg]; ok {
 		return p
 	}
+	name := strings.ReplaceAll(pkg, "/", "_") + exeSuffix
+	if dir := os.Getenv(PrebuiltVar); dir != "" {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			tb.Fatalf("%s=%s: no prebuilt %s: %v", PrebuiltVar, dir, pkg, err)
+		}
+		built[pkg] = p
+		return p
+	}
 	if buildDir == "" {
 		d, err := os.MkdirTemp("", "reasonix-test-bin-")
 		if err != nil {
@@ -80,7 +93,7 @@ func Binary(tb testing.TB, pkg string) string {
 		}
 		buildDir = d
 	}
-	out := filepath.Join(buildDir, strings.ReplaceAll(pkg, "/", "_"))
+	out := filepath.Join(buildDir, name)
 	cmd := exec.Command("go", "build", "-o", out, "./"+pkg)
 	cmd.Dir = ModuleRoot(tb)
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -134,23 +147,6 @@ func setDefault(m map[string]any, k string, v any) {
 	if _, ok := m[k]; !ok {
 		m[k] = v
 	}
-}
-
-// Alive reports whether pid is a live (non-zombie) process.
-func Alive(pid int) bool {
-	if err := syscall.Kill(pid, 0); err != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return runtime.GOOS != "linux"
-	}
-	// The state follows the parenthesised command name.
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
 }
 
 // WaitDead fails the test if any pid is still alive after a grace period.
@@ -219,7 +215,7 @@ func ExamplePlugin(tb testing.TB, name string) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "bin", name), data, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "bin", name+exeSuffix), data, 0o755); err != nil {
 		tb.Fatal(err)
 	}
 	return root

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -111,9 +112,9 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 	}
 	// The command as it exists in the source folder right now.
 	if cmd, _, err := m.ResolveCommand(abs); err == nil {
-		if fi, err := os.Stat(cmd); err != nil {
+		if !exists(cmd) {
 			plan.Warnings = append(plan.Warnings, fmt.Sprintf("command %s does not exist", cmd))
-		} else if fi.IsDir() || fi.Mode().Perm()&0o111 == 0 {
+		} else if _, ok := proc.Executable(cmd); !ok {
 			plan.Warnings = append(plan.Warnings, fmt.Sprintf("command %s is not an executable file", cmd))
 		}
 	}
@@ -293,4 +294,12 @@ func randomHex() string {
 	var b [6]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// exists reports whether the file that running cmd starts exists (on
+// Windows cmd.exe for an extension-less cmd).
+func exists(cmd string) bool {
+	path, _ := proc.Executable(cmd)
+	_, err := os.Stat(path)
+	return err == nil
 }

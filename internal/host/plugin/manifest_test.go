@@ -499,3 +499,27 @@ func TestManifestErrorJoinsPaths(t *testing.T) {
 		}
 	}
 }
+
+// The "no shell as sidecar command" rule names the Windows shells too, in
+// any case, with or without .exe, with \ or / separators.
+func TestIsShellWindows(t *testing.T) {
+	cases := []struct {
+		path  string
+		shell bool
+	}{
+		{`C:\Windows\System32\cmd.exe`, true},
+		{`C:\Windows\System32\CMD.EXE`, true},
+		{`cmd`, true},
+		{`C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe`, true},
+		{`C:/Program Files/PowerShell/7/pwsh.exe`, true},
+		{`C:\Program Files\Git\bin\bash.exe`, true},
+		{`C:\plugins\p\bin\sidecar.exe`, false},
+		{`C:\plugins\p\bin\cmdline.exe`, false},
+		{`/usr/bin/python3`, false},
+	}
+	for _, tc := range cases {
+		if got := IsShell(tc.path); got != tc.shell {
+			t.Errorf("IsShell(%q) = %v, want %v", tc.path, got, tc.shell)
+		}
+	}
+}

@@ -186,7 +186,9 @@ func Start(ctx context.Context, opts Options) (*Client, error) {
 	}
 	// A stat is enough before spawning; reading the file's header to tell
 	// whether it is a binary for this machine is left to a failed spawn.
-	if st, err := os.Stat(path); err != nil || st.IsDir() || st.Mode()&0o111 == 0 {
+	// (On Windows the .exe of an extension-less path, as os/exec runs it.)
+	path, ok := proc.Executable(path)
+	if !ok {
 		return nil, c.startErr(StageResolve, command, fmt.Errorf("command %s is not runnable", path))
 	}
 	if err := c.spawn(ctx, path, args); err != nil {

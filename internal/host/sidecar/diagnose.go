@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -101,7 +102,8 @@ func inspectFile(path string) FileFacts {
 	if err != nil {
 		return FileFacts{}
 	}
-	f := FileFacts{Exists: true, Executable: st.Mode()&0o111 != 0}
+	_, runnable := proc.Executable(path)
+	f := FileFacts{Exists: true, Executable: runnable}
 	if st.IsDir() {
 		f.Kind, f.Executable = "directory", false
 		return f

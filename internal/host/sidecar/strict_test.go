@@ -3,6 +3,7 @@ package sidecar_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,9 @@ func TestSameWriteRequestAlwaysPoisons(t *testing.T) {
 // it has taken nothing for the stall limit, instead of holding every later
 // write and call of the host.
 func TestStalledReaderIsAFailure(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("under wine a pipe write does not block when the reader stops reading")
+	}
 	opts := hostile(t, "stop-reading", nil)
 	opts.WriteStall = 300 * time.Millisecond
 	crashed := make(chan *sidecar.ExitError, 1)

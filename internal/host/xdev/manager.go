@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -151,7 +152,7 @@ func (m *Manager) discover(dir string) []candidate {
 			m.addFailure(Failure{Path: path, Reason: "cannot stat: " + err.Error()})
 			continue
 		}
-		if !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		if _, ok := proc.Executable(path); !ok || !st.Mode().IsRegular() {
 			m.log.Debug("xdev: not an executable regular file; skipped", "path", path)
 			continue
 		}

@@ -171,7 +171,7 @@ func startChild(escape bool) {
 	child := exec.Command(self)
 	child.Env = append(os.Environ(), "HOSTILE_ROLE=child")
 	if escape {
-		child.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		child.SysProcAttr = escapeAttr()
 	}
 	if err := child.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, "hostile: child:", err)

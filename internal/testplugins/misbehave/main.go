@@ -73,6 +73,9 @@ func declaration(mode string) map[string]any {
 }
 
 func main() {
+	if os.Getenv("MISBEHAVE_LEVEL") == "sleeper" {
+		hang()
+	}
 	mode := os.Getenv("MISBEHAVE_MODE")
 	if mode == "ignore-shutdown" {
 		signal.Ignore(syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
@@ -202,7 +205,10 @@ func spawnSleepers() {
 			pids = append(pids, strconv.Itoa(child.Process.Pid))
 		}
 	}
-	sleeper := exec.Command("/bin/sleep", "1000")
+	// A copy of itself that only sleeps (no /bin/sleep on Windows).
+	self, _ := os.Executable()
+	sleeper := exec.Command(self)
+	sleeper.Env = append(os.Environ(), "MISBEHAVE_LEVEL=sleeper")
 	if err := sleeper.Start(); err == nil {
 		pids = append(pids, strconv.Itoa(sleeper.Process.Pid))
 	}
