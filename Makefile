@@ -21,11 +21,16 @@ run: deps build examples
 
 ## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt,
 ## generated-file drift, the real app started under Xvfb (screenshot and logs in ci-logs/) and
-## driven end to end with xdotool (type, send, approve, answer a prompt, check the session)
+## driven end to end with xdotool (type, send, approve, answer a prompt, check the session);
+## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
+## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps lint check-generated
 	$(GO) test -race -count=1 ./...
 	bash scripts/xvfb-start-test.sh
 	bash scripts/xvfb-e2e.sh
+	$(MAKE) cross
+	LOGDIR=ci-logs $(MAKE) test-windows
+	$(MAKE) package-check
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:

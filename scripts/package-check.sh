@@ -26,7 +26,8 @@ for f in /usr/bin/reasonix-desktop /usr/share/applications/io.reasonix.desktop.d
 	[ -e "$f" ] || fail "$f not installed"
 done
 D="$(mktemp -d)"
-trap 'rm -rf "$D"' EXIT
+# The machine is left as it was: the package goes again, pass or fail.
+trap 'rm -rf "$D"; $SUDO dpkg -r reasonix-desktop >>"$LOGDIR/package-dpkg.log" 2>&1 || true' EXIT
 for x in echo-provider policy-guard; do
 	reasonix-desktop plugin install --yes --data-dir "$D" "/usr/share/reasonix-desktop/examples/$x" >>"$LOGDIR/package-run.log" 2>&1 ||
 		fail "plugin install $x from the package"
