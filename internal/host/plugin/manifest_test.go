@@ -3,6 +3,7 @@ package plugin
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -469,7 +470,10 @@ func TestValidSlot(t *testing.T) {
 // a value of any shape is masked wherever it appears later, ordinary
 // values (MODE=strict) are not.
 func TestLoadManifestRegistersEnv(t *testing.T) {
-	const odd = "q7Rt2Lp9Xw4Zk8Mn3Vb6" // no vendor format: only the exact pass knows it
+	// No vendor format: only the exact pass knows it. New for every run:
+	// the redactor's registry is process-wide and never forgets a value, so
+	// a fixed one would be masked already on the test's second run (-count).
+	odd := oddValue()
 	root := t.TempDir()
 	doc := strings.Replace(fullManifest, `"MODE": "strict"`, `"MODE": "strict", "DB_PASS": "`+odd+`"`, 1)
 	if err := os.WriteFile(filepath.Join(root, ManifestFile), []byte(doc), 0o644); err != nil {
@@ -484,6 +488,21 @@ func TestLoadManifestRegistersEnv(t *testing.T) {
 	if got := redact.String("connect failed for " + odd + " (strict)"); strings.Contains(got, odd) || !strings.Contains(got, "(strict)") {
 		t.Fatalf("after LoadManifest: %q", got)
 	}
+}
+
+// oddValue is a fresh 20-character secret of no known shape: letters and
+// digits alternating, like "q7Rt2Lp9Xw4Zk8Mn3Vb6".
+func oddValue() string {
+	const letters, digits = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ", "23456789"
+	b := make([]byte, 20)
+	for i := range b {
+		if i%2 == 0 {
+			b[i] = letters[rand.IntN(len(letters))]
+		} else {
+			b[i] = digits[rand.IntN(len(digits))]
+		}
+	}
+	return string(b)
 }
 
 func TestManifestErrorJoinsPaths(t *testing.T) {
