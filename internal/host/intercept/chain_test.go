@@ -331,7 +331,11 @@ func TestContentRefsRoundTripBothWays(t *testing.T) {
 		for _, byRef := range []bool{false, true} {
 			name := map[bool]string{false: "inline back", true: "by reference back"}[byRef]
 			t.Run(strings.Join([]string{humanSize(size), name}, "/"), func(t *testing.T) {
-				w := start(t, spec{name: "echo", required: true, decide: map[string]any{"tool.before": map[string]any{"echo": true, "byRef": byRef}}})
+				// The round trip is under test, not the budget: 7.9 MiB each
+				// way under -race on a loaded machine can take longer than
+				// the default 5 s, so the plugin gets a hang guard's budget.
+				w := start(t, spec{name: "echo", required: true, timeout: int(testutil.WaitTimeout / time.Millisecond),
+					decide: map[string]any{"tool.before": map[string]any{"echo": true, "byRef": byRef}}})
 				call := bigToolCall(size)
 				res, err := w.chain.Run(context.Background(), call)
 				if err != nil {
@@ -373,10 +377,13 @@ func TestEventsFanOutWithoutBlocking(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		w.chain.Observe(ev)
 	}
-	if d := time.Since(began); d > time.Second {
+	// Delivering all 200 to slowpoke one by one takes 10 s: an Observe that
+	// waited for it would take that long. Half of it is the bound, far
+	// above what 200 queue sends take on any loaded machine.
+	if d := time.Since(began); d > 5*time.Second {
 		t.Fatalf("Observe blocked for %s", d)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(testutil.WaitTimeout)
 	count := func(who string) int {
 		n := 0
 		for _, l := range w.lines(t, "event") {
@@ -392,7 +399,9 @@ func TestEventsFanOutWithoutBlocking(t *testing.T) {
 	if count("watcher") == 0 || count("owner") == 0 {
 		t.Fatal("a subscriber or the observing slot owner got nothing")
 	}
-	time.Sleep(300 * time.Millisecond)
+	for count("slowpoke") == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if n := count("slowpoke"); n == 0 || n >= 200 {
 		t.Fatalf("the slow subscriber got %d of 200 events; want some dropped, not all", n)
 	}
