@@ -5,13 +5,13 @@
 # Exits non-zero on any failure. The hogs always die with the script (trap).
 #
 # Usage: scripts/stress.sh [packages...]      (default ./...)
-# Env:   STRESS_COUNT, STRESS_HOGS, STRESS_TIMEOUT (go test -timeout, 25m), GO.
+# Env:   STRESS_COUNT, STRESS_HOGS, STRESS_TIMEOUT (go test -timeout, 60m), GO.
 # Env-gated soak tests (REASONIX_SOAK) stay gated: `make soak` runs them.
 set -uo pipefail
 
 count=${STRESS_COUNT:-10}
 hogs=${STRESS_HOGS:-1}
-timeout=${STRESS_TIMEOUT:-25m}
+timeout=${STRESS_TIMEOUT:-60m}
 go=${GO:-go}
 if [ $# -eq 0 ]; then set -- ./...; fi
 
