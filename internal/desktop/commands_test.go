@@ -123,3 +123,49 @@ func TestAMistypedCommandIsRefusedAndKeptInTheComposer(t *testing.T) {
 		return !h.d.state.Busy() && len(c.Session().Messages) >= 2
 	})
 }
+
+// A new chat whose plugins cannot start leaves the chat that was open
+// current and on screen, and says why where the user typed.
+func TestAFailedNewChatLeavesTheOpenChatShown(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.chatReady()
+	h.send("remember the word heron")
+	h.waitFor("the echo reply", func() bool {
+		return !h.d.state.Busy() && strings.Contains(h.renderedTranscript(), "Echo: remember the word heron")
+	})
+	old := c.Session().ID
+
+	// A required plugin that exits during initialize: the next generation
+	// cannot start.
+	store, err := agent.OpenPlugins(h.layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := testutil.PluginDir(t, "needed", testutil.Binary(t, "internal/testplugins/misbehave"), map[string]any{
+		"runtime": map[string]any{"required": true, "env": map[string]any{"MISBEHAVE_MODE": "exit-in-initialize", "MISBEHAVE_SUBSCRIBE": ""}},
+	})
+	pv, err := store.PreviewInstall(agent.InstallRequest{Source: dir, Link: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Install(pv); err != nil {
+		t.Fatal(err)
+	}
+
+	h.send("/new")
+	h.waitFor("the reason, in the transcript", func() bool {
+		return strings.Contains(h.renderedTranscript(), "/new: ") && strings.Contains(h.renderedTranscript(), "needed")
+	})
+	if got := c.Session().ID; got != old {
+		t.Fatalf("the core's session is %s, want %s kept", got, old)
+	}
+	h.ui(func() {
+		if got := h.d.state.Open().ID; got != old {
+			t.Errorf("the window's open session is %s, want %s", got, old)
+		}
+		if r := h.renderedTranscript(); !strings.Contains(r, "Echo: remember the word heron") {
+			t.Errorf("the open chat is no longer shown:\n%s", r)
+		}
+	})
+}
