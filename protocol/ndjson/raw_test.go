@@ -134,6 +134,15 @@ func TestConnRaw(t *testing.T) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
 		}},
+		{"CRLF line ends are tolerated, as the Reasonix host trims them", func(t *testing.T) {
+			// A Windows peer writing text mode ends its lines with \r\n; \r is
+			// JSON whitespace, so the frame is the same frame.
+			p := newRawPeer(t, Options{}, func(c *Conn) { c.Handle("echo", echo) })
+			p.sendSync(`{"jsonrpc":"2.0","id":7,"method":"echo","params":{"crlf":true}}` + "\r\n")
+			if got := p.line(); got != `{"jsonrpc":"2.0","id":7,"result":{"crlf":true}}` {
+				t.Fatalf("got %s", got)
+			}
+		}},
 		{"whitespace lines are ignored and unterminated tails dropped", func(t *testing.T) {
 			p := newRawPeer(t, Options{}, func(c *Conn) { c.Handle("echo", echo) })
 			p.sendSync("\n \t\r\n\n")
