@@ -331,7 +331,9 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 		if res.Action != nil && !res.Action.Accepted {
 			level = uikit.NoticeWarn
 		}
-		d.trace("action " + res.Name + ": " + res.Text)
+		if res.Action != nil && res.Action.Message != "" {
+			d.trace("action " + res.Name + ": " + res.Action.Message) // the trace the end-to-end script waits for
+		}
 		d.transcript.AddNotice(res.Text, level)
 	case agent.CommandRan:
 		out := res.Text
