@@ -33,6 +33,13 @@ for x in echo-provider policy-guard; do
 		fail "plugin install $x"
 done
 rm -f "$SHOT"
+# The installs above ran wine with no display. Its wineserver (and the
+# desktop process it started) lives on for a few seconds, and a GUI that
+# joins it cannot create a window ("Failed to create helper window:
+# Resource data not found"): end it, so the window starts a server of its
+# own under Xvfb's display.
+wineserver -k 2>/dev/null || true
+wineserver -w 2>/dev/null || true
 set +e
 timeout -k 10 240 xvfb-run -a -s "-screen 0 1280x800x24" \
 	wine "$GUI" gui --data-dir "$DATA" --demo \
