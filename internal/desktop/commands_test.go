@@ -116,6 +116,20 @@ func TestAMistypedCommandIsRefusedAndKeptInTheComposer(t *testing.T) {
 		t.Fatalf("the mistyped command reached the model: %d messages", n)
 	}
 
+	// A secret typed as an argument never reaches the transcript (it goes
+	// back into the user's own composer, like any refused line).
+	const token = "ghp_R2d2C3po4Bb8Kx9Yz0Wq1Lm5Nn6Tt7Uu8Vv9"
+	h.ui(func() { h.d.composer.entry.SetText("") })
+	h.send("/nosuchthing key=" + token)
+	h.waitFor("the second refusal, and the line back in the composer", func() bool {
+		return strings.Contains(h.renderedTranscript(), "/nosuchthing key=") && h.d.composer.entry.Text == "/nosuchthing key="+token
+	})
+	h.ui(func() {
+		if r := h.renderedTranscript(); strings.Contains(r, token) {
+			t.Errorf("the typed token is on screen:\n%s", r)
+		}
+	})
+
 	// A path is a message, not a command.
 	h.ui(func() { h.d.composer.entry.SetText("") })
 	h.send("/usr/bin is on my PATH")

@@ -310,7 +310,7 @@ func (d *UI) execCommand(line string, typed bool) {
 			if typed {
 				d.b.Post(func() { d.composer.restore(line) })
 			}
-			d.transcript.AddNotice(line+": "+redact.String(err.Error()), uikit.NoticeWarn)
+			d.transcript.AddNotice(redact.String(line+": "+err.Error()), uikit.NoticeWarn)
 			return nil
 		}
 		d.showCommandResult(c, line, res)
@@ -343,8 +343,9 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 		if d.renderCommandOutput(c, line, out) {
 			return
 		}
-		d.transcript.AddNotice(line+"\n"+out, uikit.NoticeInfo)
+		d.transcript.AddNotice(redact.String(line)+"\n"+out, uikit.NoticeInfo)
 	default:
-		d.transcript.AddNotice(line+"\n"+res.Text, uikit.NoticeInfo)
+		// The line as typed may carry a key=value secret; the result is redacted already.
+		d.transcript.AddNotice(redact.String(line)+"\n"+res.Text, uikit.NoticeInfo)
 	}
 }
