@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
 // Each benchmark op is a fixed burst offered at a fixed rate, so the
@@ -16,18 +18,6 @@ const (
 	statusBurst = 1_000 // per op, at statusRate
 	statusRate  = 1_000 // publishes/s
 )
-
-// paced calls feed n times at rate calls per second (catching up after a
-// late wake-up).
-func paced(n, rate int, feed func(i int)) {
-	start := time.Now()
-	for i := range n {
-		for float64(i) >= time.Since(start).Seconds()*float64(rate) {
-			time.Sleep(100 * time.Microsecond)
-		}
-		feed(i)
-	}
-}
 
 // BenchmarkStatusPublishes offers 1,000 status publishes/s from one plugin
 // to the surfaces store while the status bar renders them. publishes/s is
@@ -44,7 +34,7 @@ func BenchmarkStatusPublishes(b *testing.B) {
 	for b.Loop() {
 		syncs0 := h.d.status.Syncs()
 		start := time.Now()
-		paced(statusBurst, statusRate, func(int) {
+		testutil.Paced(statusBurst, statusRate, func(int) {
 			seq++
 			raw := fmt.Sprintf(`{"label":"Indexing","detail":"file %d","progress":0.5}`, seq)
 			t0 := time.Now()

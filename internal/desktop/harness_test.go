@@ -62,18 +62,10 @@ func (h *harness) ui(fn func()) { h.d.b.OnUI(fn) }
 // waitFor polls cond as UI work until it holds or 15 s pass.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		ok := false
+	testutil.WaitUntil(h.t, what, func() (ok bool) {
 		h.ui(func() { ok = cond() })
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return ok
+	})
 }
 
 func (h *harness) openedURLs() []string {

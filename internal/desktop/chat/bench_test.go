@@ -8,6 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -19,18 +21,6 @@ const (
 	streamChunks = 10_000 // per op, at streamRate
 	streamRate   = 10_000 // chunks/s
 )
-
-// paced calls feed n times at rate calls per second (catching up after a
-// late wake-up).
-func paced(n, rate int, feed func(i int)) {
-	start := time.Now()
-	for i := range n {
-		for float64(i) >= time.Since(start).Seconds()*float64(rate) {
-			time.Sleep(100 * time.Microsecond)
-		}
-		feed(i)
-	}
-}
 
 // BenchmarkTranscriptStreaming feeds 10,000 text chunks/s into the
 // coalescing transcript (as Emit does for a streamed reply) and reports the
@@ -92,7 +82,7 @@ func benchStream(b *testing.B, history int, chunkAt func(int) string) {
 		h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "stream"})
 		frames0, nanos0 := h.d.transcript.frames.Load(), h.d.transcript.syncNanos.Load()
 		start := time.Now()
-		paced(streamChunks, streamRate, func(i int) {
+		testutil.Paced(streamChunks, streamRate, func(i int) {
 			chunk := chunkAt(i)
 			if i == streamChunks-1 {
 				chunk = "last"

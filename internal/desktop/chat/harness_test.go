@@ -4,7 +4,6 @@ import (
 	"os"
 	"sync"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -119,18 +118,10 @@ func (h *harness) ui(fn func()) { h.d.b.OnUI(fn) }
 // waitFor polls cond as UI work until it holds or 15 s pass.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		ok := false
+	testutil.WaitUntil(h.t, what, func() (ok bool) {
 		h.ui(func() { ok = cond() })
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return ok
+	})
 }
 
 // topOverlay is the canvas's top overlay (an open popup menu).
