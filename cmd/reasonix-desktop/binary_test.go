@@ -39,12 +39,25 @@ func (h *host) command(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// runGuard bounds one run of the binary: far above the slowest run under
+// -race next to a CPU hog, far below the package's test timeout.
+const runGuard = 3 * time.Minute
+
 func (h *host) run(stdin string, args ...string) cliResult {
 	h.t.Helper()
 	cmd := h.command(args...)
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &out, &errb
-	err := cmd.Run()
+	if err := cmd.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	// A run that hangs is a failure that shows where: SIGQUIT makes the
+	// Go binary print every goroutine to its stderr, which the test prints.
+	guard := time.AfterFunc(runGuard, func() { cmd.Process.Signal(syscall.SIGQUIT) })
+	err := cmd.Wait()
+	if !guard.Stop() {
+		h.t.Fatalf("reasonix-desktop %s hung for %v; its stacks:\n%s", strings.Join(args, " "), runGuard, errb.String())
+	}
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

@@ -3,10 +3,12 @@ package headless
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
 // Test secrets, built from pieces so the source does not trip scanners.
@@ -159,4 +161,50 @@ func FuzzStream(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A one-line reply far longer than the redaction window, streamed in small
+// chunks, comes out as the whole line redacted at once: a token after the
+// window slid is masked, prose on both sides is intact, and the line after
+// a long one is redacted as usual.
+func TestLongLineStreamsInAWindow(t *testing.T) {
+	prose := strings.Repeat("lorem ipsum dolor sit amet ", 60_000/27)
+	for _, tc := range []struct {
+		name, reply string
+		whole       bool // the output is exactly the reply redacted whole
+	}{
+		{"token past the window", prose + "key " + ghToken + " and " + prose + "\n", true},
+		{"quoted value past the window", prose + `password: "` + ghToken + `" ` + prose + "\n", true},
+		{"token on the line after a long line", prose + "\nkey " + ghToken + " after\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			f := New(Options{Out: &out, Err: &out})
+			for i := 0; i < len(tc.reply); i += 7 {
+				f.Emit(text(tc.reply[i:min(i+7, len(tc.reply))]))
+			}
+			f.Emit(done)
+			got := out.String()
+			if strings.Contains(got, ghToken[4:16]) {
+				t.Fatal("the token was shown")
+			}
+			if !strings.HasPrefix(got, prose) || !strings.Contains(got, "[redacted: ") {
+				t.Fatalf("output of %d bytes: want the prose and a mask, start %q", len(got), got[:80])
+			}
+			if want := redact.String(tc.reply); tc.whole && got != want {
+				t.Fatalf("streamed output differs from the line redacted whole (%d vs %d bytes)", len(got), len(want))
+			}
+		})
+	}
+}
+
+func BenchmarkLongLineStream(b *testing.B) {
+	reply := strings.Repeat("lorem ipsum dolor sit amet ", 120_000/27) + "\n"
+	for b.Loop() {
+		f := New(Options{Out: io.Discard, Err: io.Discard})
+		for i := 0; i < len(reply); i += 5 {
+			f.Emit(text(reply[i:min(i+5, len(reply))]))
+		}
+		f.Emit(done)
+	}
 }
