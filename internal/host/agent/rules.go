@@ -2,13 +2,23 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
 )
 
-// Permissions are the approvals in force: standing rules and the tools the
-// current session approved "for this session".
+// runCommandTool is the built-in tool whose approvals are scoped to a
+// program (see AlwaysRule).
+const runCommandTool = "run_command"
+
+// Permissions are the approvals in force: standing rules and the current
+// session's "for this session" approvals, both scoped rules.
 type Permissions struct {
-	Always  []Rule
+	Always []Rule
+	// SessionRules are the current session's approvals, in the order given.
+	SessionRules []Rule
+	// Session describes each of SessionRules (Rule.Describe), in the same
+	// order: what Settings lists, and what RevokeSession takes.
 	Session []string
 }
 
@@ -16,8 +26,11 @@ type Permissions struct {
 func (c *Core) Permissions() Permissions {
 	p := Permissions{Always: c.settings.Get().AlwaysRules()}
 	c.mu.Lock()
-	p.Session = slices.Clone(c.session.Approved)
+	p.SessionRules = slices.Clone(c.session.Approvals)
 	c.mu.Unlock()
+	for _, r := range p.SessionRules {
+		p.Session = append(p.Session, r.Describe())
+	}
 	return p
 }
 
@@ -28,13 +41,66 @@ func (c *Core) RevokeAlways(r Rule) error {
 	return c.guarded(OpRevoke, func() error { return c.settings.RevokeRule(r) })
 }
 
-// RevokeSession removes a "for this session" approval and saves the
+// RevokeSession removes the "for this session" approval whose description
+// (Permissions.Session, Rule.Describe) is rule, and saves the session. A
+// bare tool name, as older front ends pass, revokes every session approval
+// of that tool. It holds the busy token.
+func (c *Core) RevokeSession(ctx context.Context, rule string) error {
+	return c.revokeSession(ctx, func(r Rule) bool { return r.Describe() == rule || r.Tool == rule })
+}
+
+// RevokeSessionRule removes one "for this session" approval and saves the
 // session. It holds the busy token.
-func (c *Core) RevokeSession(ctx context.Context, tool string) error {
+func (c *Core) RevokeSessionRule(ctx context.Context, rule Rule) error {
+	return c.revokeSession(ctx, func(r Rule) bool { return r == rule })
+}
+
+func (c *Core) revokeSession(ctx context.Context, match func(Rule) bool) error {
 	return c.guarded(OpRevoke, func() error {
 		c.mu.Lock()
-		c.session.Approved = slices.DeleteFunc(c.session.Approved, func(t string) bool { return t == tool })
+		before := len(c.session.Approvals)
+		c.session.Approvals = slices.DeleteFunc(c.session.Approvals, match)
+		changed := len(c.session.Approvals) != before
 		c.mu.Unlock()
+		if !changed {
+			return nil
+		}
 		return c.save(ctx)
 	})
+}
+
+// approvalRule is the rule an approval of a call writes ("session" or
+// "always"), or false when the call cannot be scoped: a run_command with no
+// program, whose rule would allow every command.
+func approvalRule(tool, workspace string, args json.RawMessage) (Rule, bool) {
+	r := AlwaysRule(tool, workspace, args)
+	if r.Tool == runCommandTool && r.CommandPrefix == "" {
+		return Rule{}, false
+	}
+	return r, true
+}
+
+// approveForSession records a "for this session" approval of a call.
+func (c *Core) approveForSession(tool, workspace string, args json.RawMessage) {
+	r, ok := approvalRule(tool, workspace, args)
+	if !ok {
+		c.notice(fmt.Sprintf("approved once: a %s call without a program cannot be approved for the session", tool))
+		return
+	}
+	c.mu.Lock()
+	if !slices.Contains(c.session.Approvals, r) {
+		c.session.Approvals = append(c.session.Approvals, r)
+	}
+	c.mu.Unlock()
+}
+
+// sessionAllows reports whether one of the session's approvals allows the
+// call (each scoped like an "always" rule). Called with c.mu held.
+func (s *Session) sessionAllows(tool, workspace string, args json.RawMessage) bool {
+	for _, r := range s.Approvals {
+		if r.Allows(tool, workspace, args) {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -33,8 +34,12 @@ type Session struct {
 	Messages      []protocol.ProviderMessage `json:"messages"`
 	// Audit records plugins that allowed a call the host denied.
 	Audit []intercept.AuditEntry `json:"audit,omitempty"`
-	// Approved lists tools approved "for this session".
-	Approved []string `json:"approved,omitempty"`
+	// Approvals are the "for this session" approvals, each scoped exactly
+	// like an "always" rule (see AlwaysRule): the tool in the session's
+	// workspace and, for run_command, the program. (Files written before
+	// them hold "approved": bare tool names; Load migrates those without
+	// widening them, see migrateApproved.)
+	Approvals []Rule `json:"approvals,omitempty"`
 	// Name is a title the user (or a plugin) gave; empty: Title derives one.
 	Name string `json:"name,omitempty"`
 }
@@ -139,7 +144,30 @@ func (st *SessionStore) Load(id string) (*Session, error) {
 	if s.Messages == nil {
 		s.Messages = []protocol.ProviderMessage{}
 	}
+	var legacy struct {
+		Approved []string `json:"approved"`
+	}
+	_ = json.Unmarshal(data, &legacy) // the document parsed above; a wrong shape is no approval
+	s.migrateApproved(legacy.Approved)
 	return &s, nil
+}
+
+// migrateApproved turns the bare tool names older files approved "for this
+// session" into scoped rules, never wider than they were: a tool in the
+// session's workspace (which the old approval was bound to anyway). A
+// run_command approval is dropped: which program it meant is not known, and
+// a rule without a program would allow every command; the user is asked
+// again.
+func (s *Session) migrateApproved(tools []string) {
+	for _, t := range tools {
+		if t == "" || t == runCommandTool || s.WorkspaceRoot == "" {
+			continue
+		}
+		r := Rule{Tool: t, Workspace: filepath.Clean(s.WorkspaceRoot)}
+		if !slices.Contains(s.Approvals, r) {
+			s.Approvals = append(s.Approvals, r)
+		}
+	}
 }
 
 // Summary lists a saved session.

@@ -418,12 +418,13 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	case ApproveOnce:
 		return true, "", nil
 	case ApproveSession:
-		c.mu.Lock()
-		c.session.Approved = append(c.session.Approved, tool.Name)
-		c.mu.Unlock()
+		c.approveForSession(tool.Name, s.WorkspaceRoot, args)
 		return true, "", nil
 	case ApproveAlways:
-		if err := c.settings.AddRule(AlwaysRule(tool.Name, s.WorkspaceRoot, args)); err != nil {
+		r, ok := approvalRule(tool.Name, s.WorkspaceRoot, args)
+		if !ok {
+			c.notice(fmt.Sprintf("approved once: a %s call without a program cannot be approved always", tool.Name))
+		} else if err := c.settings.AddRule(r); err != nil {
 			c.notice("could not save the approval: " + err.Error())
 		}
 		return true, "", nil
@@ -486,17 +487,13 @@ func (c *Core) gates() []ToolGate {
 }
 
 // approved: a standing rule (scoped to a workspace and, for run_command,
-// a command prefix; see Rule) or a "for this session" approval.
+// a command prefix; see Rule) or a "for this session" approval, scoped
+// the same way.
 func (c *Core) approved(tool, workspace string, args json.RawMessage) bool {
 	if c.settings.Get().Allows(tool, workspace, args) {
 		return true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, t := range c.session.Approved {
-		if t == tool {
-			return true
-		}
-	}
-	return false
+	return c.session.sessionAllows(tool, workspace, args)
 }
