@@ -16,7 +16,7 @@ func TestHeadlessSessionApprovalCoversOneProgram(t *testing.T) {
 	h.installPlugins("echo-provider")
 	lines := strings.Join([]string{
 		`call run_command {"command":"echo first"}`, "s", // approved for the session
-		`call run_command {"command":"echo second"}`, // not asked
+		`call run_command {"command":"echo second"}`,   // not asked
 		`call run_command {"command":"touch pwn"}`, "", // asked: declined
 		`call run_command {"command":"echo x; touch pwn2"}`, "", // asked: declined
 		"/quit",
