@@ -78,7 +78,13 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 	kept := append([]protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "Summary of the earlier conversation:\n" + done.Summary},
 		{Role: protocol.RoleAssistant, Content: "Understood."}}, c.session.Messages[keepFrom:]...)
 	c.session.Messages = kept
+	c.session.shiftNotes(keepFrom)
 	c.mu.Unlock()
+	c.addNote(Note{Kind: NoteNotice, Text: CompactedNotice})
 	c.fe.Emit(Event{Kind: EventCompacted, Text: done.Summary})
 	return nil
 }
+
+// CompactedNotice is the transcript's notice of a compaction (saved as a
+// NoteNotice, so a reopened chat shows it too).
+const CompactedNotice = "Earlier conversation was compacted to fit the model's context window."

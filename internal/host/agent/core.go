@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -267,6 +268,8 @@ func (c *Core) Session() Session {
 	defer c.mu.Unlock()
 	s := *c.session
 	s.Messages = append([]protocol.ProviderMessage(nil), s.Messages...)
+	s.Notes = slices.Clone(s.Notes)
+	s.Approvals = slices.Clone(s.Approvals)
 	return s
 }
 
@@ -460,12 +463,17 @@ func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[stri
 }
 
 // save writes the session atomically after the session_policy owner
-// agreed; subscribers observe session.save once it is written. A block or a
+// agreed (a session the file already holds is not written again); subscribers observe session.save once it is written. A block or a
 // failure is returned naming the plugin: the file on disk (the last good
 // save, if any) is left as it was.
 func (c *Core) save(ctx context.Context) error {
 	ctx = context.WithoutCancel(ctx) // a stopped turn is still saved
-	id := c.Session().ID
+	c.mu.Lock()
+	id, unchanged := c.session.ID, c.sessions.Unchanged(c.session)
+	c.mu.Unlock()
+	if unchanged {
+		return nil
+	}
 	payload, err := c.sessionPolicy(ctx, protocol.HookSessionSave, id)
 	if err != nil {
 		return err

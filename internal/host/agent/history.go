@@ -83,14 +83,27 @@ func (st *SessionStore) Search(q string) []Summary {
 		if err != nil {
 			continue
 		}
-		for _, m := range s.Messages {
-			if strings.Contains(strings.ToLower(m.Content), q) {
-				out = append(out, sum)
-				break
-			}
+		if s.contains(q) {
+			out = append(out, sum)
 		}
 	}
 	return out
+}
+
+// contains reports whether a message, or a message kept by a failed turn,
+// contains q (lower case).
+func (s *Session) contains(q string) bool {
+	for _, m := range s.Messages {
+		if strings.Contains(strings.ToLower(m.Content), q) {
+			return true
+		}
+	}
+	for _, n := range s.Notes {
+		if strings.Contains(strings.ToLower(n.Input), q) {
+			return true
+		}
+	}
+	return false
 }
 
 // ExportMarkdown renders a session as a Markdown document: its title, then

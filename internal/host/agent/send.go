@@ -49,6 +49,11 @@ func (c *Core) SendAll(ctx context.Context, text string) error {
 // stays held; otherwise the token is released before the turn's end is
 // emitted, so a user who sends the next message at once is not refused.
 func (c *Core) send(ctx context.Context, text string, followUps int) (next string, err error) {
+	return c.sendRun(ctx, &turnRun{text: text, pending: -1}, followUps)
+}
+
+// sendRun is send for a run (a new message, or a Retry's).
+func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next string, err error) {
 	turnCtx, cancel := context.WithCancel(ctx)
 	c.mu.Lock()
 	c.running = cancel
@@ -57,10 +62,13 @@ func (c *Core) send(ctx context.Context, text string, followUps int) (next strin
 	release := c.runtime.Hold()
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
-	err = c.turn(turnCtx, text)
+	err = c.turn(turnCtx, run)
 	// Stopped by Stop, whatever error the stop surfaced as: a provider
 	// answers a cancelled stream with its own stream_cancelled error.
 	stopped := err != nil && turnCtx.Err() != nil && ctx.Err() == nil
+	if err != nil {
+		c.recordEnd(run, err, stopped)
+	}
 	saveErr := c.save(ctx)
 	if saveErr != nil {
 		saveErr = &NotSavedError{Err: saveErr}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +43,9 @@ type Session struct {
 	Approvals []Rule `json:"approvals,omitempty"`
 	// Name is a title the user (or a plugin) gave; empty: Title derives one.
 	Name string `json:"name,omitempty"`
+	// Notes are what the transcript showed besides the messages (see Note);
+	// files without them load with none.
+	Notes []Note `json:"notes,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.
@@ -52,7 +56,8 @@ func NewSession(workspace string) *Session {
 }
 
 // Title is a short label: the given name, else the first line of the first
-// user message as plain text (no markdown marks).
+// user message as plain text (no markdown marks), else of a message kept by
+// a failed turn.
 func (s *Session) Title() string {
 	if s.Name != "" {
 		return s.Name
@@ -62,6 +67,11 @@ func (s *Session) Title() string {
 			if t := plainLine(m.Content); t != "" {
 				return t
 			}
+		}
+	}
+	for _, n := range s.Notes { // a message whose turn failed before it was recorded
+		if t := plainLine(n.Input); t != "" {
+			return t
 		}
 	}
 	return "New chat"
@@ -117,6 +127,22 @@ func (st *SessionStore) Save(s *Session) error {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
 	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+}
+
+// Unchanged reports whether the saved file already holds s, its Updated
+// aside: saving it again would change nothing, so it is not saved (opening,
+// leaving or starting a chat never re-stamps the one left, and the history
+// list keeps its order).
+func (st *SessionStore) Unchanged(s *Session) bool {
+	old, err := st.Load(s.ID)
+	if err != nil {
+		return false
+	}
+	cur := *s
+	cur.Updated = old.Updated
+	a, errA := json.Marshal(old)
+	b, errB := json.Marshal(&cur)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
 }
 
 // ErrNoSession is returned by Load for an unknown id.
@@ -202,3 +228,6 @@ func cutSuffix(s, suffix string) (string, bool) {
 	}
 	return "", false
 }
+
+// empty reports whether the session holds nothing to keep.
+func (s *Session) empty() bool { return len(s.Messages) == 0 && len(s.Notes) == 0 }

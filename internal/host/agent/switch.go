@@ -121,7 +121,10 @@ func (c *Core) newSession(ctx context.Context, workspace string) (string, error)
 	if workspace == "" {
 		workspace = old.WorkspaceRoot
 	}
-	if len(c.Session().Messages) > 0 { // an empty chat has nothing to keep
+	c.mu.Lock()
+	empty := c.session.empty()
+	c.mu.Unlock()
+	if !empty { // an empty chat has nothing to keep
 		if err := c.save(ctx); err != nil {
 			return "", fmt.Errorf("new chat: the current session was not saved, so it stays open: %w", err)
 		}

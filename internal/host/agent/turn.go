@@ -105,18 +105,25 @@ func (c *Core) prepare(ctx context.Context) (*turnState, error) {
 	return ts, nil
 }
 
-func (c *Core) turn(ctx context.Context, text string) error {
+// turn runs one turn for run: its message through input.receive into the
+// messages (unless run resumes one already there), then model steps and
+// tool calls until a reply without calls.
+func (c *Core) turn(ctx context.Context, run *turnRun) error {
 	ts, err := c.prepare(ctx)
 	if err != nil {
 		return err
 	}
 	s := c.Session()
-	var in protocol.InputReceivePayload
-	if _, err := c.run(ctx, ts, protocol.HookInputReceive, &protocol.InputReceivePayload{Text: text}, &in); err != nil {
-		return err
+	if !run.resume {
+		var in protocol.InputReceivePayload
+		if _, err := c.run(ctx, ts, protocol.HookInputReceive, &protocol.InputReceivePayload{Text: run.text}, &in); err != nil {
+			return err
+		}
+		c.recordInput(run, in.Text)
+		if !run.shown {
+			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: in.Text})
+		}
 	}
-	c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: in.Text})
-	c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: in.Text})
 
 	tools := c.tools
 	if _, err := c.run(ctx, ts, protocol.HookAgentBeforeStart,
@@ -159,6 +166,7 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		}
 		resp, err := c.stream(ctx, ts, pr.Request, c.fe.Emit)
 		if err != nil {
+			run.partial = resp
 			return err
 		}
 		var final protocol.ProviderResponsePayload
@@ -167,6 +175,10 @@ func (c *Core) turn(ctx context.Context, text string) error {
 		}
 		c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: final.Text,
 			ReasoningContent: final.Reasoning, ReasoningSignature: final.Signature, ToolCalls: final.Calls})
+		if resp.Usage != nil {
+			u := *resp.Usage
+			c.addNote(Note{Kind: NoteUsage, Usage: &u})
+		}
 		if len(final.Calls) == 0 {
 			return nil
 		}
@@ -187,8 +199,14 @@ func (c *Core) appendMessages(ms ...protocol.ProviderMessage) {
 	c.mu.Unlock()
 }
 
+// partialOf is what a stream that failed had delivered.
+func partialOf(text, reasoning *strings.Builder) *protocol.ProviderResponsePayload {
+	return &protocol.ProviderResponsePayload{Text: text.String(), Reasoning: reasoning.String()}
+}
+
 // stream runs one model call and assembles the response, forwarding deltas
-// to emit.
+// to emit. On failure it returns what had arrived (text and reasoning) with
+// the error.
 func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderRequest, emit func(Event)) (*protocol.ProviderResponsePayload, error) {
 	s := c.Session()
 	st, err := c.hub.Open(ctx, ts.cl, ts.model, s.Effort, req)
@@ -236,11 +254,11 @@ func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderR
 			resp.Usage = ev.Usage
 			emit(Event{Kind: EventUsage, SessionID: s.ID, Usage: ev.Usage})
 		case protocol.ChunkError:
-			return nil, ev.Err
+			return partialOf(&text, &reasoning), ev.Err
 		}
 	}
 	if err := st.Err(); err != nil {
-		return nil, err
+		return partialOf(&text, &reasoning), err
 	}
 	resp.Text, resp.Reasoning = text.String(), reasoning.String()
 	for _, id := range order {
@@ -249,7 +267,12 @@ func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderR
 	return resp, nil
 }
 
-func (c *Core) emitCall(sessionID string, tc ToolCall) { c.fe.Emit(callEvent(sessionID, tc)) }
+// emitCall shows a card's change; a card that ends other than done is
+// also noted in the session, so a reopened chat shows it the same.
+func (c *Core) emitCall(sessionID string, tc ToolCall) {
+	c.noteCall(tc)
+	c.fe.Emit(callEvent(sessionID, tc))
+}
 
 func callEvent(sessionID string, tc ToolCall) Event {
 	tc.Arguments = redact.String(tc.Arguments)
