@@ -171,6 +171,9 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			fmt.Fprintln(stderr, "reasonix-desktop chat:", termsafe.String(redact.String(err.Error())))
 			return 1
 		}
+		if kept := core.KeptMessage(); kept != "" && !*jsonOut {
+			fmt.Fprintln(stderr, termsafe.String(kept))
+		}
 	}
 	if *model != "" {
 		if err := core.SetModel(ctx, *model, *effort); err != nil {

@@ -23,6 +23,8 @@ type Core interface {
 	// front ends share); agent.ErrNotCommand means the line is a message.
 	Exec(ctx context.Context, line string) (agent.CommandResult, error)
 	SendAll(ctx context.Context, text string) error
+	// Retry re-runs the last turn, which failed, with its message.
+	Retry(ctx context.Context) error
 	Stop()
 	SubmitForm(ctx context.Context, key surfaces.Key, values map[string]any) error
 }
@@ -54,6 +56,9 @@ func (f *Frontend) Exec(ctx context.Context, core Core, line string) error {
 	}
 	if err == nil {
 		err = f.show(ctx, core, line, res)
+	}
+	if errors.Is(err, ErrShown) { // a turn's failure (/retry): its events said why
+		return err
 	}
 	if err != nil {
 		f.answered()
@@ -97,6 +102,11 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 		f.actionDone(line, res.Action)
 	case agent.CommandRan:
 		f.commandOutput(line, res)
+	case agent.CommandRetry:
+		if !f.opts.JSON { // JSON: the turn's events say it
+			f.say("retrying: %s\n", safe(firstLines(res.Text, 1)))
+		}
+		return f.turn(func() error { return core.Retry(ctx) })
 	}
 	return nil
 }
@@ -171,10 +181,15 @@ func (f *Frontend) Interrupt(core Core) bool {
 }
 
 func (f *Frontend) send(ctx context.Context, core Core, text string) error {
+	return f.turn(func() error { return core.SendAll(ctx, text) })
+}
+
+// turn runs a turn (a message, a retry) so that Ctrl+C stops it.
+func (f *Frontend) turn(run func() error) error {
 	f.line.mu.Lock()
 	f.line.turn, f.line.stopped = true, false
 	f.line.mu.Unlock()
-	err := core.SendAll(ctx, text)
+	err := run()
 	f.line.mu.Lock()
 	stopped := f.line.stopped
 	f.line.turn, f.line.stopped = false, false

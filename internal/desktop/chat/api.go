@@ -28,8 +28,17 @@ type Host interface {
 	CopyText(s string)
 	// ConfirmLink asks before a link from a message is opened.
 	ConfirmLink(dest string)
-	// Resend runs text again as a new turn (Retry, Regenerate).
+	// Resend runs text again as a new turn (Regenerate; Retry when the
+	// Host is no Retrier).
 	Resend(text string)
+}
+
+// Retrier is a Host that re-runs the last failed turn (the core's Retry:
+// exactly its message, no second user message). A failed turn's Retry
+// button uses it when the Host has it, Resend otherwise. Retry is called on
+// the UI goroutine and must not block.
+type Retrier interface {
+	Retry()
 }
 
 // env is what every view of the chat shares.
@@ -79,11 +88,21 @@ func (t *Transcript) AddNotice(text string, level uikit.NoticeLevel) { t.addNoti
 // LastUser is the text of the last user message.
 func (t *Transcript) LastUser() string { return t.lastUser() }
 
-// Replace shows another session's messages.
-func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs) }
+// Replace shows another session's messages (without its notes: prefer
+// ShowSession).
+func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs, nil) }
 
-// LoadHistory fills an empty transcript from saved messages.
-func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) { t.loadHistory(msgs) }
+// LoadHistory fills an empty transcript from saved messages (without the
+// session's notes: prefer LoadSession).
+func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) { t.loadHistory(msgs, nil) }
+
+// ShowSession shows another session as its transcript showed it live: its
+// messages and its notes (stopped partial replies, failed turns with Retry,
+// blocked and denied calls with their reasons, usage, notices).
+func (t *Transcript) ShowSession(s agent.Session) { t.replace(s.Messages, s.Notes) }
+
+// LoadSession fills an empty transcript from a session, as ShowSession.
+func (t *Transcript) LoadSession(s agent.Session) { t.loadHistory(s.Messages, s.Notes) }
 
 // SetApproval shows a tool call waiting for the user on its card.
 func (t *Transcript) SetApproval(a *Approval) { t.setApproval(a) }

@@ -57,6 +57,7 @@ type testWindow struct {
 	transcript *Transcript
 	host       *testHost
 	app        fyne.App
+	model      string // the model a failed turn names
 }
 
 // Emit feeds the transcript a core event the way the desktop's Emit does.
@@ -80,11 +81,14 @@ func (w *testWindow) Emit(ev agent.Event) {
 		t.EndMessage()
 		w.b.Post(func() { w.state.SetBusy(false) })
 	case agent.EventTurnFailed:
-		reason := ev.Error
-		w.b.Post(func() {
-			t.Failed(reason)
-			w.state.SetBusy(false)
-		})
+		// As the desktop: a stop marks the reply, a failure adds its notice.
+		if ev.End != nil && ev.End.Outcome == agent.TurnStopped {
+			t.Stopped()
+		} else {
+			reason, model := ev.Error, w.model
+			w.b.Post(func() { t.Failed(DescribeFailure(model, "", reason)) })
+		}
+		w.b.Post(func() { w.state.SetBusy(false) })
 	}
 }
 

@@ -238,7 +238,13 @@ type noticeView struct {
 func newNoticeView(d *env) *noticeView {
 	v := &noticeView{d: d, label: widget.NewLabel("")}
 	v.label.Wrapping = fyne.TextWrapWord
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { d.host.Resend(v.text) })
+	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() {
+		if r, ok := d.host.(Retrier); ok {
+			r.Retry()
+			return
+		}
+		d.host.Resend(v.text)
+	})
 	v.retry.Hide()
 	v.box = container.NewBorder(nil, nil, nil, container.NewVBox(v.retry), v.label)
 	return v

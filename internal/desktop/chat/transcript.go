@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -240,18 +242,24 @@ func (t *Transcript) setUsage(u protocol.ProviderUsage) {
 // stopped before any reply gets a quiet notice instead.
 func (t *Transcript) stopped() {
 	t.mu.Lock()
-	if it := t.lastInTurn(); it != nil {
-		it.status.stopped = true
-		t.touch(it)
-	} else {
-		it := &item{kind: itemNotice, level: uikit.NoticeInfo}
-		it.text.WriteString("Stopped.")
-		it.status.stopped = true
-		t.add(it)
-	}
+	t.markStopped()
 	t.open = nil
 	t.mu.Unlock()
 	t.th.Kick()
+}
+
+// markStopped marks the turn's last reply stopped, or adds a "Stopped."
+// notice when it had none (mu held).
+func (t *Transcript) markStopped() {
+	if it := t.lastInTurn(); it != nil {
+		it.status.stopped = true
+		t.touch(it)
+		return
+	}
+	it := &item{kind: itemNotice, level: uikit.NoticeInfo}
+	it.text.WriteString("Stopped.")
+	it.status.stopped = true
+	t.add(it)
 }
 
 // failed shows why a turn failed, with a Retry that resends its message.
@@ -333,36 +341,54 @@ func (t *Transcript) pendingApproval() *Approval {
 	return nil
 }
 
-// replace empties the transcript and loads msgs in one step (another
-// session was opened).
-func (t *Transcript) replace(msgs []protocol.ProviderMessage) {
+// replace empties the transcript and loads msgs and notes in one step
+// (another session was opened).
+func (t *Transcript) replace(msgs []protocol.ProviderMessage, notes []agent.Note) {
 	t.mu.Lock()
 	t.epoch++
 	t.items, t.open, t.touched = nil, nil, nil
-	t.load(msgs)
+	t.load(msgs, notes)
 	t.mu.Unlock()
 	t.th.Kick()
 }
 
-// loadHistory fills an empty transcript from saved messages.
-func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage) {
+// loadHistory fills an empty transcript from a saved session.
+func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage, notes []agent.Note) {
 	t.mu.Lock()
 	if len(t.items) == 0 {
-		t.load(msgs)
+		t.load(msgs, notes)
 	}
 	t.mu.Unlock()
 	t.th.Kick()
 }
 
-// load builds the items of saved messages (mu held). It only builds the
-// model: no widget exists for a row until it scrolls into view.
-func (t *Transcript) load(msgs []protocol.ProviderMessage) {
-	calls := map[string]*item{}
-	for _, m := range msgs {
+// history is the state of a load: the current turn's cards by call id,
+// and the cards a note settled (their result is the note's, not the tool
+// message's).
+type history struct {
+	calls   map[string]*item
+	settled map[*item]bool
+	model   string
+}
+
+// load builds the items of saved messages and the notes between them (mu
+// held), as the live transcript showed them. It only builds the model: no
+// widget exists for a row until it scrolls into view.
+func (t *Transcript) load(msgs []protocol.ProviderMessage, notes []agent.Note) {
+	h := &history{calls: map[string]*item{}, settled: map[*item]bool{}}
+	notes = agent.SortedNotes(notes)
+	next := 0
+	flush := func(after int) {
+		for ; next < len(notes) && notes[next].After <= after; next++ {
+			t.loadNote(h, notes[next])
+		}
+	}
+	flush(0)
+	for i, m := range msgs {
 		switch m.Role {
 		case protocol.RoleUser:
 			t.turn++ // each saved turn keeps its own cards
-			clear(calls)
+			clear(h.calls)
 			it := &item{kind: itemUser}
 			it.text.WriteString(m.Content)
 			t.add(it)
@@ -375,15 +401,85 @@ func (t *Transcript) load(msgs []protocol.ProviderMessage) {
 			}
 			for _, c := range m.ToolCalls {
 				it := &item{kind: itemTool, call: agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: agent.ToolDone}}
-				calls[c.ID] = it
+				h.calls[c.ID] = it
 				t.add(it)
 			}
 		case protocol.RoleTool:
-			if it := calls[m.ToolCallID]; it != nil {
+			if it := h.calls[m.ToolCallID]; it != nil && !h.settled[it] {
 				it.call.Result = m.Content
 			}
 		}
+		flush(i + 1)
 	}
+	flush(int(^uint(0) >> 1)) // notes past the end (a file edited by hand)
+}
+
+// loadNote adds what a note records (mu held), as the live events did.
+func (t *Transcript) loadNote(h *history, n agent.Note) {
+	if n.Input != "" { // a message whose turn ended before it was recorded
+		t.turn++
+		clear(h.calls)
+		it := &item{kind: itemUser}
+		it.text.WriteString(n.Input)
+		t.add(it)
+	}
+	switch n.Kind {
+	case agent.NoteStopped:
+		if n.Text != "" || n.Reasoning != "" {
+			it := &item{kind: itemAssistant}
+			it.text.WriteString(n.Text)
+			it.reasoning.WriteString(n.Reasoning)
+			t.add(it)
+		}
+		t.open = nil
+		t.markStopped()
+	case agent.NoteFailed:
+		it := &item{kind: itemNotice, level: uikit.NoticeError}
+		it.text.WriteString(DescribeFailure(n.Model, "", n.Error))
+		it.status.retry = t.lastUserText()
+		t.add(it)
+	case agent.NoteBlocked, agent.NoteDenied, agent.NoteToolFailed:
+		if n.Call == nil {
+			return
+		}
+		it := h.calls[n.Call.ID]
+		if it == nil {
+			it = &item{kind: itemTool}
+			h.calls[n.Call.ID] = it
+			t.add(it)
+		}
+		it.call = *n.Call
+		h.settled[it] = true
+	case agent.NoteUsage:
+		if n.Usage == nil {
+			return
+		}
+		u := *n.Usage
+		it := t.lastInTurn()
+		if it == nil {
+			it = &item{kind: itemAssistant}
+			t.add(it)
+		}
+		it.status.usage = &u
+	case agent.NoteNotice:
+		it := &item{kind: itemNotice, level: uikit.NoticeInfo}
+		it.text.WriteString(n.Text)
+		t.add(it)
+	}
+}
+
+// DescribeFailure is how a failed turn reads in the transcript: the
+// plugin and model it failed in (displayName, when known, names the
+// model) and the reason.
+func DescribeFailure(model, displayName, reason string) string {
+	if id, err := providers.ParseModelID(model); err == nil {
+		name := id.Model
+		if displayName != "" {
+			name = displayName
+		}
+		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)
+	}
+	return "The turn failed: " + reason
 }
 
 // --- view side: UI goroutine ---

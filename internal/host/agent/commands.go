@@ -32,6 +32,7 @@ const (
 	CommandFormSent CommandKind = "form_sent"      // Form: its values were submitted and the plugin accepted them
 	CommandAction   CommandKind = "action"         // Action: a plugin UI action's outcome
 	CommandRan      CommandKind = "command_output" // Output: an extension or package command's output
+	CommandRetry    CommandKind = "retry"          // Text: the message the last (failed) turn sends again; the front end runs Retry
 )
 
 // CommandResult is a command's answer, plain data. Kind says which fields
@@ -121,7 +122,7 @@ type builtin struct {
 var builtins = map[string]builtin{}
 
 // builtinOrder is /help's order.
-var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/actions", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
+var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/actions", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
 
 func init() {
 	builtins["/help"] = builtin{"/help", "this list", (*Core).cmdHelp}
@@ -129,6 +130,7 @@ func init() {
 	builtins["/clear"] = builtins["/new"]
 	builtins["/sessions"] = builtin{"/sessions", "list saved sessions", (*Core).cmdSessions}
 	builtins["/open"] = builtin{"/open <id>", "continue a saved session (an id prefix will do)", (*Core).cmdOpen}
+	builtins["/retry"] = builtin{"/retry", "send the last message again when its turn failed", (*Core).cmdRetry}
 	builtins["/actions"] = builtin{"/actions", "list plugin actions and extension commands", (*Core).cmdActions}
 	builtins["/plugins"] = builtin{"/plugins", "list the plugins and xdev extensions and their states", (*Core).cmdPlugins}
 	builtins["/doctor"] = builtin{"/doctor <plugin>", "check a plugin (the window's Doctor report)", (*Core).cmdDoctor}
@@ -258,8 +260,21 @@ func (c *Core) cmdOpen(ctx context.Context, cl CommandLine) (CommandResult, erro
 	if err := c.LoadSession(ctx, hits[0].ID); err != nil {
 		return CommandResult{}, fmt.Errorf("open %s: %w", hits[0].ID, err)
 	}
-	return CommandResult{Kind: CommandOpened, SessionID: hits[0].ID, Sessions: hits,
-		Text: fmt.Sprintf("opened session %s %s (%d messages)", hits[0].ID, hits[0].Title, len(c.Session().Messages))}, nil
+	text := fmt.Sprintf("opened session %s %s (%d messages)", hits[0].ID, hits[0].Title, len(c.Session().Messages))
+	if kept := c.KeptMessage(); kept != "" {
+		text += "\n" + kept
+	}
+	return CommandResult{Kind: CommandOpened, SessionID: hits[0].ID, Sessions: hits, Text: text}, nil
+}
+
+// cmdRetry answers /retry: what Retry would send. The front end runs the
+// turn (Retry), as it runs a message's.
+func (c *Core) cmdRetry(context.Context, CommandLine) (CommandResult, error) {
+	text, ok := c.RetryText()
+	if !ok {
+		return CommandResult{}, ErrNothingToRetry
+	}
+	return CommandResult{Kind: CommandRetry, Text: redact.String(text)}, nil
 }
 
 func (c *Core) cmdActions(context.Context, CommandLine) (CommandResult, error) {

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sort"
 
@@ -205,6 +206,28 @@ func (c *Core) Retry(ctx context.Context) error {
 	}
 	_, err := c.sendRun(ctx, run, -1)
 	return err
+}
+
+// RetryText is the message Retry would send, and whether the last turn
+// failed so that there is one.
+func (c *Core) RetryText() (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	run, ok := c.session.retryTarget()
+	if !ok {
+		return "", false
+	}
+	return run.text, true
+}
+
+// KeptMessage says, for a session whose last turn failed, which message
+// Retry would send (redacted, its first line): "" when it did not fail.
+func (c *Core) KeptMessage() string {
+	text, ok := c.RetryText()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("the last turn failed; its message is kept: %q (/retry sends it again)", plainLine(redact.String(text)))
 }
 
 // recordInput puts the turn's message into the messages. A retried message
