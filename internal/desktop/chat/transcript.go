@@ -368,7 +368,6 @@ func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage, notes []agent.
 type history struct {
 	calls   map[string]*item
 	settled map[*item]bool
-	model   string
 }
 
 // load builds the items of saved messages and the notes between them (mu
