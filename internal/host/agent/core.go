@@ -219,6 +219,13 @@ func (c *Core) publish(ctx context.Context, s *Session) error {
 	c.mu.Lock()
 	c.session = s
 	c.mu.Unlock()
+	c.announce(gen)
+	return nil
+}
+
+// announce takes a newly published generation in: its plugins' UI
+// actions, a notice for each plugin that failed, the plugin list.
+func (c *Core) announce(gen *host.Generation) {
 	c.actions.Reset()
 	for _, cl := range gen.Clients() {
 		for _, w := range c.actions.Register(cl.Name(), cl.Declaration().UIActions) {
@@ -231,7 +238,6 @@ func (c *Core) publish(ctx context.Context, s *Session) error {
 		}
 	}
 	c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())})
-	return nil
 }
 
 func (c *Core) notice(text string) {

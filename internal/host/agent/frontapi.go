@@ -135,7 +135,23 @@ func (c *Core) RestartPlugin(ctx context.Context, name string) error {
 		if _, err := c.store().Get(name); err != nil {
 			return err
 		}
-		return c.reloadAfter(ctx)
+		// Its surfaces go with it: the new sidecar publishes its own, under
+		// the same keys, and a form it will not answer must not stay.
+		for _, s := range c.surfaces.Surfaces() {
+			if s.Key.Plugin == name {
+				c.surfaces.Dismiss(s.Key)
+			}
+		}
+		gen, err := c.runtime.RestartPlugin(ctx, name)
+		if errors.Is(err, host.ErrNeedsReload) {
+			c.log.Info("restarting every plugin", "plugin", name, "why", err.Error())
+			return c.reloadAfter(ctx)
+		}
+		if err != nil {
+			return fmt.Errorf("restart %s: %w", name, err)
+		}
+		c.announce(gen)
+		return nil
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -286,5 +287,47 @@ func TestSwitchingDoesNotRestampOrReorder(t *testing.T) {
 	}
 	if u := loadSaved(t, e, ids[0]).Updated; !u.Equal(stamp) {
 		t.Fatalf("the older chat was re-stamped: %v → %v", stamp, u)
+	}
+}
+
+// pids maps each running plugin to its sidecar's process id.
+func pids(c *agent.Core) map[string]int {
+	out := map[string]int{}
+	for _, cl := range c.Runtime().Current().Clients() {
+		out[cl.Name()] = cl.PID()
+	}
+	return out
+}
+
+// Restart of one plugin restarts that plugin only: its process is new, the
+// others keep theirs, and both still serve the next turn (the guard still
+// blocks, the provider still answers).
+func TestRestartOnePluginLeavesTheOthersRunning(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	e.example(t, "policy-guard")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	ctx := context.Background()
+	c.SetModel(ctx, echoModel, "")
+	before := pids(c)
+	if len(before) != 2 {
+		t.Fatalf("running %v", before)
+	}
+	if err := c.RestartPlugin(ctx, "policy-guard"); err != nil {
+		t.Fatal(err)
+	}
+	after := pids(c)
+	if after["policy-guard"] == 0 || after["policy-guard"] == before["policy-guard"] {
+		t.Fatalf("policy-guard was not restarted: %v → %v", before, after)
+	}
+	if after["echo-provider"] != before["echo-provider"] {
+		t.Fatalf("echo-provider was restarted too: %v → %v", before, after)
+	}
+	if err := c.Send(ctx, `call run_command {"command":"rm -rf keep"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := fe.text(agent.EventText); !strings.Contains(got, "Blocked by policy-guard") {
+		t.Fatalf("after the restart the turn said %q", got)
 	}
 }

@@ -1,0 +1,158 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// RestartPlugin restarts one plugin's sidecar and leaves every other one
+// running, as the Reasonix host carries unchanged sidecars over a rebuild
+// and restarts only the changed one. The new sidecar is started, bound to
+// the same session, workspace and generation as the others (their
+// publishes and its own keep passing the surfaces gate, which binds one
+// generation); once it is up, a generation with it in place of the old one
+// (and the interception chain rebuilt around it) is published and only the
+// old sidecar is shut down. A failed start of an optional plugin publishes
+// it as Failed; of a required one leaves everything as it was. A plugin
+// whose slots would now clash with another's, or that is not running in
+// the current generation, needs a full Reload (ErrNeedsReload). ErrBusy
+// means a turn holds the runtime.
+func (r *Runtime) RestartPlugin(ctx context.Context, name string) (*Generation, error) {
+	select {
+	case r.reloadSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("restart %s: waiting for the reload in flight: %w", name, ctx.Err())
+	}
+	defer func() { <-r.reloadSem }()
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		return nil, errors.New("runtime is shut down")
+	}
+	if r.holds > 0 {
+		r.mu.Unlock()
+		return nil, ErrBusy
+	}
+	cur := r.gen
+	r.reloading = true
+	startCtx, cancel := context.WithCancel(ctx)
+	r.cancelReload = cancel
+	r.mu.Unlock()
+	defer func() {
+		cancel()
+		r.mu.Lock()
+		r.reloading, r.cancelReload = false, nil
+		r.settled.Broadcast()
+		r.mu.Unlock()
+	}()
+
+	next, err := r.restartOne(startCtx, cur, name)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		next.chain.Close()
+		if c, ok := next.clients[name]; ok {
+			c.Shutdown(context.WithoutCancel(ctx))
+		}
+		return nil, errors.New("runtime is shut down")
+	}
+	r.gen = next
+	r.mu.Unlock()
+	cur.chain.Close()
+	if old, ok := cur.clients[name]; ok {
+		old.Shutdown(context.WithoutCancel(ctx))
+	}
+	r.changed()
+	return next, nil
+}
+
+// ErrNeedsReload: RestartPlugin cannot restart the plugin alone.
+var ErrNeedsReload = errors.New("the plugin cannot be restarted alone: reload every plugin")
+
+// restartOne starts name's new sidecar and builds the generation that has
+// it in place of the old one (nothing is published or stopped).
+func (r *Runtime) restartOne(ctx context.Context, cur *Generation, name string) (*Generation, error) {
+	if cur == nil {
+		return nil, fmt.Errorf("restart %s: %w (no generation is running)", name, ErrNeedsReload)
+	}
+	if _, ok := cur.status[name]; !ok {
+		return nil, fmt.Errorf("restart %s: %w (it is new since the last start)", name, ErrNeedsReload)
+	}
+	store, err := plugin.OpenStore(r.cfg.Layout)
+	if err != nil {
+		return nil, fmt.Errorf("restart %s: %w", name, err)
+	}
+	rec, ok := store.Get(name)
+	if !ok {
+		return nil, fmt.Errorf("restart %s: plugin %q is not installed", name, name)
+	}
+	if !rec.Enabled {
+		return nil, fmt.Errorf("restart %s: %w (it is disabled now)", name, ErrNeedsReload)
+	}
+	m, err := plugin.LoadManifest(rec.Root)
+	if err != nil {
+		return nil, fmt.Errorf("restart %s: %w", name, err)
+	}
+	next := &Generation{Number: cur.Number, Epoch: cur.Epoch, Session: cur.Session,
+		clients: maps.Clone(cur.clients), status: map[string]*PluginStatus{}, manifests: maps.Clone(cur.manifests)}
+	for n, st := range cur.status {
+		cp := *st
+		next.status[n] = &cp
+	}
+	delete(next.clients, name)
+	next.manifests[name] = m
+	if err := plugin.CheckSlotOwners(activeManifests(next, name)); err != nil {
+		return nil, fmt.Errorf("restart %s: %w (%v)", name, ErrNeedsReload, err)
+	}
+	st := &PluginStatus{Name: rec.Name, Version: rec.Version, Description: redact.String(rec.Description),
+		Generation: next.Number, Linked: rec.Linked, Root: rec.Root}
+	describe(st, m)
+	next.status[name] = st
+
+	budget, cancel := context.WithTimeout(ctx, r.cfg.StartBudget)
+	defer cancel()
+	c, err := sidecar.Start(budget, r.sidecarOptions(next, rec))
+	if err != nil {
+		st.State, st.Failure = StateFailed, redact.String(err.Error())
+		var se *sidecar.StartError
+		if errors.As(err, &se) {
+			st.StartError, st.StderrTail = se, se.StderrTail
+		}
+		if st.Required {
+			return nil, protocol.Errorf(protocol.ReasonActivationFailed, "required plugin %s failed to restart: %s", name, st.Failure)
+		}
+		r.log.Warn("plugin failed to restart", "plugin", name, "generation", next.Number, "error", st.Failure)
+	} else {
+		st.State = StateActive
+		next.clients[name] = c
+	}
+	if next.chain, err = r.buildChain(next); err != nil {
+		if c != nil {
+			c.Shutdown(context.WithoutCancel(ctx))
+		}
+		return nil, fmt.Errorf("restart %s: %w", name, err)
+	}
+	return next, nil
+}
+
+// activeManifests are the manifests of the plugins that run in g, with
+// name's (about to start) among them.
+func activeManifests(g *Generation, name string) []*plugin.Manifest {
+	var out []*plugin.Manifest
+	for n, m := range g.manifests {
+		if _, running := g.clients[n]; running || n == name {
+			out = append(out, m)
+		}
+	}
+	return out
+}
