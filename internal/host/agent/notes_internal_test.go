@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// A compaction keeps the notes of the messages it kept, re-anchored after
+// the two summary messages; the notes of dropped messages go with them.
+func TestShiftNotesFollowsACompaction(t *testing.T) {
+	s := &Session{Notes: []Note{
+		{After: 1, Kind: NoteUsage},
+		{After: 4, Kind: NoteBlocked},
+		{After: 6, Kind: NoteStopped},
+	}}
+	s.shiftNotes(4) // messages 0..3 became the summary pair
+	want := []Note{{After: 2, Kind: NoteBlocked}, {After: 4, Kind: NoteStopped}}
+	if !reflect.DeepEqual(s.Notes, want) {
+		t.Fatalf("notes %+v, want %+v", s.Notes, want)
+	}
+}
+
+// What Retry re-runs, table-driven: only a failed last turn with nothing
+// after it; its kept message when it never reached the messages.
+func TestRetryTarget(t *testing.T) {
+	user := protocol.ProviderMessage{Role: protocol.RoleUser, Content: "recorded"}
+	reply := protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "ok"}
+	tests := []struct {
+		name   string
+		msgs   []protocol.ProviderMessage
+		notes  []Note
+		ok     bool
+		text   string
+		resume bool
+	}{
+		{"nothing failed", []protocol.ProviderMessage{user, reply}, nil, false, "", false},
+		{"failed before recording", nil, []Note{{Kind: NoteFailed, Input: "kept"}}, true, "kept", false},
+		{"failed after recording", []protocol.ProviderMessage{user}, []Note{{After: 1, Kind: NoteFailed}}, true, "recorded", true},
+		{"retried and failed again", nil, []Note{{Kind: NoteFailed, Input: "kept"}, {Kind: NoteFailed}}, true, "kept", false},
+		{"a stop is not retried", []protocol.ProviderMessage{user}, []Note{{After: 1, Kind: NoteStopped}}, false, "", false},
+		{"a later turn came after", []protocol.ProviderMessage{user, reply}, []Note{{After: 0, Kind: NoteFailed, Input: "kept"}}, false, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &Session{Messages: tt.msgs, Notes: tt.notes}
+			run, ok := s.retryTarget()
+			if ok != tt.ok {
+				t.Fatalf("ok %v, want %v", ok, tt.ok)
+			}
+			if ok && (run.text != tt.text || run.resume != tt.resume || !run.shown) {
+				t.Fatalf("run %+v", run)
+			}
+		})
+	}
+}
