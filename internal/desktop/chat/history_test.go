@@ -135,7 +135,9 @@ func TestReopenedChatLooksAsItDidLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reopened := newHarness(t)
+	// The same window opens it again (one harness: Fyne's test driver has
+	// one UI goroutine).
+	reopened := live
 	reopened.ui(func() { reopened.d.win.Resize(fyne.NewSize(900, 4000)) })
 	reopened.d.transcript.ShowSession(*saved)
 	reopened.settle()
