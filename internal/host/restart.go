@@ -14,12 +14,11 @@ import (
 
 // RestartPlugin restarts one plugin's sidecar and leaves every other one
 // running, as the Reasonix host carries unchanged sidecars over a rebuild
-// and restarts only the changed one. The new sidecar is started, bound to
-// the same session, workspace and generation as the others (their
-// publishes and its own keep passing the surfaces gate, which binds one
-// generation); once it is up, a generation with it in place of the old one
-// (and the interception chain rebuilt around it) is published and only the
-// old sidecar is shut down. A failed start of an optional plugin publishes
+// and restarts only the changed one. It publishes a new generation: the new
+// sidecar is bound to it (same session and workspace), the others are
+// carried over still bound to the generation they started in (a client's
+// Options().Session is its binding); only the old sidecar is shut down,
+// once the new one is up and the interception chain is rebuilt around it. A failed start of an optional plugin publishes
 // it as Failed; of a required one leaves everything as it was. A plugin
 // whose slots would now clash with another's, or that is not running in
 // the current generation, needs a full Reload (ErrNeedsReload). ErrBusy
@@ -41,6 +40,8 @@ func (r *Runtime) RestartPlugin(ctx context.Context, name string) (*Generation, 
 		return nil, ErrBusy
 	}
 	cur := r.gen
+	number := r.next
+	r.next++
 	r.reloading = true
 	startCtx, cancel := context.WithCancel(ctx)
 	r.cancelReload = cancel
@@ -53,7 +54,7 @@ func (r *Runtime) RestartPlugin(ctx context.Context, name string) (*Generation, 
 		r.mu.Unlock()
 	}()
 
-	next, err := r.restartOne(startCtx, cur, name)
+	next, err := r.restartOne(startCtx, cur, name, number)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +82,7 @@ var ErrNeedsReload = errors.New("the plugin cannot be restarted alone: reload ev
 
 // restartOne starts name's new sidecar and builds the generation that has
 // it in place of the old one (nothing is published or stopped).
-func (r *Runtime) restartOne(ctx context.Context, cur *Generation, name string) (*Generation, error) {
+func (r *Runtime) restartOne(ctx context.Context, cur *Generation, name string, number int64) (*Generation, error) {
 	if cur == nil {
 		return nil, fmt.Errorf("restart %s: %w (no generation is running)", name, ErrNeedsReload)
 	}
@@ -103,10 +104,13 @@ func (r *Runtime) restartOne(ctx context.Context, cur *Generation, name string) 
 	if err != nil {
 		return nil, fmt.Errorf("restart %s: %w", name, err)
 	}
-	next := &Generation{Number: cur.Number, Epoch: cur.Epoch, Session: cur.Session,
+	session := cur.Session // the session the carried-over sidecars serve
+	session.Generation = number
+	next := &Generation{Number: number, Epoch: cur.Epoch, Session: session,
 		clients: maps.Clone(cur.clients), status: map[string]*PluginStatus{}, manifests: maps.Clone(cur.manifests)}
 	for n, st := range cur.status {
 		cp := *st
+		cp.Generation = number
 		next.status[n] = &cp
 	}
 	delete(next.clients, name)

@@ -157,10 +157,10 @@ func (c *Core) bind(cl *sidecar.Client, conn *ndjson.Conn) {
 	c.mu.Unlock()
 	c.hub.Bind(name, conn)
 	conn.Handle(protocol.MethodUIPublish, func(_ context.Context, raw json.RawMessage) (any, error) {
-		return c.surfaces.Publish(name, raw)
+		return c.surfaces.Publish(name, c.carried(cl, raw))
 	})
 	conn.Handle(protocol.MethodUIRequest, func(ctx context.Context, raw json.RawMessage) (any, error) {
-		prompt, early, err := c.surfaces.AdmitRequest(name, raw)
+		prompt, early, err := c.surfaces.AdmitRequest(name, c.carried(cl, raw))
 		if err != nil || early != nil {
 			return early, err
 		}
@@ -174,6 +174,51 @@ func (c *Core) bind(cl *sidecar.Client, conn *ndjson.Conn) {
 		}
 		return res, nil
 	})
+}
+
+// carried maps a UI call of a sidecar whose binding differs from the
+// surfaces' (after a single plugin's restart, the restarted one is bound to
+// the new generation while the surfaces stay bound to the one the others
+// started in: see host.Runtime.RestartPlugin) onto the surfaces' binding,
+// when the sidecar is a live member of the current generation and the call
+// names its own binding. Anything else passes as it came, and the gate
+// drops what is stale.
+func (c *Core) carried(cl *sidecar.Client, raw json.RawMessage) json.RawMessage {
+	own, bound := cl.Options().Session, c.surfaces.Binding()
+	if own.Generation == bound.Generation || own.SessionID != bound.SessionID || !c.member(cl) {
+		return raw
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(raw, &params) != nil {
+		return raw
+	}
+	var gen int64
+	if json.Unmarshal(params["generation"], &gen) != nil || gen != own.Generation {
+		return raw
+	}
+	params["generation"], _ = json.Marshal(bound.Generation)
+	out, err := json.Marshal(params)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// member reports whether cl is its plugin's sidecar in the current
+// generation, or the one starting to replace it.
+func (c *Core) member(cl *sidecar.Client) bool {
+	c.mu.Lock()
+	starting := c.starting[cl.Name()]
+	c.mu.Unlock()
+	if starting == cl {
+		return true
+	}
+	gen := c.runtime.Current()
+	if gen == nil {
+		return false
+	}
+	cur, ok := gen.Client(cl.Name())
+	return ok && cur == cl
 }
 
 func (c *Core) pluginState(plugin string) surfaces.PluginState {
@@ -434,8 +479,9 @@ func (c *Core) InvokeAction(ctx context.Context, name string, args map[string]st
 	}
 	c.FrontendEvent(ctx, "action_clicked", name, "")
 	var res protocol.UIActionResult
+	own := cl.Options().Session // its binding (older than gen's when carried over a restart)
 	err := cl.Call(ctx, protocol.MethodUIAction, protocol.UIActionParams{
-		ActionID: a.ID, SessionID: gen.Session.SessionID, Generation: gen.Number, Args: args}, &res)
+		ActionID: a.ID, SessionID: own.SessionID, Generation: own.Generation, Args: args}, &res)
 	if err != nil {
 		return res, fmt.Errorf("action %s: %s", name, redact.String(err.Error()))
 	}
@@ -456,6 +502,9 @@ func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[stri
 		return err
 	}
 	c.FrontendEvent(ctx, "form_submitted", key.Plugin+"/"+key.SurfaceID, "")
+	if own := cl.Options().Session; own.SessionID == params.SessionID {
+		params.Generation = own.Generation // the plugin hears of its own binding (see carried)
+	}
 	var res protocol.UISubmitResult
 	err = cl.Call(ctx, protocol.MethodUISubmit, params, &res)
 	if err == nil && !res.Accepted {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/reasonix/reasonix-desktop/internal/host"
+	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 )
@@ -142,7 +143,13 @@ func (c *Core) RestartPlugin(ctx context.Context, name string) error {
 				c.surfaces.Dismiss(s.Key)
 			}
 		}
+		c.mu.Lock()
+		c.starting = map[string]*sidecar.Client{} // its first publishes count (see member)
+		c.mu.Unlock()
 		gen, err := c.runtime.RestartPlugin(ctx, name)
+		c.mu.Lock()
+		c.starting = nil
+		c.mu.Unlock()
 		if errors.Is(err, host.ErrNeedsReload) {
 			c.log.Info("restarting every plugin", "plugin", name, "why", err.Error())
 			return c.reloadAfter(ctx)

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -299,19 +302,55 @@ func pids(c *agent.Core) map[string]int {
 	return out
 }
 
+// surfacesOf lists one plugin's surfaces by id.
+func surfacesOf(c *agent.Core, plugin string) map[string]surfaces.Surface {
+	out := map[string]surfaces.Surface{}
+	for _, s := range c.Surfaces().Surfaces() {
+		if s.Key.Plugin == plugin {
+			out[s.Key.SurfaceID] = s
+		}
+	}
+	return out
+}
+
+// waitSurfaces waits until plugin has published n surfaces.
+func waitSurfaces(t *testing.T, c *agent.Core, plugin string, n int) {
+	t.Helper()
+	testutil.WaitUntil(t, fmt.Sprintf("%d surfaces of %s", n, plugin), func() bool { return len(surfacesOf(c, plugin)) == n })
+}
+
+// refreshed is what the hello-surfaces card says of its refreshes.
+func refreshed(c *agent.Core) string {
+	card, ok := surfacesOf(c, "hello-surfaces")["hello-card"]
+	if !ok || card.Card == nil {
+		return ""
+	}
+	for _, f := range card.Card.Fields {
+		if f.Key == "refreshed" {
+			return f.Value
+		}
+	}
+	return ""
+}
+
 // Restart of one plugin restarts that plugin only: its process is new, the
-// others keep theirs, and both still serve the next turn (the guard still
-// blocks, the provider still answers).
+// others keep theirs (and their surfaces, actions and forms keep working,
+// bound to the generation they started in), and the next turn runs through
+// both the restarted guard and the carried-over provider. Restarting the
+// plugin with surfaces brings its surfaces back from the new process.
 func TestRestartOnePluginLeavesTheOthersRunning(t *testing.T) {
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "policy-guard")
+	e.example(t, "hello-surfaces")
 	fe := &recorder{}
 	c := e.open(t, fe)
 	ctx := context.Background()
 	c.SetModel(ctx, echoModel, "")
+	waitSurfaces(t, c, "hello-surfaces", 3) // status, card, form
 	before := pids(c)
-	if len(before) != 2 {
+	gen := c.Runtime().Current().Number
+	if len(before) != 3 {
 		t.Fatalf("running %v", before)
 	}
 	if err := c.RestartPlugin(ctx, "policy-guard"); err != nil {
@@ -321,13 +360,40 @@ func TestRestartOnePluginLeavesTheOthersRunning(t *testing.T) {
 	if after["policy-guard"] == 0 || after["policy-guard"] == before["policy-guard"] {
 		t.Fatalf("policy-guard was not restarted: %v → %v", before, after)
 	}
-	if after["echo-provider"] != before["echo-provider"] {
-		t.Fatalf("echo-provider was restarted too: %v → %v", before, after)
+	for _, other := range []string{"echo-provider", "hello-surfaces"} {
+		if after[other] != before[other] {
+			t.Fatalf("%s was restarted too: %v → %v", other, before, after)
+		}
+	}
+	if n := c.Runtime().Current().Number; n != gen+1 {
+		t.Fatalf("generation %d after a restart of %d", n, gen)
+	}
+	if got := surfacesOf(c, "hello-surfaces"); len(got) != 3 {
+		t.Fatalf("hello-surfaces' surfaces after another plugin's restart: %v", got)
+	}
+	// The carried-over plugin's action runs and its new publish is taken.
+	if res, err := c.InvokeAction(ctx, "/hello-surfaces:refresh", nil); err != nil || !res.Accepted {
+		t.Fatalf("action: %+v %v", res, err)
+	}
+	if r := refreshed(c); r != "1" {
+		t.Fatalf("the card after a refresh says %q refreshes: its publish was dropped", r)
 	}
 	if err := c.Send(ctx, `call run_command {"command":"rm -rf keep"}`); err != nil {
 		t.Fatal(err)
 	}
 	if got := fe.text(agent.EventText); !strings.Contains(got, "Blocked by policy-guard") {
 		t.Fatalf("after the restart the turn said %q", got)
+	}
+	// Restarting the plugin with surfaces: a new process whose own
+	// publishes (on initialized) are taken.
+	if err := c.RestartPlugin(ctx, "hello-surfaces"); err != nil {
+		t.Fatal(err)
+	}
+	if p := pids(c)["hello-surfaces"]; p == before["hello-surfaces"] {
+		t.Fatal("hello-surfaces was not restarted")
+	}
+	waitSurfaces(t, c, "hello-surfaces", 3)
+	if r := refreshed(c); r != "0" {
+		t.Fatalf("the restarted plugin's card says %q refreshes, want its own 0", r)
 	}
 }
