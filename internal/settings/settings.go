@@ -75,7 +75,7 @@ func (f *File) Update(change func(*Settings)) error {
 	defer f.mu.Unlock()
 	f.recheck()
 	if f.broken != nil {
-		return fmt.Errorf("%w: %s; not overwriting it: fix it or reset it in Settings", ErrBroken, f.broken.What())
+		return fmt.Errorf("%w (%s); not overwriting it until it is fixed or reset", ErrBroken, f.path)
 	}
 	next := f.s.clone()
 	change(&next)
