@@ -76,6 +76,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	ui := desktop.New(opts)
+	ui.CheckSettings() // a broken settings.json shows over the chat; the core runs on the defaults
 
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
