@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -182,4 +184,58 @@ func windowLabels(h *harness, title string) string {
 		}
 	}
 	return b.String()
+}
+
+// Each way settings.json goes wrong shows over the chat, naming the place;
+// a broken file says the app runs on the defaults, a warning does not.
+func TestSettingsBannerNamesWhatIsWrong(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string // doc "dir": a directory in its place
+		want      string
+		trace     string
+	}{
+		{"invalid JSON", "{\n\"defaultModel\" \"m\"}", "line 2, column 16: invalid JSON", "settings broken line 2, column 16"},
+		{"wrong type", `{"rules":{"tool":"x"}}`, "field rules: must be an array", "settings broken field rules"},
+		{"unknown field", `{"defaultModle":"m"}`, "field defaultModle: unknown field. Ignored (kept in the file).", "settings warning field defaultModle"},
+		{"empty", "", "the file is empty. Using the default settings.", "settings warning the file is empty"},
+		{"directory", "dir", "it is a directory, not a file. The app runs on the default settings", "settings broken it is a directory, not a file"},
+		{"fine", `{"defaultModel":"m"}`, "", "settings ok"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var traces []string
+			h := newHarness(t)
+			h.d.opts.Trace = func(e string) {
+				mu.Lock()
+				defer mu.Unlock()
+				traces = append(traces, e)
+			}
+			path := h.layout.SettingsFile()
+			var err error
+			if tt.doc == "dir" {
+				err = os.Mkdir(path, 0o700)
+			} else {
+				err = os.WriteFile(path, []byte(tt.doc), 0o600)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			h.d.CheckSettings()
+			h.waitFor("the check", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return slices.Contains(traces, tt.trace)
+			})
+			text := h.bannerText()
+			if tt.want == "" {
+				if text != "" {
+					t.Fatalf("banner over a fine file: %q", text)
+				}
+				return
+			}
+			if !strings.Contains(text, path) || !strings.Contains(text, tt.want) {
+				t.Fatalf("banner %q, want the file and %q", text, tt.want)
+			}
+		})
+	}
 }
