@@ -167,7 +167,7 @@ broken_settings_step() {
 		fail "the broken settings.json is not reported on stderr: $(cat "$err")"
 	wait_for "the echo model (broken settings)" straced 1 'models 1'
 	wait_for "the --send turn (broken settings)" straced 1 'turn done'
-	xdotool windowfocus --sync "$win" 2>/dev/null || true
+	timeout 10 xdotool windowfocus --sync "$win" 2>/dev/null || true
 	xdotool type --delay 5 'typed despite broken settings'
 	xdotool key Return
 	wait_for "the typed turn (broken settings)" straced 2 'turn done'
@@ -176,8 +176,11 @@ broken_settings_step() {
 	xdotool key ctrl+comma
 	local set
 	set="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened (broken settings)"
-	wait_for "Settings showing the broken file" straced 1 'settings file broken'
-	xdotool windowfocus --sync "$set" 2>/dev/null || true
+	# Shown, its permissions read (Reset keeps the focus) and the file
+	# checked again: then Space presses Reset.
+	wait_for "Settings showing the broken file" straced 2 'settings file broken'
+	wait_for "Settings' permissions (broken settings)" straced 1 'permissions 0'
+	timeout 10 xdotool windowfocus --sync "$set" 2>/dev/null || true
 	xdotool key space
 	wait_for "the reset" sh -c "grep -q '^trace: settings reset settings.json.broken-' '$out'"
 	local backup
@@ -187,8 +190,12 @@ broken_settings_step() {
 	bin/reasonix-desktop settings check --data-dir "$D" >/dev/null || fail "settings.json after the reset: $(cat "$D/settings.json")"
 	xdotool key Escape
 	kill -TERM "$APP"
-	wait "$APP" || true
+	(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+	local guard=$! code=0
+	wait "$APP" || code=$?
+	kill "$guard" 2>/dev/null || true
 	APP=""
+	[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM (broken settings)"
 	echo "xvfb-e2e: broken settings.json: banner, chat and reset ok (backup $(basename "$backup"))"
 }
 broken_settings_step
