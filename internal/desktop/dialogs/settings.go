@@ -268,7 +268,7 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(DescribeApproval(rule, "always"))))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(rule, "always"))))
 	}
 	for i, t := range p.Session {
 		tool := t
@@ -282,7 +282,7 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(DescribeApproval(sessionRules[i], "this session"))))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(sessionRules[i], "this session"))))
 	}
 	s.win.Content().Refresh() // the rows changed the content's height: re-lay out the scroll
 	if s.file.broken() {
@@ -304,9 +304,9 @@ func sessionApprovals(p agent.Permissions, workspace string) []agent.Rule {
 	return out
 }
 
-// DescribeApproval says in words what an approval allows and for how long
+// describeApproval says in words what an approval allows and for how long
 // ("run_command: git … in /w, this session").
-func DescribeApproval(r agent.Rule, lifetime string) string {
+func describeApproval(r agent.Rule, lifetime string) string {
 	what := r.Tool
 	switch {
 	case r.CommandPrefix != "":

@@ -173,7 +173,7 @@ func TestDescribeApproval(t *testing.T) {
 		{agent.Rule{Tool: "run_command", Workspace: "/ws"}, "this session", "run_command: every command in /ws, this session"},
 		{agent.Rule{Tool: "write_file"}, "always", "write_file in every workspace, always"},
 	} {
-		if got := DescribeApproval(tt.r, tt.life); got != tt.want {
+		if got := describeApproval(tt.r, tt.life); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.r, got, tt.want)
 		}
 	}
