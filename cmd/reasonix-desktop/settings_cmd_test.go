@@ -49,7 +49,7 @@ func TestBrokenSettingsFileCLI(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "Echo: hi") {
 				t.Fatalf("chat %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
-			if n := strings.Count(r.stderr, label+path); n != 1 || !strings.Contains(r.stderr, tt.want) {
+			if n := strings.Count(r.stderr, label+path); n != 1 || !strings.Contains(r.stderr, tt.want) || strings.Contains(r.stderr, "invalid hooks") {
 				t.Fatalf("chat's stderr has %d reports of %s, want one with %q:\n%s", n, path, tt.want, r.stderr)
 			}
 			if tt.broken && tt.name != "directory" {
