@@ -9,7 +9,9 @@
 # write asks again; a new chat, then the sessions sidebar (Ctrl+B twice:
 # hide, show and search) reopens the first session by searching its text.
 # Quit and check the saved session on disk (the messages, the tool call and
-# its result, the model's answers).
+# its result, the model's answers). Then a broken settings.json: the app
+# opens with the error shown, chats on the defaults, and resets the file
+# from Settings keeping a backup.
 # The app's hidden --trace flag prints what the window does, so each step
 # waits for the window instead of guessing with sleeps. Logs and the saved
 # session go to $LOGDIR (default ./ci-logs).
@@ -145,4 +147,57 @@ cp "$F" "$LOGDIR/e2e-session.json"
 for want in '"content": "call run_command' '"name": "run_command"' 'e2e-ok' 'Tool result: e2e-ok'; do
 	grep -qF -- "$want" "$F" || fail "the saved session lacks $want"
 done
+# --- A broken settings.json (self-contained step) ---
+# Garbage in settings.json: the app still opens, the banner over the chat
+# names the file and the place, the echo model chats on the defaults (the
+# broken file is not overwritten), and Settings' Reset (focused: Space)
+# keeps the broken file as settings.json.broken-<time> and writes the
+# defaults.
+broken_settings_step() {
+	local out="$LOGDIR/e2e-settings.stdout" err="$LOGDIR/e2e-settings.stderr" garbage='garbage {not json'
+	printf '%s\n' "$garbage" >"$D/settings.json"
+	(cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace --send 'sent despite broken settings' \
+		--screenshot "$LOGDIR/e2e-settings-banner.png" --screenshot-after 4s) >"$out" 2>"$err" &
+	APP=$!
+	straced() { [ "$(grep -cxF -- "trace: $2" "$out")" -ge "$1" ]; }
+	local win
+	win="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared with a broken settings.json"
+	wait_for "the settings banner" straced 1 'settings broken line 1, column 1'
+	grep -qF "error: settings $D/settings.json: line 1, column 1: invalid JSON" "$err" ||
+		fail "the broken settings.json is not reported on stderr: $(cat "$err")"
+	wait_for "the echo model (broken settings)" straced 1 'models 1'
+	wait_for "the --send turn (broken settings)" straced 1 'turn done'
+	timeout 10 xdotool windowfocus --sync "$win" 2>/dev/null || true
+	xdotool type --delay 5 'typed despite broken settings'
+	xdotool key Return
+	wait_for "the typed turn (broken settings)" straced 2 'turn done'
+	wait_for "the typed turn saved" session_has 'Echo: typed despite broken settings'
+	[ "$(cat "$D/settings.json")" = "$garbage" ] || fail "the broken settings.json was overwritten: $(cat "$D/settings.json")"
+	xdotool key ctrl+comma
+	local set
+	set="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened (broken settings)"
+	# Shown, its permissions read (Reset keeps the focus) and the file
+	# checked again: then Space presses Reset.
+	wait_for "Settings showing the broken file" straced 2 'settings file broken'
+	wait_for "Settings' permissions (broken settings)" straced 1 'permissions 0'
+	timeout 10 xdotool windowfocus --sync "$set" 2>/dev/null || true
+	xdotool key space
+	wait_for "the reset" sh -c "grep -q '^trace: settings reset settings.json.broken-' '$out'"
+	local backup
+	backup="$(ls "$D"/settings.json.broken-* 2>/dev/null | head -n 1)"
+	[ -n "$backup" ] || fail "no backup of the broken settings.json"
+	[ "$(cat "$backup")" = "$garbage" ] || fail "the backup holds $(cat "$backup")"
+	bin/reasonix-desktop settings check --data-dir "$D" >/dev/null || fail "settings.json after the reset: $(cat "$D/settings.json")"
+	xdotool key Escape
+	kill -TERM "$APP"
+	(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+	local guard=$! code=0
+	wait "$APP" || code=$?
+	kill "$guard" 2>/dev/null || true
+	APP=""
+	[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM (broken settings)"
+	echo "xvfb-e2e: broken settings.json: banner, chat and reset ok (backup $(basename "$backup"))"
+}
+broken_settings_step
+
 echo "xvfb-e2e: ok (session $F checked)"

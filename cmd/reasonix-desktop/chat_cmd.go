@@ -58,6 +58,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	if workspace, err = filepath.Abs(workspace); err != nil {
 		return nil, nil, err
 	}
+	reportSettings(layout, stderr)
 	for _, w := range agent.WorkspaceWarnings(workspace) {
 		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(w)))
 	}

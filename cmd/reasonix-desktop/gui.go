@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -64,9 +65,20 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
+	if err := layout.EnsureDirs(); err != nil {
+		fmt.Fprintln(stderr, "reasonix-desktop gui:", err)
+		return 1
+	}
+
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
+	// What the window remembers (theme, send key, last session) lives in
+	// the data directory, not Fyne's per-user store: a data directory is
+	// a whole, isolated app. The default one takes over the old values.
+	defaultDir := cf.dataDir == "" && os.Getenv("REASONIX_DESKTOP_HOME") == ""
+	warn := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	prefs := desktop.OpenPreferences(layout.Root, warn, a.Preferences(), desktop.MigratedPreferences(layout.Root, defaultDir)...)
+	opts := desktop.Options{App: desktop.WithPreferences(a, prefs), Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {
@@ -76,6 +88,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	ui := desktop.New(opts)
+	ui.CheckSettings() // a broken settings.json shows over the chat; the core runs on the defaults
 
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {

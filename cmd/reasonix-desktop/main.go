@@ -24,6 +24,7 @@ commands:
   plugin install|link|list|show|remove|enable|disable|doctor
                                                            manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
+  settings check|reset|path                                check or reset settings.json
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
@@ -56,6 +57,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runPlugin(ctx, append([]string{"doctor"}, args[1:]...), stdout, stderr)
 	case "chat":
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
+	case "settings":
+		return runSettings(ctx, args[1:], stdout, stderr)
 	case "models":
 		return runModels(ctx, args[1:], stdout, stderr)
 	case "version":

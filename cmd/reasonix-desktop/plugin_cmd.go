@@ -307,6 +307,7 @@ func (e *pluginEnv) extensions(ctx context.Context) ([]agent.ExtensionStatus, er
 	if err != nil {
 		return nil, err
 	}
+	reportSettings(layout, e.stderr) // the hooks bus reads it
 	m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: noSteering{}, Version: version})
 	if err != nil {
 		return nil, fmt.Errorf("xdev extensions: %w", err)

@@ -47,3 +47,8 @@ func (h settingsHost) Core() dialogs.SettingsCore {
 func (h settingsHost) WithCore(what string, fn func(context.Context, dialogs.SettingsCore) error) {
 	h.d.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
+
+func (h settingsHost) SettingsFile() dialogs.SettingsFileStatus { return h.d.banner.status }
+func (h settingsHost) OpenSettingsFile()                        { h.d.banner.openFile() }
+func (h settingsHost) ResetSettingsFile()                       { h.d.banner.resetFile() }
+func (h settingsHost) CheckSettingsFile()                       { h.d.CheckSettings() }

@@ -66,6 +66,7 @@ type UI struct {
 	status     *panels.StatusBar
 	notes      *panels.Notifier
 	inspector  *dialogs.Inspector
+	banner     *settingsBanner // what is wrong with settings.json (settingsbanner.go)
 
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
 	openURL func(*url.URL) error
@@ -135,10 +136,11 @@ func newUI(opts Options) *UI {
 	d.toolbar = newToolbar(d)
 	d.composer = newComposer(d)
 	d.sidebar = newSidebar(d)
+	d.banner = newSettingsBanner(d)
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
+	chat := container.NewBorder(d.banner.object(), d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split

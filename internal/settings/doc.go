@@ -8,4 +8,11 @@
 // invalid JSON, trailing data, a member name repeated anywhere and unknown
 // fields are errors naming the file and the JSON path. Writes are atomic
 // (internal/atomicfile).
+//
+// The app opens the file with Load, which never fails: a broken file (not
+// JSON, a wrong type, a directory, unreadable) is reported as a Problem
+// naming the file and the line and column or the field, the app runs on
+// the defaults and the file is never overwritten until the user fixes it
+// or Reset replaces it (keeping a backup next to it). An unknown top-level
+// field and an empty file are warnings, not a broken file.
 package settings

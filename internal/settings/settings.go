@@ -32,6 +32,10 @@ type File struct {
 	path string
 	mu   sync.Mutex
 	s    Settings
+	// extra are unknown top-level members (see Load), written back as read.
+	extra map[string]json.RawMessage
+	// broken is why the file on disk is not used (see Load); nil when it is.
+	broken *Problem
 }
 
 // Open reads path; a missing file is empty settings. A file that is not
@@ -59,17 +63,23 @@ func (f *File) Path() string { return f.path }
 func (f *File) Get() Settings {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.recheck()
 	return f.s.clone()
 }
 
 // Update changes the settings and saves them atomically; on a failed write
-// the settings stay as they were.
+// the settings stay as they were. While the file on disk is broken (see
+// Load) it refuses with ErrBroken and changes nothing.
 func (f *File) Update(change func(*Settings)) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.recheck()
+	if f.broken != nil {
+		return fmt.Errorf("%w (%s); not overwriting it until it is fixed or reset", ErrBroken, f.path)
+	}
 	next := f.s.clone()
 	change(&next)
-	data, err := json.MarshalIndent(next, "", "  ")
+	data, err := f.encode(next)
 	if err != nil {
 		return fmt.Errorf("settings: encode: %w", err)
 	}
@@ -78,6 +88,25 @@ func (f *File) Update(change func(*Settings)) error {
 	}
 	f.s = next
 	return nil
+}
+
+// encode is the file's text: s, and the unknown members it was read with.
+func (f *File) encode(s Settings) ([]byte, error) {
+	if len(f.extra) == 0 {
+		return json.MarshalIndent(s, "", "  ")
+	}
+	known, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	all := map[string]json.RawMessage{}
+	if err := json.Unmarshal(known, &all); err != nil {
+		return nil, err
+	}
+	for k, v := range f.extra {
+		all[k] = v
+	}
+	return json.MarshalIndent(all, "", "  ")
 }
 
 func (s Settings) clone() Settings {

@@ -54,6 +54,27 @@ type SettingsHost interface {
 	Core() SettingsCore
 	WithCore(what string, fn func(ctx context.Context, c SettingsCore) error)
 	Async(what string, fn func(ctx context.Context) error)
+	// SettingsFile is what the last check found about settings.json;
+	// OpenSettingsFile opens it with the system's opener; ResetSettingsFile
+	// replaces it with the defaults, keeping a backup; CheckSettingsFile
+	// reads it again. The outcome of each comes back through
+	// Settings.SyncSettingsFile.
+	SettingsFile() SettingsFileStatus
+	OpenSettingsFile()
+	ResetSettingsFile()
+	CheckSettingsFile()
+}
+
+// SettingsFileStatus is what Settings says about settings.json.
+type SettingsFileStatus struct {
+	Path string
+	// Problem is what is wrong with the file ("" when nothing is), with the
+	// line and column or the field; Broken, whether the app therefore runs
+	// on the default settings.
+	Problem string
+	Broken  bool
+	// Backup is where the last reset kept the old file ("" when none).
+	Backup string
 }
 
 // Settings is File → Settings…: appearance, the send key, the default
@@ -72,7 +93,8 @@ type Settings struct {
 	perms  *fyne.Container
 	env    *fyne.Container
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
-	envGen int                       // the latest loadEnv: an older read that ends later is dropped
+	file   *settingsFileRow
+	envGen int // the latest loadEnv: an older read that ends later is dropped
 }
 
 // Labels of the send-key choice.
@@ -89,6 +111,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	d := host
 	s := &Settings{host: host, b: b, state: state, win: app.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
 		revoke: map[string]*widget.Button{}}
+	s.file = newSettingsFileRow(host)
 	s.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(label string) {
 		for mode, l := range themeLabels {
 			if l == label && mode != d.ThemeMode() {
@@ -118,6 +141,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	s.effort.PlaceHolder = "The model has no effort levels"
 	s.syncModels()
 	form := widget.NewForm(
+		widget.NewFormItem("Settings file", s.file.box),
 		widget.NewFormItem("Theme", s.theme),
 		widget.NewFormItem("Send key", s.send),
 		widget.NewFormItem("Default model", container.NewVBox(s.model, hint("New chats start with it (the toolbar's picker sets it too)."))),
@@ -156,7 +180,9 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	})
 	s.loadPermissions()
 	s.loadEnv(state.Plugins())
+	s.SyncSettingsFile(host.SettingsFile())
 	s.win.Show()
+	host.CheckSettingsFile()
 	return s
 }
 
@@ -225,6 +251,7 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 	clear(s.revoke)
 	defer s.host.Trace(fmt.Sprintf("permissions %d", len(p.Always)+len(p.Session)))
 	var first *widget.Button
+	sessionRules := sessionApprovals(p, s.state.Open().Workspace)
 	if len(p.Always) == 0 && len(p.Session) == 0 {
 		s.perms.Add(hint("No standing approvals: every write and command asks first."))
 	}
@@ -241,9 +268,9 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel("Always: "+rule.Describe())))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(rule, "always"))))
 	}
-	for _, t := range p.Session {
+	for i, t := range p.Session {
 		tool := t
 		b := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
 			d.WithCore("revoke", func(ctx context.Context, c SettingsCore) error {
@@ -255,12 +282,43 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel("This session: "+tool)))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(sessionRules[i], "this session"))))
 	}
 	s.win.Content().Refresh() // the rows changed the content's height: re-lay out the scroll
-	if first != nil {
+	if s.file.broken() {
+		s.win.Canvas().Focus(s.file.reset) // the app runs on defaults: Space resets
+	} else if first != nil {
 		s.win.Canvas().Focus(first) // Space revokes it; Tab moves on
 	}
+}
+
+// sessionApprovals are the "for this session" approvals as rules: today
+// each is a tool approved in the session's workspace, whatever its
+// arguments (the core is moving them to rules scoped like "always"; then
+// this is p.Session itself).
+func sessionApprovals(p agent.Permissions, workspace string) []agent.Rule {
+	out := make([]agent.Rule, len(p.Session))
+	for i, t := range p.Session {
+		out[i] = agent.Rule{Tool: t, Workspace: workspace}
+	}
+	return out
+}
+
+// describeApproval says in words what an approval allows and for how long
+// ("run_command: git … in /w, this session").
+func describeApproval(r agent.Rule, lifetime string) string {
+	what := r.Tool
+	switch {
+	case r.CommandPrefix != "":
+		what += ": " + r.CommandPrefix + " …"
+	case r.Tool == "run_command":
+		what += ": every command"
+	}
+	where := " in every workspace"
+	if r.Workspace != "" {
+		where = " in " + r.Workspace
+	}
+	return what + where + ", " + lifetime
 }
 
 // reloadLater re-reads the permissions after a change (any goroutine).

@@ -31,6 +31,8 @@ type settingsHost struct {
 
 	mu    sync.Mutex
 	perms agent.Permissions
+	file  SettingsFileStatus
+	calls []string // settings-file buttons pressed
 }
 
 func (h *settingsHost) ThemeMode() string           { return h.mode }
@@ -69,6 +71,10 @@ func (h *settingsHost) RevokeSession(_ context.Context, tool string) error {
 	h.perms.Session = slices.DeleteFunc(h.perms.Session, func(x string) bool { return x == tool })
 	return nil
 }
+func (h *settingsHost) SettingsFile() SettingsFileStatus { return h.file }
+func (h *settingsHost) OpenSettingsFile()                { h.calls = append(h.calls, "open") }
+func (h *settingsHost) ResetSettingsFile()               { h.calls = append(h.calls, "reset") }
+func (h *settingsHost) CheckSettingsFile()               { h.calls = append(h.calls, "check") }
 func (h *settingsHost) PluginManifest(string) (agent.PluginManifest, error) {
 	return agent.PluginManifest{}, errors.New("no manifest")
 }
@@ -124,26 +130,78 @@ func TestSettingsThemeAndSendKey(t *testing.T) {
 	})
 }
 
+// Each approval is listed with its scope in words and its lifetime, and
+// Revoke removes it from the core and the list.
 func TestSettingsListsAndRevokesApprovals(t *testing.T) {
 	rule := agent.Rule{Tool: "run_command", Workspace: "/w", CommandPrefix: "go"}
-	h := &settingsHost{perms: agent.Permissions{Always: []agent.Rule{rule, {Tool: "write_file"}}, Session: []string{"edit_file"}}}
-	s, b := openSettings(t, nil, h)
-	waitFor(t, b.OnUI, "permissions", func() bool { return len(s.revoke) == 3 })
+	h := &settingsHost{perms: agent.Permissions{Always: []agent.Rule{rule, {Tool: "write_file"}}, Session: []string{"edit_file", "run_command"}}}
+	state := viewmodel.New()
+	state.SetSession(viewmodel.Open{ID: "s1", Workspace: "/home/u/proj"})
+	s, b := openSettings(t, state, h)
+	waitFor(t, b.OnUI, "permissions", func() bool { return len(s.revoke) == 4 })
 	b.OnUI(func() {
 		text := labelsIn(s.perms)
-		for _, want := range []string{"Always: run_command `go …` in /w", "Always: write_file in every workspace", "This session: edit_file"} {
+		for _, want := range []string{
+			"run_command: go … in /w, always",
+			"write_file in every workspace, always",
+			"edit_file in /home/u/proj, this session",
+			"run_command: every command in /home/u/proj, this session",
+		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("permissions lack %q:\n%s", want, text)
 			}
 		}
 		test.Tap(s.revoke[rule.Describe()])
 	})
-	waitFor(t, b.OnUI, "the rule revoked", func() bool { return len(s.revoke) == 2 })
+	waitFor(t, b.OnUI, "the rule revoked", func() bool { return len(s.revoke) == 3 })
 	b.OnUI(func() { test.Tap(s.revoke["session edit_file"]) })
-	waitFor(t, b.OnUI, "the session approval revoked", func() bool { return len(s.revoke) == 1 })
-	if p := h.Permissions(); len(p.Always) != 1 || len(p.Session) != 0 {
+	waitFor(t, b.OnUI, "the session approval revoked", func() bool {
+		return len(s.revoke) == 2 && !strings.Contains(labelsIn(s.perms), "edit_file")
+	})
+	if p := h.Permissions(); len(p.Always) != 1 || !slices.Equal(p.Session, []string{"run_command"}) {
 		t.Errorf("core still has %+v", p)
 	}
+}
+
+func TestDescribeApproval(t *testing.T) {
+	for _, tt := range []struct {
+		r    agent.Rule
+		life string
+		want string
+	}{
+		{agent.Rule{Tool: "run_command", Workspace: "/ws", CommandPrefix: "git"}, "this session", "run_command: git … in /ws, this session"},
+		{agent.Rule{Tool: "run_command", Workspace: "/ws"}, "this session", "run_command: every command in /ws, this session"},
+		{agent.Rule{Tool: "write_file"}, "always", "write_file in every workspace, always"},
+	} {
+		if got := describeApproval(tt.r, tt.life); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.r, got, tt.want)
+		}
+	}
+}
+
+// The settings file row says what is wrong, and its buttons reach the
+// window; Reset is offered only when there is something to reset.
+func TestSettingsFileRow(t *testing.T) {
+	h := &settingsHost{file: SettingsFileStatus{Path: "/d/settings.json", Problem: "/d/settings.json: line 1, column 1: invalid JSON", Broken: true}}
+	s, b := openSettings(t, nil, h)
+	b.OnUI(func() {
+		text := labelsIn(s.file.box)
+		if !strings.Contains(text, "Broken: /d/settings.json: line 1, column 1: invalid JSON") || s.file.reset.Disabled() {
+			t.Fatalf("row says %q (reset disabled %v)", text, s.file.reset.Disabled())
+		}
+		if s.win.Canvas().Focused() != s.file.reset {
+			t.Error("Reset does not have the focus")
+		}
+		test.Tap(s.file.open)
+		test.Tap(s.file.reset)
+		if !slices.Equal(h.calls, []string{"check", "open", "reset"}) {
+			t.Errorf("calls %v", h.calls)
+		}
+		s.SyncSettingsFile(SettingsFileStatus{Path: "/d/settings.json", Backup: "/d/settings.json.broken-1"})
+		if text := labelsIn(s.file.box); !strings.Contains(text, "kept as /d/settings.json.broken-1") || !s.file.reset.Disabled() {
+			t.Errorf("after the reset the row says %q", text)
+		}
+	})
 }
 
 func TestSettingsEnvHintsNamesNeverValues(t *testing.T) {

@@ -17,8 +17,14 @@ type (
 	Rule = settings.Rule
 )
 
-// OpenSettings reads path; a missing file is empty settings (see settings.Open).
-func OpenSettings(path string) (*SettingsFile, error) { return settings.Open(path) }
+// OpenSettings reads path; a missing file is empty settings. A broken file
+// never stops the core: it runs on the defaults and the file is not
+// overwritten (see settings.Load); the front ends tell the user
+// (settings.Check), so the problem is not returned here.
+func OpenSettings(path string) (*SettingsFile, error) {
+	f, _ := settings.Load(path)
+	return f, nil
+}
 
 // AlwaysRule is the rule an "always" answer writes (see settings.AlwaysRule).
 func AlwaysRule(tool, workspace string, args json.RawMessage) Rule {

@@ -157,9 +157,11 @@ func (m *Manager) openHooks() *hookBus {
 		where = "settings.json"
 	}
 	if raw == nil && m.cfg.SettingsPath != "" {
-		sf, err := settings.Open(m.cfg.SettingsPath)
-		if err != nil {
-			m.hooksFailure(where, err)
+		// A broken settings file runs without hooks; the front ends report
+		// the file once (settings.Check), so it is logged, not a failure.
+		sf, problem := settings.Load(m.cfg.SettingsPath)
+		if problem != nil && problem.Broken {
+			m.log.Warn("xdev hooks not loaded: the settings file is broken", "settings", where, "err", redact.String(problem.Error()))
 			return newHookBus(m.log, HooksConfig{})
 		}
 		raw = sf.Get().Hooks
