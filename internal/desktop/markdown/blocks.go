@@ -254,11 +254,32 @@ func WalkSegs(segs []widget.RichTextSegment, fn func(widget.RichTextSegment)) {
 	}
 }
 
-// Plain is the text a reader sees (Copy).
+// Plain is the text a reader sees, its structure kept (Copy; see
+// PlainMarkdown). Parts are re-read from their source: Copy is rare, and a
+// streamed tail parsed every frame need not carry its plain text.
 func (d *Doc) Plain() string {
 	var b strings.Builder
-	for _, p := range d.parts {
-		b.WriteString(PlainText(FlattenBlocks(p.Blocks)))
+	for i, p := range d.parts {
+		src := p.Src
+		if p.fence != "" {
+			src = p.fence + "\n" + src
+		}
+		text := PlainMarkdown(src, d.breaks)
+		if text == "" {
+			continue
+		}
+		if i > 0 && b.Len() > 0 {
+			prev := d.parts[i-1].Src
+			switch {
+			case p.fence != "" || strings.HasSuffix(prev, "\n") && !strings.HasSuffix(prev, "\n\n"):
+				b.WriteByte('\n') // a code block or paragraph split between lines
+			case strings.HasSuffix(prev, "\n"):
+				b.WriteString("\n\n")
+			default:
+				b.WriteByte(' ') // a huge line split after a word
+			}
+		}
+		b.WriteString(text)
 	}
-	return strings.TrimSpace(b.String())
+	return b.String()
 }

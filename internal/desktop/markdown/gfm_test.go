@@ -109,5 +109,45 @@ func TestLineBreaks(t *testing.T) {
 	if below(t, first(reply)) {
 		t.Error("a reply's soft break became a line break (GFM: a space)")
 	}
+	if got := user.Plain(); got != "first\nsecond" {
+		t.Errorf("user copy %q", got)
+	}
 }
 
+// Plain copy keeps list markers, nesting and paragraph breaks.
+func TestPlainKeepsStructure(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"- item one\n- item two\n  - nested\n\nAfter *that*.", "- item one\n- item two\n  - nested\n\nAfter that."},
+		{"3. c\n4. d\n   - e", "3. c\n4. d\n   - e"},
+		{"1. a\n\n   more\n2. b", "1. a\n\n   more\n\n2. b"},
+		{"# Title\n\nText with [a link](https://example.com)  \nand a break.", "Title\n\nText with a link (https://example.com)\nand a break."},
+		{"> quoted\n> text\n\n---\n\n```go\nx := 1\n```", "> quoted text\n\n---\n\nx := 1"},
+		{"| h | i |\n|---|--:|\n| 1 | 2 |", "h\ti\n1\t2"},
+	} {
+		d := NewDoc(nil, false)
+		d.Set(tt.src)
+		if got := d.Plain(); got != tt.want {
+			t.Errorf("%q copied as\n%q, want\n%q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// A doc split into parts (a long code block, a long list of paragraphs)
+// copies as one text: a continued code block joins without a gap.
+func TestPlainAcrossParts(t *testing.T) {
+	var code, paras strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&code, "x%d := %d\n", i, i)
+		fmt.Fprintf(&paras, "Paragraph %d.\n\n", i)
+	}
+	src := "```go\n" + code.String() + "```\n\n" + paras.String()
+	d := NewDoc(nil, false)
+	d.Set(src)
+	if len(d.Parts()) < 3 {
+		t.Fatalf("%d parts", len(d.Parts()))
+	}
+	want := strings.TrimSuffix(code.String(), "\n") + "\n\n" + strings.TrimSpace(paras.String())
+	if got := d.Plain(); got != want {
+		t.Errorf("copy differs from the text: %d vs %d bytes", len(got), len(want))
+	}
+}
