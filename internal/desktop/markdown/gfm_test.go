@@ -53,7 +53,7 @@ func TestNestedListsAreIndentedRows(t *testing.T) {
 		t.Errorf("nesting not indented: x %v %v %v %v %v", one.X, two.X, nested.X, deep.X, three.X)
 	}
 	// Each level has its own marker.
-	for _, m := range []string{"•", "◦", "1."} {
+	for _, m := range []string{"•", "‣", "1."} {
 		textAt(t, rt, m)
 	}
 }

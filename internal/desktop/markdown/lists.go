@@ -15,9 +15,10 @@ import (
 // listIndent is the indentation of one nesting level.
 const listIndent = "      "
 
-// bullets are the markers of unordered lists by depth (as browsers draw
-// GFM: disc, circle, square).
-var bullets = []string{"•", "◦", "▪"}
+// bullets are the markers of unordered lists by depth. Browsers draw a
+// disc, a circle and a square, but Fyne's bundled font has no circle or
+// square (U+25E6, U+25AA): a bullet, a triangle and a dash it has.
+var bullets = []string{"•", "‣", "–"}
 
 // marker is the marker of item i (0-based) of list l at depth.
 func marker(l *ast.List, i, depth int) string {
