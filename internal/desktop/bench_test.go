@@ -2,7 +2,10 @@ package desktop
 
 import (
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -84,4 +87,65 @@ func BenchmarkComposerTyping(b *testing.B) {
 			b.ReportMetric(float64(per)/float64(keys)/1e6, "ms/key")
 		})
 	}
+}
+
+// BenchmarkComposerPasteThenType pastes text into the composer (Ctrl+V, as
+// the user does) and types 20 keys after it. ms/key is the wall time of one
+// keystroke, cpu-ms/key the CPU the UI goroutine's thread spent on it. The
+// "short" case (a sentence) is the baseline of the same run.
+func BenchmarkComposerPasteThenType(b *testing.B) {
+	line := strings.Repeat("A pasted line of a long log file, with words to wrap. ", 2_000)
+	log := strings.Repeat("A pasted line of a long log file\n", 3_000)
+	budgetLog := log // the longest log still pasted into the entry as text
+	for collapses("", budgetLog) {
+		budgetLog = budgetLog[:len(budgetLog)-100]
+	}
+	for _, tc := range []struct {
+		name  string
+		paste string
+	}{
+		{"short", "A short sentence to answer."},
+		{"line" + strconv.Itoa(collapseLine-1), line[:collapseLine-1]},
+		{"log" + strconv.Itoa(len(budgetLog)), budgetLog},
+		{"log20k", log[:20_000]},
+		{"line20k", line[:20_000]},
+		{"line100k", line[:100_000]},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			h := newHarness(b)
+			h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+			clip := h.d.opts.App.Clipboard()
+			var wall, cpu time.Duration
+			keys := 0
+			for b.Loop() {
+				h.ui(func() {
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+					e := h.d.composer.entry
+					h.d.composer.clear()
+					clip.SetContent(tc.paste)
+					e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+					c0, start := threadCPU(b), time.Now()
+					for range 20 {
+						e.TypedRune('x')
+					}
+					wall += time.Since(start)
+					cpu += threadCPU(b) - c0
+					keys += 20
+				})
+			}
+			b.ReportMetric(float64(wall)/float64(keys)/1e6, "ms/key")
+			b.ReportMetric(float64(cpu)/float64(keys)/1e6, "cpu-ms/key")
+		})
+	}
+}
+
+// threadCPU is the CPU time of the calling OS thread (Linux RUSAGE_THREAD).
+func threadCPU(b *testing.B) time.Duration {
+	const rusageThread = 1
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
