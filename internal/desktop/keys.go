@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
@@ -11,6 +12,11 @@ import (
 // A modal dialog on top answers Esc (cancel) and Enter (its default); else
 // Esc denies a pending approval or stops the running reply, and Enter
 // approves a pending call once.
+
+// quitShortcut quits the app (Ctrl+Q; Cmd+Q on macOS). It is the Quit
+// menu item's: the driver tries the main menu's shortcuts before the
+// focused widget's, so it works while the composer has the focus.
+var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 
 // modalKeys is an open dialog's Esc and Enter.
 type modalKeys struct {
@@ -29,6 +35,11 @@ func (d *UI) pushModal(m *modalKeys) func() {
 			}
 		}
 	}
+}
+
+// modalKeys is pushModal as dialogs take it (dialogs.ModalKeys).
+func (d *UI) modalKeys(cancel, confirm func()) (pop func()) {
+	return d.pushModal(&modalKeys{cancel: cancel, confirm: confirm})
 }
 
 func (d *UI) topModal() *modalKeys {

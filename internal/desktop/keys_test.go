@@ -279,6 +279,53 @@ func TestPaletteRunsAWindow(t *testing.T) {
 	})
 }
 
+// Ctrl+Q is the Quit item's shortcut: the driver runs a main-menu shortcut
+// before the focused widget sees it, by its name, as found here.
+func TestCtrlQQuits(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		name := (&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}).ShortcutName()
+		var hit []*fyne.MenuItem
+		for _, m := range h.d.win.MainMenu().Items {
+			for _, it := range m.Items {
+				if it.Shortcut != nil && it.Shortcut.ShortcutName() == name {
+					hit = append(hit, it)
+				}
+			}
+		}
+		if len(hit) != 1 || !hit[0].IsQuit || hit[0].Action == nil {
+			t.Errorf("Ctrl+Q runs %+v, want the Quit item", hit)
+		}
+	})
+}
+
+// The shortcuts sheet closes on Esc and on Enter, and gives the focus back
+// to the composer.
+func TestShortcutsSheetClosesOnEscAndEnter(t *testing.T) {
+	h := newHarness(t)
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		h.ui(func() {
+			h.d.win.Canvas().Focus(h.d.composer.entry)
+			h.d.showShortcuts()
+			if h.topOverlay() == nil {
+				t.Fatal("no sheet")
+			}
+			// The sheet took the focus off the composer: the key goes to the window.
+			if f := h.d.win.Canvas().Focused(); f != nil {
+				f.TypedKey(key(k))
+			} else {
+				h.d.typedKey(key(k))
+			}
+			if h.topOverlay() != nil {
+				t.Errorf("%s left the sheet open", k)
+			}
+			if h.d.win.Canvas().Focused() != h.d.composer.entry || len(h.d.wins.modals) != 0 {
+				t.Errorf("after %s: focus %v, %d dialogs take keys", k, h.d.win.Canvas().Focused(), len(h.d.wins.modals))
+			}
+		})
+	}
+}
+
 // What a paste becomes: text in the entry while typing after it stays
 // cheap, else a chip (composer_paste.go has the figures).
 func TestWhichPastesCollapse(t *testing.T) {

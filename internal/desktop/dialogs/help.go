@@ -30,12 +30,15 @@ func ShortcutRows(enterSends bool) [][2]string {
 		{"Ctrl+B", "Show or hide the sessions sidebar"},
 		{"Ctrl+,", "Settings"},
 		{"Ctrl+/", "This sheet"},
-		{"Enter (in a dialog)", "Confirm"},
+		{"Ctrl+Q", "Quit"},
+		{"Enter · Esc (in a dialog)", "Confirm · cancel"},
 	}
 }
 
-// ShowShortcuts shows the keyboard shortcuts sheet over win.
-func ShowShortcuts(win fyne.Window, enterSends bool) {
+// ShowShortcuts shows the keyboard shortcuts sheet over win; Esc and
+// Enter close it (keys gives them to the sheet while it is open), and the
+// widget that had the focus gets it back.
+func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range ShortcutRows(enterSends) {
 		k := widget.NewLabel(r[0])
@@ -44,8 +47,17 @@ func ShowShortcuts(win fyne.Window, enterSends bool) {
 		grid.Add(widget.NewLabel(r[1]))
 	}
 	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", grid, win)
+	prev := win.Canvas().Focused()
+	pop := keys(dlg.Hide, dlg.Hide)
+	dlg.SetOnClosed(func() {
+		pop()
+		if prev != nil {
+			win.Canvas().Focus(prev)
+		}
+	})
 	dlg.Resize(fyne.NewSize(520, 460))
 	dlg.Show()
+	win.Canvas().Unfocus() // Esc and Enter reach the window, which closes the sheet
 }
 
 // userGuide is the in-app guide: what a new user needs to get going.
