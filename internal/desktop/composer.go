@@ -102,6 +102,9 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 		if e.Text == "" && len(e.c.pastes) == 0 && e.c.editLast() {
 			return
 		}
+	case fyne.KeyPageUp, fyne.KeyPageDown: // the composer is a few lines: the pages are the transcript's
+		e.c.d.navigate(ev.Name)
+		return
 	}
 	e.Entry.TypedKey(ev)
 }
@@ -115,6 +118,10 @@ func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 		case fyne.KeyK:
 			e.c.d.showPalette()
 			return
+		case fyne.KeyHome, fyne.KeyEnd: // the transcript's ends; with text, the text's
+			if e.Text == "" && e.c.d.navigate(cs.KeyName) {
+				return
+			}
 		}
 	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {

@@ -49,14 +49,40 @@ func (d *UI) topModal() *modalKeys {
 	return nil
 }
 
-// typedKey is the canvas's key handler.
+// typedKey is the canvas's key handler (no widget has the focus, e.g.
+// after a click on the transcript): PgUp/PgDn/Home/End move the
+// transcript.
 func (d *UI) typedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyEscape:
 		d.escape()
 	case fyne.KeyReturn, fyne.KeyEnter:
 		d.enter()
+	default:
+		d.navigate(ev.Name)
 	}
+}
+
+// navigate moves the transcript for PgUp, PgDn, Home and End (the
+// composer passes PgUp and PgDn, and Ctrl+Home/End while it is empty);
+// false for any other key.
+func (d *UI) navigate(k fyne.KeyName) bool {
+	if d.topModal() != nil {
+		return false
+	}
+	switch k {
+	case fyne.KeyPageUp:
+		d.transcript.ScrollPages(-1)
+	case fyne.KeyPageDown:
+		d.transcript.ScrollPages(1)
+	case fyne.KeyHome:
+		d.transcript.ScrollToStart()
+	case fyne.KeyEnd:
+		d.transcript.ScrollToEnd()
+	default:
+		return false
+	}
+	return true
 }
 
 // escape cancels the top dialog, else denies a pending approval, else

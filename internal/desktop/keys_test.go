@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -348,4 +349,43 @@ func TestWhichPastesCollapse(t *testing.T) {
 			t.Errorf("%s: chip %v, want %v", tc.name, got, tc.chip)
 		}
 	}
+}
+
+// The transcript's keys reach it from the composer (PgUp/PgDn; Ctrl+Home/
+// End while it is empty) and from the window when nothing has the focus
+// (Home/End too); with text, Ctrl+Home/End are the text's.
+func TestTranscriptKeys(t *testing.T) {
+	h := newHarness(t)
+	var msgs []protocol.ProviderMessage
+	for i := range 400 {
+		msgs = append(msgs,
+			protocol.ProviderMessage{Role: protocol.RoleUser, Content: fmt.Sprintf("Question %d", i)},
+			protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: strings.Repeat("An answer that wraps over lines. ", 10)})
+	}
+	h.ui(func() { h.d.transcript.LoadHistory(msgs) })
+	h.waitFor("the history in view", func() bool { s := h.d.transcript.Stats(); return s.Rows >= 800 && s.Live > 0 })
+	ctrl := func(k fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+	}
+	h.ui(func() {
+		tr, e := h.d.transcript, h.d.composer.entry
+		steps := []struct {
+			what   string
+			do     func()
+			follow bool
+		}{
+			{"PgUp in the composer", func() { e.TypedKey(key(fyne.KeyPageUp)) }, false},
+			{"Ctrl+End in the empty composer", func() { e.TypedShortcut(ctrl(fyne.KeyEnd)) }, true},
+			{"Ctrl+Home in the empty composer", func() { e.TypedShortcut(ctrl(fyne.KeyHome)) }, false},
+			{"End, nothing focused", func() { h.d.typedKey(key(fyne.KeyEnd)) }, true},
+			{"Home, nothing focused", func() { h.d.typedKey(key(fyne.KeyHome)) }, false},
+			{"Ctrl+End with text: the text's", func() { test.Type(e, "draft"); e.TypedShortcut(ctrl(fyne.KeyEnd)) }, false},
+		}
+		for _, s := range steps {
+			s.do()
+			if tr.Following() != s.follow {
+				t.Errorf("%s: following the end %v, want %v", s.what, tr.Following(), s.follow)
+			}
+		}
+	})
 }
