@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -138,14 +137,4 @@ func BenchmarkComposerPasteThenType(b *testing.B) {
 			b.ReportMetric(float64(cpu)/float64(keys)/1e6, "cpu-ms/key")
 		})
 	}
-}
-
-// threadCPU is the CPU time of the calling OS thread (Linux RUSAGE_THREAD).
-func threadCPU(b *testing.B) time.Duration {
-	const rusageThread = 1
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
