@@ -58,9 +58,9 @@ func BenchmarkStatusPublishes(b *testing.B) {
 	b.ReportMetric(float64(renders)/elapsed.Seconds(), "renders/s")
 }
 
-// BenchmarkComposerTyping types into a composer that already holds 20,000
-// characters (a pasted paragraph, a pasted log): ms/key is the time one
-// keystroke takes.
+// BenchmarkComposerTyping types into a composer given 20,000 characters
+// (a pasted paragraph, a pasted log; since the paste chips, they are held
+// as a chip, not in the entry): ms/key is the time one keystroke takes.
 func BenchmarkComposerTyping(b *testing.B) {
 	for name, long := range map[string]string{
 		"paragraph": strings.Repeat("A pasted line of a long log file, with words to wrap. ", 400)[:20_000],

@@ -67,7 +67,7 @@ func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 const userGuide = `# Reasonix Desktop
 
 ## Chat
-Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy**.
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy** (it shows a check mark once copied). A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn scroll the conversation.
 
 ## Tools and approvals
 The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.
