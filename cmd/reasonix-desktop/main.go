@@ -12,6 +12,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	// Its init runs before Fyne's, which parses the locale (see envlocale).
+	"github.com/reasonix/reasonix-desktop/internal/envlocale"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
 )
 
@@ -32,6 +34,7 @@ user config dir + /reasonix-desktop).
 `
 
 func main() {
+	envlocale.Restore() // Fyne's init is done; plugins inherit the user's environment
 	if len(os.Args) == 2 && os.Args[1] == proc.WatchdogCommand {
 		// Hidden: the host re-executed as its own watchdog (see proc).
 		proc.RunWatchdog()

@@ -2,6 +2,8 @@ package desktop
 
 import (
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -56,9 +58,9 @@ func BenchmarkStatusPublishes(b *testing.B) {
 	b.ReportMetric(float64(renders)/elapsed.Seconds(), "renders/s")
 }
 
-// BenchmarkComposerTyping types into a composer that already holds 20,000
-// characters (a pasted paragraph, a pasted log): ms/key is the time one
-// keystroke takes.
+// BenchmarkComposerTyping types into a composer given 20,000 characters
+// (a pasted paragraph, a pasted log; since the paste chips, they are held
+// as a chip, not in the entry): ms/key is the time one keystroke takes.
 func BenchmarkComposerTyping(b *testing.B) {
 	for name, long := range map[string]string{
 		"paragraph": strings.Repeat("A pasted line of a long log file, with words to wrap. ", 400)[:20_000],
@@ -82,6 +84,57 @@ func BenchmarkComposerTyping(b *testing.B) {
 				})
 			}
 			b.ReportMetric(float64(per)/float64(keys)/1e6, "ms/key")
+		})
+	}
+}
+
+// BenchmarkComposerPasteThenType pastes text into the composer (Ctrl+V, as
+// the user does) and types 20 keys after it. ms/key is the wall time of one
+// keystroke, cpu-ms/key the CPU the UI goroutine's thread spent on it. The
+// "short" case (a sentence) is the baseline of the same run.
+func BenchmarkComposerPasteThenType(b *testing.B) {
+	line := strings.Repeat("A pasted line of a long log file, with words to wrap. ", 2_000)
+	log := strings.Repeat("A pasted line of a long log file\n", 3_000)
+	budgetLog := log // the longest log still pasted into the entry as text
+	for collapses("", budgetLog) {
+		budgetLog = budgetLog[:len(budgetLog)-100]
+	}
+	for _, tc := range []struct {
+		name  string
+		paste string
+	}{
+		{"short", "A short sentence to answer."},
+		{"line" + strconv.Itoa(collapseLine-1), line[:collapseLine-1]},
+		{"log" + strconv.Itoa(len(budgetLog)), budgetLog},
+		{"log20k", log[:20_000]},
+		{"line20k", line[:20_000]},
+		{"line100k", line[:100_000]},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			h := newHarness(b)
+			h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+			clip := h.d.opts.App.Clipboard()
+			var wall, cpu time.Duration
+			keys := 0
+			for b.Loop() {
+				h.ui(func() {
+					runtime.LockOSThread()
+					defer runtime.UnlockOSThread()
+					e := h.d.composer.entry
+					h.d.composer.clear()
+					clip.SetContent(tc.paste)
+					e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+					c0, start := threadCPU(b), time.Now()
+					for range 20 {
+						e.TypedRune('x')
+					}
+					wall += time.Since(start)
+					cpu += threadCPU(b) - c0
+					keys += 20
+				})
+			}
+			b.ReportMetric(float64(wall)/float64(keys)/1e6, "ms/key")
+			b.ReportMetric(float64(cpu)/float64(keys)/1e6, "cpu-ms/key")
 		})
 	}
 }

@@ -28,6 +28,8 @@ type composer struct {
 	entry   *composerEntry
 	sendBtn *widget.Button
 	stopBtn *widget.Button
+	chips   *fyne.Container // the collapsed pastes, above the entry
+	pastes  []*pastedText
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -49,31 +51,8 @@ func newComposerEntry(c *composer) *composerEntry {
 	e.MultiLine = true
 	e.Wrapping = fyne.TextWrapWord
 	e.SetMinRowsVisible(3)
-	e.OnChanged = e.fitWrap
 	e.ExtendBaseWidget(e)
 	return e
-}
-
-// longLine is the line length beyond which the composer stops wrapping.
-// Fyne re-wraps an entry's whole text on every keystroke and a wrapped
-// line costs far more than its length (a 20,000-character paragraph took
-// 2.5 s a key); unwrapped, with a horizontal scroll, it takes ~20 ms.
-const longLine = 1_000
-
-// fitWrap switches word wrapping off while the text has a very long line
-// (a pasted log) and back on when it has none.
-func (e *composerEntry) fitWrap(text string) {
-	want := fyne.TextWrapWord
-	for line := range strings.SplitSeq(text, "\n") {
-		if len(line) > longLine {
-			want = fyne.TextWrapOff
-			break
-		}
-	}
-	if want != e.Wrapping {
-		e.Wrapping = want
-		e.Refresh()
-	}
 }
 
 func (e *composerEntry) KeyDown(ev *fyne.KeyEvent) {
@@ -120,9 +99,12 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 		e.c.d.escape()
 		return
 	case fyne.KeyUp:
-		if e.Text == "" && e.c.editLast() {
+		if e.Text == "" && len(e.c.pastes) == 0 && e.c.editLast() {
 			return
 		}
+	case fyne.KeyPageUp, fyne.KeyPageDown: // the composer is a few lines: the pages are the transcript's
+		e.c.d.navigate(ev.Name)
+		return
 	}
 	e.Entry.TypedKey(ev)
 }
@@ -136,18 +118,28 @@ func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 		case fyne.KeyK:
 			e.c.d.showPalette()
 			return
+		case fyne.KeyHome, fyne.KeyEnd: // the transcript's ends; with text, the text's
+			if e.Text == "" && e.c.d.navigate(cs.KeyName) {
+				return
+			}
 		}
 	}
 	if p, ok := s.(*fyne.ShortcutPaste); ok && p.Clipboard != nil {
-		// Decide before the entry lays the pasted text out once wrapped.
-		e.fitWrap(e.Text + p.Clipboard.Content())
+		if text := p.Clipboard.Content(); collapses(e.Text, text) {
+			e.c.addPaste(text) // never laid out in the entry
+			return
+		}
 	}
 	e.Entry.TypedShortcut(s)
 }
 
-// setText replaces the text, choosing the wrapping first.
+// setText replaces the text; a long text becomes a paste chip.
 func (e *composerEntry) setText(text string) {
-	e.fitWrap(text)
+	if collapses("", text) {
+		e.SetText("")
+		e.c.addPaste(text)
+		return
+	}
 	e.SetText(text)
 }
 
@@ -160,7 +152,9 @@ func newComposer(d *UI) *composer {
 	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
 	c.stopBtn.Disable()
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
-	c.obj = container.NewPadded(container.NewBorder(nil, nil, nil, buttons, c.entry))
+	c.chips = container.NewVBox()
+	c.chips.Hide()
+	c.obj = container.NewPadded(container.NewBorder(c.chips, nil, nil, buttons, c.entry))
 	return c
 }
 
@@ -191,6 +185,9 @@ func (c *composer) editLast() bool {
 		return false
 	}
 	c.entry.setText(last)
+	if collapses("", last) {
+		return true
+	}
 	c.entry.CursorRow = strings.Count(last, "\n")
 	c.entry.CursorColumn = len([]rune(last[strings.LastIndexByte(last, '\n')+1:]))
 	c.entry.Refresh()
@@ -220,11 +217,11 @@ func (c *composer) syncButtons() {
 // the UI goroutine; their events and results drive the window.
 func (c *composer) send() {
 	d := c.d
-	text := strings.TrimSpace(c.entry.Text)
+	text := c.message()
 	if text == "" || d.getCore() == nil || d.state.Busy() {
 		return
 	}
-	c.entry.SetText("")
+	c.clear()
 	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {
 		c.sendText(text)
 		return

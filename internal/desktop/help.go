@@ -18,7 +18,7 @@ var shortcutsShortcut = &desktop.CustomShortcut{KeyName: fyne.KeySlash, Modifier
 // shortcutRows are the keys the window answers (the sheet's rows).
 func (d *UI) shortcutRows() [][2]string { return dialogs.ShortcutRows(d.composer.enterSends()) }
 
-func (d *UI) showShortcuts() { dialogs.ShowShortcuts(d.win, d.composer.enterSends()) }
+func (d *UI) showShortcuts() { dialogs.ShowShortcuts(d.win, d.composer.enterSends(), d.modalKeys) }
 
 func (d *UI) showGuide() { dialogs.ShowGuide(d.opts.App, d.confirmLink) }
 

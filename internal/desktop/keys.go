@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
@@ -11,6 +12,11 @@ import (
 // A modal dialog on top answers Esc (cancel) and Enter (its default); else
 // Esc denies a pending approval or stops the running reply, and Enter
 // approves a pending call once.
+
+// quitShortcut quits the app (Ctrl+Q; Cmd+Q on macOS). It is the Quit
+// menu item's: the driver tries the main menu's shortcuts before the
+// focused widget's, so it works while the composer has the focus.
+var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 
 // modalKeys is an open dialog's Esc and Enter.
 type modalKeys struct {
@@ -31,6 +37,11 @@ func (d *UI) pushModal(m *modalKeys) func() {
 	}
 }
 
+// modalKeys is pushModal as dialogs take it (dialogs.ModalKeys).
+func (d *UI) modalKeys(cancel, confirm func()) (pop func()) {
+	return d.pushModal(&modalKeys{cancel: cancel, confirm: confirm})
+}
+
 func (d *UI) topModal() *modalKeys {
 	if n := len(d.wins.modals); n > 0 {
 		return d.wins.modals[n-1]
@@ -38,14 +49,40 @@ func (d *UI) topModal() *modalKeys {
 	return nil
 }
 
-// typedKey is the canvas's key handler.
+// typedKey is the canvas's key handler (no widget has the focus, e.g.
+// after a click on the transcript): PgUp/PgDn/Home/End move the
+// transcript.
 func (d *UI) typedKey(ev *fyne.KeyEvent) {
 	switch ev.Name {
 	case fyne.KeyEscape:
 		d.escape()
 	case fyne.KeyReturn, fyne.KeyEnter:
 		d.enter()
+	default:
+		d.navigate(ev.Name)
 	}
+}
+
+// navigate moves the transcript for PgUp, PgDn, Home and End (the
+// composer passes PgUp and PgDn, and Ctrl+Home/End while it is empty);
+// false for any other key.
+func (d *UI) navigate(k fyne.KeyName) bool {
+	if d.topModal() != nil {
+		return false
+	}
+	switch k {
+	case fyne.KeyPageUp:
+		d.transcript.ScrollPages(-1)
+	case fyne.KeyPageDown:
+		d.transcript.ScrollPages(1)
+	case fyne.KeyHome:
+		d.transcript.ScrollToStart()
+	case fyne.KeyEnd:
+		d.transcript.ScrollToEnd()
+	default:
+		return false
+	}
+	return true
 }
 
 // escape cancels the top dialog, else denies a pending approval, else

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -156,25 +158,107 @@ func TestApprovalKeys(t *testing.T) {
 	}
 }
 
-// A pasted 20,000-character paragraph turns wrapping off (Fyne re-wraps
-// all of it on every key), and clearing the composer turns it back on.
-func TestComposerUnwrapsAVeryLongLine(t *testing.T) {
+// Long lines wrap: a line of 1,500 characters typed stays in the entry,
+// word-wrapped (wrapping went off past 1,000 characters), and so does a
+// pasted one of 550.
+func TestComposerWrapsLongLines(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() {
 		e := h.d.composer.entry
-		h.d.opts.App.Clipboard().SetContent(strings.Repeat("word ", 4_000))
+		e.SetText(strings.Repeat("word ", 300))
+		if len(e.Text) != 1_500 || e.Wrapping != fyne.TextWrapWord {
+			t.Errorf("a 1,500-character line: %d in the entry, wrapping %v", len(e.Text), e.Wrapping)
+		}
+		e.SetText("")
+		line := strings.Repeat("word ", 110)
+		h.d.opts.App.Clipboard().SetContent(line)
 		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: h.d.opts.App.Clipboard()})
-		if len(e.Text) != 20_000 {
-			t.Fatalf("pasted %d characters", len(e.Text))
-		}
-		if e.Wrapping != fyne.TextWrapOff {
-			t.Errorf("wrapping %v with a 20,000-character line", e.Wrapping)
-		}
-		e.SetText("short")
-		if e.Wrapping != fyne.TextWrapWord {
-			t.Errorf("wrapping %v with a short line", e.Wrapping)
+		if e.Text != line || e.Wrapping != fyne.TextWrapWord {
+			t.Errorf("a %d-character line: %d in the entry, wrapping %v", len(line), len(e.Text), e.Wrapping)
 		}
 	})
+}
+
+// A 100,000-character paste is a chip above the entry ("Pasted text,
+// 100,000 characters" and its first words), never laid out in the entry;
+// typing goes on in the entry, and Send sends the typed text and the paste
+// in full. ✕ drops a paste.
+func TestComposerLongPasteIsAChipSentInFull(t *testing.T) {
+	h := newHarness(t)
+	c := newSendCore(t, h)
+	paste := strings.Repeat("A pasted line of a long log file, with words to wrap.\n", 2_000)[:100_000]
+	h.ui(func() {
+		e := h.d.composer.entry
+		clip := h.d.opts.App.Clipboard()
+		test.Type(e, "Summarise:")
+		clip.SetContent(paste)
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+		clip.SetContent("another long paste " + strings.Repeat("x", 5_000))
+		e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+		test.Type(e, " please")
+		if e.Text != "Summarise: please" || e.Wrapping != fyne.TextWrapWord {
+			t.Errorf("the entry holds %d characters, wrapping %v", len(e.Text), e.Wrapping)
+		}
+		chips := h.d.composer.chips
+		if !chips.Visible() || len(chips.Objects) != 2 {
+			t.Fatalf("%d chips, shown %v", len(chips.Objects), chips.Visible())
+		}
+		text := strings.Join(labelTexts(chips), " | ")
+		for _, want := range []string{"Pasted text, 100,000 characters", "A pasted line of a long log file", "Pasted text, 5,019 characters"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("chips read %q, want %q", text, want)
+			}
+		}
+		test.Tap(buttonsIn(chips.Objects[1])[0]) // ✕ on the second paste
+		if len(chips.Objects) != 1 {
+			t.Fatalf("%d chips after ✕", len(chips.Objects))
+		}
+		e.TypedKey(key(fyne.KeyReturn))
+	})
+	select {
+	case got := <-c.sent:
+		if got != "Summarise: please\n\n"+strings.TrimSpace(paste) {
+			t.Errorf("sent %d characters: %.40q…", len(got), got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Enter did not send")
+	}
+	h.ui(func() {
+		if h.d.composer.chips.Visible() || len(h.d.composer.pastes) != 0 || h.d.composer.entry.Text != "" {
+			t.Error("the composer kept the sent message")
+		}
+	})
+}
+
+// labelTexts are the texts of the labels under o.
+func labelTexts(o fyne.CanvasObject) []string {
+	var out []string
+	walkObjects(o, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			out = append(out, l.Text)
+		}
+	})
+	return out
+}
+
+// buttonsIn are the buttons under o.
+func buttonsIn(o fyne.CanvasObject) []*widget.Button {
+	var out []*widget.Button
+	walkObjects(o, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok {
+			out = append(out, b)
+		}
+	})
+	return out
+}
+
+func walkObjects(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
+	fn(o)
+	if c, ok := o.(*fyne.Container); ok {
+		for _, x := range c.Objects {
+			walkObjects(x, fn)
+		}
+	}
 }
 
 // Ctrl+K's palette offers the app's windows; Enter runs the highlighted
@@ -192,6 +276,116 @@ func TestPaletteRunsAWindow(t *testing.T) {
 		f.TypedKey(key(fyne.KeyReturn))
 		if h.d.wins.plugins == nil {
 			t.Error("Enter did not run the highlighted row (the plugin manager)")
+		}
+	})
+}
+
+// Ctrl+Q is the Quit item's shortcut: the driver runs a main-menu shortcut
+// before the focused widget sees it, by its name, as found here.
+func TestCtrlQQuits(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		name := (&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}).ShortcutName()
+		var hit []*fyne.MenuItem
+		for _, m := range h.d.win.MainMenu().Items {
+			for _, it := range m.Items {
+				if it.Shortcut != nil && it.Shortcut.ShortcutName() == name {
+					hit = append(hit, it)
+				}
+			}
+		}
+		if len(hit) != 1 || !hit[0].IsQuit || hit[0].Action == nil {
+			t.Errorf("Ctrl+Q runs %+v, want the Quit item", hit)
+		}
+	})
+}
+
+// The shortcuts sheet closes on Esc and on Enter, and gives the focus back
+// to the composer.
+func TestShortcutsSheetClosesOnEscAndEnter(t *testing.T) {
+	h := newHarness(t)
+	for _, k := range []fyne.KeyName{fyne.KeyEscape, fyne.KeyReturn} {
+		h.ui(func() {
+			h.d.win.Canvas().Focus(h.d.composer.entry)
+			h.d.showShortcuts()
+			if h.topOverlay() == nil {
+				t.Fatal("no sheet")
+			}
+			// The sheet took the focus off the composer: the key goes to the window.
+			if f := h.d.win.Canvas().Focused(); f != nil {
+				f.TypedKey(key(k))
+			} else {
+				h.d.typedKey(key(k))
+			}
+			if h.topOverlay() != nil {
+				t.Errorf("%s left the sheet open", k)
+			}
+			if h.d.win.Canvas().Focused() != h.d.composer.entry || len(h.d.wins.modals) != 0 {
+				t.Errorf("after %s: focus %v, %d dialogs take keys", k, h.d.win.Canvas().Focused(), len(h.d.wins.modals))
+			}
+		})
+	}
+}
+
+// What a paste becomes: text in the entry while typing after it stays
+// cheap, else a chip (composer_paste.go has the figures).
+func TestWhichPastesCollapse(t *testing.T) {
+	logLines := func(n int) string { return strings.Repeat("a line of a log file here\n", n) }
+	for _, tc := range []struct {
+		name, typed, paste string
+		chip               bool
+	}{
+		{"a sentence", "", "Hello there.", false},
+		{"a paragraph of 590", "", strings.Repeat("x", 590), false},
+		{"a line of 600", "", strings.Repeat("x", collapseLine), true},
+		{"a line of 600 runes, more bytes", "", strings.Repeat("é", collapseLine), true},
+		{"599 runes, 1,198 bytes", "", strings.Repeat("é", collapseLine-1), false},
+		{"a short log", "", logLines(40), false},
+		{"a 20,000-character log", "", logLines(770), true},
+		{"a log that the typed text tips over", logLines(120), logLines(120), true},
+		{"100,000 characters", "", strings.Repeat("word ", 20_000), true},
+	} {
+		if got := collapses(tc.typed, tc.paste); got != tc.chip {
+			t.Errorf("%s: chip %v, want %v", tc.name, got, tc.chip)
+		}
+	}
+}
+
+// The transcript's keys reach it from the composer (PgUp/PgDn; Ctrl+Home/
+// End while it is empty) and from the window when nothing has the focus
+// (Home/End too); with text, Ctrl+Home/End are the text's.
+func TestTranscriptKeys(t *testing.T) {
+	h := newHarness(t)
+	var msgs []protocol.ProviderMessage
+	for i := range 400 {
+		msgs = append(msgs,
+			protocol.ProviderMessage{Role: protocol.RoleUser, Content: fmt.Sprintf("Question %d", i)},
+			protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: strings.Repeat("An answer that wraps over lines. ", 10)})
+	}
+	h.ui(func() { h.d.transcript.LoadHistory(msgs) })
+	h.waitFor("the history in view", func() bool { s := h.d.transcript.Stats(); return s.Rows >= 800 && s.Live > 0 })
+	ctrl := func(k fyne.KeyName) fyne.Shortcut {
+		return &desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}
+	}
+	h.ui(func() {
+		tr, e := h.d.transcript, h.d.composer.entry
+		steps := []struct {
+			what   string
+			do     func()
+			follow bool
+		}{
+			{"PgUp in the composer", func() { e.TypedKey(key(fyne.KeyPageUp)) }, false},
+			{"Ctrl+End in the empty composer", func() { e.TypedShortcut(ctrl(fyne.KeyEnd)) }, true},
+			{"Ctrl+Home in the empty composer", func() { e.TypedShortcut(ctrl(fyne.KeyHome)) }, false},
+			{"End, nothing focused", func() { h.d.typedKey(key(fyne.KeyEnd)) }, true},
+			{"Home, nothing focused", func() { h.d.typedKey(key(fyne.KeyHome)) }, false},
+			{"Ctrl+End with text: the text's", func() { test.Type(e, "draft"); e.TypedShortcut(ctrl(fyne.KeyEnd)) }, false},
+		}
+		for _, s := range steps {
+			s.do()
+			if tr.Following() != s.follow {
+				t.Errorf("%s: following the end %v, want %v", s.what, tr.Following(), s.follow)
+			}
 		}
 	})
 }

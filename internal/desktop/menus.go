@@ -22,7 +22,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
-		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit},
+		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit, Shortcut: quitShortcut},
 	)
 	models := d.modelItems()
 	if len(models) == 0 {

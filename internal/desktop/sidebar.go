@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
@@ -186,17 +187,7 @@ func (s *sidebar) askRename() {
 	if !ok {
 		return
 	}
-	e := widget.NewEntry()
-	e.SetText(sessionTitle(it))
-	d := s.d
-	dlg := dialog.NewForm("Rename session", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
-		if ok {
-			s.renameTo(it.ID, e.Text)
-		}
-	}, d.win)
-	dlg.Resize(fyne.NewSize(460, 160))
-	dlg.Show()
-	d.win.Canvas().Focus(e)
+	dialogs.ShowRename(s.d.win, sessionTitle(it), s.d.modalKeys, func(name string) { s.renameTo(it.ID, name) })
 }
 
 func (s *sidebar) renameTo(id, name string) {

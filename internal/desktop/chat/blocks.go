@@ -124,8 +124,7 @@ type codeBox struct {
 func newCodeBox(d *env) *codeBox {
 	w := &codeBox{d: d, lang: uikit.Caption(""), code: widget.NewRichText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
-	w.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.host.CopyText(w.fullText()) })
-	w.copy.Importance = widget.LowImportance
+	w.copy = uikit.CopyButton(d.b, "Copy", func() { d.host.CopyText(w.fullText()) })
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
 	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
 	w.obj, w.bg = box, box.Objects[0].(*uikit.ThemedRect)

@@ -81,6 +81,9 @@ func (r *row) plain(d *env) string {
 func (r *row) textDoc(d *env) *markdown.Doc {
 	if r.text == nil {
 		r.text = markdown.NewDoc(d.host.ConfirmLink, false)
+		if r.snap.kind == itemUser {
+			r.text = markdown.NewUserDoc(d.host.ConfirmLink) // the user's newlines are line breaks
+		}
 	}
 	r.text.Set(r.snap.text)
 	return r.text
@@ -96,7 +99,7 @@ func (r *row) reasoningDoc(d *env) *markdown.Doc {
 
 // msgHeader is a message's name with its Copy and ⋯ buttons.
 func msgHeader(d *env, name string, r func() *row) (fyne.CanvasObject, *widget.Button) {
-	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(r().plain(d)) })
+	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(r().plain(d)) })
 	var more *widget.Button
 	more = uikit.IconButton(theme.MoreVerticalIcon(), func() {
 		c := fyne.CurrentApp().Driver().CanvasForObject(more)

@@ -65,7 +65,7 @@ func newToolView(d *env) *toolView {
 	prompt.Wrapping = fyne.TextWrapWord
 	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
 	v.ask.Hide()
-	copyBtn := uikit.IconButton(theme.ContentCopyIcon(), func() { d.host.CopyText(v.r.snap.call.Result) })
+	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
 	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
 	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)

@@ -24,18 +24,24 @@ func ShortcutRows(enterSends bool) [][2]string {
 		{newline, "Add a line"},
 		{"Esc", "Stop the reply · close a dialog"},
 		{"Up (empty composer)", "Edit the last message"},
+		{"PgUp · PgDn", "Scroll the conversation by a page"},
+		{"Ctrl+Home · Ctrl+End", "First · latest message (empty composer)"},
+		{"Home · End", "The same, after a click on the conversation"},
 		{"Ctrl+K", "Command palette: actions, models, commands"},
 		{"Ctrl+N", "New chat"},
 		{"Ctrl+O", "Open a workspace"},
 		{"Ctrl+B", "Show or hide the sessions sidebar"},
 		{"Ctrl+,", "Settings"},
 		{"Ctrl+/", "This sheet"},
-		{"Enter (in a dialog)", "Confirm"},
+		{"Ctrl+Q", "Quit"},
+		{"Enter · Esc (in a dialog)", "Confirm · cancel"},
 	}
 }
 
-// ShowShortcuts shows the keyboard shortcuts sheet over win.
-func ShowShortcuts(win fyne.Window, enterSends bool) {
+// ShowShortcuts shows the keyboard shortcuts sheet over win; Esc and
+// Enter close it (keys gives them to the sheet while it is open), and the
+// widget that had the focus gets it back.
+func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 	grid := container.New(layout.NewFormLayout())
 	for _, r := range ShortcutRows(enterSends) {
 		k := widget.NewLabel(r[0])
@@ -44,15 +50,24 @@ func ShowShortcuts(win fyne.Window, enterSends bool) {
 		grid.Add(widget.NewLabel(r[1]))
 	}
 	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", grid, win)
+	prev := win.Canvas().Focused()
+	pop := keys(dlg.Hide, dlg.Hide)
+	dlg.SetOnClosed(func() {
+		pop()
+		if prev != nil {
+			win.Canvas().Focus(prev)
+		}
+	})
 	dlg.Resize(fyne.NewSize(520, 460))
 	dlg.Show()
+	win.Canvas().Unfocus() // Esc and Enter reach the window, which closes the sheet
 }
 
 // userGuide is the in-app guide: what a new user needs to get going.
 const userGuide = `# Reasonix Desktop
 
 ## Chat
-Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy**.
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy** (it shows a check mark once copied). A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn scroll the conversation.
 
 ## Tools and approvals
 The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.

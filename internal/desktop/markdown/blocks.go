@@ -3,6 +3,7 @@ package markdown
 import (
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark"
@@ -48,10 +49,13 @@ type TableBlock struct {
 
 // RenderBlocks parses chat markdown into blocks. The safety rules of
 // Render hold: no HTML, no image fetches, confirmed links.
-func RenderBlocks(src string, onLink LinkHandler) []Block {
+func RenderBlocks(src string, onLink LinkHandler) []Block { return renderBlocks(src, onLink, false) }
+
+// renderBlocks is RenderBlocks; breaks: a single newline is a line break.
+func renderBlocks(src string, onLink LinkHandler, breaks bool) []Block {
 	source := []byte(src)
 	doc := chatParser.Parse(text.NewReader(source), parser.WithContext(parser.NewContext()))
-	r := mdRenderer{src: source, onLink: onLink}
+	r := mdRenderer{src: source, onLink: onLink, breaks: breaks}
 	var out []Block
 	var run []widget.RichTextSegment
 	flush := func() {
@@ -88,6 +92,9 @@ func (r *mdRenderer) table(t *east.Table) *TableBlock {
 		header := row.Kind() == east.KindTableHeader
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
 			segs := r.inlines(cell, inlineStyle{bold: header})
+			if c, ok := cell.(*east.TableCell); ok {
+				align(segs, c.Alignment)
+			}
 			if len(cells) > 0 {
 				plain.WriteByte('\t')
 			}
@@ -99,6 +106,27 @@ func (r *mdRenderer) table(t *east.Table) *TableBlock {
 	}
 	tb.Plain = plain.String()
 	return tb
+}
+
+// align sets a table cell's column alignment (":---", ":---:", "---:")
+// on its segments: Fyne aligns a row of a RichText by its first segment,
+// and a cell's RichText fills its grid column.
+func align(segs []widget.RichTextSegment, a east.Alignment) {
+	to := fyne.TextAlignLeading
+	switch a {
+	case east.AlignCenter:
+		to = fyne.TextAlignCenter
+	case east.AlignRight:
+		to = fyne.TextAlignTrailing
+	}
+	for _, s := range segs {
+		switch t := s.(type) {
+		case *widget.TextSegment:
+			t.Style.Alignment = to
+		case *widget.HyperlinkSegment:
+			t.Alignment = to
+		}
+	}
 }
 
 // FlattenBlocks turns blocks back into plain segments (where a grid or a
@@ -123,6 +151,7 @@ func FlattenBlocks(blocks []Block) []widget.RichTextSegment {
 type Part struct {
 	Src    string
 	Blocks []Block
+	fence  string // the fence line re-opened before Src ("" outside code)
 }
 
 // Doc is a message's parsed markdown, kept with the message (not with a
@@ -137,12 +166,18 @@ type Doc struct {
 	text   string
 	rev    uint64 // bumped on every change (views compare it)
 	dim    bool   // reasoning: dimmed italics, apart from the answer
+	breaks bool   // a single newline is a line break (a user's message)
 }
 
 // NewDoc is an empty doc whose links go to onLink; a dim doc (a model's
 // reasoning) is shown in dimmed italics, apart from the answer. A Doc is
 // not safe for concurrent use: its owner (the UI goroutine) calls it.
 func NewDoc(onLink LinkHandler, dim bool) *Doc { return &Doc{onLink: onLink, dim: dim} }
+
+// NewUserDoc is an empty doc of a user's message: a single newline the
+// user typed is a line break, as chat apps show a message (GFM would join
+// the lines with a space).
+func NewUserDoc(onLink LinkHandler) *Doc { return &Doc{onLink: onLink, breaks: true} }
 
 // Parts are the doc's parts, the last one the tail still growing. A
 // finished part is the same pointer from one Set to the next.
@@ -180,22 +215,22 @@ func (d *Doc) Set(text string) bool {
 // block's fence re-opened, and its first block continues that code.
 func (d *Doc) parse(src, fence string) *Part {
 	if fence == "" {
-		return d.parsed(src, RenderBlocks(src, d.onLink))
+		return d.parsed(src, "", renderBlocks(src, d.onLink, d.breaks))
 	}
-	blocks := RenderBlocks(fence+"\n"+src, d.onLink)
+	blocks := renderBlocks(fence+"\n"+src, d.onLink, d.breaks)
 	if len(blocks) > 0 && blocks[0].Code != nil {
 		blocks[0].Code.Cont = true
 	}
-	return d.parsed(src, blocks)
+	return d.parsed(src, fence, blocks)
 }
 
-func (d *Doc) parsed(src string, blocks []Block) *Part {
+func (d *Doc) parsed(src, fence string, blocks []Block) *Part {
 	if d.dim {
 		for _, b := range blocks {
 			WalkSegs(b.Segs, dimSegment)
 		}
 	}
-	return &Part{Src: src, Blocks: blocks}
+	return &Part{Src: src, Blocks: blocks, fence: fence}
 }
 
 // dimSegment turns a text segment into dimmed italics.
@@ -219,11 +254,32 @@ func WalkSegs(segs []widget.RichTextSegment, fn func(widget.RichTextSegment)) {
 	}
 }
 
-// Plain is the text a reader sees (Copy).
+// Plain is the text a reader sees, its structure kept (Copy; see
+// PlainMarkdown). Parts are re-read from their source: Copy is rare, and a
+// streamed tail parsed every frame need not carry its plain text.
 func (d *Doc) Plain() string {
 	var b strings.Builder
-	for _, p := range d.parts {
-		b.WriteString(PlainText(FlattenBlocks(p.Blocks)))
+	for i, p := range d.parts {
+		src := p.Src
+		if p.fence != "" {
+			src = p.fence + "\n" + src
+		}
+		text := PlainMarkdown(src, d.breaks)
+		if text == "" {
+			continue
+		}
+		if i > 0 && b.Len() > 0 {
+			prev := d.parts[i-1].Src
+			switch {
+			case p.fence != "" || strings.HasSuffix(prev, "\n") && !strings.HasSuffix(prev, "\n\n"):
+				b.WriteByte('\n') // a code block or paragraph split between lines
+			case strings.HasSuffix(prev, "\n"):
+				b.WriteString("\n\n")
+			default:
+				b.WriteByte(' ') // a huge line split after a word
+			}
+		}
+		b.WriteString(text)
 	}
-	return strings.TrimSpace(b.String())
+	return b.String()
 }

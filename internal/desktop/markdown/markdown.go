@@ -41,6 +41,9 @@ func Render(src string, onLink LinkHandler) []widget.RichTextSegment {
 type mdRenderer struct {
 	src    []byte
 	onLink LinkHandler
+	// breaks: a single newline in a paragraph is a line break (a user's
+	// message, as chat apps show it), not a space (GFM's soft break).
+	breaks bool
 }
 
 // inlineStyle is the emphasis in force while walking inline nodes.
@@ -115,11 +118,7 @@ func (r *mdRenderer) block(n ast.Node, quote bool) []widget.RichTextSegment {
 	case *ast.Blockquote:
 		return r.blocks(n, true)
 	case *ast.List:
-		var items []widget.RichTextSegment
-		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-			items = append(items, &widget.ParagraphSegment{Texts: r.blocks(c, quote)})
-		}
-		return []widget.RichTextSegment{&widget.ListSegment{Items: items, Ordered: t.IsOrdered()}}
+		return r.list(t, quote, 0)
 	}
 	// Unknown block (from an extension we do not enable): its text, plainly.
 	if s := r.plain(n); s != "" {
@@ -157,7 +156,7 @@ func (r *mdRenderer) inline(n ast.Node, st inlineStyle) []widget.RichTextSegment
 	case *ast.Text:
 		s := string(t.Segment.Value(r.src))
 		switch {
-		case t.HardLineBreak():
+		case t.HardLineBreak(), t.SoftLineBreak() && r.breaks:
 			s += "\n"
 		case t.SoftLineBreak():
 			s += " "

@@ -1,0 +1,36 @@
+package chat
+
+import "fyne.io/fyne/v2"
+
+// Keyboard navigation of the transcript (UI goroutine): the window maps
+// PgUp/PgDn to ScrollPages and Home/End to ScrollToStart/ScrollToEnd.
+
+// ScrollPages moves the view by n pages (PgUp: -1, PgDn: 1); a page keeps
+// a line of the last one in view. Scrolling up stops following the end;
+// a page down that reaches it follows again.
+func (t *Transcript) ScrollPages(n int) {
+	l := t.view.list
+	page := max(l.scroll.Size().Height-2*rowGap()-textLine(), rowGap())
+	l.scrollTo(l.scroll.Offset.Y + float32(n)*page)
+}
+
+// ScrollToStart shows the first message (Home).
+func (t *Transcript) ScrollToStart() { t.view.list.scrollTo(0) }
+
+// ScrollToEnd shows the latest message and follows it again (End).
+func (t *Transcript) ScrollToEnd() { t.view.list.jumpToEnd() }
+
+// Following reports whether the view keeps the latest message in view.
+func (t *Transcript) Following() bool { return t.view.list.follow }
+
+// textLine is the height of a line of body text.
+func textLine() float32 { return fyne.MeasureText("M", 0, fyne.TextStyle{}).Height }
+
+// scrollTo moves the view's top to y as a user's scroll does: it follows
+// the end only when y reaches it.
+func (l *vlist) scrollTo(y float32) {
+	viewH := l.scroll.Size().Height
+	y = max(0, min(y, l.total()-viewH))
+	l.scroll.ScrollToOffset(fyne.NewPos(0, y))
+	l.scrolled(l.scroll.Offset)
+}
