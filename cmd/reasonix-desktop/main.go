@@ -24,6 +24,7 @@ commands:
   plugin install|link|list|show|remove|enable|disable|doctor
                                                            manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
+  mcp add|list|remove|tools|call                           manage and try your MCP servers
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "models":
 		return runModels(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0

@@ -323,3 +323,42 @@ func TestToolNames(t *testing.T) {
 		}
 	}
 }
+
+func TestStore(t *testing.T) {
+	st := Store{Path: filepath.Join(t.TempDir(), FileName)}
+	if got, err := st.Load(); err != nil || got != nil {
+		t.Fatalf("missing file: %v %v", got, err)
+	}
+	if err := st.Put(Server{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(Server{Name: "web", Type: TypeHTTP, URL: "https://example.invalid/mcp", Headers: map[string]string{"Authorization": "Bearer x"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Put(Server{Name: "bad", Type: TypeHTTP}); err == nil {
+		t.Fatal("an invalid entry was saved")
+	}
+	got, err := st.Load()
+	if err != nil || len(got) != 2 || got[0].Name != "fs" || got[0].Source != "settings" || got[1].Headers["Authorization"] != "Bearer x" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if fi, err := os.Stat(st.Path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v %v", fi.Mode(), err)
+	}
+	if err := st.Remove("fs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Remove("fs"); err == nil || !strings.Contains(err.Error(), `no mcp server "fs"`) {
+		t.Fatalf("second remove: %v", err)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{`{"mcpServers": {`, "unexpected EOF"},
+		{`{"servers": {}}`, `unknown field "servers"`},
+		{`{"mcpServers": {"a": {"command": 1}}}`, "mcpServers.a"},
+	} {
+		os.WriteFile(st.Path, []byte(tc.body), 0o600)
+		if _, err := st.Load(); err == nil || !strings.Contains(err.Error(), st.Path) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.body, err)
+		}
+	}
+}

@@ -311,9 +311,12 @@ func (s *server) stop() {
 
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, progress func(Progress)) (Result, error) {
 	s.mu.Lock()
-	session, state := s.session, s.state
+	session, state, why := s.session, s.state, s.err
 	s.mu.Unlock()
 	if session == nil {
+		if why != nil {
+			return Result{}, fmt.Errorf("%w (%s: %v)", ErrNotReady, state, why)
+		}
 		return Result{}, fmt.Errorf("%w (%s)", ErrNotReady, state)
 	}
 	params := &sdk.CallToolParams{Name: tool}
