@@ -55,7 +55,10 @@ type Tool struct {
 	Description string
 	InputSchema json.RawMessage
 	ReadOnly    bool // annotations.readOnlyHint
-	Destructive bool // annotations.destructiveHint (its default, true, when absent)
+	// Destructive is a destructiveHint the server set to true. Hints are
+	// the server's word, so they only ever add caution: an absent hint is
+	// an ordinary tool that asks for approval.
+	Destructive bool
 }
 
 // Progress is one notifications/progress of a call.

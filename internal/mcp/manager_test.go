@@ -362,3 +362,29 @@ func TestStore(t *testing.T) {
 		}
 	}
 }
+
+// The core sees MCP tools as extension tools: the schema the model gets,
+// the approval flags from the annotations, Run calling the server.
+func TestSetOffersToolsToTheCore(t *testing.T) {
+	m := started(t, slow, everything(t))
+	tools := Set{M: m}.Tools()
+	byName := map[string]int{}
+	for i, tl := range tools {
+		byName[tl.Name] = i
+	}
+	i, ok := byName["mcp__everything__echo"]
+	if !ok {
+		t.Fatalf("no echo in %d tools", len(tools))
+	}
+	echo := tools[i]
+	if !echo.ReadOnly || echo.AlwaysAsk || !strings.Contains(string(echo.Schema().Parameters), "message") {
+		t.Fatalf("echo offered as %+v", echo.Schema())
+	}
+	out, err := echo.Run(context.Background(), t.TempDir(), json.RawMessage(`{"message":"via the core"}`))
+	if err != nil || !strings.Contains(out, "via the core") {
+		t.Fatalf("run: %q %v", out, err)
+	}
+	if _, err := tools[byName["mcp__everything__get-sum"]].Run(context.Background(), "", json.RawMessage(`{"a":"x"}`)); err == nil {
+		t.Fatal("a tool error was not an error")
+	}
+}

@@ -233,10 +233,10 @@ func (s *server) list(ctx context.Context, session *sdk.ClientSession) ([]Tool, 
 func (s *server) tool(t *sdk.Tool) Tool {
 	schema, _ := json.Marshal(t.InputSchema)
 	out := Tool{Name: ToolName(s.cfg.Name, t.Name), Server: s.cfg.Name, Tool: t.Name,
-		Description: redact.String(t.Description), InputSchema: schema, Destructive: true}
+		Description: redact.String(t.Description), InputSchema: schema}
 	if a := t.Annotations; a != nil {
 		out.ReadOnly = a.ReadOnlyHint
-		out.Destructive = !a.ReadOnlyHint && (a.DestructiveHint == nil || *a.DestructiveHint)
+		out.Destructive = !a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint
 	}
 	return out
 }
