@@ -6,14 +6,15 @@ BIN         := bin
 DEMO_DIR    ?= $(CURDIR)/.demo
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian packages Fyne needs to build and show a window (cgo + GL + X11), and
-# Xvfb and xdotool for the CI start test and the end-to-end script.
+# Xvfb and xdotool for the CI start test and the end-to-end script; Node and
+# npm for the MCP reference servers the tests talk to.
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb xdotool
+               libxi-dev libxxf86vm-dev xvfb xdotool nodejs npm
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -24,7 +25,7 @@ run: deps build examples
 ## driven end to end with xdotool (type, send, approve, answer a prompt, check the session);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
-test: deps lint check-generated
+test: deps mcp-servers lint check-generated
 	$(GO) test -race -count=1 ./...
 	bash scripts/xvfb-start-test.sh
 	bash scripts/xvfb-e2e.sh
@@ -51,7 +52,7 @@ soak:
 ## STRESS_PKGS narrows it (default ./...). Soak tests stay gated (make soak).
 STRESS_COUNT ?= 10
 STRESS_PKGS  ?= ./...
-stress: deps
+stress: deps mcp-servers
 	STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) nice bash scripts/stress.sh $(STRESS_PKGS)
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
@@ -62,6 +63,13 @@ deps:
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+## mcp-servers: the MCP reference servers from npm (server-everything, server-filesystem) at the
+## versions pinned in testdata/mcp-servers/package-lock.json, for the tests
+MCP_SERVERS := testdata/mcp-servers
+mcp-servers: $(MCP_SERVERS)/node_modules/.package-lock.json
+$(MCP_SERVERS)/node_modules/.package-lock.json: $(MCP_SERVERS)/package-lock.json
+	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
 
 build:
 	@mkdir -p $(BIN)

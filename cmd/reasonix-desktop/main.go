@@ -27,6 +27,7 @@ commands:
                                                            manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
   settings check|reset|path                                check or reset settings.json
+  mcp add|list|remove|tools|call                           manage and try your MCP servers
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSettings(ctx, args[1:], stdout, stderr)
 	case "models":
 		return runModels(ctx, args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, args[1:], stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0

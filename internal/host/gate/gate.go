@@ -47,7 +47,8 @@ type ToolGate interface {
 }
 
 // Set is everything a set of non-v2 extensions adds to the core. Gates,
-// Tools and Commands return what was loaded at open and may be called from
+// Tools and Commands return what is loaded now (MCP servers finish starting
+// after open, so the core asks again at each turn) and may be called from
 // any goroutine; the notifications never wait for an extension's answer;
 // Close is called once, after which nothing else is.
 type Set interface {
@@ -87,6 +88,10 @@ type Tool struct {
 	Parameters  json.RawMessage
 	// ReadOnly tools run without asking; the others need approval.
 	ReadOnly bool
+	// AlwaysAsk tools are asked about on every call: no "always" or
+	// "session" approval covers them (an MCP tool that says it may
+	// destroy something).
+	AlwaysAsk bool
 	Run      func(ctx context.Context, workspace string, args json.RawMessage) (string, error)
 }
 

@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,39 @@ func TestBuiltins(t *testing.T) {
 	Builtins()[0].Name = "changed"
 	if Builtins()[0].Name != "read_file" {
 		t.Fatal("Builtins shares its slice")
+	}
+}
+
+type fakeSet struct {
+	name   string
+	events *[]string
+}
+
+func (f fakeSet) Gates() []ToolGate   { return nil }
+func (f fakeSet) Tools() []Tool       { return []Tool{{Name: f.name}} }
+func (f fakeSet) Commands() []Command { return []Command{{Name: "/" + f.name}} }
+func (f fakeSet) SessionStarted(context.Context, string) {
+	*f.events = append(*f.events, "start "+f.name)
+}
+func (f fakeSet) TurnEnded(context.Context, string) { *f.events = append(*f.events, "turn "+f.name) }
+func (f fakeSet) Close(context.Context)             { *f.events = append(*f.events, "close "+f.name) }
+
+// Join keeps the order of its sets for what they offer and tells each
+// of them every notification; nil sets are skipped.
+func TestJoin(t *testing.T) {
+	var ev []string
+	j := Join(fakeSet{"a", &ev}, nil, fakeSet{"b", &ev})
+	if tl := j.Tools(); len(tl) != 2 || tl[0].Name != "a" || tl[1].Name != "b" {
+		t.Fatalf("tools %+v", tl)
+	}
+	if c := j.Commands(); len(c) != 2 || c[1].Name != "/b" {
+		t.Fatalf("commands %+v", c)
+	}
+	ctx := context.Background()
+	j.SessionStarted(ctx, "s")
+	j.TurnEnded(ctx, "s")
+	j.Close(ctx)
+	if want := "start a,start b,turn a,turn b,close a,close b"; strings.Join(ev, ",") != want {
+		t.Fatalf("events %v", ev)
 	}
 }

@@ -21,7 +21,8 @@
 //	                streaming a fixed script (text, reasoning, tool call
 //	                start, args deltas without toolCall, the call, usage)
 //
-// At tool.before it blocks run_command calls whose command contains "rm -rf",
+// At tool.before it blocks every call of the tool named by PEER_BLOCK_TOOL
+// (an MCP tool, say) and run_command calls whose command contains "rm -rf",
 // reading the arguments from their text form, as a Reasonix policy plugin does.
 package main
 
@@ -505,6 +506,10 @@ func (p *peer) intercept(f frame) {
 		_ = strictDecode(payload, &tb)
 		if tb.Name == "run_command" && json.Unmarshal([]byte(tb.Arguments), &args) == nil && strings.Contains(args.Command, "rm -rf") {
 			p.answer(f.ID, map[string]any{"decision": "block", "reason": "reasonixpeer: rm -rf is not allowed"})
+			return
+		}
+		if block := os.Getenv("PEER_BLOCK_TOOL"); block != "" && tb.Name == block {
+			p.answer(f.ID, map[string]any{"decision": "block", "reason": "reasonixpeer: " + block + " is not allowed"})
 			return
 		}
 	}

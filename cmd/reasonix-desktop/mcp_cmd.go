@@ -1,0 +1,271 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/mcp"
+)
+
+const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
+
+  add NAME [--env K=V]... -- COMMAND [ARG...]     add a stdio server
+  add NAME --type http|sse --url URL [--header K=V]...
+                                                  add a remote server
+  remove NAME                                     remove a server
+  list [--json]                                   start every server and show its state
+  tools [NAME]                                    list the tools (mcp__<server>__<tool>)
+  call TOOL [JSON]                                call a tool with JSON object arguments
+
+The servers are kept in mcp.json in the data dir, in the .mcp.json format
+Claude Code and Reasonix read ({"mcpServers": {...}}). Flags: --data-dir DIR.
+A server has 5 s to start; REASONIX_MCP_HANDSHAKE_TIMEOUT (e.g. 30s) changes it.
+`
+
+// kv collects repeated K=V flags.
+type kv map[string]string
+
+func (m kv) String() string { return "" }
+func (m kv) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("%q is not K=V", v)
+	}
+	m[k] = val
+	return nil
+}
+
+func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, mcpUsage)
+		return 2
+	}
+	sub, rest := args[0], args[1:]
+	fs := flag.NewFlagSet("reasonix-desktop mcp "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", "", "data directory")
+	env, headers := kv{}, kv{}
+	var typ, url string
+	var asJSON bool
+	switch sub {
+	case "add":
+		fs.Var(env, "env", "K=V for a stdio server's environment (repeatable)")
+		fs.Var(headers, "header", "K=V HTTP header of a remote server (repeatable)")
+		fs.StringVar(&typ, "type", "", "stdio (default), http or sse")
+		fs.StringVar(&url, "url", "", "a remote server's URL")
+	case "list":
+		fs.BoolVar(&asJSON, "json", false, "print JSON")
+	case "remove", "tools", "call":
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, mcpUsage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "reasonix-desktop mcp: unknown subcommand %q\n\n%s", sub, mcpUsage)
+		return 2
+	}
+	var command []string
+	if i := indexOf(rest, "--"); i >= 0 {
+		rest, command = rest[:i], rest[i+1:]
+	}
+	positional, err := parseInterspersed(fs, rest)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	layout, err := agent.DataLayout(*dataDir)
+	if err != nil {
+		fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n", sub, safe(err.Error()))
+		return 1
+	}
+	store := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
+	switch sub {
+	case "add":
+		err = mcpAdd(store, positional, command, typ, url, env, headers)
+	case "remove":
+		err = withName(positional, store.Remove)
+	case "list":
+		err = mcpList(ctx, store, stdout, asJSON)
+	case "tools":
+		err = mcpTools(ctx, store, positional, stdout)
+	case "call":
+		err = mcpCall(ctx, store, positional, stdout, stderr)
+	}
+	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n\n%s", sub, ue, mcpUsage)
+			return 2
+		}
+		fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n", sub, safe(err.Error()))
+		return 1
+	}
+	return 0
+}
+
+func indexOf(args []string, s string) int {
+	for i, a := range args {
+		if a == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func withName(args []string, f func(string) error) error {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return err
+	}
+	return f(name)
+}
+
+func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, headers kv) error {
+	name, err := oneArg(args, "NAME")
+	if err != nil {
+		return err
+	}
+	s := mcp.Server{Name: name, Type: typ, URL: url}
+	if len(command) > 0 {
+		s.Command, s.Args = command[0], command[1:]
+	}
+	if len(env) > 0 {
+		s.Env = env
+	}
+	if len(headers) > 0 {
+		s.Headers = headers
+	}
+	return store.Put(s)
+}
+
+// start runs the user's servers for one command and waits for their starts
+// (each bounded by the handshake timeout).
+func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
+	servers, err := store.Load()
+	if err != nil {
+		return nil, err
+	}
+	if len(servers) == 0 {
+		return nil, fmt.Errorf("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
+	}
+	wd, _ := os.Getwd()
+	opts, err := mcpOptions()
+	if err != nil {
+		return nil, err
+	}
+	opts.Roots = []string{wd}
+	m := mcp.NewManager(opts)
+	m.Start(servers)
+	if err := m.WaitStarted(ctx); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// HandshakeEnv overrides the 5 s bound on a server's start (a slow
+// machine, a server that installs itself with npx on first use).
+const HandshakeEnv = "REASONIX_MCP_HANDSHAKE_TIMEOUT"
+
+func mcpOptions() (mcp.Options, error) {
+	var opts mcp.Options
+	if v := os.Getenv(HandshakeEnv); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return opts, fmt.Errorf("%s=%q: want a duration such as 20s", HandshakeEnv, v)
+		}
+		opts.Handshake = d
+	}
+	return opts, nil
+}
+
+func mcpList(ctx context.Context, store mcp.Store, stdout io.Writer, asJSON bool) error {
+	m, err := start(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	st := m.Servers()
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tTRANSPORT\tSTATE\tTOOLS\tERROR")
+	for _, s := range st {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", safe(s.Name), s.Transport, s.State, s.Tools, safe(s.Err))
+	}
+	return w.Flush()
+}
+
+func mcpTools(ctx context.Context, store mcp.Store, args []string, stdout io.Writer) error {
+	if len(args) > 1 {
+		return usageError("at most one NAME")
+	}
+	m, err := start(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	for _, t := range m.Tools() {
+		if len(args) == 1 && t.Server != args[0] {
+			continue
+		}
+		mark := ""
+		switch {
+		case t.ReadOnly:
+			mark = " (read-only)"
+		case t.Destructive:
+			mark = " (may change things)"
+		}
+		fmt.Fprintf(stdout, "%s%s\n    %s\n", safe(t.Name), mark, safe(firstLine(t.Description)))
+	}
+	for _, s := range m.Servers() {
+		if s.State == mcp.StateFailed && (len(args) == 0 || s.Name == args[0]) {
+			fmt.Fprintf(stdout, "%s: failed: %s\n", safe(s.Name), safe(s.Err))
+		}
+	}
+	return nil
+}
+
+func mcpCall(ctx context.Context, store mcp.Store, args []string, stdout, stderr io.Writer) error {
+	if len(args) < 1 || len(args) > 2 {
+		return usageError("want TOOL [JSON]")
+	}
+	var raw json.RawMessage
+	if len(args) == 2 {
+		raw = json.RawMessage(args[1])
+		var obj map[string]any
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return usageError(fmt.Sprintf("the arguments must be a JSON object: %v", err))
+		}
+	}
+	m, err := start(ctx, store)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	res, err := m.Call(ctx, args[0], raw, func(p mcp.Progress) {
+		fmt.Fprintf(stderr, "progress %g/%g %s\n", p.Progress, p.Total, safe(p.Message))
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, safe(res.Text))
+	if res.IsError {
+		return errors.New("the tool reported an error")
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package gate
+
+import "context"
+
+// Join is one Set made of several (xdev and the hooks bus, MCP servers):
+// gates, tools and commands in the order of the sets, notifications and
+// Close to each. A nil set is skipped.
+func Join(sets ...Set) Set {
+	var j joined
+	for _, s := range sets {
+		if s != nil {
+			j = append(j, s)
+		}
+	}
+	return j
+}
+
+type joined []Set
+
+func (j joined) Gates() []ToolGate {
+	var out []ToolGate
+	for _, s := range j {
+		out = append(out, s.Gates()...)
+	}
+	return out
+}
+
+func (j joined) Tools() []Tool {
+	var out []Tool
+	for _, s := range j {
+		out = append(out, s.Tools()...)
+	}
+	return out
+}
+
+func (j joined) Commands() []Command {
+	var out []Command
+	for _, s := range j {
+		out = append(out, s.Commands()...)
+	}
+	return out
+}
+
+func (j joined) SessionStarted(ctx context.Context, id string) {
+	for _, s := range j {
+		s.SessionStarted(ctx, id)
+	}
+}
+
+func (j joined) TurnEnded(ctx context.Context, id string) {
+	for _, s := range j {
+		s.TurnEnded(ctx, id)
+	}
+}
+
+func (j joined) Close(ctx context.Context) {
+	for _, s := range j {
+		s.Close(ctx)
+	}
+}

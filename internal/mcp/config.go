@@ -1,0 +1,164 @@
+package mcp
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Transport types of a server entry, as the Reasonix host spells them.
+const (
+	TypeStdio = "stdio" // a local process over stdin/stdout (the default)
+	TypeHTTP  = "http"  // Streamable HTTP
+	TypeSSE   = "sse"   // the older HTTP+SSE transport
+)
+
+// Server is one configured MCP server: an entry of a package's mcpServers
+// or of the user's settings. The JSON names are the Reasonix host's.
+type Server struct {
+	// Name is the key the entry had in its mcpServers map.
+	Name        string            `json:"-"`
+	Type        string            `json:"type,omitempty"`
+	Command     string            `json:"command,omitempty"`
+	Args        []string          `json:"args,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	URL         string            `json:"url,omitempty"`
+	Headers     map[string]string `json:"headers,omitempty"`
+	AutoStart   *bool             `json:"auto_start,omitempty"`
+	Tier        string            `json:"tier,omitempty"`
+	DisplayName string            `json:"display_name,omitempty"`
+	Description string            `json:"description,omitempty"`
+
+	// Dir is the working directory of a stdio server (a package's root);
+	// Source says where the entry came from ("settings", "plugin <name>").
+	// Neither is part of the entry's JSON.
+	Dir    string `json:"-"`
+	Source string `json:"-"`
+}
+
+// Transport is the entry's type with the default applied.
+func (s Server) Transport() string {
+	if t := strings.ToLower(strings.TrimSpace(s.Type)); t != "" {
+		return t
+	}
+	if s.Command == "" && s.URL != "" {
+		return TypeHTTP
+	}
+	return TypeStdio
+}
+
+// Starts reports whether the server starts with the host (auto_start,
+// true unless set false).
+func (s Server) Starts() bool { return s.AutoStart == nil || *s.AutoStart }
+
+var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// Validate reports the first thing wrong with the entry, naming the field.
+func (s Server) Validate() error {
+	if !serverName.MatchString(s.Name) || strings.Contains(s.Name, "__") {
+		return fmt.Errorf("mcp server %q: the name must be 1-64 letters, digits, '.', '_' or '-' (no \"__\")", s.Name)
+	}
+	switch t := s.Transport(); t {
+	case TypeStdio:
+		if strings.TrimSpace(s.Command) == "" {
+			return fmt.Errorf("mcp server %q: command: required for a stdio server", s.Name)
+		}
+		if s.URL != "" {
+			return fmt.Errorf("mcp server %q: url: not used by a stdio server (set type to http or sse)", s.Name)
+		}
+	case TypeHTTP, TypeSSE:
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("mcp server %q: url: want an http(s) URL, got %q", s.Name, s.URL)
+		}
+		if s.Command != "" {
+			return fmt.Errorf("mcp server %q: command: not used by a %s server", s.Name, t)
+		}
+	default:
+		return fmt.Errorf("mcp server %q: type: %q is not stdio, http or sse", s.Name, s.Type)
+	}
+	return nil
+}
+
+// DecodeServers reads an mcpServers object strictly: an unknown field is
+// an error naming its path (the Reasonix host rejects camelCase autoStart
+// the same way), and every entry is validated. The result is sorted by
+// name, the order servers start in.
+func DecodeServers(raw json.RawMessage) ([]Server, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, fmt.Errorf("mcpServers: %w", err)
+	}
+	out := make([]Server, 0, len(m))
+	for name, one := range m {
+		s, err := decodeServer(name, one)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func decodeServer(name string, raw json.RawMessage) (Server, error) {
+	var s Server
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return Server{}, fmt.Errorf("mcpServers.%s: %w", name, err)
+	}
+	if dec.More() {
+		return Server{}, fmt.Errorf("mcpServers.%s: trailing data", name)
+	}
+	s.Name = name
+	return s, s.Validate()
+}
+
+// Merge is the servers of the packages with the user's own: the user's
+// entry wins on a name both have. Two packages naming the same server is
+// an error (which one runs would depend on install order).
+func Merge(user []Server, packages ...[]Server) ([]Server, error) {
+	byName := map[string]Server{}
+	for _, pkg := range packages {
+		for _, s := range pkg {
+			if prev, ok := byName[s.Name]; ok {
+				return nil, fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
+			}
+			byName[s.Name] = s
+		}
+	}
+	for _, s := range user {
+		byName[s.Name] = s
+	}
+	out := make([]Server, 0, len(byName))
+	for _, s := range byName {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// ToolName is the host's name of a server's tool: mcp__<server>__<tool>.
+func ToolName(server, tool string) string { return "mcp__" + server + "__" + tool }
+
+// ErrNotMCPTool is SplitToolName of a name without the mcp__ form.
+var ErrNotMCPTool = errors.New("not an mcp__<server>__<tool> name")
+
+// SplitToolName is ToolName's inverse. Server names never contain "__", so
+// the first one after the prefix ends the server's name.
+func SplitToolName(name string) (server, tool string, err error) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok {
+		return "", "", ErrNotMCPTool
+	}
+	server, tool, ok = strings.Cut(rest, "__")
+	if !ok || server == "" || tool == "" {
+		return "", "", ErrNotMCPTool
+	}
+	return server, tool, nil
+}

@@ -1,0 +1,66 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
+)
+
+// Set offers the Manager's tools to the core as extension tools
+// (gate.Set), so every MCP call goes through the one chain: the hooks bus,
+// xdev gates, the v2 tool.before / permission.decision / tool.after and the
+// approval dialog. Tools lists what is ready now; the core asks at each
+// turn, so a server that finishes starting later joins the next turn.
+type Set struct{ M *Manager }
+
+var _ gate.Set = Set{}
+
+// Gates implements gate.Set: MCP servers do not gate other tools.
+func (Set) Gates() []gate.ToolGate { return nil }
+
+// Tools implements gate.Set. A read-only tool (readOnlyHint) runs without
+// asking; one that says it is destructive is asked about every time.
+func (s Set) Tools() []gate.Tool {
+	tools := s.M.Tools()
+	out := make([]gate.Tool, 0, len(tools))
+	for _, t := range tools {
+		name := t.Name
+		out = append(out, gate.Tool{Name: name, Description: t.Description, Parameters: objectSchema(t.InputSchema),
+			ReadOnly: t.ReadOnly, AlwaysAsk: t.Destructive,
+			Run: func(ctx context.Context, _ string, args json.RawMessage) (string, error) {
+				res, err := s.M.Call(ctx, name, args, nil)
+				if err != nil {
+					return "", err
+				}
+				if res.IsError {
+					return "", errors.New(res.Text)
+				}
+				return res.Text, nil
+			}})
+	}
+	return out
+}
+
+// objectSchema is the tool's input schema, or an empty object schema for a
+// server that sent none (a model's API requires one).
+func objectSchema(s json.RawMessage) json.RawMessage {
+	var v map[string]any
+	if json.Unmarshal(s, &v) != nil || v == nil {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return s
+}
+
+// Commands implements gate.Set.
+func (Set) Commands() []gate.Command { return nil }
+
+// SessionStarted implements gate.Set: servers are not bound to a session.
+func (Set) SessionStarted(context.Context, string) {}
+
+// TurnEnded implements gate.Set.
+func (Set) TurnEnded(context.Context, string) {}
+
+// Close implements gate.Set: every server is stopped.
+func (s Set) Close(context.Context) { s.M.Close() }

@@ -1,0 +1,112 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+
+	"github.com/reasonix/reasonix-desktop/internal/atomicfile"
+)
+
+// FileName is the user's own servers in the data dir, in the format
+// Claude Code and the Reasonix host read from .mcp.json: {"mcpServers":
+// {"name": {entry}}}, so a file from either works here unchanged.
+const FileName = "mcp.json"
+
+// Store is the user's servers file. Its methods read and write the file
+// each time; callers serialise writes (the CLI and the Settings window
+// each hold the only writer while they edit).
+type Store struct{ Path string }
+
+// Load reads the user's servers, sorted by name. A missing file is no
+// servers. A broken file is an error naming the file and what is wrong,
+// and no servers: the caller goes on without them.
+func (s Store) Load() ([]Server, error) {
+	b, err := os.ReadFile(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	var doc struct {
+		MCPServers json.RawMessage `json:"mcpServers"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	if len(doc.MCPServers) == 0 || string(doc.MCPServers) == "null" {
+		return nil, nil
+	}
+	servers, err := DecodeServers(doc.MCPServers)
+	if err != nil {
+		return nil, fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	for i := range servers {
+		servers[i].Source = "settings"
+	}
+	return servers, nil
+}
+
+// Put adds or replaces one server (validated first).
+func (s Store) Put(srv Server) error {
+	if err := srv.Validate(); err != nil {
+		return err
+	}
+	all, err := s.Load()
+	if err != nil {
+		return err
+	}
+	out := []Server{srv}
+	for _, o := range all {
+		if o.Name != srv.Name {
+			out = append(out, o)
+		}
+	}
+	return s.save(out)
+}
+
+// Remove deletes one server; removing a server that is not there is an
+// error naming it.
+func (s Store) Remove(name string) error {
+	all, err := s.Load()
+	if err != nil {
+		return err
+	}
+	out := all[:0]
+	for _, o := range all {
+		if o.Name != name {
+			out = append(out, o)
+		}
+	}
+	if len(out) == len(all) {
+		return fmt.Errorf("no mcp server %q in %s", name, s.Path)
+	}
+	return s.save(out)
+}
+
+func (s Store) save(servers []Server) error {
+	sort.Slice(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
+	m := make(map[string]Server, len(servers))
+	for _, srv := range servers {
+		m[srv.Name] = srv
+	}
+	b, err := json.MarshalIndent(map[string]any{"mcpServers": m}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	// 0600: headers and env often hold tokens.
+	if err := atomicfile.Write(s.Path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	return nil
+}
