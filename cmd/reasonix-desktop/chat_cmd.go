@@ -17,6 +17,8 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/headless"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
+	"github.com/reasonix/reasonix-desktop/internal/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -69,7 +71,22 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
 			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
 			ext = m
-			return m, err
+			if err != nil {
+				return m, err
+			}
+			// MCP servers start in the background: the window never waits
+			// for one; a one-shot terminal chat waits for their starts
+			// (each bounded by the handshake timeout) so its turn has them.
+			servers := startMCP(layout, workspace, logger, stderr)
+			if ui == protocol.UIHostHeadless {
+				servers.WaitStarted(ctx)
+				for _, st := range servers.Servers() {
+					if st.State == mcp.StateFailed {
+						fmt.Fprintf(stderr, "warning: mcp server %s did not start: %s\n", safe(st.Name), safe(st.Err))
+					}
+				}
+			}
+			return gate.Join(m, mcp.Set{M: servers}), nil
 		}})
 	if err != nil {
 		closeLog()

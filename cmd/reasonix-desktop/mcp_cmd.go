@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,6 +173,23 @@ func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// startMCP starts the user's MCP servers for a chat, in the background. A
+// broken mcp.json is one warning and no servers: it never stops the chat.
+func startMCP(layout agent.Layout, workspace string, log *slog.Logger, stderr io.Writer) *mcp.Manager {
+	opts, err := mcpOptions()
+	if err != nil {
+		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
+	}
+	opts.Roots, opts.Log = []string{workspace}, log
+	m := mcp.NewManager(opts)
+	servers, err := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}.Load()
+	if err != nil {
+		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
+	}
+	m.Start(servers)
+	return m
 }
 
 // HandshakeEnv overrides the 5 s bound on a server's start (a slow

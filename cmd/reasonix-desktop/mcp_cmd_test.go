@@ -142,3 +142,58 @@ func processesWith(t *testing.T, mark string) []int {
 	}
 	return pids
 }
+
+// An MCP tool is a tool of this host: the echo model calls one of
+// server-everything's in a headless chat, then a v2 policy plugin (a raw
+// peer) blocks the same call at tool.before. A server that hangs and one
+// that crashes beside it are named and cost one handshake bound, not the
+// turn.
+func TestHeadlessChatCallsMCPToolsThroughThePolicy(t *testing.T) {
+	t.Setenv("REASONIX_MCP_HANDSHAKE_TIMEOUT", "30s")
+	h := newHost(t)
+	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
+	if r := h.run("", "plugin", "install", "--yes", "--link", testutil.ExamplePlugin(t, "echo-provider")); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	for _, add := range [][]string{
+		{"ev", "--", node, srv, "stdio"},
+		{"hangs", "--", node, "-e", "setInterval(() => {}, 1000)"},
+		{"crashes", "--", node, "-e", "console.error('fatal: no config'); process.exit(3)"},
+	} {
+		if r := h.run("", append([]string{"mcp", "add"}, add...)...); r.code != 0 {
+			t.Fatalf("add %s: %s", add[0], r.stderr)
+		}
+	}
+	chat := func() cliResult {
+		return h.run("", "chat", "--headless", "--non-interactive", "--model", "plugin/echo-provider/echo/echo-1",
+			"--prompt", `call mcp__ev__echo {"message":"from the model"}`)
+	}
+	r := chat()
+	if r.code != 0 || !strings.Contains(r.stdout, "Echo: from the model") {
+		t.Fatalf("the MCP call: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"mcp server hangs did not start: handshake: no answer within 30s",
+		"mcp server crashes did not start", "exit status 3", "fatal: no config"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+
+	for _, name := range []string{"hangs", "crashes"} {
+		if r := h.run("", "mcp", "remove", name); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
+	peer := testutil.PluginDir(t, "guard", testutil.Binary(t, "internal/testplugins/reasonixpeer"), map[string]any{
+		"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": []string{"tool.before"},
+			"env": map[string]any{"PEER_SUBSCRIBE": "tool.before", "PEER_BLOCK_TOOL": "mcp__ev__echo"}}})
+	if r := h.run("", "plugin", "install", "--yes", "--link", peer); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r = chat()
+	// (The peer's env values are masked as plugin secrets, its tool name
+	// among them.)
+	if r.code != 0 || !strings.Contains(r.stdout, "Blocked by guard: reasonixpeer:") || strings.Contains(r.stdout, "Echo: from the model") {
+		t.Fatalf("the blocked MCP call: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

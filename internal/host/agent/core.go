@@ -60,13 +60,15 @@ type Core struct {
 
 	ext Extensions // nil without extensions
 
-	mu       sync.Mutex
-	busy     Operation                  // the busy token's holder ("" when idle; busy.go)
-	starting map[string]*sidecar.Client // clients of the generation being started
-	session  *Session                   // current only once its generation is live
-	running  context.CancelFunc         // the turn in progress
-	steered  []string                   // queued by Steer for the next step boundary
-	followUp []string                   // queued by FollowUp for after the turn
+	mu sync.Mutex
+	// shadowWarned: extension tools already reported as shadowing (mu).
+	shadowWarned map[string]bool
+	busy         Operation                  // the busy token's holder ("" when idle; busy.go)
+	starting     map[string]*sidecar.Client // clients of the generation being started
+	session      *Session                   // current only once its generation is live
+	running      context.CancelFunc         // the turn in progress
+	steered      []string                   // queued by Steer for the next step boundary
+	followUp     []string                   // queued by FollowUp for after the turn
 }
 
 // Open starts the core: plugins of the first generation bound to a new
@@ -125,13 +127,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 			return nil, fmt.Errorf("extensions: %w", err)
 		}
 		c.ext = ext
-		for _, t := range ext.Tools() {
-			if _, clash := c.tool(t.Name); clash {
-				c.notice("extension tool " + t.Name + " would shadow another tool; ignored")
-				continue
-			}
-			c.tools = append(c.tools, t)
-		}
+		c.toolset() // says now which extension tools shadow another
 	}
 	if err := c.publish(ctx, c.session); err != nil {
 		if c.ext != nil {

@@ -125,7 +125,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		}
 	}
 
-	tools := c.tools
+	tools := c.toolset()
 	if _, err := c.run(ctx, ts, protocol.HookAgentBeforeStart,
 		&protocol.AgentBeforeStartPayload{Model: s.Model, ToolCount: len(tools), SessionID: s.ID}, nil); err != nil {
 		return err
@@ -281,12 +281,45 @@ func callEvent(sessionID string, tc ToolCall) Event {
 }
 
 func (c *Core) tool(name string) (Tool, bool) {
-	for _, t := range c.tools {
+	for _, t := range c.toolset() {
 		if t.Name == name {
 			return t, true
 		}
 	}
 	return Tool{}, false
+}
+
+// toolset is the tools a turn offers: the built-ins, then the extension
+// tools as they are now (an MCP server that finished starting after open
+// joins here). An extension tool never shadows another; each shadowing
+// name is reported once.
+func (c *Core) toolset() []Tool {
+	out := append([]Tool(nil), c.tools...)
+	if c.ext == nil {
+		return out
+	}
+	seen := make(map[string]bool, len(out))
+	for _, t := range out {
+		seen[t.Name] = true
+	}
+	for _, t := range c.ext.Tools() {
+		if seen[t.Name] {
+			c.mu.Lock()
+			warned := c.shadowWarned[t.Name]
+			if c.shadowWarned == nil {
+				c.shadowWarned = map[string]bool{}
+			}
+			c.shadowWarned[t.Name] = true
+			c.mu.Unlock()
+			if !warned {
+				c.notice("extension tool " + t.Name + " would shadow another tool; ignored")
+			}
+			continue
+		}
+		seen[t.Name] = true
+		out = append(out, t)
+	}
+	return out
 }
 
 // toolCall runs one call through tool.before → permission.decision → the
@@ -405,7 +438,9 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 // block (a slot owner's included) refuses it.
 func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
 	s := c.Session()
-	hostAllows := tool.ReadOnly || c.approved(tool.Name, s.WorkspaceRoot, args)
+	// An AlwaysAsk tool (an MCP tool declaring destructiveHint) is asked
+	// about every time: no standing approval covers it.
+	hostAllows := tool.ReadOnly || !tool.AlwaysAsk && c.approved(tool.Name, s.WorkspaceRoot, args)
 	decision := protocol.HostDeny
 	if hostAllows {
 		decision = protocol.HostAllow
@@ -437,7 +472,12 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	if hostAllows {
 		return true, "", nil
 	}
-	switch c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args))}) {
+	answer := c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args))})
+	if tool.AlwaysAsk && (answer == ApproveSession || answer == ApproveAlways) {
+		c.notice(fmt.Sprintf("approved once: %s says it may destroy data, so it is asked about every time", tool.Name))
+		answer = ApproveOnce
+	}
+	switch answer {
 	case ApproveOnce:
 		return true, "", nil
 	case ApproveSession:
