@@ -29,7 +29,7 @@ func (l *lateTools) Tools() []gate.Tool {
 	defer l.mu.Unlock()
 	return append([]gate.Tool(nil), l.tools...)
 }
-func (l *lateTools) Commands() []gate.Command                { return nil }
+func (l *lateTools) Commands() []gate.Command               { return nil }
 func (l *lateTools) SessionStarted(context.Context, string) {}
 func (l *lateTools) TurnEnded(context.Context, string)      {}
 func (l *lateTools) Close(context.Context)                  {}
@@ -52,7 +52,7 @@ func TestLateAndAlwaysAskExtensionTools(t *testing.T) {
 	ran := 0
 	ext.add(gate.Tool{Name: "mcp__srv__wipe", Description: "wipes", AlwaysAsk: true,
 		Parameters: json.RawMessage(`{"type":"object"}`),
-		Run: func(context.Context, string, json.RawMessage) (string, error) { ran++; return "wiped", nil }})
+		Run:        func(context.Context, string, json.RawMessage) (string, error) { ran++; return "wiped", nil }})
 	for i := 0; i < 2; i++ {
 		if err := c.Send(context.Background(), `call mcp__srv__wipe {}`); err != nil {
 			t.Fatal(err)

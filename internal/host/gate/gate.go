@@ -92,7 +92,7 @@ type Tool struct {
 	// "session" approval covers them (an MCP tool that says it may
 	// destroy something).
 	AlwaysAsk bool
-	Run      func(ctx context.Context, workspace string, args json.RawMessage) (string, error)
+	Run       func(ctx context.Context, workspace string, args json.RawMessage) (string, error)
 }
 
 // Schema is the tool as offered to the model.
