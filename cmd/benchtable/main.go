@@ -69,6 +69,10 @@ var rows = []row{
 	{"7", "tool call: hooks bus (no hook matches) + 1 xdev + 1 v2 vs one v2 intercept", "./internal/host/xdev", "ToolCallChain", "ToolCallV2", "ns/op", false, "ratio", 3, "1000x"},
 	{"7", "that tool call vs tool.before through two v2 interceptors (as many processes)", "./internal/host/xdev", "@ToolCallChain", "ToolCallTwoV2", "ns/op", false, "ratio", 0, "1000x"},
 	{"7", "a matching shell hook (a process per call) vs a bare spawn", "./internal/host/xdev", "MatchingHook", "BareSpawn", "ns/op", false, "ratio", 0, "200x"},
+	// An MCP call through the host's manager (lookup, bound, redaction) vs the
+	// same call from a bare go-sdk client to the same server; the chain's
+	// cost for a tool call is the rows of issue 7 and 5.
+	{"24", "one MCP tool call through the host vs a bare go-sdk client (ms)", "./internal/mcp", "CallManager", "CallBareSDK", "ns/op", false, "delta", 1e6, "300x"},
 	// Redaction has absolute targets; the baseline is one strings.Index
 	// scan over the same bytes in the same run, the floor of any pass.
 	{"15", "redaction of a 16 KiB stderr tail (baseline: one strings.Index)", "./internal/redact", "RedactTail16KiB", "IndexTail16KiB", "ns/op", false, "abs", 1e6, "2000x"},
