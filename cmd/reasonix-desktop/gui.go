@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -72,13 +71,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	// What the window remembers (theme, send key, last session) lives in
-	// the data directory, not Fyne's per-user store: a data directory is
-	// a whole, isolated app. The default one takes over the old values.
-	defaultDir := cf.dataDir == "" && os.Getenv("REASONIX_DESKTOP_HOME") == ""
-	warn := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	prefs := desktop.OpenPreferences(layout.Root, warn, a.Preferences(), desktop.MigratedPreferences(layout.Root, defaultDir)...)
-	opts := desktop.Options{App: desktop.WithPreferences(a, prefs), Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
+	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {
