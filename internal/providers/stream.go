@@ -209,10 +209,18 @@ func (h *Hub) Open(ctx context.Context, cl StreamClient, id ModelID, effort stri
 		} else {
 			err = providerError(cl.Name(), err)
 		}
+		// Nobody will read this stream: release a chunk handler waiting
+		// for a reader with the stream locked (chunks that came before the
+		// answer and filled the buffer), or fail would wait for it forever.
+		s.stopOnce.Do(func() { close(s.stop) })
 		s.fail(err)
 		return nil, err
 	}
-	s.armIdle()
+	// Armed off this goroutine: chunks that overtook the open's answer may
+	// have filled the event buffer, and the chunk handler waits for a
+	// reader with the stream's lock held; that reader is our caller, once
+	// Open returns (armIdle taking the lock here deadlocked).
+	go s.armIdle()
 	go s.watch(ctx)
 	return s, nil
 }

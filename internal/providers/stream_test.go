@@ -3,6 +3,7 @@ package providers_test
 import (
 	"context"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -122,6 +123,42 @@ func TestReassembly(t *testing.T) {
 				t.Fatalf("provider error not redacted: %v", err)
 			}
 		})
+	}
+}
+
+// A provider that streams more chunks than the event buffer holds before
+// it answers stream/open never hangs the host: Open returns (here with the
+// open's timeout, the answer being stuck behind chunks nobody reads yet)
+// within its deadline. The chunk handler waited for a reader with the
+// stream locked while Open waited for that lock: a 120 KB echo reply hung a
+// headless chat until the test's timeout.
+func TestChunksBeforeTheOpenAnswerNeverHang(t *testing.T) {
+	seqs := make([]string, 600)
+	for i := range seqs {
+		seqs[i] = strconv.Itoa(i + 1)
+	}
+	hub := providers.NewHubWithDeadlines(nil, providers.Deadlines{Open: 2 * time.Second})
+	bin := testutil.Binary(t, "internal/testplugins/misbehave")
+	c := startProvider(t, hub, "mock", bin, map[string]any{
+		"capabilities": []string{"providers"},
+		"env": map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM_FIRST": "1", "MISBEHAVE_SUBSCRIBE": "",
+			"MISBEHAVE_STREAM": "c:" + strings.Join(seqs, ",") + ";end:600", "MISBEHAVE_LOG": t.TempDir() + "/log"},
+	})
+	opened := make(chan error, 1)
+	go func() {
+		s, err := hub.Open(context.Background(), c, model, "", request())
+		if err == nil {
+			_, err = collect(t, s)
+		}
+		opened <- err
+	}()
+	select {
+	case err := <-opened:
+		if err != nil && protocol.ReasonOf(err) != protocol.ReasonProviderInterrupted {
+			t.Fatalf("want the stream read whole or the open's timeout, got %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("Open never returned: chunks that came before its answer deadlocked the stream")
 	}
 }
 

@@ -154,6 +154,13 @@ func main() {
 				StreamID string `json:"streamId"`
 			}
 			json.Unmarshal(f.Params, &p)
+			if os.Getenv("MISBEHAVE_STREAM_FIRST") == "1" {
+				// The whole stream before the open's answer: notifications
+				// may overtake a response on the host's side.
+				runStream(p.StreamID)
+				reply(*f.ID, map[string]any{"accepted": true})
+				break
+			}
 			reply(*f.ID, map[string]any{"accepted": true})
 			go runStream(p.StreamID)
 		case "extension/provider/stream/cancel":
