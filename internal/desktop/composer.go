@@ -33,9 +33,6 @@ type composer struct {
 	stopping atomic.Bool
 }
 
-// enterSendsPref is the app preference that swaps Enter and Shift+Enter.
-const enterSendsPref = "composer.enterSends"
-
 // composerEntry is the multi-line entry with the chat keys. A focused
 // widget gets keys and shortcuts before the canvas, so they live here.
 type composerEntry struct {
@@ -166,12 +163,12 @@ func newComposer(d *UI) *composer {
 
 // enterSends reports whether Enter sends (the default) or adds a line.
 func (c *composer) enterSends() bool {
-	return c.d.opts.App.Preferences().BoolWithFallback(enterSendsPref, true)
+	return c.d.prefs.EnterSends()
 }
 
 // setEnterSends changes the preference (View menu).
 func (c *composer) setEnterSends(on bool) {
-	c.d.opts.App.Preferences().SetBool(enterSendsPref, on)
+	c.d.prefs.SetEnterSends(on)
 	c.placeholder()
 }
 

@@ -45,7 +45,7 @@ func (d *UI) Emit(ev agent.Event) {
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
 			if id := d.state.Open().ID; id != "" {
-				d.opts.App.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
+				d.prefs.SetLastSession(id) // reopened on the next launch
 			}
 		})
 	case agent.EventTurnFailed:

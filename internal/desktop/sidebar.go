@@ -290,14 +290,10 @@ func (s *sidebar) exportTo(id, format, path string) {
 // sessionID is the open session's id ("" before the core is attached).
 func (d *UI) sessionID() string { return d.state.Open().ID }
 
-// lastSessionPref is the preference holding the last open session of this
-// data directory (preferences are per app, data directories are not).
-func (d *UI) lastSessionPref() string { return "session.last:" + d.opts.Layout.Root }
-
 // ReopenLast opens the session that was open when the app last ran in this
 // data directory; a session since deleted (or never saved) is skipped.
 func (d *UI) ReopenLast(ctx context.Context) error {
-	id := d.opts.App.Preferences().String(d.lastSessionPref())
+	id := d.prefs.LastSession()
 	c := d.getCore()
 	if id == "" || c == nil || id == c.Session().ID {
 		return nil

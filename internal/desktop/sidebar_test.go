@@ -109,7 +109,7 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	h := newHarness(t)
 	c := h.openCore()
 	saved := h.saveSessions(c.Session().WorkspaceRoot, "remember me")
-	h.ui(func() { h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), saved[0].ID) })
+	h.ui(func() { h.d.prefs.SetLastSession(saved[0].ID) })
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	h.waitFor("the figures reset", func() bool { return h.d.status.Usage() == "" })
 	// A deleted last session is skipped quietly.
 	h.ui(func() {
-		h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), "00000000-0000-0000-0000-000000000000")
+		h.d.prefs.SetLastSession("00000000-0000-0000-0000-000000000000")
 	})
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Errorf("a missing last session: %v", err)

@@ -78,6 +78,9 @@ type UI struct {
 	// subscribe to.
 	state *viewmodel.State
 	wins  windows
+	// prefs are the remembered choices (theme, send key, last session), in
+	// the data directory.
+	prefs *prefs
 }
 
 // coreLink is the attached core and the calls the UI runs against it.
@@ -114,7 +117,8 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
+	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New(),
+		prefs: loadPrefs(opts.Layout.Root, nil)}
 	d.openURL = d.opts.App.OpenURL
 	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
@@ -294,6 +298,7 @@ func (d *UI) Close() {
 	case <-done:
 	case <-time.After(closeWait):
 	}
+	d.prefs.Wait()
 }
 
 // closeWait bounds how long Close waits for calls to return.
@@ -409,7 +414,7 @@ func (d *UI) sessionChanged() {
 	d.b.Post(func() {
 		d.status.ClearUsage() // the last turn's figures belong to the old session
 		d.state.SetSession(openOf(s))
-		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
+		d.prefs.SetLastSession(s.ID)
 	})
 	d.refreshModels()
 }
