@@ -200,7 +200,7 @@ func (c *composer) object() fyne.CanvasObject { return c.obj }
 // turn runs (a view-model subscriber).
 func (c *composer) syncButtons() {
 	running := c.d.state.Busy()
-	if c.d.state.Connected() && !running {
+	if c.d.state.Connected() && c.d.state.Ready() && !running {
 		c.sendBtn.Enable()
 	} else {
 		c.sendBtn.Disable()
@@ -218,8 +218,8 @@ func (c *composer) syncButtons() {
 func (c *composer) send() {
 	d := c.d
 	text := strings.TrimSpace(c.entry.Text)
-	if text == "" || d.getCore() == nil || d.state.Busy() {
-		return
+	if text == "" || d.getCore() == nil || d.state.Busy() || !d.state.Ready() {
+		return // not ready: the text stays in the composer
 	}
 	c.entry.SetText("")
 	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {
@@ -240,7 +240,7 @@ func (c *composer) restore(text string) {
 
 // resend runs text again as a new turn (Retry, Regenerate).
 func (c *composer) resend(text string) {
-	if text == "" || c.d.getCore() == nil || c.d.state.Busy() {
+	if text == "" || c.d.getCore() == nil || c.d.state.Busy() || !c.d.state.Ready() {
 		return
 	}
 	c.sendText(text)

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -60,7 +63,16 @@ func newSidebar(d *UI) *sidebar {
 			it := s.items[i]
 			box := o.(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(sessionTitle(it))
-			box.Objects[1].(*widget.Label).SetText(it.Updated.Local().Format("Jan 2 15:04"))
+			when := box.Objects[1].(*widget.Label)
+			if it.ID == d.state.Running() {
+				// The chat whose reply still streams, wherever the user is.
+				when.SetText(replyingMark)
+				when.Importance = widget.WarningImportance
+			} else {
+				when.SetText(it.Updated.Local().Format("Jan 2 15:04"))
+				when.Importance = widget.LowImportance
+			}
+			when.Refresh()
 		})
 	s.list.OnSelected = func(i widget.ListItemID) {
 		s.selected = i
@@ -68,9 +80,7 @@ func newSidebar(d *UI) *sidebar {
 		if s.syncing {
 			return
 		}
-		if id := s.items[i].ID; id != d.sessionID() {
-			d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-		}
+		d.openChat(s.items[i].ID) // the highlight follows once it is on screen
 	}
 	s.list.OnUnselected = func(i widget.ListItemID) {
 		if s.selected == i {
@@ -93,6 +103,9 @@ func newSidebar(d *UI) *sidebar {
 	return s
 }
 
+// replyingMark is the caption of the chat whose reply still streams.
+const replyingMark = "● replying…"
+
 func (s *sidebar) object() fyne.CanvasObject { return s.obj }
 
 // toggle shows or hides the sidebar (View menu, Ctrl+B).
@@ -112,9 +125,7 @@ func (s *sidebar) openFirst() {
 	if len(s.items) == 0 {
 		return
 	}
-	if id := s.items[0].ID; id != s.d.sessionID() {
-		s.d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-	}
+	s.d.openChat(s.items[0].ID)
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {
@@ -145,8 +156,9 @@ func (s *sidebar) reload() {
 	if c == nil {
 		return
 	}
+	running := d.state.Running()
 	d.async("sessions", func(context.Context) error {
-		all := c.SearchSessions(q)
+		all := withRunning(c, c.SearchSessions(q), running, q)
 		mine := make([]agent.Summary, 0, len(all))
 		for _, it := range all {
 			if ws == "" || filepath.Clean(it.Workspace) == filepath.Clean(ws) {
@@ -159,6 +171,25 @@ func (s *sidebar) reload() {
 		})
 		return nil
 	})
+}
+
+// withRunning adds the chat whose reply streams when it is not saved yet
+// (its first turn saves it at the end): it must stay reachable, with its
+// marker, while another chat is on screen. Off the UI goroutine.
+func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Summary {
+	if running == "" || slices.ContainsFunc(list, func(s agent.Summary) bool { return s.ID == running }) {
+		return list
+	}
+	s, err := c.SavedSession(running) // the core's current session, from memory
+	if err != nil || s.ID != running {
+		return list
+	}
+	title := s.Title()
+	if q != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(q)) {
+		return list
+	}
+	it := agent.Summary{ID: s.ID, Title: title, Model: s.Model, Workspace: s.WorkspaceRoot, Updated: time.Now()}
+	return append([]agent.Summary{it}, list...)
 }
 
 // show lists items and highlights the open session (UI goroutine).

@@ -17,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
@@ -61,7 +60,11 @@ type UI struct {
 	b    *uikit.Bridge
 	link *coreLink
 
-	transcript *chat.Transcript
+	// transcript is the chat on screen; chats routes each chat's events to
+	// its own transcript and loads the chat on screen in the core.
+	transcript *chatView
+	chats      *chats
+	readyLine  *widget.Label
 	panel      *surfacePanel
 	status     *panels.StatusBar
 	notes      *panels.Notifier
@@ -130,7 +133,12 @@ func newUI(opts Options) *UI {
 	} else {
 		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
 	}
-	d.transcript = chat.New(d.b, d.state, chatHost{d})
+	d.transcript = newChatView(d.newTranscript())
+	d.chats = newChats()
+	d.readyLine = widget.NewLabel("")
+	d.readyLine.Wrapping = fyne.TextWrapWord
+	d.readyLine.Importance = widget.WarningImportance
+	d.readyLine.Hide()
 	d.panel = newSurfacePanel(d)
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
@@ -142,7 +150,8 @@ func newUI(opts Options) *UI {
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(nil, d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
+	bottom := container.NewVBox(d.readyLine, d.composer.object())
+	chat := container.NewBorder(nil, bottom, nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
@@ -168,7 +177,8 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
 		d.transcript.BusyChanged() // Regenerate shows only while idle
 	})
-	s.Subscribe(viewmodel.Connected|viewmodel.Busy, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Busy|viewmodel.Ready, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Running, func(viewmodel.Change) { d.sidebar.reload() }) // the marker, and a running chat not saved yet
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())
 		if !s.Connected() {
@@ -202,12 +212,16 @@ func (d *UI) Attach(c coreAPI) {
 	d.link.mu.Unlock()
 	d.async("load", func(ctx context.Context) error {
 		s := c.Session()
+		d.attachChat(s.ID)
 		plugins := c.Plugins()
 		d.b.Post(func() {
-			d.state.SetSession(openOf(s))
+			if d.chats.viewedID() == s.ID { // not a chat opened meanwhile
+				d.state.SetSession(openOf(s))
+				d.state.SetReady(true)
+				d.transcript.LoadHistory(s.Messages)
+			}
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
-			d.transcript.LoadHistory(s.Messages)
 		})
 		d.panel.th.Kick()
 		d.status.Kick()
@@ -371,6 +385,10 @@ func (d *UI) pickModel(id, effort string) {
 			}
 		}
 	}
+	if !d.state.Ready() {
+		d.notes.HostNotice("This chat is getting ready; pick the model once it is", uikit.NoticeWarn)
+		return
+	}
 	d.withCore("pick model", func(ctx context.Context, c coreAPI) error {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
@@ -399,10 +417,8 @@ func (d *UI) chooseWorkspace() {
 	fd.Show()
 }
 
-// sessionChanged reloads the transcript and toolbar from the new session.
-// The transcript is replaced here, on the core goroutine that switched (the
-// event comes after the switch, outside the core's lock): a turn started
-// right after the switch can no longer add its messages before the reset.
+// sessionChanged follows the core's switch of its current session (a core
+// goroutine: the event comes after the switch, outside the core's lock).
 func (d *UI) sessionChanged() {
 	c := d.getCore()
 	if c == nil {
@@ -410,13 +426,20 @@ func (d *UI) sessionChanged() {
 	}
 	s := c.Session()
 	d.trace("session " + s.ID)
-	d.transcript.Replace(s.Messages)
-	d.b.Post(func() {
-		d.status.ClearUsage() // the last turn's figures belong to the old session
-		d.state.SetSession(openOf(s))
-		d.prefs.SetLastSession(s.ID)
-	})
+	d.coreSwitched(s)
 	d.refreshModels()
+	d.kickLoad() // the chat on screen may have changed while the core switched
+}
+
+// setReadyLine says above the composer why the chat on screen cannot send
+// yet; "" hides it (UI goroutine).
+func (d *UI) setReadyLine(text string) {
+	if text == "" {
+		d.readyLine.Hide()
+		return
+	}
+	d.readyLine.SetText(text)
+	d.readyLine.Show()
 }
 
 // confirmLink asks before opening a link from markdown (UI goroutine).

@@ -21,6 +21,8 @@ func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
 		{"plugins not seen by busy", Busy, func(s *State) { s.SetPlugins([]agent.PluginInfo{{Name: "p"}}) }, nil},
 		{"models", Models | Plugins, func(s *State) { s.SetModels(nil, nil); s.SetPlugins(nil) }, []Change{Models, Plugins}},
 		{"connected", Connected, func(s *State) { s.SetConnected(true) }, []Change{Connected}},
+		{"running, told once per change", Running, func(s *State) { s.SetRunning("a"); s.SetRunning("a"); s.SetRunning("") }, []Change{Running, Running}},
+		{"ready, told once per change", Ready | Busy, func(s *State) { s.SetReady(true); s.SetReady(true); s.SetReady(false) }, []Change{Ready, Ready}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
