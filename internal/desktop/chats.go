@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,12 +56,63 @@ type chats struct {
 	loading string
 	kicked  bool
 	active  bool
+	// clicked is when the last view was asked (the trace's switch time).
+	clicked time.Time
 	// loadErr is the last failure to view or load a chat, until another
 	// view; changed is closed (and replaced) whenever current or loadErr
 	// changes (OpenSession waits on it).
 	loadErr    error
 	loadErrFor string
 	changed    chan struct{}
+	// recent are the last chats read from their files: going back to one
+	// whose file did not change skips decoding it again.
+	recent []savedEntry
+}
+
+// savedEntry is a chat as read from its file, with the file's identity.
+type savedEntry struct {
+	id   string
+	mod  time.Time
+	size int64
+	s    *agent.Session
+}
+
+// recentChats is how many decoded chats are kept.
+const recentChats = 4
+
+// saved reads a chat for the screen (a goroutine): the core's current
+// session from memory, else its file, decoded again only when the file
+// changed since the last read.
+func (c *chats) saved(core coreAPI, dir, id string) (*agent.Session, error) {
+	c.mu.Lock()
+	current := c.current == id
+	c.mu.Unlock()
+	if current {
+		return core.SavedSession(id)
+	}
+	fi, statErr := os.Stat(filepath.Join(dir, id+".json"))
+	if statErr == nil {
+		c.mu.Lock()
+		for _, e := range c.recent {
+			if e.id == id && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+				c.mu.Unlock()
+				return e.s, nil
+			}
+		}
+		c.mu.Unlock()
+	}
+	s, err := core.SavedSession(id)
+	if err != nil || statErr != nil {
+		return s, err
+	}
+	c.mu.Lock()
+	c.recent = slices.DeleteFunc(c.recent, func(e savedEntry) bool { return e.id == id })
+	c.recent = append(c.recent, savedEntry{id: id, mod: fi.ModTime(), size: fi.Size(), s: s})
+	if len(c.recent) > recentChats {
+		c.recent = c.recent[1:]
+	}
+	c.mu.Unlock()
+	return s, nil
 }
 
 func newChats() *chats {
@@ -164,6 +218,7 @@ func (d *UI) openChat(id string) {
 	}
 	sw.seq++
 	seq := sw.seq
+	sw.clicked = time.Now()
 	live := sw.byID[id]
 	// The transcript that will show it: its live one, else the one on
 	// screen unless a reply still streams into it, else a new one.
@@ -186,7 +241,7 @@ func (d *UI) openChat(id string) {
 	d.link.wg.Add(1)
 	go func() {
 		defer d.link.wg.Done()
-		s, err := c.SavedSession(id)
+		s, err := d.chats.saved(c, d.opts.Layout.SessionsDir(), id)
 		if err != nil {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
 			return
@@ -212,6 +267,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	sw.byID[id] = t
 	ready := sw.current == id
 	running := sw.running
+	took := time.Since(sw.clicked)
 	sw.loadErr, sw.loadErrFor = nil, ""
 	sw.broadcast()
 	sw.mu.Unlock()
@@ -227,7 +283,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	d.state.SetBusy(running == id)
 	d.state.SetReady(ready)
 	d.prefs.SetLastSession(id)
-	d.trace("viewing " + id)
+	d.trace(fmt.Sprintf("viewing %s (%d ms)", id, took.Milliseconds()))
 	if !ready {
 		d.setReadyLine("Getting this chat ready: its plugins are starting. What you type is kept.")
 		d.kickLoad()
@@ -349,6 +405,14 @@ func (d *UI) loadRefused(id string, err error) {
 	d.trace("chat failed " + id)
 }
 
+// currentID is the core's current session as last reported (any
+// goroutine).
+func (c *chats) currentID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.current
+}
+
 // viewedID is the chat on screen (any goroutine).
 func (c *chats) viewedID() string {
 	c.mu.Lock()
@@ -437,6 +501,7 @@ func (d *UI) turnStarted(id string) {
 	sw.mu.Lock()
 	sw.running = id
 	sw.mu.Unlock()
+	d.trace("replying " + id)
 	d.b.Post(func() {
 		d.state.SetRunning(id)
 		if id == d.state.Open().ID {

@@ -42,6 +42,12 @@ type sidebar struct {
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
 	syncing  bool   // refresh is moving the highlight: not a user pick
+	// reloads numbers the list reads (a slower, older one is dropped);
+	// listedFor is the search the items answer; openPending is an Enter
+	// pressed before the list for the search typed arrived.
+	reloads     uint64
+	listedFor   string
+	openPending bool
 }
 
 func newSidebar(d *UI) *sidebar {
@@ -122,6 +128,10 @@ func (s *sidebar) toggle() {
 
 // openFirst opens the first session the search found (Enter in search).
 func (s *sidebar) openFirst() {
+	if s.listedFor != s.search.Text {
+		s.openPending = true // Enter typed right after the search: open from its list
+		return
+	}
 	if len(s.items) == 0 {
 		return
 	}
@@ -157,6 +167,8 @@ func (s *sidebar) reload() {
 		return
 	}
 	running := d.state.Running()
+	s.reloads++
+	seq := s.reloads
 	d.async("sessions", func(context.Context) error {
 		all := withRunning(c, c.SearchSessions(q), running, q)
 		mine := make([]agent.Summary, 0, len(all))
@@ -166,8 +178,16 @@ func (s *sidebar) reload() {
 			}
 		}
 		d.b.Post(func() {
+			if seq != s.reloads {
+				return // a later read (another search, a change) is on its way
+			}
 			s.show(mine)
+			s.listedFor = q
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
+			if s.openPending && q == s.search.Text {
+				s.openPending = false
+				s.openFirst()
+			}
 		})
 		return nil
 	})
@@ -252,6 +272,12 @@ func (s *sidebar) trash() {
 			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
 			s.undo.Show()
 			s.reload()
+			if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
+				// The chat on screen was not the core's yet (the core moves
+				// on to a new chat when its current one is deleted): show
+				// the core's.
+				s.d.openChat(cur)
+			}
 		})
 		return nil
 	})

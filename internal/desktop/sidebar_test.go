@@ -127,3 +127,19 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 		t.Errorf("a missing last session: %v", err)
 	}
 }
+
+// Enter typed right after a search opens the first chat of that search, not
+// of the list shown before its results arrived.
+func TestSidebarEnterOpensTheSearchTypedNotTheListBefore(t *testing.T) {
+	h := newHarness(t)
+	c := h.openCore()
+	saved := h.saveSessions(c.Session().WorkspaceRoot, "alpha question", "beta question")
+	sb := h.d.sidebar
+	h.ui(sb.reload)
+	h.waitFor("both listed", func() bool { return len(sb.items) == 2 })
+	h.ui(func() {
+		sb.search.SetText("alpha") // its list is read in the background
+		sb.openFirst()
+	})
+	h.waitFor("alpha on screen", func() bool { return h.d.state.Open().ID == saved[0].ID })
+}

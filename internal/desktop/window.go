@@ -400,6 +400,7 @@ func (d *UI) pickModel(id, effort string) {
 
 // newChat starts an empty session, in dir when set.
 func (d *UI) newChat(dir string) {
+	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
 	d.withCore("new chat", func(ctx context.Context, c coreAPI) error {
 		return c.NewSession(ctx, dir)
 	})
