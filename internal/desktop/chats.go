@@ -16,6 +16,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -47,6 +48,9 @@ type chats struct {
 	// byID are the live transcripts: the viewed chat's and a chat whose
 	// turn still runs. Any other chat is read from its file when shown.
 	byID map[string]*chat.Transcript
+	// opens are the live chats' model, effort and workspace as the toolbar
+	// showed them when they left the screen.
+	opens map[string]viewmodel.Open
 	// running is the chat whose turn runs ("" when none).
 	running string
 	// seq numbers view requests: a slow read of an older click is dropped.
@@ -116,7 +120,7 @@ func (c *chats) saved(core coreAPI, dir, id string) (*agent.Session, error) {
 }
 
 func newChats() *chats {
-	return &chats{byID: map[string]*chat.Transcript{}, changed: make(chan struct{})}
+	return &chats{byID: map[string]*chat.Transcript{}, opens: map[string]viewmodel.Open{}, changed: make(chan struct{})}
 }
 
 // broadcast wakes the waiters (mu held).
@@ -262,7 +266,11 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	}
 	if prev := sw.viewed; prev != sw.running {
 		delete(sw.byID, prev) // nothing streams into it: read again when shown
+	} else {
+		sw.opens[prev] = d.state.Open() // its toolbar when it comes back
 	}
+	back, hasBack := sw.opens[id]
+	delete(sw.opens, id)
 	sw.viewed = id
 	sw.byID[id] = t
 	ready := sw.current == id
@@ -273,10 +281,12 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	sw.mu.Unlock()
 
 	d.transcript.show(t)
-	o := d.state.Open()
-	o.ID = id
-	if s != nil {
+	o := viewmodel.Open{ID: id, Workspace: d.state.Open().Workspace}
+	switch {
+	case s != nil:
 		o = openOf(*s)
+	case hasBack:
+		o = back
 	}
 	d.status.ClearUsage() // the last turn's figures belong to the other chat
 	d.state.SetSession(o)
@@ -521,6 +531,7 @@ func (d *UI) turnEnded(id string) {
 	}
 	if id != sw.viewed {
 		delete(sw.byID, id)
+		delete(sw.opens, id)
 	}
 	sw.mu.Unlock()
 	d.b.Post(func() {

@@ -152,6 +152,11 @@ func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
 		return h.d.state.Open().ID == a && h.transcriptButton("Approve once") != nil && h.d.state.Busy() &&
 			h.d.state.Ready() && !h.d.composer.stopBtn.Disabled()
 	})
+	h.ui(func() {
+		if m := h.d.state.Open().Model; m != echoModel {
+			t.Errorf("the replying chat came back with model %q, want %q", m, echoModel)
+		}
+	})
 
 	// Away again; the reply finishes there.
 	h.ui(func() { sb.list.Select(indexOf(sb, other)) })
