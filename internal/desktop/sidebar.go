@@ -47,6 +47,7 @@ type sidebar struct {
 	// pressed before the list for the search typed arrived.
 	reloads     uint64
 	listedFor   string
+	listedWS    string // the workspace the items are of
 	openPending bool
 }
 
@@ -182,7 +183,7 @@ func (s *sidebar) reload() {
 				return // a later read (another search, a change) is on its way
 			}
 			s.show(mine)
-			s.listedFor = q
+			s.listedFor, s.listedWS = q, ws
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
 			if s.openPending && q == s.search.Text {
 				s.openPending = false
@@ -210,6 +211,18 @@ func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Sum
 	}
 	it := agent.Summary{ID: s.ID, Title: title, Model: s.Model, Workspace: s.WorkspaceRoot, Updated: time.Now()}
 	return append([]agent.Summary{it}, list...)
+}
+
+// sessionShown follows another chat on screen (UI goroutine): the list
+// is read again only for another workspace's chats; otherwise only the
+// highlight moves (reading it decodes every saved chat, which would
+// compete with the switch for the CPU).
+func (s *sidebar) sessionShown() {
+	if s.d.state.Open().Workspace != s.listedWS || s.reloads == 0 {
+		s.reload()
+		return
+	}
+	s.show(s.items)
 }
 
 // show lists items and highlights the open session (UI goroutine).

@@ -193,7 +193,7 @@ func (d *UI) subscribe() {
 		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
 		d.status.Kick()
 	})
-	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
+	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.sessionShown() })
 }
 
 // Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.
