@@ -250,7 +250,6 @@ func (d *UI) openChat(id string) {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
 			return
 		}
-		target.Replace(s.Messages) // the model only: the widgets follow at the next frame
 		d.b.Post(func() { d.showChat(seq, id, target, s) })
 	}()
 }
@@ -268,6 +267,10 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 		delete(sw.byID, prev) // nothing streams into it: read again when shown
 	} else {
 		sw.opens[prev] = d.state.Open() // its toolbar when it comes back
+		if sw.byID[prev] == t {
+			t = d.newTranscript() // a reply started in it since the click: it keeps its transcript
+			t.Opening()
+		}
 	}
 	back, hasBack := sw.opens[id]
 	delete(sw.opens, id)
@@ -275,11 +278,17 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	sw.byID[id] = t
 	ready := sw.current == id
 	running := sw.running
-	took := time.Since(sw.clicked)
+	clicked := sw.clicked
 	sw.loadErr, sw.loadErrFor = nil, ""
 	sw.broadcast()
 	sw.mu.Unlock()
 
+	if s != nil {
+		// Here, after the check above, so an older click's slower read
+		// never fills the transcript on screen. The model only: the
+		// widgets follow at the next frame.
+		t.Replace(s.Messages)
+	}
 	d.transcript.show(t)
 	o := viewmodel.Open{ID: id, Workspace: d.state.Open().Workspace}
 	switch {
@@ -293,7 +302,9 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	d.state.SetBusy(running == id)
 	d.state.SetReady(ready)
 	d.prefs.SetLastSession(id)
-	d.trace(fmt.Sprintf("viewing %s (%d ms)", id, took.Milliseconds()))
+	// Traced after the transcript's frame, which the Replace above queued
+	// first: click → the chat drawn.
+	d.b.Post(func() { d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds())) })
 	if !ready {
 		d.setReadyLine("Getting this chat ready: its plugins are starting. What you type is kept.")
 		d.kickLoad()
