@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -254,6 +255,38 @@ func (d *UI) openChat(id string) {
 	}()
 }
 
+// pendingNewChat is the prefix of the chat on screen while a New chat waits
+// for the core (the rest is its workspace, "" for the current one's): no
+// session id starts with it.
+const pendingNewChat = "new-chat:"
+
+// openNewChat shows an empty new chat at once while the core cannot start
+// it yet (a reply streams in another chat, or a chat is loading): the
+// loader starts it once the core is free, and its real id replaces this
+// one (UI goroutine).
+func (d *UI) openNewChat(dir string) {
+	sw := d.chats
+	sw.mu.Lock()
+	sw.seq++
+	seq := sw.seq
+	sw.clicked = time.Now()
+	var t *chat.Transcript
+	if sw.running != sw.viewed {
+		t = d.transcript.get()
+	}
+	sw.mu.Unlock()
+	if t == nil {
+		t = d.newTranscript()
+	}
+	cur := d.state.Open()
+	ws := dir
+	if ws == "" {
+		ws = cur.Workspace
+	}
+	// The core gives a new chat the model of the chat it leaves.
+	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort})
+}
+
 // showChat puts a chat on screen (UI goroutine): s is its saved session
 // (nil for a live transcript).
 func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session) {
@@ -301,7 +334,9 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	d.state.SetSession(o)
 	d.state.SetBusy(running == id)
 	d.state.SetReady(ready)
-	d.prefs.SetLastSession(id)
+	if !strings.HasPrefix(id, pendingNewChat) {
+		d.prefs.SetLastSession(id)
+	}
 	// Traced after the transcript's frame, which the Replace above queued
 	// first: click → the chat drawn.
 	d.b.Post(func() { d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds())) })
@@ -400,7 +435,12 @@ func (d *UI) loadInCore(id string) error {
 	ctx, cancel := context.WithTimeout(d.link.ctx, callTimeout)
 	defer cancel()
 	start := time.Now()
-	err := c.LoadSession(ctx, id)
+	var err error
+	if dir, ok := strings.CutPrefix(id, pendingNewChat); ok {
+		err = c.NewSession(ctx, dir) // its EventSession puts the new chat's id on screen
+	} else {
+		err = c.LoadSession(ctx, id)
+	}
 	if err == nil {
 		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
 	}

@@ -194,3 +194,63 @@ func (s *sidebar) caption(i int) string {
 	s.list.UpdateItem(i, o)
 	return o.(*fyne.Container).Objects[1].(*widget.Label).Text
 }
+
+// New chat while a reply streams shows an empty chat at once; the core
+// starts it when the reply has ended, and what was typed meanwhile is kept.
+func TestNewChatWhileAReplyRuns(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.openCore()
+	if err := c.SetModel(context.Background(), echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("composer ready", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	a := c.Session().ID
+	h.send(`call run_command {"command":"echo first"}`)
+	h.waitFor("the reply to wait on its approval", func() bool {
+		return h.transcriptButton("Approve once") != nil && h.d.state.Running() == a
+	})
+	h.ui(func() { h.d.newChat("") })
+	h.waitFor("an empty chat on screen", func() bool {
+		return h.d.state.Open().ID != a && h.transcriptButton("Approve once") == nil
+	})
+	h.ui(func() {
+		if strings.Contains(h.renderedTranscript(), "run_command") {
+			t.Error("the new chat shows the running reply")
+		}
+		if h.d.state.Busy() || h.d.state.Ready() || !h.d.composer.sendBtn.Disabled() {
+			t.Errorf("busy %v ready %v: the new chat can act before the core started it", h.d.state.Busy(), h.d.state.Ready())
+		}
+		if m := h.d.state.Open().Model; m != echoModel {
+			t.Errorf("the new chat's model is %q", m)
+		}
+		test.Type(h.d.composer.entry, "for the new chat")
+	})
+	h.waitFor("the wait said", func() bool { return strings.Contains(h.d.readyLine.Text, "reply in another chat") })
+	if c.Session().ID != a {
+		t.Fatal("the core left the chat whose reply runs")
+	}
+	h.ui(func() { h.d.transcriptOf(a).PendingApproval().Answer(agent.ApproveOnce) })
+	h.waitFor("the new chat started by the core", func() bool {
+		id := h.d.state.Open().ID
+		return h.d.state.Ready() && id != a && !strings.HasPrefix(id, pendingNewChat) && !h.d.composer.sendBtn.Disabled()
+	})
+	if got := c.Session().ID; got != h.d.sessionIDForTest() || got == a {
+		t.Fatalf("the core's session is %s, the screen's %s", got, h.d.sessionIDForTest())
+	}
+	h.ui(func() {
+		if e := h.d.composer.entry; e.Text != "for the new chat" {
+			t.Errorf("the draft is %q", e.Text)
+		}
+	})
+	h.waitFor("the first chat saved with its reply", func() bool {
+		s, err := c.SavedSession(a)
+		return err == nil && len(s.Messages) > 0 && strings.Contains(s.Messages[len(s.Messages)-1].Content, "Tool result: first")
+	})
+}
+
+// sessionIDForTest is the chat on screen, read on the UI goroutine.
+func (d *UI) sessionIDForTest() (id string) {
+	d.b.OnUI(func() { id = d.sessionID() })
+	return id
+}

@@ -401,6 +401,10 @@ func (d *UI) pickModel(id, effort string) {
 // newChat starts an empty session, in dir when set.
 func (d *UI) newChat(dir string) {
 	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
+	if d.getCore() != nil && (d.state.Running() != "" || !d.state.Ready()) {
+		d.openNewChat(dir) // on screen now; the core starts it when it is free
+		return
+	}
 	d.withCore("new chat", func(ctx context.Context, c coreAPI) error {
 		return c.NewSession(ctx, dir)
 	})
