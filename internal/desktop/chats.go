@@ -240,7 +240,7 @@ func (d *UI) openChat(id string) {
 	target.Opening() // --stats: click → first frame
 	d.trace("switching to " + id)
 	if live != nil {
-		d.showChat(seq, id, target, nil)
+		d.showChat(seq, id, target, nil, false)
 		return
 	}
 	d.link.wg.Add(1)
@@ -251,7 +251,17 @@ func (d *UI) openChat(id string) {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
 			return
 		}
-		d.b.Post(func() { d.showChat(seq, id, target, s) })
+		// Filled here, before the view is posted, so the transcript's frame
+		// runs in the same batch as the switch (no frame with the new title
+		// over the old messages); under mu, so an older click's slower read
+		// never fills it, nor the transcript of a reply started since.
+		sw.mu.Lock()
+		filled := seq == sw.seq && (sw.running != sw.viewed || sw.byID[sw.viewed] != target)
+		if filled {
+			target.Replace(s.Messages) // the model only: the widgets follow at the next frame
+		}
+		sw.mu.Unlock()
+		d.b.Post(func() { d.showChat(seq, id, target, s, filled) })
 	}()
 }
 
@@ -284,12 +294,12 @@ func (d *UI) openNewChat(dir string) {
 		ws = cur.Workspace
 	}
 	// The core gives a new chat the model of the chat it leaves.
-	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort})
+	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort}, false)
 }
 
 // showChat puts a chat on screen (UI goroutine): s is its saved session
-// (nil for a live transcript).
-func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session) {
+// (nil for a live transcript), filled says t holds its messages already.
+func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session, filled bool) {
 	sw := d.chats
 	sw.mu.Lock()
 	if seq != sw.seq {
@@ -303,6 +313,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 		if sw.byID[prev] == t {
 			t = d.newTranscript() // a reply started in it since the click: it keeps its transcript
 			t.Opening()
+			filled = false
 		}
 	}
 	back, hasBack := sw.opens[id]
@@ -316,10 +327,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	sw.broadcast()
 	sw.mu.Unlock()
 
-	if s != nil {
-		// Here, after the check above, so an older click's slower read
-		// never fills the transcript on screen. The model only: the
-		// widgets follow at the next frame.
+	if s != nil && !filled {
 		t.Replace(s.Messages)
 	}
 	d.transcript.show(t)
@@ -337,9 +345,9 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	if !strings.HasPrefix(id, pendingNewChat) {
 		d.prefs.SetLastSession(id)
 	}
-	// Traced after the transcript's frame, which the Replace above queued
-	// first: click → the chat drawn.
-	d.b.Post(func() { d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds())) })
+	// The transcript's frame was queued before this view: click → the chat
+	// laid out (the window paints it next).
+	d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds()))
 	if !ready {
 		d.setReadyLine("Getting this chat ready: its plugins are starting. What you type is kept.")
 		d.kickLoad()

@@ -186,7 +186,7 @@ func (d *UI) subscribe() {
 		}
 	})
 	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
-	s.Subscribe(viewmodel.Connected|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() }) // Session: another transcript may be on screen
 	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
 	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
 		d.status.SetHealth(s.Plugins())

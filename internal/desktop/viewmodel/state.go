@@ -89,10 +89,16 @@ func (s *State) notify(c Change) {
 	}
 }
 
-// SetSession records the open session.
+// SetSession records the open session; Model watchers are told too when
+// its model or effort differs from the last one's (a chat switch between
+// chats of one model rebuilds no model menu).
 func (s *State) SetSession(o Open) {
+	c := Session
+	if o.Model != s.open.Model || o.Effort != s.open.Effort {
+		c |= Model
+	}
 	s.open = o
-	s.notify(Session | Model)
+	s.notify(c)
 }
 
 // SetModel records the open session's model and effort.

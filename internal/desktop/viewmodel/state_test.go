@@ -16,6 +16,14 @@ func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
 		want []Change
 	}{
 		{"session also tells model watchers", Model, func(s *State) { s.SetSession(Open{ID: "a", Model: "m"}) }, []Change{Session | Model}},
+		{"a session of the same model does not", Model, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model}},
+		{"session watchers see every switch", Session, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model, Session}},
 		{"model", Model, func(s *State) { s.SetModel("m", "high") }, []Change{Model}},
 		{"busy twice", Busy, func(s *State) { s.SetBusy(true); s.SetBusy(false) }, []Change{Busy, Busy}},
 		{"plugins not seen by busy", Busy, func(s *State) { s.SetPlugins([]agent.PluginInfo{{Name: "p"}}) }, nil},
