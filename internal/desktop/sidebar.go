@@ -46,6 +46,8 @@ type sidebar struct {
 	// listedFor is the search the items answer; openPending is an Enter
 	// pressed before the list for the search typed arrived.
 	reloads     uint64
+	reading     bool // a list read runs; again: another was asked meanwhile
+	again       bool
 	listedFor   string
 	listedWS    string // the workspace the items are of
 	openPending bool
@@ -167,6 +169,13 @@ func (s *sidebar) reload() {
 	if c == nil {
 		return
 	}
+	if s.reading {
+		// One read at a time (each decodes every saved chat): typing a
+		// search reads once per pause, not once per key.
+		s.again = true
+		return
+	}
+	s.reading = true
 	running := d.state.Running()
 	s.reloads++
 	seq := s.reloads
@@ -179,8 +188,14 @@ func (s *sidebar) reload() {
 			}
 		}
 		d.b.Post(func() {
+			s.reading = false
+			if s.again {
+				s.again = false
+				s.reload() // what was asked meanwhile (another search, a change)
+				return
+			}
 			if seq != s.reloads {
-				return // a later read (another search, a change) is on its way
+				return // a later read is on its way
 			}
 			s.show(mine)
 			s.listedFor, s.listedWS = q, ws
