@@ -59,9 +59,9 @@ for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
 export DISPLAY=":$(head -n 1 "$D/display")"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
-# The echo model streams a word every 15 ms: a long reply streams for
+# The echo model streams a word every 30 ms: a long reply streams for
 # seconds (the switching step), short ones stay quick.
-(cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-15}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
+(cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-30}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
 APP=$!
 WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
 
@@ -145,12 +145,13 @@ wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2
 # Switching while a reply streams: a second chat gets a long message (the
 # echo model streams it a word every $ECHO_PROVIDER_DELAY_MS ms); while it
 # streams, the sidebar's search opens the first chat at once (the core
-# cannot switch before the turn ends: the load waits for it), then the
-# second chat again. The reply goes on and is saved in its own chat only.
+# cannot switch before the turn ends: the load waits for it, traced "chat
+# waiting"), then the second chat again. The reply goes on and is saved in
+# its own chat only.
 xdotool key ctrl+n
 wait_for "the second chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
 SECOND="$(grep '^trace: session ' "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d' ' -f3)"
-LONG="long-reply $(printf 'slowly %.0s' $(seq 100))landed-here"
+LONG="long-reply $(printf 'slowly %.0s' $(seq 150))landed-here"
 xdotool type --delay 2 "$LONG"
 xdotool key Return
 wait_for "the long reply to start" traced 1 "replying $SECOND"
@@ -161,10 +162,11 @@ xdotool key ctrl+a
 xdotool type --delay 5 'e2e-ok'
 xdotool key Return
 wait_for "the first chat on screen" sh -c "grep -q '^trace: viewing $FIRST ' '$LOGDIR/e2e.stdout'"
-traced "$((DONE + 1))" 'turn done' && fail "the reply ended before the switch: nothing was tested (raise ECHO_PROVIDER_DELAY_MS)"
-grep -q "^trace: viewing $FIRST " "$LOGDIR/e2e.stdout" || fail "the first chat was not shown"
-wait_for "the first chat to wait for the reply" traced 1 "chat waiting $FIRST"
 wait_for "the long reply to end" traced "$((DONE + 1))" 'turn done'
+VIEWED_AT="$(grep -n "^trace: viewing $FIRST " "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d: -f1)"
+ENDED_AT="$(grep -nxF 'trace: turn done' "$LOGDIR/e2e.stdout" | sed -n "$((DONE + 1))p" | cut -d: -f1)"
+[ "$VIEWED_AT" -lt "$ENDED_AT" ] ||
+	fail "the reply ended before the first chat was shown: nothing was tested (raise ECHO_PROVIDER_DELAY_MS)"
 wait_for "the first chat loaded once the reply ended" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
 wait_for "the long reply saved" grep -qF 'Echo: long-reply slowly' "$D/sessions/$SECOND.json"
 grep -qF 'landed-here' "$D/sessions/$FIRST.json" && fail "the long reply landed in the first chat"
