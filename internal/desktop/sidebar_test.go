@@ -78,9 +78,7 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.layout.SessionsDir(), ".trash", saved[1].ID+".json")); err != nil {
 		t.Errorf("not in the trash: %v", err)
 	}
-	if h.d.state.Open().ID == saved[1].ID {
-		t.Error("the deleted session is still open")
-	}
+	h.waitFor("the deleted session off the screen", func() bool { return h.d.state.Open().ID != saved[1].ID })
 	h.ui(func() { test.Tap(sb.undo) })
 	h.waitFor("the undo", func() bool { return len(sb.items) == 2 && !sb.undo.Visible() })
 
