@@ -8,6 +8,9 @@
 # revoked in Settings (Ctrl+, → Space on its Revoke → Esc) and the next
 # write asks again; a new chat, then the sessions sidebar (Ctrl+B twice:
 # hide, show and search) reopens the first session by searching its text.
+# A second chat streams a long reply; the first is opened while it streams
+# (at once; its load waits for the reply's end), and the reply is saved in
+# its own chat.
 # Quit and check the saved session on disk (the messages, the tool call and
 # its result, the model's answers). Then a broken settings.json: the app
 # opens with the error shown, chats on the defaults, and resets the file
@@ -58,7 +61,9 @@ for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
 export DISPLAY=":$(head -n 1 "$D/display")"
 for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
 
-(cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
+# The echo model streams a word every 30 ms: a long reply streams for
+# seconds (the switching step), short ones stay quick.
+(cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-30}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
 APP=$!
 WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
 
@@ -138,6 +143,44 @@ xdotool type --delay 5 'e2e-ok'
 wait_for "the search's list" traced 1 'sessions listed for e2e-ok'
 xdotool key Return
 wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
+
+# Switching while a reply streams: a second chat gets a long message (the
+# echo model streams it a word every $ECHO_PROVIDER_DELAY_MS ms); while it
+# streams, the sidebar's search opens the first chat at once (the core
+# cannot switch before the turn ends: the load waits for it, traced "chat
+# waiting"), then the second chat again. The reply goes on and is saved in
+# its own chat only.
+xdotool key ctrl+n
+wait_for "the second chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
+SECOND="$(grep '^trace: session ' "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d' ' -f3)"
+LONG="long-reply $(printf 'slowly %.0s' $(seq 150))landed-here"
+xdotool type --delay 2 "$LONG"
+xdotool key Return
+wait_for "the long reply to start" traced 1 "replying $SECOND"
+DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+xdotool key ctrl+b
+xdotool key ctrl+b
+xdotool key ctrl+a
+xdotool type --delay 5 'e2e-ok'
+xdotool key Return
+wait_for "the first chat on screen" sh -c "grep -q '^trace: viewing $FIRST ' '$LOGDIR/e2e.stdout'"
+wait_for "the long reply to end" traced "$((DONE + 1))" 'turn done'
+VIEWED_AT="$(grep -n "^trace: viewing $FIRST " "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d: -f1)"
+ENDED_AT="$(grep -nxF 'trace: turn done' "$LOGDIR/e2e.stdout" | sed -n "$((DONE + 1))p" | cut -d: -f1)"
+[ "$VIEWED_AT" -lt "$ENDED_AT" ] ||
+	fail "the reply ended before the first chat was shown: nothing was tested (raise ECHO_PROVIDER_DELAY_MS)"
+wait_for "the first chat loaded once the reply ended" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
+wait_for "the long reply saved" grep -qF 'Echo: long-reply slowly' "$D/sessions/$SECOND.json"
+grep -qF 'landed-here' "$D/sessions/$FIRST.json" && fail "the long reply landed in the first chat"
+xdotool key ctrl+b
+xdotool key ctrl+b
+xdotool key ctrl+a
+xdotool type --delay 5 'landed-here'
+wait_for "the search for the second chat" traced 1 'sessions listed for landed-here'
+xdotool key Return
+wait_for "the second chat on screen" sh -c "grep -q '^trace: viewing $SECOND ' '$LOGDIR/e2e.stdout'"
+wait_for "the second chat loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$SECOND'"
+grep -E '^trace: (viewing|chat ready) ' "$LOGDIR/e2e.stdout" | sed 's/^trace: /xvfb-e2e: switch: /'
 
 kill -TERM "$APP"
 wait "$APP" || true

@@ -10,7 +10,9 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Each benchmark op is a fixed burst offered at a fixed rate, so the
@@ -135,6 +137,73 @@ func BenchmarkComposerPasteThenType(b *testing.B) {
 			}
 			b.ReportMetric(float64(wall)/float64(keys)/1e6, "ms/key")
 			b.ReportMetric(float64(cpu)/float64(keys)/1e6, "cpu-ms/key")
+		})
+	}
+}
+
+// BenchmarkSwitchChats switches between two saved chats of this workspace
+// on a real core: with 4 plugins running (their generation changes on every
+// switch) and with two chats of 5,000 messages, read before (going back
+// to a chat) or not (its first view). shown-ms is click → the
+// clicked chat's first frame (the transcript's own clock); ready-ms is
+// click → the chat is the core's (LoadSession done, the composer sends).
+func BenchmarkSwitchChats(b *testing.B) {
+	for _, tc := range []struct {
+		name     string
+		plugins  []string
+		messages int
+		cold     bool // every switch decodes the file (no chat read before)
+	}{
+		{"4-plugins", []string{"echo-provider", "hello-surfaces", "policy-guard", "openai-provider"}, 20, false},
+		{"5000-messages", []string{"echo-provider"}, 5_000, false},
+		{"5000-messages-first-view", []string{"echo-provider"}, 5_000, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			h := newHarness(b)
+			for _, p := range tc.plugins {
+				h.install(p)
+			}
+			c := h.openCore()
+			ws := c.Session().WorkspaceRoot
+			st, err := agent.NewSessionStore(h.layout.SessionsDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			var ids []string
+			for i := range 2 {
+				s := agent.NewSession(ws)
+				for j := range tc.messages / 2 {
+					s.Messages = append(s.Messages,
+						protocol.ProviderMessage{Role: protocol.RoleUser, Content: fmt.Sprintf("question %d of chat %d", j, i)},
+						protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: fmt.Sprintf("**answer** %d of chat %d, with `code`", j, i)})
+				}
+				if err := st.Save(s); err != nil {
+					b.Fatal(err)
+				}
+				ids = append(ids, s.ID)
+			}
+			var shown, ready time.Duration
+			n := 0
+			for b.Loop() {
+				id := ids[n%2]
+				n++
+				if tc.cold {
+					h.d.chats.mu.Lock()
+					h.d.chats.recent = nil
+					h.d.chats.mu.Unlock()
+				}
+				start := time.Now()
+				h.ui(func() { h.d.openChat(id) })
+				h.waitFor("the chat on screen", func() bool {
+					return h.d.state.Open().ID == id && h.d.transcript.Stats().Rows > 0
+				})
+				h.waitFor("its first frame", func() bool { return h.d.transcript.Stats().FirstPaint > 0 && h.d.transcript.Stats().Live > 0 })
+				shown += h.d.transcript.Stats().FirstPaint
+				h.waitFor("the chat ready", func() bool { return h.d.state.Ready() })
+				ready += time.Since(start)
+			}
+			b.ReportMetric(float64(shown.Milliseconds())/float64(n), "shown-ms")
+			b.ReportMetric(float64(ready.Milliseconds())/float64(n), "ready-ms")
 		})
 	}
 }

@@ -35,9 +35,6 @@ type composer struct {
 	stopping atomic.Bool
 }
 
-// enterSendsPref is the app preference that swaps Enter and Shift+Enter.
-const enterSendsPref = "composer.enterSends"
-
 // composerEntry is the multi-line entry with the chat keys. A focused
 // widget gets keys and shortcuts before the canvas, so they live here.
 type composerEntry struct {
@@ -160,12 +157,12 @@ func newComposer(d *UI) *composer {
 
 // enterSends reports whether Enter sends (the default) or adds a line.
 func (c *composer) enterSends() bool {
-	return c.d.opts.App.Preferences().BoolWithFallback(enterSendsPref, true)
+	return c.d.prefs.EnterSends()
 }
 
 // setEnterSends changes the preference (View menu).
 func (c *composer) setEnterSends(on bool) {
-	c.d.opts.App.Preferences().SetBool(enterSendsPref, on)
+	c.d.prefs.SetEnterSends(on)
 	c.placeholder()
 }
 
@@ -200,7 +197,7 @@ func (c *composer) object() fyne.CanvasObject { return c.obj }
 // turn runs (a view-model subscriber).
 func (c *composer) syncButtons() {
 	running := c.d.state.Busy()
-	if c.d.state.Connected() && !running {
+	if c.d.state.Connected() && c.d.state.Ready() && !running {
 		c.sendBtn.Enable()
 	} else {
 		c.sendBtn.Disable()
@@ -218,8 +215,8 @@ func (c *composer) syncButtons() {
 func (c *composer) send() {
 	d := c.d
 	text := c.message()
-	if text == "" || d.getCore() == nil || d.state.Busy() {
-		return
+	if text == "" || d.getCore() == nil || d.state.Busy() || !d.state.Ready() {
+		return // not ready: the text stays in the composer
 	}
 	c.clear()
 	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {
@@ -240,10 +237,33 @@ func (c *composer) restore(text string) {
 
 // resend runs text again as a new turn (Retry, Regenerate).
 func (c *composer) resend(text string) {
-	if text == "" || c.d.getCore() == nil || c.d.state.Busy() {
+	if text == "" || c.d.getCore() == nil || c.d.state.Busy() || !c.d.state.Ready() {
 		return
 	}
 	c.sendText(text)
+}
+
+// retry re-runs the last failed turn (Retry, /retry): the core sends
+// exactly the message it kept, adding no second one.
+func (c *composer) retry() {
+	d := c.d
+	core := d.getCore()
+	if core == nil || d.state.Busy() || !d.state.Ready() {
+		return
+	}
+	c.stopping.Store(false)
+	d.state.SetBusy(true)
+	d.link.wg.Add(1)
+	go func() {
+		defer d.link.wg.Done()
+		switch err := core.Retry(d.link.ctx); {
+		case errors.Is(err, agent.ErrNothingToRetry):
+			d.notes.HostNotice("there is no failed message to retry", uikit.NoticeInfo)
+		case errors.Is(err, agent.ErrTurnRunning):
+			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+		}
+		d.b.Post(func() { d.state.SetBusy(false) })
+	}()
 }
 
 func (c *composer) sendText(text string) {
@@ -321,6 +341,8 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 	switch res.Kind {
 	case agent.CommandNewChat, agent.CommandOpened:
 		d.trace("command " + res.Name + ": " + res.SessionID)
+	case agent.CommandRetry:
+		d.b.Post(d.composer.retry)
 	case agent.CommandQuit:
 		d.transcript.AddNotice(res.Name+" ends a terminal chat; close the window to quit the app", uikit.NoticeInfo)
 	case agent.CommandAction:

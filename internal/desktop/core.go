@@ -17,6 +17,8 @@ import (
 // PromptStale) are safe from any goroutine.
 type coreAPI interface {
 	SendAll(ctx context.Context, text string) error
+	// Retry re-runs the last failed turn with exactly its kept message.
+	Retry(ctx context.Context) error
 	Stop()
 	Session() agent.Session
 	Sessions() []agent.Summary

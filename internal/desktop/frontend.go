@@ -2,12 +2,10 @@ package desktop
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -17,48 +15,70 @@ import (
 // it only updates models under their locks and kicks throttles or posts to
 // the bridge, so it returns at once.
 func (d *UI) Emit(ev agent.Event) {
+	// A turn's events go to its own chat's transcript, whichever chat is
+	// on screen; nil when no transcript shows that chat (the core saves the
+	// turn; it is read when the chat is shown).
+	sid := ev.SessionID
+	if sid == "" {
+		sid = d.chats.viewedID() // an event that names no chat is the one on screen's
+	}
+	t := d.transcriptOf(sid)
 	switch ev.Kind {
 	case agent.EventTurnStarted:
-		d.transcript.BeginTurn()
-		d.b.Post(func() { d.state.SetBusy(true) })
+		if t != nil {
+			t.BeginTurn()
+		}
+		d.turnStarted(sid)
 	case agent.EventUserMessage:
-		d.transcript.AddUser(ev.Text)
+		if t != nil {
+			t.AddUser(ev.Text)
+		}
 	case agent.EventText:
-		d.transcript.AppendDelta(ev.Text, false)
+		if t != nil {
+			t.AppendDelta(ev.Text, false)
+		}
 	case agent.EventReasoning:
-		d.transcript.AppendDelta(ev.Text, true)
+		if t != nil {
+			t.AppendDelta(ev.Text, true)
+		}
 	case agent.EventToolCall:
-		if ev.Call != nil {
-			d.transcript.ToolCall(*ev.Call)
+		if t != nil && ev.Call != nil {
+			t.ToolCall(*ev.Call)
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {
-			d.status.SetUsage(*ev.Usage)
-			d.transcript.SetUsage(*ev.Usage)
+			if sid == d.chats.viewedID() {
+				d.status.SetUsage(*ev.Usage)
+			}
+			if t != nil {
+				t.SetUsage(*ev.Usage)
+			}
 		}
 	case agent.EventTurnDone:
 		d.composer.stopping.Store(false)
-		d.transcript.EndMessage()
+		if t != nil {
+			t.EndMessage()
+		}
 		d.notes.ReplyFinished()
+		d.turnEnded(sid)
 		d.b.Post(func() {
-			d.state.SetBusy(false)
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
-			if id := d.state.Open().ID; id != "" {
-				d.opts.App.Preferences().SetString(d.lastSessionPref(), id) // reopened on the next launch
-			}
 		})
 	case agent.EventTurnFailed:
 		d.trace("turn failed")
 		// Swap: the next turn starts with no Stop pressed, however it starts
 		// (the composer, Retry, a demo).
 		if d.composer.stopping.Swap(false) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
-			d.transcript.Stopped()
-		} else {
+			if t != nil {
+				t.Stopped()
+			}
+		} else if t != nil {
 			reason := ev.Error
-			d.b.Post(func() { d.transcript.Failed(d.describeFailure(reason)) })
+			d.b.Post(func() { t.Failed(d.describeFailure(reason)) })
 		}
-		d.b.Post(func() { d.state.SetBusy(false) })
+		d.turnEnded(sid)
+		d.b.Post(d.sidebar.reload)
 	case agent.EventNotice:
 		d.notes.HostNotice(ev.Text, uikit.NoticeWarn)
 	case agent.EventSurface:
@@ -70,11 +90,14 @@ func (d *UI) Emit(ev agent.Event) {
 		d.b.Post(func() { d.state.SetPlugins(plugins) })
 		if d.getCore() != nil {
 			d.refreshModels()
+			d.kickLoad() // a reload that held the core's busy token ended
 		}
 	case agent.EventSession:
 		d.sessionChanged()
 	case agent.EventCompacted:
-		d.transcript.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
+		if t != nil {
+			t.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
+		}
 	}
 }
 
@@ -106,7 +129,11 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 // when the turn ends first the card's buttons go away and the call is denied.
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	a := chat.NewApproval(req)
-	d.transcript.SetApproval(a)
+	t := d.transcriptOf(req.SessionID)
+	if t == nil {
+		t = d.transcript.get()
+	}
+	t.SetApproval(a)
 	d.trace("approval " + req.Tool)
 	toast := "approval:" + req.CallID
 	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
@@ -118,7 +145,7 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	case <-d.link.ctx.Done():
 	}
 	a.Answer(agent.ApproveDeny) // a late click finds the answer taken
-	d.transcript.ClearApproval(a)
+	t.ClearApproval(a)
 	return agent.ApproveDeny
 }
 
@@ -132,12 +159,9 @@ func (d *UI) trace(event string) {
 // describeFailure names the plugin behind the model a failed turn used and
 // the reason it gave (UI goroutine: it reads the picked model).
 func (d *UI) describeFailure(reason string) string {
-	if id, err := providers.ParseModelID(d.state.Open().Model); err == nil {
-		name := id.Model
-		if m, ok := d.state.CurrentModel(); ok && m.DisplayName != "" {
-			name = m.DisplayName
-		}
-		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)
+	display := ""
+	if m, ok := d.state.CurrentModel(); ok {
+		display = m.DisplayName
 	}
-	return "The turn failed: " + reason
+	return chat.DescribeFailure(d.state.Open().Model, display, reason)
 }

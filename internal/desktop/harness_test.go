@@ -210,6 +210,7 @@ func (f *fakeCore) prompt(t testing.TB, plugin, kind, payload string) *surfaces.
 }
 
 func (f *fakeCore) SendAll(context.Context, string) error { return nil }
+func (f *fakeCore) Retry(context.Context) error           { return agent.ErrNothingToRetry }
 func (f *fakeCore) Stop()                                 {}
 func (f *fakeCore) Session() agent.Session {
 	return agent.Session{ID: fakeSession}

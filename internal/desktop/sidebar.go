@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -40,6 +43,15 @@ type sidebar struct {
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
 	syncing  bool   // refresh is moving the highlight: not a user pick
+	// reloads numbers the list reads (a slower, older one is dropped);
+	// listedFor is the search the items answer; openPending is an Enter
+	// pressed before the list for the search typed arrived.
+	reloads     uint64
+	reading     bool // a list read runs; again: another was asked meanwhile
+	again       bool
+	listedFor   string
+	listedWS    string // the workspace the items are of
+	openPending bool
 }
 
 func newSidebar(d *UI) *sidebar {
@@ -61,7 +73,16 @@ func newSidebar(d *UI) *sidebar {
 			it := s.items[i]
 			box := o.(*fyne.Container)
 			box.Objects[0].(*widget.Label).SetText(sessionTitle(it))
-			box.Objects[1].(*widget.Label).SetText(it.Updated.Local().Format("Jan 2 15:04"))
+			when := box.Objects[1].(*widget.Label)
+			if it.ID == d.state.Running() {
+				// The chat whose reply still streams, wherever the user is.
+				when.SetText(replyingMark)
+				when.Importance = widget.WarningImportance
+			} else {
+				when.SetText(it.Updated.Local().Format("Jan 2 15:04"))
+				when.Importance = widget.LowImportance
+			}
+			when.Refresh()
 		})
 	s.list.OnSelected = func(i widget.ListItemID) {
 		s.selected = i
@@ -69,9 +90,7 @@ func newSidebar(d *UI) *sidebar {
 		if s.syncing {
 			return
 		}
-		if id := s.items[i].ID; id != d.sessionID() {
-			d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-		}
+		d.openChat(s.items[i].ID) // the highlight follows once it is on screen
 	}
 	s.list.OnUnselected = func(i widget.ListItemID) {
 		if s.selected == i {
@@ -94,6 +113,9 @@ func newSidebar(d *UI) *sidebar {
 	return s
 }
 
+// replyingMark is the caption of the chat whose reply still streams.
+const replyingMark = "● replying…"
+
 func (s *sidebar) object() fyne.CanvasObject { return s.obj }
 
 // toggle shows or hides the sidebar (View menu, Ctrl+B).
@@ -110,12 +132,14 @@ func (s *sidebar) toggle() {
 
 // openFirst opens the first session the search found (Enter in search).
 func (s *sidebar) openFirst() {
+	if s.listedFor != s.search.Text {
+		s.openPending = true // Enter typed right after the search: open from its list
+		return
+	}
 	if len(s.items) == 0 {
 		return
 	}
-	if id := s.items[0].ID; id != s.d.sessionID() {
-		s.d.withCore("open session", func(ctx context.Context, c coreAPI) error { return c.LoadSession(ctx, id) })
-	}
+	s.d.openChat(s.items[0].ID)
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {
@@ -146,8 +170,18 @@ func (s *sidebar) reload() {
 	if c == nil {
 		return
 	}
+	if s.reading {
+		// One read at a time (each decodes every saved chat): typing a
+		// search reads once per pause, not once per key.
+		s.again = true
+		return
+	}
+	s.reading = true
+	running := d.state.Running()
+	s.reloads++
+	seq := s.reloads
 	d.async("sessions", func(context.Context) error {
-		all := c.SearchSessions(q)
+		all := withRunning(c, c.SearchSessions(q), running, q)
 		mine := make([]agent.Summary, 0, len(all))
 		for _, it := range all {
 			if ws == "" || filepath.Clean(it.Workspace) == filepath.Clean(ws) {
@@ -155,11 +189,56 @@ func (s *sidebar) reload() {
 			}
 		}
 		d.b.Post(func() {
+			s.reading = false
+			if s.again {
+				s.again = false
+				s.reload() // what was asked meanwhile (another search, a change)
+				return
+			}
+			if seq != s.reloads {
+				return // a later read is on its way
+			}
 			s.show(mine)
+			s.listedFor, s.listedWS = q, ws
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
+			if s.openPending && q == s.search.Text {
+				s.openPending = false
+				s.openFirst()
+			}
 		})
 		return nil
 	})
+}
+
+// withRunning adds the chat whose reply streams when it is not saved yet
+// (its first turn saves it at the end): it must stay reachable, with its
+// marker, while another chat is on screen. Off the UI goroutine.
+func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Summary {
+	if running == "" || slices.ContainsFunc(list, func(s agent.Summary) bool { return s.ID == running }) {
+		return list
+	}
+	s, err := c.SavedSession(running) // the core's current session, from memory
+	if err != nil || s.ID != running {
+		return list
+	}
+	title := s.Title()
+	if q != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(q)) {
+		return list
+	}
+	it := agent.Summary{ID: s.ID, Title: title, Model: s.Model, Workspace: s.WorkspaceRoot, Updated: time.Now()}
+	return append([]agent.Summary{it}, list...)
+}
+
+// sessionShown follows another chat on screen (UI goroutine): the list
+// is read again only for another workspace's chats; otherwise only the
+// highlight moves (reading it decodes every saved chat, which would
+// compete with the switch for the CPU).
+func (s *sidebar) sessionShown() {
+	if s.d.state.Open().Workspace != s.listedWS || s.reloads == 0 {
+		s.reload()
+		return
+	}
+	s.show(s.items)
 }
 
 // show lists items and highlights the open session (UI goroutine).
@@ -212,6 +291,12 @@ func (s *sidebar) trash() {
 			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
 			s.undo.Show()
 			s.reload()
+			if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
+				// The chat on screen was not the core's yet (the core moves
+				// on to a new chat when its current one is deleted): show
+				// the core's.
+				s.d.openChat(cur)
+			}
 		})
 		return nil
 	})
@@ -281,14 +366,10 @@ func (s *sidebar) exportTo(id, format, path string) {
 // sessionID is the open session's id ("" before the core is attached).
 func (d *UI) sessionID() string { return d.state.Open().ID }
 
-// lastSessionPref is the preference holding the last open session of this
-// data directory (preferences are per app, data directories are not).
-func (d *UI) lastSessionPref() string { return "session.last:" + d.opts.Layout.Root }
-
 // ReopenLast opens the session that was open when the app last ran in this
 // data directory; a session since deleted (or never saved) is skipped.
 func (d *UI) ReopenLast(ctx context.Context) error {
-	id := d.opts.App.Preferences().String(d.lastSessionPref())
+	id := d.prefs.LastSession()
 	c := d.getCore()
 	if id == "" || c == nil || id == c.Session().ID {
 		return nil

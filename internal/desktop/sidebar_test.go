@@ -78,9 +78,7 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.layout.SessionsDir(), ".trash", saved[1].ID+".json")); err != nil {
 		t.Errorf("not in the trash: %v", err)
 	}
-	if h.d.state.Open().ID == saved[1].ID {
-		t.Error("the deleted session is still open")
-	}
+	h.waitFor("the deleted session off the screen", func() bool { return h.d.state.Open().ID != saved[1].ID })
 	h.ui(func() { test.Tap(sb.undo) })
 	h.waitFor("the undo", func() bool { return len(sb.items) == 2 && !sb.undo.Visible() })
 
@@ -109,7 +107,7 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	h := newHarness(t)
 	c := h.openCore()
 	saved := h.saveSessions(c.Session().WorkspaceRoot, "remember me")
-	h.ui(func() { h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), saved[0].ID) })
+	h.ui(func() { h.d.prefs.SetLastSession(saved[0].ID) })
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -121,9 +119,25 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	h.waitFor("the figures reset", func() bool { return h.d.status.Usage() == "" })
 	// A deleted last session is skipped quietly.
 	h.ui(func() {
-		h.d.opts.App.Preferences().SetString(h.d.lastSessionPref(), "00000000-0000-0000-0000-000000000000")
+		h.d.prefs.SetLastSession("00000000-0000-0000-0000-000000000000")
 	})
 	if err := h.d.ReopenLast(context.Background()); err != nil {
 		t.Errorf("a missing last session: %v", err)
 	}
+}
+
+// Enter typed right after a search opens the first chat of that search, not
+// of the list shown before its results arrived.
+func TestSidebarEnterOpensTheSearchTypedNotTheListBefore(t *testing.T) {
+	h := newHarness(t)
+	c := h.openCore()
+	saved := h.saveSessions(c.Session().WorkspaceRoot, "alpha question", "beta question")
+	sb := h.d.sidebar
+	h.ui(sb.reload)
+	h.waitFor("both listed", func() bool { return len(sb.items) == 2 })
+	h.ui(func() {
+		sb.search.SetText("alpha") // its list is read in the background
+		sb.openFirst()
+	})
+	h.waitFor("alpha on screen", func() bool { return h.d.state.Open().ID == saved[0].ID })
 }

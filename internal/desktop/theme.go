@@ -16,13 +16,9 @@ const (
 	ThemeDark   = dialogs.ThemeDark
 )
 
-// themePref is the app preference holding the theme mode (a front-end
-// choice, like the send key, so it lives with the app's preferences).
-const themePref = "appearance.theme"
-
 // themeMode is the saved mode (System when none).
 func (d *UI) themeMode() string {
-	switch m := d.opts.App.Preferences().StringWithFallback(themePref, ThemeSystem); m {
+	switch m := d.prefs.Theme(); m {
 	case ThemeLight, ThemeDark:
 		return m
 	}
@@ -32,7 +28,7 @@ func (d *UI) themeMode() string {
 // applyTheme saves and applies a mode; Fyne repaints every window (UI
 // goroutine).
 func (d *UI) applyTheme(mode string) {
-	d.opts.App.Preferences().SetString(themePref, mode)
+	d.prefs.SetTheme(mode)
 	d.opts.App.Settings().SetTheme(newAppTheme(mode))
 }
 

@@ -17,7 +17,6 @@ import (
 	"fyne.io/fyne/v2/driver/software"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/panels"
@@ -61,7 +60,11 @@ type UI struct {
 	b    *uikit.Bridge
 	link *coreLink
 
-	transcript *chat.Transcript
+	// transcript is the chat on screen; chats routes each chat's events to
+	// its own transcript and loads the chat on screen in the core.
+	transcript *chatView
+	chats      *chats
+	readyLine  *widget.Label
 	panel      *surfacePanel
 	status     *panels.StatusBar
 	notes      *panels.Notifier
@@ -79,6 +82,9 @@ type UI struct {
 	// subscribe to.
 	state *viewmodel.State
 	wins  windows
+	// prefs are the remembered choices (theme, send key, last session), in
+	// the data directory.
+	prefs *prefs
 }
 
 // coreLink is the attached core and the calls the UI runs against it.
@@ -115,7 +121,8 @@ func New(opts Options) *UI {
 
 func newUI(opts Options) *UI {
 	ctx, cancel := context.WithCancel(context.Background())
-	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New()}
+	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New(),
+		prefs: loadPrefs(opts.Layout.Root, nil)}
 	d.openURL = d.opts.App.OpenURL
 	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
@@ -127,7 +134,12 @@ func newUI(opts Options) *UI {
 	} else {
 		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
 	}
-	d.transcript = chat.New(d.b, d.state, chatHost{d})
+	d.transcript = newChatView(d.newTranscript())
+	d.chats = newChats()
+	d.readyLine = widget.NewLabel("")
+	d.readyLine.Wrapping = fyne.TextWrapWord
+	d.readyLine.Importance = widget.WarningImportance
+	d.readyLine.Hide()
 	d.panel = newSurfacePanel(d)
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
@@ -140,7 +152,8 @@ func newUI(opts Options) *UI {
 
 	// Toasts sit over the transcript only: never over the composer or the
 	// surface panel's controls.
-	chat := container.NewBorder(d.banner.object(), d.composer.object(), nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
+	bottom := container.NewVBox(d.readyLine, d.composer.object())
+	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
 	split := container.NewHSplit(chat, d.panel.object())
 	split.Offset = 0.66
 	body := split
@@ -166,7 +179,8 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
 		d.transcript.BusyChanged() // Regenerate shows only while idle
 	})
-	s.Subscribe(viewmodel.Connected|viewmodel.Busy, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Busy|viewmodel.Ready, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Running, func(viewmodel.Change) { d.sidebar.reload() }) // the marker, and a running chat not saved yet
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())
 		if !s.Connected() {
@@ -174,14 +188,14 @@ func (d *UI) subscribe() {
 		}
 	})
 	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
-	s.Subscribe(viewmodel.Connected|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() }) // Session: another transcript may be on screen
 	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
 	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
 		d.status.SetHealth(s.Plugins())
 		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
 		d.status.Kick()
 	})
-	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.reload() })
+	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.sessionShown() })
 }
 
 // Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.
@@ -200,12 +214,16 @@ func (d *UI) Attach(c coreAPI) {
 	d.link.mu.Unlock()
 	d.async("load", func(ctx context.Context) error {
 		s := c.Session()
+		d.attachChat(s.ID)
 		plugins := c.Plugins()
 		d.b.Post(func() {
-			d.state.SetSession(openOf(s))
+			if d.chats.viewedID() == s.ID { // not a chat opened meanwhile
+				d.state.SetSession(openOf(s))
+				d.state.SetReady(true)
+				d.transcript.LoadSession(s)
+			}
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
-			d.transcript.LoadHistory(s.Messages)
 		})
 		d.panel.th.Kick()
 		d.status.Kick()
@@ -296,6 +314,7 @@ func (d *UI) Close() {
 	case <-done:
 	case <-time.After(closeWait):
 	}
+	d.prefs.Wait()
 }
 
 // closeWait bounds how long Close waits for calls to return.
@@ -368,6 +387,10 @@ func (d *UI) pickModel(id, effort string) {
 			}
 		}
 	}
+	if !d.state.Ready() {
+		d.notes.HostNotice("This chat is getting ready; pick the model once it is", uikit.NoticeWarn)
+		return
+	}
 	d.withCore("pick model", func(ctx context.Context, c coreAPI) error {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
@@ -379,6 +402,11 @@ func (d *UI) pickModel(id, effort string) {
 
 // newChat starts an empty session, in dir when set.
 func (d *UI) newChat(dir string) {
+	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
+	if d.getCore() != nil && (d.state.Running() != "" || !d.state.Ready()) {
+		d.openNewChat(dir) // on screen now; the core starts it when it is free
+		return
+	}
 	d.withCore("new chat", func(ctx context.Context, c coreAPI) error {
 		return c.NewSession(ctx, dir)
 	})
@@ -396,10 +424,8 @@ func (d *UI) chooseWorkspace() {
 	fd.Show()
 }
 
-// sessionChanged reloads the transcript and toolbar from the new session.
-// The transcript is replaced here, on the core goroutine that switched (the
-// event comes after the switch, outside the core's lock): a turn started
-// right after the switch can no longer add its messages before the reset.
+// sessionChanged follows the core's switch of its current session (a core
+// goroutine: the event comes after the switch, outside the core's lock).
 func (d *UI) sessionChanged() {
 	c := d.getCore()
 	if c == nil {
@@ -407,13 +433,20 @@ func (d *UI) sessionChanged() {
 	}
 	s := c.Session()
 	d.trace("session " + s.ID)
-	d.transcript.Replace(s.Messages)
-	d.b.Post(func() {
-		d.status.ClearUsage() // the last turn's figures belong to the old session
-		d.state.SetSession(openOf(s))
-		d.opts.App.Preferences().SetString(d.lastSessionPref(), s.ID)
-	})
+	d.coreSwitched(s)
 	d.refreshModels()
+	d.kickLoad() // the chat on screen may have changed while the core switched
+}
+
+// setReadyLine says above the composer why the chat on screen cannot send
+// yet; "" hides it (UI goroutine).
+func (d *UI) setReadyLine(text string) {
+	if text == "" {
+		d.readyLine.Hide()
+		return
+	}
+	d.readyLine.SetText(text)
+	d.readyLine.Show()
 }
 
 // confirmLink asks before opening a link from markdown (UI goroutine).
@@ -487,6 +520,10 @@ type chatHost struct{ d *UI }
 func (h chatHost) CopyText(s string)       { h.d.copyText(s) }
 func (h chatHost) ConfirmLink(dest string) { h.d.confirmLink(dest) }
 func (h chatHost) Resend(text string)      { h.d.composer.resend(text) }
+
+// Retry makes chatHost a chat.Retrier: a failed turn's Retry re-runs it
+// with exactly its kept message (the core's Retry), never as a new turn.
+func (h chatHost) Retry() { h.d.composer.retry() }
 
 // copyText puts s on the clipboard.
 func (d *UI) copyText(s string) { d.opts.App.Clipboard().SetContent(s) }

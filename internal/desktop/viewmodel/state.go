@@ -1,6 +1,8 @@
 // Package viewmodel owns the desktop window's app state: the open session
-// (its id, model, effort and workspace), whether a core is attached,
-// whether a turn is running, the model catalog and the plugin list. Widgets
+// (its id, model, effort and workspace: the chat on screen), whether it is
+// ready to send (the core's current session), whether a core is attached,
+// whether a turn is running in the chat on screen and which chat is
+// replying, the model catalog and the plugin list. Widgets
 // read it and subscribe to the changes they show instead of being poked by
 // whoever changed something. It knows no toolkit: it holds plain data.
 //
@@ -27,7 +29,8 @@ const (
 	Session Change = 1 << iota
 	// Model: the open session's model or effort.
 	Model
-	// Busy: a turn started or ended.
+	// Busy: a turn started or ended in the chat on screen (or another
+	// chat was put on screen).
 	Busy
 	// Connected: a core was attached (or is not yet).
 	Connected
@@ -35,6 +38,11 @@ const (
 	Models
 	// Plugins: the plugins' states.
 	Plugins
+	// Running: the chat whose reply is streaming changed.
+	Running
+	// Ready: the chat on screen became (or stopped being) the core's
+	// current session, the one a message goes to.
+	Ready
 )
 
 // Open is the open session as the window shows it.
@@ -46,6 +54,8 @@ type Open struct {
 type State struct {
 	open        Open
 	busy        bool
+	ready       bool
+	running     string
 	connected   bool
 	models      []providers.Model
 	catalogErrs map[string]string
@@ -79,10 +89,16 @@ func (s *State) notify(c Change) {
 	}
 }
 
-// SetSession records the open session.
+// SetSession records the open session; Model watchers are told too when
+// its model or effort differs from the last one's (a chat switch between
+// chats of one model rebuilds no model menu).
 func (s *State) SetSession(o Open) {
+	c := Session
+	if o.Model != s.open.Model || o.Effort != s.open.Effort {
+		c |= Model
+	}
 	s.open = o
-	s.notify(Session | Model)
+	s.notify(c)
 }
 
 // SetModel records the open session's model and effort.
@@ -95,6 +111,25 @@ func (s *State) SetModel(model, effort string) {
 func (s *State) SetBusy(busy bool) {
 	s.busy = busy
 	s.notify(Busy)
+}
+
+// SetRunning records the chat whose turn runs ("" when none).
+func (s *State) SetRunning(id string) {
+	if s.running == id {
+		return
+	}
+	s.running = id
+	s.notify(Running)
+}
+
+// SetReady records whether the chat on screen is the core's current
+// session.
+func (s *State) SetReady(ok bool) {
+	if s.ready == ok {
+		return
+	}
+	s.ready = ok
+	s.notify(Ready)
 }
 
 // SetConnected records whether a core is attached.
@@ -120,6 +155,13 @@ func (s *State) Open() Open { return s.open }
 
 // Busy reports whether a turn is running.
 func (s *State) Busy() bool { return s.busy }
+
+// Running is the chat whose turn runs ("" when none).
+func (s *State) Running() string { return s.running }
+
+// Ready reports whether the chat on screen is the core's current session:
+// a message sent now goes to it.
+func (s *State) Ready() bool { return s.ready }
 
 // Connected reports whether a core is attached.
 func (s *State) Connected() bool { return s.connected }

@@ -16,11 +16,21 @@ func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
 		want []Change
 	}{
 		{"session also tells model watchers", Model, func(s *State) { s.SetSession(Open{ID: "a", Model: "m"}) }, []Change{Session | Model}},
+		{"a session of the same model does not", Model, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model}},
+		{"session watchers see every switch", Session, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model, Session}},
 		{"model", Model, func(s *State) { s.SetModel("m", "high") }, []Change{Model}},
 		{"busy twice", Busy, func(s *State) { s.SetBusy(true); s.SetBusy(false) }, []Change{Busy, Busy}},
 		{"plugins not seen by busy", Busy, func(s *State) { s.SetPlugins([]agent.PluginInfo{{Name: "p"}}) }, nil},
 		{"models", Models | Plugins, func(s *State) { s.SetModels(nil, nil); s.SetPlugins(nil) }, []Change{Models, Plugins}},
 		{"connected", Connected, func(s *State) { s.SetConnected(true) }, []Change{Connected}},
+		{"running, told once per change", Running, func(s *State) { s.SetRunning("a"); s.SetRunning("a"); s.SetRunning("") }, []Change{Running, Running}},
+		{"ready, told once per change", Ready | Busy, func(s *State) { s.SetReady(true); s.SetReady(true); s.SetReady(false) }, []Change{Ready, Ready}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
