@@ -10,7 +10,8 @@
 # hide, show and search) reopens the first session by searching its text.
 # A second chat streams a long reply; the first is opened while it streams
 # (at once; its load waits for the reply's end), and the reply is saved in
-# its own chat.
+# its own chat. The echo provider is killed; a message sent then fails,
+# stays, and /retry sends it once the chat is opened again.
 # Quit and check the saved session on disk (the messages, the tool call and
 # its result, the model's answers). Then a broken settings.json: the app
 # opens with the error shown, chats on the defaults, and resets the file
@@ -181,6 +182,43 @@ xdotool key Return
 wait_for "the second chat on screen" sh -c "grep -q '^trace: viewing $SECOND ' '$LOGDIR/e2e.stdout'"
 wait_for "the second chat loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$SECOND'"
 grep -E '^trace: (viewing|chat ready) ' "$LOGDIR/e2e.stdout" | sed 's/^trace: /xvfb-e2e: switch: /'
+
+# Nothing typed is lost: the echo provider is killed, a message sent in the
+# second chat fails and stays (shown and saved with its error); opening the
+# chat again starts the plugins again, and /retry sends exactly that
+# message, once.
+pid_of() {
+	for p in /proc/[0-9]*; do
+		{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qF -- "$1" && basename "$p"
+	done
+	return 0
+}
+EP="$(pid_of "$D/plugins/echo-provider/bin/echo-provider" | head -n 1)"
+[ -n "$EP" ] || fail "no echo-provider process to kill"
+kill -9 "$EP"
+FAILED="$(grep -cxF 'trace: turn failed' "$LOGDIR/e2e.stdout" || true)"
+xdotool type --delay 5 'keep-this-message'
+xdotool key Return
+wait_for "the failed turn" traced "$((FAILED + 1))" 'turn failed'
+wait_for "the failed message saved" grep -qF 'keep-this-message' "$D/sessions/$SECOND.json"
+for q in e2e-ok landed-here; do
+	xdotool key ctrl+b
+	xdotool key ctrl+b
+	xdotool key ctrl+a
+	N="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
+	xdotool type --delay 5 "$q"
+	wait_for "the search for $q" traced "$((N + 1))" "sessions listed for $q"
+	xdotool key Return
+	[ "$q" = e2e-ok ] && ID="$FIRST" || ID="$SECOND"
+	wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$ID'"
+done
+DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+xdotool type --delay 5 '/retry'
+xdotool key Return
+wait_for "the retried turn" traced "$((DONE + 1))" 'turn done'
+wait_for "the retried reply saved" grep -qF 'Echo: keep-this-message' "$D/sessions/$SECOND.json"
+[ "$(grep -oF '"content": "keep-this-message"' "$D/sessions/$SECOND.json" | wc -l)" = 1 ] ||
+	fail "the retried message is not in the chat exactly once: $(grep -c keep-this-message "$D/sessions/$SECOND.json")"
 
 kill -TERM "$APP"
 wait "$APP" || true

@@ -140,6 +140,8 @@ func (s *sidebar) openFirst() {
 		return
 	}
 	s.d.openChat(s.items[0].ID)
+	// Searched, Enter, type: the chat opened is the one you write in next.
+	s.d.win.Canvas().Focus(s.d.composer.entry)
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {

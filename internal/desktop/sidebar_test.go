@@ -140,4 +140,6 @@ func TestSidebarEnterOpensTheSearchTypedNotTheListBefore(t *testing.T) {
 		sb.openFirst()
 	})
 	h.waitFor("alpha on screen", func() bool { return h.d.state.Open().ID == saved[0].ID })
+	// What is typed next is the chat's next message, not a new search.
+	h.waitFor("the composer focused", func() bool { return h.d.win.Canvas().Focused() == h.d.composer.entry })
 }

@@ -56,7 +56,11 @@ func (f fakeSet) Close(context.Context)             { *f.events = append(*f.even
 // of them every notification; nil sets are skipped.
 func TestJoin(t *testing.T) {
 	var ev []string
-	j := Join(fakeSet{"a", &ev}, nil, fakeSet{"b", &ev})
+	j := Join(reportingSet{fakeSet{"a", &ev}}, nil, fakeSet{"b", &ev})
+	// The join keeps what a set can say about itself (xdev's status).
+	if r, ok := j.(Reporter); !ok || len(r.ExtensionStatus()) != 1 || r.ExtensionStatus()[0].Name != "a" {
+		t.Fatal("the joined set lost the extensions' status")
+	}
 	if tl := j.Tools(); len(tl) != 2 || tl[0].Name != "a" || tl[1].Name != "b" {
 		t.Fatalf("tools %+v", tl)
 	}
@@ -71,3 +75,7 @@ func TestJoin(t *testing.T) {
 		t.Fatalf("events %v", ev)
 	}
 }
+
+type reportingSet struct{ fakeSet }
+
+func (r reportingSet) ExtensionStatus() []Status { return []Status{{Name: r.name}} }

@@ -58,3 +58,18 @@ func (j joined) Close(ctx context.Context) {
 		s.Close(ctx)
 	}
 }
+
+// ExtensionStatus makes a joined set a Reporter: the statuses of the sets
+// that can describe themselves, in order (the plugin manager and the
+// renderers of xdev commands read them through it).
+func (j joined) ExtensionStatus() []Status {
+	var out []Status
+	for _, s := range j {
+		if r, ok := s.(Reporter); ok {
+			out = append(out, r.ExtensionStatus()...)
+		}
+	}
+	return out
+}
+
+var _ Reporter = joined(nil)
