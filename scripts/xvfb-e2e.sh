@@ -11,7 +11,8 @@
 # A second chat streams a long reply; the first is opened while it streams
 # (at once; its load waits for the reply's end), and the reply is saved in
 # its own chat. The echo provider is killed; a message sent then fails,
-# stays, and /retry sends it once the chat is opened again.
+# stays, and /retry sends it once the chat is opened again; a stopped reply
+# and a denied write come back when the chat is opened again.
 # Quit and check the saved session on disk (the messages, the tool call and
 # its result, the model's answers). Then a broken settings.json: the app
 # opens with the error shown, chats on the defaults, and resets the file
@@ -219,6 +220,39 @@ wait_for "the retried turn" traced "$((DONE + 1))" 'turn done'
 wait_for "the retried reply saved" grep -qF 'Echo: keep-this-message' "$D/sessions/$SECOND.json"
 [ "$(grep -oF '"content": "keep-this-message"' "$D/sessions/$SECOND.json" | wc -l)" = 1 ] ||
 	fail "the retried message is not in the chat exactly once: $(grep -c keep-this-message "$D/sessions/$SECOND.json")"
+
+# History is faithful: a reply stopped with Esc and a write denied with Esc
+# come back when the chat is opened again (its notes, traced as shown).
+FAILED="$(grep -cxF 'trace: turn failed' "$LOGDIR/e2e.stdout" || true)"
+REPLYING="$(grep -cxF "trace: replying $SECOND" "$LOGDIR/e2e.stdout" || true)"
+xdotool type --delay 2 "stop-me $(printf 'slowly %.0s' $(seq 150))never-here"
+xdotool key Return
+wait_for "the reply that will be stopped" traced "$((REPLYING + 1))" "replying $SECOND"
+xdotool key Escape
+wait_for "the stopped turn" traced "$((FAILED + 1))" 'turn failed'
+ASKED="$(grep -cxF 'trace: approval write_file' "$LOGDIR/e2e.stdout" || true)"
+DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+xdotool type --delay 5 'call write_file {"path":"denied.txt","content":"no"}'
+xdotool key Return
+wait_for "the write's approval" traced "$((ASKED + 1))" 'approval write_file'
+xdotool key Escape
+wait_for "the denied turn" traced "$((DONE + 1))" 'turn done'
+[ -f "$WS/denied.txt" ] && fail "a denied write ran"
+for q in e2e-ok landed-here; do
+	xdotool key ctrl+b
+	xdotool key ctrl+b
+	xdotool key ctrl+a
+	N="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
+	xdotool type --delay 5 "$q"
+	wait_for "the search for $q" traced "$((N + 1))" "sessions listed for $q"
+	xdotool key Return
+	[ "$q" = e2e-ok ] && ID="$FIRST" || ID="$SECOND"
+	wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$ID'"
+done
+RESTORED="$(grep "^trace: restored $SECOND notes " "$LOGDIR/e2e.stdout" | tail -n 1)"
+for kind in failed stopped denied; do
+	echo "$RESTORED" | grep -q "[ ,]$kind\(,\|\$\)" || fail "the reopened chat lacks its $kind note: $RESTORED"
+done
 
 kill -TERM "$APP"
 wait "$APP" || true

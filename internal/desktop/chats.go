@@ -337,6 +337,9 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 		t.ShowSession(*s)
 	}
 	d.transcript.show(t)
+	if s != nil && len(s.Notes) > 0 {
+		d.trace("restored " + id + " notes " + noteKinds(s.Notes)) // what the e2e script checks a reopened chat by
+	}
 	o := viewmodel.Open{ID: id, Workspace: d.state.Open().Workspace}
 	switch {
 	case s != nil:
@@ -608,4 +611,14 @@ func (d *UI) turnEnded(id string) {
 		}
 	})
 	d.kickLoad()
+}
+
+// noteKinds lists the kinds of a session's notes in order, comma-separated
+// ("stopped,denied,usage").
+func noteKinds(notes []agent.Note) string {
+	kinds := make([]string, len(notes))
+	for i, n := range notes {
+		kinds[i] = string(n.Kind)
+	}
+	return strings.Join(kinds, ",")
 }
