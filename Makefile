@@ -6,10 +6,11 @@ BIN         := bin
 DEMO_DIR    ?= $(CURDIR)/.demo
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian packages Fyne needs to build and show a window (cgo + GL + X11), and
-# Xvfb and xdotool for the CI start test and the end-to-end script; Node and
-# npm for the MCP reference servers the tests talk to.
+# Xvfb and xdotool for the CI start test and the end-to-end script. Node and
+# npm (for the MCP reference servers) are installed by mcp-servers only when
+# missing: a machine may have them from elsewhere (NodeSource bundles npm).
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb xdotool nodejs npm
+               libxi-dev libxxf86vm-dev xvfb xdotool
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
@@ -69,6 +70,11 @@ deps:
 MCP_SERVERS := testdata/mcp-servers
 mcp-servers: $(MCP_SERVERS)/node_modules/.package-lock.json
 $(MCP_SERVERS)/node_modules/.package-lock.json: $(MCP_SERVERS)/package-lock.json
+	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
+		echo "installing: nodejs npm"; \
+		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm; \
+	fi
 	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
 
 build:
