@@ -109,9 +109,17 @@ func TestProgressAndCancel(t *testing.T) {
 	if err != nil || !strings.Contains(res.Text, "completed") {
 		t.Fatalf("long operation: %+v %v", res, err)
 	}
+	// The SDK hands notifications to the handler concurrently with the
+	// result: the last progress may land after the call returned (and is
+	// then dropped), so the earlier steps are what a call surely sees.
 	mu.Lock()
-	if len(seen) != 4 || seen[3].Progress != 4 || seen[3].Total != 4 {
+	if len(seen) < 3 || len(seen) > 4 || seen[0].Total != 4 {
 		t.Errorf("progress %+v", seen)
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Progress <= seen[i-1].Progress {
+			t.Errorf("progress went back: %+v", seen)
+		}
 	}
 	mu.Unlock()
 
