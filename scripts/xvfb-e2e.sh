@@ -188,6 +188,22 @@ grep -E '^trace: (viewing|chat ready) ' "$LOGDIR/e2e.stdout" | sed 's/^trace: /x
 # second chat fails and stays (shown and saved with its error); opening the
 # chat again starts the plugins again, and /retry sends exactly that
 # message, once.
+# reopen_second: open the first chat, then the second again, from the
+# sidebar's search (the second chat's plugins start again; its file is read).
+reopen_second() {
+	local q id n
+	for q in e2e-ok landed-here; do
+		xdotool key ctrl+b
+		xdotool key ctrl+b
+		xdotool key ctrl+a
+		n="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
+		xdotool type --delay 5 "$q"
+		wait_for "the search for $q" traced "$((n + 1))" "sessions listed for $q"
+		xdotool key Return
+		[ "$q" = e2e-ok ] && id="$FIRST" || id="$SECOND"
+		wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$id'"
+	done
+}
 pid_of() {
 	for p in /proc/[0-9]*; do
 		{ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qF -- "$1" && basename "$p"
@@ -202,17 +218,7 @@ xdotool type --delay 5 'keep-this-message'
 xdotool key Return
 wait_for "the failed turn" traced "$((FAILED + 1))" 'turn failed'
 wait_for "the failed message saved" grep -qF 'keep-this-message' "$D/sessions/$SECOND.json"
-for q in e2e-ok landed-here; do
-	xdotool key ctrl+b
-	xdotool key ctrl+b
-	xdotool key ctrl+a
-	N="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
-	xdotool type --delay 5 "$q"
-	wait_for "the search for $q" traced "$((N + 1))" "sessions listed for $q"
-	xdotool key Return
-	[ "$q" = e2e-ok ] && ID="$FIRST" || ID="$SECOND"
-	wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$ID'"
-done
+reopen_second
 DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
 xdotool type --delay 5 '/retry'
 xdotool key Return
@@ -238,17 +244,7 @@ wait_for "the write's approval" traced "$((ASKED + 1))" 'approval write_file'
 xdotool key Escape
 wait_for "the denied turn" traced "$((DONE + 1))" 'turn done'
 [ -f "$WS/denied.txt" ] && fail "a denied write ran"
-for q in e2e-ok landed-here; do
-	xdotool key ctrl+b
-	xdotool key ctrl+b
-	xdotool key ctrl+a
-	N="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
-	xdotool type --delay 5 "$q"
-	wait_for "the search for $q" traced "$((N + 1))" "sessions listed for $q"
-	xdotool key Return
-	[ "$q" = e2e-ok ] && ID="$FIRST" || ID="$SECOND"
-	wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$ID'"
-done
+reopen_second
 RESTORED="$(grep "^trace: restored $SECOND notes " "$LOGDIR/e2e.stdout" | tail -n 1)"
 for kind in failed stopped denied; do
 	echo "$RESTORED" | grep -q "[ ,]$kind\(,\|\$\)" || fail "the reopened chat lacks its $kind note: $RESTORED"
