@@ -573,6 +573,28 @@ func (d *UI) OpenSession(ctx context.Context, id string) error {
 	}
 }
 
+// trashWhenLoaded deletes chat id (a goroutine). The core refuses to delete
+// the chat it is opening (the click that showed it started that load), so
+// a delete clicked right after the click waits for the load to end, then
+// deletes it: the core moves on to a new chat.
+func (c *chats) trashWhenLoaded(ctx context.Context, core coreAPI, id string) error {
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		err := core.TrashSession(ctx, id)
+		var busy *agent.BusyError
+		if !errors.As(err, &busy) || busy.Holder != agent.OpOpen {
+			return err
+		}
+		select {
+		case <-ch: // the load ended (current or loadErr changed)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
 // turnStarted records the chat that replies (a core goroutine).
 func (d *UI) turnStarted(id string) {
 	sw := d.chats

@@ -285,22 +285,23 @@ func (s *sidebar) trash() {
 		return
 	}
 	s.d.withCore("delete session", func(ctx context.Context, c coreAPI) error {
-		if err := c.TrashSession(ctx, it.ID); err != nil {
-			return err
-		}
+		err := s.d.chats.trashWhenLoaded(ctx, c, it.ID)
 		s.d.b.Post(func() {
-			s.trashed = it.ID
-			s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
-			s.undo.Show()
-			s.reload()
-			if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
-				// The chat on screen was not the core's yet (the core moves
-				// on to a new chat when its current one is deleted): show
-				// the core's.
-				s.d.openChat(cur)
+			if err == nil {
+				s.trashed = it.ID
+				s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
+				s.undo.Show()
+				s.reload()
+				if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
+					// The chat on screen was not the core's yet (the core moves
+					// on to a new chat when its current one is deleted): show
+					// the core's.
+					s.d.openChat(cur)
+				}
 			}
+			s.d.kickLoad() // a load the delete's busy token refused waits for this
 		})
-		return nil
+		return err
 	})
 }
 

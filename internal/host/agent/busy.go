@@ -36,6 +36,7 @@ const (
 	OpReload    Operation = "restarting the plugins"
 	OpPluginSet Operation = "changing the plugins"
 	OpRevoke    Operation = "revoking an approval"
+	OpTrash     Operation = "deleting a session"
 )
 
 // BusyError is an operation refused because another holds the busy token.

@@ -131,6 +131,7 @@ func TestTurnRefusesEveryOtherOperation(t *testing.T) {
 		{"RemovePlugin", func() error { return c.RemovePlugin(ctx, "mock") }},
 		{"RevokeSession", func() error { return c.RevokeSession(ctx, "run_command") }},
 		{"RevokeAlways", func() error { return c.RevokeAlways(agent.Rule{Tool: "run_command"}) }},
+		{"TrashSession of the current one", func() error { return c.TrashSession(ctx, id) }},
 	}
 	for _, op := range ops {
 		err := op.run()
@@ -189,15 +190,22 @@ func TestSwitchRefusesASendRacingIt(t *testing.T) {
 			gen := c.Runtime().Current().Number
 
 			type seen struct {
-				err     error
-				current string
+				err, trash error
+				current    string
 			}
 			var got []seen
 			// The surfaces are bound to the new generation before its
 			// sidecars start: this runs in the middle of the switch.
 			fe.setOnEvent(func(ev agent.Event) {
 				if ev.Kind == agent.EventSurface && ev.Surface.Kind == surfaces.Cleared && ev.Surface.Generation > gen {
-					got = append(got, seen{c.Send(ctx, "racing"), c.Session().ID})
+					// Deleting the session being switched to, or the current
+					// one, is refused too (the core would switch to a deleted
+					// session, or away from one it is replacing).
+					target := c.Session().ID
+					if tt.op == agent.OpOpen {
+						target = saved
+					}
+					got = append(got, seen{c.Send(ctx, "racing"), c.TrashSession(ctx, target), c.Session().ID})
 				}
 			})
 			if err := tt.run(c, saved); err != nil {
@@ -210,6 +218,9 @@ func TestSwitchRefusesASendRacingIt(t *testing.T) {
 			var be *agent.BusyError
 			if !errors.As(got[0].err, &be) || be.Holder != tt.op || be.Wanted != agent.OpTurn || errors.Is(got[0].err, agent.ErrTurnRunning) {
 				t.Fatalf("Send during %s: %v, want a BusyError held by %q", tt.name, got[0].err, tt.op)
+			}
+			if !errors.As(got[0].trash, &be) || be.Holder != tt.op || be.Wanted != agent.OpTrash {
+				t.Fatalf("TrashSession during %s: %v, want a BusyError held by %q", tt.name, got[0].trash, tt.op)
 			}
 			if got[0].current != before {
 				t.Fatalf("mid-switch the current session was %s, want %s until the generation is live", got[0].current, before)

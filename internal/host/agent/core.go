@@ -64,6 +64,7 @@ type Core struct {
 	// shadowWarned: extension tools already reported as shadowing (mu).
 	shadowWarned map[string]bool
 	busy         Operation                  // the busy token's holder ("" when idle; busy.go)
+	opening      string                     // the session LoadSession is switching to ("" when none)
 	starting     map[string]*sidecar.Client // clients of the generation being started
 	session      *Session                   // current only once its generation is live
 	running      context.CancelFunc         // the turn in progress

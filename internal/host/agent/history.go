@@ -166,14 +166,43 @@ func (c *Core) RenameSession(ctx context.Context, id, name string) error {
 	return c.sessions.Rename(id, name)
 }
 
-// TrashSession deletes a session to the trash. Deleting the open one starts
-// a new chat first (so nothing writes it back).
+// TrashSession deletes a session to the trash. Deleting the current one
+// starts a new chat first (so nothing writes it back), the check and the
+// switch one step under the busy token. Another chat's file just moves,
+// whatever runs, unless a LoadSession is opening it: that one, and the
+// current one while another operation holds the token, are refused with a
+// *BusyError whose holder says why.
 func (c *Core) TrashSession(ctx context.Context, id string) error {
-	if c.Session().ID == id {
-		if err := c.NewSession(ctx, ""); err != nil {
-			return err
-		}
+	c.mu.Lock()
+	holder, current, opening := c.busy, c.session.ID, c.opening
+	if holder == "" && id == current {
+		c.busy = OpTrash
 	}
+	c.mu.Unlock()
+	switch {
+	case holder != "" && (id == current || id == opening):
+		return &BusyError{Holder: holder, Wanted: OpTrash}
+	case id != current:
+		return c.trashFile(id)
+	}
+	newID, err := c.trashCurrent(ctx, id)
+	if newID != "" {
+		c.fe.Emit(Event{Kind: EventSession, SessionID: newID})
+	}
+	return err
+}
+
+// trashCurrent is TrashSession of the current session, holding the busy
+// token, which it releases before the front end hears of the new chat.
+func (c *Core) trashCurrent(ctx context.Context, id string) (newID string, err error) {
+	defer c.release()
+	if newID, err = c.newSession(ctx, ""); err != nil {
+		return "", err
+	}
+	return newID, c.trashFile(id)
+}
+
+func (c *Core) trashFile(id string) error {
 	if err := c.sessions.Trash(id); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}

@@ -148,6 +148,14 @@ func (c *Core) newSession(ctx context.Context, workspace string) (string, error)
 // old session current (*SessionSwitchError).
 func (c *Core) LoadSession(ctx context.Context, id string) error {
 	err := c.guarded(OpOpen, func() error {
+		c.mu.Lock()
+		c.opening = id
+		c.mu.Unlock()
+		defer func() {
+			c.mu.Lock()
+			c.opening = ""
+			c.mu.Unlock()
+		}()
 		s, err := c.sessions.Load(id)
 		if err != nil {
 			return err
