@@ -42,6 +42,10 @@ type Config struct {
 	// CommandSource, when set, offers more slash commands to Exec (plugin
 	// packages' commands).
 	CommandSource CommandSource
+	// Packages, when set, replaces reading the plugin packages' contributions
+	// from the store (plugin.LoadPackages of Layout): a test gives packages
+	// it built from fixture folders.
+	Packages func() ([]plugin.Package, []error)
 }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
