@@ -5,7 +5,8 @@
 # /usr/share/reasonix-desktop/examples, --demo, a screenshot after 5 s
 # ($LOGDIR/package-installed.png), a clean quit after 8 s. Fails when the
 # package does not install, the .desktop entry or icon is missing, the app
-# exits non-zero or leaves no screenshot. Needs root (or sudo).
+# exits non-zero or leaves no screenshot. Then the .rpm, unpacked into a
+# scratch root, runs a headless chat (see below). Needs root (or sudo).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -39,3 +40,38 @@ timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" reasonix-desktop gui --data-d
 	fail "the installed app exited non-zero (see $LOGDIR/package-run.log)"
 [ -s "$SHOT" ] || fail "no screenshot at $SHOT"
 echo "package-check: $deb installed and started; screenshot $SHOT"
+
+# The .rpm: this is a Debian machine, so it is not installed into the
+# system's rpm database; its payload is unpacked into a scratch root
+# (rpm2cpio | cpio, what rpm -i writes) and the binary it carries runs
+# from there: the same files at the same paths, the examples installed
+# from it, and a headless chat with the echo model.
+rpm=$(ls bin/pkg/reasonix-desktop-*.x86_64.rpm 2>/dev/null | head -n 1)
+[ -n "$rpm" ] || fail "no .rpm in bin/pkg (run make package)"
+for t in rpm2cpio:rpm2cpio cpio:cpio; do
+	command -v "${t%%:*}" >/dev/null ||
+		DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${t#*:}" >>"$LOGDIR/package-dpkg.log" 2>&1 ||
+		fail "cannot install ${t#*:} to check the .rpm"
+done
+R="$D/rpmroot"
+mkdir -p "$R"
+# Debian's rpm2cpio (4.18) exits 1 on nfpm's packages although it writes
+# the whole payload; cpio checks the archive through to its trailer, and
+# the files are checked below.
+rpm2cpio "$rpm" >"$D/payload.cpio" 2>>"$LOGDIR/package-dpkg.log" || true
+(cd "$R" && cpio -idm --no-absolute-filenames --quiet <"$D/payload.cpio") 2>>"$LOGDIR/package-dpkg.log" || fail "unpack $rpm"
+for f in usr/bin/reasonix-desktop usr/share/applications/io.reasonix.desktop.desktop \
+	usr/share/icons/hicolor/256x256/apps/io.reasonix.desktop.png \
+	usr/share/reasonix-desktop/examples/echo-provider/bin/echo-provider; do
+	[ -e "$R/$f" ] || fail "/$f not in $rpm"
+done
+RD="$D/rpmdata"
+"$R/usr/bin/reasonix-desktop" plugin install --yes --data-dir "$RD" "$R/usr/share/reasonix-desktop/examples/echo-provider" >>"$LOGDIR/package-run.log" 2>&1 ||
+	fail "plugin install echo-provider from the .rpm's files"
+out=$(timeout 60 "$R/usr/bin/reasonix-desktop" chat --headless --data-dir "$RD" --model plugin/echo-provider/echo/echo-1 --prompt "hi from the rpm" 2>>"$LOGDIR/package-run.log") ||
+	fail "a headless chat through the .rpm's binary"
+case "$out" in
+*"Echo: hi from the rpm"*) ;;
+*) fail "the .rpm's binary answered: $out" ;;
+esac
+echo "package-check: $rpm unpacked; its binary installed a plugin and chatted"
