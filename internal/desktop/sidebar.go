@@ -43,6 +43,11 @@ type sidebar struct {
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
 	syncing  bool   // refresh is moving the highlight: not a user pick
+	reads    listReads
+}
+
+// listReads is the state of the sidebar's list reads (UI goroutine).
+type listReads struct {
 	// reloads numbers the list reads (a slower, older one is dropped);
 	// listedFor is the search the items answer; openPending is an Enter
 	// pressed before the list for the search typed arrived.
@@ -132,8 +137,8 @@ func (s *sidebar) toggle() {
 
 // openFirst opens the first session the search found (Enter in search).
 func (s *sidebar) openFirst() {
-	if s.listedFor != s.search.Text {
-		s.openPending = true // Enter typed right after the search: open from its list
+	if s.reads.listedFor != s.search.Text {
+		s.reads.openPending = true // Enter typed right after the search: open from its list
 		return
 	}
 	if len(s.items) == 0 {
@@ -172,16 +177,16 @@ func (s *sidebar) reload() {
 	if c == nil {
 		return
 	}
-	if s.reading {
+	if s.reads.reading {
 		// One read at a time (each decodes every saved chat): typing a
 		// search reads once per pause, not once per key.
-		s.again = true
+		s.reads.again = true
 		return
 	}
-	s.reading = true
+	s.reads.reading = true
 	running := d.state.Running()
-	s.reloads++
-	seq := s.reloads
+	s.reads.reloads++
+	seq := s.reads.reloads
 	d.async("sessions", func(context.Context) error {
 		all := withRunning(c, c.SearchSessions(q), running, q)
 		mine := make([]agent.Summary, 0, len(all))
@@ -191,20 +196,20 @@ func (s *sidebar) reload() {
 			}
 		}
 		d.b.Post(func() {
-			s.reading = false
-			if s.again {
-				s.again = false
+			s.reads.reading = false
+			if s.reads.again {
+				s.reads.again = false
 				s.reload() // what was asked meanwhile (another search, a change)
 				return
 			}
-			if seq != s.reloads {
+			if seq != s.reads.reloads {
 				return // a later read is on its way
 			}
 			s.show(mine)
-			s.listedFor, s.listedWS = q, ws
+			s.reads.listedFor, s.reads.listedWS = q, ws
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
-			if s.openPending && q == s.search.Text {
-				s.openPending = false
+			if s.reads.openPending && q == s.search.Text {
+				s.reads.openPending = false
 				s.openFirst()
 			}
 		})
@@ -236,7 +241,7 @@ func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Sum
 // highlight moves (reading it decodes every saved chat, which would
 // compete with the switch for the CPU).
 func (s *sidebar) sessionShown() {
-	if s.d.state.Open().Workspace != s.listedWS || s.reloads == 0 {
+	if s.d.state.Open().Workspace != s.reads.listedWS || s.reads.reloads == 0 {
 		s.reload()
 		return
 	}
