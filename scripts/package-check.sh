@@ -75,3 +75,10 @@ case "$out" in
 *) fail "the .rpm's binary answered: $out" ;;
 esac
 echo "package-check: $rpm unpacked; its binary installed a plugin and chatted"
+
+# The Windows installer (NSIS, 64-bit): installed, used and uninstalled
+# under wine, when make package built it (PKG_WINDOWS=1, the default).
+setup=$(ls bin/pkg/reasonix-desktop-*-windows-amd64-setup.exe 2>/dev/null | head -n 1)
+if [ -n "$setup" ]; then
+	bash scripts/windows/installer-check.sh "$setup" "$LOGDIR" || fail "the Windows installer (see $LOGDIR/windows-installer.log)"
+fi

@@ -2,7 +2,8 @@
 ; -DSRC=<staged folder> -DOUT=<installer path> installer.nsi). Per-user
 ; install (no admin prompt) into %LOCALAPPDATA%\Programs\Reasonix Desktop,
 ; a Start menu shortcut, the example plugins, and an uninstaller.
-Unicode true
+; A 64-bit installer (it installs 64-bit programs; 64-bit-only wine, as in CI, runs it).
+Target amd64-unicode
 SetCompressor /SOLID lzma
 Name "Reasonix Desktop ${VERSION}"
 OutFile "${OUT}"
