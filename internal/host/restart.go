@@ -24,51 +24,26 @@ import (
 // the current generation, needs a full Reload (ErrNeedsReload). ErrBusy
 // means a turn holds the runtime.
 func (r *Runtime) RestartPlugin(ctx context.Context, name string) (*Generation, error) {
-	select {
-	case r.reloadSem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("restart %s: waiting for the reload in flight: %w", name, ctx.Err())
-	}
-	defer func() { <-r.reloadSem }()
-	r.mu.Lock()
-	if r.stopped {
-		r.mu.Unlock()
-		return nil, errors.New("runtime is shut down")
-	}
-	if r.holds > 0 {
-		r.mu.Unlock()
-		return nil, ErrBusy
-	}
-	cur := r.gen
-	number := r.next
-	r.next++
-	r.reloading = true
-	startCtx, cancel := context.WithCancel(ctx)
-	r.cancelReload = cancel
-	r.mu.Unlock()
-	defer func() {
-		cancel()
-		r.mu.Lock()
-		r.reloading, r.cancelReload = false, nil
-		r.settled.Broadcast()
-		r.mu.Unlock()
-	}()
-
-	next, err := r.restartOne(startCtx, cur, name, number)
+	slot, err := r.beginReload(ctx, "restart "+name)
 	if err != nil {
 		return nil, err
 	}
+	defer slot.end()
 	r.mu.Lock()
-	if r.stopped {
-		r.mu.Unlock()
+	cur := r.gen
+	r.mu.Unlock()
+	next, err := r.restartOne(slot.ctx, cur, name, slot.number)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.publish(next, func() {
 		next.chain.Close()
 		if c, ok := next.clients[name]; ok {
 			c.Shutdown(context.WithoutCancel(ctx))
 		}
-		return nil, errors.New("runtime is shut down")
+	}); err != nil {
+		return nil, err
 	}
-	r.gen = next
-	r.mu.Unlock()
 	cur.chain.Close()
 	if old, ok := cur.clients[name]; ok {
 		old.Shutdown(context.WithoutCancel(ctx))

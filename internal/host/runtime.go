@@ -222,61 +222,95 @@ func (r *Runtime) Start(ctx context.Context) (*Generation, error) {
 // then runs (with the session set by then). ErrBusy means a turn holds the
 // runtime.
 func (r *Runtime) Reload(ctx context.Context) (*Generation, error) {
-	select {
-	case r.reloadSem <- struct{}{}:
-	case <-ctx.Done():
-		return nil, fmt.Errorf("reload: waiting for the reload in flight: %w", ctx.Err())
-	}
-	defer func() { <-r.reloadSem }()
-	r.mu.Lock()
-	if r.stopped {
-		r.mu.Unlock()
-		return nil, errors.New("runtime is shut down")
-	}
-	if r.holds > 0 {
-		r.mu.Unlock()
-		return nil, ErrBusy
-	}
-	r.reloading = true
-	startCtx, cancel := context.WithCancel(ctx)
-	r.cancelReload = cancel
-	number := r.next
-	r.next++
-	session := protocol.SessionContext{SessionID: r.cfg.SessionID, WorkspaceRoot: r.cfg.WorkspaceRoot,
-		Generation: number, Epoch: r.epoch}
-	r.mu.Unlock()
-	defer func() {
-		cancel()
-		r.mu.Lock()
-		r.reloading, r.cancelReload = false, nil
-		r.settled.Broadcast()
-		r.mu.Unlock()
-	}()
-
-	if r.cfg.OnStarting != nil {
-		r.cfg.OnStarting(session)
-	}
-	gen, err := r.startGeneration(startCtx, session)
+	slot, err := r.beginReload(ctx, "reload")
 	if err != nil {
 		return nil, err
 	}
+	defer slot.end()
 	r.mu.Lock()
-	if r.stopped {
-		// Shutdown came during the start: this generation never publishes.
-		r.mu.Unlock()
+	session := protocol.SessionContext{SessionID: r.cfg.SessionID, WorkspaceRoot: r.cfg.WorkspaceRoot,
+		Generation: slot.number, Epoch: r.epoch}
+	r.mu.Unlock()
+	if r.cfg.OnStarting != nil {
+		r.cfg.OnStarting(session)
+	}
+	gen, err := r.startGeneration(slot.ctx, session)
+	if err != nil {
+		return nil, err
+	}
+	old, err := r.publish(gen, func() {
 		gen.chain.Close()
 		shutdownAll(context.WithoutCancel(ctx), gen.clients)
-		return nil, errors.New("runtime is shut down")
+	})
+	if err != nil {
+		return nil, err
 	}
-	old := r.gen
-	r.gen = gen
-	r.mu.Unlock()
 	if old != nil {
 		old.chain.Close()
 		shutdownAll(context.WithoutCancel(ctx), old.clients)
 	}
 	r.changed()
 	return gen, nil
+}
+
+// reloadSlot is a generation change in flight (Reload, RestartPlugin): the
+// number of the generation it starts and the context its starts run in
+// (Shutdown cancels it). end gives the slot back.
+type reloadSlot struct {
+	number int64
+	ctx    context.Context
+	end    func()
+}
+
+// beginReload waits for the reload in flight to end, then takes the slot
+// unless the runtime is shut down or a turn holds it (ErrBusy). what names
+// the caller in errors.
+func (r *Runtime) beginReload(ctx context.Context, what string) (reloadSlot, error) {
+	select {
+	case r.reloadSem <- struct{}{}:
+	case <-ctx.Done():
+		return reloadSlot{}, fmt.Errorf("%s: waiting for the reload in flight: %w", what, ctx.Err())
+	}
+	r.mu.Lock()
+	if r.stopped || r.holds > 0 {
+		err := ErrBusy
+		if r.stopped {
+			err = errors.New("runtime is shut down")
+		}
+		r.mu.Unlock()
+		<-r.reloadSem
+		return reloadSlot{}, err
+	}
+	number := r.next
+	r.next++
+	r.reloading = true
+	startCtx, cancel := context.WithCancel(ctx)
+	r.cancelReload = cancel
+	r.mu.Unlock()
+	return reloadSlot{number: number, ctx: startCtx, end: func() {
+		cancel()
+		r.mu.Lock()
+		r.reloading, r.cancelReload = false, nil
+		r.settled.Broadcast()
+		r.mu.Unlock()
+		<-r.reloadSem
+	}}, nil
+}
+
+// publish makes next the current generation and returns the one it
+// replaces; when Shutdown came during the start, next never publishes:
+// discard stops what it started and an error returns.
+func (r *Runtime) publish(next *Generation, discard func()) (*Generation, error) {
+	r.mu.Lock()
+	if r.stopped {
+		r.mu.Unlock()
+		discard()
+		return nil, errors.New("runtime is shut down")
+	}
+	old := r.gen
+	r.gen = next
+	r.mu.Unlock()
+	return old, nil
 }
 
 // Shutdown stops every sidecar of the current generation, in parallel.
