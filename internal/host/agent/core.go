@@ -64,6 +64,8 @@ type Core struct {
 
 	ext Extensions // nil without extensions
 
+	pkgCache packageCache // the plugin packages' contributions (packages.go)
+
 	mu sync.Mutex
 	// shadowWarned: extension tools already reported as shadowing (mu).
 	shadowWarned map[string]bool
@@ -126,6 +128,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		hc.StartBudget = cfg.StartBudget
 	}
 	c.runtime = host.New(hc)
+	c.reloadPackages()
 	if cfg.Extensions != nil {
 		ext, err := cfg.Extensions(ctx, c)
 		if err != nil {
