@@ -343,6 +343,8 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 		d.trace("command " + res.Name + ": " + res.SessionID)
 	case agent.CommandRetry:
 		d.b.Post(d.composer.retry)
+	case agent.CommandSend:
+		d.b.Post(func() { d.composer.sendText(res.Text) })
 	case agent.CommandQuit:
 		d.transcript.AddNotice(res.Name+" ends a terminal chat; close the window to quit the app", uikit.NoticeInfo)
 	case agent.CommandAction:

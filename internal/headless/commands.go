@@ -102,6 +102,8 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 		f.actionDone(line, res.Action)
 	case agent.CommandRan:
 		f.commandOutput(line, res)
+	case agent.CommandSend:
+		return f.send(ctx, core, res.Text)
 	case agent.CommandRetry:
 		if !f.opts.JSON { // JSON: the turn's events say it
 			f.say("retrying: %s\n", safe(firstLines(res.Text, 1)))

@@ -33,6 +33,7 @@ const (
 	CommandAction   CommandKind = "action"         // Action: a plugin UI action's outcome
 	CommandRan      CommandKind = "command_output" // Output: an extension or package command's output
 	CommandRetry    CommandKind = "retry"          // Text: the message the last (failed) turn sends again; the front end runs Retry
+	CommandSend     CommandKind = "send"           // Text: a template the command expanded (a package command, an MCP prompt); the front end sends it to the model as the user's message
 )
 
 // CommandResult is a command's answer, plain data. Kind says which fields
@@ -60,6 +61,9 @@ type CommandResult struct {
 type CommandInfo struct {
 	Name        string // "/ext:deploy"
 	Description string // redacted
+	// Send says Run's text is a message for the model (a package command's
+	// or an MCP prompt's expansion), not output to show.
+	Send bool
 }
 
 // ActionOutcome is what a plugin UI action answered.
@@ -175,6 +179,9 @@ func (c *Core) Exec(ctx context.Context, line string) (CommandResult, error) {
 				out, err := src.Run(ctx, cl.Name, cl.Args)
 				if err != nil {
 					return CommandResult{}, fmt.Errorf("%s: %w", cl.Name, err)
+				}
+				if pc.Send { // the user's own message, expanded: the model sees it unredacted as typed text would be
+					return CommandResult{Kind: CommandSend, Name: cl.Name, Text: out}, nil
 				}
 				out = redact.String(out)
 				return CommandResult{Kind: CommandRan, Name: cl.Name, Text: out, Output: &CommandOutput{Text: out}}, nil
