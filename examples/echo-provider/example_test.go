@@ -96,6 +96,25 @@ func TestEchoProvider(t *testing.T) {
 		}
 	})
 
+	t.Run("show system prompt", func(t *testing.T) {
+		s := start(t)
+		s.Handshake(t)
+		chunks, end := s.stream(t, "es_1", protocol.ProviderMessage{Role: protocol.RoleSystem, Content: "be nice"},
+			user("hello"), protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "Echo: hello"}, user("show system prompt"))
+		if end.Error != "" {
+			t.Fatalf("end %+v", end)
+		}
+		var text strings.Builder
+		for _, c := range chunks {
+			if c.Type == protocol.ChunkText {
+				text.WriteString(c.Text)
+			}
+		}
+		if text.String() != "System prompt:\nbe nice" {
+			t.Errorf("reply %q", text.String())
+		}
+	})
+
 	t.Run("tool call", func(t *testing.T) {
 		s := start(t)
 		s.Handshake(t)

@@ -1,6 +1,8 @@
 // Command echo-provider is an offline model for Reasonix: it echoes the last
-// user message, calls a tool when asked with "call <tool> <json-args>", and
-// quotes the first line of a tool result. Its answers are deterministic, so
+// user message, calls a tool when asked with "call <tool> <json-args>",
+// quotes the first line of a tool result, and answers "show system prompt"
+// with the system messages it was sent (what skills, agents and hooks put
+// there, for a plugin author to check). Its answers are deterministic, so
 // it is handy for trying the host, and for tests, without an API key.
 //
 // Set ECHO_PROVIDER_DELAY_MS to pause between chunks (to try Stop).
@@ -79,7 +81,11 @@ func reply(msgs []protocol.ProviderMessage) []protocol.ProviderChunk {
 		replyChars = utf8.RuneCountInString(text)
 	default:
 		text := lastUserText(msgs)
-		if name, args, ok := toolCall(text); ok {
+		if strings.TrimSpace(text) == "show system prompt" {
+			sys := "System prompt:\n" + systemText(msgs)
+			out = append(out, words(sys)...)
+			replyChars = utf8.RuneCountInString(sys)
+		} else if name, args, ok := toolCall(text); ok {
 			out = append(out, reasoning("The user asked me to call "+name+"."))
 			out = append(out, protocol.ProviderChunk{Type: protocol.ChunkToolCallStart,
 				ToolCall: &protocol.ProviderToolCall{ID: "call_1", Name: name}})
@@ -102,6 +108,17 @@ func lastMessage(msgs []protocol.ProviderMessage) protocol.ProviderMessage {
 		return protocol.ProviderMessage{}
 	}
 	return msgs[len(msgs)-1]
+}
+
+// systemText joins the system messages' text.
+func systemText(msgs []protocol.ProviderMessage) string {
+	var parts []string
+	for _, m := range msgs {
+		if m.Role == protocol.RoleSystem {
+			parts = append(parts, m.Content)
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 func lastUserText(msgs []protocol.ProviderMessage) string {
