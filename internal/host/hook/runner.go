@@ -186,6 +186,18 @@ func (r *Runner) runAsync(h Resolved, stdin []byte) {
 	})
 }
 
+// RunBackground runs the hooks of p.Event as Run does, on a goroutine of
+// its own, under the runner's context (Close kills them): for events the
+// Reasonix host does not wait for (Notification).
+func (r *Runner) RunBackground(hooks []Resolved, p Payload) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	r.async.Go(func() { r.Run(r.ctx, nil, hooks, p) })
+}
+
 // tell notifies a non-pass outcome, unless the hook said exactly that last
 // time (a hook broken on this machine would say it before every tool
 // call). A block is always told: it is how the user learns why.
