@@ -235,7 +235,7 @@ func (h Resolved) Label() string {
 		cmd = "context:" + h.ContextFile
 	}
 	if r := []rune(cmd); len(r) > 60 {
-		cmd = string(r[:60]) + "…"
+		cmd = "…" + string(r[len(r)-59:]) // the end names the script; the root is the plugin's
 	}
 	return "hook [" + h.Plugin + "/" + string(h.Event) + "] " + cmd
 }

@@ -202,8 +202,8 @@ func (r *Runner) RunBackground(hooks []Resolved, p Payload) {
 // time (a hook broken on this machine would say it before every tool
 // call). A block is always told: it is how the user learns why.
 func (r *Runner) tell(o Outcome) {
-	if o.Decision == Pass || r.notify == nil {
-		return
+	if o.Decision == Pass || r.notify == nil || o.Skipped && o.Decision != Block {
+		return // a skipped hook's plugin was already reported when it timed out
 	}
 	msg := FormatOutcome(o)
 	key := o.Hook.Plugin + "\x00" + string(o.Hook.Event) + "\x00" + o.Hook.Command + "\x00" + o.Hook.ContextFile
