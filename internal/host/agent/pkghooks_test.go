@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -292,5 +293,131 @@ func TestPackageHookAsyncRunsInTheBackground(t *testing.T) {
 			t.Fatalf("the async hook never ran: %q %v", data, err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// eventsLogged is the events hooks-every logged, Notification (fired in
+// the background, in no fixed order) left out.
+func eventsLogged(t *testing.T, ws string) string {
+	t.Helper()
+	var out []string
+	for _, e := range readLines(t, filepath.Join(ws, "events.log")) {
+		if e != "Notification" {
+			out = append(out, e)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// Every event fires where the Reasonix host fires it, in its order, and
+// PostLLMCall's stdout replaces the reasoning kept, PreCompact's joins the
+// summary guidance.
+func TestPackageHookEveryEventFires(t *testing.T) {
+	fe := &recorder{approve: agent.ApproveOnce}
+	e, c := openWithPackages(t, fe, "hooks-every")
+	ctx := context.Background()
+	if err := c.Send(ctx, `call write_file {"path":"a.txt","content":"x"}`); err != nil {
+		t.Fatal(err)
+	}
+	want := "SessionStart UserPromptSubmit PostLLMCall PreToolUse PermissionRequest PostToolUse PostLLMCall Stop"
+	if got := eventsLogged(t, e.workspace); got != want {
+		t.Fatalf("events\n got %s\nwant %s", got, want)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(string(must(os.ReadFile(filepath.Join(e.workspace, "events.log")))), "Notification") {
+		if time.Now().After(deadline) {
+			t.Fatal("no Notification at the approval")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, m := range c.Session().Messages {
+		if m.Role == "assistant" && m.ReasoningContent != "reasoning kept by the hook" {
+			t.Fatalf("reasoning %q: PostLLMCall's stdout replaces it", m.ReasoningContent)
+		}
+	}
+	os.Remove(filepath.Join(e.workspace, "events.log"))
+	if err := c.Send(ctx, `call read_file {"path":"missing.txt"}`); err != nil {
+		t.Fatal(err)
+	}
+	want = "UserPromptSubmit PostLLMCall PreToolUse PostToolUseFailure PostToolUse PostLLMCall Stop"
+	if got := eventsLogged(t, e.workspace); got != want {
+		t.Fatalf("events of a failing call\n got %s\nwant %s", got, want)
+	}
+	os.Remove(filepath.Join(e.workspace, "events.log"))
+	big := strings.Repeat("word ", 14000)
+	for _, msg := range []string{big, big} {
+		if err := c.Send(ctx, msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := fe.text(agent.EventCompacted); !strings.Contains(got, "KEEP THE TODO LIST") {
+		t.Fatalf("PreCompact's guidance did not reach the summary: %.200q", got)
+	}
+	os.Remove(filepath.Join(e.workspace, "events.log"))
+	if err := c.SetModel(ctx, "plugin/echo-provider/echo/nope", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(ctx, "fails"); err == nil {
+		t.Fatal("a turn on a model that does not exist succeeded")
+	}
+	if err := c.NewSession(ctx, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := eventsLogged(t, e.workspace), "StopFailure Stop SessionEnd"; got != want {
+		t.Fatalf("events\n got %s\nwant %s", got, want)
+	}
+}
+
+// A Claude-format PermissionRequest hook answers the approval for the
+// user: an allow writes without asking, an exit 2 denies with its reason.
+func TestPackageHookClaudePermissionRequestAnswers(t *testing.T) {
+	fe := &recorder{approve: agent.ApproveDeny}
+	e, c := openWithPackages(t, fe, "hooks-permit")
+	ctx := context.Background()
+	if err := c.Send(ctx, `call write_file {"path":"notes.txt","content":"hi"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.workspace, "notes.txt")); err != nil || len(fe.approved) != 0 {
+		t.Fatalf("the hook's allow was not taken: %v, asked %d", err, len(fe.approved))
+	}
+	if err := c.Send(ctx, `call write_file {"path":"other.txt","content":"hi"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.workspace, "other.txt")); err == nil || len(fe.approved) != 0 {
+		t.Fatal("the hook's deny was not taken")
+	}
+	if reply := fe.text(agent.EventText); !strings.Contains(reply, "Denied: hook [hooks-permit/PermissionRequest]") ||
+		!strings.Contains(reply, "only notes.txt may be written") {
+		t.Fatalf("reply %q", reply)
+	}
+}
+
+// A UserPromptSubmit exit 2 fails the turn before the model hears of it:
+// the reason is shown, the turn ends blocked, and the user's text is kept.
+func TestPackageHookUserPromptSubmitBlocks(t *testing.T) {
+	fe := &recorder{}
+	_, c := openWithPackages(t, fe, "hooks-prompt")
+	err := c.Send(context.Background(), "tell me about project X")
+	var blocked *agent.BlockedError
+	if !errors.As(err, &blocked) || blocked.Plugin != "hooks-prompt" || !strings.Contains(blocked.Reason, "not sent to the model") {
+		t.Fatalf("err %v", err)
+	}
+	if got := fe.text(agent.EventText); got != "" {
+		t.Fatalf("the model answered %q", got)
+	}
+	failed := fe.eventsOf(agent.EventTurnFailed)
+	if len(failed) != 1 || failed[0].End == nil || failed[0].End.Outcome != agent.TurnBlocked ||
+		!strings.Contains(failed[0].Error, "hook [hooks-prompt/UserPromptSubmit]") {
+		t.Fatalf("turn end %+v", failed)
+	}
+	if got := fe.text(agent.EventUserMessage); got != "tell me about project X" {
+		t.Fatalf("the user's message shows as %q", got)
+	}
+	s := c.Session()
+	if len(s.Messages) != 0 || len(s.Notes) != 1 || s.Notes[0].Input != "tell me about project X" {
+		t.Fatalf("messages %+v notes %+v: the text must be kept, not sent", s.Messages, s.Notes)
+	}
+	if err := c.Send(context.Background(), "something else"); err != nil {
+		t.Fatal(err)
 	}
 }
