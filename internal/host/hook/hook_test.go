@@ -289,6 +289,9 @@ func TestMatch(t *testing.T) {
 // cwd are the plugin root's, ${CLAUDE_PLUGIN_ROOT} expands, args present
 // but empty is still the exec form, the plugin's variables are added.
 func TestResolve(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Unix paths; TestCmdShellForm covers Windows")
+	}
 	root := "/opt/plugins/my plugin"
 	empty := []string{}
 	p := plugin.Package{Name: "demo", Version: "1.2.3", Root: root, Hooks: map[string][]plugin.Hook{
