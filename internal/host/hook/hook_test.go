@@ -367,8 +367,9 @@ func TestShellAndExecFormsRun(t *testing.T) {
 func TestOutputCapAndRedaction(t *testing.T) {
 	p := pkg(t, map[string]string{
 		"big.sh":    `cat >/dev/null; head -c 400000 /dev/zero | tr '\0' a; head -c 300000 /dev/zero | tr '\0' b >&2; exit 1`,
-		"secret.sh": `cat >/dev/null; echo "key=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-abcdefgh"; echo "AKIAABCDEFGHIJKLMNOP" >&2; exit 3`,
-	}, map[string][]plugin.Hook{"Stop": {{Command: "big.sh"}}, "SessionEnd": {{Command: "secret.sh"}}})
+		"secret.sh": `cat >/dev/null; echo "key=sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-abcdefgh"; echo "AKIAABCDEFGHIJKLMNOP $DEPLOY_TOKEN" >&2; exit 3`,
+	}, map[string][]plugin.Hook{"Stop": {{Command: "big.sh"}},
+		"SessionEnd": {{Command: "secret.sh", Env: map[string]string{"DEPLOY_TOKEN": "Qw3rTy-uiOp-9876-zxcv"}}}})
 	var told []string
 	r := hook.NewRunner(func(s string) { told = append(told, s) }, nil)
 	defer r.Close()
@@ -378,7 +379,7 @@ func TestOutputCapAndRedaction(t *testing.T) {
 	}
 	o = run(t, r, nil, p, hook.Payload{Event: hook.SessionEnd}).Outcomes[0]
 	for _, s := range append([]string{o.Stdout, o.Stderr}, told...) {
-		if strings.Contains(s, "AbCdEfGhIjKlMnOp") || strings.Contains(s, "AKIAABCDEFGHIJKLMNOP") {
+		if strings.Contains(s, "AbCdEfGhIjKlMnOp") || strings.Contains(s, "AKIAABCDEFGHIJKLMNOP") || strings.Contains(s, "uiOp-9876") {
 			t.Fatalf("a secret got through: %q", s)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
 // Resolved is one package hook ready to run: paths made absolute against
@@ -107,6 +108,9 @@ func resolve(p plugin.Package, e Event, h plugin.Hook, env Env) (Resolved, bool)
 			r.Env[k] = expandRoot(v, root)
 		}
 	}
+	// A manifest's env values are masked wherever plugin text is shown
+	// (DESIGN "Redaction"), the hook's own output first.
+	redact.RegisterEnv(r.Env)
 	r.Env["REASONIX_PLUGIN_ROOT"] = root
 	r.Env["REASONIX_PLUGIN_NAME"] = p.Name
 	if p.Version != "" {
