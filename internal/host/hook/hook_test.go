@@ -432,3 +432,24 @@ func TestAsyncPassesAndCloseKillsIt(t *testing.T) {
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(mustRead(t, pidFile))))
 	waitGone(t, pid)
 }
+
+// BenchmarkPassingHook is the cost of one PreToolUse hook that reads its
+// stdin and exits 0: a process group, the watchdog registration, pipes.
+func BenchmarkPassingHook(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("sh")
+	}
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "ok.sh"), []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	p := plugin.Package{Name: "bench", Root: root, Hooks: map[string][]plugin.Hook{"PreToolUse": {{Command: "ok.sh"}}}}
+	hooks := hook.Resolve([]plugin.Package{p}, hook.Env{Workspace: root})
+	r := hook.NewRunner(nil, nil)
+	defer r.Close()
+	for b.Loop() {
+		if rep := r.Run(context.Background(), nil, hooks, hook.Payload{Event: hook.PreToolUse, Cwd: root, ToolName: "run_command"}); rep.Blocked {
+			b.Fatal(rep)
+		}
+	}
+}
