@@ -21,6 +21,11 @@ type Spec struct {
 	// watchdog's mark (TokenVar) is added to it.
 	Env []string
 	Dir string // working directory; "" is the host's
+	// CmdLine, on Windows only, is the whole command line handed to
+	// CreateProcess instead of one quoted from Path and Args: cmd.exe
+	// parses its own line with rules Go's argument quoting does not follow
+	// (a hook's `cmd.exe /d /s /c "<command>"`). Ignored elsewhere.
+	CmdLine string
 
 	// Log receives the child's stderr lines, redacted (Spawn only); nil
 	// discards them. StderrLevel is their level (the zero value is Info).
@@ -138,6 +143,7 @@ func (s Spec) start(stdin, stdout, stderr *os.File) (*exec.Cmd, *group, error) {
 		cmd.Stderr = stderr
 	}
 	cmd.SysProcAttr = Attr()
+	setCmdLine(cmd.SysProcAttr, s.CmdLine)
 	if err := Start(cmd); err != nil {
 		return nil, nil, err
 	}

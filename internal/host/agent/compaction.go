@@ -47,7 +47,7 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 		return nil // only the current turn: nothing to compact
 	}
 	var prep protocol.CompactionPreparePayload
-	_, err := c.run(ctx, ts, protocol.HookCompactionPrepare, &protocol.CompactionPreparePayload{Messages: older, Guidance: CompactionGuidance}, &prep)
+	_, err := c.run(ctx, ts, protocol.HookCompactionPrepare, &protocol.CompactionPreparePayload{Messages: older, Guidance: c.pkgPreCompact(ctx, CompactionGuidance)}, &prep)
 	var blocked *BlockedError
 	if errors.As(err, &blocked) {
 		c.notice("compaction skipped: " + blocked.Error())

@@ -65,6 +65,7 @@ type Core struct {
 	ext Extensions // nil without extensions
 
 	pkgCache packageCache // the plugin packages' contributions (packages.go)
+	pkgHooks pkgHookState // their hooks (pkghooks.go)
 
 	mu sync.Mutex
 	// shadowWarned: extension tools already reported as shadowing (mu).
@@ -300,6 +301,8 @@ func (c *Core) Close(ctx context.Context) {
 	s := c.session
 	c.mu.Unlock()
 	c.sessionEvent(protocol.HookSessionEnd, s.ID)
+	c.pkgSessionEnd(ctx, "other")
+	c.pkgHooksClose()
 	if c.ext != nil {
 		c.ext.Close(ctx)
 	}

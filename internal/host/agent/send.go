@@ -69,6 +69,7 @@ func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next s
 	if err != nil {
 		c.recordEnd(run, err, stopped)
 	}
+	c.pkgStop(ctx, err, stopped)
 	saveErr := c.save(ctx)
 	if saveErr != nil {
 		saveErr = &NotSavedError{Err: saveErr}

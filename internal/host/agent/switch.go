@@ -87,6 +87,7 @@ func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session,
 	} else {
 		c.sessionEvent(startPoint, s.ID)
 	}
+	c.pkgSessionSwitched(startPoint)
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, s.ID)
 	}
@@ -135,6 +136,7 @@ func (c *Core) newSession(ctx context.Context, workspace string) (string, error)
 	}
 	c.sessionObserve(protocol.HookSessionRotate, payload)
 	c.sessionEvent(protocol.HookSessionEnd, old.ID)
+	c.pkgSessionEnd(ctx, "clear")
 	s := NewSession(workspace)
 	c.mu.Lock()
 	s.Model, s.Effort = old.Model, old.Effort
@@ -164,6 +166,7 @@ func (c *Core) LoadSession(ctx context.Context, id string) error {
 		old := c.session
 		c.mu.Unlock()
 		c.sessionEvent(protocol.HookSessionEnd, old.ID)
+		c.pkgSessionEnd(ctx, "other")
 		return c.switchSession(ctx, OpOpen, old, s, protocol.HookSessionLoad)
 	})
 	if err == nil {

@@ -114,12 +114,15 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		return err
 	}
 	s := c.Session()
+	if err := c.pkgTurnStart(ctx, run); err != nil {
+		return err
+	}
 	if !run.resume {
 		var in protocol.InputReceivePayload
 		if _, err := c.run(ctx, ts, protocol.HookInputReceive, &protocol.InputReceivePayload{Text: run.text}, &in); err != nil {
 			return err
 		}
-		c.recordInput(run, in.Text)
+		c.recordInput(run, c.pkgWithContext(in.Text))
 		if !run.shown {
 			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: in.Text})
 		}
@@ -169,6 +172,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 			run.partial = resp
 			return err
 		}
+		resp.Reasoning = c.pkgPostLLMCall(ctx, resp.Reasoning)
 		var final protocol.ProviderResponsePayload
 		if _, err := c.run(ctx, ts, protocol.HookProviderResponse, resp, &final); err != nil {
 			return err
@@ -472,6 +476,9 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	if hostAllows {
 		return true, "", nil
 	}
+	if decided, allow, why := c.pkgPermission(ctx, tool.Name, args); decided {
+		return allow, why, nil
+	}
 	answer := c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args))})
 	if tool.AlwaysAsk && (answer == ApproveSession || answer == ApproveAlways) {
 		c.notice(fmt.Sprintf("approved once: %s says it may destroy data, so it is asked about every time", tool.Name))
@@ -544,9 +551,9 @@ func argumentsOf(text string) json.RawMessage {
 
 func (c *Core) gates() []ToolGate {
 	if c.ext == nil {
-		return nil
+		return c.withPackageGate(nil)
 	}
-	return c.ext.Gates()
+	return c.withPackageGate(c.ext.Gates())
 }
 
 // approved: a standing rule (scoped to a workspace and, for run_command,
