@@ -115,6 +115,15 @@ func TestEchoProvider(t *testing.T) {
 		}
 	})
 
+	t.Run("tool call after context lines", func(t *testing.T) {
+		s := start(t)
+		s.Handshake(t)
+		chunks, _ := s.stream(t, "es_1", user("<hook-context event=\"SessionStart\">\nrules\n</hook-context>\n\ncall read_file {\"path\":\"a.txt\"}"))
+		if c := chunks[1]; c.Type != protocol.ChunkToolCallStart || c.ToolCall.Name != "read_file" {
+			t.Fatalf("no tool call after the context: %+v", chunks)
+		}
+	})
+
 	t.Run("tool call", func(t *testing.T) {
 		s := start(t)
 		s.Handshake(t)

@@ -1,5 +1,6 @@
 // Command echo-provider is an offline model for Reasonix: it echoes the last
-// user message, calls a tool when asked with "call <tool> <json-args>",
+// user message, calls a tool when a line of it says "call <tool> <json-args>"
+// (a line: hooks and skills may put context before what the user typed),
 // quotes the first line of a tool result, and answers "show system prompt"
 // with the system messages it was sent (what skills, agents and hooks put
 // there, for a plugin author to check). Its answers are deterministic, so
@@ -67,7 +68,7 @@ func (e echo) Stream(ctx context.Context, req sdk.StreamRequest) (<-chan protoco
 	return ch, nil
 }
 
-var callRE = regexp.MustCompile(`^call (\S+) (.*)$`)
+var callRE = regexp.MustCompile(`(?m)^call (\S+) (.*)$`)
 
 // reply is the whole answer to msgs, as chunks.
 func reply(msgs []protocol.ProviderMessage) []protocol.ProviderChunk {
