@@ -69,4 +69,3 @@ type Hook struct {
 	Cwd           string            `json:"cwd,omitempty"`     // default: the package root
 	Env           map[string]string `json:"env,omitempty"`
 }
-
