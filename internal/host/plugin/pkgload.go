@@ -64,19 +64,16 @@ func LoadPackage(root string) (Package, error) {
 	if err != nil {
 		return Package{}, err
 	}
-	var rel *relPaths
-	pkg := Package{Root: abs, Kind: kind}
-	switch kind {
-	case PackageReasonix:
+	if kind == PackageReasonix {
 		_, m, err := readManifest(abs)
 		if err != nil {
 			return Package{}, err
 		}
-		if rel, err = decodeContributions(m); err != nil {
-			return Package{}, withFile(err, filepath.Join(abs, ManifestFile))
-		}
-		pkg.Name, pkg.Version, pkg.Description, pkg.Manifest = m.Name, m.Version, m.Description, m
-	default:
+		return packageFrom(abs, m)
+	}
+	var rel *relPaths
+	pkg := Package{Root: abs, Kind: kind}
+	{
 		var meta foreignMeta
 		if rel, meta, pkg.Warnings, err = loadForeign(abs, kind); err != nil {
 			return Package{}, err
@@ -85,6 +82,21 @@ func LoadPackage(root string) (Package, error) {
 	}
 	if err := pkg.resolve(rel); err != nil {
 		return Package{}, withFile(err, filepath.Join(abs, filepath.FromSlash(ManifestPath(kind))))
+	}
+	return pkg, nil
+}
+
+// packageFrom resolves the contributions of the parsed native manifest m
+// of the package at abs (a resolved path).
+func packageFrom(abs string, m *Manifest) (Package, error) {
+	file := filepath.Join(abs, ManifestFile)
+	rel, err := decodeContributions(m)
+	if err != nil {
+		return Package{}, withFile(err, file)
+	}
+	pkg := Package{Root: abs, Kind: PackageReasonix, Name: m.Name, Version: m.Version, Description: m.Description, Manifest: m}
+	if err := pkg.resolve(rel); err != nil {
+		return Package{}, withFile(err, file)
 	}
 	return pkg, nil
 }
