@@ -95,6 +95,9 @@ type InstallPreview struct {
 	// destination, replacement, warnings and legacy notes (redacted).
 	Text           string
 	ManifestSHA256 string
+	// RunsCode is true when the plugin runs code once installed (a
+	// runtime, hooks or MCP servers): the preview has a FULL TRUST block.
+	RunsCode bool
 	// Staged is the clone of a git Source the preview was made from (the
 	// install copies it), and Commit its HEAD; empty for a folder.
 	Staged, Commit string
@@ -244,7 +247,7 @@ func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (I
 	}
 	req.Replace = plan.Replace
 	pv := InstallPreview{Request: req, Name: plan.Name, Version: plan.Package.Version, Root: plan.Dest,
-		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: staged, Commit: commit}
+		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: staged, Commit: commit, RunsCode: plan.Package.RunsCode()}
 	if e := plan.Existing; e != nil {
 		pv.Replaces = e.Name + " " + redact.String(e.Version)
 	}
