@@ -355,6 +355,9 @@ func state(r agent.PluginRecord) string {
 	if r.Linked {
 		s += ", linked"
 	}
+	if r.Status != "" {
+		s += ", " + r.Status
+	}
 	return s
 }
 

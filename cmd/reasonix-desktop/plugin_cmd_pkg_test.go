@@ -94,6 +94,10 @@ func TestCLILegacyManifestAndMigrate(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "disabled_incompatible") || !strings.Contains(r.stderr, "plugin migrate legacy-skills --to-v2") {
 		t.Fatalf("show of a linked legacy plugin: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	list := h2.run("", "plugin", "list", "--json")
+	if !strings.Contains(list.stdout, `"status": "disabled_incompatible"`) || !strings.Contains(list.stdout, "plugin migrate legacy-skills --to-v2") {
+		t.Fatalf("list --json of a linked legacy plugin:\n%s%s", list.stdout, list.stderr)
+	}
 	if r := h2.run("", "plugin", "migrate", "legacy-skills"); r.code != 2 || !strings.Contains(r.stderr, "--to-v2") {
 		t.Fatalf("migrate without --to-v2: exit %d %s", r.code, r.stderr)
 	}

@@ -399,6 +399,9 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		m, runs, err := loadRuntime(r.cfg.Layout, rec)
 		if err != nil {
 			st.State, st.Failure = StateFailed, redact.String(err.Error())
+			if !rec.Enabled {
+				st.State = StateDisabled // why it would not load is still shown
+			}
 			continue
 		}
 		if !runs {

@@ -55,6 +55,11 @@ type PluginRecord struct {
 	ManifestSHA256 string    `json:"manifestSha256"`
 	ManifestKind   string    `json:"manifestKind,omitempty"` // reasonix (empty), claude or codex
 	Commit         string    `json:"commit,omitempty"`       // the git HEAD a clone was installed at
+	// Status is "disabled_incompatible" when the plugin's manifest cannot
+	// load (StatusReason says why and names the fix), else empty. List
+	// fills it in, reading each manifest (nothing is written).
+	Status       string `json:"status,omitempty"`
+	StatusReason string `json:"statusReason,omitempty"`
 }
 
 func recordOf(r plugin.Record) PluginRecord {
@@ -161,6 +166,8 @@ func (p *Plugins) List() ([]PluginRecord, error) {
 	out := make([]PluginRecord, len(recs))
 	for i, r := range recs {
 		out[i] = recordOf(r)
+		status, reason := plugin.CheckInstalled(p.layout, r)
+		out[i].Status, out[i].StatusReason = status, redact.String(reason)
 	}
 	return out, nil
 }

@@ -304,7 +304,7 @@ func (e *IncompatibleError) Error() string {
 func (e *IncompatibleError) Unwrap() error { return e.Err }
 
 // LoadInstalled loads an installed plugin's package. A manifest without
-// apiVersion in the managed plugins folder (a real folder, not through a
+// apiVersion of an enabled plugin in the managed plugins folder (a real folder, not through a
 // symlink) is rewritten to v2 first, keeping a .bak; anywhere else the
 // plugin is disabled_incompatible, naming `plugin migrate <name> --to-v2`.
 func LoadInstalled(layout Layout, rec Record) (Package, error) {
@@ -315,7 +315,9 @@ func LoadInstalled(layout Layout, rec Record) (Package, error) {
 		}
 		return pkg, nil
 	}
-	if !managedRoot(layout, rec.Root) {
+	if !rec.Enabled || !managedRoot(layout, rec.Root) {
+		// A disabled plugin is migrated when it is enabled again, as the
+		// real host only migrates the plugins it loads.
 		return Package{}, &IncompatibleError{Plugin: rec.Name, Err: err,
 			Fix: fmt.Sprintf("reasonix-desktop plugin migrate %s --to-v2", rec.Name)}
 	}
@@ -345,4 +347,20 @@ func managedRoot(layout Layout, root string) bool {
 	}
 	fi, err := os.Lstat(filepath.Join(root, ManifestFile))
 	return err == nil && fi.Mode()&fs.ModeSymlink == 0
+}
+
+// CheckInstalled tells whether an installed plugin loads, without writing
+// anything: "" when it does (or is a managed legacy manifest the next load
+// migrates), else StatusDisabledIncompatible and why.
+func CheckInstalled(layout Layout, rec Record) (status, reason string) {
+	_, err := LoadPackage(rec.Root)
+	switch {
+	case err == nil, IsLegacy(err) && managedRoot(layout, rec.Root):
+		return "", ""
+	case IsLegacy(err):
+		err = &IncompatibleError{Plugin: rec.Name, Err: err, Fix: fmt.Sprintf("reasonix-desktop plugin migrate %s --to-v2", rec.Name)}
+	default:
+		err = &IncompatibleError{Plugin: rec.Name, Err: err, Fix: "repair or reinstall the plugin"}
+	}
+	return StatusDisabledIncompatible, err.Error()
 }

@@ -188,7 +188,7 @@ func TestLegacyMigration(t *testing.T) {
 	old, _ := os.ReadFile(filepath.Join(managed, ManifestFile))
 
 	// Linked elsewhere: disabled_incompatible, naming the fix; untouched.
-	_, err := LoadInstalled(layout, Record{Name: "legacy-skills", Root: linked, Linked: true})
+	_, err := LoadInstalled(layout, Record{Name: "legacy-skills", Root: linked, Linked: true, Enabled: true})
 	if err == nil || !strings.Contains(err.Error(), "disabled_incompatible: ") ||
 		!strings.Contains(err.Error(), "remediation: reasonix-desktop plugin migrate legacy-skills --to-v2") {
 		t.Fatalf("linked legacy: %v", err)
@@ -197,8 +197,16 @@ func TestLegacyMigration(t *testing.T) {
 		t.Fatal("a linked plugin's manifest was rewritten")
 	}
 
+	// Managed but disabled: left as it is until it is enabled.
+	if _, err := LoadInstalled(layout, Record{Name: "legacy-skills", Root: managed}); err == nil || !IsLegacy(err) {
+		t.Fatalf("disabled managed legacy: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(managed, ManifestFile+".bak")); err == nil {
+		t.Fatal("a disabled plugin's manifest was rewritten")
+	}
+
 	// Managed: rewritten to v2 with a .bak, then loaded.
-	p, err := LoadInstalled(layout, Record{Name: "legacy-skills", Root: managed})
+	p, err := LoadInstalled(layout, Record{Name: "legacy-skills", Root: managed, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
