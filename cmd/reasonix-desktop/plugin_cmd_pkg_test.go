@@ -165,3 +165,11 @@ func TestCLIGitInstallAndUpdate(t *testing.T) {
 		t.Fatalf("the update left its clone: %v", left)
 	}
 }
+
+// doctor reports a package without a runtime as such, not as a failed start.
+func TestCLIDoctorOfAPackage(t *testing.T) {
+	h := newHost(t)
+	h.ok("plugin", "install", "--yes", packageFixture(t, "v2-full"))
+	out := h.ok("plugin", "doctor", "v2-full")
+	wantAll(t, "doctor", out, "a package without a runtime: no sidecar to start")
+}
