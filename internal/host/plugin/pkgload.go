@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
 // Manifest files of the other plugin formats the loader reads.
@@ -144,6 +146,17 @@ func (p *Package) resolve(rel *relPaths) error {
 		}
 	}
 	slices.Sort(p.Themes)
+	// Values a hook or an MCP server gets in its environment are masked by
+	// value wherever its output is shown, like a runtime's env.
+	for _, hs := range rel.Hooks {
+		for _, h := range hs {
+			redact.RegisterEnv(h.Env)
+		}
+	}
+	for _, s := range rel.MCPServers {
+		redact.RegisterEnv(s.Env)
+		redact.RegisterEnv(s.Headers)
+	}
 	if len(rel.Hooks) > 0 {
 		p.Hooks = rel.Hooks
 		p.Warnings = append(p.Warnings, eventWarnings(rel.Hooks)...)
