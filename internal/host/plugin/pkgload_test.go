@@ -250,3 +250,25 @@ func TestMigrateManifestTable(t *testing.T) {
 		})
 	}
 }
+
+// A package with a runtime and hooks shows both in one FULL TRUST block,
+// with the sentence once.
+func TestTrustTextRuntimeAndHooks(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, ManifestFile), []byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"both","version":"1.0.0",
+"runtime":{"command":"/bin/true","intercepts":["tool.before"],"capabilities":["interceptors"]},
+"contributes":{"hooks":{"Stop":[{"command":"notify","args":["--done"],"async":true}]}}}`), 0o644)
+	p, err := LoadPackage(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := p.TrustText(root)
+	for _, want := range []string{"FULL TRUST", "command:      /bin/true", "intercepts:   tool.before", "hook:         Stop: notify --done [async]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trust text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Count(text, TrustSentence) != 1 || strings.Count(text, "FULL TRUST") != 1 {
+		t.Errorf("one block, one sentence:\n%s", text)
+	}
+}
