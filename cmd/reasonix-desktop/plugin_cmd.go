@@ -19,14 +19,20 @@ import (
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
 
 subcommands:
-  install [--yes] [--link] [--replace] [--name N] PATH
-                        preview (and with --yes, install) the plugin in folder PATH
+  install [--yes] [--link] [--replace] [--name N] PATH|URL|OWNER/REPO
+                        preview (and with --yes, install) the plugin in folder
+                        PATH, or in a git repository (cloned --depth 1 into a
+                        staging folder; OWNER/REPO is https://github.com/OWNER/REPO)
   link [--yes] [--replace] [--name N] PATH
                         the same as install --link: run the plugin from PATH
   list [--json]         list installed plugins and xdev extensions (each
                         extension is started to read its declaration)
   show NAME             show a plugin's record and FULL TRUST block
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
+  update [--yes] NAME   preview (and with --yes, install) the plugin again from
+                        its recorded source (a git source is cloned again)
+  migrate NAME --to-v2  rewrite a legacy manifest (no apiVersion) to
+                        reasonix.io/plugin/v2, keeping reasonix-plugin.json.bak
   enable NAME           enable a plugin
   disable NAME          disable a plugin
   doctor [--json] [NAME]
@@ -75,6 +81,12 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case "remove":
 		fs.BoolVar(&env.yes, "yes", false, "really remove")
 		cmd = pluginRemove
+	case "update":
+		fs.BoolVar(&env.yes, "yes", false, "install the update without asking (the preview is the authorization)")
+		cmd = pluginUpdate
+	case "migrate":
+		fs.BoolVar(&env.toV2, "to-v2", false, "migrate to reasonix.io/plugin/v2 (required)")
+		cmd = pluginMigrate
 	case "enable":
 		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, true) }
 	case "disable":
@@ -126,6 +138,7 @@ type pluginEnv struct {
 	dataDir                  string
 	yes, link, replace, json bool
 	name                     string
+	toV2                     bool   // migrate: --to-v2
 	workspace                string // doctor: the workspace root sent in the session
 }
 
@@ -184,7 +197,7 @@ func oneArg(args []string, what string) (string, error) {
 	return args[0], nil
 }
 
-func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
+func pluginInstall(ctx context.Context, e *pluginEnv, args []string) error {
 	src, err := oneArg(args, "PATH")
 	if err != nil {
 		return err
@@ -193,13 +206,19 @@ func pluginInstall(_ context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
-	pv, err := store.PreviewInstall(agent.InstallRequest{Source: src, Link: e.link, Replace: e.replace, Name: e.name})
+	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: src, Link: e.link, Replace: e.replace, Name: e.name})
 	if err != nil {
 		return err
 	}
+	return confirmInstall(e, store, pv, "install")
+}
+
+// confirmInstall prints the preview and, with --yes, installs it.
+func confirmInstall(e *pluginEnv, store *agent.Plugins, pv agent.InstallPreview, what string) error {
 	fmt.Fprint(e.stdout, termsafe.String(pv.Text))
 	if !e.yes {
-		fmt.Fprintln(e.stdout, "\nRe-run with --yes to install.")
+		store.DiscardPreview(pv)
+		fmt.Fprintf(e.stdout, "\nRe-run with --yes to %s.\n", what)
 		return errNotConfirmed
 	}
 	rec, err := store.Install(pv)
@@ -336,6 +355,9 @@ func state(r agent.PluginRecord) string {
 	if r.Linked {
 		s += ", linked"
 	}
+	if r.Status != "" {
+		s += ", " + r.Status
+	}
 	return s
 }
 
@@ -353,6 +375,12 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	fmt.Fprintf(w, "State:       %s\n", state(r))
 	fmt.Fprintf(w, "Root:        %s\n", termsafe.String(r.Root))
 	fmt.Fprintf(w, "Source:      %s\n", termsafe.String(r.Source))
+	if r.Commit != "" {
+		fmt.Fprintf(w, "Commit:      %s\n", safe(r.Commit))
+	}
+	if r.ManifestKind != "" {
+		fmt.Fprintf(w, "Format:      %s\n", safe(r.ManifestKind))
+	}
 	fmt.Fprintf(w, "Installed:   %s\n", r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
 	fmt.Fprintf(w, "Manifest:    sha256 %s\n\n", r.ManifestSHA256)
 	m, err := store.Manifest(r.Name)
@@ -365,6 +393,9 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	}
 	for _, n := range m.LegacyNotes {
 		fmt.Fprintf(w, "Note: %s\n", safe(n))
+	}
+	for _, n := range m.Warnings {
+		fmt.Fprintf(w, "Warning: %s\n", safe(n))
 	}
 	return nil
 }

@@ -76,7 +76,7 @@ func TestPluginCommandLifecycle(t *testing.T) {
 		t.Fatalf("install without --yes: exit %d, stderr %s", r.code, r.stderr)
 	}
 	for _, want := range []string{"FULL TRUST", "/bin/true --serve", "input.receive", "/hello:wave", "HELLO_TOKEN",
-		"runs outside any sandbox with your full environment", "Re-run with --yes to install.", "hooks: not used by the desktop host"} {
+		"runs outside any sandbox with your full environment", "Re-run with --yes to install.", "hooks: top-level (legacy) key"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("preview lacks %q:\n%s", want, r.stdout)
 		}
@@ -118,7 +118,7 @@ func TestPluginCommandLifecycle(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("show: %+v", r)
 	}
-	for _, want := range []string{"Name:        hello", "FULL TRUST", "input.receive", "hooks: not used by the desktop host"} {
+	for _, want := range []string{"Name:        hello", "FULL TRUST", "input.receive", "hooks: top-level (legacy) key"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("show lacks %q:\n%s", want, r.stdout)
 		}

@@ -75,9 +75,13 @@ func (r *Runtime) restartOne(ctx context.Context, cur *Generation, name string, 
 	if !rec.Enabled {
 		return nil, fmt.Errorf("restart %s: %w (it is disabled now)", name, ErrNeedsReload)
 	}
-	m, err := plugin.LoadManifest(rec.Root)
+	m, runs, err := loadRuntime(r.cfg.Layout, rec)
 	if err != nil {
 		return nil, fmt.Errorf("restart %s: %w", name, err)
+	}
+	if !runs {
+		// No sidecar to restart; a reload re-reads the package.
+		return nil, fmt.Errorf("restart %s: %w (a package without a runtime)", name, ErrNeedsReload)
 	}
 	session := cur.Session // the session the carried-over sidecars serve
 	session.Generation = number

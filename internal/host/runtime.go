@@ -396,9 +396,20 @@ func (r *Runtime) startGeneration(ctx context.Context, session protocol.SessionC
 		st := &PluginStatus{Name: rec.Name, Version: rec.Version, Description: redact.String(rec.Description),
 			Generation: number, Linked: rec.Linked, Root: rec.Root, State: StateInactive}
 		gen.status[rec.Name] = st
-		m, err := plugin.LoadManifest(rec.Root)
+		m, runs, err := loadRuntime(r.cfg.Layout, rec)
 		if err != nil {
 			st.State, st.Failure = StateFailed, redact.String(err.Error())
+			if !rec.Enabled {
+				st.State = StateDisabled // why it would not load is still shown
+			}
+			continue
+		}
+		if !runs {
+			// A package: nothing to start, listed as ready (or disabled).
+			st.State = StateReady
+			if !rec.Enabled {
+				st.State = StateDisabled
+			}
 			continue
 		}
 		describe(st, m)

@@ -35,7 +35,9 @@ type InstallHost interface {
 }
 
 // Install is the Install… dialog: a path field (typed or pasted, the way
-// a developer points at a checkout) with Browse… for the folder picker, and
+// a developer points at a checkout; or a git URL or owner/repo, which the
+// core clones into a staging folder first) with Browse… for the folder
+// picker, and
 // Link to run the plugin from that folder instead of a copy. Preview… shows
 // the FULL TRUST preview; only its Install button installs, replacing an
 // installed plugin of the same name (the preview says so). UI goroutine.
@@ -51,7 +53,7 @@ type Install struct {
 // NewInstall builds the dialog over parent; Show opens it.
 func NewInstall(parent fyne.Window, b *uikit.Bridge, host InstallHost) *Install {
 	f := &Install{path: widget.NewEntry(), parent: parent, b: b, host: host}
-	f.path.SetPlaceHolder("/path/to/plugin-folder (with reasonix-plugin.json)")
+	f.path.SetPlaceHolder("/path/to/plugin-folder, https://host/repo.git or owner/repo")
 	f.link = widget.NewCheck("Link: run it from this folder (edits take effect on restart; Remove keeps the folder)", nil)
 	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
 		fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
@@ -62,7 +64,7 @@ func NewInstall(parent fyne.Window, b *uikit.Bridge, host InstallHost) *Install 
 		fd.Resize(fyne.NewSize(800, 560))
 		fd.Show()
 	})
-	content := container.NewVBox(widget.NewLabel("Plugin folder"),
+	content := container.NewVBox(widget.NewLabel("Plugin folder or git repository"),
 		container.NewBorder(nil, nil, nil, browse, f.path), f.link)
 	f.dlg = dialog.NewCustomConfirm("Install a plugin", "Preview…", "Cancel", content, func(ok bool) {
 		dir := strings.TrimSpace(f.path.Text)
@@ -94,16 +96,26 @@ func (f *Install) preview(dir string, link bool) {
 	})
 }
 
-// showTrust is the install confirmation: the full preview text.
+// showTrust is the install confirmation: the full preview text (the FULL
+// TRUST block with hooks and MCP servers and their commands, then the
+// skills, commands, prompts, agents and themes by name).
 func (f *Install) showTrust(pv agent.InstallPreview) {
 	text := widget.NewLabel(redact.String(pv.Text))
 	text.TextStyle.Monospace = true
 	text.Wrapping = fyne.TextWrapBreak
+	title := "Install " + pv.Name + " — FULL TRUST"
 	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
-	warn.Wrapping = fyne.TextWrapWord
 	warn.Importance = widget.WarningImportance
+	if !pv.RunsCode && strings.Contains(pv.Text, "runs no code") {
+		// Skills, commands and prompts are text the model reads: no
+		// process of the package ever starts.
+		title = "Install " + pv.Name
+		warn.SetText("This package runs no code (no runtime, hooks or MCP servers): its skills, commands and prompts are text the model reads.")
+		warn.Importance = widget.MediumImportance
+	}
+	warn.Wrapping = fyne.TextWrapWord
 	content := container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
-	dlg := dialog.NewCustomConfirm("Install "+pv.Name+" — FULL TRUST", "Install", "Cancel", content, func(ok bool) {
+	dlg := dialog.NewCustomConfirm(title, "Install", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
 		}

@@ -215,7 +215,13 @@ func (m *PluginManager) loadTrust(p agent.PluginInfo) {
 		if man, err := c.PluginManifest(p.Name); err != nil {
 			text = "The manifest could not be read: " + redact.String(err.Error())
 		} else {
+			// The FULL TRUST block (hooks and MCP servers with their
+			// commands), what the package contributes, and what the loader
+			// could not use.
 			text = man.Trust
+			for _, w := range man.Warnings {
+				text += "Warning: " + redact.String(w) + "\n"
+			}
 		}
 		m.b.Post(func() {
 			m.trust[key] = text

@@ -114,9 +114,20 @@ func checks(ctx context.Context, r *DoctorReport, rec plugin.Record, opts Doctor
 	if !rec.Enabled {
 		r.Notes = append(r.Notes, "the plugin is disabled; doctor starts it anyway")
 	}
-	m, err := plugin.LoadManifest(rec.Root)
+	pkg, err := plugin.LoadPackage(rec.Root)
 	if err != nil {
 		r.Problems = append(r.Problems, "manifest: "+redact.String(err.Error()))
+		return
+	}
+	for _, w := range pkg.Warnings {
+		r.Notes = append(r.Notes, "package: "+redact.String(w))
+	}
+	m := pkg.Manifest
+	if m == nil || !m.HasRuntime() {
+		// A package: nothing to start (its hooks and MCP servers run when
+		// the agent uses them).
+		r.Plugin.Version = redact.String(pkg.Version)
+		r.Notes = append(r.Notes, "a package without a runtime: no sidecar to start")
 		return
 	}
 	r.Plugin.Version = redact.String(m.Version)

@@ -41,6 +41,8 @@ func ParseFormAnswer(field protocol.FormField, text string) (any, error) {
 			return nil, ErrFieldRequired
 		case field.Kind == protocol.FieldInput:
 			return "", nil
+		case field.Kind == protocol.FieldMultiselect:
+			return []string{}, nil // nothing picked is an answer: the empty list, as the SDK reads it
 		}
 		return nil, nil
 	}
@@ -56,7 +58,7 @@ func ParseFormAnswer(field protocol.FormField, text string) (any, error) {
 	case protocol.FieldSelect:
 		return option(field, t)
 	case protocol.FieldMultiselect:
-		var picked []string
+		picked := []string{}
 		for _, part := range strings.Split(t, ",") {
 			if part = strings.TrimSpace(part); part == "" {
 				continue

@@ -85,8 +85,8 @@ func (c *Core) Plugins() []PluginInfo {
 
 // PreviewPluginInstall validates a plugin folder and returns the FULL TRUST
 // preview; nothing is written.
-func (c *Core) PreviewPluginInstall(_ context.Context, req InstallRequest) (InstallPreview, error) {
-	return c.store().PreviewInstall(req)
+func (c *Core) PreviewPluginInstall(ctx context.Context, req InstallRequest) (InstallPreview, error) {
+	return c.store().PreviewInstallFrom(ctx, req)
 }
 
 // InstallPlugin carries out an authorized preview (install or link) and restarts
@@ -164,6 +164,7 @@ func (c *Core) RestartPlugin(ctx context.Context, name string) error {
 
 // reloadAfter restarts the plugins after a store write (busy token held).
 func (c *Core) reloadAfter(ctx context.Context) error {
+	c.reloadPackages() // the store changed: the packages' contributions too
 	if err := c.reload(ctx); err != nil {
 		return fmt.Errorf("restart plugins: %w", err)
 	}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -52,18 +53,29 @@ type PluginRecord struct {
 	Linked         bool      `json:"linked"`
 	InstalledAt    time.Time `json:"installedAt"`
 	ManifestSHA256 string    `json:"manifestSha256"`
+	ManifestKind   string    `json:"manifestKind,omitempty"` // reasonix (empty), claude or codex
+	Commit         string    `json:"commit,omitempty"`       // the git HEAD a clone was installed at
+	// Status is "disabled_incompatible" when the plugin's manifest cannot
+	// load (StatusReason says why and names the fix), else empty. List
+	// fills it in, reading each manifest (nothing is written).
+	Status       string `json:"status,omitempty"`
+	StatusReason string `json:"statusReason,omitempty"`
 }
 
 func recordOf(r plugin.Record) PluginRecord {
 	return PluginRecord{Name: r.Name, Source: r.Source, Root: r.Root, Version: r.Version,
 		Description: r.Description, Enabled: r.Enabled, Linked: r.Linked,
-		InstalledAt: r.InstalledAt, ManifestSHA256: r.ManifestSHA256}
+		InstalledAt: r.InstalledAt, ManifestSHA256: r.ManifestSHA256,
+		ManifestKind: r.ManifestKind, Commit: r.Commit}
 }
 
 // InstallRequest names a plugin folder to install or link.
 type InstallRequest struct {
-	Source string // the plugin folder (with reasonix-plugin.json)
-	Link   bool   // run it from Source instead of a copy
+	// Source is the plugin folder (with reasonix-plugin.json, or a Claude
+	// or Codex manifest), or a git URL or owner/repo shorthand: the
+	// repository is cloned into a staging folder first.
+	Source string
+	Link   bool // run it from Source instead of a copy
 	// Replace allows replacing an installed plugin of the same name, or an
 	// unrecorded folder in its place.
 	Replace bool
@@ -88,11 +100,26 @@ type InstallPreview struct {
 	// destination, replacement, warnings and legacy notes (redacted).
 	Text           string
 	ManifestSHA256 string
+	// RunsCode is true when the plugin runs code once installed (a
+	// runtime, hooks or MCP servers): the preview has a FULL TRUST block.
+	RunsCode bool
+	// Staged is the clone of a git Source the preview was made from (the
+	// install copies it), and Commit its HEAD; empty for a folder.
+	Staged, Commit string
 }
+
+// PackageContents lists what a package contributes, by name (redacted).
+type PackageContents = plugin.Inventory
 
 // PluginManifest is what an installed plugin's manifest says, read now.
 type PluginManifest struct {
-	Trust       string   // the FULL TRUST block (redacted)
+	// Trust is what installing it authorized: the FULL TRUST block (with
+	// hooks and MCP servers and their commands) for a package that runs
+	// code, then its contributions by name (redacted).
+	Trust       string
+	Kind        string // reasonix, claude or codex
+	Contents    PackageContents
+	Warnings    []string // what the loader accepted but cannot use (redacted)
 	EnvNames    []string // names of the runtime env block, sorted (values are never read out)
 	LegacyNotes []string
 	// Changed is the manifest's current sha256 when it differs from the
@@ -139,6 +166,8 @@ func (p *Plugins) List() ([]PluginRecord, error) {
 	out := make([]PluginRecord, len(recs))
 	for i, r := range recs {
 		out[i] = recordOf(r)
+		status, reason := plugin.CheckInstalled(p.layout, r)
+		out[i].Status, out[i].StatusReason = status, redact.String(reason)
 	}
 	return out, nil
 }
@@ -167,19 +196,25 @@ func (p *Plugins) Manifest(name string) (PluginManifest, error) {
 	if err != nil {
 		return PluginManifest{}, err
 	}
-	data, err := os.ReadFile(filepath.Join(r.Root, plugin.ManifestFile))
-	if err != nil {
-		return PluginManifest{}, fmt.Errorf("cannot read the manifest: %w", err)
-	}
-	m, err := plugin.ParseManifest(data)
+	pkg, err := plugin.LoadInstalled(p.layout, r)
 	if err != nil {
 		return PluginManifest{}, fmt.Errorf("%s: %w", name, err)
 	}
-	out := PluginManifest{Trust: m.TrustBlock(r.Root), LegacyNotes: m.LegacyNotes()}
-	for k := range m.Runtime.Env {
-		out.EnvNames = append(out.EnvNames, k)
+	out := PluginManifest{Trust: pkg.TrustText(r.Root), Kind: pkg.Kind, Contents: pkg.Inventory()}
+	for _, w := range pkg.Warnings {
+		out.Warnings = append(out.Warnings, redact.String(w))
 	}
-	slices.Sort(out.EnvNames)
+	if m := pkg.Manifest; m != nil {
+		out.LegacyNotes = m.LegacyNotes()
+		for k := range m.Runtime.Env {
+			out.EnvNames = append(out.EnvNames, k)
+		}
+		slices.Sort(out.EnvNames)
+	}
+	data, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(plugin.ManifestPath(pkg.Kind))))
+	if err != nil {
+		return PluginManifest{}, fmt.Errorf("cannot read the manifest: %w", err)
+	}
 	if sum := plugin.ManifestSHA256(data); sum != r.ManifestSHA256 {
 		out.Changed = sum
 	}
@@ -189,17 +224,37 @@ func (p *Plugins) Manifest(name string) (PluginManifest, error) {
 // PreviewInstall validates the folder and describes the install without
 // writing anything.
 func (p *Plugins) PreviewInstall(req InstallRequest) (InstallPreview, error) {
+	return p.PreviewInstallFrom(context.Background(), req)
+}
+
+// PreviewInstallFrom is PreviewInstall for any source: a git Source is
+// cloned (ctx bounds the clone) into a staging folder first; the preview
+// names it as Staged and Install copies exactly that clone.
+func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (InstallPreview, error) {
 	s, err := p.store()
 	if err != nil {
 		return InstallPreview{}, err
 	}
-	plan, err := p.plan(s, req)
+	var staged, commit string
+	if url, ok := plugin.GitURL(req.Source); ok {
+		if req.Link {
+			return InstallPreview{}, fmt.Errorf("cannot link %s: a git source is cloned and copied, never linked", req.Source)
+		}
+		if staged, commit, err = plugin.Clone(ctx, p.layout, url); err != nil {
+			return InstallPreview{}, err
+		}
+		req.Source = url
+	}
+	plan, err := p.plan(s, req, staged, commit)
 	if err != nil {
+		if staged != "" {
+			plugin.DiscardClone(p.layout, staged)
+		}
 		return InstallPreview{}, err
 	}
 	req.Replace = plan.Replace
-	pv := InstallPreview{Request: req, Name: plan.Name, Version: plan.Manifest.Version, Root: plan.Dest,
-		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256}
+	pv := InstallPreview{Request: req, Name: plan.Name, Version: plan.Package.Version, Root: plan.Dest,
+		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: staged, Commit: commit, RunsCode: plan.Package.RunsCode()}
 	if e := plan.Existing; e != nil {
 		pv.Replaces = e.Name + " " + redact.String(e.Version)
 	}
@@ -208,15 +263,17 @@ func (p *Plugins) PreviewInstall(req InstallRequest) (InstallPreview, error) {
 
 // plan previews req; with ReplaceInstalled an installed plugin of the same
 // name is replaced (and only that).
-func (p *Plugins) plan(s *plugin.Store, req InstallRequest) (*plugin.InstallPlan, error) {
+func (p *Plugins) plan(s *plugin.Store, req InstallRequest, staged, commit string) (*plugin.InstallPlan, error) {
 	opts := plugin.InstallOptions{Link: req.Link, Replace: req.Replace, Name: req.Name}
-	plan, err := plugin.Preview(s, req.Source, opts)
+	dir := req.Source
+	if staged != "" {
+		dir, opts.Origin, opts.Commit = staged, req.Source, commit
+	}
+	plan, err := plugin.Preview(s, dir, opts)
 	if err != nil && req.ReplaceInstalled && !req.Replace {
-		if m, merr := plugin.LoadManifest(req.Source); merr == nil {
-			if _, installed := s.Get(m.Name); installed {
-				opts.Replace = true
-				plan, err = plugin.Preview(s, req.Source, opts)
-			}
+		opts.Replace = true
+		if again, aerr := plugin.Preview(s, dir, opts); aerr == nil && again.Existing != nil {
+			plan, err = again, nil
 		}
 	}
 	if err != nil {
@@ -238,7 +295,7 @@ func (p *Plugins) Install(pv InstallPreview) (PluginRecord, error) {
 	}
 	req := pv.Request
 	req.ReplaceInstalled = false // Replace was resolved by the preview
-	plan, err := p.plan(s, req)
+	plan, err := p.plan(s, req, pv.Staged, pv.Commit)
 	if err != nil {
 		return PluginRecord{}, err
 	}
@@ -248,6 +305,9 @@ func (p *Plugins) Install(pv InstallPreview) (PluginRecord, error) {
 	rec, err := plugin.Install(s, p.layout, plan)
 	if err != nil {
 		return PluginRecord{}, fmt.Errorf("install %s: %w", pv.Name, err)
+	}
+	if pv.Staged != "" {
+		plugin.DiscardClone(p.layout, pv.Staged)
 	}
 	return recordOf(rec), nil
 }

@@ -23,6 +23,15 @@ type Package struct {
 	Version string
 	Root    string // absolute, symlinks resolved
 	Kind    string // PackageReasonix, PackageClaude or PackageCodex
+	// Description is the manifest's description (plugin text: redact it
+	// before showing).
+	Description string
+	// Manifest is the parsed reasonix-plugin.json (nil for Claude and Codex
+	// packages); Manifest.HasRuntime tells whether a sidecar runs.
+	Manifest *Manifest
+	// Warnings are what the loader accepted but could not use: missing
+	// paths, theme globs that match nothing, unsupported Claude hooks.
+	Warnings []string
 
 	// Skills are the paths the manifest lists under skills: a folder holding
 	// SKILL.md, or a folder of such folders (the skill loader tells which).
@@ -59,11 +68,4 @@ type Hook struct {
 	Timeout       int               `json:"timeout,omitempty"` // milliseconds; 0 is the event's default
 	Cwd           string            `json:"cwd,omitempty"`     // default: the package root
 	Env           map[string]string `json:"env,omitempty"`
-}
-
-// LoadPackages reads the contributions of every enabled plugin of layout's
-// store, in name order. A plugin whose manifest cannot be read is left out
-// and named in errs; the others load.
-func LoadPackages(layout Layout) (pkgs []Package, errs []error) {
-	return nil, nil // the loader comes with issue 23
 }

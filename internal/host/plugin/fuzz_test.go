@@ -3,6 +3,8 @@ package plugin
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -63,6 +65,45 @@ func FuzzParseManifest(f *testing.F) {
 		var back protocol.ManifestExpectation
 		if err := protocol.DecodeStrict(eb, &back); err != nil {
 			t.Fatalf("expectation %s does not decode strictly: %v", eb, err)
+		}
+	})
+}
+
+// FuzzPackageManifest feeds arbitrary manifests through the package loader
+// (strict decode, contributes merge, path rules, theme globs): it must fail
+// with an error, never panic, and never resolve a path outside the root.
+func FuzzPackageManifest(f *testing.F) {
+	for _, name := range []string{"v2-full", "mixed-dup", "mixed-conflict", "hook-conflict", "unknown-field", "path-escape", "legacy-skills"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "pkgs", name, ManifestFile))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"apiVersion":"reasonix.io/plugin/v2","name":"a","version":"1","contributes":{"themes":["[","*/*"],"skills":[{"path":"x"},"y"]}}`))
+	root := f.TempDir()
+	os.MkdirAll(filepath.Join(root, "skills", "s"), 0o755)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(filepath.Join(root, ManifestFile), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Whatever the document, a migration either fails or yields a
+		// manifest that parses (MigrateManifest checks its own output).
+		_, _ = MigrateManifest(data)
+		p, err := LoadPackage(root)
+		if err != nil {
+			return
+		}
+		real, _ := filepath.EvalSymlinks(root)
+		for _, list := range [][]string{p.Skills, p.Commands, p.Agents, p.Prompts, p.Themes} {
+			for _, path := range list {
+				if !within(real, path) {
+					t.Fatalf("%s resolved outside the root", path)
+				}
+			}
+		}
+		if _, err := MigrateManifest(data); err == nil {
+			t.Fatal("a v2 manifest migrated")
 		}
 	})
 }

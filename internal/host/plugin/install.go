@@ -26,6 +26,9 @@ type InstallOptions struct {
 	// carry it), so this is a guard against installing the wrong folder,
 	// never a rename.
 	Name string
+	// Origin, when set, is recorded as the source instead of the folder
+	// (a git URL whose clone the folder is); Commit is the clone's HEAD.
+	Origin, Commit string
 }
 
 // InstallPlan is a validated install, ready for the user's confirmation.
@@ -35,8 +38,17 @@ type InstallPlan struct {
 	Dest           string // plugins/<name>, or Source when linked
 	Link           bool
 	Replace        bool
-	Manifest       *Manifest
+	Manifest       *Manifest // nil for a Claude or Codex package
 	ManifestSHA256 string
+	// Package is what the folder contributes (the preview lists it).
+	Package Package
+	// Kind is the manifest kind; Legacy marks a reasonix-plugin.json
+	// without apiVersion (a copy is migrated, a link stays incompatible).
+	Kind   string
+	Legacy bool
+	// Origin and Commit are where the folder came from when it is a
+	// staged git clone (the record keeps them for `plugin update`).
+	Origin, Commit string
 	// Existing is the record being replaced, if any.
 	Existing *Record
 	Warnings []string
@@ -67,26 +79,37 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", abs)
 	}
-	data, m, err := readManifest(abs)
+	sp, err := readPackage(abs)
 	if err != nil {
 		return nil, err
 	}
+	name := sp.pkg.Name
 	if opts.Name != "" {
 		if !protocol.ValidPluginName(opts.Name) {
 			return nil, fmt.Errorf("--name %q is not a valid plugin name", opts.Name)
 		}
-		if opts.Name != m.Name {
-			return nil, fmt.Errorf("--name %q does not match the manifest name %q (the plugin name is fixed by its manifest)", opts.Name, m.Name)
+		if opts.Name != name {
+			return nil, fmt.Errorf("--name %q does not match the manifest name %q (the plugin name is fixed by its manifest)", opts.Name, name)
 		}
 	}
+	m := sp.pkg.Manifest
 	plan := &InstallPlan{
-		Name: m.Name, Source: abs, Link: opts.Link, Replace: opts.Replace,
-		Manifest: m, ManifestSHA256: ManifestSHA256(data),
+		Name: name, Source: abs, Link: opts.Link, Replace: opts.Replace,
+		Manifest: m, ManifestSHA256: ManifestSHA256(sp.data), Package: sp.pkg,
+		Kind: sp.pkg.Kind, Legacy: sp.legacy, Origin: opts.Origin, Commit: opts.Commit,
 	}
-	managed := layout.PluginDir(m.Name)
-	if existing, ok := store.Get(m.Name); ok {
+	plan.Warnings = append(plan.Warnings, sp.pkg.Warnings...)
+	if sp.legacy {
+		if opts.Link {
+			plan.Warnings = append(plan.Warnings, fmt.Sprintf("legacy manifest (no apiVersion): linked, the plugin stays %s until `reasonix-desktop plugin migrate %s --to-v2`", StatusDisabledIncompatible, name))
+		} else {
+			plan.Warnings = append(plan.Warnings, fmt.Sprintf("legacy manifest (no apiVersion): the copy is rewritten to %s (the original kept as %s.bak)", APIVersion, ManifestFile))
+		}
+	}
+	managed := layout.PluginDir(name)
+	if existing, ok := store.Get(name); ok {
 		if !opts.Replace {
-			return nil, fmt.Errorf("plugin %q is already installed (version %s); use --replace", m.Name, existing.Version)
+			return nil, fmt.Errorf("plugin %q is already installed (version %s); use --replace", name, existing.Version)
 		}
 		plan.Existing = &existing
 	} else if _, err := os.Lstat(managed); err == nil && !opts.Replace {
@@ -107,6 +130,10 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		}
 		plan.Dest = managed
 	}
+	if m == nil || !m.HasRuntime() {
+		plan.Text = plan.render()
+		return plan, nil
+	}
 	if _, _, err := m.ResolveCommand(plan.Dest); err != nil {
 		return nil, err
 	}
@@ -124,8 +151,15 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 
 func (p *InstallPlan) render() string {
 	var b strings.Builder
-	b.WriteString(p.Manifest.TrustBlock(p.Dest))
+	b.WriteString(p.Package.TrustText(p.Dest))
 	b.WriteString("\n")
+	if p.Origin != "" {
+		fmt.Fprintf(&b, "From: %s", redact.String(p.Origin))
+		if p.Commit != "" {
+			fmt.Fprintf(&b, " at %s", p.Commit)
+		}
+		b.WriteString("\n")
+	}
 	if p.Link {
 		fmt.Fprintf(&b, "Link: %s (not copied; the plugin runs from this folder and picks up its changes)\n", p.Source)
 	} else {
@@ -141,8 +175,10 @@ func (p *InstallPlan) render() string {
 	for _, w := range p.Warnings {
 		fmt.Fprintf(&b, "Warning: %s\n", redact.String(w))
 	}
-	for _, n := range p.Manifest.LegacyNotes() {
-		fmt.Fprintf(&b, "Note: %s\n", n)
+	if p.Manifest != nil {
+		for _, n := range p.Manifest.LegacyNotes() {
+			fmt.Fprintf(&b, "Note: %s\n", n)
+		}
 	}
 	return b.String()
 }
@@ -154,25 +190,30 @@ func (p *InstallPlan) render() string {
 // linked source is never deleted. The manifest must be unchanged since the
 // preview.
 func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
-	if store == nil || plan == nil || plan.Manifest == nil {
+	if store == nil || plan == nil || plan.Package.Name == "" {
 		return Record{}, errors.New("install: missing store or plan")
 	}
 	name := plan.Name
-	data, _, err := readManifest(plan.Source)
+	mfile := filepath.FromSlash(ManifestPath(plan.Kind))
+	data, err := os.ReadFile(filepath.Join(plan.Source, mfile))
 	if err != nil {
 		return Record{}, err
 	}
 	if ManifestSHA256(data) != plan.ManifestSHA256 {
-		return Record{}, fmt.Errorf("%s changed since the preview; run the install again", filepath.Join(plan.Source, ManifestFile))
+		return Record{}, fmt.Errorf("%s changed since the preview; run the install again", filepath.Join(plan.Source, mfile))
 	}
 	old, had := store.Get(name)
 	if had && !plan.Replace {
 		return Record{}, fmt.Errorf("plugin %q is already installed; use --replace", name)
 	}
 	rec := Record{
-		Name: name, Source: plan.Source, Version: plan.Manifest.Version,
-		Description: plan.Manifest.Description, Enabled: true, Linked: plan.Link,
+		Name: name, Source: plan.Source, Version: plan.Package.Version,
+		Description: plan.Package.Description, Enabled: true, Linked: plan.Link,
 		InstalledAt: time.Now().UTC().Truncate(time.Second), ManifestSHA256: plan.ManifestSHA256,
+		ManifestKind: plan.Kind, Commit: plan.Commit,
+	}
+	if plan.Origin != "" {
+		rec.Source = plan.Origin
 	}
 	managed := layout.PluginDir(name)
 	if plan.Link {
@@ -200,9 +241,17 @@ func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
 	if err := copyTree(plan.Source, tmp); err != nil {
 		return fail(fmt.Errorf("copy %s: %w", plan.Source, err))
 	}
-	copied, err := os.ReadFile(filepath.Join(tmp, ManifestFile))
+	copied, err := os.ReadFile(filepath.Join(tmp, mfile))
 	if err != nil || ManifestSHA256(copied) != plan.ManifestSHA256 {
-		return fail(fmt.Errorf("%s changed while it was copied; run the install again", filepath.Join(plan.Source, ManifestFile)))
+		return fail(fmt.Errorf("%s changed while it was copied; run the install again", filepath.Join(plan.Source, mfile)))
+	}
+	if plan.Legacy {
+		// The managed copy is the host's to rewrite, as the real host does.
+		migrated, err := MigrateLegacy(tmp)
+		if err != nil {
+			return fail(err)
+		}
+		rec.ManifestSHA256 = ManifestSHA256(migrated)
 	}
 	aside := ""
 	if _, err := os.Lstat(managed); err == nil {
@@ -302,4 +351,45 @@ func exists(cmd string) bool {
 	path, _ := proc.Executable(cmd)
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// sourcePackage is a plugin folder read for an install.
+type sourcePackage struct {
+	pkg    Package
+	data   []byte // the manifest file's bytes
+	legacy bool
+}
+
+// readPackage reads the package at abs (resolved). A legacy
+// reasonix-plugin.json is read through its v2 migration (in memory).
+func readPackage(abs string) (*sourcePackage, error) {
+	kind, err := DetectKind(abs)
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(abs, filepath.FromSlash(ManifestPath(kind)))
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := LoadPackage(abs)
+	if err == nil {
+		return &sourcePackage{pkg: pkg, data: data}, nil
+	}
+	if !IsLegacy(err) {
+		return nil, err
+	}
+	v2, merr := MigrateManifest(data)
+	if merr != nil {
+		return nil, fmt.Errorf("%s: %w", file, merr)
+	}
+	m, merr := ParseManifest(v2)
+	if merr != nil {
+		return nil, withFile(merr, file)
+	}
+	registerEnv(m)
+	if pkg, err = packageFrom(abs, m); err != nil {
+		return nil, err
+	}
+	return &sourcePackage{pkg: pkg, data: data, legacy: true}, nil
 }

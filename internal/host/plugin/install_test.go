@@ -48,7 +48,7 @@ func TestPreviewWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"FULL TRUST", filepath.Join(layout.PluginsDir(), "demo", "bin", "run"), "tool.before",
-		"Copy: " + plan.Source, "to: " + filepath.Join(layout.PluginsDir(), "demo"), "skills: not used by the desktop host"} {
+		"Copy: " + plan.Source, "to: " + filepath.Join(layout.PluginsDir(), "demo"), "skills: top-level (legacy) key"} {
 		if !strings.Contains(plan.Text, want) {
 			t.Errorf("preview lacks %q:\n%s", want, plan.Text)
 		}

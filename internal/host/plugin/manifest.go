@@ -49,11 +49,14 @@ type Manifest struct {
 	// version and (for schema-carrying kinds) schemaHash: nothing is filled
 	// in, as in the Reasonix package loader.
 	Provides []protocol.CapabilityWire `json:"provides,omitempty"`
-	// Contributes is kept verbatim (a JSON object); the desktop host does not use it.
+	// Contributes is kept verbatim (a JSON object); the package loader
+	// (LoadPackage) decodes it strictly into a Package.
 	Contributes json.RawMessage `json:"contributes,omitempty"`
-	Runtime     Runtime         `json:"runtime"`
+	// Runtime is optional: most packages contribute skills, commands, hooks
+	// or MCP servers and run no sidecar. HasRuntime tells.
+	Runtime Runtime `json:"runtime,omitempty,omitzero"`
 
-	// Legacy root fields, accepted and reported by LegacyNotes.
+	// Legacy root fields, merged with contributes by the package loader.
 	Skills     json.RawMessage `json:"skills,omitempty"`
 	Commands   json.RawMessage `json:"commands,omitempty"`
 	Hooks      json.RawMessage `json:"hooks,omitempty"`
@@ -89,6 +92,16 @@ type ManifestError struct {
 	File string
 	Path string
 	Msg  string
+	// Legacy marks a manifest without apiVersion (a pre-v2 Reasonix
+	// manifest): migrated in the managed plugins folder, otherwise the
+	// plugin is disabled_incompatible until `plugin migrate <name> --to-v2`.
+	Legacy bool
+}
+
+// IsLegacy reports whether err says a manifest has no apiVersion.
+func IsLegacy(err error) bool {
+	var me *ManifestError
+	return errors.As(err, &me) && me.Legacy
 }
 
 func (e *ManifestError) Error() string {
@@ -149,8 +162,8 @@ func ParseManifest(data []byte) (*Manifest, error) {
 // checkAPIVersion gates the document on its apiVersion member.
 func checkAPIVersion(members map[string]json.RawMessage) error {
 	raw, present := members["apiVersion"]
-	if !present {
-		return merr("apiVersion", "required field is missing (want %q)", APIVersion)
+	if !present || string(bytes.TrimSpace(raw)) == "null" {
+		return &ManifestError{Path: "apiVersion", Msg: "missing apiVersion; native manifests must declare " + APIVersion, Legacy: true}
 	}
 	var s string
 	if err := protocol.DecodeStrict(raw, &s); err != nil {
@@ -247,7 +260,9 @@ func ManifestSHA256(data []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// LegacyNotes reports legacy root fields the desktop host ignores.
+// LegacyNotes reports the legacy root fields in use: they are merged with
+// contributes (an identical entry once, a different one is an error), and
+// a v2 author may want to move them under contributes.
 func (m *Manifest) LegacyNotes() []string {
 	var notes []string
 	for _, f := range []struct {
@@ -255,15 +270,19 @@ func (m *Manifest) LegacyNotes() []string {
 		raw  json.RawMessage
 	}{{"skills", m.Skills}, {"commands", m.Commands}, {"hooks", m.Hooks}, {"mcpServers", m.MCPServers}} {
 		if len(f.raw) > 0 {
-			notes = append(notes, f.name+": not used by the desktop host")
+			notes = append(notes, f.name+": top-level (legacy) key, merged with contributes."+f.name)
 		}
 	}
 	return notes
 }
 
+// HasRuntime reports whether the manifest declares a runtime sidecar.
+func (m *Manifest) HasRuntime() bool { return m.Runtime.Command != "" }
+
 // ProviderRefs are the provider refs the sidecar may serve: <namespace>/<id>
-// for every provides entry of kind provider, in manifest order (validation
-// keeps them under plugin/<name>/).
+// for every provides entry of kind provider, in manifest order. The
+// manifest may name any namespace (as the Reasonix loader accepts); the
+// handshake checks the refs the sidecar serves.
 func (m *Manifest) ProviderRefs() []string {
 	var out []string
 	for _, p := range m.Provides {

@@ -100,7 +100,7 @@ func TestParseManifestFull(t *testing.T) {
 	if !m.IsRequired() || !slices.Equal(m.Slots(), []string{"permission", "tool:bash"}) {
 		t.Fatalf("IsRequired/Slots: %v %v", m.IsRequired(), m.Slots())
 	}
-	if got := m.LegacyNotes(); !slices.Equal(got, []string{"skills: not used by the desktop host", "mcpServers: not used by the desktop host"}) {
+	if got := m.LegacyNotes(); !slices.Equal(got, []string{"skills: top-level (legacy) key, merged with contributes.skills", "mcpServers: top-level (legacy) key, merged with contributes.mcpServers"}) {
 		t.Fatalf("LegacyNotes = %q", got)
 	}
 }
@@ -156,7 +156,8 @@ func TestParseManifestErrors(t *testing.T) {
 		}, "name", "not a valid plugin name"},
 		{"missing version", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(m, "version") }) }, "version", "required field is missing"},
 		{"empty version", func(t *testing.T) string { return mutate(t, func(m map[string]any) { m["version"] = "" }) }, "version", "must not be empty"},
-		{"missing runtime", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(m, "runtime") }) }, "runtime", "required field is missing"},
+		// Without a runtime the provider has no sidecar to serve it.
+		{"missing runtime", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(m, "runtime") }) }, "provides[0]", `needs the "providers" capability`},
 		{"missing command", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(rt(m), "command") }) }, "runtime.command", "required field is missing"},
 		{"priority 1001", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["priority"] = 1001 }) }, "runtime.priority", "must be <= 1000, got 1001"},
 		{"priority -1001", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["priority"] = -1001 }) }, "runtime.priority", "must be >= -1000"},
@@ -230,16 +231,13 @@ func TestParseManifestErrors(t *testing.T) {
 		{"whitespace in a key part", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { m["provides"].([]any)[2].(map[string]any)["namespace"] = "my ns" })
 		}, "provides[2].namespace", "must not contain whitespace"},
-		{"provider outside the plugin namespace", func(t *testing.T) string {
-			return mutate(t, func(m map[string]any) { m["provides"].([]any)[0].(map[string]any)["namespace"] = "policy-guard" })
-		}, "provides[0].namespace", `set "namespace": "plugin/policy-guard"`},
 		{"provider id with slash", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { m["provides"].([]any)[0].(map[string]any)["id"] = "a/b" })
 		}, "provides[0].id", "not a valid provider id"},
 		{"wrong apiVersion", func(t *testing.T) string {
 			return mutate(t, func(m map[string]any) { m["apiVersion"] = "reasonix.io/plugin/v1"; m["extra"] = 1 })
 		}, "apiVersion", "unsupported apiVersion"},
-		{"missing apiVersion", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(m, "apiVersion") }) }, "apiVersion", "required field is missing"},
+		{"missing apiVersion", func(t *testing.T) string { return mutate(t, func(m map[string]any) { delete(m, "apiVersion") }) }, "apiVersion", "missing apiVersion; native manifests must declare reasonix.io/plugin/v2"},
 		{"trailing data", func(t *testing.T) string { return fullManifest + ` {}` }, "", "trailing data"},
 		{"timeoutMillis -1", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["timeoutMillis"] = -1 }) }, "runtime.timeoutMillis", "must be >= 0, got -1"},
 		{"arg not a string", func(t *testing.T) string { return mutate(t, func(m map[string]any) { rt(m)["args"] = []any{"a", 3} }) }, "runtime.args[1]", "must be a string, got a number"},

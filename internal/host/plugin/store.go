@@ -31,6 +31,11 @@ type Record struct {
 	// InstalledAt is RFC 3339 (UTC, whole seconds).
 	InstalledAt    time.Time `json:"installedAt"`
 	ManifestSHA256 string    `json:"manifestSha256"`
+	// ManifestKind is reasonix, claude or codex (empty: reasonix), and
+	// Commit the git HEAD a clone was installed at, as the real host
+	// records them.
+	ManifestKind string `json:"manifestKind,omitempty"`
+	Commit       string `json:"commit,omitempty"`
 }
 
 type storeFile struct {

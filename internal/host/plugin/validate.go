@@ -62,7 +62,7 @@ func (m *Manifest) checkFields() error {
 		return err
 	}
 	rt := &m.Runtime
-	if strings.TrimSpace(rt.Command) == "" {
+	if m.HasRuntime() && strings.TrimSpace(rt.Command) == "" {
 		return merr("runtime.command", "must not be empty")
 	}
 	for _, k := range slices.Sorted(maps.Keys(rt.Env)) {
@@ -184,10 +184,6 @@ func (m *Manifest) validate() error {
 			if !protocol.ValidProviderID(c.ID) {
 				return merr(p+".id", "%s is not a valid provider id (want %s)", quote(c.ID), protocol.PluginNamePattern)
 			}
-			if ref, prefix := c.Namespace+"/"+c.ID, protocol.ProviderRefPrefix(m.Name); !strings.HasPrefix(ref, prefix) {
-				return merr(p+".namespace", "provider ref %s is outside %s: set \"namespace\": %s",
-					quote(ref), prefix, strconv.Quote("plugin/"+m.Name))
-			}
 			if providers[c.ID] {
 				return merr(p+".id", "duplicate provider id %s", quote(c.ID))
 			}
@@ -210,7 +206,8 @@ func (m *Manifest) validate() error {
 
 // schemaHashKinds are the kinds whose provides entries need a schemaHash, as
 // in the Reasonix package loader.
-var schemaHashKinds = []string{"provider", "tool", "ui", "uiaction", "browser"}
+// (browser is not one of them: the Reasonix SDK declares it without.)
+var schemaHashKinds = []string{"provider", "tool", "ui", "uiaction"}
 
 // validCapability applies the Reasonix package loader's rules to one
 // provides entry, so a manifest that loads here loads there: namespace, kind

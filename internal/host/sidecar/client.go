@@ -267,7 +267,7 @@ func (c *Client) spawn(ctx context.Context, path string, args []string) error {
 	})
 	for _, m := range []string{protocol.MethodBrowserTabList, protocol.MethodBrowserTabOpen,
 		protocol.MethodBrowserTabSnapshot, protocol.MethodBrowserTabAct, protocol.MethodBrowserTabWait} {
-		c.conn.Handle(m, browserUnavailable)
+		c.conn.Handle(m, c.browserCall)
 	}
 	c.conn.Handle(protocol.MethodContentRead, c.content.Handle)
 	if c.opts.Bind != nil {
@@ -278,7 +278,20 @@ func (c *Client) spawn(ctx context.Context, path string, args []string) error {
 	return nil
 }
 
-func browserUnavailable(context.Context, json.RawMessage) (any, error) {
+// browserCall answers a browser call as the Reasonix host does: a plugin
+// whose manifest does not require the browser capability gets
+// capability_not_declared; one that does learns there is no companion.
+func (c *Client) browserCall(context.Context, json.RawMessage) (any, error) {
+	required := false
+	if m := c.opts.Manifest; m != nil {
+		for _, r := range m.Requires {
+			required = required || r.Kind == "browser"
+		}
+	}
+	if !required {
+		return nil, protocol.NewError(protocol.ReasonCapabilityNotDeclared,
+			"plugin "+c.name+" did not require the browser capability (reasonix/browser/companion) in its manifest")
+	}
 	return nil, protocol.NewError(protocol.ReasonBrowserUnavailable, "the desktop host has no browser companion")
 }
 

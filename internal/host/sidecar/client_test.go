@@ -23,18 +23,28 @@ func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 // misbehave returns start options for the faulty sidecar in one mode.
 func misbehave(t *testing.T, mode string, extraEnv map[string]string) sidecar.Options {
 	t.Helper()
+	return misbehaveWith(t, mode, extraEnv, nil)
+}
+
+// misbehaveWith is misbehave with more top-level manifest members.
+func misbehaveWith(t *testing.T, mode string, extraEnv map[string]string, more map[string]any) sidecar.Options {
+	t.Helper()
 	bin := testutil.Binary(t, "internal/testplugins/misbehave")
 	env := map[string]any{"MISBEHAVE_MODE": mode}
 	for k, v := range extraEnv {
 		env[k] = v
 	}
-	root := testutil.PluginDir(t, "misbehave", bin, map[string]any{
+	members := map[string]any{
 		"runtime": map[string]any{
 			"env":          env,
 			"intercepts":   []string{"tool.before"},
 			"capabilities": []string{"interceptors"},
 		},
-	})
+	}
+	for k, v := range more {
+		members[k] = v
+	}
+	root := testutil.PluginDir(t, "misbehave", bin, members)
 	m, err := plugin.LoadManifest(root)
 	if err != nil {
 		t.Fatal(err)
@@ -340,20 +350,34 @@ func TestIgnoredShutdownIsBounded(t *testing.T) {
 	testutil.WaitDead(t, pid)
 }
 
+// A browser call is answered as the Reasonix host answers it: without the
+// browser requirement capability_not_declared, with it browser_unavailable
+// (this host has no browser companion).
 func TestBrowserCallsAreUnavailable(t *testing.T) {
-	logFile := filepath.Join(t.TempDir(), "log")
-	c, err := sidecar.Start(context.Background(), misbehave(t, "browser-probe", map[string]string{"MISBEHAVE_LOG": logFile}))
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name   string
+		more   map[string]any
+		reason string
+	}{
+		{"not required", nil, "capability_not_declared"},
+		{"required", map[string]any{"requires": []map[string]any{{"namespace": "reasonix", "kind": "browser", "id": "companion", "version": "1.0.0"}}}, "browser_unavailable"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			logFile := filepath.Join(t.TempDir(), "log")
+			c, err := sidecar.Start(context.Background(), misbehaveWith(t, "browser-probe", map[string]string{"MISBEHAVE_LOG": logFile}, tc.more))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Shutdown(context.Background())
+			deadline := time.Now().Add(testutil.WaitTimeout)
+			for time.Now().Before(deadline) {
+				if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "browser "+tc.reason) {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			b, _ := os.ReadFile(logFile)
+			t.Fatalf("host/browser/tab/list was not answered %s; log:\n%s", tc.reason, b)
+		})
 	}
-	defer c.Shutdown(context.Background())
-	deadline := time.Now().Add(testutil.WaitTimeout)
-	for time.Now().Before(deadline) {
-		if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "browser browser_unavailable") {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	b, _ := os.ReadFile(logFile)
-	t.Fatalf("host/browser/tab/list was not answered browser_unavailable; log:\n%s", b)
 }
