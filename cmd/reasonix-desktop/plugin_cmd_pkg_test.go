@@ -12,26 +12,7 @@ import (
 // like the public Reasonix plugins) to a temp folder.
 func packageFixture(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "internal", "host", "plugin", "testdata", "pkgs", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if fi.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, fi.Mode().Perm())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
+	return copyTree(t, filepath.Join("..", "..", "internal", "host", "plugin", "testdata", "pkgs", name))
 }
 
 func (h *host) ok(args ...string) string {
