@@ -181,7 +181,9 @@ func (s *Session) retryTarget() (*turnRun, bool) {
 	}
 	for i := len(s.Messages) - 1; i >= 0; i-- {
 		if m := s.Messages[i]; m.Role == protocol.RoleUser {
-			return &turnRun{text: m.Content, shown: true, resume: true, pending: -1}, true
+			// Recorded already: a second failure must not keep it again as a
+			// note's input (the next Retry would send it as a new message).
+			return &turnRun{text: m.Content, shown: true, resume: true, pending: -1, recorded: true}, true
 		}
 	}
 	return nil, false

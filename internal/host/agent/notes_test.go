@@ -121,7 +121,7 @@ func TestRetryAfterTheMessageWasRecordedAddsNoMessage(t *testing.T) {
 	if n := userMessages(s); n != 1 {
 		t.Fatalf("%d user messages after a retry, want 1: %+v", n, s.Messages)
 	}
-	if k := notesOf(s); !reflect.DeepEqual(k, []agent.NoteKind{agent.NoteFailed, agent.NoteFailed}) || s.Notes[0].Input != "" {
+	if k := notesOf(s); !reflect.DeepEqual(k, []agent.NoteKind{agent.NoteFailed, agent.NoteFailed}) || s.Notes[0].Input != "" || s.Notes[1].Input != "" {
 		t.Fatalf("notes %+v", s.Notes)
 	}
 }
