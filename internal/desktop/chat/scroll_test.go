@@ -11,7 +11,7 @@ import (
 func TestKeyboardScrolling(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
-	h.d.transcript.loadHistory(longSession(5_000), nil)
+	h.d.transcript.loadHistory(longSession(5_000), nil, versions{})
 	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 2_000 })
 	h.ui(func() {
 		tr := h.d.transcript
