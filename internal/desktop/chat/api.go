@@ -106,7 +106,9 @@ func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs, 
 
 // LoadHistory fills an empty transcript from saved messages (without the
 // session's notes: prefer LoadSession).
-func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) { t.loadHistory(msgs, nil, versions{}) }
+func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) {
+	t.loadHistory(msgs, nil, versions{})
+}
 
 // ShowSession shows another session as its transcript showed it live: its
 // messages and its notes (stopped partial replies, failed turns with Retry,
