@@ -59,7 +59,9 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
 	v.jump.Hide()
-	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
+	// Centred at the bottom, as chat apps place it: at the right edge it
+	// sat over the scrollbar's thumb when the view was near the end.
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump, layout.NewSpacer()))
 	v.list.onFollow = func(follow bool) {
 		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
 			uikit.SetShown(v.jump, shown)
