@@ -166,6 +166,12 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
+	// Ctrl+Home/End with nothing focused (after a click on the
+	// transcript) reach the canvas as shortcuts, not keys.
+	for _, k := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
+		d.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault},
+			func(fyne.Shortcut) { d.navigate(k) })
+	}
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
 	d.subscribe()
 	d.state.SetConnected(false)
