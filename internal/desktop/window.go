@@ -154,15 +154,16 @@ func newUI(opts Options) *UI {
 	// surface panel's controls.
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
 	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
-	split := container.NewHSplit(chat, d.panel.object())
-	split.Offset = 0.66
-	body := split
+	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden()}
+	d.toolbar.syncPanel()
+	body := container.New(d.toolbar.body, chat, container.NewBorder(nil, nil, widget.NewSeparator(), nil, d.panel.object()))
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
+	d.win.Canvas().AddShortcut(panelShortcut, func(fyne.Shortcut) { d.togglePanel() })
 	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
@@ -593,6 +594,66 @@ func (d *UI) showVersion(i int) {
 		t.ShowSession(v.Session())
 		d.trace(fmt.Sprintf("version %d of the last answer", i+1))
 	}()
+}
+
+// panelShortcut shows or hides the plugin panel (Ctrl+Shift+B: Ctrl+B is
+// the sidebar on the other side).
+var panelShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB,
+	Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+
+// togglePanel hides or shows the plugin panel and remembers it (UI
+// goroutine): the chat column takes the room.
+func (d *UI) togglePanel() {
+	l := d.toolbar.body
+	l.hidden = !l.hidden
+	d.prefs.SetPanelHidden(l.hidden)
+	d.toolbar.syncPanel()
+	d.win.Content().Refresh()
+}
+
+// bodyLayout puts the chat column and the plugin panel side by side. The
+// panel is a third of the width, 240 to 340 units; the chat keeps at
+// least minChat of it, so in a narrow window (900×600, or scale 1.5) the
+// panel steps aside instead of squeezing the chat (a split at two thirds
+// left it ~360 units at scale 1.5). The user can hide it (persisted).
+type bodyLayout struct {
+	hidden bool // the user hid the panel
+	shown  bool // the panel had room at the last layout (tests, the toolbar)
+}
+
+// minChat is the narrowest the chat column gets while the panel shows.
+const minChat = 520
+
+func (l *bodyLayout) panelWidth(w float32) float32 {
+	if l.hidden {
+		return 0
+	}
+	pw := max(240, min(340, w/3))
+	if w-pw < minChat {
+		return 0
+	}
+	return pw
+}
+
+func (l *bodyLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	chat, panel := objs[0], objs[1]
+	pw := l.panelWidth(size.Width)
+	l.shown = pw > 0
+	if l.shown != panel.Visible() {
+		uikit.SetShown(panel, l.shown)
+	}
+	chat.Move(fyne.NewPos(0, 0))
+	chat.Resize(fyne.NewSize(size.Width-pw, size.Height))
+	if l.shown {
+		panel.Move(fyne.NewPos(size.Width-pw, 0))
+		panel.Resize(fyne.NewSize(pw, size.Height))
+	}
+}
+
+// MinSize is the chat's: the panel gives way rather than widen the window.
+func (l *bodyLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := objs[0].MinSize()
+	return fyne.NewSize(m.Width, max(m.Height, objs[1].MinSize().Height))
 }
 
 // copyText puts s on the clipboard.

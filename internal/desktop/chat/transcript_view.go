@@ -55,7 +55,10 @@ func newTranscriptView(t *Transcript) *transcriptView {
 		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Importance = widget.LowImportance
-	v.placeholder = container.NewCenter(hint)
+	// Wrapped, full width: one unwrapped line made the chat column at
+	// least ~570 units wide, so a 900-unit window clipped.
+	hint.Wrapping = fyne.TextWrapWord
+	v.placeholder = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
 	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
 	v.jump.Hide()
