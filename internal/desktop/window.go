@@ -150,10 +150,12 @@ func newUI(opts Options) *UI {
 	d.sidebar = newSidebar(d)
 	d.banner = newSettingsBanner(d)
 
-	// Toasts sit over the transcript only: never over the composer or the
-	// surface panel's controls.
+	// Toasts take a strip at the top of the chat column, the transcript
+	// moving down while they show: over it they covered the messages'
+	// Copy buttons, and they never cover the composer or the panel.
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
-	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
+	chat := container.NewBorder(container.NewVBox(d.banner.object(), d.notes.ToastLayer()), bottom, nil, nil, d.transcript.Object())
+	d.notes.OnResize(chat.Refresh)
 	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden()}
 	d.toolbar.syncPanel()
 	body := container.New(d.toolbar.body, chat, container.NewBorder(nil, nil, widget.NewSeparator(), nil, d.panel.object()))
