@@ -79,3 +79,66 @@ func TestPluginPanelHides(t *testing.T) {
 		}
 	})
 }
+
+// The wheel over a form field in the plugin panel scrolls the panel (a
+// single-line field's own scroller took the wheel and did nothing).
+func TestWheelOverAFormFieldScrollsThePanel(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	for _, id := range []string{"f1", "f2", "f3", "f4", "f5", "f6"} {
+		f.publish(t, "alpha", "form", id, `{"title":"Form `+id+`","fields":[{"key":"name","kind":"input","label":"Name"},{"key":"b","kind":"input","label":"B"}]}`)
+	}
+	h.waitFor("the forms", func() bool { return h.d.surfaceView("alpha", "f6") != nil })
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 600)) })
+	h.ui(func() {
+		s := h.d.panel.scroll
+		if s.Content.MinSize().Height <= s.Size().Height {
+			t.Fatalf("the panel does not overflow (%v in %v)", s.Content.MinSize(), s.Size())
+		}
+		e := h.d.surfaceView("alpha", "f1").form.FirstEntry()
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+		before := s.Offset.Y
+		test.Scroll(h.d.win.Canvas(), p.Add(fyne.NewPos(20, e.Size().Height/2)), 0, -50)
+		if s.Offset.Y <= before {
+			t.Errorf("the wheel over a field left the panel at %v", s.Offset.Y)
+		}
+		// A click there still reaches the field: it is the last Tappable
+		// under the pointer, as the driver picks.
+		p = fyne.CurrentApp().Driver().AbsolutePositionForObject(e)
+		if got := lastAt(h.d.win.Canvas().Content(), p.Add(fyne.NewPos(20, e.Size().Height/2)), func(o fyne.CanvasObject) bool {
+			_, ok := o.(fyne.Tappable)
+			return ok
+		}); got != e {
+			t.Errorf("a click on the field goes to %T", got)
+		}
+	})
+}
+
+// lastAt is the last object under pos in drawing order that match accepts
+// (the driver's choice of what gets an event).
+func lastAt(root fyne.CanvasObject, pos fyne.Position, match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	var found fyne.CanvasObject
+	d := fyne.CurrentApp().Driver()
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if o == nil || !o.Visible() {
+			return
+		}
+		p, sz := d.AbsolutePositionForObject(o), o.Size()
+		if match(o) && pos.X >= p.X && pos.Y >= p.Y && pos.X < p.X+sz.Width && pos.Y < p.Y+sz.Height {
+			found = o
+		}
+		switch w := o.(type) {
+		case *fyne.Container:
+			for _, c := range w.Objects {
+				walk(c)
+			}
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(root)
+	return found
+}
