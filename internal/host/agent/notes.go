@@ -181,7 +181,7 @@ func (s *Session) retryTarget() (*turnRun, bool) {
 	}
 	for i := len(s.Messages) - 1; i >= 0; i-- {
 		if m := s.Messages[i]; m.Role == protocol.RoleUser {
-			return &turnRun{text: m.Content, shown: true, resume: true, pending: -1}, true
+			return &turnRun{text: m.Content, shown: true, resume: true, recorded: true, pending: -1}, true
 		}
 	}
 	return nil, false

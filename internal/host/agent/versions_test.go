@@ -94,3 +94,32 @@ func TestRegenerateKeepsVersionsOfTheAnswer(t *testing.T) {
 		t.Fatalf("a session without versions: %v %+v", err, back)
 	}
 }
+
+// A turn run again from the history (Retry of a recorded message, as
+// Regenerate does) that fails again keeps no copy of the message as an
+// unsent one: a further Retry adds no second user message, and a reopened
+// chat shows the question once.
+func TestRetryThatFailsAgainKeepsNoUnsentCopy(t *testing.T) {
+	e := newEnv(t)
+	e.mockProvider(t, "mock", "x:1")
+	c := e.open(t, &recorder{})
+	ctx := context.Background()
+	c.SetModel(ctx, "plugin/mock/mock/m1", "")
+	if err := c.Send(ctx, "hello"); err == nil {
+		t.Fatal("the broken stream succeeded")
+	}
+	for i := 0; i < 2; i++ {
+		if err := c.Retry(ctx); err == nil {
+			t.Fatal("the broken stream succeeded on retry")
+		}
+	}
+	s := c.Session()
+	if n := userMessages(s); n != 1 {
+		t.Fatalf("%d user messages after two retries, want 1: %+v", n, s.Messages)
+	}
+	for _, n := range s.Notes {
+		if n.Input != "" {
+			t.Fatalf("a note keeps the recorded message as unsent: %+v", s.Notes)
+		}
+	}
+}
