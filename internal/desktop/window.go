@@ -582,7 +582,7 @@ func (d *UI) regenerate() {
 // swaps and saves it off the UI goroutine, then the chat is shown again).
 func (d *UI) showVersion(i int) {
 	v, ok := d.getCore().(versioner)
-	if !ok || d.state.Busy() {
+	if !ok || d.state.Busy() || !d.state.Ready() { // Ready: the chat on screen is the core's
 		return
 	}
 	t := d.transcript.get()
