@@ -72,8 +72,12 @@ func newFooter(d *env) *footer {
 // showVersions shows ‹ n/N › on the last reply of a regenerated answer;
 // the arrows wait while a turn runs.
 func (f *footer) showVersions(last bool) bool {
+	if !last {
+		f.vers.box.Hide()
+		return false
+	}
 	vs := f.d.transcript.lastVersions()
-	if !last || vs.total < 2 {
+	if vs.total < 2 {
 		f.vers.box.Hide()
 		return false
 	}
