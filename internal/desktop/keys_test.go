@@ -369,6 +369,12 @@ func TestTranscriptKeys(t *testing.T) {
 	}
 	h.ui(func() {
 		tr, e := h.d.transcript, h.d.composer.entry
+		unfocus := func() { h.d.win.Canvas().Unfocus() }
+		// The canvas's shortcuts run when no widget has the focus (the
+		// driver hands them to the canvas then).
+		canvasShortcut := func(sc fyne.Shortcut) {
+			h.d.win.Canvas().(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(sc)
+		}
 		steps := []struct {
 			what   string
 			do     func()
@@ -379,6 +385,8 @@ func TestTranscriptKeys(t *testing.T) {
 			{"Ctrl+Home in the empty composer", func() { e.TypedShortcut(ctrl(fyne.KeyHome)) }, false},
 			{"End, nothing focused", func() { h.d.typedKey(key(fyne.KeyEnd)) }, true},
 			{"Home, nothing focused", func() { h.d.typedKey(key(fyne.KeyHome)) }, false},
+			{"Ctrl+End, nothing focused", func() { unfocus(); canvasShortcut(ctrl(fyne.KeyEnd)) }, true},
+			{"Ctrl+Home, nothing focused", func() { canvasShortcut(ctrl(fyne.KeyHome)) }, false},
 			{"Ctrl+End with text: the text's", func() { test.Type(e, "draft"); e.TypedShortcut(ctrl(fyne.KeyEnd)) }, false},
 		}
 		for _, s := range steps {

@@ -24,6 +24,7 @@ type prefsData struct {
 	Theme       string `json:"theme,omitempty"`
 	LastSession string `json:"lastSession,omitempty"`
 	EnterSends  *bool  `json:"enterSends,omitempty"`
+	PanelHidden bool   `json:"panelHidden,omitempty"`
 }
 
 // prefs is the window's remembered choices: read once when the window is
@@ -102,6 +103,16 @@ func (p *prefs) EnterSends() bool {
 
 // SetEnterSends remembers the send key.
 func (p *prefs) SetEnterSends(on bool) { p.change(func(d *prefsData) { d.EnterSends = &on }) }
+
+// PanelHidden reports whether the user hid the plugin panel.
+func (p *prefs) PanelHidden() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.data.PanelHidden
+}
+
+// SetPanelHidden remembers whether the plugin panel is hidden.
+func (p *prefs) SetPanelHidden(hidden bool) { p.change(func(d *prefsData) { d.PanelHidden = hidden }) }
 
 // change applies fn and, when the values changed, writes them in a
 // goroutine.

@@ -113,7 +113,7 @@ func newSidebar(d *UI) *sidebar {
 	buttons := container.NewHBox(s.rename, s.export, layout.NewSpacer(), s.remove)
 	top := container.NewVBox(head, s.search)
 	bottom := container.NewVBox(s.undo, buttons)
-	s.obj = container.New(uikit.FixedWidth{W: 250}, container.NewBorder(top, bottom, nil, nil, s.list))
+	s.obj = container.New(uikit.FixedWidth{W: sidebarWidth}, container.NewBorder(top, bottom, nil, nil, s.list))
 	s.syncButtons()
 	return s
 }
@@ -294,8 +294,8 @@ func (s *sidebar) trash() {
 		s.d.b.Post(func() {
 			if err == nil {
 				s.trashed = it.ID
-				s.undo.SetText(fmt.Sprintf("Undo delete of “%s”", sessionTitle(it)))
-				s.undo.Show()
+				s.undo.Show() // measured shown
+				fitButton(s.undo, sidebarWidth, "Undo delete of “%s”", sessionTitle(it))
 				s.reload()
 				if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
 					// The chat on screen was not the core's yet (the core moves
@@ -387,4 +387,24 @@ func (d *UI) ReopenLast(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// sidebarWidth is the sidebar's fixed width.
+const sidebarWidth = 250
+
+// fitButton labels button b with format and title, the title cut (…) so
+// that b fits width: a button does not truncate its text, and the sidebar
+// clipped a long title off the Undo button (UI goroutine).
+func fitButton(b *widget.Button, width float32, format, title string) {
+	r := []rune(title)
+	for n := len(r); ; n-- {
+		t := string(r[:n])
+		if n < len(r) {
+			t += "…"
+		}
+		b.SetText(fmt.Sprintf(format, t))
+		if b.MinSize().Width <= width || n == 0 {
+			return
+		}
+	}
 }

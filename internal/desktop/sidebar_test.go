@@ -79,6 +79,11 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 		t.Errorf("not in the trash: %v", err)
 	}
 	h.waitFor("the deleted session off the screen", func() bool { return h.d.state.Open().ID != saved[1].ID })
+	h.ui(func() { // the Undo button fits the sidebar (a long title was clipped)
+		if w, room := sb.undo.MinSize().Width, sb.obj.Size().Width; w > room || !strings.HasPrefix(sb.undo.Text, "Undo delete of “write") {
+			t.Errorf("Undo %q is %v px wide in a %v px sidebar", sb.undo.Text, w, room)
+		}
+	})
 	h.ui(func() { test.Tap(sb.undo) })
 	h.waitFor("the undo", func() bool { return len(sb.items) == 2 && !sb.undo.Visible() })
 

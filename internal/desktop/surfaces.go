@@ -245,6 +245,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	v.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), nil)
 	v.submit.Importance = widget.HighImportance
 	v.form = forms.New(f.Fields, false, v.showSubmit)
+	v.form.PassWheel(p.scroll) // the wheel over a field scrolls the panel
 	v.submit.OnTapped = func() { p.submit(v) }
 	box := container.NewVBox()
 	if f.Title != "" {

@@ -53,6 +53,13 @@ func TestToastsAreDismissibleAndNeverCoverThePanel(t *testing.T) {
 		if tp.Y+ts.Height > cp.Y {
 			t.Errorf("the toast (bottom %v) covers the composer (top %v)", tp.Y+ts.Height, cp.Y)
 		}
+		// Nor over the messages (their Copy and Regenerate buttons sit at
+		// the transcript's right edge, where a toast was).
+		tr := h.d.transcript.Object()
+		trp := drv.AbsolutePositionForObject(tr)
+		if tp.Y+ts.Height > trp.Y && tp.Y < trp.Y+tr.Size().Height {
+			t.Errorf("the toast (y %v..%v) overlaps the transcript (y %v..%v)", tp.Y, tp.Y+ts.Height, trp.Y, trp.Y+tr.Size().Height)
+		}
 		var closeBtn *widget.Button
 		for _, o := range test.LaidOutObjects(card) {
 			if b, ok := o.(*widget.Button); ok && b.Text == "" {

@@ -25,6 +25,8 @@ type toolbar struct {
 	model     *widget.Button
 	effort    *widget.Select
 	palette   *widget.Button
+	panel     *widget.Button // hides or shows the plugin panel
+	body      *bodyLayout    // the chat and the panel (window.go)
 	row       *fyne.Container
 	syncing   bool       // refresh is setting the effort: not a user pick
 	picker    *fyne.Menu // the menu the picker shows (tests read it)
@@ -44,15 +46,25 @@ func newToolbar(d *UI) *toolbar {
 	tb.effort.PlaceHolder = "Effort"
 	tb.effort.Hide()
 	tb.palette = widget.NewButtonWithIcon("", theme.SearchIcon(), d.showPalette)
+	tb.panel = widget.NewButton("Hide panel", d.togglePanel)
 	title := widget.NewLabel("Reasonix")
 	title.TextStyle.Bold = true
 	tb.row = container.NewHBox(title, tb.newChat, tb.workspace, layout.NewSpacer(),
-		widget.NewLabel("Model"), tb.model, tb.effort, tb.palette)
+		widget.NewLabel("Model"), tb.model, tb.effort, tb.palette, tb.panel)
 	tb.obj = container.NewVBox(tb.row, widget.NewSeparator())
 	return tb
 }
 
 func (tb *toolbar) object() fyne.CanvasObject { return tb.obj }
+
+// syncPanel names what the panel button does now.
+func (tb *toolbar) syncPanel() {
+	label := "Hide panel"
+	if tb.body.hidden {
+		label = "Show panel"
+	}
+	tb.panel.SetText(label)
+}
 
 func (tb *toolbar) setEnabled(ok bool) {
 	for _, b := range []*widget.Button{tb.newChat, tb.workspace, tb.model} {

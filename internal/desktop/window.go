@@ -150,22 +150,31 @@ func newUI(opts Options) *UI {
 	d.sidebar = newSidebar(d)
 	d.banner = newSettingsBanner(d)
 
-	// Toasts sit over the transcript only: never over the composer or the
-	// surface panel's controls.
+	// Toasts take a strip at the top of the chat column, the transcript
+	// moving down while they show: over it they covered the messages'
+	// Copy buttons, and they never cover the composer or the panel.
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
-	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, container.NewStack(d.transcript.Object(), d.notes.ToastLayer()))
-	split := container.NewHSplit(chat, d.panel.object())
-	split.Offset = 0.66
-	body := split
+	chat := container.NewBorder(container.NewVBox(d.banner.object(), d.notes.ToastLayer()), bottom, nil, nil, d.transcript.Object())
+	d.notes.OnResize(chat.Refresh)
+	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden()}
+	d.toolbar.syncPanel()
+	body := container.New(d.toolbar.body, chat, container.NewBorder(nil, nil, widget.NewSeparator(), nil, d.panel.object()))
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
 	d.win.Resize(fyne.NewSize(1200, 760))
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
+	d.win.Canvas().AddShortcut(panelShortcut, func(fyne.Shortcut) { d.togglePanel() })
 	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
+	// Ctrl+Home/End with nothing focused (after a click on the
+	// transcript) reach the canvas as shortcuts, not keys.
+	for _, k := range []fyne.KeyName{fyne.KeyHome, fyne.KeyEnd} {
+		d.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault},
+			func(fyne.Shortcut) { d.navigate(k) })
+	}
 	d.win.Canvas().Focus(d.composer.entry) // typing starts a message
 	d.subscribe()
 	d.state.SetConnected(false)

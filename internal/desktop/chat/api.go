@@ -41,6 +41,18 @@ type Retrier interface {
 	Retry()
 }
 
+// Versioner is a Host that keeps versions of an answer (the core's
+// Regenerate and ShowVersion): Regenerate asks again for the last answer
+// without a second question, keeping the old one; ShowVersion(i) shows
+// version i (from 0) of the last answer in its place. Without it the
+// footer's Regenerate uses Resend. Both are called on the UI goroutine and
+// must not block; the Host tells the transcript the outcome
+// (DropReply, SetReplyVersions, ShowSession).
+type Versioner interface {
+	Regenerate()
+	ShowVersion(i int)
+}
+
 // env is what every view of the chat shares.
 type env struct {
 	host       Host
@@ -90,19 +102,38 @@ func (t *Transcript) LastUser() string { return t.lastUser() }
 
 // Replace shows another session's messages (without its notes: prefer
 // ShowSession).
-func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs, nil) }
+func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs, nil, versions{}) }
 
 // LoadHistory fills an empty transcript from saved messages (without the
 // session's notes: prefer LoadSession).
-func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) { t.loadHistory(msgs, nil) }
+func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) {
+	t.loadHistory(msgs, nil, versions{})
+}
 
 // ShowSession shows another session as its transcript showed it live: its
 // messages and its notes (stopped partial replies, failed turns with Retry,
-// blocked and denied calls with their reasons, usage, notices).
-func (t *Transcript) ShowSession(s agent.Session) { t.replace(s.Messages, s.Notes) }
+// blocked and denied calls with their reasons, usage, notices) and which
+// version of the last answer it is.
+func (t *Transcript) ShowSession(s agent.Session) {
+	shown, total := s.LastReplyVersion()
+	t.replace(s.Messages, s.Notes, versions{shown, total})
+}
 
 // LoadSession fills an empty transcript from a session, as ShowSession.
-func (t *Transcript) LoadSession(s agent.Session) { t.loadHistory(s.Messages, s.Notes) }
+func (t *Transcript) LoadSession(s agent.Session) {
+	shown, total := s.LastReplyVersion()
+	t.loadHistory(s.Messages, s.Notes, versions{shown, total})
+}
+
+// DropReply takes the last answer off the transcript (everything after the
+// last user message): Regenerate is about to stream its new version (any
+// goroutine).
+func (t *Transcript) DropReply() { t.dropReply() }
+
+// SetReplyVersions says which version (from 0) of the last answer is shown,
+// of how many; the footer offers ‹ › between them when there are two or
+// more (any goroutine).
+func (t *Transcript) SetReplyVersions(shown, total int) { t.setVersions(versions{shown, total}) }
 
 // SetApproval shows a tool call waiting for the user on its card.
 func (t *Transcript) SetApproval(a *Approval) { t.setApproval(a) }

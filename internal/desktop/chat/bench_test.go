@@ -71,7 +71,7 @@ func benchStream(b *testing.B, history int, chunkAt func(int) string) {
 	h := newHarness(b)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
 	if history > 0 {
-		h.d.transcript.loadHistory(longSession(history), nil)
+		h.d.transcript.loadHistory(longSession(history), nil, versions{})
 		h.waitFor("the history", func() bool { return len(h.d.transcript.view.rows) > history/2 })
 	}
 	var frames, nanos int64
@@ -113,10 +113,10 @@ func BenchmarkSessionOpen(b *testing.B) {
 	live := 0
 	var open time.Duration
 	for b.Loop() {
-		h.d.transcript.replace(nil, nil)
+		h.d.transcript.replace(nil, nil, versions{})
 		h.ui(func() {
 			start := time.Now()
-			h.d.transcript.loadHistory(msgs, nil)
+			h.d.transcript.loadHistory(msgs, nil, versions{})
 			h.d.transcript.sync()
 			open += time.Since(start)
 			live = len(h.d.transcript.liveViews())

@@ -17,8 +17,9 @@ import (
 )
 
 // footer is the line under a reply: "Stopped" when the user stopped it,
-// its token use (and cost, only when the model has pricing), and
-// Regenerate on the last reply.
+// its token use (and cost, only when the model has pricing), and on the
+// last reply Regenerate and, once it was regenerated, ‹ 1/2 › between its
+// versions.
 type footer struct {
 	d       *env
 	box     *fyne.Container
@@ -27,17 +28,66 @@ type footer struct {
 	meter   *meter
 	regen   *widget.Button
 	userMsg string
+	vers    versionPicker
+}
+
+// versionPicker is ‹ n/N ›: the versions of the last answer.
+type versionPicker struct {
+	box        *fyne.Container
+	prev, next *widget.Button
+	label      *widget.Label
+	shown      int
 }
 
 func newFooter(d *env) *footer {
 	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
 	f.status.TextStyle.Italic = true
 	f.status.Importance = widget.WarningImportance
-	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() { d.host.Resend(f.userMsg) })
+	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() {
+		if v, ok := d.host.(Versioner); ok {
+			v.Regenerate()
+			return
+		}
+		d.host.Resend(f.userMsg)
+	})
 	f.regen.Importance = widget.LowImportance
+	show := func(delta int) func() {
+		return func() {
+			if v, ok := d.host.(Versioner); ok && !d.state.Busy() {
+				v.ShowVersion(f.vers.shown + delta)
+			}
+		}
+	}
+	f.vers.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), show(-1))
+	f.vers.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), show(+1))
+	f.vers.prev.Importance, f.vers.next.Importance = widget.LowImportance, widget.LowImportance
+	f.vers.label = widget.NewLabel("")
+	f.vers.box = container.NewHBox(f.vers.prev, f.vers.label, f.vers.next)
+	f.vers.box.Hide()
 	f.meter = newMeter()
-	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.regen)
+	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.vers.box, f.regen)
 	return f
+}
+
+// showVersions shows ‹ n/N › on the last reply of a regenerated answer;
+// the arrows wait while a turn runs.
+func (f *footer) showVersions(last bool) bool {
+	if !last {
+		f.vers.box.Hide()
+		return false
+	}
+	vs := f.d.transcript.lastVersions()
+	if vs.total < 2 {
+		f.vers.box.Hide()
+		return false
+	}
+	f.vers.shown = vs.shown
+	f.vers.label.SetText(fmt.Sprintf("%d/%d", vs.shown+1, vs.total))
+	busy := f.d.state.Busy()
+	setEnabled(f.vers.prev, !busy && vs.shown > 0)
+	setEnabled(f.vers.next, !busy && vs.shown < vs.total-1)
+	f.vers.box.Show()
+	return true
 }
 
 func (f *footer) show(r *row, last bool) {
@@ -64,7 +114,8 @@ func (f *footer) show(r *row, last bool) {
 		f.userMsg = f.d.transcript.view.userBefore(r.index)
 	}
 	uikit.SetShown(f.regen, f.userMsg != "")
-	if s.stopped || text != "" || f.userMsg != "" {
+	versioned := f.showVersions(last)
+	if s.stopped || text != "" || f.userMsg != "" || versioned {
 		f.box.Show()
 	} else {
 		f.box.Hide()
@@ -136,4 +187,12 @@ func (l *meterLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSi
 func (l *meterLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	l.m.track.Resize(size)
 	l.m.fill.Resize(fyne.NewSize(size.Width*l.m.frac, size.Height))
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on && b.Disabled() {
+		b.Enable()
+	} else if !on && !b.Disabled() {
+		b.Disable()
+	}
 }

@@ -1,9 +1,12 @@
 package chat
 
 import (
+	"fmt"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // PgUp/PgDn move a long session a page at a time, Home shows the first
@@ -11,7 +14,7 @@ import (
 func TestKeyboardScrolling(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
-	h.d.transcript.loadHistory(longSession(5_000), nil)
+	h.d.transcript.loadHistory(longSession(5_000), nil, versions{})
 	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 2_000 })
 	h.ui(func() {
 		tr := h.d.transcript
@@ -54,6 +57,80 @@ func TestKeyboardScrolling(t *testing.T) {
 		tr.ScrollPages(1) // at the end: stays, still following
 		if _, ok := l.live[rows-1]; !ok || !l.follow {
 			t.Error("PgDn at the end left it")
+		}
+	})
+}
+
+// thumb is the vertical scrollbar's thumb of the transcript (UI work).
+func (h *harness) thumb() fyne.CanvasObject {
+	var found fyne.CanvasObject
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		if found != nil || o == nil || !o.Visible() {
+			return
+		}
+		if fmt.Sprintf("%T", o) == "*widget.scrollBar" {
+			found = o
+			return
+		}
+		if w, ok := o.(fyne.Widget); ok {
+			for _, c := range test.WidgetRenderer(w).Objects() {
+				walk(c)
+			}
+		} else if c, ok := o.(*fyne.Container); ok {
+			for _, x := range c.Objects {
+				walk(x)
+			}
+		}
+	}
+	for _, o := range test.WidgetRenderer(h.d.transcript.view.list.scroll).Objects() {
+		walk(o)
+	}
+	return found
+}
+
+// A wheel notch moves about three lines (Fyne's scroller moved 25 px);
+// "Jump to latest" never sits over the scrollbar's thumb, and the thumb
+// drags the view.
+func TestWheelStepsAndTheThumb(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	h.d.transcript.loadHistory(longSession(2_000), nil, versions{})
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 1_000 })
+	h.ui(func() {
+		tr := h.d.transcript
+		l := tr.view.list
+		c := h.d.win.Canvas()
+		mid := fyne.CurrentApp().Driver().AbsolutePositionForObject(l.scroll).Add(fyne.NewPos(200, 200))
+		step := 3 * (textLine() + theme.LineSpacing())
+		for _, notches := range []float32{1, 2, -1} {
+			before := l.scroll.Offset.Y
+			test.Scroll(c, mid, 0, notches*wheelNotch)
+			if moved := before - l.scroll.Offset.Y; moved < notches*step-1 || moved > notches*step+1 {
+				t.Errorf("%v notches moved %v px, want %v (three lines a notch)", notches, moved, notches*step)
+			}
+		}
+		if l.follow || !tr.view.jump.Visible() {
+			t.Fatalf("a wheel turned up still follows the end (jump shown %v)", tr.view.jump.Visible())
+		}
+		// The thumb is near the bottom; the button must leave its column.
+		th := h.thumb()
+		if th == nil {
+			t.Fatal("no scrollbar thumb")
+		}
+		d := fyne.CurrentApp().Driver()
+		tp, jp := d.AbsolutePositionForObject(th), d.AbsolutePositionForObject(tr.view.jump)
+		if jp.X+tr.view.jump.Size().Width > tp.X-1 && jp.X < tp.X+th.Size().Width {
+			t.Errorf("Jump to latest (x %v..%v) covers the thumb's column (x %v..%v)",
+				jp.X, jp.X+tr.view.jump.Size().Width, tp.X, tp.X+th.Size().Width)
+		}
+		before := l.scroll.Offset.Y
+		// Fyne's thumb takes drags (a desktop driver's drag goes to it: it
+		// is the innermost Draggable there, now that nothing covers it).
+		th.(fyne.Draggable).Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(0, -200)})
+		th.(fyne.Draggable).DragEnd()
+		if moved := before - l.scroll.Offset.Y; moved < 200 {
+			t.Errorf("dragging the thumb up 200 px moved the view %v px", moved)
 		}
 	})
 }

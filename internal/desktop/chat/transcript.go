@@ -101,6 +101,8 @@ type Transcript struct {
 	open  *item // the assistant message deltas go to; nil starts a new one
 	// touched are the indexes of items changed since the last frame.
 	touched []int
+	// versions of the last answer (Regenerate's); total 0: none.
+	versions versions
 
 	view *transcriptView // UI goroutine only
 }
@@ -136,6 +138,7 @@ func (t *Transcript) addUser(text string) {
 	it.text.WriteString(text)
 	t.add(it)
 	t.open = nil
+	t.versions = versions{} // a new question: its answer has no versions yet
 	t.mu.Unlock()
 	t.d.b.Post(func() { t.view.list.jumpToEnd() }) // the user's own message is always shown
 	t.th.Kick()
@@ -343,20 +346,22 @@ func (t *Transcript) pendingApproval() *Approval {
 
 // replace empties the transcript and loads msgs and notes in one step
 // (another session was opened).
-func (t *Transcript) replace(msgs []protocol.ProviderMessage, notes []agent.Note) {
+func (t *Transcript) replace(msgs []protocol.ProviderMessage, notes []agent.Note, vs versions) {
 	t.mu.Lock()
 	t.epoch++
 	t.items, t.open, t.touched = nil, nil, nil
 	t.load(msgs, notes)
+	t.versions = vs
 	t.mu.Unlock()
 	t.th.Kick()
 }
 
 // loadHistory fills an empty transcript from a saved session.
-func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage, notes []agent.Note) {
+func (t *Transcript) loadHistory(msgs []protocol.ProviderMessage, notes []agent.Note, vs versions) {
 	t.mu.Lock()
 	if len(t.items) == 0 {
 		t.load(msgs, notes)
+		t.versions = vs
 	}
 	t.mu.Unlock()
 	t.th.Kick()

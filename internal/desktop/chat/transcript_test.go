@@ -55,7 +55,7 @@ func TestToolCardsAreKeyedByTurnAndCall(t *testing.T) {
 func TestLongSessionIsVirtualizedAndFollows(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
-	h.d.transcript.loadHistory(longSession(5_000), nil)
+	h.d.transcript.loadHistory(longSession(5_000), nil, versions{})
 	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 2_000 })
 	h.ui(func() {
 		l := h.d.transcript.view.list
@@ -190,7 +190,7 @@ func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 func TestScrollingUpKeepsTheReadRowSteady(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
-	h.d.transcript.loadHistory(longSession(600), nil)
+	h.d.transcript.loadHistory(longSession(600), nil, versions{})
 	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 300 })
 	h.ui(func() {
 		l := h.d.transcript.view.list

@@ -55,11 +55,16 @@ func newTranscriptView(t *Transcript) *transcriptView {
 		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Importance = widget.LowImportance
-	v.placeholder = container.NewCenter(hint)
+	// Wrapped, full width: one unwrapped line made the chat column at
+	// least ~570 units wide, so a 900-unit window clipped.
+	hint.Wrapping = fyne.TextWrapWord
+	v.placeholder = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
 	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
 	v.jump.Hide()
-	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump))
+	// Centred at the bottom, as chat apps place it: at the right edge it
+	// sat over the scrollbar's thumb when the view was near the end.
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump, layout.NewSpacer()))
 	v.list.onFollow = func(follow bool) {
 		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
 			uikit.SetShown(v.jump, shown)

@@ -25,12 +25,13 @@ func ShortcutRows(enterSends bool) [][2]string {
 		{"Esc", "Stop the reply · close a dialog"},
 		{"Up (empty composer)", "Edit the last message"},
 		{"PgUp · PgDn", "Scroll the conversation by a page"},
-		{"Ctrl+Home · Ctrl+End", "First · latest message (empty composer)"},
+		{"Ctrl+Home · Ctrl+End", "First · latest message (empty composer, or nothing focused)"},
 		{"Home · End", "The same, after a click on the conversation"},
 		{"Ctrl+K", "Command palette: actions, models, commands"},
 		{"Ctrl+N", "New chat"},
 		{"Ctrl+O", "Open a workspace"},
 		{"Ctrl+B", "Show or hide the sessions sidebar"},
+		{"Ctrl+Shift+B", "Show or hide the plugin panel"},
 		{"Ctrl+,", "Settings"},
 		{"Ctrl+/", "This sheet"},
 		{"Ctrl+Q", "Quit"},
@@ -67,7 +68,7 @@ func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 const userGuide = `# Reasonix Desktop
 
 ## Chat
-Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again. Every message and code block has **Copy** (it shows a check mark once copied). A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn scroll the conversation.
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again (Regenerate keeps the earlier answer: ‹ 1/2 › under the reply switches between versions). Every message and code block has **Copy** (it shows a check mark once copied). A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn scroll the conversation.
 
 ## Tools and approvals
 The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.

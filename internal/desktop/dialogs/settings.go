@@ -97,6 +97,10 @@ type Settings struct {
 	envGen int // the latest loadEnv: an older read that ends later is dropped
 }
 
+// noModels is the default-model field's placeholder when no plugin offers
+// a model.
+const noModels = "No models: install a provider plugin"
+
 // Labels of the send-key choice.
 const (
 	sendEnter     = "Enter sends, Shift+Enter adds a line"
@@ -132,7 +136,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 			d.PickModel(id, "")
 		}
 	})
-	s.model.PlaceHolder = "No models: install a provider plugin"
+	s.model.PlaceHolder = noModels
 	s.effort = widget.NewSelect(nil, func(e string) {
 		if o := state.Open(); e != "" && e != o.Effort && o.Model != "" {
 			d.PickModel(o.Model, e)
@@ -220,6 +224,16 @@ func (s *Settings) syncModels() {
 		ids = append(ids, m.ID)
 	}
 	s.model.SetOptions(ids)
+	// The placeholder shows whenever nothing is picked: "No models" only
+	// when there are none (a chat with no model yet said so beside echo-1).
+	placeholder := "Pick a model"
+	if len(ids) == 0 {
+		placeholder = noModels
+	}
+	if s.model.PlaceHolder != placeholder {
+		s.model.PlaceHolder = placeholder
+		s.model.Refresh()
+	}
 	if slices.Contains(ids, st.Open().Model) {
 		s.model.SetSelected(st.Open().Model)
 	} else {

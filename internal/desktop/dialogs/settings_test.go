@@ -237,3 +237,24 @@ func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
 		}
 	})
 }
+
+// The default-model field lists the catalog's models and says "No models"
+// only when there are none, not when the chat has no model picked yet.
+func TestSettingsDefaultModelListsTheModels(t *testing.T) {
+	state := viewmodel.New()
+	s, b := openSettings(t, state, &settingsHost{mode: ThemeSystem})
+	b.OnUI(func() {
+		if !strings.HasPrefix(s.model.PlaceHolder, "No models") {
+			t.Errorf("with no models the field says %q", s.model.PlaceHolder)
+		}
+		state.SetModels([]providers.Model{{ID: "plugin/echo-provider/echo/echo-1", DisplayName: "Echo"}}, nil)
+	})
+	b.OnUI(func() {
+		if !slices.Contains(s.model.Options, "plugin/echo-provider/echo/echo-1") {
+			t.Errorf("options %q lack echo-1", s.model.Options)
+		}
+		if strings.Contains(s.model.PlaceHolder, "No models") || s.model.Selected != "" {
+			t.Errorf("with echo-1 listed and none picked the field says %q (selected %q)", s.model.PlaceHolder, s.model.Selected)
+		}
+	})
+}

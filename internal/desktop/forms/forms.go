@@ -23,6 +23,7 @@ type View struct {
 	obj        *fyne.Container
 	onChange   func()
 	requireAll bool
+	wheel      fyne.Scrollable // what the wheel over a text field scrolls (PassWheel)
 }
 
 // Input is one field's widget; exactly one of Check, Entry, Radio and
@@ -90,10 +91,44 @@ func New(fields []protocol.FormField, requireAll bool, onChange func()) *View {
 			in.label.TextStyle.Bold = true
 			f.obj.Add(in.label)
 		}
-		f.obj.Add(in.widget())
+		if in.Entry != nil {
+			f.obj.Add(container.NewStack(in.Entry, newWheelPass(f)))
+		} else {
+			f.obj.Add(in.widget())
+		}
 		f.inputs = append(f.inputs, in)
 	}
 	return f
+}
+
+// PassWheel makes the wheel over a text field scroll target (the panel
+// the form is in): a single-line field's own scroller takes the wheel
+// before any scroller around it and, its text fitting, does nothing.
+func (f *View) PassWheel(target fyne.Scrollable) { f.wheel = target }
+
+// wheelPass lies over a text field and takes only the wheel (it is no
+// Tappable, Draggable, Hoverable or Cursorable: clicks, selection and the
+// cursor still reach the field). The driver gives the wheel to the last
+// Scrollable under the pointer, which this is.
+type wheelPass struct {
+	widget.BaseWidget
+	f *View
+}
+
+func newWheelPass(f *View) *wheelPass {
+	w := &wheelPass{f: f}
+	w.ExtendBaseWidget(w)
+	return w
+}
+
+func (w *wheelPass) Scrolled(ev *fyne.ScrollEvent) {
+	if w.f.wheel != nil {
+		w.f.wheel.Scrolled(ev)
+	}
+}
+
+func (w *wheelPass) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewWithoutLayout())
 }
 
 // Object is the view's canvas object.

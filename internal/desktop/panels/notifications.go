@@ -60,12 +60,13 @@ type Notifier struct {
 	history []Notification // oldest first
 
 	// UI goroutine only.
-	stack  *fyne.Container
-	layer  *fyne.Container
-	live   []liveToast // the visible toasts, oldest first
-	win    fyne.Window // the Notifications window, nil when closed
-	list   *widget.List
-	listed []Notification // newest first, what the list shows
+	stack   *fyne.Container
+	layer   *fyne.Container
+	live    []liveToast // the visible toasts, oldest first
+	resized func()      // re-lays out the toasts' strip's parent
+	win     fyne.Window // the Notifications window, nil when closed
+	list    *widget.List
+	listed  []Notification // newest first, what the list shows
 }
 
 // NewNotifier starts the system notification loop; it ends with ctx and
@@ -73,8 +74,9 @@ type Notifier struct {
 func NewNotifier(ctx context.Context, wg *sync.WaitGroup, app fyne.App, b *uikit.Bridge) *Notifier {
 	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
 	n.stack = container.NewVBox()
-	// The top-right corner of the transcript: never over the composer or
-	// the surface panel's fields and buttons (window.go places the layer).
+	// A strip at the top right of the chat column, above the transcript
+	// (window.go places the layer): never over the messages' buttons, the
+	// composer or the surface panel.
 	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
 	lc := app.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
@@ -193,7 +195,7 @@ func (n *Notifier) systemLoop(wg *sync.WaitGroup) {
 	}
 }
 
-// toast shows a transient card in the window's bottom-right corner (UI
+// toast shows a transient card in the toasts' strip (UI
 // goroutine); it goes away by itself after toastTTL.
 func (n *Notifier) toast(x Notification) {
 	title := widget.NewLabel(x.Title)
@@ -216,7 +218,7 @@ func (n *Notifier) toast(x Notification) {
 	for len(n.live) > MaxToasts {
 		n.drop(n.live[0].obj)
 	}
-	n.layer.Refresh() // the corner grew: re-lay out the layer, not just the stack
+	n.relayout() // the strip grew: re-lay out what holds it, not just the stack
 	time.AfterFunc(toastTTL, func() { n.b.Post(func() { n.drop(card) }) })
 }
 
@@ -232,9 +234,21 @@ func (n *Notifier) drop(card fyne.CanvasObject) {
 		if t.obj == card {
 			n.live = append(n.live[:i:i], n.live[i+1:]...)
 			n.stack.Remove(card)
-			n.layer.Refresh()
+			n.relayout()
 			return
 		}
+	}
+}
+
+// OnResize sets what re-lays out the container holding the toast layer
+// when toasts come and go (UI goroutine): the window gives the strip its
+// new height, moving the transcript.
+func (n *Notifier) OnResize(fn func()) { n.resized = fn }
+
+func (n *Notifier) relayout() {
+	n.layer.Refresh()
+	if n.resized != nil {
+		n.resized()
 	}
 }
 

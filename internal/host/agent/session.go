@@ -46,6 +46,10 @@ type Session struct {
 	// Notes are what the transcript showed besides the messages (see Note);
 	// files without them load with none.
 	Notes []Note `json:"notes,omitempty"`
+
+	// ReplyVersions are the answers Regenerate replaced (versions.go);
+	// files without them load with none.
+	ReplyVersions []ReplyVersions `json:"replyVersions,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.

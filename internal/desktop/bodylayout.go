@@ -1,0 +1,68 @@
+package desktop
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+)
+
+// panelShortcut shows or hides the plugin panel (Ctrl+Shift+B: Ctrl+B is
+// the sidebar on the other side).
+var panelShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB,
+	Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
+
+// togglePanel hides or shows the plugin panel and remembers it (UI
+// goroutine): the chat column takes the room.
+func (d *UI) togglePanel() {
+	l := d.toolbar.body
+	l.hidden = !l.hidden
+	d.prefs.SetPanelHidden(l.hidden)
+	d.toolbar.syncPanel()
+	d.win.Content().Refresh()
+}
+
+// bodyLayout puts the chat column and the plugin panel side by side. The
+// panel is a third of the width, 240 to 340 units; the chat keeps at
+// least minChat of it, so in a narrow window (900×600, or scale 1.5) the
+// panel steps aside instead of squeezing the chat (a split at two thirds
+// left it ~360 units at scale 1.5). The user can hide it (persisted).
+type bodyLayout struct {
+	hidden bool // the user hid the panel
+	shown  bool // the panel had room at the last layout (tests, the toolbar)
+}
+
+// minChat is the narrowest the chat column gets while the panel shows.
+const minChat = 520
+
+func (l *bodyLayout) panelWidth(w float32) float32 {
+	if l.hidden {
+		return 0
+	}
+	pw := max(240, min(340, w/3))
+	if w-pw < minChat {
+		return 0
+	}
+	return pw
+}
+
+func (l *bodyLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	chat, panel := objs[0], objs[1]
+	pw := l.panelWidth(size.Width)
+	l.shown = pw > 0
+	if l.shown != panel.Visible() {
+		uikit.SetShown(panel, l.shown)
+	}
+	chat.Move(fyne.NewPos(0, 0))
+	chat.Resize(fyne.NewSize(size.Width-pw, size.Height))
+	if l.shown {
+		panel.Move(fyne.NewPos(size.Width-pw, 0))
+		panel.Resize(fyne.NewSize(pw, size.Height))
+	}
+}
+
+// MinSize is the chat's: the panel gives way rather than widen the window.
+func (l *bodyLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m := objs[0].MinSize()
+	return fyne.NewSize(m.Width, max(m.Height, objs[1].MinSize().Height))
+}

@@ -1,0 +1,50 @@
+package chat
+
+// versions is which version of the last answer is shown (from 0) of how
+// many (Regenerate keeps the answers it replaces).
+type versions struct{ shown, total int }
+
+// dropReply takes the items after the last user message off (Regenerate
+// streams the new answer in their place). The rows are rebuilt from the
+// items that stay (a new epoch); their markdown is parsed again only for
+// the rows that come into view.
+func (t *Transcript) dropReply() {
+	t.mu.Lock()
+	last := -1
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.items[i].kind == itemUser {
+			last = i
+			break
+		}
+	}
+	if last < 0 || last == len(t.items)-1 {
+		t.mu.Unlock()
+		return
+	}
+	t.items = t.items[:last+1]
+	t.open, t.touched = nil, nil
+	t.epoch++
+	t.mu.Unlock()
+	t.th.Kick()
+}
+
+// setVersions records the last answer's versions and rebinds its footer.
+func (t *Transcript) setVersions(vs versions) {
+	t.mu.Lock()
+	t.versions = vs
+	for i := len(t.items) - 1; i >= 0 && t.items[i].kind != itemUser; i-- {
+		if t.items[i].kind == itemAssistant {
+			t.touch(t.items[i])
+			break
+		}
+	}
+	t.mu.Unlock()
+	t.th.Kick()
+}
+
+// lastVersions is the last answer's versions (any goroutine).
+func (t *Transcript) lastVersions() versions {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.versions
+}

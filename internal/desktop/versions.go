@@ -1,0 +1,75 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// Regenerate and ShowVersion make chatHost a chat.Versioner: the last
+// answer is asked for again with its old version kept (no second question).
+func (h chatHost) Regenerate()       { h.d.regenerate() }
+func (h chatHost) ShowVersion(i int) { h.d.showVersion(i) }
+
+// versioner is what Regenerate needs of the core (*agent.Core has it; it
+// is asserted so the window's coreAPI stays as it is). Regenerate and
+// ShowVersion wait on the disk and a sidecar: goroutines only;
+// LastReplyVersion and Session are safe from any goroutine.
+type versioner interface {
+	Regenerate(ctx context.Context) error
+	ShowVersion(ctx context.Context, i int) error
+	LastReplyVersion() (shown, total int)
+	Session() agent.Session
+}
+
+// regenerate runs the last message's turn again (UI goroutine): the reply
+// on screen goes, the new one streams in its place, and the footer offers
+// ‹ n/N › once it ends. The old answer is the core's to keep.
+func (d *UI) regenerate() {
+	v, ok := d.getCore().(versioner)
+	if !ok || d.state.Busy() || !d.state.Ready() {
+		return
+	}
+	t := d.transcript.get()
+	d.composer.stopping.Store(false)
+	d.state.SetBusy(true)
+	t.DropReply()
+	d.link.wg.Add(1)
+	go func() {
+		defer d.link.wg.Done()
+		switch err := v.Regenerate(d.link.ctx); {
+		case errors.Is(err, agent.ErrNothingToRegenerate):
+			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
+			t.ShowSession(v.Session()) // the reply dropped from the view is still the session's
+		case errors.Is(err, agent.ErrTurnRunning):
+			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+			t.ShowSession(v.Session())
+		}
+		t.SetReplyVersions(v.LastReplyVersion())
+		d.b.Post(func() { d.state.SetBusy(false) })
+	}()
+}
+
+// showVersion shows version i of the last answer (UI goroutine; the core
+// swaps and saves it off the UI goroutine, then the chat is shown again).
+func (d *UI) showVersion(i int) {
+	v, ok := d.getCore().(versioner)
+	if !ok || d.state.Busy() || !d.state.Ready() { // Ready: the chat on screen is the core's
+		return
+	}
+	t := d.transcript.get()
+	d.link.wg.Add(1)
+	go func() {
+		defer d.link.wg.Done()
+		if err := v.ShowVersion(d.link.ctx, i); err != nil {
+			d.notes.HostNotice(redact.String(err.Error()), uikit.NoticeWarn)
+			return
+		}
+		t.ShowSession(v.Session())
+		d.trace(fmt.Sprintf("version %d of the last answer", i+1))
+	}()
+}
