@@ -27,6 +27,7 @@ commands:
                                                            manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
   settings check|reset|path                                check or reset settings.json
+  provider list|set-key|clear                              API keys and settings of provider plugins
   mcp add|list|remove|tools|call                           manage and try your MCP servers
   version                                                  print the version
 
@@ -63,6 +64,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runChat(ctx, args[1:], stdin, stdout, stderr)
 	case "settings":
 		return runSettings(ctx, args[1:], stdout, stderr)
+	case "provider":
+		return runProvider(ctx, args[1:], stdin, stdout, stderr)
 	case "models":
 		return runModels(ctx, args[1:], stdout, stderr)
 	case "mcp":

@@ -126,7 +126,7 @@ func TestPublicMessages(t *testing.T) {
 		errors.New("x: y"): "the provider stream ended unexpectedly",
 		errStreamEnded:     "the provider stream ended unexpectedly",
 		errMidStream:       "the provider reported an error during the stream",
-		statusError(403):   "the provider rejected the request (HTTP 403); check the API key",
+		statusError(403):   "the server rejected the API key (HTTP 403)",
 		statusError(422):   "the provider rejected the request (HTTP 422)",
 		statusError(504):   "the provider failed (HTTP 504)",
 	} {

@@ -33,7 +33,7 @@ func (e statusError) Error() string {
 	case code == http.StatusTooManyRequests:
 		return fmt.Sprintf("rate limited by the provider (HTTP %d); retry later", code)
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return fmt.Sprintf("the provider rejected the request (HTTP %d); check the API key", code)
+		return fmt.Sprintf("the server rejected the API key (HTTP %d)", code)
 	case code == http.StatusNotFound:
 		return fmt.Sprintf("the provider rejected the request (HTTP %d); check the base URL and the model name", code)
 	case code >= 400 && code < 500:

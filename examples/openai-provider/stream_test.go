@@ -179,7 +179,7 @@ func TestErrorsAreGeneric(t *testing.T) {
 	}{
 		{"429", status(http.StatusTooManyRequests), "rate limited by the provider (HTTP 429); retry later", []protocol.ChunkType{"error"}},
 		{"500", status(http.StatusInternalServerError), "the provider failed (HTTP 500)", []protocol.ChunkType{"error"}},
-		{"401", status(http.StatusUnauthorized), "the provider rejected the request (HTTP 401); check the API key", []protocol.ChunkType{"error"}},
+		{"401", status(http.StatusUnauthorized), "the server rejected the API key (HTTP 401)", []protocol.ChunkType{"error"}},
 		{"cut", cut(t, "cut.sse"), "the provider stream ended unexpectedly", []protocol.ChunkType{"text", "error"}},
 		{"no DONE", sseFile(t, "cut.sse"), "the provider stream ended unexpectedly", []protocol.ChunkType{"text", "error"}},
 	} {

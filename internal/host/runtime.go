@@ -65,6 +65,8 @@ type Config struct {
 	// session they will be bound to, so the host can accept their first
 	// UI traffic (sent right after extension/initialized).
 	OnStarting func(protocol.SessionContext)
+	// Env, when set, gives entries added after a plugin's manifest env at each start (saved provider keys).
+	Env func(plugin string, m *plugin.Manifest) []string
 }
 
 // PluginStatus is one installed plugin as the UI and `plugin list` show it.
@@ -547,7 +549,11 @@ func (r *Runtime) buildChain(gen *Generation) (*intercept.Chain, error) {
 }
 
 func (r *Runtime) sidecarOptions(gen *Generation, rec plugin.Record) sidecar.Options {
-	return sidecar.Options{
+	var env []string
+	if r.cfg.Env != nil {
+		env = r.cfg.Env(rec.Name, gen.manifests[rec.Name])
+	}
+	return sidecar.Options{ExtraEnv: env,
 		Name:     rec.Name,
 		Root:     rec.Root,
 		Manifest: gen.manifests[rec.Name],

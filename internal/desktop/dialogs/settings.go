@@ -157,7 +157,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		s.perms,
 		heading("Plugin environment"),
 		hint("Variables each plugin reads (from its manifest and README). Values are never shown."),
-		s.env)
+		s.env, widget.NewButtonWithIcon("Providers and API keys…", theme.AccountIcon(), func() { openProviders(app, b, host) }))
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
 	s.win.Resize(fyne.NewSize(720, 640))
 	// Settings' default model follows the picker; the environment, the

@@ -16,6 +16,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/secrets"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -46,6 +47,8 @@ type Config struct {
 	// from the store (plugin.LoadPackages of Layout): a test gives packages
 	// it built from fixture folders.
 	Packages func() ([]plugin.Package, []error)
+	// Secrets is where provider keys are saved (nil: the data directory's store, see OpenProviderKeys).
+	Secrets *secrets.Store
 }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
@@ -61,6 +64,7 @@ type Core struct {
 	sessions *SessionStore
 	settings *SettingsFile
 	tools    []Tool
+	keys     *ProviderKeys // saved provider variables (providerkeys.go)
 
 	ext Extensions // nil without extensions
 
@@ -108,6 +112,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	c := &Core{cfg: cfg, log: cfg.Logger, fe: cfg.Frontend, sessions: sessions, settings: settings,
 		hub: providers.NewHub(cfg.Logger), catalog: providers.NewCatalog(cfg.Logger),
 		actions: surfaces.NewActions(cfg.Logger), tools: BuiltinTools()}
+	c.keys = OpenProviderKeys(cfg.Layout, cfg.Secrets, cfg.Logger)
 	c.surfaces = surfaces.NewStore(c.pluginState)
 	c.surfaces.Subscribe(func(ch surfaces.Change) {
 		c.fe.Emit(Event{Kind: EventSurface, Surface: &ch})
@@ -115,7 +120,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	c.session = NewSession(cfg.Workspace)
 	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
 	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
-		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame,
+		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame, Env: c.keys.Env,
 		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())}) },
 		OnStarting: func(s protocol.SessionContext) {
 			// Bind the surfaces to the new generation before its sidecars get

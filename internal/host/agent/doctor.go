@@ -28,6 +28,8 @@ type DoctorOptions struct {
 	// plugin folder).
 	Workspace string
 	UIHost    protocol.UIHost // default headless
+	// Env gives entries added after the manifest env (saved provider keys); Plugins.Doctor defaults it.
+	Env func(plugin string, m *plugin.Manifest) []string
 }
 
 // DoctorReport is what the doctor found about one plugin: the one report
@@ -96,6 +98,9 @@ func (p *Plugins) Doctor(ctx context.Context, name string, opts DoctorOptions) (
 	if err != nil {
 		return DoctorReport{}, err
 	}
+	if opts.Env == nil {
+		opts.Env = OpenProviderKeys(p.layout, nil, nil).Env
+	}
 	return doctor(ctx, rec, opts), nil
 }
 
@@ -139,7 +144,11 @@ func checks(ctx context.Context, r *DoctorReport, rec plugin.Record, opts Doctor
 	}
 	startCtx, cancel := context.WithTimeout(ctx, doctorStartBudget)
 	defer cancel()
-	c, err := sidecar.Start(startCtx, sidecar.Options{Name: rec.Name, Root: rec.Root, Manifest: m, UIHost: opts.UIHost,
+	var env []string
+	if opts.Env != nil {
+		env = opts.Env(rec.Name, m)
+	}
+	c, err := sidecar.Start(startCtx, sidecar.Options{Name: rec.Name, Root: rec.Root, Manifest: m, UIHost: opts.UIHost, ExtraEnv: env,
 		Session: protocol.SessionContext{SessionID: uuid.NewString(), WorkspaceRoot: opts.Workspace, Generation: 1, Epoch: uuid.NewString()}})
 	if err != nil {
 		var se *sidecar.StartError

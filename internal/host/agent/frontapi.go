@@ -184,7 +184,7 @@ func (c *Core) PluginDoctor(ctx context.Context, name string) (DoctorReport, err
 		return DoctorReport{}, err
 	}
 	live := c.live(name)
-	r := doctor(ctx, rec, DoctorOptions{Workspace: c.Session().WorkspaceRoot, UIHost: c.cfg.UIHost})
+	r := doctor(ctx, rec, DoctorOptions{Workspace: c.Session().WorkspaceRoot, UIHost: c.cfg.UIHost, Env: c.keys.Env})
 	r.Running = live
 	return r, nil
 }

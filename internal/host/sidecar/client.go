@@ -84,6 +84,8 @@ type Options struct {
 	// BaseEnv is the environment the manifest env is added to; nil means
 	// the host's own environment.
 	BaseEnv []string
+	// ExtraEnv ("NAME=value") comes after the manifest env: values the user saved for the plugin.
+	ExtraEnv []string
 	// Bind registers the host-side handlers (content, UI, provider streams)
 	// on the connection before it starts. It may be nil.
 	Bind func(c *Client, conn *ndjson.Conn)
@@ -232,7 +234,7 @@ func (c *Client) spawn(ctx context.Context, path string, args []string) error {
 	if base == nil {
 		base = os.Environ()
 	}
-	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Args: args, Env: c.opts.Manifest.Env(c.opts.Root, base),
+	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Args: args, Env: append(c.opts.Manifest.Env(c.opts.Root, base), c.opts.ExtraEnv...),
 		Dir: c.opts.Root, Log: c.log, StderrLevel: slog.LevelDebug, TailBytes: TailBytes})
 	if err != nil {
 		if facts := inspectFile(path); facts.Exists && !facts.ForThisMachine {

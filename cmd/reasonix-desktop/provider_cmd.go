@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
+
+const providerUsage = `usage: reasonix-desktop provider <subcommand> [--data-dir DIR]
+
+subcommands:
+  list                      the provider plugins, the variables each reads and
+                            whether a value is saved (values of secrets are never shown)
+  set-key PLUGIN VARIABLE   save the value read from stdin (one line; never an
+                            argument, which other users and shell history can see)
+  clear PLUGIN VARIABLE     forget the saved value
+
+Values are saved in the system keyring, or where none answers in
+credentials.json (mode 0600) in the data directory; $REASONIX_CREDENTIALS_STORE
+(auto|keyring|file) chooses. The plugin gets them in its environment at its
+next start.
+`
+
+// maxValueBytes bounds a value read from stdin.
+const maxValueBytes = 64 << 10
+
+// runProvider is `reasonix-desktop provider`.
+func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, providerUsage)
+		return 2
+	}
+	sub := args[0]
+	want := map[string]int{"list": 0, "set-key": 2, "clear": 2}
+	n, ok := want[sub]
+	switch {
+	case sub == "help" || sub == "-h" || sub == "--help":
+		fmt.Fprint(stdout, providerUsage)
+		return 0
+	case !ok:
+		fmt.Fprintf(stderr, "reasonix-desktop provider: unknown subcommand %q\n\n%s", sub, providerUsage)
+		return 2
+	}
+	fs := flag.NewFlagSet("reasonix-desktop provider "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", "", "data directory")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if fs.NArg() != n {
+		fmt.Fprintf(stderr, "reasonix-desktop provider %s: want %d arguments, got %d\n\n%s", sub, n, fs.NArg(), providerUsage)
+		return 2
+	}
+	layout, err := agent.DataLayout(*dataDir)
+	if err == nil {
+		err = layout.EnsureDirs()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n", sub, safe(err.Error()))
+		return 1
+	}
+	keys := agent.OpenProviderKeys(layout, nil, nil)
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n", sub, safe(err.Error()))
+		return 1
+	}
+	switch sub {
+	case "list":
+		list, err := keys.List()
+		if err != nil {
+			return fail(err)
+		}
+		printProviders(stdout, list, keys.Where())
+	case "set-key":
+		plugin, name := fs.Arg(0), fs.Arg(1)
+		if f, ok := stdin.(*os.File); ok {
+			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+				fmt.Fprintf(stderr, "Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin)
+			}
+		}
+		value, err := readValue(stdin)
+		if err != nil {
+			return fail(fmt.Errorf("read the value of %s from stdin: %w", name, err))
+		}
+		if value == "" {
+			return fail(fmt.Errorf("stdin held no value for %s (to forget a saved one: reasonix-desktop provider clear %s %s)", name, plugin, name))
+		}
+		if err := keys.Save(plugin, map[string]string{name: value}); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "%s for %s: %s; the plugin gets it at its next start\n", name, plugin, keys.Where())
+	case "clear":
+		plugin, name := fs.Arg(0), fs.Arg(1)
+		if err := keys.Save(plugin, map[string]string{name: ""}); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "%s for %s: forgotten\n", name, plugin)
+	}
+	return 0
+}
+
+// readValue reads one line: surrounding blanks and the line end go.
+func readValue(r io.Reader) (string, error) {
+	line, err := bufio.NewReaderSize(io.LimitReader(r, maxValueBytes+1), 4096).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", err
+	}
+	if len(line) > maxValueBytes {
+		return "", fmt.Errorf("longer than %d bytes", maxValueBytes)
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func printProviders(w io.Writer, list []agent.ProviderSetup, where string) {
+	if len(list) == 0 {
+		fmt.Fprintln(w, "no provider plugins installed")
+		return
+	}
+	fmt.Fprintf(w, "values are %s\n", where)
+	for _, p := range list {
+		state := ""
+		if !p.Enabled {
+			state = " (disabled)"
+		}
+		fmt.Fprintf(w, "\n%s %s%s\n", safe(p.Plugin), safe(p.Version), state)
+		if len(p.Vars) == 0 {
+			fmt.Fprintln(w, "  declares no variables (runtime.env keys with empty values)")
+		}
+		for _, v := range p.Vars {
+			var s string
+			switch {
+			case v.Saved && v.Secret:
+				s = "saved (secret, not shown)"
+			case v.Saved:
+				s = "saved: " + safe(v.Value)
+			case v.Inherited:
+				s = "not saved; the app's environment sets it"
+			default:
+				s = "not set"
+			}
+			fmt.Fprintf(w, "  %-24s %s\n", v.Name, s)
+		}
+	}
+}
