@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -476,14 +477,20 @@ func (t *Transcript) loadNote(h *history, n agent.Note) {
 // plugin and model it failed in (displayName, when known, names the
 // model) and the reason.
 func DescribeFailure(model, displayName, reason string) string {
+	// Words first ("the server rejected the API key (HTTP 401)"); the wire
+	// codes ("provider_failed (-32000)") are for a bug report, after them.
+	words, codes := providers.Explain(errors.New(reason))
+	if codes != "" {
+		words += "\nDetails: " + codes
+	}
 	if id, err := providers.ParseModelID(model); err == nil {
 		name := id.Model
 		if displayName != "" {
 			name = displayName
 		}
-		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, reason)
+		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, words)
 	}
-	return "The turn failed: " + reason
+	return "The turn failed: " + words
 }
 
 // --- view side: UI goroutine ---
