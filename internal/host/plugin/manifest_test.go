@@ -446,6 +446,14 @@ func TestTrustBlock(t *testing.T) {
 			t.Errorf("block shows env value %q:\n%s", leak, block)
 		}
 	}
+	// An empty value declares a variable the user fills in.
+	m.Runtime.Env = map[string]string{"OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "MODE": "strict"}
+	block = m.TrustBlock("/r")
+	for _, want := range []string{"env reads:    OPENAI_API_KEY, OPENAI_BASE_URL (you fill these in", "env sets:     MODE (names only"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("block lacks %q:\n%s", want, block)
+		}
+	}
 	// A secret in a plugin-provided string (here an argument) is redacted.
 	m.Runtime.Args = []string{"--key", secretValue}
 	if block := m.TrustBlock("/r"); strings.Contains(block, secretValue) {

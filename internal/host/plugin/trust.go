@@ -45,15 +45,29 @@ func (m *Manifest) TrustBlock(root string) string {
 	}
 	line("UI actions", list(actions))
 	line("capabilities", list(m.Runtime.Capabilities))
-	names := make([]string, 0, len(m.Runtime.Env))
-	for k := range m.Runtime.Env {
-		names = append(names, k)
+	// An env key with an empty value declares a variable the plugin reads
+	// and the user fills in (Settings → Providers and API keys); the others
+	// are values the manifest sets. Only names are shown either way.
+	var reads, sets []string
+	for k, v := range m.Runtime.Env {
+		if v == "" {
+			reads = append(reads, k)
+		} else {
+			sets = append(sets, k)
+		}
 	}
-	sort.Strings(names)
-	if len(names) > 0 {
-		line("env", list(names)+" (names only; values are not shown)")
-	} else {
+	sort.Strings(reads)
+	sort.Strings(sets)
+	switch {
+	case len(reads)+len(sets) == 0:
 		line("env", "none")
+	default:
+		if len(reads) > 0 {
+			line("env reads", list(reads)+" (you fill these in: Settings → Providers and API keys)")
+		}
+		if len(sets) > 0 {
+			line("env sets", list(sets)+" (names only; values are not shown)")
+		}
 	}
 	switch {
 	case len(m.Runtime.Replaces) > 0:
