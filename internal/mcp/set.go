@@ -64,3 +64,11 @@ func (Set) TurnEnded(context.Context, string) {}
 
 // Close implements gate.Set: every server is stopped.
 func (s Set) Close(context.Context) { s.M.Close() }
+
+// ExpandMessage implements gate.MessageExpander: the resources a message
+// references as @server:uri are attached to it.
+func (s Set) ExpandMessage(ctx context.Context, text string) (string, error) {
+	return s.M.ExpandMessage(ctx, text)
+}
+
+var _ gate.MessageExpander = Set{}

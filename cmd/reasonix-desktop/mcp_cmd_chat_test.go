@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
+)
+
+// mcpChatHost is a host with the echo model and server-everything over
+// stdio as "ev".
+func mcpChatHost(t *testing.T) *host {
+	t.Helper()
+	t.Setenv("REASONIX_MCP_HANDSHAKE_TIMEOUT", "60s")
+	h := newHost(t)
+	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
+	if r := h.run("", "plugin", "install", "--yes", "--link", testutil.ExamplePlugin(t, "echo-provider")); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.run("", "mcp", "add", "ev", "--", node, srv, "stdio"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	return h
+}
+
+func (h *host) echoChat(stdin string, args ...string) cliResult {
+	h.t.Helper()
+	return h.run(stdin, append([]string{"chat", "--headless", "--model", "plugin/echo-provider/echo/echo-1"}, args...)...)
+}
+
+// A server's prompts are slash commands whose expansion the model gets as
+// the user's message; a resource referenced as @server:uri is attached to
+// the message; both through the real binary against server-everything.
+func TestHeadlessChatMCPPromptsAndResources(t *testing.T) {
+	h := mcpChatHost(t)
+	for _, c := range []struct {
+		name, prompt string
+		want         []string
+		code         int
+	}{
+		{"no arguments", "/mcp__ev__simple-prompt", []string{"Echo: This is a simple prompt without arguments."}, 0},
+		{"positional", "/mcp__ev__args-prompt Paris Texas", []string{"Echo: What's weather in Paris, Texas?"}, 0},
+		{"key=value, quoted", `/mcp__ev__args-prompt state=Oregon city="Hood River"`, []string{"Echo: What's weather in Hood River, Oregon?"}, 0},
+		{"missing required", "/mcp__ev__args-prompt", []string{`argument "city" is required`}, 1},
+		{"resource", "summarise @ev:demo://resource/static/document/architecture.md please",
+			[]string{"Echo: summarise @ev:demo://resource/static/document/architecture.md please", `<resource server="ev" uri="demo://resource/static/document/architecture.md">`, "</resource>"}, 0},
+		{"unknown resource", "read @ev:demo://resource/static/document/nope.md", []string{"message not sent: @ev:demo://resource/static/document/nope.md: resources/read"}, 1},
+		{"not a server", "mail @alice:home is text", []string{"Echo: mail @alice:home is text"}, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.echoChat("", "--non-interactive", "--prompt", c.prompt)
+			out := r.stdout + r.stderr
+			if r.code != c.code {
+				t.Fatalf("exit %d, want %d\n%s", r.code, c.code, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+	// /actions lists the prompts with their arguments.
+	r := h.echoChat("", "--non-interactive", "--prompt", "/actions")
+	if !strings.Contains(r.stdout+r.stderr, "/mcp__ev__args-prompt city [state]") {
+		t.Errorf("/actions lacks the prompt command:\n%s%s", r.stdout, r.stderr)
+	}
+}
+
+// An elicitation is asked on the terminal, naming the server, and the
+// answers reach the server (its tool result repeats them).
+func TestHeadlessChatAnswersAnMCPElicitation(t *testing.T) {
+	h := mcpChatHost(t)
+	// The tool is not read-only: approve once, then one line per field in
+	// the schema's (alphabetical) order.
+	answers := strings.Join([]string{"o",
+		"1986-04-01", // birthdate
+		"y",          // check
+		"ann@example.com",
+		"",                  // firstLine: the default
+		"https://ann.example", // homepage
+		"7",                   // integer
+		"Ann Example",         // name
+		"",                    // number: the default
+		"", "", "", "",        // the remaining selects and multiselects: defaults or empty
+		"", "", "", "", "", "",
+	}, "\n") + "\n"
+	r := h.echoChat(answers, "--prompt", `call mcp__ev__trigger-elicitation-request {}`)
+	out := r.stdout + r.stderr
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, out)
+	}
+	for _, w := range []string{"MCP server ev asks", "Please provide inputs for the following fields", `"name": "Ann Example"`, `"integer": 7`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+}
