@@ -74,23 +74,27 @@ func TestHeadlessChatAnswersAnMCPElicitation(t *testing.T) {
 	// The tool is not read-only: approve once, then one line per field in
 	// the schema's (alphabetical) order.
 	answers := strings.Join([]string{"o",
-		"1986-04-01", // birthdate
-		"y",          // check
-		"ann@example.com",
-		"",                  // firstLine: the default
+		"1986-04-01",          // birthdate
+		"y",                   // check
+		"ann@example.com",     // email
+		"",                    // firstLine: the default
 		"https://ann.example", // homepage
 		"7",                   // integer
+		"",                    // legacyTitledEnum: the default
 		"Ann Example",         // name
 		"",                    // number: the default
-		"", "", "", "",        // the remaining selects and multiselects: defaults or empty
-		"", "", "", "", "", "",
+		"2",                   // titledMultipleSelectEnum
+		"",                    // titledSingleSelectEnum: the default
+		"1,3",                 // untitledMultipleSelectEnum
+		"Joey",                // untitledSingleSelectEnum
 	}, "\n") + "\n"
 	r := h.echoChat(answers, "--prompt", `call mcp__ev__trigger-elicitation-request {}`)
 	out := r.stdout + r.stderr
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, out)
 	}
-	for _, w := range []string{"MCP server ev asks", "Please provide inputs for the following fields", `"name": "Ann Example"`, `"integer": 7`} {
+	for _, w := range []string{"MCP server ev asks", "Please provide inputs for the following fields",
+		"User provided the requested information", "Name: Ann Example", "Agreed to terms: true", "Favorite Integer: 7"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}

@@ -207,10 +207,17 @@ func elicitForm(req *sdk.ElicitParams) (protocol.FormPayload, map[string]string,
 			Title       string   `json:"title"`
 			Description string   `json:"description"`
 			Enum        []string `json:"enum"`
+			OneOf       []choice `json:"oneOf"`
+			AnyOf       []choice `json:"anyOf"`
 			Default     any      `json:"default"`
 			Items       struct {
-				Enum []string `json:"enum"`
+				Enum  []string `json:"enum"`
+				OneOf []choice `json:"oneOf"`
+				AnyOf []choice `json:"anyOf"`
 			} `json:"items"`
+		}
+		if k == "" {
+			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties: an empty name")
 		}
 		if err := json.Unmarshal(props[k], &prop); err != nil {
 			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties.%s: %w", k, err)
@@ -223,13 +230,15 @@ func elicitForm(req *sdk.ElicitParams) (protocol.FormPayload, map[string]string,
 			label += " — " + prop.Description
 		}
 		f := protocol.FormField{Key: k, Label: label, Kind: protocol.FieldInput, Required: required[k]}
+		one := append(append(prop.Enum, consts(prop.OneOf)...), consts(prop.AnyOf)...)
+		many := append(append(prop.Items.Enum, consts(prop.Items.OneOf)...), consts(prop.Items.AnyOf)...)
 		switch {
 		case prop.Type == "boolean":
 			f.Kind = protocol.FieldConfirm
-		case prop.Type == "array" && len(prop.Items.Enum) > 0:
-			f.Kind, f.Options = protocol.FieldMultiselect, prop.Items.Enum
-		case len(prop.Enum) > 0:
-			f.Kind, f.Options = protocol.FieldSelect, prop.Enum
+		case prop.Type == "array" && len(many) > 0:
+			f.Kind, f.Options = protocol.FieldMultiselect, many
+		case len(one) > 0:
+			f.Kind, f.Options = protocol.FieldSelect, one
 		}
 		switch d := prop.Default.(type) {
 		case nil:
@@ -242,6 +251,21 @@ func elicitForm(req *sdk.ElicitParams) (protocol.FormPayload, map[string]string,
 		form.Fields = append(form.Fields, f)
 	}
 	return form, kinds, nil
+}
+
+// choice is a titled enum value ({"const": "a", "title": "A"}).
+type choice struct {
+	Const string `json:"const"`
+}
+
+func consts(cs []choice) []string {
+	var out []string
+	for _, c := range cs {
+		if c.Const != "" {
+			out = append(out, c.Const)
+		}
+	}
+	return out
 }
 
 // orderedObject reads a JSON object's members in their order.
