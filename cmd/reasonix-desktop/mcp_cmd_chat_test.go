@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -98,5 +99,49 @@ func TestHeadlessChatAnswersAnMCPElicitation(t *testing.T) {
 		if !strings.Contains(out, w) {
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// A long MCP call's progress notifications are tool_progress events of
+// its card in --json (each fits the documented schema) and lines on the
+// terminal, all before the card's end.
+func TestHeadlessChatShowsMCPProgress(t *testing.T) {
+	h := mcpChatHost(t)
+	schema, err := testutil.LoadJSONSchema(filepath.Join(testutil.ModuleRoot(t), "docs", "chat-events.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := `call mcp__ev__trigger-long-running-operation {"duration":0.3,"steps":3}`
+	r := h.echoChat("o\n", "--json", "--prompt", call)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var steps []float64
+	done := false
+	for _, ev := range jsonLines(t, schema, r.stdout) {
+		c, _ := ev["call"].(map[string]any)
+		switch {
+		case ev["kind"] == "tool_progress":
+			if done {
+				t.Errorf("progress after the call ended:\n%s", r.stdout)
+			}
+			p := c["progress"].(map[string]any)
+			if p["total"] != 3.0 || c["state"] != "running" {
+				t.Errorf("progress %v of a %v card", p, c["state"])
+			}
+			steps = append(steps, p["progress"].(float64))
+		case ev["kind"] == "tool_call" && c["state"] == "done":
+			done = true
+		}
+	}
+	// The last notification may be handled after the result (the SDK
+	// dispatches them concurrently) and is then dropped: the first two
+	// steps, increasing, are always there.
+	if len(steps) < 2 || steps[0] != 1 || steps[1] != 2 {
+		t.Errorf("progress steps %v, want 1, 2[, 3]\n%s", steps, r.stdout)
+	}
+	r = h.echoChat("o\n", "--prompt", call)
+	if !strings.Contains(r.stdout, "[tool] mcp__ev__trigger-long-running-operation — 1/3") {
+		t.Errorf("no progress line on the terminal:\n%s%s", r.stdout, r.stderr)
 	}
 }

@@ -30,7 +30,11 @@ func (s Set) Tools() []gate.Tool {
 		out = append(out, gate.Tool{Name: name, Description: t.Description, Parameters: objectSchema(t.InputSchema),
 			ReadOnly: t.ReadOnly, AlwaysAsk: t.Destructive,
 			Run: func(ctx context.Context, _ string, args json.RawMessage) (string, error) {
-				res, err := s.M.Call(ctx, name, args, nil)
+				var progress func(Progress)
+				if report := gate.ProgressReporter(ctx); report != nil {
+					progress = func(p Progress) { report(gate.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message}) }
+				}
+				res, err := s.M.Call(ctx, name, args, progress)
 				if err != nil {
 					return "", err
 				}
