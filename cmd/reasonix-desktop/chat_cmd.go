@@ -37,9 +37,9 @@ type coreFlags struct {
 	onFrame func(plugin string, f ndjson.FrameInfo)
 	// packages, when set, replaces reading the plugin packages (tests).
 	packages packageLoader
-	// onMCP is given the chat's MCP servers once they start (the window's
-	// MCP servers dialog).
-	onMCP func(*mcp.Manager)
+	// onMCP is given the chat's MCP servers and their change notices once
+	// they start (the window's MCP servers dialog).
+	onMCP func(*mcp.Manager, *changeWatchers)
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -72,9 +72,10 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
 	// MCP servers start in the background: the window never waits for one.
-	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, logger, stderr)
+	watchers := &changeWatchers{}
+	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, watchers, logger, stderr)
 	if f.onMCP != nil {
-		f.onMCP(servers)
+		f.onMCP(servers, watchers)
 	}
 	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
 		OnFrame: f.onFrame, CommandSource: mcpPrompts{m: servers},

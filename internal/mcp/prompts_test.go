@@ -97,3 +97,32 @@ func TestReferences(t *testing.T) {
 		t.Errorf("a stopped server's resource: %v", err)
 	}
 }
+
+// A tool the user disabled stays listed, marked, and is not offered to the
+// model; the choice survives the file round trip.
+func TestDisabledToolsAreNotOffered(t *testing.T) {
+	m := started(t, slow, everything(t))
+	store := DisabledStore{Path: t.TempDir() + "/" + DisabledFileName}
+	if got, err := store.Load(); err != nil || len(got) != 0 {
+		t.Fatalf("a missing file: %v %v", got, err)
+	}
+	if err := store.Save(map[string]bool{"mcp__everything__echo": true}); err != nil {
+		t.Fatal(err)
+	}
+	off, err := store.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetDisabled(off)
+	if e, ok := tool(m, "mcp__everything__echo"); !ok || !e.Disabled {
+		t.Errorf("echo listed %v disabled %v", ok, e.Disabled)
+	}
+	for _, gt := range (Set{M: m}).Tools() {
+		if gt.Name == "mcp__everything__echo" {
+			t.Error("a disabled tool is offered to the model")
+		}
+	}
+	if len((Set{M: m}).Tools()) != len(m.Tools())-1 {
+		t.Errorf("offered %d of %d tools", len((Set{M: m}).Tools()), len(m.Tools()))
+	}
+}

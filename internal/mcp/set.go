@@ -20,12 +20,15 @@ var _ gate.Set = Set{}
 // Gates implements gate.Set: MCP servers do not gate other tools.
 func (Set) Gates() []gate.ToolGate { return nil }
 
-// Tools implements gate.Set. A read-only tool (readOnlyHint) runs without
+// Tools implements gate.Set: the enabled tools. A read-only tool (readOnlyHint) runs without
 // asking; one that says it is destructive is asked about every time.
 func (s Set) Tools() []gate.Tool {
 	tools := s.M.Tools()
 	out := make([]gate.Tool, 0, len(tools))
 	for _, t := range tools {
+		if t.Disabled { // the user turned it off in the servers window
+			continue
+		}
 		name := t.Name
 		out = append(out, gate.Tool{Name: name, Description: t.Description, Parameters: objectSchema(t.InputSchema),
 			ReadOnly: t.ReadOnly, AlwaysAsk: t.Destructive,
