@@ -59,7 +59,9 @@ func TestMCPServersWindow(t *testing.T) {
 	b := uikit.NewBridge()
 	t.Cleanup(b.Stop)
 	var w *dialogs.MCPServers
-	b.OnUI(func() { w = dialogs.ShowMCPServers(a, b, src, func(err error) { t.Errorf("shown error: %v", err) }, func() {}) })
+	b.OnUI(func() {
+		w = dialogs.ShowMCPServers(a, b, src, func(err error) { t.Errorf("shown error: %v", err) }, func() {})
+	})
 	find := func(pred func(fyne.CanvasObject) bool) (hit fyne.CanvasObject) {
 		b.OnUI(func() {
 			objects(w.Window().Content(), func(o fyne.CanvasObject) {
@@ -117,7 +119,11 @@ func TestMCPServersWindow(t *testing.T) {
 	}
 	// Restart: the server goes away and comes back; echo stays off.
 	var restart *widget.Button
-	find(func(o fyne.CanvasObject) bool { bt, ok := o.(*widget.Button); restart = bt; return ok && bt.Text == "Restart" })
+	find(func(o fyne.CanvasObject) bool {
+		bt, ok := o.(*widget.Button)
+		restart = bt
+		return ok && bt.Text == "Restart"
+	})
 	b.OnUI(func() { test.Tap(restart) })
 	testutil.WaitUntil(t, "the restarted server ready", func() bool {
 		for _, st := range m.Servers() {
