@@ -1,6 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -144,4 +148,64 @@ func TestHeadlessChatShowsMCPProgress(t *testing.T) {
 	if !strings.Contains(r.stdout, "[tool] mcp__ev__trigger-long-running-operation — 1/3") {
 		t.Errorf("no progress line on the terminal:\n%s%s", r.stdout, r.stderr)
 	}
+}
+
+// server-filesystem over stdio lists the workspace and reads a file in a
+// headless chat (read-only tools: no approval asked): the host offers the
+// workspace as the roots, which replace the folder on the server's command
+// line; server-everything over Streamable HTTP answers a tool call and a
+// prompt in the same chat.
+func TestHeadlessChatFilesystemAndHTTPServers(t *testing.T) {
+	h := mcpChatHost(t)
+	node := testutil.Node(t)
+	files, elsewhere := h.workdir, t.TempDir()
+	if err := os.WriteFile(filepath.Join(files, "notes.txt"), []byte("the plan is in the notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.run("", "mcp", "add", "fs", "--", node, testutil.MCPServer(t, "server-filesystem"), elsewhere); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	port := freeTCPPort(t)
+	web := exec.Command(node, testutil.MCPServer(t, "server-everything"), "streamableHttp")
+	web.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	if err := web.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { web.Process.Kill(); web.Wait() })
+	testutil.WaitUntil(t, "the HTTP server", func() bool {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	if r := h.run("", "mcp", "add", "web", "--type", "http", "--url", fmt.Sprintf("http://127.0.0.1:%d/mcp", port)); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	for _, c := range []struct {
+		name, prompt, stdin string
+		want                string
+	}{
+		{"list a dir", fmt.Sprintf(`call mcp__fs__list_directory {"path":%q}`, files), "", "[FILE] notes.txt"},
+		{"read a file", fmt.Sprintf(`call mcp__fs__read_text_file {"path":%q}`, filepath.Join(files, "notes.txt")), "", "the plan is in the notes"},
+		{"outside the roots", fmt.Sprintf(`call mcp__fs__list_directory {"path":%q}`, elsewhere), "", "Access denied - path outside allowed directories"},
+		{"a call over HTTP", `call mcp__web__echo {"message":"over http"}`, "o\n", "Echo: over http"},
+		{"a prompt over HTTP", "/mcp__web__args-prompt Oslo", "", "Echo: What's weather in Oslo?"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := h.echoChat(c.stdin, "--prompt", c.prompt)
+			if r.code != 0 || !strings.Contains(r.stdout, c.want) {
+				t.Fatalf("exit %d, want %q in\n%s%s", r.code, c.want, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+func freeTCPPort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
 }
