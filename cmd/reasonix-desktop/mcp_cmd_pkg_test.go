@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
@@ -34,7 +33,7 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 	if err := user.Put(mcp.Server{Name: "shared", Command: node, Args: []string{srv, "stdio"}}); err != nil {
 		t.Fatal(err)
 	}
-	pkgs := []plugin.Package{
+	pkgs := []agent.Package{
 		{Name: "kit", Root: root, MCPServers: json.RawMessage(`{
 			"relative": {"command": "./bin/ev"},
 			"rooted": {"command": "${REASONIX_PLUGIN_ROOT}/bin/ev", "display_name": "Rooted"},
@@ -42,7 +41,7 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 		{Name: "broken", Root: t.TempDir(), MCPServers: json.RawMessage(`{"x": {"autoStart": false, "command": "y"}}`)},
 	}
 	var warnings []string
-	servers := chatServers(layout, func() ([]plugin.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
+	servers := chatServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "plugin broken") || !strings.Contains(warnings[0], "autoStart") {
 		t.Errorf("warnings %q: want the broken package named with its field", warnings)
 	}

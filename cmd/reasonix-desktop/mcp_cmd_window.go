@@ -5,12 +5,12 @@ package main
 import (
 	"sync"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/desktop"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
 )
 
 // mcpWindowSource is a chat's MCP servers as the window's servers dialog
-// reads and changes them (dialogs.MCPSource). Turning a tool off is saved
+// reads and changes them (desktop.MCPSource). Turning a tool off is saved
 // in the data dir's mcp-disabled-tools.json and reaches the model at its
 // next turn.
 type mcpWindowSource struct {
@@ -21,17 +21,17 @@ type mcpWindowSource struct {
 	mu sync.Mutex // serialises the disabled file's read-modify-write
 }
 
-var _ dialogs.MCPSource = (*mcpWindowSource)(nil)
+var _ desktop.MCPSource = (*mcpWindowSource)(nil)
 
-func (s *mcpWindowSource) Servers() []dialogs.MCPServer {
-	tools := map[string][]dialogs.MCPTool{}
+func (s *mcpWindowSource) Servers() []desktop.MCPServer {
+	tools := map[string][]desktop.MCPTool{}
 	for _, t := range s.m.Tools() {
-		tools[t.Server] = append(tools[t.Server], dialogs.MCPTool{Name: t.Name, Description: t.Description,
+		tools[t.Server] = append(tools[t.Server], desktop.MCPTool{Name: t.Name, Description: t.Description,
 			ReadOnly: t.ReadOnly, Destructive: t.Destructive, Enabled: !t.Disabled})
 	}
-	var out []dialogs.MCPServer
+	var out []desktop.MCPServer
 	for _, st := range s.m.Servers() {
-		out = append(out, dialogs.MCPServer{Name: st.Name, Transport: st.Transport, Source: st.Source,
+		out = append(out, desktop.MCPServer{Name: st.Name, Transport: st.Transport, Source: st.Source,
 			State: string(st.State), Err: st.Err, Stderr: st.Stderr, Tools: tools[st.Name]})
 	}
 	return out

@@ -14,7 +14,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
@@ -28,7 +27,7 @@ import (
 
 // packageLoader reads the enabled packages' contributions (a test gives
 // its own packages).
-type packageLoader func() ([]plugin.Package, []error)
+type packageLoader func() ([]agent.Package, []error)
 
 // chatServers is the servers a chat starts: the user's and the packages'.
 // A broken entry is a warning naming it; the rest start.
@@ -38,7 +37,7 @@ func chatServers(layout agent.Layout, load packageLoader, warn func(string)) []m
 		warn(err.Error())
 	}
 	if load == nil {
-		load = func() ([]plugin.Package, []error) { return plugin.LoadPackages(layout) }
+		load = func() ([]agent.Package, []error) { return agent.LoadPackages(layout) }
 	}
 	pkgs, errs := load()
 	for _, e := range errs {
