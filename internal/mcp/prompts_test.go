@@ -92,6 +92,12 @@ func TestReferences(t *testing.T) {
 			}
 		}
 	}
+	// A message that already carries the resource (a retry of an expanded
+	// message) is not read again.
+	done := "see @ev:demo://x\n\n<resource server=\"ev\" uri=\"demo://x\">\nbody\n</resource>"
+	if got, err := m.ExpandMessage(context.Background(), done); err != nil || got != done {
+		t.Errorf("an expanded message again: %q %v", got, err)
+	}
 	// A reference to a server that is not ready fails, naming it.
 	if _, err := m.ExpandMessage(context.Background(), "see @ev:demo://x"); err == nil || !strings.Contains(err.Error(), "@ev:demo://x") {
 		t.Errorf("a stopped server's resource: %v", err)

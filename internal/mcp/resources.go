@@ -88,11 +88,15 @@ func (m *Manager) ExpandMessage(ctx context.Context, text string) (string, error
 	var b strings.Builder
 	b.WriteString(text)
 	for _, r := range refs {
+		open := fmt.Sprintf("<resource server=%q uri=%q>", r.Server, r.URI)
+		if strings.Contains(text, open) {
+			continue // already attached: a retry sends the expanded message again
+		}
 		body, err := m.ReadResource(ctx, r)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "\n\n<resource server=%q uri=%q>\n%s\n</resource>", r.Server, r.URI, body)
+		fmt.Fprintf(&b, "\n\n%s\n%s\n</resource>", open, body)
 	}
 	return b.String(), nil
 }
