@@ -73,6 +73,11 @@ var rows = []row{
 	// same call from a bare go-sdk client to the same server; the chain's
 	// cost for a tool call is the rows of issue 7 and 5.
 	{"24", "one MCP tool call through the host vs a bare go-sdk client (ms)", "./internal/mcp", "CallManager", "CallBareSDK", "ns/op", false, "delta", 1e6, "300x"},
+	// The same call as a turn's tool call through the whole chain (eight no-op
+	// interceptors on every point) minus a built-in list_dir call in the
+	// same turn: the server's round trip (the bare row above) plus at most
+	// 1 ms of the host.
+	{"24", "an MCP call in a turn with 8 interceptors minus a list_dir call there (ms)", "./internal/host/agent", "MCPCallTurn8", "ListDirTurn8", "ns/op", false, "delta", 2e6, "100x"},
 	// Redaction has absolute targets; the baseline is one strings.Index
 	// scan over the same bytes in the same run, the floor of any pass.
 	{"15", "redaction of a 16 KiB stderr tail (baseline: one strings.Index)", "./internal/redact", "RedactTail16KiB", "IndexTail16KiB", "ns/op", false, "abs", 1e6, "2000x"},

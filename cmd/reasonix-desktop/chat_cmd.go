@@ -35,6 +35,11 @@ type coreFlags struct {
 	dataDir, workspace string
 	// onFrame taps sidecar frames (the desktop's protocol inspector).
 	onFrame func(plugin string, f ndjson.FrameInfo)
+	// packages, when set, replaces reading the plugin packages (tests).
+	packages packageLoader
+	// onMCP is given the chat's MCP servers and their change notices once
+	// they start (the window's MCP servers dialog).
+	onMCP func(*mcp.Manager, *changeWatchers)
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -66,29 +71,34 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	}
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
+	// MCP servers start in the background: the window never waits for one.
+	watchers := &changeWatchers{}
+	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, watchers, logger, stderr)
+	if f.onMCP != nil {
+		f.onMCP(servers, watchers)
+	}
 	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
-		OnFrame: f.onFrame,
+		OnFrame: f.onFrame, CommandSource: mcpPrompts{m: servers},
 		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
 			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
 			ext = m
 			if err != nil {
 				return m, err
 			}
-			// MCP servers start in the background: the window never waits
-			// for one; a one-shot terminal chat waits for their starts
-			// (each bounded by the handshake timeout) so its turn has them.
-			servers := startMCP(layout, workspace, logger, stderr)
+			// A terminal chat waits for the servers' starts (each bounded by
+			// the handshake timeout) so its turn has them.
 			if ui == protocol.UIHostHeadless {
 				servers.WaitStarted(ctx)
 				for _, st := range servers.Servers() {
 					if st.State == mcp.StateFailed {
-						fmt.Fprintf(stderr, "warning: mcp server %s did not start: %s\n", safe(st.Name), safe(st.Err))
+						fmt.Fprintln(stderr, "warning:", safe(mcpStatusLine(st)))
 					}
 				}
 			}
 			return gate.Join(m, mcp.Set{M: servers}), nil
 		}})
 	if err != nil {
+		servers.Close() // Open closes the set it made; this covers a failure before it
 		closeLog()
 		return nil, nil, err
 	}

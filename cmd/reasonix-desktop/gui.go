@@ -17,6 +17,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -86,6 +87,9 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
 		cf.onFrame = ui.OnFrame
+		cf.onMCP = func(m *mcp.Manager, w *changeWatchers) {
+			ui.SetMCP(&mcpWindowSource{m: m, watchers: w, disabled: mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}})
+		}
 		core, closeCore, err := cf.open(ctx, ui, protocol.UIHostDesktop, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "reasonix-desktop gui:", redact.String(err.Error()))

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,13 +149,13 @@ func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, heade
 	return store.Put(s)
 }
 
-// start runs the user's servers for one command and waits for their starts
-// (each bounded by the handshake timeout).
+// start runs the user's servers and the plugin packages' for one command
+// and waits for their starts (each bounded by the handshake timeout).
 func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
-	servers, err := store.Load()
-	if err != nil {
+	if _, err := store.Load(); err != nil {
 		return nil, err
 	}
+	servers := chatServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
 	}
@@ -173,23 +172,6 @@ func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
 		return nil, err
 	}
 	return m, nil
-}
-
-// startMCP starts the user's MCP servers for a chat, in the background. A
-// broken mcp.json is one warning and no servers: it never stops the chat.
-func startMCP(layout agent.Layout, workspace string, log *slog.Logger, stderr io.Writer) *mcp.Manager {
-	opts, err := mcpOptions()
-	if err != nil {
-		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
-	}
-	opts.Roots, opts.Log = []string{workspace}, log
-	m := mcp.NewManager(opts)
-	servers, err := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}.Load()
-	if err != nil {
-		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
-	}
-	m.Start(servers)
-	return m
 }
 
 // HandshakeEnv overrides the 5 s bound on a server's start (a slow

@@ -41,7 +41,7 @@ func (d *UI) Emit(ev agent.Event) {
 		if t != nil {
 			t.AppendDelta(ev.Text, true)
 		}
-	case agent.EventToolCall:
+	case agent.EventToolCall, agent.EventToolProgress: // progress: the running card with Call.Progress
 		if t != nil && ev.Call != nil {
 			t.ToolCall(*ev.Call)
 		}

@@ -106,6 +106,7 @@ type windows struct {
 	settings *dialogs.Settings
 	palette  *dialogs.Palette
 	prompts  *promptDialogs
+	mcp      mcpWindow    // the MCP servers window (mcpwin.go)
 	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
 }
 

@@ -67,6 +67,8 @@ type jsonCall struct {
 	State     string `json:"state"`
 	Result    string `json:"result,omitempty"`
 	Reason    string `json:"reason,omitempty"`
+	// Progress is set on tool_progress only.
+	Progress *agent.ToolProgress `json:"progress,omitempty"`
 }
 
 // jsonSurface is a surface and where it belongs. Exactly one payload is
@@ -183,9 +185,10 @@ func (f *Frontend) coreEvent(ev agent.Event) (jsonEvent, bool) {
 		// A chunk is redacted on its own (the terminal's line redactor
 		// needs the lines around it; a script gets each chunk as it came).
 		out.Text, out.Signature = redact.String(ev.Text), ev.Signature
-	case agent.EventToolCall:
+	case agent.EventToolCall, agent.EventToolProgress:
 		if c := ev.Call; c != nil {
-			out.Call = &jsonCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: string(c.State), Result: c.Result, Reason: c.Reason}
+			out.Call = &jsonCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: string(c.State), Result: c.Result, Reason: c.Reason,
+				Progress: c.Progress}
 		} else {
 			return jsonEvent{}, false
 		}
@@ -271,4 +274,17 @@ func (f *Frontend) writeJSON(ev jsonEvent) {
 		b, _ = json.Marshal(jsonEvent{Kind: KindError, Error: fmt.Sprintf("event %s not encodable: %v", ev.Kind, err)})
 	}
 	fmt.Fprintf(f.opts.Out, "%s\n", b)
+}
+
+// progressLine is a running call's progress on the terminal:
+// "[tool] name — 2/5 step two".
+func progressLine(name string, p *agent.ToolProgress) string {
+	line := fmt.Sprintf("[tool] %s — %g", safe(name), p.Progress)
+	if p.Total > 0 {
+		line += fmt.Sprintf("/%g", p.Total)
+	}
+	if p.Message != "" {
+		line += " " + safe(p.Message)
+	}
+	return line
 }

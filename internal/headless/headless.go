@@ -139,6 +139,12 @@ func (f *Frontend) Emit(ev agent.Event) {
 			line += "\n" + indent(firstLines(safe(c.Result), 8))
 		}
 		fmt.Fprintln(f.opts.Out, line)
+	case agent.EventToolProgress:
+		if p := ev.Call.Progress; p != nil {
+			f.endReasoning()
+			f.newline()
+			fmt.Fprintln(f.opts.Out, progressLine(ev.Call.Name, p))
+		}
 	case agent.EventTurnDone:
 		f.endReasoning()
 		f.newline()

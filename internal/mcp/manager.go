@@ -55,6 +55,8 @@ type Tool struct {
 	Description string
 	InputSchema json.RawMessage
 	ReadOnly    bool // annotations.readOnlyHint
+	// Disabled: the user turned it off; it is not offered to the model.
+	Disabled bool
 	// Destructive is a destructiveHint the server set to true. Hints are
 	// the server's word, so they only ever add caution: an absent hint is
 	// an ordinary tool that asks for approval.
@@ -110,10 +112,11 @@ type Manager struct {
 	log  *slog.Logger
 	sem  chan struct{}
 
-	mu      sync.Mutex
-	servers map[string]*server
-	closed  bool
-	wg      sync.WaitGroup
+	mu       sync.Mutex
+	servers  map[string]*server
+	disabled map[string]bool // tools the user turned off (disabled.go)
+	closed   bool
+	wg       sync.WaitGroup
 }
 
 // NewManager makes a Manager with no servers.
@@ -266,12 +269,18 @@ func (m *Manager) Servers() []Status {
 	return out
 }
 
-// Tools is every tool of every ready server, by name.
+// Tools is every tool of every ready server, by name, the disabled ones
+// marked.
 func (m *Manager) Tools() []Tool {
 	var out []Tool
 	for _, s := range m.sorted() {
 		out = append(out, s.listed()...)
 	}
+	m.mu.Lock()
+	for i := range out {
+		out[i].Disabled = m.disabled[out[i].Name]
+	}
+	m.mu.Unlock()
 	return out
 }
 

@@ -35,6 +35,7 @@ type server struct {
 	session *sdk.ClientSession
 	child   *proc.Child // a stdio server's process
 	tools   []Tool
+	prompts []Prompt
 	gen     int // bumped by stop: a late connect of an older start is dropped
 
 	progress sync.Map // progress token → func(Progress)
@@ -46,7 +47,7 @@ func (s *server) setState(st State, err error) {
 	s.mu.Lock()
 	s.state, s.err = st, err
 	if st != StateReady {
-		s.tools = nil
+		s.tools, s.prompts = nil, nil
 	}
 	s.mu.Unlock()
 	s.m.changed()
@@ -90,6 +91,7 @@ func (s *server) connect(ctx context.Context) error {
 		Logger:                      s.m.log.With("server", s.cfg.Name),
 		ElicitationHandler:          s.elicit,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh() },
+		PromptListChangedHandler:    func(context.Context, *sdk.PromptListChangedRequest) { go s.refreshPrompts() },
 		ProgressNotificationHandler: s.onProgress,
 		Capabilities:                rootsCapability(),
 	})
@@ -107,6 +109,10 @@ func (s *server) connect(ctx context.Context) error {
 		session.Close()
 		return s.startErr(child, "tools/list", err)
 	}
+	prompts, err := s.listPrompts(ctx, session)
+	if err != nil { // the tools still work: the prompts are named missing
+		s.m.log.Warn("mcp prompts/list failed", "server", s.cfg.Name, "err", redact.String(err.Error()))
+	}
 	s.mu.Lock()
 	if s.gen != gen {
 		s.mu.Unlock()
@@ -116,7 +122,7 @@ func (s *server) connect(ctx context.Context) error {
 		}
 		return nil
 	}
-	s.session, s.child, s.tools, s.state, s.err = session, child, tools, StateReady, nil
+	s.session, s.child, s.tools, s.prompts, s.state, s.err = session, child, tools, prompts, StateReady, nil
 	s.mu.Unlock()
 	s.m.changed()
 	go s.watch(session, gen)
@@ -298,7 +304,7 @@ func (s *server) stop() {
 	s.mu.Lock()
 	s.gen++
 	session, child := s.session, s.child
-	s.session, s.child, s.tools, s.state, s.err = nil, nil, nil, StateStopped, nil
+	s.session, s.child, s.tools, s.prompts, s.state, s.err = nil, nil, nil, nil, StateStopped, nil
 	s.mu.Unlock()
 	if session != nil {
 		session.Close()
@@ -358,23 +364,8 @@ func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 func resultText(res *sdk.CallToolResult) string {
 	var parts []string
 	for _, c := range res.Content {
-		switch v := c.(type) {
-		case *sdk.TextContent:
-			parts = append(parts, v.Text)
-		case *sdk.ImageContent:
-			parts = append(parts, fmt.Sprintf("[image %s, %d bytes]", v.MIMEType, len(v.Data)))
-		case *sdk.AudioContent:
-			parts = append(parts, fmt.Sprintf("[audio %s, %d bytes]", v.MIMEType, len(v.Data)))
-		case *sdk.ResourceLink:
-			parts = append(parts, fmt.Sprintf("[resource %s %s]", v.Name, v.URI))
-		case *sdk.EmbeddedResource:
-			if r := v.Resource; r != nil {
-				if r.Text != "" {
-					parts = append(parts, r.Text)
-				} else {
-					parts = append(parts, fmt.Sprintf("[resource %s, %d bytes]", r.URI, len(r.Blob)))
-				}
-			}
+		if t := contentText(c); t != "" {
+			parts = append(parts, t)
 		}
 	}
 	if len(parts) == 0 && res.StructuredContent != nil {
@@ -383,4 +374,27 @@ func resultText(res *sdk.CallToolResult) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// contentText is one content block as text (a tool result's, a prompt
+// message's).
+func contentText(c sdk.Content) string {
+	switch v := c.(type) {
+	case *sdk.TextContent:
+		return v.Text
+	case *sdk.ImageContent:
+		return fmt.Sprintf("[image %s, %d bytes]", v.MIMEType, len(v.Data))
+	case *sdk.AudioContent:
+		return fmt.Sprintf("[audio %s, %d bytes]", v.MIMEType, len(v.Data))
+	case *sdk.ResourceLink:
+		return fmt.Sprintf("[resource %s %s]", v.Name, v.URI)
+	case *sdk.EmbeddedResource:
+		if r := v.Resource; r != nil {
+			if r.Text != "" {
+				return r.Text
+			}
+			return fmt.Sprintf("[resource %s, %d bytes]", r.URI, len(r.Blob))
+		}
+	}
+	return ""
 }

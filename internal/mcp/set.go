@@ -20,17 +20,24 @@ var _ gate.Set = Set{}
 // Gates implements gate.Set: MCP servers do not gate other tools.
 func (Set) Gates() []gate.ToolGate { return nil }
 
-// Tools implements gate.Set. A read-only tool (readOnlyHint) runs without
+// Tools implements gate.Set: the enabled tools. A read-only tool (readOnlyHint) runs without
 // asking; one that says it is destructive is asked about every time.
 func (s Set) Tools() []gate.Tool {
 	tools := s.M.Tools()
 	out := make([]gate.Tool, 0, len(tools))
 	for _, t := range tools {
+		if t.Disabled { // the user turned it off in the servers window
+			continue
+		}
 		name := t.Name
 		out = append(out, gate.Tool{Name: name, Description: t.Description, Parameters: objectSchema(t.InputSchema),
 			ReadOnly: t.ReadOnly, AlwaysAsk: t.Destructive,
 			Run: func(ctx context.Context, _ string, args json.RawMessage) (string, error) {
-				res, err := s.M.Call(ctx, name, args, nil)
+				var progress func(Progress)
+				if report := gate.ProgressReporter(ctx); report != nil {
+					progress = func(p Progress) { report(gate.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message}) }
+				}
+				res, err := s.M.Call(ctx, name, args, progress)
 				if err != nil {
 					return "", err
 				}
@@ -64,3 +71,11 @@ func (Set) TurnEnded(context.Context, string) {}
 
 // Close implements gate.Set: every server is stopped.
 func (s Set) Close(context.Context) { s.M.Close() }
+
+// ExpandMessage implements gate.MessageExpander: the resources a message
+// references as @server:uri are attached to it.
+func (s Set) ExpandMessage(ctx context.Context, text string) (string, error) {
+	return s.M.ExpandMessage(ctx, text)
+}
+
+var _ gate.MessageExpander = Set{}

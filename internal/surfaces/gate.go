@@ -89,6 +89,9 @@ func (s *Store) AdmitRequest(plugin string, raw json.RawMessage) (*Prompt, *prot
 // session or generation is no longer bound, or its plugin is no longer
 // active. The desktop closes such a dialog itself.
 func (s *Store) Stale(p *Prompt) bool {
+	if p != nil && p.host {
+		return false // its asker's context ends it
+	}
 	return p == nil || !s.bound(p.SessionID, p.Generation) || s.lookup(p.Plugin) != PluginActive
 }
 

@@ -25,7 +25,8 @@ type Prompt struct {
 	Fields     []protocol.FormField // redacted
 	Simple     bool                 // exactly one field, keyed "value", of kind Kind
 
-	set fieldSet
+	set  fieldSet
+	host bool // NewHostPrompt: no plugin, session or generation to go stale with
 }
 
 // Answer validates the user's values and returns the result to send:

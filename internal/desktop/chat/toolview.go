@@ -22,18 +22,22 @@ const maxResultLines = 12
 // reason, and approval buttons while the core waits for the user. A long
 // result is collapsed with a working "Show all".
 type toolView struct {
-	d       *env
-	obj     fyne.CanvasObject
-	title   *widget.Label
-	state   *widget.Label
-	args    *widget.Label
-	result  *widget.Label
-	more    *widget.Button
-	reason  *widget.Label
-	ask     *fyne.Container
-	once    *widget.Button
-	current *Approval
-	r       *row
+	d      *env
+	obj    fyne.CanvasObject
+	title  *widget.Label
+	state  *widget.Label
+	args   *widget.Label
+	result *widget.Label
+	more   *widget.Button
+	reason *widget.Label
+	// progress shows how far a running call is (an MCP server's progress
+	// notifications): a bar when the total is known, and its message.
+	progress *widget.ProgressBar
+	stepText *widget.Label
+	ask      *fyne.Container
+	once     *widget.Button
+	current  *Approval
+	r        *row
 }
 
 func newToolView(d *env) *toolView {
@@ -54,6 +58,9 @@ func newToolView(d *env) *toolView {
 	v.reason = widget.NewLabel("")
 	v.reason.Wrapping = fyne.TextWrapWord
 	v.reason.Importance = widget.WarningImportance
+	v.progress, v.stepText = widget.NewProgressBar(), widget.NewLabel("")
+	v.progress.Hide()
+	v.stepText.Wrapping = fyne.TextWrapWord
 	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
 	v.once.Importance = widget.HighImportance
 	session := widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
@@ -67,7 +74,7 @@ func newToolView(d *env) *toolView {
 	v.ask.Hide()
 	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
-	box := container.NewVBox(head, v.args, v.result, container.NewHBox(v.more), v.reason, v.ask)
+	box := container.NewVBox(head, v.args, v.progress, v.stepText, v.result, container.NewHBox(v.more), v.reason, v.ask)
 	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
@@ -97,8 +104,33 @@ func (v *toolView) bind(r *row) {
 	}
 	setOptional(v.result, result)
 	setOptional(v.reason, c.Reason)
+	v.bindProgress(c)
 	v.current = r.snap.approval
 	uikit.SetShown(v.ask, v.current != nil)
+}
+
+// bindProgress shows a running call's last progress report; any other
+// state (the call's end) hides it.
+func (v *toolView) bindProgress(c agent.ToolCall) {
+	p := c.Progress
+	if p == nil || c.State != agent.ToolRunning {
+		v.progress.Hide()
+		setOptional(v.stepText, "")
+		return
+	}
+	step := fmt.Sprintf("%g", p.Progress)
+	if p.Total > 0 {
+		step += fmt.Sprintf(" of %g", p.Total)
+		v.progress.Max, v.progress.Value = p.Total, min(max(p.Progress, 0), p.Total)
+		v.progress.Refresh()
+		v.progress.Show()
+	} else {
+		v.progress.Hide()
+	}
+	if p.Message != "" {
+		step += " · " + termsafe.Visible(p.Message)
+	}
+	setOptional(v.stepText, step)
 }
 
 // answer resolves the pending approval; the core goroutine waiting on it

@@ -118,7 +118,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	install.Importance = widget.HighImportance
 	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), host.RestartAll)
 	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), host.ShowLogs)
-	top := container.NewHBox(install, restartAll, logs, layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
+	top := container.NewHBox(install, restartAll, logs, MCPServersButton(host), layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
 	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)

@@ -155,6 +155,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		heading("Permissions"),
 		hint("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again."),
 		s.perms,
+		heading("MCP servers"), MCPServersButton(host),
 		heading("Plugin environment"),
 		hint("Variables each plugin reads (from its manifest and README). Values are never shown."),
 		s.env, widget.NewButtonWithIcon("Providers and API keys…", theme.AccountIcon(), func() { openProviders(app, b, host) }))

@@ -16,15 +16,17 @@ const (
 	EventText        EventKind = "text"
 	EventReasoning   EventKind = "reasoning"
 	EventToolCall    EventKind = "tool_call" // a tool call card changed state
-	EventUsage       EventKind = "usage"
-	EventTurnDone    EventKind = "turn_done"   // End.Outcome is TurnCompleted
-	EventTurnFailed  EventKind = "turn_failed" // End says how: stopped, failed, blocked, not saved
-	EventNotice      EventKind = "notice"      // a warning worth showing (skipped plugin, audit)
-	EventSurface     EventKind = "surface"
-	EventPlugins     EventKind = "plugins"
-	EventSession     EventKind = "session"
-	EventCompacted   EventKind = "compacted"
-	EventUserMessage EventKind = "user_message"
+	// EventToolProgress: a running call reported how far it is (Call.Progress).
+	EventToolProgress EventKind = "tool_progress"
+	EventUsage        EventKind = "usage"
+	EventTurnDone     EventKind = "turn_done"   // End.Outcome is TurnCompleted
+	EventTurnFailed   EventKind = "turn_failed" // End says how: stopped, failed, blocked, not saved
+	EventNotice       EventKind = "notice"      // a warning worth showing (skipped plugin, audit)
+	EventSurface      EventKind = "surface"
+	EventPlugins      EventKind = "plugins"
+	EventSession      EventKind = "session"
+	EventCompacted    EventKind = "compacted"
+	EventUserMessage  EventKind = "user_message"
 )
 
 // ToolState is the life of one tool call card.
@@ -50,6 +52,8 @@ type ToolCall struct {
 	Result    string    `json:"result,omitempty"`
 	// Reason explains blocked and denied calls (redacted).
 	Reason string `json:"reason,omitempty"`
+	// Progress is set on EventToolProgress only.
+	Progress *ToolProgress `json:"progress,omitempty"`
 }
 
 // TurnOutcome is how a turn ended.

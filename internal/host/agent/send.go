@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/gate"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -62,7 +63,9 @@ func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next s
 	release := c.runtime.Hold()
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
-	err = c.turn(turnCtx, run)
+	if err = c.expandMessage(turnCtx, run); err == nil {
+		err = c.turn(turnCtx, run)
+	}
 	// Stopped by Stop, whatever error the stop surfaced as: a provider
 	// answers a cancelled stream with its own stream_cancelled error.
 	stopped := err != nil && turnCtx.Err() != nil && ctx.Err() == nil
@@ -126,4 +129,21 @@ func turnEnd(err error) *TurnEnd {
 		return &TurnEnd{Outcome: TurnBlocked, Point: blocked.Point, Plugin: blocked.Plugin}
 	}
 	return &TurnEnd{Outcome: TurnFailed, Reason: protocol.ReasonOf(err)}
+}
+
+// expandMessage lets the extensions add to a new message before its turn
+// (MCP resources referenced as @server:uri): the expanded text is the
+// message, as recorded. A message already recorded (a resumed retry) is
+// not expanded again. A failure fails the turn, naming the reference.
+func (c *Core) expandMessage(ctx context.Context, run *turnRun) error {
+	x, ok := c.ext.(gate.MessageExpander)
+	if !ok || run.resume {
+		return nil
+	}
+	out, err := x.ExpandMessage(ctx, run.text)
+	if err != nil {
+		return fmt.Errorf("message not sent: %s", redact.String(err.Error()))
+	}
+	run.text = out
+	return nil
 }

@@ -398,7 +398,9 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 
 	card.State = ToolRunning
 	c.emitCall(s.ID, card)
-	out, runErr := tool.Run(ctx, s.WorkspaceRoot, args)
+	pctx, progressDone := c.withProgress(ctx, s.ID, card)
+	out, runErr := tool.Run(pctx, s.WorkspaceRoot, args)
+	progressDone()
 	isError := runErr != nil
 	if isError {
 		if out != "" {

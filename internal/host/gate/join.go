@@ -73,3 +73,26 @@ func (j joined) ExtensionStatus() []Status {
 }
 
 var _ Reporter = joined(nil)
+
+// MessageExpander is a Set that adds to the user's message before its turn
+// (MCP resources a message references as @server:uri). ExpandMessage is
+// called on the sending goroutine, may wait on a server and honours ctx; an
+// error fails the message before its turn starts.
+type MessageExpander interface {
+	ExpandMessage(ctx context.Context, text string) (string, error)
+}
+
+// ExpandMessage runs the sets that expand messages, in order.
+func (j joined) ExpandMessage(ctx context.Context, text string) (string, error) {
+	for _, s := range j {
+		if x, ok := s.(MessageExpander); ok {
+			var err error
+			if text, err = x.ExpandMessage(ctx, text); err != nil {
+				return "", err
+			}
+		}
+	}
+	return text, nil
+}
+
+var _ MessageExpander = joined(nil)

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// How a chat's MCP set is built: the user's servers (mcp.json) and the
+// enabled plugin packages' mcpServers, the user's entry winning on a name
+// both have; prompts offered as slash commands; elicitations asked through
+// the front end's prompt dialogs.
+
+// packageLoader reads the enabled packages' contributions (a test gives
+// its own packages).
+type packageLoader func() ([]agent.Package, []error)
+
+// chatServers is the servers a chat starts: the user's and the packages'.
+// A broken entry is a warning naming it; the rest start.
+func chatServers(layout agent.Layout, load packageLoader, warn func(string)) []mcp.Server {
+	user, err := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}.Load()
+	if err != nil {
+		warn(err.Error())
+	}
+	if load == nil {
+		load = func() ([]agent.Package, []error) { return agent.LoadPackages(layout) }
+	}
+	pkgs, errs := load()
+	for _, e := range errs {
+		warn(e.Error())
+	}
+	var fromPkgs [][]mcp.Server
+	for _, p := range pkgs {
+		servers, err := mcp.PackageServers(p.Name, p.Root, p.MCPServers)
+		if err != nil {
+			warn(err.Error())
+			continue
+		}
+		fromPkgs = append(fromPkgs, servers)
+	}
+	all, err := mcp.Merge(user, fromPkgs...)
+	if err != nil { // two packages name one server: the user's and the first package's still run
+		warn(err.Error())
+		all, _ = mcp.Merge(user, firstDeclared(fromPkgs)...)
+	}
+	return all
+}
+
+// firstDeclared drops a server a later package declares again.
+func firstDeclared(pkgs [][]mcp.Server) [][]mcp.Server {
+	seen := map[string]bool{}
+	out := make([][]mcp.Server, 0, len(pkgs))
+	for _, servers := range pkgs {
+		var keep []mcp.Server
+		for _, s := range servers {
+			if !seen[s.Name] {
+				seen[s.Name] = true
+				keep = append(keep, s)
+			}
+		}
+		out = append(out, keep)
+	}
+	return out
+}
+
+// startChatMCP makes the chat's MCP manager and starts its servers in the
+// background; elicitations go to ask (nil: declined).
+func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask promptAsker, watchers *changeWatchers, log *slog.Logger, stderr io.Writer) *mcp.Manager {
+	warn := func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) }
+	opts, err := mcpOptions()
+	if err != nil {
+		warn(err.Error())
+	}
+	opts.Roots, opts.Log = []string{workspace}, log
+	if ask != nil {
+		opts.Elicit = elicitor{ask: ask}
+	}
+	opts.Changed = watchers.notify
+	m := mcp.NewManager(opts)
+	off, err := mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}.Load()
+	if err != nil {
+		warn(err.Error())
+	}
+	m.SetDisabled(off)
+	m.Start(chatServers(layout, load, warn))
+	return m
+}
+
+// mcpPrompts offers the ready servers' prompts as slash commands
+// (agent.CommandSource): /mcp__<server>__<prompt> args, the expansion
+// sent to the model as the user's message.
+type mcpPrompts struct{ m *mcp.Manager }
+
+var _ agent.CommandSource = mcpPrompts{}
+
+func (p mcpPrompts) Commands() []agent.CommandInfo {
+	prompts := p.m.Prompts()
+	out := make([]agent.CommandInfo, 0, len(prompts))
+	for _, pr := range prompts {
+		desc := pr.Usage()
+		if pr.Description != "" {
+			desc += " — " + pr.Description
+		}
+		out = append(out, agent.CommandInfo{Name: pr.Command, Description: desc, Send: true})
+	}
+	return out
+}
+
+func (p mcpPrompts) Run(ctx context.Context, name, args string) (string, error) {
+	pr, ok := p.m.Prompt(name)
+	if !ok {
+		return "", fmt.Errorf("no MCP prompt %s (its server may have stopped)", name)
+	}
+	values, err := pr.ParseArgs(args)
+	if err != nil {
+		return "", err
+	}
+	return p.m.GetPrompt(ctx, pr, values)
+}
+
+// promptAsker is the front end's prompt dialog (agent.Frontend.Prompt).
+type promptAsker func(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool)
+
+// elicitor answers a server's elicitation/create through the same prompt
+// dialogs as a plugin's host/ui/request, naming the server. A URL
+// elicitation (open a page) is declined: the host opens no pages for a
+// server.
+type elicitor struct{ ask promptAsker }
+
+func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	if req == nil || (req.Mode != "" && req.Mode != "form") || req.URL != "" {
+		return &sdk.ElicitResult{Action: "decline"}, nil
+	}
+	form, kinds, err := elicitForm(req)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %s: elicitation: %w", server, err)
+	}
+	kind := protocol.RequestInput
+	p := surfaces.NewHostPrompt("MCP server "+server, kind, form)
+	values, cancelled := e.ask(ctx, p)
+	if cancelled {
+		return &sdk.ElicitResult{Action: "cancel"}, nil
+	}
+	content := map[string]any{}
+	for k, v := range values {
+		if s, ok := v.(string); ok && (kinds[k] == "number" || kinds[k] == "integer") {
+			if s == "" {
+				continue
+			}
+			n, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return &sdk.ElicitResult{Action: "cancel"}, nil
+			}
+			if kinds[k] == "integer" {
+				content[k] = int64(n)
+			} else {
+				content[k] = n
+			}
+			continue
+		}
+		if s, ok := v.(string); ok && s == "" {
+			continue // an optional field left empty is not sent
+		}
+		content[k] = v
+	}
+	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
+}
+
+// elicitForm turns a requested schema (flat properties of primitive types,
+// as the protocol allows) into a form, in the server's property order:
+// a boolean is a confirm, an enum a select, an array of enums a
+// multiselect, anything else an input. kinds holds each key's JSON type so
+// numbers come back as numbers.
+func elicitForm(req *sdk.ElicitParams) (protocol.FormPayload, map[string]string, error) {
+	raw, err := json.Marshal(req.RequestedSchema)
+	if err != nil {
+		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema: %w", err)
+	}
+	var schema struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema: %w", err)
+	}
+	keys, props, err := orderedObject(schema.Properties)
+	if err != nil {
+		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties: %w", err)
+	}
+	required := map[string]bool{}
+	for _, r := range schema.Required {
+		required[r] = true
+	}
+	form := protocol.FormPayload{Message: req.Message}
+	kinds := map[string]string{}
+	for _, k := range keys {
+		var prop struct {
+			Type        string   `json:"type"`
+			Title       string   `json:"title"`
+			Description string   `json:"description"`
+			Enum        []string `json:"enum"`
+			OneOf       []choice `json:"oneOf"`
+			AnyOf       []choice `json:"anyOf"`
+			Default     any      `json:"default"`
+			Items       struct {
+				Enum  []string `json:"enum"`
+				OneOf []choice `json:"oneOf"`
+				AnyOf []choice `json:"anyOf"`
+			} `json:"items"`
+		}
+		if k == "" {
+			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties: an empty name")
+		}
+		if err := json.Unmarshal(props[k], &prop); err != nil {
+			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties.%s: %w", k, err)
+		}
+		label := prop.Title
+		if label == "" {
+			label = k
+		}
+		if prop.Description != "" {
+			label += " — " + prop.Description
+		}
+		f := protocol.FormField{Key: k, Label: label, Kind: protocol.FieldInput, Required: required[k]}
+		one := append(append(prop.Enum, consts(prop.OneOf)...), consts(prop.AnyOf)...)
+		many := append(append(prop.Items.Enum, consts(prop.Items.OneOf)...), consts(prop.Items.AnyOf)...)
+		switch {
+		case prop.Type == "boolean":
+			f.Kind = protocol.FieldConfirm
+		case prop.Type == "array" && len(many) > 0:
+			f.Kind, f.Options = protocol.FieldMultiselect, many
+		case len(one) > 0:
+			f.Kind, f.Options = protocol.FieldSelect, one
+		}
+		switch d := prop.Default.(type) {
+		case nil:
+		case float64:
+			f.Default = strconv.FormatFloat(d, 'f', -1, 64)
+		default:
+			f.Default = d
+		}
+		kinds[k] = prop.Type
+		form.Fields = append(form.Fields, f)
+	}
+	return form, kinds, nil
+}
+
+// choice is a titled enum value ({"const": "a", "title": "A"}).
+type choice struct {
+	Const string `json:"const"`
+}
+
+func consts(cs []choice) []string {
+	var out []string
+	for _, c := range cs {
+		if c.Const != "" {
+			out = append(out, c.Const)
+		}
+	}
+	return out
+}
+
+// orderedObject reads a JSON object's members in their order.
+func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, fmt.Errorf("not an object")
+	}
+	var keys []string
+	vals := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, nil, err
+		}
+		if _, dup := vals[k]; !dup {
+			keys = append(keys, k)
+		}
+		vals[k] = v
+	}
+	return keys, vals, nil
+}
+
+// mcpStatusLine is a server's state for a warning line.
+func mcpStatusLine(st mcp.Status) string {
+	return fmt.Sprintf("mcp server %s did not start: %s", st.Name, redact.String(st.Err))
+}
+
+// changeWatchers fans the manager's change notices out to whoever shows
+// the servers (the window's MCP servers dialog). Safe for concurrent use;
+// a nil *changeWatchers notifies nobody.
+type changeWatchers struct {
+	mu   sync.Mutex
+	next int
+	fns  map[int]func()
+}
+
+func (w *changeWatchers) notify() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	fns := make([]func(), 0, len(w.fns))
+	for _, f := range w.fns {
+		fns = append(fns, f)
+	}
+	w.mu.Unlock()
+	for _, f := range fns {
+		f()
+	}
+}
+
+// watch calls fn (on the notifier's goroutine) at every change until the
+// returned func is called.
+func (w *changeWatchers) watch(fn func()) (stop func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fns == nil {
+		w.fns = map[int]func(){}
+	}
+	id := w.next
+	w.next++
+	w.fns[id] = fn
+	return func() {
+		w.mu.Lock()
+		delete(w.fns, id)
+		w.mu.Unlock()
+	}
+}

@@ -1,0 +1,11 @@
+package agent
+
+import "github.com/reasonix/reasonix-desktop/internal/host/plugin"
+
+// Package is one enabled plugin package's contributions (plugin.Package),
+// named here for the wiring above the core (the MCP servers a chat starts).
+type Package = plugin.Package
+
+// LoadPackages reads the contributions of every enabled plugin of layout's
+// store (plugin.LoadPackages).
+func LoadPackages(layout Layout) ([]Package, []error) { return plugin.LoadPackages(layout) }
