@@ -12,8 +12,8 @@ import (
 // subagent transcript) are left out: this host keeps no subagent
 // transcripts.
 const (
-	RunSkillName = "run_skill"
-	RunSkillDescription = "Invoke a playbook from the Skills index pinned in the system prompt. Pass `name` as the BARE identifier, NOT the `[🧬 subagent]` tag that follows it in the index. `[🧬 subagent]` skills spawn an isolated subagent — only the final distilled answer returns; supply `arguments` describing the concrete task since the subagent has no other context. Untagged skills are inlined: the body becomes a tool result you read and follow."
+	RunSkillName         = "run_skill"
+	RunSkillDescription  = "Invoke a playbook from the Skills index pinned in the system prompt. Pass `name` as the BARE identifier, NOT the `[🧬 subagent]` tag that follows it in the index. `[🧬 subagent]` skills spawn an isolated subagent — only the final distilled answer returns; supply `arguments` describing the concrete task since the subagent has no other context. Untagged skills are inlined: the body becomes a tool result you read and follow."
 	ReadSkillName        = "read_skill"
 	ReadSkillDescription = "Load an inline playbook from the Skills index into your context WITHOUT running anything — the skill body returns as a tool result you read and follow. Read-only, so it works in plan mode (unlike run_skill). Pass `name` as the BARE identifier (e.g. 'commit'), NOT the `[🧬 subagent]` tag. Subagent-tagged skills are rejected: use run_skill for those, since they execute work."
 )
