@@ -65,6 +65,7 @@ type Core struct {
 	ext Extensions // nil without extensions
 
 	pkgCache packageCache // the plugin packages' contributions (packages.go)
+	contrib  contribCache // their skills, commands and agents, read from pkgCache's packages (skills.go)
 
 	mu sync.Mutex
 	// shadowWarned: extension tools already reported as shadowing (mu).

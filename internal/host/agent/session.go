@@ -46,6 +46,9 @@ type Session struct {
 	// Notes are what the transcript showed besides the messages (see Note);
 	// files without them load with none.
 	Notes []Note `json:"notes,omitempty"`
+	// Agent is the agent profile picked for this chat (/agent <name>);
+	// empty (and absent in older files): none.
+	Agent string `json:"agent,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.
