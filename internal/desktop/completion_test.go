@@ -125,3 +125,28 @@ func TestComposerCompletesSlashCommands(t *testing.T) {
 		t.Fatal("a message opened the completion")
 	}
 }
+
+func TestPaletteOffersPackageCommandsForTheComposer(t *testing.T) {
+	h := newHarness(t)
+	h.openWithPackages("review-kit")
+	var run func()
+	h.ui(func() {
+		for _, e := range h.d.paletteEntries() {
+			if e.Kind == "Command" && e.Label == "/review-kit:review" {
+				if e.Detail != "<path>  Review a file for bugs" {
+					t.Errorf("detail %q", e.Detail)
+				}
+				run = e.Run
+			}
+		}
+	})
+	if run == nil {
+		t.Fatal("the palette does not offer /review-kit:review")
+	}
+	h.ui(run)
+	var text string
+	h.ui(func() { text = h.d.composer.entry.Text })
+	if text != "/review-kit:review " {
+		t.Fatalf("picking it put %q in the composer", text)
+	}
+}
