@@ -49,6 +49,9 @@ func TestHeadlessPackageCommandAndSkill(t *testing.T) {
 		{"command", "/review-kit:review main.go util.go", "Echo: Review main.go util.go for bugs. Cost: $5."},
 		{"positional", "/review-kit:git:commit fix parser", `Echo: Commit type fix in scope parser (third: "").`},
 		{"inline skill", `call run_skill {"name":"commit","arguments":"feat"}`, `Tool result: <skill-pin name="commit">`},
+		// The subagent's sub-turn calls list_dir (allowed) and its answer
+		// is run_skill's result, which the echo model quotes.
+		{"subagent skill", `call run_skill {"name":"explorer","arguments":"call list_dir {}"}`, "Tool result: Tool result: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := h.chat(tc.prompt)
