@@ -30,6 +30,8 @@ type composer struct {
 	stopBtn *widget.Button
 	chips   *fyne.Container // the collapsed pastes, above the entry
 	pastes  []*pastedText
+	// complete is the "/" command completion, above the chips (completion.go).
+	complete *completion
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -82,6 +84,9 @@ func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 }
 
 func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.c.complete.typedKey(ev.Name) {
+		return
+	}
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.Text == "" && e.c.d.transcript.PendingApproval() != nil {
@@ -105,6 +110,10 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 	e.Entry.TypedKey(ev)
 }
+
+// AcceptsTab: Tab picks the highlighted command while the completion is
+// open; otherwise it is the multi-line entry's own.
+func (e *composerEntry) AcceptsTab() bool { return e.c.complete.visible() || e.Entry.AcceptsTab() }
 
 func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	if cs, ok := s.(*desktop.CustomShortcut); ok && cs.Modifier == fyne.KeyModifierShortcutDefault {
@@ -143,6 +152,8 @@ func (e *composerEntry) setText(text string) {
 func newComposer(d *UI) *composer {
 	c := &composer{d: d}
 	c.entry = newComposerEntry(c)
+	c.complete = newCompletion(c)
+	c.entry.OnChanged = c.complete.update
 	c.placeholder()
 	c.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.send)
 	c.sendBtn.Importance = widget.HighImportance
@@ -151,7 +162,7 @@ func newComposer(d *UI) *composer {
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
 	c.chips = container.NewVBox()
 	c.chips.Hide()
-	c.obj = container.NewPadded(container.NewBorder(c.chips, nil, nil, buttons, c.entry))
+	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.chips), nil, nil, buttons, c.entry))
 	return c
 }
 

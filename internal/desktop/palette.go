@@ -1,9 +1,14 @@
 package desktop
 
-import "github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
+import (
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+)
 
 // paletteEntries collects what the palette offers (UI goroutine; reading
-// the action and command registries never waits on a sidecar).
+// the action and command registries never waits on a sidecar; the
+// packages' commands are a cache, read from their small .md files only on
+// the first call after a store change).
 func (d *UI) paletteEntries() []dialogs.PaletteEntry {
 	var out []dialogs.PaletteEntry
 	if c := d.getCore(); c != nil {
@@ -14,6 +19,17 @@ func (d *UI) paletteEntries() []dialogs.PaletteEntry {
 		for _, cmd := range c.Commands() {
 			line := cmd.Name
 			out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: cmd.Name, Detail: cmd.Description, Run: func() { d.runCommand(line) }})
+		}
+		// Package commands take arguments: picking one puts it in the
+		// composer to complete and send.
+		if src, ok := c.(completer); ok {
+			for _, ci := range src.Completions() {
+				if ci.Kind != agent.CommandKindPackage {
+					continue
+				}
+				name := ci.Name
+				out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: name, Detail: ci.Description, Run: func() { d.composer.startCommand(name) }})
+			}
 		}
 	}
 	for _, m := range sortedModels(d.state.Models()) {

@@ -247,7 +247,7 @@ func (f *Frontend) listActions(res agent.CommandResult) {
 		rows = append(rows, []string{safe(c.Name), safe(c.Description)})
 	}
 	if len(rows) == 0 {
-		f.print("no plugin actions or extension commands\n")
+		f.print("no plugin actions, extension commands or package commands\n")
 		return
 	}
 	f.print("%s", columns(rows))

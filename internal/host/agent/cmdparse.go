@@ -13,13 +13,14 @@ import (
 //
 // A line is a command when, trimmed, it is a single line whose first word
 // is "/" and a command name: letters, digits, '.', '_' and '-' (starting
-// with a letter or digit), optionally ":" and a second such name
-// (/<plugin>:<action>, /ext:<command>). Everything else is a message for
-// the model, in particular:
+// with a letter or digit), optionally followed by ":" and further such
+// names (/<plugin>:<action>, /ext:<command>, a package's namespaced
+// command /<plugin>:git:commit). Everything else is a message for the
+// model, in particular:
 //
 //   - a line whose first word holds another "/" is a path ("/usr/bin is
 //     on my PATH", "//comment"): the model gets it as typed;
-//   - a first word that is not a name ("/:x", "/p:a:b", "/~", "/?");
+//   - a first word that is not a name ("/:x", "/p:", "/p::a", "/~", "/?");
 //   - text over several lines (a command is one line).
 //
 // "/" alone (or "/" then a space) is an error, not a message: the user
@@ -44,7 +45,7 @@ type CommandLine struct {
 	Args string
 }
 
-var commandNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9][A-Za-z0-9._-]*)?$`)
+var commandNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9][A-Za-z0-9._-]*)*$`)
 
 // ParseCommand splits a typed line into a command's name and arguments,
 // or reports ErrNotCommand for a message (see the grammar above) or

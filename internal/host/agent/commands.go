@@ -64,7 +64,18 @@ type CommandInfo struct {
 	// Send says Run's text is a message for the model (a package command's
 	// or an MCP prompt's expansion), not output to show.
 	Send bool
+	// Kind says where the command comes from (CommandKind*); "" is an
+	// extension's or a CommandSource's.
+	Kind string
 }
+
+// Where a listed command comes from (CommandInfo.Kind).
+const (
+	CommandKindBuiltin   = "built-in"
+	CommandKindAction    = "action"
+	CommandKindExtension = "extension"
+	CommandKindPackage   = "package"
+)
 
 // ActionOutcome is what a plugin UI action answered.
 type ActionOutcome struct {
@@ -126,7 +137,7 @@ type builtin struct {
 var builtins = map[string]builtin{}
 
 // builtinOrder is /help's order.
-var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/actions", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
+var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/actions", "/agent", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
 
 func init() {
 	builtins["/help"] = builtin{"/help", "this list", (*Core).cmdHelp}
@@ -136,6 +147,7 @@ func init() {
 	builtins["/open"] = builtin{"/open <id>", "continue a saved session (an id prefix will do)", (*Core).cmdOpen}
 	builtins["/retry"] = builtin{"/retry", "send the last message again when its turn failed", (*Core).cmdRetry}
 	builtins["/actions"] = builtin{"/actions", "list plugin actions and extension commands", (*Core).cmdActions}
+	builtins["/agent"] = builtin{"/agent [<name>|off]", "list the agent profiles, pick one for this chat, or none", (*Core).cmdAgent}
 	builtins["/plugins"] = builtin{"/plugins", "list the plugins and xdev extensions and their states", (*Core).cmdPlugins}
 	builtins["/doctor"] = builtin{"/doctor <plugin>", "check a plugin (the window's Doctor report)", (*Core).cmdDoctor}
 	builtins["/forms"] = builtin{"/forms", "list the forms plugins published", (*Core).cmdForms}
@@ -173,6 +185,9 @@ func (c *Core) Exec(ctx context.Context, line string) (CommandResult, error) {
 			return c.cmdAction(ctx, a, cl)
 		}
 	}
+	if pc, ok := c.packageCommand(cl.Name); ok {
+		return execPackageCommand(pc, cl), nil
+	}
 	if src := c.cfg.CommandSource; src != nil {
 		for _, pc := range src.Commands() {
 			if pc.Name == cl.Name {
@@ -209,7 +224,23 @@ func Help() []HelpEntry {
 	}
 	return append(out,
 		HelpEntry{Usage: "/<plugin>:<action> [k=v ...]", Summary: "run a plugin UI action (values may be quoted: k=\"a b\")"},
-		HelpEntry{Usage: "/ext:<command> [args]", Summary: "run an xdev extension command"})
+		HelpEntry{Usage: "/ext:<command> [args]", Summary: "run an xdev extension command"},
+		HelpEntry{Usage: "/<plugin>:<command> [args]", Summary: "send a package's command or prompt, expanded, to the model (/actions lists them)"})
+}
+
+// Completions lists what a user can type after "/", for a composer's
+// completion: the built-ins, the plugin actions, the extension commands and
+// the package commands, in that order, descriptions redacted. Safe from
+// any goroutine; it never waits on a plugin.
+func (c *Core) Completions() []CommandInfo {
+	var out []CommandInfo
+	for _, name := range builtinOrder {
+		out = append(out, CommandInfo{Name: name, Description: builtins[name].summary, Kind: CommandKindBuiltin})
+	}
+	for _, a := range c.Actions() {
+		out = append(out, CommandInfo{Name: a.Name, Description: redact.String(a.Label), Kind: CommandKindAction})
+	}
+	return append(out, c.commandInfos()...)
 }
 
 func (c *Core) cmdHelp(context.Context, CommandLine) (CommandResult, error) {
@@ -294,7 +325,7 @@ func (c *Core) cmdActions(context.Context, CommandLine) (CommandResult, error) {
 		fmt.Fprintf(&b, "%s  %s\n", ci.Name, ci.Description)
 	}
 	if b.Len() == 0 {
-		b.WriteString("no plugin actions or extension commands")
+		b.WriteString("no plugin actions, extension commands or package commands")
 	}
 	return CommandResult{Kind: CommandActions, Actions: acts, Commands: cmds, Text: strings.TrimSuffix(b.String(), "\n")}, nil
 }
@@ -303,8 +334,9 @@ func (c *Core) cmdActions(context.Context, CommandLine) (CommandResult, error) {
 func (c *Core) commandInfos() []CommandInfo {
 	var out []CommandInfo
 	for _, cmd := range c.Commands() {
-		out = append(out, CommandInfo{Name: cmd.Name, Description: redact.String(cmd.Description)})
+		out = append(out, CommandInfo{Name: cmd.Name, Description: redact.String(cmd.Description), Kind: CommandKindExtension})
 	}
+	out = append(out, c.packageCommandInfos()...)
 	if src := c.cfg.CommandSource; src != nil {
 		out = append(out, src.Commands()...)
 	}

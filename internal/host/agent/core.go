@@ -70,6 +70,7 @@ type Core struct {
 
 	pkgCache packageCache // the plugin packages' contributions (packages.go)
 	pkgHooks pkgHookState // their hooks (pkghooks.go)
+	contrib  contribCache // their skills, commands and agents, read from pkgCache's packages (skills.go)
 
 	mu sync.Mutex
 	// shadowWarned: extension tools already reported as shadowing (mu).

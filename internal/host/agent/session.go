@@ -50,6 +50,10 @@ type Session struct {
 	// ReplyVersions are the answers Regenerate replaced (versions.go);
 	// files without them load with none.
 	ReplyVersions []ReplyVersions `json:"replyVersions,omitempty"`
+
+	// Agent is the agent profile picked for this chat (/agent <name>);
+	// empty (and absent in older files): none.
+	Agent string `json:"agent,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.

@@ -128,6 +128,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		}
 	}
 
+	ctx = withTurn(ctx, ts) // run_skill's subagent sub-turn runs on this turn's model and chain
 	tools := c.toolset()
 	if _, err := c.run(ctx, ts, protocol.HookAgentBeforeStart,
 		&protocol.AgentBeforeStartPayload{Model: s.Model, ToolCount: len(tools), SessionID: s.ID}, nil); err != nil {
@@ -135,7 +136,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 	}
 	var sp protocol.SystemPromptPayload
 	if _, err := c.run(ctx, ts, protocol.HookSystemPromptBuild,
-		&protocol.SystemPromptPayload{Prompt: BaseSystemPrompt, WorkspaceRoot: s.WorkspaceRoot}, &sp); err != nil {
+		&protocol.SystemPromptPayload{Prompt: c.systemPrompt(), WorkspaceRoot: s.WorkspaceRoot}, &sp); err != nil {
 		return err
 	}
 
@@ -293,14 +294,15 @@ func (c *Core) tool(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// toolset is the tools a turn offers: the built-ins, then the extension
-// tools as they are now (an MCP server that finished starting after open
-// joins here). An extension tool never shadows another; each shadowing
+// toolset is the tools a turn offers: the built-ins and the skill tools,
+// then the extension tools as they are now (an MCP server that finished
+// starting after open joins here), less those the chat's agent profile
+// leaves out. An extension tool never shadows another; each shadowing
 // name is reported once.
 func (c *Core) toolset() []Tool {
-	out := append([]Tool(nil), c.tools...)
+	out := append(append([]Tool(nil), c.tools...), c.skillTools()...)
 	if c.ext == nil {
-		return out
+		return c.forAgent(out)
 	}
 	seen := make(map[string]bool, len(out))
 	for _, t := range out {
@@ -323,7 +325,7 @@ func (c *Core) toolset() []Tool {
 		seen[t.Name] = true
 		out = append(out, t)
 	}
-	return out
+	return c.forAgent(out)
 }
 
 // toolCall runs one call through tool.before → permission.decision → the

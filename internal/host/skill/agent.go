@@ -1,0 +1,83 @@
+package skill
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Agent is an agent profile: a flat <name>.md whose body is a system
+// prompt, with the tools it may use.
+type Agent struct {
+	Name        string
+	Description string
+	Prompt      string // the body, trimmed
+	// Tools is the allow-list (frontmatter allowed-tools, else Claude's
+	// tools); empty allows every tool.
+	Tools  []string
+	Model  string // frontmatter model, informational here
+	Plugin string
+	Path   string
+}
+
+// LoadAgents reads the flat *.md files of each root (no subfolders, as the
+// Reasonix host reads agents folders). The frontmatter name wins over the
+// file name when valid; a name met twice keeps the first and the other is
+// named in errs.
+func LoadAgents(roots []Root) (agents []Agent, errs []error) {
+	byName := map[string]string{}
+	for _, r := range roots {
+		entries, err := os.ReadDir(r.Path)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("agents folder of %s: %w", r.Plugin, err))
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
+				continue
+			}
+			path := filepath.Join(r.Path, e.Name())
+			text, err := readCapped(path)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("agent of %s: %w", r.Plugin, err))
+				continue
+			}
+			fm, body := SplitFrontmatter(text)
+			name := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
+			if v := strings.TrimSpace(fm["name"]); ValidName(v) {
+				name = v
+			}
+			if !ValidName(name) {
+				continue
+			}
+			if prev, dup := byName[name]; dup {
+				errs = append(errs, fmt.Errorf("agent name %q uses %s; %s is shadowed", name, prev, path))
+				continue
+			}
+			byName[name] = path
+			tools := splitList(fm["allowed-tools"])
+			if len(tools) == 0 {
+				tools = splitList(fm["tools"])
+			}
+			agents = append(agents, Agent{Name: name, Description: strings.TrimSpace(fm["description"]),
+				Prompt: strings.TrimSpace(body), Tools: tools, Model: strings.TrimSpace(fm["model"]), Plugin: r.Plugin, Path: path})
+		}
+	}
+	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Name < agents[j].Name })
+	return agents, errs
+}
+
+// Allows reports whether the profile lets a turn offer tool.
+func (a Agent) Allows(tool string) bool {
+	if len(a.Tools) == 0 {
+		return true
+	}
+	for _, t := range a.Tools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
