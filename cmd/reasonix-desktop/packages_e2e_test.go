@@ -100,8 +100,8 @@ func TestPackageLegacySkillsAndCommands(t *testing.T) {
 	mustContain(t, "run_skill", r, "TONE-SKILL-BODY-41c2")
 	r = h.chat("/summarize notes.md 3")
 	mustContain(t, "command", r, "Echo: Summarize notes.md in 3 bullets. Whole request: notes.md 3")
-	r = h.headless("/help\n")
-	mustContain(t, "/help", r, "/summarize")
+	r = h.headless("/actions\n")
+	mustContain(t, "/actions", r, "/writing-kit:summarize", "Summarize a file in a given number of bullets")
 }
 
 func TestPackageHooks(t *testing.T) {
@@ -157,15 +157,22 @@ func TestPackageV2SkillsCommandsAgents(t *testing.T) {
 	show := h.run("", "plugin", "show", "team-kit")
 	mustContain(t, "plugin show", show, "changelog", "review", "reviewer")
 
-	r := h.chat("/review main.go error handling")
+	r := h.chat("show system prompt")
+	mustContain(t, "skills index", r, "changelog", "Write a changelog entry from a diff")
+	r = h.chat("/review main.go error handling")
 	mustContain(t, "command", r, "Echo: Review main.go for bugs; focus on error.")
+	// An agent profile picked for the chat is its system prompt from then
+	// on (it offers only read_file, so no skills index either).
 	r = h.chat("/agent reviewer")
 	m := peerSessionLine.FindStringSubmatch(r.stderr)
 	if m == nil {
 		t.Fatalf("no session line:\n%s", r.stderr)
 	}
 	r = h.chat("show system prompt", "--session", m[1])
-	mustContain(t, "agent profile", r, "REVIEWER-AGENT-9c3f", "changelog")
+	mustContain(t, "agent profile", r, "REVIEWER-AGENT-9c3f")
+	if strings.Contains(r.stdout, "Write a changelog entry") {
+		t.Fatalf("the skills index is offered to an agent without run_skill:\n%s", r.stdout)
+	}
 }
 
 func TestPackageClaudePlugin(t *testing.T) {
