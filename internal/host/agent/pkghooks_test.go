@@ -16,9 +16,9 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 )
 
-// fixturePackage builds the plugin.Package the loader would give for a
-// fixture folder under testdata/packages (its contributes.hooks).
-func fixturePackage(t *testing.T, name string) plugin.Package {
+// hookFixture is a fixture folder under testdata/packages as the loader
+// reads it (its manifest's contributes.hooks).
+func hookFixture(t *testing.T, name string) plugin.Package {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the fixture hooks are sh scripts")
@@ -27,43 +27,11 @@ func fixturePackage(t *testing.T, name string) plugin.Package {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(root, "reasonix-plugin.json"))
+	p, err := plugin.LoadPackage(root)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", name, err)
 	}
-	var m struct {
-		Name        string `json:"name"`
-		Version     string `json:"version"`
-		Contributes struct {
-			Hooks map[string][]plugin.Hook `json:"hooks"`
-		} `json:"contributes"`
-	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatalf("%s manifest: %v", name, err)
-	}
-	return plugin.Package{Name: m.Name, Version: m.Version, Root: root, Kind: plugin.PackageReasonix, Hooks: m.Contributes.Hooks}
-}
-
-// openWithPackages opens a core over the echo provider with the fixture
-// packages as its plugin packages.
-func openWithPackages(t *testing.T, fe *recorder, names ...string) (*env, *agent.Core) {
-	t.Helper()
-	var pkgs []plugin.Package
-	for _, n := range names {
-		pkgs = append(pkgs, fixturePackage(t, n))
-	}
-	e := newEnv(t)
-	e.example(t, "echo-provider")
-	c, err := agent.Open(context.Background(), agent.Config{Layout: e.layout, Workspace: e.workspace, Frontend: fe,
-		Packages: func() ([]plugin.Package, []error) { return pkgs, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close(context.Background()) })
-	if err := c.SetModel(context.Background(), echoModel, ""); err != nil {
-		t.Fatal(err)
-	}
-	return e, c
+	return p
 }
 
 func readLines(t *testing.T, path string) []string {
@@ -80,7 +48,7 @@ func readLines(t *testing.T, path string) []string {
 // proves it got the plugin's variables). A call it lets pass runs.
 func TestPackageHookPreToolUseExit2BlocksRmRf(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "hooks-guard")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-guard"))
 	keep := filepath.Join(e.workspace, "keep")
 	if err := os.WriteFile(keep, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -129,7 +97,7 @@ func must[T any](v T, err error) T {
 // message, once; a new chat runs it again, saying "clear".
 func TestPackageHookSessionStartStdoutReachesTheModel(t *testing.T) {
 	fe := &recorder{}
-	e, c := openWithPackages(t, fe, "hooks-context")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-context"))
 	ctx := context.Background()
 	if err := c.Send(ctx, "hello"); err != nil {
 		t.Fatal(err)
@@ -169,7 +137,7 @@ func TestPackageHookSessionStartStdoutReachesTheModel(t *testing.T) {
 // told which hook said what, with the secret in its stderr masked.
 func TestPackageHookExit3WarnsWithRedactedOutput(t *testing.T) {
 	fe := &recorder{}
-	_, c := openWithPackages(t, fe, "hooks-warn")
+	_, c := openWithPackages(t, fe, hookFixture(t, "hooks-warn"))
 	if err := c.Send(context.Background(), `call list_dir {"path":"."}`); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +159,7 @@ func TestPackageHookExit3WarnsWithRedactedOutput(t *testing.T) {
 // hook later in the turn is not run at all.
 func TestPackageHookHangingCostsOneTimeout(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "hooks-hang")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-hang"))
 	if err := c.Send(context.Background(), `call run_command {"command":"echo never > ran.txt"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +212,7 @@ func alive(pid int) bool {
 // denies through JSON on exit 0.
 func TestPackageHookClaudeFormat(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "hooks-claude")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-claude"))
 	if err := c.Send(context.Background(), `call run_command {"command":"git push origin main"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +237,7 @@ func TestPackageHookClaudeFormat(t *testing.T) {
 // while it still waits, and its exit 2 blocks nothing.
 func TestPackageHookAsyncRunsInTheBackground(t *testing.T) {
 	fe := &recorder{}
-	e, c := openWithPackages(t, fe, "hooks-async")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-async"))
 	if err := c.Send(context.Background(), "hi"); err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +282,7 @@ func eventsLogged(t *testing.T, ws string) string {
 // summary guidance.
 func TestPackageHookEveryEventFires(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "hooks-every")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-every"))
 	ctx := context.Background()
 	if err := c.Send(ctx, `call write_file {"path":"a.txt","content":"x"}`); err != nil {
 		t.Fatal(err)
@@ -372,7 +340,7 @@ func TestPackageHookEveryEventFires(t *testing.T) {
 // user: an allow writes without asking, an exit 2 denies with its reason.
 func TestPackageHookClaudePermissionRequestAnswers(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveDeny}
-	e, c := openWithPackages(t, fe, "hooks-permit")
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-permit"))
 	ctx := context.Background()
 	if err := c.Send(ctx, `call write_file {"path":"notes.txt","content":"hi"}`); err != nil {
 		t.Fatal(err)
@@ -396,7 +364,7 @@ func TestPackageHookClaudePermissionRequestAnswers(t *testing.T) {
 // the reason is shown, the turn ends blocked, and the user's text is kept.
 func TestPackageHookUserPromptSubmitBlocks(t *testing.T) {
 	fe := &recorder{}
-	_, c := openWithPackages(t, fe, "hooks-prompt")
+	_, c := openWithPackages(t, fe, hookFixture(t, "hooks-prompt"))
 	err := c.Send(context.Background(), "tell me about project X")
 	var blocked *agent.BlockedError
 	if !errors.As(err, &blocked) || blocked.Plugin != "hooks-prompt" || !strings.Contains(blocked.Reason, "not sent to the model") {

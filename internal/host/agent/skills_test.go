@@ -14,10 +14,11 @@ import (
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// fixturePackage builds a plugin.Package from a folder of
+// skillFixture builds a plugin.Package from a folder of
 // internal/host/skill/testdata, shaped like a public Reasonix plugin
-// (skills/, commands/, prompts/, agents/), as the loader would fill it.
-func fixturePackage(t *testing.T, name string) plugin.Package {
+// (skills/, commands/, prompts/, agents/) but without a manifest, as the
+// loader would fill it.
+func skillFixture(t *testing.T, name string) plugin.Package {
 	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", "skill", "testdata", name))
 	if err != nil {
@@ -32,16 +33,12 @@ func fixturePackage(t *testing.T, name string) plugin.Package {
 	return p
 }
 
-// openWithPackages opens a core on the echo model whose packages are the
-// named fixtures.
-func openWithPackages(t *testing.T, fe agent.Frontend, names ...string) (*env, *agent.Core) {
+// openWithPackages opens a core on the echo model whose plugin packages
+// are pkgs.
+func openWithPackages(t *testing.T, fe agent.Frontend, pkgs ...plugin.Package) (*env, *agent.Core) {
 	t.Helper()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
-	var pkgs []plugin.Package
-	for _, n := range names {
-		pkgs = append(pkgs, fixturePackage(t, n))
-	}
 	c, err := agent.Open(context.Background(), agent.Config{Layout: e.layout, Workspace: e.workspace, Frontend: fe,
 		Packages: func() ([]plugin.Package, []error) { return pkgs, nil }})
 	if err != nil {
@@ -66,7 +63,7 @@ func toolMessages(c *agent.Core) []protocol.ProviderMessage {
 
 func TestRunSkillInlineReturnsTheBodyWithoutAsking(t *testing.T) {
 	fe := &recorder{}
-	_, c := openWithPackages(t, fe, "review-kit")
+	_, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	for _, tc := range []struct{ tool, want string }{
 		{"run_skill", "Arguments: feat"},
 		{"read_skill", "Arguments: feat"},
@@ -90,7 +87,7 @@ func TestRunSkillInlineReturnsTheBodyWithoutAsking(t *testing.T) {
 
 func TestSubagentSkillRunsIsolatedWithItsAllowedTools(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "review-kit")
+	e, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	if err := os.WriteFile(filepath.Join(e.workspace, "marker.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +126,7 @@ func TestSubagentSkillRunsIsolatedWithItsAllowedTools(t *testing.T) {
 
 func TestPackageCommandsExpandAndAreListed(t *testing.T) {
 	fe := &recorder{}
-	_, c := openWithPackages(t, fe, "review-kit", "other-kit")
+	_, c := openWithPackages(t, fe, skillFixture(t, "review-kit"), skillFixture(t, "other-kit"))
 	ctx := context.Background()
 	for _, tc := range []struct{ line, want string }{
 		{"/review-kit:review src/a.go  src/b.go", "Review src/a.go src/b.go for bugs. Cost: $5."},
@@ -189,7 +186,7 @@ func TestPackageCommandsExpandAndAreListed(t *testing.T) {
 
 func TestAgentProfileFiltersToolsAndIsKept(t *testing.T) {
 	fe := &recorder{approve: agent.ApproveOnce}
-	e, c := openWithPackages(t, fe, "review-kit")
+	e, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	ctx := context.Background()
 	res, err := c.Exec(ctx, "/agent")
 	if err != nil || !strings.Contains(res.Text, "reviewer  A strict code reviewer (review-kit; read_file, list_dir)") {
