@@ -1,9 +1,6 @@
 package chat
 
-import (
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/theme"
-)
+import "fyne.io/fyne/v2"
 
 // Keyboard navigation of the transcript (UI goroutine): the window maps
 // PgUp/PgDn to ScrollPages and Home/End to ScrollToStart/ScrollToEnd.
@@ -36,23 +33,4 @@ func (l *vlist) scrollTo(y float32) {
 	y = max(0, min(y, l.total()-viewH))
 	l.scroll.ScrollToOffset(fyne.NewPos(0, y))
 	l.scrolled(l.scroll.Offset)
-}
-
-// wheelNotch is the delta Fyne's desktop driver reports for one notch of a
-// mouse wheel (its scroll speed on Linux and Windows; macOS reports 10 and
-// trackpads fractions, which scale the same way).
-const wheelNotch = 25
-
-// wheelLines is how many lines of text a notch moves, as browsers and
-// chat apps scroll (Fyne's scroller moves 25 px, about one line: message 1
-// of 5,000 was ~34,000 notches away).
-const wheelLines = 3
-
-// Scrolled takes the wheel before the scroller around the content does
-// (the driver gives it to the innermost Scrollable): a notch moves three
-// lines, and a wheel turned up stops following the end as a scroll does.
-func (c *vcontent) Scrolled(ev *fyne.ScrollEvent) {
-	l := c.l
-	step := wheelLines * (textLine() + theme.LineSpacing())
-	l.scrollTo(l.scroll.Offset.Y - ev.Scrolled.DY/wheelNotch*step)
 }
