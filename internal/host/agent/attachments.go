@@ -85,6 +85,27 @@ func (c *Core) SendWithAttachments(ctx context.Context, text string, atts []Atta
 	return err
 }
 
+// ReadAttachments reads each attachment given by Path into Data (at most
+// one byte over the largest limit, so an oversized file is refused without
+// being read whole) and settles its Name and MIME type, so a front end
+// can show what it sends and the core reads nothing again. A file that
+// cannot be read is an *AttachmentError. It may block on the disk: never
+// on a UI goroutine.
+func ReadAttachments(atts []Attachment) ([]Attachment, error) {
+	out := make([]Attachment, len(atts))
+	for i, a := range atts {
+		data, err := attachmentData(a)
+		if err != nil {
+			return nil, &AttachmentError{Name: attachmentName(a), Reason: err.Error()}
+		}
+		out[i] = Attachment{Name: attachmentName(a), MIME: attachmentMIME(a, data), Data: data, Path: a.Path}
+		if out[i].Data == nil {
+			out[i].Data = []byte{}
+		}
+	}
+	return out, nil
+}
+
 // checkVision refuses images when the session's model does not declare
 // vision (or is not in the catalog, so nobody can say it does).
 func (c *Core) checkVision(ctx context.Context, atts []Attachment) error {
