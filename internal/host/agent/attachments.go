@@ -8,8 +8,11 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Attachment is a file the user attaches to a message: an image (sent to a
@@ -285,4 +288,54 @@ func sizeText(n int) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// MaxRequestImagesBytes bounds the images of one request, as sent (base64):
+// the request travels in one NDJSON frame of protocol.FrameBytes (8 MiB)
+// with the rest of the conversation. (The real host budgets 20 MiB of
+// inline images a request and offloads the oldest past it.)
+const MaxRequestImagesBytes = 6 << 20
+
+// requestImages is the history as a request carries it: a model without
+// vision gets no images, and when the images together pass
+// MaxRequestImagesBytes the oldest are left out, the newest kept. An image
+// left out is named in its message's text, so the model knows one was
+// there. The session keeps every image.
+func requestImages(msgs []protocol.ProviderMessage, vision bool) []protocol.ProviderMessage {
+	total, has := 0, false
+	for _, m := range msgs {
+		for _, img := range m.Images {
+			total += len(img)
+			has = true
+		}
+	}
+	if !has || vision && total <= MaxRequestImagesBytes {
+		return msgs
+	}
+	out := slices.Clone(msgs)
+	for i := range out {
+		m := &out[i]
+		if len(m.Images) == 0 {
+			continue
+		}
+		var kept []string
+		omitted := 0
+		for _, img := range m.Images {
+			if vision && total <= MaxRequestImagesBytes {
+				kept = append(kept, img)
+				continue
+			}
+			total -= len(img)
+			omitted++
+		}
+		if omitted > 0 {
+			why := "the model does not accept images"
+			if vision {
+				why = "the request's images are over its size limit"
+			}
+			m.Content += fmt.Sprintf("\n\n[%d attached image(s) left out of this request: %s]", omitted, why)
+		}
+		m.Images = kept
+	}
+	return out
 }

@@ -136,3 +136,43 @@ func FuzzParseImageDataURL(f *testing.F) {
 		}
 	})
 }
+
+// Images accumulate in the history; a request carries the newest that fit
+// its frame (the oldest are left out of the request, not the session), so
+// a chat with two large images still gets answers. A model without vision
+// picked later gets none.
+func TestRequestImagesFitTheFrame(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	ctx := context.Background()
+	if err := c.SetModel(ctx, visionModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	big := func(b byte) agent.Attachment {
+		return agent.Attachment{Name: "big.png", Data: bytes.Repeat([]byte{b}, 7<<19)} // 3.5 MiB: two pass the 8 MiB frame
+	}
+	for i, b := range []byte{1, 2} {
+		if err := c.SendWithAttachments(ctx, "picture "+strconv.Itoa(i), []agent.Attachment{big(b)}); err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+	}
+	if got := fe.text(agent.EventText); !strings.HasSuffix(got, "Echo: picture 1\n\nImages: 1 (image/png 3670016 bytes)") {
+		t.Fatalf("reply %q", got)
+	}
+	var kept int
+	for _, m := range c.Session().Messages {
+		kept += len(m.Images)
+	}
+	if kept != 2 {
+		t.Fatalf("the session keeps %d images, want 2", kept)
+	}
+	// Without vision the history's images stay out of the request.
+	if err := c.SetModel(ctx, echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(ctx, "and now?"); err != nil {
+		t.Fatal(err)
+	}
+}
