@@ -152,6 +152,8 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	nonInteractive := fs.Bool("non-interactive", false, "decline approvals and cancel plugin prompts instead of asking")
 	jsonOut := fs.Bool("json", false, "print one JSON event per line (docs/chat-events.schema.json)")
 	repl := fs.Bool("repl", false, "read one message or command per line from standard input (default on a terminal)")
+	var attach attachFlag
+	fs.Var(&attach, "attach", "attach a file to the message: an image (png, jpeg, gif, webp; for a vision model) or a text file (repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -163,7 +165,11 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintln(stderr, "reasonix-desktop chat: --prompt and --repl exclude each other")
 		return 2
 	}
-	if f, ok := stdin.(*os.File); ok && *prompt == "" && isTerminal(f) {
+	if len(attach) > 0 && *repl {
+		fmt.Fprintln(stderr, "reasonix-desktop chat: --attach goes with one message (--prompt or standard input), not --repl")
+		return 2
+	}
+	if f, ok := stdin.(*os.File); ok && *prompt == "" && isTerminal(f) && len(attach) == 0 {
 		*repl = true
 	}
 	text := *prompt
@@ -176,7 +182,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		text = strings.TrimSpace(string(b))
 		interactiveIn = nil // stdin was the message: nothing left to answer prompts with
-		if text == "" {
+		if text == "" && len(attach) == 0 {
 			fmt.Fprintln(stderr, "reasonix-desktop chat: empty message (use --prompt, --repl or standard input)")
 			return 2
 		}
@@ -216,6 +222,8 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		lctx, stop := interruptible(ctx, fe, core)
 		err = fe.Loop(lctx, core)
 		stop()
+	} else if len(attach) > 0 {
+		err = fe.SendAttached(ctx, core, text, attach.attachments())
 	} else {
 		err = fe.Exec(ctx, core, text)
 	}
@@ -226,6 +234,24 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1 // the front end printed the reason
 	}
 	return 0
+}
+
+// attachFlag is --attach, repeatable: the files' paths in order.
+type attachFlag []string
+
+func (a *attachFlag) String() string { return strings.Join(*a, ",") }
+
+func (a *attachFlag) Set(path string) error {
+	*a = append(*a, path)
+	return nil
+}
+
+func (a attachFlag) attachments() []agent.Attachment {
+	out := make([]agent.Attachment, len(a))
+	for i, p := range a {
+		out[i] = agent.Attachment{Path: p}
+	}
+	return out
 }
 
 // interruptible takes Ctrl+C over from main for the line loop: it stops the

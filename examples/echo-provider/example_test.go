@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"encoding/base64"
 	"os"
 	"reflect"
 	"slices"
@@ -37,9 +38,14 @@ func (s *sidecar) stream(t *testing.T, id string, msgs ...protocol.ProviderMessa
 
 func (s *sidecar) open(t *testing.T, id string, msgs ...protocol.ProviderMessage) {
 	t.Helper()
+	s.openModel(t, id, "echo-1", msgs...)
+}
+
+func (s *sidecar) openModel(t *testing.T, id, model string, msgs ...protocol.ProviderMessage) {
+	t.Helper()
 	var res protocol.StreamOpenResult
 	err := s.Call(protocol.MethodStreamOpen, protocol.StreamOpenParams{
-		StreamID: id, ProviderRef: "plugin/echo-provider/echo", Model: "echo-1", Effort: "low", SeqBase: 1,
+		StreamID: id, ProviderRef: "plugin/echo-provider/echo", Model: model, Effort: "low", SeqBase: 1,
 		Request: protocol.ProviderRequest{Messages: msgs, Tools: []protocol.ProviderToolSchema{}},
 	}, &res)
 	if err != nil || !res.Accepted {
@@ -62,7 +68,9 @@ func TestEchoProvider(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := []protocol.ProviderDescriptor{{Ref: "plugin/echo-provider/echo", Model: "echo-1", DisplayName: "Echo (offline)",
-			ContextWindow: 32768, Tools: true, Reasoning: true, Efforts: []string{"low", "high"}, DefaultEffort: "low"}}
+			ContextWindow: 32768, Tools: true, Reasoning: true, Efforts: []string{"low", "high"}, DefaultEffort: "low"},
+			{Ref: "plugin/echo-provider/echo", Model: "echo-vision", DisplayName: "Echo vision (offline)",
+				ContextWindow: 32768, Vision: true}}
 		if !reflect.DeepEqual(cat.Providers, want) || !reflect.DeepEqual(res.Providers, want) {
 			t.Fatalf("catalog %+v\ninitialize %+v", cat.Providers, res.Providers)
 		}
@@ -202,4 +210,42 @@ func TestEchoProvider(t *testing.T) {
 			t.Fatalf("end %+v after chunks %v", end, types(chunks))
 		}
 	})
+}
+
+// TestEchoVision: echo-vision reports the images of the last user message
+// (count, MIME type, decoded size); an entry that is not a data URL is named.
+func TestEchoVision(t *testing.T) {
+	png := "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte("12345678"))
+	jpeg := "data:image/jpeg;base64," + base64.StdEncoding.EncodeToString(make([]byte, 1000))
+	cases := []struct {
+		name   string
+		images []string
+		want   string
+	}{
+		{"none", nil, "Echo: look\n\nImages: 0"},
+		{"one png", []string{png}, "Echo: look\n\nImages: 1 (image/png 8 bytes)"},
+		{"two", []string{png, jpeg}, "Echo: look\n\nImages: 2 (image/png 8 bytes, image/jpeg 1000 bytes)"},
+		{"a path", []string{"/tmp/x.png"}, "Echo: look\n\nImages: 1 (not a data URL)"},
+	}
+	s := start(t)
+	s.Handshake(t)
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			id := "es_v" + string(rune('a'+i))
+			s.openModel(t, id, "echo-vision", protocol.ProviderMessage{Role: protocol.RoleUser, Content: "look", Images: tc.images})
+			chunks, end := s.Wait(t, id)
+			if end.Error != "" || end.Interrupted {
+				t.Fatalf("end %+v", end)
+			}
+			var text strings.Builder
+			for _, c := range chunks {
+				if c.Type == protocol.ChunkText {
+					text.WriteString(c.Text)
+				}
+			}
+			if text.String() != tc.want {
+				t.Fatalf("reply %q, want %q", text.String(), tc.want)
+			}
+		})
+	}
 }

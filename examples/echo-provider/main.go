@@ -3,7 +3,9 @@
 // (a line: hooks and skills may put context before what the user typed),
 // quotes the first line of a tool result, and answers "show system prompt"
 // with the system messages it was sent (what skills, agents and hooks put
-// there, for a plugin author to check). Its answers are deterministic, so
+// there, for a plugin author to check). A second model, echo-vision,
+// declares vision and answers with the echo and a report of the images it
+// got (count, MIME type, size), so a host's attachments can be tried. Its answers are deterministic, so
 // it is handy for trying the host, and for tests, without an API key.
 //
 // Set ECHO_PROVIDER_DELAY_MS to pause between chunks (to try Stop).
@@ -12,6 +14,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log"
@@ -42,11 +45,24 @@ func (echo) Descriptors() []protocol.ProviderDescriptor {
 		Reasoning:     true,
 		Efforts:       []string{"low", "high"},
 		DefaultEffort: "low",
+	}, {
+		Ref:           "plugin/echo-provider/echo",
+		Model:         visionModel,
+		DisplayName:   "Echo vision (offline)",
+		ContextWindow: 32768,
+		Vision:        true,
 	}}
 }
 
+// visionModel is the model that declares vision: its reply also reports
+// the images of the last user message.
+const visionModel = "echo-vision"
+
 func (e echo) Stream(ctx context.Context, req sdk.StreamRequest) (<-chan protocol.ProviderChunk, error) {
 	chunks := reply(req.Request.Messages)
+	if req.Model == visionModel {
+		chunks = visionReply(req.Request.Messages)
+	}
 	ch := make(chan protocol.ProviderChunk)
 	go func() {
 		defer close(ch)
@@ -102,6 +118,47 @@ func reply(msgs []protocol.ProviderMessage) []protocol.ProviderChunk {
 		}
 	}
 	return append(out, usage(msgs, replyChars, finish), protocol.ProviderChunk{Type: protocol.ChunkDone})
+}
+
+// visionReply echoes the last user message and reports its images: how
+// many, and each one's MIME type and decoded size, so a test (or a user)
+// sees exactly what the host sent.
+func visionReply(msgs []protocol.ProviderMessage) []protocol.ProviderChunk {
+	var last protocol.ProviderMessage
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == protocol.RoleUser {
+			last = msgs[i]
+			break
+		}
+	}
+	text := "Echo: " + last.Content + "\n\n" + imageReport(last.Images)
+	chars := utf8.RuneCountInString(text)
+	return append(words(text), usage(msgs, chars, "stop"), protocol.ProviderChunk{Type: protocol.ChunkDone})
+}
+
+// imageReport is "Images: 2 (image/png 68 bytes, image/jpeg 1024 bytes)",
+// "Images: 0", and names an entry that is not a base64 data URL.
+func imageReport(images []string) string {
+	if len(images) == 0 {
+		return "Images: 0"
+	}
+	parts := make([]string, len(images))
+	for i, img := range images {
+		parts[i] = "not a data URL"
+		rest, ok := strings.CutPrefix(img, "data:")
+		meta, payload, found := strings.Cut(rest, ",")
+		mime, b64 := strings.CutSuffix(meta, ";base64")
+		if !ok || !found || !b64 {
+			continue
+		}
+		data, err := base64.StdEncoding.DecodeString(payload)
+		if err != nil {
+			parts[i] = mime + " with bad base64"
+			continue
+		}
+		parts[i] = fmt.Sprintf("%s %d bytes", mime, len(data))
+	}
+	return fmt.Sprintf("Images: %d (%s)", len(images), strings.Join(parts, ", "))
 }
 
 func lastMessage(msgs []protocol.ProviderMessage) protocol.ProviderMessage {

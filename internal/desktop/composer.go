@@ -32,6 +32,8 @@ type composer struct {
 	pastes  []*pastedText
 	// complete is the "/" command completion, above the chips (completion.go).
 	complete *completion
+	// attach holds the files to send with the message (attachments.go).
+	attach *attachTray
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -159,10 +161,11 @@ func newComposer(d *UI) *composer {
 	c.sendBtn.Importance = widget.HighImportance
 	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
 	c.stopBtn.Disable()
-	buttons := container.NewVBox(c.sendBtn, c.stopBtn)
+	c.attach = newAttachTray(c)
+	buttons := container.NewVBox(c.sendBtn, c.stopBtn, c.attach.btn)
 	c.chips = container.NewVBox()
 	c.chips.Hide()
-	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.chips), nil, nil, buttons, c.entry))
+	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.chips, c.attach.box), nil, nil, buttons, c.entry))
 	return c
 }
 
@@ -226,10 +229,14 @@ func (c *composer) syncButtons() {
 func (c *composer) send() {
 	d := c.d
 	text := c.message()
-	if text == "" || d.getCore() == nil || d.state.Busy() || !d.state.Ready() {
+	if text == "" && len(c.attach.items) == 0 || d.getCore() == nil || d.state.Busy() || !d.state.Ready() {
 		return // not ready: the text stays in the composer
 	}
 	c.clear()
+	if len(c.attach.items) > 0 { // a message with files: never a command
+		c.sendAttached(text, c.attach.take())
+		return
+	}
 	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {
 		c.sendText(text)
 		return

@@ -114,16 +114,17 @@ type userView struct {
 	d       *env
 	frame   *msgFrame
 	text    *textView
+	chips   *chipRow // its attachments (attachchips.go)
 	copyBtn *widget.Button
 	r       *row
 }
 
 func newUserView(d *env) *userView {
-	v := &userView{d: d, text: newTextView(d)}
+	v := &userView{d: d, text: newTextView(d), chips: newChipRow()}
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.text.box)),
+	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.chips.box, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
@@ -138,6 +139,7 @@ func (v *userView) cull(lo, hi float32) {
 
 func (v *userView) bind(r *row) {
 	v.r = r
+	v.chips.show(r.snap.images, r.snap.text)
 	v.text.show(r.textDoc(v.d), r.snap.text, r.ui.selecting)
 }
 

@@ -35,9 +35,10 @@ type item struct {
 	approval  *Approval
 	level     uikit.NoticeLevel
 	status    msgStatus
-	turn      uint64 // the turn the item belongs to (tool cards are keyed by turn and call)
-	index     int    // its place in the transcript
-	rev       uint64 // bumped on every change
+	turn      uint64   // the turn the item belongs to (tool cards are keyed by turn and call)
+	index     int      // its place in the transcript
+	rev       uint64   // bumped on every change
+	images    []string // a user message's image chips (attachchips.go)
 }
 
 // msgStatus is what a message says beside its text: how its turn ended,
@@ -56,6 +57,7 @@ type itemSnap struct {
 	approval        *Approval
 	level           uikit.NoticeLevel
 	status          msgStatus
+	images          []string
 }
 
 func (it *item) snap() itemSnap {
@@ -67,7 +69,7 @@ func (it *item) snap() itemSnap {
 		text, reasoning = redact.String(text), redact.String(reasoning)
 	}
 	return itemSnap{kind: it.kind, text: text, reasoning: reasoning,
-		call: it.call, approval: it.approval, level: it.level, status: it.status}
+		call: it.call, approval: it.approval, level: it.level, status: it.status, images: it.images}
 }
 
 // Approval is a tool call waiting for the user. The core goroutine that
@@ -104,6 +106,8 @@ type Transcript struct {
 	touched []int
 	// versions of the last answer (Regenerate's); total 0: none.
 	versions versions
+	// pendingImages label the images of the next user message (ExpectImages).
+	pendingImages []string
 
 	view *transcriptView // UI goroutine only
 }
@@ -135,7 +139,8 @@ func (t *Transcript) touch(it *item) {
 
 func (t *Transcript) addUser(text string) {
 	t.mu.Lock()
-	it := &item{kind: itemUser}
+	it := &item{kind: itemUser, images: t.pendingImages}
+	t.pendingImages = nil
 	it.text.WriteString(text)
 	t.add(it)
 	t.open = nil
@@ -394,7 +399,7 @@ func (t *Transcript) load(msgs []protocol.ProviderMessage, notes []agent.Note) {
 		case protocol.RoleUser:
 			t.turn++ // each saved turn keeps its own cards
 			clear(h.calls)
-			it := &item{kind: itemUser}
+			it := &item{kind: itemUser, images: imageChipLabels(m.Images)}
 			it.text.WriteString(m.Content)
 			t.add(it)
 		case protocol.RoleAssistant:

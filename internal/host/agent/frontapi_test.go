@@ -186,7 +186,7 @@ func TestDoctorReport(t *testing.T) {
 		want   []string
 	}{
 		{"echo-provider", true, []string{"plugin echo-provider 0.1.0", "handshake:   ok in", "declared:    echo-provider",
-			"catalog:     1 model(s)", "echo/echo-1", "shutdown:    stopped", "doctor: all checks passed"}},
+			"catalog:     2 model(s)", "echo/echo-1", "echo/echo-vision", "shutdown:    stopped", "doctor: all checks passed"}},
 		{"broken", false, []string{"stage:      handshake", "exit status 3", "fatal: config broken", "doctor: 1 problem(s)"}},
 		{"quiet", true, []string{"note: the plugin is disabled; doctor starts it anyway", "doctor: all checks passed"}},
 	}

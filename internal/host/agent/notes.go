@@ -124,6 +124,8 @@ func (s *Session) shiftNotes(keepFrom int) {
 // turnRun is one run of a turn: its input and what became of it.
 type turnRun struct {
 	text string
+	// images are the message's images as data URLs (attachments.go).
+	images []string
 	// shown: the front end already shows the message (a retry), so it is
 	// not emitted again.
 	shown bool
@@ -238,7 +240,7 @@ func (c *Core) KeptMessage() string {
 func (c *Core) recordInput(run *turnRun, text string) {
 	c.mu.Lock()
 	at := len(c.session.Messages)
-	c.session.Messages = append(c.session.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: text})
+	c.session.Messages = append(c.session.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: text, Images: run.images})
 	if p := run.pending; p >= 0 && p < len(c.session.Notes) {
 		c.session.Notes[p].Input = ""
 		for i := p; i < len(c.session.Notes); i++ {

@@ -1,0 +1,192 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
+)
+
+// attachTray is the composer's pending attachments: files picked with the
+// paperclip button or dropped on the window, shown as chips above the
+// entry (✕ removes one) and sent with the next message. The files are
+// read when the message is sent, off the UI goroutine; the core refuses
+// an image for a model without vision, a file over its limit or a binary
+// file, and then the text and the chips come back to the composer. UI
+// goroutine only.
+type attachTray struct {
+	c     *composer
+	box   *fyne.Container // the chips
+	btn   *widget.Button  // the paperclip
+	items []*pendingFile
+}
+
+// pendingFile is one attachment waiting for Send.
+type pendingFile struct {
+	att  agent.Attachment
+	chip fyne.CanvasObject
+}
+
+func newAttachTray(c *composer) *attachTray {
+	t := &attachTray{c: c, box: container.NewVBox()}
+	t.box.Hide()
+	// Fyne has no paperclip icon: the file icon, named in the tooltip-less
+	// button's text for the screen reader and the eye alike.
+	t.btn = widget.NewButtonWithIcon("Attach", theme.FileIcon(), t.pick)
+	return t
+}
+
+// pick opens the file picker; a picked file becomes a chip.
+func (t *attachTray) pick() {
+	dlg := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			return
+		}
+		uri := r.URI()
+		r.Close() // only the path is kept: the file is read when sent
+		t.addURIs([]fyne.URI{uri})
+	}, t.c.d.win)
+	dlg.Show()
+}
+
+// addURIs attaches dropped or picked files; what is not a local file (a
+// dropped link) is said so and skipped.
+func (t *attachTray) addURIs(uris []fyne.URI) {
+	for _, u := range uris {
+		if u == nil {
+			continue
+		}
+		if u.Scheme() != "file" {
+			t.c.d.notes.HostNotice(redact.String(u.String())+" is not a local file: only files can be attached", uikit.NoticeWarn)
+			continue
+		}
+		t.add(agent.Attachment{Name: filepath.Base(u.Path()), Path: u.Path()})
+	}
+	t.c.d.win.Canvas().Focus(t.c.entry)
+}
+
+// add shows an attachment as a chip.
+func (t *attachTray) add(att agent.Attachment) {
+	p := &pendingFile{att: att}
+	icon := theme.FileTextIcon()
+	if agent.IsImageAttachment(att) {
+		icon = theme.FileImageIcon()
+	}
+	label := widget.NewLabel(att.Name)
+	label.Truncation = fyne.TextTruncateEllipsis
+	remove := uikit.IconButton(theme.CancelIcon(), func() { t.remove(p) })
+	p.chip = uikit.PanelBox(theme.ColorNameInputBackground, 0,
+		container.NewBorder(nil, nil, widget.NewIcon(icon), remove, label))
+	t.items = append(t.items, p)
+	t.box.Add(p.chip)
+	t.box.Show()
+}
+
+func (t *attachTray) remove(p *pendingFile) {
+	for i, x := range t.items {
+		if x == p {
+			t.items = append(t.items[:i], t.items[i+1:]...)
+			t.box.Remove(p.chip)
+			break
+		}
+	}
+	uikit.SetShown(t.box, len(t.items) > 0)
+}
+
+// names are the pending attachments' names, in order (tests).
+func (t *attachTray) names() []string {
+	out := make([]string, len(t.items))
+	for i, p := range t.items {
+		out[i] = p.att.Name
+	}
+	return out
+}
+
+// take empties the tray and returns what it held.
+func (t *attachTray) take() []agent.Attachment {
+	out := make([]agent.Attachment, len(t.items))
+	for i, p := range t.items {
+		out[i] = p.att
+	}
+	t.items = nil
+	t.box.RemoveAll()
+	t.box.Hide()
+	return out
+}
+
+// restore puts attachments back (a refused message), ahead of any the
+// user added meanwhile.
+func (t *attachTray) restore(atts []agent.Attachment) {
+	rest := t.take()
+	for _, a := range append(atts, rest...) {
+		t.add(a)
+	}
+}
+
+// attachSender is the part of the core that sends a message with files
+// (*agent.Core has it); called off the UI goroutine, like coreAPI's
+// context-taking methods. A core without it (a test's fake) refuses.
+type attachSender interface {
+	SendWithAttachments(ctx context.Context, text string, atts []agent.Attachment) error
+}
+
+var _ attachSender = (*agent.Core)(nil)
+
+// errNoAttach is a core that cannot take attachments.
+var errNoAttach = errors.New("this core cannot send attachments")
+
+// sendAttached sends text with the attachments (UI goroutine): the files
+// are read off it, the transcript is told the images' chips, and a refusal
+// puts the text and the attachments back into the composer with the
+// reason shown in the transcript, so nothing is lost.
+func (c *composer) sendAttached(text string, atts []agent.Attachment) {
+	d := c.d
+	core := d.getCore()
+	tr := d.transcript.get() // the chat the message is sent in, whichever shows when it arrives
+	c.stopping.Store(false)
+	d.state.SetBusy(true)
+	d.link.wg.Add(1)
+	go func() {
+		defer d.link.wg.Done()
+		read, err := agent.ReadAttachments(atts)
+		if err == nil {
+			var labels []string
+			for _, a := range read {
+				if agent.IsImageAttachment(a) {
+					labels = append(labels, chat.ImageChipLabel(a.MIME, len(a.Data)))
+				}
+			}
+			tr.ExpectImages(labels)
+			err = errNoAttach
+			if as, ok := core.(attachSender); ok {
+				err = as.SendWithAttachments(d.link.ctx, text, read)
+			}
+		}
+		var refused *agent.AttachmentError
+		switch {
+		case errors.As(err, &refused):
+			tr.ExpectImages(nil)
+			tr.AddNotice(redact.String(refused.Error()), uikit.NoticeWarn)
+			d.b.Post(func() {
+				if c.entry.Text == "" && len(c.pastes) == 0 {
+					c.entry.setText(text)
+				}
+				c.attach.restore(atts)
+			})
+		case errors.Is(err, agent.ErrTurnRunning), errors.Is(err, errNoAttach):
+			tr.ExpectImages(nil)
+			d.notes.HostNotice(err.Error(), uikit.NoticeWarn)
+		}
+		d.b.Post(func() { d.state.SetBusy(false) })
+	}()
+}
