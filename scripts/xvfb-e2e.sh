@@ -80,9 +80,9 @@ session_has() { grep -qF -- "$1" "$D"/sessions/*.json 2>/dev/null; }
 # traced N LINE: the app traced LINE at least N times.
 traced() { [ "$(grep -cxF -- "trace: $2" "$LOGDIR/e2e.stdout")" -ge "$1" ]; }
 
-# The plugins start and the model list arrives; the composer has the focus
+# The plugins start and the model list arrives (echo-1 and echo-vision); the composer has the focus
 # and Enter sends.
-wait_for "the echo model" traced 1 'models 1'
+wait_for "the echo model" traced 1 'models 2'
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 xdotool type --delay 5 'call run_command {"command":"echo e2e-ok"}'
 xdotool key Return
@@ -276,7 +276,7 @@ broken_settings_step() {
 	wait_for "the settings banner" straced 1 'settings broken line 1, column 1'
 	grep -qF "error: settings $D/settings.json: line 1, column 1: invalid JSON" "$err" ||
 		fail "the broken settings.json is not reported on stderr: $(cat "$err")"
-	wait_for "the echo model (broken settings)" straced 1 'models 1'
+	wait_for "the echo model (broken settings)" straced 1 'models 2'
 	wait_for "the --send turn (broken settings)" straced 1 'turn done'
 	timeout 10 xdotool windowfocus --sync "$win" 2>/dev/null || true
 	xdotool type --delay 5 'typed despite broken settings'
