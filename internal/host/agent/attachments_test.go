@@ -176,3 +176,24 @@ func TestRequestImagesFitTheFrame(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A turn refused before its message was recorded (a UserPromptSubmit hook)
+// keeps the message's images with its text, in the saved file too.
+func TestAFailedTurnKeepsItsImages(t *testing.T) {
+	fe := &recorder{}
+	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-prompt"))
+	ctx := context.Background()
+	if err := c.SetModel(ctx, "plugin/echo-provider/echo/echo-vision", ""); err != nil {
+		t.Fatal(err)
+	}
+	png := []byte("\x89PNG\r\n\x1a\n tiny")
+	err := c.SendWithAttachments(ctx, "tell me about project X", []agent.Attachment{{Name: "x.png", MIME: "image/png", Data: png}})
+	if err == nil {
+		t.Fatal("the hook did not block")
+	}
+	saved := loadSaved(t, e, c.Session().ID)
+	if len(saved.Notes) != 1 || saved.Notes[0].Input != "tell me about project X" || len(saved.Notes[0].InputImages) != 1 ||
+		saved.Notes[0].InputImages[0] != agent.ImageDataURL("image/png", png) {
+		t.Fatalf("saved notes %+v", saved.Notes)
+	}
+}

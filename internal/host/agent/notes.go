@@ -47,16 +47,19 @@ const (
 // Fields are set by kind (see NoteKind); the file format is
 // docs/session-file.md.
 type Note struct {
-	After     int                     `json:"after"`
-	Kind      NoteKind                `json:"kind"`
-	Text      string                  `json:"text,omitempty"`
-	Reasoning string                  `json:"reasoning,omitempty"`
-	Input     string                  `json:"input,omitempty"`
-	Error     string                  `json:"error,omitempty"`
-	End       *TurnEnd                `json:"end,omitempty"`
-	Model     string                  `json:"model,omitempty"` // the model of a failed turn
-	Call      *ToolCall               `json:"call,omitempty"`
-	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
+	After     int      `json:"after"`
+	Kind      NoteKind `json:"kind"`
+	Text      string   `json:"text,omitempty"`
+	Reasoning string   `json:"reasoning,omitempty"`
+	Input     string   `json:"input,omitempty"`
+	// InputImages are the images (data URLs) attached to Input: Retry
+	// sends them with it.
+	InputImages []string                `json:"inputImages,omitempty"`
+	Error       string                  `json:"error,omitempty"`
+	End         *TurnEnd                `json:"end,omitempty"`
+	Model       string                  `json:"model,omitempty"` // the model of a failed turn
+	Call        *ToolCall               `json:"call,omitempty"`
+	Usage       *protocol.ProviderUsage `json:"usage,omitempty"`
 }
 
 // SortedNotes returns the notes in the order they are shown (by After,
@@ -154,7 +157,7 @@ func (c *Core) recordEnd(run *turnRun, err error, stopped bool) {
 		}
 	}
 	if !run.recorded && run.pending < 0 {
-		n.Input = run.text
+		n.Input, n.InputImages = run.text, run.images
 		if !run.shown {
 			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: run.text})
 		}
@@ -178,7 +181,7 @@ func (s *Session) retryTarget() (*turnRun, bool) {
 	}
 	for i := len(s.Notes) - 1; i >= 0 && s.Notes[i].After == last.After; i-- {
 		if s.Notes[i].Input != "" {
-			return &turnRun{text: s.Notes[i].Input, shown: true, pending: i}, true
+			return &turnRun{text: s.Notes[i].Input, images: s.Notes[i].InputImages, shown: true, pending: i}, true
 		}
 	}
 	for i := len(s.Messages) - 1; i >= 0; i-- {
@@ -242,7 +245,7 @@ func (c *Core) recordInput(run *turnRun, text string) {
 	at := len(c.session.Messages)
 	c.session.Messages = append(c.session.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: text, Images: run.images})
 	if p := run.pending; p >= 0 && p < len(c.session.Notes) {
-		c.session.Notes[p].Input = ""
+		c.session.Notes[p].Input, c.session.Notes[p].InputImages = "", nil
 		for i := p; i < len(c.session.Notes); i++ {
 			if c.session.Notes[i].After == at {
 				c.session.Notes[i].After = at + 1

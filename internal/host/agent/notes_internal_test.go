@@ -55,3 +55,13 @@ func TestRetryTarget(t *testing.T) {
 		})
 	}
 }
+
+// A message kept by a failure keeps its images, and Retry sends them.
+func TestRetryTargetKeepsTheImages(t *testing.T) {
+	img := ImageDataURL("image/png", []byte{0x89, 'P', 'N', 'G'})
+	s := &Session{Notes: []Note{{Kind: NoteFailed, Input: "look", InputImages: []string{img}}}}
+	run, ok := s.retryTarget()
+	if !ok || run.text != "look" || len(run.images) != 1 || run.images[0] != img {
+		t.Fatalf("run %+v, ok %v", run, ok)
+	}
+}
