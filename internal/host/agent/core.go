@@ -68,9 +68,7 @@ type Core struct {
 
 	ext Extensions // nil without extensions
 
-	pkgCache packageCache // the plugin packages' contributions (packages.go)
-	pkgHooks pkgHookState // their hooks (pkghooks.go)
-	contrib  contribCache // their skills, commands and agents, read from pkgCache's packages (skills.go)
+	pkg packageState // the plugin packages' contributions and what is made of them (packages.go)
 
 	mu sync.Mutex
 	// shadowWarned: extension tools already reported as shadowing (mu).

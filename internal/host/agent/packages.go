@@ -7,6 +7,15 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
+// packageState is what the core keeps of the plugin packages: their
+// contributions as read, their hooks' state and the skills, commands and
+// agents read from them.
+type packageState struct {
+	cache   packageCache
+	hooks   pkgHookState // pkghooks.go
+	contrib contribCache // skills.go
+}
+
 // packageCache holds the contributions of the enabled plugin packages
 // (skills, commands, prompts, agents, hooks, MCP servers) as last read from
 // the store. Reading is cheap but not free (a manifest per plugin), and a
@@ -22,22 +31,22 @@ type packageCache struct {
 // and kept until reloadPackages. The slice is shared: callers never modify
 // it. Safe from any goroutine.
 func (c *Core) packages() []plugin.Package {
-	c.pkgCache.mu.Lock()
-	defer c.pkgCache.mu.Unlock()
-	if !c.pkgCache.loaded {
-		c.pkgCache.pkgs = c.readPackages()
-		c.pkgCache.loaded = true
+	c.pkg.cache.mu.Lock()
+	defer c.pkg.cache.mu.Unlock()
+	if !c.pkg.cache.loaded {
+		c.pkg.cache.pkgs = c.readPackages()
+		c.pkg.cache.loaded = true
 	}
-	return c.pkgCache.pkgs
+	return c.pkg.cache.pkgs
 }
 
 // reloadPackages reads the contributions again: the store changed (an
 // install, removal, enable, disable, update or migration).
 func (c *Core) reloadPackages() {
 	pkgs := c.readPackages()
-	c.pkgCache.mu.Lock()
-	c.pkgCache.pkgs, c.pkgCache.loaded = pkgs, true
-	c.pkgCache.mu.Unlock()
+	c.pkg.cache.mu.Lock()
+	c.pkg.cache.pkgs, c.pkg.cache.loaded = pkgs, true
+	c.pkg.cache.mu.Unlock()
 }
 
 // readPackages reads the store (or cfg.Packages); a package that fails to

@@ -32,8 +32,8 @@ type pkgHookState struct {
 }
 
 func (c *Core) hookRunner() *hook.Runner {
-	c.pkgHooks.once.Do(func() { c.pkgHooks.runner = hook.NewRunner(c.notice, c.log) })
-	return c.pkgHooks.runner
+	c.pkg.hooks.once.Do(func() { c.pkg.hooks.runner = hook.NewRunner(c.notice, c.log) })
+	return c.pkg.hooks.runner
 }
 
 // pkgHookList is the package hooks as they are now, resolved for the
@@ -63,9 +63,9 @@ func (c *Core) firePkg(ctx context.Context, p hook.Payload) hook.Report {
 	c.mu.Lock()
 	p.SessionID, p.Cwd = c.session.ID, c.session.WorkspaceRoot
 	c.mu.Unlock()
-	c.pkgHooks.mu.Lock()
-	turn := c.pkgHooks.turn
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	turn := c.pkg.hooks.turn
+	c.pkg.hooks.mu.Unlock()
 	return c.hookRunner().Run(ctx, turn, c.pkgHookList(p.Cwd), p)
 }
 
@@ -74,9 +74,9 @@ func (c *Core) firePkg(ctx context.Context, p hook.Payload) hook.Report {
 // UserPromptSubmit for a new message. A block fails the turn before
 // input.receive; the user's text is kept as the failed turn's input.
 func (c *Core) pkgTurnStart(ctx context.Context, run *turnRun) error {
-	c.pkgHooks.mu.Lock()
-	c.pkgHooks.turn = hook.NewTurn()
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	c.pkg.hooks.turn = hook.NewTurn()
+	c.pkg.hooks.mu.Unlock()
 	c.pkgSessionStart(ctx)
 	if run.resume {
 		return nil
@@ -100,14 +100,14 @@ func (c *Core) pkgSessionStart(ctx context.Context) {
 	c.mu.Lock()
 	id := c.session.ID
 	c.mu.Unlock()
-	c.pkgHooks.mu.Lock()
-	if c.pkgHooks.started == id {
-		c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	if c.pkg.hooks.started == id {
+		c.pkg.hooks.mu.Unlock()
 		return
 	}
-	c.pkgHooks.started = id
-	source := c.pkgHooks.source
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.started = id
+	source := c.pkg.hooks.source
+	c.pkg.hooks.mu.Unlock()
 	if source == "" {
 		source = "startup"
 	}
@@ -116,18 +116,18 @@ func (c *Core) pkgSessionStart(ctx context.Context) {
 	for _, p := range problems {
 		c.notice(p)
 	}
-	c.pkgHooks.mu.Lock()
-	c.pkgHooks.contexts = append(c.pkgHooks.contexts, contexts...)
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	c.pkg.hooks.contexts = append(c.pkg.hooks.contexts, contexts...)
+	c.pkg.hooks.mu.Unlock()
 }
 
 // pkgWithContext puts the waiting SessionStart context before the user's
 // message, as the Reasonix host does, and forgets it.
 func (c *Core) pkgWithContext(text string) string {
-	c.pkgHooks.mu.Lock()
-	contexts := c.pkgHooks.contexts
-	c.pkgHooks.contexts = nil
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	contexts := c.pkg.hooks.contexts
+	c.pkg.hooks.contexts = nil
+	c.pkg.hooks.mu.Unlock()
 	if block := hook.ContextBlock(contexts); block != "" {
 		return block + "\n\n" + text
 	}
@@ -142,9 +142,9 @@ func (c *Core) pkgSessionSwitched(start protocol.HookPoint) {
 	if start == protocol.HookSessionLoad {
 		source = "resume"
 	}
-	c.pkgHooks.mu.Lock()
-	c.pkgHooks.source, c.pkgHooks.contexts = source, nil
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	c.pkg.hooks.source, c.pkg.hooks.contexts = source, nil
+	c.pkg.hooks.mu.Unlock()
 }
 
 // pkgSessionEnd fires SessionEnd for the session that is current.
@@ -190,9 +190,9 @@ func (c *Core) fireNative(ctx context.Context, p hook.Payload) {
 			native = append(native, h)
 		}
 	}
-	c.pkgHooks.mu.Lock()
-	turn := c.pkgHooks.turn
-	c.pkgHooks.mu.Unlock()
+	c.pkg.hooks.mu.Lock()
+	turn := c.pkg.hooks.turn
+	c.pkg.hooks.mu.Unlock()
 	c.hookRunner().Run(ctx, turn, native, p)
 }
 

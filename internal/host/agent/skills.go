@@ -38,7 +38,7 @@ type contribCache struct {
 // agents. Safe from any goroutine; the slices are shared, never modified.
 func (c *Core) contributions() ([]skill.Skill, []skill.Command, []skill.Agent) {
 	pkgs := c.packages()
-	cc := &c.contrib
+	cc := &c.pkg.contrib
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if cc.loaded && samePackages(cc.from, pkgs) {
