@@ -113,10 +113,12 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			ui.RunDemo(*send)
 		}
 	}()
-	stopWatch := context.AfterFunc(ctx, ui.Quit) // SIGINT / SIGTERM
+	ran := make(chan struct{}) // closed when a.Run returned
+	quit := quitWatchdog(ui, ran, opened, stderr)
+	stopWatch := context.AfterFunc(ctx, quit) // SIGINT / SIGTERM
 	defer stopWatch()
 	if *exitAfter > 0 {
-		t := time.AfterFunc(*exitAfter, ui.Quit)
+		t := time.AfterFunc(*exitAfter, quit)
 		defer t.Stop()
 	}
 	if *shot != "" {
@@ -135,6 +137,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	a.Run()
+	close(ran)
 	if *stats {
 		fmt.Fprintln(stdout, ui.Stats())
 	}
@@ -145,6 +148,39 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	closeCore()
 	return 0
+}
+
+// quitGrace is how long a quit asked by a signal or --exit-after waits for
+// the window to close before the watchdog leaves without it.
+const quitGrace = 10 * time.Second
+
+// quitWatchdog returns the quit the signals and --exit-after ask for: it
+// asks the window to quit and, if a.Run has not returned (ran closed)
+// quitGrace later, closes the core (the plugins stop, the session is
+// saved) and exits. Fyne 2.7 can deadlock while quitting: an input event
+// queued as the main loop stops waits for that loop, which waits for the
+// event queue (seen once under load in the end-to-end script: the app
+// ignored SIGTERM for 14 minutes). opened is the core's close func, as the
+// normal path reads it; whichever path takes it closes the core.
+func quitWatchdog(ui *desktop.UI, ran <-chan struct{}, opened <-chan func(), stderr io.Writer) func() {
+	var once sync.Once
+	return func() {
+		ui.Quit()
+		once.Do(func() {
+			go func() {
+				select {
+				case <-ran:
+					return
+				case <-time.After(quitGrace):
+				}
+				fmt.Fprintf(stderr, "reasonix-desktop gui: the window did not close within %v of quitting; stopping the plugins and leaving without it\n", quitGrace)
+				if closeCore := <-opened; closeCore != nil {
+					closeCore()
+				}
+				os.Exit(0)
+			}()
+		})
+	}
 }
 
 // screenshot writes the window's current rendering as a PNG.
