@@ -4,7 +4,8 @@
 # alone):
 #  1. a 5,000-message chat (scripts/gensession) opened in the window: PgUp
 #     moves the transcript up a page twice, Ctrl+Home (the composer is
-#     empty) shows row 0, End the latest again;
+#     empty) shows row 0; after a click on the transcript, End shows the
+#     latest and Home row 0 again;
 #  2. Settings → "Providers and API keys…": an API key typed into
 #     openai-provider's OPENAI_API_KEY field and saved (the plugin restarts)
 #     reaches a local OpenAI-like server as "Authorization: Bearer <key>"
@@ -121,14 +122,17 @@ for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 
 	OPENAI_BASE_URL="http://127.0.0.1:$(cat "$D/fake.port")/v1" OPENAI_MODELS=gpt-fake-1 \
 	"$BIN" gui --data-dir "$D" --session "$BIG" --trace) >"$OUT" 2>"$ERR" &
 APP=$!
-WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
-
 wait_for() {
 	local what="$1"
 	shift
 	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
 	fail "timed out waiting for $what"
 }
+# The window, polled: a search that cannot open the display (once seen
+# under load, just after Xvfb said it was ready) is tried again.
+find_win() { WIN="$(xdotool search --name 'Reasonix Desktop' 2>/dev/null | head -n 1)" && [ -n "$WIN" ]; }
+WIN=""
+wait_for "the window" find_win
 count() { grep -cxF -- "trace: $1" "$OUT" || true; }
 traced() { [ "$(count "$2")" -ge "$1" ]; }
 # rowtrace N: the Nth "transcript row R of M" line, as "R M".
@@ -154,11 +158,19 @@ wait_for "Ctrl+Home" rowtraced 3
 read -r R3 _ <<<"$(rowtrace 3)"
 [ "$R3" = 0 ] || fail "Home showed row $R3, not the first"
 shot home "$WIN"
-xdotool key ctrl+End
-wait_for "Ctrl+End" rowtraced 4
+# A click on the first message's "You" header takes the focus from the
+# composer: plain End and Home are then the transcript's.
+xdotool mousemove --window "$WIN" 284 107 click 1
+xdotool key End
+wait_for "End" rowtraced 4
 read -r R4 N4 <<<"$(rowtrace 4)"
 [ "$R4" -gt "$R1" ] || fail "End showed row $R4 of $N4 (the first PgUp was at $R1)"
-echo "xvfb-e2e-27: rows at the top: end-PgUp $R1, PgUp $R2, Home $R3, End $R4 (of $N4)"
+xdotool key Home
+wait_for "Home" rowtraced 5
+read -r R5 _ <<<"$(rowtrace 5)"
+[ "$R5" = 0 ] || fail "Home showed row $R5, not the first"
+xdotool mousemove --window "$WIN" 500 665 click 1 # the composer again
+echo "xvfb-e2e-27: rows at the top: end-PgUp $R1, PgUp $R2, Ctrl+Home $R3, End $R4, Home $R5 (of $N4)"
 step "PgUp/Home in a 5,000-message chat"
 
 # --- 2. An API key set in Settings reaches the provider plugin ---
@@ -235,9 +247,16 @@ grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_us
 step "100,000-character paste and typing"
 cp "$D/fake.records" "$LOGDIR/e2e27-fake-records.jsonl"
 
+# Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
+# hang the script: SIGKILL after 30 s, and say so.
 kill -TERM "$APP"
-wait "$APP" || true
+(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+GUARD=$!
+code=0
+wait "$APP" || code=$?
+kill "$GUARD" 2>/dev/null || true
 APP=""
+[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM"
 for f in "$OUT" "$ERR" "$LOGDIR"/e2e27-*.log "$LOGDIR/e2e27-fake-records.jsonl"; do
 	grep -qF "$KEY" "$f" && fail "the API key is in $(basename "$f")"
 done
