@@ -6,11 +6,12 @@ BIN         := bin
 DEMO_DIR    ?= $(CURDIR)/.demo
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # Debian packages Fyne needs to build and show a window (cgo + GL + X11), and
-# Xvfb and xdotool for the CI start test and the end-to-end script. Node and
+# Xvfb, xdotool, xclip (the paste) and imagemagick (screenshots) for the CI
+# start test and the end-to-end scripts. Node and
 # npm (for the MCP reference servers) are installed by mcp-servers only when
 # missing: a machine may have them from elsewhere (NodeSource bundles npm).
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb xdotool
+               libxi-dev libxxf86vm-dev xvfb xdotool xclip imagemagick
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4

@@ -16,7 +16,9 @@
 # Quit and check the saved session on disk (the messages, the tool call and
 # its result, the model's answers). Then a broken settings.json: the app
 # opens with the error shown, chats on the defaults, and resets the file
-# from Settings keeping a backup.
+# from Settings keeping a backup. Last, scripts/xvfb-e2e-27.sh: PgUp and
+# Home in a 5,000-message chat, an API key set in Settings reaching the
+# provider plugin, a 100,000-character paste then typing.
 # The app's hidden --trace flag prints what the window does, so each step
 # waits for the window instead of guessing with sleeps. Logs and the saved
 # session go to $LOGDIR (default ./ci-logs).
@@ -310,5 +312,9 @@ broken_settings_step() {
 	echo "xvfb-e2e: broken settings.json: banner, chat and reset ok (backup $(basename "$backup"))"
 }
 broken_settings_step
+
+# Issue 27's checks (a 5,000-message chat's PgUp/Home, an API key set in
+# Settings, a 100,000-character paste): their own app, server and display.
+LOGDIR="$LOGDIR" BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-27.sh
 
 echo "xvfb-e2e: ok (session $F checked)"

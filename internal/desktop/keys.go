@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"fmt"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
@@ -81,6 +83,10 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 		d.transcript.ScrollToEnd()
 	default:
 		return false
+	}
+	if d.opts.Trace != nil { // the end-to-end script checks where a key moved the view
+		row, rows := d.transcript.get().TopRow()
+		d.trace(fmt.Sprintf("transcript row %d of %d", row, rows))
 	}
 	return true
 }

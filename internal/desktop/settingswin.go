@@ -24,12 +24,21 @@ func (d *UI) showSettings() {
 // settingsHost is the window as dialogs.SettingsHost (UI goroutine).
 type settingsHost struct{ d *UI }
 
-func (h settingsHost) ThemeMode() string                                 { return h.d.themeMode() }
-func (h settingsHost) SetThemeMode(mode string)                          { h.d.applyTheme(mode) }
-func (h settingsHost) EnterSends() bool                                  { return h.d.composer.enterSends() }
-func (h settingsHost) PickModel(id, effort string)                       { h.d.pickModel(id, effort) }
-func (h settingsHost) Trace(event string)                                { h.d.trace(event) }
-func (h settingsHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
+func (h settingsHost) ThemeMode() string           { return h.d.themeMode() }
+func (h settingsHost) SetThemeMode(mode string)    { h.d.applyTheme(mode) }
+func (h settingsHost) EnterSends() bool            { return h.d.composer.enterSends() }
+func (h settingsHost) PickModel(id, effort string) { h.d.pickModel(id, effort) }
+func (h settingsHost) Trace(event string)          { h.d.trace(event) }
+
+// Async runs fn off the UI goroutine; "done <what>" is traced once what fn
+// posted to the UI goroutine has run (the end-to-end script waits for the
+// Providers window's fields by it).
+func (h settingsHost) Async(what string, fn func(context.Context) error) {
+	h.d.async(what, func(ctx context.Context) error {
+		defer h.d.b.Post(func() { h.d.trace("done " + what) })
+		return fn(ctx)
+	})
+}
 
 func (h settingsHost) SetEnterSends(on bool) {
 	h.d.composer.setEnterSends(on)

@@ -1,5 +1,5 @@
 // Command gensession writes a long saved session for the desktop's
-// real-window checks (scripts/xvfb-perf-check.sh): user questions, markdown
+// real-window checks (scripts/xvfb-perf-check.sh, scripts/xvfb-e2e-27.sh): user questions, markdown
 // replies with code and tables, tool calls with results. It prints the
 // session id.
 //
@@ -22,6 +22,7 @@ func main() {
 	n := flag.Int("messages", 5000, "how many messages")
 	model := flag.String("model", "", "the session's model id")
 	workspace := flag.String("workspace", os.TempDir(), "the session's workspace root")
+	question := flag.String("question", "how do I list the files of this project?", "the users' question (a word to find the session by in the sidebar's search)")
 	flag.Parse()
 	if *dataDir == "" {
 		fmt.Fprintln(os.Stderr, "gensession: -data-dir is required")
@@ -34,7 +35,7 @@ func main() {
 	}
 	s := agent.NewSession(*workspace)
 	s.Model = *model
-	s.Messages = messages(*n)
+	s.Messages = messages(*n, *question)
 	if err := st.Save(s); err != nil {
 		fmt.Fprintln(os.Stderr, "gensession:", err)
 		os.Exit(1)
@@ -43,11 +44,11 @@ func main() {
 }
 
 // messages is a conversation of n messages.
-func messages(n int) []protocol.ProviderMessage {
+func messages(n int, question string) []protocol.ProviderMessage {
 	var out []protocol.ProviderMessage
 	for i := 0; len(out) < n; i++ {
 		out = append(out, protocol.ProviderMessage{Role: protocol.RoleUser,
-			Content: fmt.Sprintf("Question %d: how do I list the files of this project?", i)})
+			Content: fmt.Sprintf("Question %d: %s", i, question)})
 		switch i % 3 {
 		case 0:
 			out = append(out, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: fmt.Sprintf(

@@ -23,6 +23,18 @@ func (t *Transcript) ScrollToEnd() { t.view.list.jumpToEnd() }
 // Following reports whether the view keeps the latest message in view.
 func (t *Transcript) Following() bool { return t.view.list.follow }
 
+// TopRow is the row at the top of the view and how many rows there are
+// (the window traces them after a navigation key for the end-to-end
+// script).
+func (t *Transcript) TopRow() (row, rows int) {
+	l := t.view.list
+	l.fixTops()
+	if len(l.heights) == 0 {
+		return 0, 0
+	}
+	return l.rowAt(l.scroll.Offset.Y), len(l.heights)
+}
+
 // textLine is the height of a line of body text.
 func textLine() float32 { return fyne.MeasureText("M", 0, fyne.TextStyle{}).Height }
 

@@ -38,7 +38,13 @@ func TestKeyboardScrolling(t *testing.T) {
 				t.Errorf("%+d pages: still following the end", n)
 			}
 		}
+		if r, n := tr.TopRow(); n != rows || r <= 0 || r >= rows-1 {
+			t.Errorf("three pages up: top row %d of %d, want one between the ends of %d", r, n, rows)
+		}
 		tr.ScrollToStart()
+		if r, n := tr.TopRow(); r != 0 || n != rows {
+			t.Errorf("Home: top row %d of %d, want 0 of %d", r, n, rows)
+		}
 		if _, ok := l.live[0]; !ok || l.scroll.Offset.Y != 0 || l.follow {
 			t.Fatalf("Home: offset %v, row 0 live %v", l.scroll.Offset.Y, ok)
 		}

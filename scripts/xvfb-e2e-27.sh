@@ -1,0 +1,263 @@
+#!/usr/bin/env bash
+# xvfb-e2e-27.sh — issue 27's real-window checks, as a user with xdotool
+# and xclip (scripts/xvfb-e2e.sh runs it after its own steps; it also runs
+# alone):
+#  1. a 5,000-message chat (scripts/gensession) opened in the window: PgUp
+#     moves the transcript up a page twice, Ctrl+Home (the composer is
+#     empty) shows row 0; after a click on the transcript, End shows the
+#     latest and Home row 0 again;
+#  2. Settings → "Providers and API keys…": an API key typed into
+#     openai-provider's OPENAI_API_KEY field and saved (the plugin restarts)
+#     reaches a local OpenAI-like server as "Authorization: Bearer <key>"
+#     when a message is sent to the plugin's model; the key is in no log;
+#  3. 100,000 characters pasted (xclip, Ctrl+V) into the composer, then a
+#     few typed: the message sent and saved is the typed text and the whole
+#     paste.
+# Each step waits on a --trace line, the fake server's record or a saved
+# file, never on a sleep. Screenshots and logs go to $LOGDIR (default
+# ./ci-logs), named e2e27-*. BIN=path skips the build.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+LOGDIR="${LOGDIR:-./ci-logs}"
+mkdir -p "$LOGDIR"
+LOGDIR="$(cd "$LOGDIR" && pwd)"
+OUT="$LOGDIR/e2e27.stdout" ERR="$LOGDIR/e2e27.stderr"
+rm -f "$LOGDIR"/e2e27-*.png
+ECHO=plugin/echo-provider/echo/echo-1
+OPENAI=plugin/openai-provider/openai/gpt-fake-1
+
+fail() {
+	echo "xvfb-e2e-27: FAIL: $*" >&2
+	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
+	shot fail
+	exit 1
+}
+# shot NAME [WINDOW]: a screenshot of the screen (without a window manager
+# the windows overlap: the main window's steps take it alone).
+shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window "${2:-root}" "$LOGDIR/e2e27-$1.png" 2>/dev/null || true; }
+for c in Xvfb xdotool xclip python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done
+
+if [ -z "${BIN:-}" ]; then
+	mkdir -p bin
+	CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
+	make --no-print-directory examples >/dev/null
+	BIN=bin/reasonix-desktop
+fi
+BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+
+D="$(mktemp -d)"
+WS="$(mktemp -d)"
+APP="" XVFB="" FAKE="" CLIP=""
+cleanup() {
+	local p
+	for p in "$APP" "$CLIP" "$FAKE" "$XVFB"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
+	done
+	rm -rf "$D" "$WS"
+}
+trap cleanup EXIT
+T0=$SECONDS
+step() { echo "xvfb-e2e-27: $1 ok ($((SECONDS - T0)) s)"; T0=$SECONDS; }
+
+for x in echo-provider openai-provider; do
+	"$BIN" plugin install --yes --data-dir "$D" "examples/$x" >"$LOGDIR/e2e27-install-$x.log" 2>&1 || fail "installing $x"
+done
+printf '{"defaultModel":"%s"}\n' "$ECHO" >"$D/settings.json"
+BIG="$(go run ./scripts/gensession -data-dir "$D" -messages 5000 -model "$ECHO" -workspace "$WS")"
+SMALL="$(go run ./scripts/gensession -data-dir "$D" -messages 2 -model "$OPENAI" -workspace "$WS" -question 'openai-chat-here')"
+
+# The fake OpenAI server: answers a streamed chat completion as OpenAI does
+# and records, per request, whether the Authorization header was
+# "Bearer $KEY" and how long the last user message was (never the key:
+# the record is copied to $LOGDIR).
+KEY="e2e27-typed-in-settings-$RANDOM$RANDOM-Qw7Er"
+KEY="$KEY" python3 - "$D/fake" <<'PY' >"$LOGDIR/e2e27-fake.log" 2>&1 &
+import json, os, sys, http.server
+out = sys.argv[1]
+want = "Bearer " + os.environ["KEY"]
+def ev(delta, finish=None):
+    return "data: " + json.dumps({"id": "chatcmpl-e2e27", "object": "chat.completion.chunk", "created": 1741870000,
+        "model": "gpt-fake-1", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
+class H(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
+        users = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        last = users[-1]["content"] if users else ""
+        auth = self.headers.get("Authorization")
+        rec = {"path": self.path, "auth": "ok" if auth == want else ("none" if auth is None else "other"),
+               "last_user_chars": len(last) if isinstance(last, str) else -1, "last_user_head": str(last)[:24]}
+        with open(out + ".records", "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        data = (ev({"role": "assistant", "content": ""}) + ev({"content": "Hello from the fake model."}) +
+                ev({}, "stop") + "data: [DONE]\n\n").encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+    def log_message(self, *a):
+        pass
+s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+with open(out + ".port.tmp", "w") as f:
+    f.write(str(s.server_address[1]))
+os.rename(out + ".port.tmp", out + ".port")
+s.serve_forever()
+PY
+FAKE=$!
+for _ in $(seq 100); do [ -s "$D/fake.port" ] && break; sleep 0.1; done
+[ -s "$D/fake.port" ] || fail "the fake OpenAI server did not start (see $LOGDIR/e2e27-fake.log)"
+
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e27-xvfb.log" 2>&1 &
+XVFB=$!
+for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
+[ -s "$D/display" ] || fail "Xvfb did not start"
+export DISPLAY=":$(head -n 1 "$D/display")"
+for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+
+# The app reads the base URL and the model list from its environment; the
+# key only from what Settings saves (the file store: Xvfb has no keyring).
+(cd "$WS" && exec env -u OPENAI_API_KEY -u OPENAI_API_KEY_FILE REASONIX_CREDENTIALS_STORE=file \
+	OPENAI_BASE_URL="http://127.0.0.1:$(cat "$D/fake.port")/v1" OPENAI_MODELS=gpt-fake-1 \
+	"$BIN" gui --data-dir "$D" --session "$BIG" --trace) >"$OUT" 2>"$ERR" &
+APP=$!
+wait_for() {
+	local what="$1"
+	shift
+	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
+	fail "timed out waiting for $what"
+}
+# The window, polled: a search that cannot open the display (once seen
+# under load, just after Xvfb said it was ready) is tried again.
+find_win() { WIN="$(xdotool search --name 'Reasonix Desktop' 2>/dev/null | head -n 1)" && [ -n "$WIN" ]; }
+WIN=""
+wait_for "the window" find_win
+count() { grep -cxF -- "trace: $1" "$OUT" || true; }
+traced() { [ "$(count "$2")" -ge "$1" ]; }
+# rowtrace N: the Nth "transcript row R of M" line, as "R M".
+rowtrace() { grep '^trace: transcript row ' "$OUT" | sed -n "$1p" | awk '{print $4, $6}'; }
+rowtraced() { [ -n "$(rowtrace "$1")" ]; }
+
+# --- 1. PgUp and Home in a 5,000-message chat ---
+wait_for "both models" traced 1 'models 2'
+wait_for "the big chat" traced 1 "session $BIG"
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+xdotool key Prior
+wait_for "the first PgUp" rowtraced 1
+read -r R1 N1 <<<"$(rowtrace 1)"
+[ "$N1" -ge 2000 ] || fail "the 5,000-message chat shows $N1 rows"
+[ "$R1" -lt "$((N1 - 1))" ] || fail "PgUp left the view at row $R1 of $N1"
+xdotool key Prior
+wait_for "the second PgUp" rowtraced 2
+read -r R2 _ <<<"$(rowtrace 2)"
+[ "$R2" -lt "$R1" ] || fail "the second PgUp went from row $R1 to $R2"
+shot pgup "$WIN"
+xdotool key ctrl+Home
+wait_for "Ctrl+Home" rowtraced 3
+read -r R3 _ <<<"$(rowtrace 3)"
+[ "$R3" = 0 ] || fail "Home showed row $R3, not the first"
+shot home "$WIN"
+# A click on the first message's "You" header takes the focus from the
+# composer: plain End and Home are then the transcript's.
+xdotool mousemove --window "$WIN" 284 107 click 1
+xdotool key End
+wait_for "End" rowtraced 4
+read -r R4 N4 <<<"$(rowtrace 4)"
+[ "$R4" -gt "$R1" ] || fail "End showed row $R4 of $N4 (the first PgUp was at $R1)"
+xdotool key Home
+wait_for "Home" rowtraced 5
+read -r R5 _ <<<"$(rowtrace 5)"
+[ "$R5" = 0 ] || fail "Home showed row $R5, not the first"
+xdotool mousemove --window "$WIN" 500 665 click 1 # the composer again
+echo "xvfb-e2e-27: rows at the top: end-PgUp $R1, PgUp $R2, Ctrl+Home $R3, End $R4, Home $R5 (of $N4)"
+step "PgUp/Home in a 5,000-message chat"
+
+# --- 2. An API key set in Settings reaches the provider plugin ---
+# Settings opens with nothing focused (no rules): Shift+Tab focuses its last
+# button, "Providers and API keys…", and Space presses it. Its first field
+# is openai-provider's OPENAI_API_KEY (echo-provider declares none): Tab,
+# type, Shift+Tab wraps to the last button, "Save and restart
+# openai-provider".
+xdotool key ctrl+comma
+SET="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened"
+wait_for "Settings' permissions" traced 1 'permissions 0'
+xdotool windowfocus --sync "$SET" 2>/dev/null || true
+xdotool key shift+Tab space
+PROV="$(timeout 30 xdotool search --sync --name '^Providers and API keys$' | head -n 1)" || fail "the Providers window never opened"
+wait_for "the providers' fields" traced 1 'done read the provider plugins'
+xdotool windowfocus --sync "$PROV" 2>/dev/null || true
+xdotool key Tab
+xdotool type --delay 5 "$KEY"
+shot providers
+xdotool key shift+Tab space
+wait_for "the save and restart" traced 1 'done save openai-provider'
+wait_for "the key saved" grep -qF OPENAI_API_KEY "$D/credentials.json"
+wait_for "the fields read again" traced 2 'done read the provider plugins'
+shot providers-saved
+[ "$(stat -c %a "$D/credentials.json")" = 600 ] || fail "credentials.json has mode $(stat -c %a "$D/credentials.json")"
+grep -qF "$KEY" "$D/settings.json" && fail "the key is in settings.json"
+
+# The chat whose model is openai-provider's, from the sidebar's search
+# (the main window raised over Settings: no window manager does it).
+xdotool windowraise "$WIN"
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+xdotool key ctrl+b ctrl+b
+xdotool type --delay 5 'openai-chat-here'
+wait_for "the search's list" traced 1 'sessions listed for openai-chat-here'
+xdotool key Return
+wait_for "the openai chat" sh -c "grep '^trace: session ' '$OUT' | tail -n 1 | grep -q '$SMALL'"
+DONE="$(count 'turn done')"
+xdotool type --delay 5 'key-check'
+xdotool key Return
+wait_for "the reply from the fake server" traced "$((DONE + 1))" 'turn done'
+REC="$(grep -F '"last_user_head": "key-check"' "$D/fake.records" | tail -n 1)"
+echo "$REC" | grep -qF '"auth": "ok"' || fail "the server did not get Bearer <the key typed in Settings>: $REC"
+wait_for "the reply saved" grep -qF 'Hello from the fake model.' "$D/sessions/$SMALL.json"
+shot key-reply "$WIN"
+step "API key set in Settings reached the plugin"
+
+# --- 3. A 100,000-character paste, then typing ---
+python3 -c '
+unit = "A pasted line of a long log file, with words to wrap. "
+print((unit * (100000 // len(unit) + 1))[:100000], end="")' >"$D/paste.txt"
+xclip -quiet -selection clipboard -i "$D/paste.txt" >/dev/null 2>&1 &
+CLIP=$!
+wait_for "the clipboard" sh -c "[ \"\$(xclip -selection clipboard -o 2>/dev/null | wc -c)\" = 100000 ]"
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+xdotool key ctrl+v
+xdotool type --delay 20 'typed after'
+shot paste "$WIN"
+DONE="$(count 'turn done')"
+xdotool key Return
+wait_for "the pasted message's reply" traced "$((DONE + 1))" 'turn done'
+wait_for "the pasted message saved" grep -qF 'typed after' "$D/sessions/$SMALL.json"
+python3 - "$D/sessions/$SMALL.json" "$D/paste.txt" <<'PY' || fail "the saved message is not the typed text and the whole paste"
+import json, sys
+s = json.load(open(sys.argv[1]))
+paste = open(sys.argv[2]).read()
+last = [m for m in s["messages"] if m.get("role") == "user"][-1]["content"]
+want = "typed after\n\n" + paste
+if last != want:
+    sys.exit(f"saved {len(last)} characters starting {last[:30]!r}; want {len(want)}")
+print(f"xvfb-e2e-27: saved user message: {len(last)} characters (typed text + 100,000 pasted)")
+PY
+grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_user_chars\": $((100000 + 13))" ||
+	fail "the server did not get the whole paste: $(tail -n 1 "$D/fake.records")"
+step "100,000-character paste and typing"
+cp "$D/fake.records" "$LOGDIR/e2e27-fake-records.jsonl"
+
+# Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
+# hang the script: SIGKILL after 30 s, and say so.
+kill -TERM "$APP"
+(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+GUARD=$!
+code=0
+wait "$APP" || code=$?
+kill "$GUARD" 2>/dev/null || true
+APP=""
+[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM"
+for f in "$OUT" "$ERR" "$LOGDIR"/e2e27-*.log "$LOGDIR/e2e27-fake-records.jsonl"; do
+	grep -qF "$KEY" "$f" && fail "the API key is in $(basename "$f")"
+done
+echo "xvfb-e2e-27: ok"
