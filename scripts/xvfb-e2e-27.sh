@@ -27,6 +27,18 @@ rm -f "$LOGDIR"/e2e27-*.png
 ECHO=plugin/echo-provider/echo/echo-1
 OPENAI=plugin/openai-provider/openai/gpt-fake-1
 
+# window NAME: the id of the first window whose name matches NAME, polled
+# for 30 s (a search can fail to open the display just after Xvfb said it
+# was ready: seen under load).
+window() {
+	local id
+	for _ in $(seq 300); do
+		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
 fail() {
 	echo "xvfb-e2e-27: FAIL: $*" >&2
 	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
@@ -140,7 +152,7 @@ rowtrace() { grep '^trace: transcript row ' "$OUT" | sed -n "$1p" | awk '{print 
 rowtraced() { [ -n "$(rowtrace "$1")" ]; }
 
 # --- 1. PgUp and Home in a 5,000-message chat ---
-wait_for "both models" traced 1 'models 2'
+wait_for "the models (echo-1, echo-vision, gpt-fake-1)" traced 1 'models 3'
 wait_for "the big chat" traced 1 "session $BIG"
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 xdotool key Prior
@@ -180,11 +192,11 @@ step "PgUp/Home in a 5,000-message chat"
 # type, Shift+Tab wraps to the last button, "Save and restart
 # openai-provider".
 xdotool key ctrl+comma
-SET="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened"
+SET="$(window '^Settings$')" || fail "Settings never opened"
 wait_for "Settings' permissions" traced 1 'permissions 0'
 xdotool windowfocus --sync "$SET" 2>/dev/null || true
 xdotool key shift+Tab space
-PROV="$(timeout 30 xdotool search --sync --name '^Providers and API keys$' | head -n 1)" || fail "the Providers window never opened"
+PROV="$(window '^Providers and API keys$')" || fail "the Providers window never opened"
 wait_for "the providers' fields" traced 1 'done read the provider plugins'
 xdotool windowfocus --sync "$PROV" 2>/dev/null || true
 xdotool key Tab

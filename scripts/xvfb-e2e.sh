@@ -30,6 +30,18 @@ mkdir -p "$LOGDIR"
 LOGDIR="$(cd "$LOGDIR" && pwd)"
 MODEL=plugin/echo-provider/echo/echo-1
 
+# window NAME: the id of the first window whose name matches NAME, polled
+# for 30 s (a search can fail to open the display just after Xvfb said it
+# was ready: seen under load).
+window() {
+	local id
+	for _ in $(seq 300); do
+		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
 fail() {
 	echo "xvfb-e2e: FAIL: $*" >&2
 	[ -f "$LOGDIR/e2e.stderr" ] && tail -n 30 "$LOGDIR/e2e.stderr" >&2
@@ -69,7 +81,7 @@ for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 
 # seconds (the switching step), short ones stay quick.
 (cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-30}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
 APP=$!
-WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
+WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 
 # wait_for WHAT CMD...: poll a condition for up to 30 s.
 wait_for() {
@@ -119,7 +131,7 @@ wait_for "the ruled write" traced 3 'turn done'
 
 # Revoke it in Settings: the first Revoke has the focus, Space presses it.
 xdotool key ctrl+comma
-SET="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened"
+SET="$(window '^Settings$')" || fail "Settings never opened"
 wait_for "the permissions" traced 1 'permissions 1'
 xdotool windowfocus --sync "$SET" 2>/dev/null || true
 xdotool key space
@@ -274,7 +286,7 @@ broken_settings_step() {
 	APP=$!
 	straced() { [ "$(grep -cxF -- "trace: $2" "$out")" -ge "$1" ]; }
 	local win
-	win="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared with a broken settings.json"
+	win="$(window 'Reasonix Desktop')" || fail "the window never appeared with a broken settings.json"
 	wait_for "the settings banner" straced 1 'settings broken line 1, column 1'
 	grep -qF "error: settings $D/settings.json: line 1, column 1: invalid JSON" "$err" ||
 		fail "the broken settings.json is not reported on stderr: $(cat "$err")"
@@ -288,7 +300,7 @@ broken_settings_step() {
 	[ "$(cat "$D/settings.json")" = "$garbage" ] || fail "the broken settings.json was overwritten: $(cat "$D/settings.json")"
 	xdotool key ctrl+comma
 	local set
-	set="$(timeout 30 xdotool search --sync --name '^Settings$' | head -n 1)" || fail "Settings never opened (broken settings)"
+	set="$(window '^Settings$')" || fail "Settings never opened (broken settings)"
 	# Shown, its permissions read (Reset keeps the focus) and the file
 	# checked again: then Space presses Reset.
 	wait_for "Settings showing the broken file" straced 2 'settings file broken'

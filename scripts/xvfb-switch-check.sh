@@ -22,6 +22,18 @@ MESSAGES="${MESSAGES:-5000}"
 SWITCHES="${SWITCHES:-6}"
 MODEL=plugin/echo-provider/echo/echo-1
 
+# window NAME: the id of the first window whose name matches NAME, polled
+# for 30 s (a search can fail to open the display just after Xvfb said it
+# was ready: seen under load).
+window() {
+	local id
+	for _ in $(seq 300); do
+		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
 fail() { echo "xvfb-switch-check: FAIL: $*" >&2; exit 1; }
 for c in Xvfb xdotool; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
 
@@ -60,7 +72,7 @@ for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 
 OUT="$LOGDIR/switch.stdout"
 (cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --session "$SMALL" --trace) >"$OUT" 2>"$LOGDIR/switch.stderr" &
 APP=$!
-WIN="$(timeout 30 xdotool search --sync --name 'Reasonix Desktop' | head -n 1)" || fail "the window never appeared"
+WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 
 wait_for() {
 	local what="$1"
