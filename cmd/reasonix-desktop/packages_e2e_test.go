@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -125,9 +126,28 @@ func TestPackageHooks(t *testing.T) {
 	}
 
 	// SessionStart's stdout is context before the session's first message,
-	// as the real host puts it; the echo model echoes it back.
+	// as the real host puts it; the echo model echoes it back. A hook on
+	// every event logs the ones a plain turn fires, in order.
+	os.Remove(filepath.Join(h.workdir, "events.log"))
 	r = h.chat("hello")
 	mustContain(t, "SessionStart context", r, "PROJECT-CONTEXT-7f3a", "hello")
+	log, _ := os.ReadFile(filepath.Join(h.workdir, "events.log"))
+	if got, want := strings.Fields(string(log)), []string{"SessionStart", "UserPromptSubmit", "PostLLMCall", "Stop", "SessionEnd"}; !isSubsequence(want, got) {
+		t.Fatalf("events of a plain turn: %v, want %v in this order", got, want)
+	}
+
+	// UserPromptSubmit exit 2: the prompt never reaches the model, and the
+	// turn ends as a failure (StopFailure).
+	os.Remove(filepath.Join(h.workdir, "events.log"))
+	r = h.chat("tell me about project X")
+	mustContain(t, "UserPromptSubmit exit 2", r, "guard-hooks: prompts about project X stay local")
+	if strings.Contains(r.stdout, "Echo: ") {
+		t.Fatalf("the blocked prompt reached the model:\n%s", r.stdout)
+	}
+	log, _ = os.ReadFile(filepath.Join(h.workdir, "events.log"))
+	if got := strings.Fields(string(log)); !isSubsequence([]string{"SessionStart", "StopFailure", "SessionEnd"}, got) || slices.Contains(got, "PostLLMCall") {
+		t.Fatalf("events of a blocked prompt: %v", got)
+	}
 
 	// PostToolUse: one hook exits 3 (a warning), one hangs past its 1.5 s
 	// timeout. The turn still ends with the tool's result, and the hung
@@ -195,4 +215,16 @@ func TestPackageConflictIsRefusedWithItsPath(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.data, "plugins", "mixed-conflict")); err == nil {
 		t.Fatal("the refused package was written")
 	}
+}
+
+// isSubsequence says whether want appears in got in order, other items
+// allowed between.
+func isSubsequence(want, got []string) bool {
+	i := 0
+	for _, g := range got {
+		if i < len(want) && g == want[i] {
+			i++
+		}
+	}
+	return i == len(want)
 }
