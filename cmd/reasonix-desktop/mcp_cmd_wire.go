@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -145,7 +143,7 @@ func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitPara
 	if req == nil || (req.Mode != "" && req.Mode != "form") || req.URL != "" {
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	form, kinds, err := elicitForm(req)
+	form, kinds, err := surfaces.ElicitationForm(req.Message, req.RequestedSchema)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %s: elicitation: %w", server, err)
 	}
@@ -178,129 +176,6 @@ func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitPara
 		content[k] = v
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
-}
-
-// elicitForm turns a requested schema (flat properties of primitive types,
-// as the protocol allows) into a form, in the server's property order:
-// a boolean is a confirm, an enum a select, an array of enums a
-// multiselect, anything else an input. kinds holds each key's JSON type so
-// numbers come back as numbers.
-func elicitForm(req *sdk.ElicitParams) (protocol.FormPayload, map[string]string, error) {
-	raw, err := json.Marshal(req.RequestedSchema)
-	if err != nil {
-		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema: %w", err)
-	}
-	var schema struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
-	}
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema: %w", err)
-	}
-	keys, props, err := orderedObject(schema.Properties)
-	if err != nil {
-		return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties: %w", err)
-	}
-	required := map[string]bool{}
-	for _, r := range schema.Required {
-		required[r] = true
-	}
-	form := protocol.FormPayload{Message: req.Message}
-	kinds := map[string]string{}
-	for _, k := range keys {
-		var prop struct {
-			Type        string   `json:"type"`
-			Title       string   `json:"title"`
-			Description string   `json:"description"`
-			Enum        []string `json:"enum"`
-			OneOf       []choice `json:"oneOf"`
-			AnyOf       []choice `json:"anyOf"`
-			Default     any      `json:"default"`
-			Items       struct {
-				Enum  []string `json:"enum"`
-				OneOf []choice `json:"oneOf"`
-				AnyOf []choice `json:"anyOf"`
-			} `json:"items"`
-		}
-		if k == "" {
-			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties: an empty name")
-		}
-		if err := json.Unmarshal(props[k], &prop); err != nil {
-			return protocol.FormPayload{}, nil, fmt.Errorf("requestedSchema.properties.%s: %w", k, err)
-		}
-		label := prop.Title
-		if label == "" {
-			label = k
-		}
-		if prop.Description != "" {
-			label += " — " + prop.Description
-		}
-		f := protocol.FormField{Key: k, Label: label, Kind: protocol.FieldInput, Required: required[k]}
-		one := append(append(prop.Enum, consts(prop.OneOf)...), consts(prop.AnyOf)...)
-		many := append(append(prop.Items.Enum, consts(prop.Items.OneOf)...), consts(prop.Items.AnyOf)...)
-		switch {
-		case prop.Type == "boolean":
-			f.Kind = protocol.FieldConfirm
-		case prop.Type == "array" && len(many) > 0:
-			f.Kind, f.Options = protocol.FieldMultiselect, many
-		case len(one) > 0:
-			f.Kind, f.Options = protocol.FieldSelect, one
-		}
-		switch d := prop.Default.(type) {
-		case nil:
-		case float64:
-			f.Default = strconv.FormatFloat(d, 'f', -1, 64)
-		default:
-			f.Default = d
-		}
-		kinds[k] = prop.Type
-		form.Fields = append(form.Fields, f)
-	}
-	return form, kinds, nil
-}
-
-// choice is a titled enum value ({"const": "a", "title": "A"}).
-type choice struct {
-	Const string `json:"const"`
-}
-
-func consts(cs []choice) []string {
-	var out []string
-	for _, c := range cs {
-		if c.Const != "" {
-			out = append(out, c.Const)
-		}
-	}
-	return out
-}
-
-// orderedObject reads a JSON object's members in their order.
-func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		return nil, nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, fmt.Errorf("not an object")
-	}
-	var keys []string
-	vals := map[string]json.RawMessage{}
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, nil, err
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, nil, err
-		}
-		if _, dup := vals[k]; !dup {
-			keys = append(keys, k)
-		}
-		vals[k] = v
-	}
-	return keys, vals, nil
 }
 
 // mcpStatusLine is a server's state for a warning line.

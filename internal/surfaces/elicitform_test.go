@@ -1,15 +1,13 @@
-package main
+package surfaces
 
 import (
 	"encoding/json"
 	"testing"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-func TestElicitForm(t *testing.T) {
+func TestElicitationForm(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","required":["name"],"properties":{
 		"name":{"type":"string","title":"Name","description":"yours"},
 		"ok":{"type":"boolean"},
@@ -17,7 +15,7 @@ func TestElicitForm(t *testing.T) {
 		"pick":{"type":"string","enum":["a","b"]},
 		"hero":{"type":"string","oneOf":[{"const":"h1","title":"One"},{"const":"h2","title":"Two"}]},
 		"many":{"type":"array","items":{"anyOf":[{"const":"x"},{"const":"y"}]}}}}`)
-	form, kinds, err := elicitForm(&sdk.ElicitParams{Message: "tell me", RequestedSchema: schema})
+	form, kinds, err := ElicitationForm("tell me", schema)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +42,9 @@ func TestElicitForm(t *testing.T) {
 	}
 }
 
-// FuzzElicitForm: a server's requested schema never panics the host, and
+// FuzzElicitationForm: a server's requested schema never panics the host, and
 // every field it accepts has a key and a kind the dialogs know.
-func FuzzElicitForm(f *testing.F) {
+func FuzzElicitationForm(f *testing.F) {
 	for _, s := range []string{`{}`, `{"properties":{"a":{"type":"string"}}}`, `{"properties":[]}`, `{"properties":{"a":1}}`,
 		`{"properties":{"a":{"type":"array","items":{"enum":["x"]}},"b":{"oneOf":[{"const":""}]}}}`, `null`, `"x"`} {
 		f.Add(s)
@@ -55,7 +53,7 @@ func FuzzElicitForm(f *testing.F) {
 		if !json.Valid([]byte(raw)) {
 			return
 		}
-		form, _, err := elicitForm(&sdk.ElicitParams{RequestedSchema: json.RawMessage(raw)})
+		form, _, err := ElicitationForm("", json.RawMessage(raw))
 		if err != nil {
 			return
 		}
