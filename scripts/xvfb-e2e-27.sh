@@ -27,18 +27,8 @@ rm -f "$LOGDIR"/e2e27-*.png
 ECHO=plugin/echo-provider/echo/echo-1
 OPENAI=plugin/openai-provider/openai/gpt-fake-1
 
-# window NAME: the id of the first window whose name matches NAME, polled
-# for 30 s (a search can fail to open the display just after Xvfb said it
-# was ready: seen under load).
-window() {
-	local id
-	for _ in $(seq 300); do
-		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
-		[ -n "$id" ] && { echo "$id"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
+# shellcheck source=scripts/xwindow.sh
+. scripts/xwindow.sh # (the script runs from the repo root)
 fail() {
 	echo "xvfb-e2e-27: FAIL: $*" >&2
 	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
@@ -140,11 +130,7 @@ wait_for() {
 	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
 	fail "timed out waiting for $what"
 }
-# The window, polled: a search that cannot open the display (once seen
-# under load, just after Xvfb said it was ready) is tried again.
-find_win() { WIN="$(xdotool search --name 'Reasonix Desktop' 2>/dev/null | head -n 1)" && [ -n "$WIN" ]; }
-WIN=""
-wait_for "the window" find_win
+WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 count() { grep -cxF -- "trace: $1" "$OUT" || true; }
 traced() { [ "$(count "$2")" -ge "$1" ]; }
 # rowtrace N: the Nth "transcript row R of M" line, as "R M".

@@ -30,18 +30,8 @@ mkdir -p "$LOGDIR"
 LOGDIR="$(cd "$LOGDIR" && pwd)"
 MODEL=plugin/echo-provider/echo/echo-1
 
-# window NAME: the id of the first window whose name matches NAME, polled
-# for 30 s (a search can fail to open the display just after Xvfb said it
-# was ready: seen under load).
-window() {
-	local id
-	for _ in $(seq 300); do
-		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
-		[ -n "$id" ] && { echo "$id"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
+# shellcheck source=scripts/xwindow.sh
+. scripts/xwindow.sh # (the script runs from the repo root)
 fail() {
 	echo "xvfb-e2e: FAIL: $*" >&2
 	[ -f "$LOGDIR/e2e.stderr" ] && tail -n 30 "$LOGDIR/e2e.stderr" >&2

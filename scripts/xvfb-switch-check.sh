@@ -22,18 +22,8 @@ MESSAGES="${MESSAGES:-5000}"
 SWITCHES="${SWITCHES:-6}"
 MODEL=plugin/echo-provider/echo/echo-1
 
-# window NAME: the id of the first window whose name matches NAME, polled
-# for 30 s (a search can fail to open the display just after Xvfb said it
-# was ready: seen under load).
-window() {
-	local id
-	for _ in $(seq 300); do
-		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
-		[ -n "$id" ] && { echo "$id"; return 0; }
-		sleep 0.1
-	done
-	return 1
-}
+# shellcheck source=scripts/xwindow.sh
+. scripts/xwindow.sh # (the script runs from the repo root)
 fail() { echo "xvfb-switch-check: FAIL: $*" >&2; exit 1; }
 for c in Xvfb xdotool; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
 
