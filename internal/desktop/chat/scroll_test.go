@@ -94,11 +94,9 @@ func (h *harness) thumb() fyne.CanvasObject {
 	return found
 }
 
-// A wheel turned up stops following the end; "Jump to latest" never sits
-// over the scrollbar's thumb, and the thumb drags the view. (A wheel notch
-// moves Fyne's 25 px: taking the wheel in the list's content to move three
-// lines made that content a clip of its own, and Fyne then drew rows
-// scrolled out of view over the toolbar.)
+// A wheel notch (Fyne's 25 px event) moves about three lines; a wheel turned
+// up stops following the end; "Jump to latest" never sits over the
+// scrollbar's thumb, and the thumb drags the view.
 func TestWheelStepsAndTheThumb(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
@@ -110,10 +108,18 @@ func TestWheelStepsAndTheThumb(t *testing.T) {
 		c := h.d.win.Canvas()
 		mid := fyne.CurrentApp().Driver().AbsolutePositionForObject(l.scroll).Add(fyne.NewPos(200, 200))
 		before := l.scroll.Offset.Y
-		test.Scroll(c, mid, 0, 3*25)
-		if l.scroll.Offset.Y >= before {
+		test.Scroll(c, mid, 0, fyneNotch)
+		moved := before - l.scroll.Offset.Y
+		if lines := moved / wheelLine(); fyneNotch != 0 && (lines < 2.5 || lines > 3.5) {
+			t.Errorf("a wheel notch up moved %v px, %.1f lines of %v px; want about 3", moved, lines, wheelLine())
+		}
+		if moved <= 0 {
 			t.Errorf("a wheel turned up did not move the view (offset %v, was %v)", l.scroll.Offset.Y, before)
 		}
+		if test.Scroll(c, mid, 0, -fyneNotch); l.scroll.Offset.Y != before {
+			t.Errorf("a notch down after a notch up: offset %v, want %v again", l.scroll.Offset.Y, before)
+		}
+		test.Scroll(c, mid, 0, fyneNotch)
 		if l.follow || !tr.view.jump.Visible() {
 			t.Fatalf("a wheel turned up still follows the end (jump shown %v)", tr.view.jump.Visible())
 		}

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -27,7 +26,7 @@ type rowSource interface {
 // its cost does not grow with the session. UI goroutine only.
 type vlist struct {
 	src     rowSource
-	scroll  *container.Scroll
+	scroll  *wheelScroll
 	content *vcontent
 
 	width    float32
@@ -55,7 +54,7 @@ func newVList(src rowSource) *vlist {
 	l := &vlist{src: src, live: map[int]*liveRow{}, pool: map[itemKind][]itemView{}, follow: true, tops: []float32{0}}
 	l.content = &vcontent{l: l}
 	l.content.ExtendBaseWidget(l.content)
-	l.scroll = container.NewVScroll(l.content)
+	l.scroll = newWheelScroll(l.content)
 	l.scroll.OnScrolled = l.scrolled
 	return l
 }
