@@ -250,12 +250,21 @@ func (h *harness) shownObjects() []fyne.CanvasObject {
 }
 
 // renderedTranscript is what the transcript's widgets show (UI work).
+// transcriptText is the transcript's text widget: a RichText extended so
+// that its text can be selected by dragging.
+type transcriptText interface {
+	fyne.Widget
+	RichTextWidget() *widget.RichText
+}
+
 func (h *harness) renderedTranscript() string {
 	var b strings.Builder
 	for _, o := range h.shownObjects() {
 		switch w := o.(type) {
 		case *widget.RichText:
 			b.WriteString(markdown.PlainText(w.Segments) + "\n")
+		case transcriptText:
+			b.WriteString(markdown.PlainText(w.RichTextWidget().Segments) + "\n")
 		case *widget.Label:
 			b.WriteString(w.Text + "\n")
 		}

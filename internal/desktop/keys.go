@@ -2,10 +2,13 @@ package desktop
 
 import (
 	"fmt"
+	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -89,6 +92,22 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 		d.trace(fmt.Sprintf("transcript row %d of %d", row, rows))
 	}
 	return true
+}
+
+// copySelection is Ctrl+C with nothing focused (a drag over the
+// transcript takes the focus from the composer): it copies the text
+// dragged over and says so for a moment, as the Copy buttons do.
+func (d *UI) copySelection() {
+	sel := d.transcript.get().Selection()
+	if sel == "" {
+		return
+	}
+	d.copyText(sel)
+	const id = "copied-selection"
+	d.notes.Resolve(id)
+	d.notes.HostNoticeUntil(fmt.Sprintf("Copied %d characters", utf8.RuneCountInString(sel)), uikit.NoticeInfo, id)
+	time.AfterFunc(uikit.ConfirmFor, func() { d.notes.Resolve(id) })
+	d.trace(fmt.Sprintf("copied selection %d characters", utf8.RuneCountInString(sel)))
 }
 
 // escape cancels the top dialog, else denies a pending approval, else

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
@@ -395,5 +396,71 @@ func TestTranscriptKeys(t *testing.T) {
 				t.Errorf("%s: following the end %v, want %v", s.what, tr.Following(), s.follow)
 			}
 		}
+	})
+}
+
+// findText is the drawn text object showing s under o (a depth-first walk
+// of the rendered tree).
+func findText(o fyne.CanvasObject, s string) *canvas.Text {
+	switch c := o.(type) {
+	case *canvas.Text:
+		if c.Text == s {
+			return c
+		}
+	case *fyne.Container:
+		for _, child := range c.Objects {
+			if t := findText(child, s); t != nil {
+				return t
+			}
+		}
+	case fyne.Widget:
+		for _, child := range test.WidgetRenderer(c).Objects() {
+			if t := findText(child, s); t != nil {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// A drag over a reply (Fyne's test driver hands it to the transcript as
+// the desktop driver does: at the mouse, the way from the press) and
+// Ctrl+C with nothing focused copy the text dragged over, and a toast
+// says so; with no selection Ctrl+C copies nothing.
+func TestCtrlCCopiesTheDragSelection(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		h.d.transcript.LoadHistory([]protocol.ProviderMessage{
+			{Role: protocol.RoleUser, Content: "a question"},
+			{Role: protocol.RoleAssistant, Content: "the first answer"},
+		})
+	})
+	var from, to fyne.Position
+	h.waitFor("the answer drawn", func() bool {
+		txt := findText(h.d.win.Content(), "the first answer")
+		if txt == nil {
+			return false
+		}
+		p := fyne.CurrentApp().Driver().AbsolutePositionForObject(txt)
+		from = p.AddXY(1, txt.Size().Height/2)
+		to = p.AddXY(fyne.MeasureText("the first", txt.TextSize, txt.TextStyle).Width, txt.Size().Height/2)
+		return true
+	})
+	h.ui(func() {
+		c := h.d.win.Canvas()
+		h.d.opts.App.Clipboard().SetContent("before")
+		c.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&fyne.ShortcutCopy{})
+		if got := h.d.opts.App.Clipboard().Content(); got != "before" {
+			t.Errorf("Ctrl+C with no selection put %q on the clipboard", got)
+		}
+		test.Drag(c, to, to.X-from.X, to.Y-from.Y)
+		c.Unfocus() // the press of a drag over the transcript takes the focus
+		c.(interface{ TypedShortcut(fyne.Shortcut) }).TypedShortcut(&fyne.ShortcutCopy{})
+		if got := h.d.opts.App.Clipboard().Content(); got != "the first" {
+			t.Errorf("Ctrl+C after dragging over %q copied %q", "the first", got)
+		}
+	})
+	h.waitFor("the Copied toast", func() bool {
+		return findText(h.d.win.Content(), "Copied 9 characters") != nil
 	})
 }

@@ -55,6 +55,10 @@ func shownText(w fyne.Window) string {
 			if x.Visible() {
 				b.WriteString(markdown.PlainText(x.Segments) + "\n")
 			}
+		case transcriptText:
+			if x.Visible() {
+				b.WriteString(markdown.PlainText(x.RichTextWidget().Segments) + "\n")
+			}
 		}
 	}
 	return b.String()

@@ -169,6 +169,7 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(panelShortcut, func(fyne.Shortcut) { d.togglePanel() })
 	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
+	d.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { d.copySelection() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.composer.attach.addURIs(uris) }) // files dropped anywhere attach
 	// Ctrl+Home/End with nothing focused (after a click on the

@@ -91,14 +91,14 @@ func newBlockWidget(d *env, b markdown.Block) blockWidget {
 	case blockTable:
 		w = newTableGrid()
 	default:
-		w = &textBlock{rt: uikit.NewRichText()}
+		w = &textBlock{rt: newSelText()}
 	}
 	w.set(b)
 	return w
 }
 
 // textBlock is a run of paragraphs, lists and headings.
-type textBlock struct{ rt *widget.RichText }
+type textBlock struct{ rt *selText }
 
 func (w *textBlock) object() fyne.CanvasObject { return w.rt }
 func (w *textBlock) kind() int                 { return blockText }
@@ -115,14 +115,14 @@ type codeBox struct {
 	bg    *uikit.ThemedRect
 	head  *fyne.Container
 	lang  *widget.Label
-	code  *widget.RichText
+	code  *selText
 	copy  *widget.Button
 	text  string
 	conts []*codeBox // the boxes that continue this block (docView links them)
 }
 
 func newCodeBox(d *env) *codeBox {
-	w := &codeBox{d: d, lang: uikit.Caption(""), code: widget.NewRichText()}
+	w := &codeBox{d: d, lang: uikit.Caption(""), code: newSelText()}
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
 	w.copy = uikit.CopyButton(d.b, "Copy", func() { d.host.CopyText(w.fullText()) })
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
@@ -231,7 +231,7 @@ func tokenColor(t chroma.TokenType) fyne.ThemeColorName {
 // tinted row.
 type tableGrid struct {
 	box  *fyne.Container
-	rows [][]*widget.RichText
+	rows [][]*selText
 }
 
 func newTableGrid() *tableGrid {
@@ -249,9 +249,10 @@ func (w *tableGrid) set(b markdown.Block) {
 	grid := container.NewGridWithColumns(max(cols, 1))
 	w.rows = w.rows[:0]
 	for _, row := range b.Table.Rows {
-		var line []*widget.RichText
+		var line []*selText
 		for i := range cols {
-			rt := uikit.NewRichText()
+			rt := newSelText()
+			rt.cell = true
 			if i < len(row) {
 				rt.Segments = row[i]
 			}

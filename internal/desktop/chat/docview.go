@@ -102,12 +102,14 @@ func (v *docView) richTexts() []*widget.RichText {
 		for _, w := range g {
 			switch b := w.inner.(type) {
 			case *textBlock:
-				out = append(out, b.rt)
+				out = append(out, &b.rt.RichText)
 			case *codeBox:
-				out = append(out, b.code)
+				out = append(out, &b.code.RichText)
 			case *tableGrid:
 				for _, r := range b.rows {
-					out = append(out, r...)
+					for _, c := range r {
+						out = append(out, &c.RichText)
+					}
 				}
 			}
 		}

@@ -64,12 +64,16 @@ func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 // msgMenu is the Copy / Copy as Markdown / Select text menu of a message
 // (right-click and the ⋯ button).
 func msgMenu(d *env, r func() *row) *fyne.Menu {
-	return fyne.NewMenu("",
+	var items []*fyne.MenuItem
+	if sel := d.transcript.Selection(); sel != "" {
+		items = append(items, fyne.NewMenuItem("Copy selection", func() { d.host.CopyText(sel) }))
+	}
+	return fyne.NewMenu("", append(items,
 		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
 		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
 		fyne.NewMenuItem("Select text", func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
-		}),
+		}))...,
 	)
 }
 
@@ -124,7 +128,7 @@ func newUserView(d *env) *userView {
 	get := func() *row { return v.r }
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.chips.box, v.text.box)),
+	v.frame = newMsgFrame(d, uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.chips.box, v.text.box)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
@@ -169,7 +173,7 @@ func newAssistantView(d *env) *assistantView {
 	head, v.copyBtn = msgHeader(d, "Assistant", get)
 	box := container.NewVBox(head, container.NewHBox(v.think), v.reasoning.box,
 		v.text.box, v.footer.box)
-	v.frame = newMsgFrame(box, func() *fyne.Menu { return msgMenu(d, get) })
+	v.frame = newMsgFrame(d, box, func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
 
@@ -204,21 +208,26 @@ func (v *assistantView) bind(r *row) {
 	v.footer.show(r, v.d.transcript.view.isLastReply(r.index))
 }
 
-// msgFrame holds a message and opens its menu on a right click.
+// msgFrame holds a message and opens its menu on a right click; a click
+// on it drops the transcript's selection.
 type msgFrame struct {
 	widget.BaseWidget
+	d       *env
 	content fyne.CanvasObject
 	menu    func() *fyne.Menu
 	shown   *fyne.Menu // the menu last opened (tests)
 }
 
-func newMsgFrame(content fyne.CanvasObject, menu func() *fyne.Menu) *msgFrame {
-	f := &msgFrame{content: content, menu: menu}
+func newMsgFrame(d *env, content fyne.CanvasObject, menu func() *fyne.Menu) *msgFrame {
+	f := &msgFrame{d: d, content: content, menu: menu}
 	f.ExtendBaseWidget(f)
 	return f
 }
 
 func (f *msgFrame) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(f.content) }
+
+// Tapped drops the selection, as a click in a page does.
+func (f *msgFrame) Tapped(*fyne.PointEvent) { f.d.transcript.ClearSelection() }
 
 // TappedSecondary opens Copy / Copy as Markdown / Select text.
 func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {

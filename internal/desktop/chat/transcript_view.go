@@ -22,6 +22,7 @@ type transcriptView struct {
 	t           *Transcript
 	obj         fyne.CanvasObject
 	list        *vlist
+	sel         *selection
 	rows        []*row
 	epoch       uint64
 	placeholder fyne.CanvasObject
@@ -51,6 +52,8 @@ type rowUI struct {
 func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
+	v.sel = newSelection(v)
+	v.list.drag = v.sel
 	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
 		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
 	hint.Alignment = fyne.TextAlignCenter

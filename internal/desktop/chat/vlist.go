@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -37,7 +38,12 @@ type vlist struct {
 
 	live map[int]*liveRow
 	pool map[itemKind][]itemView
-	objs []fyne.CanvasObject
+	objs []fyne.CanvasObject // the live rows' objects, then overlay's
+	rowN int                 // how many of objs are rows
+	// overlay is drawn over the rows (the selection's highlights), in
+	// content coordinates; showOverlay puts it on screen.
+	overlay []fyne.CanvasObject
+	drag    dragTarget // drags, taps and relayouts of the content
 
 	follow   bool // keep the end in view (until the user scrolls up)
 	placing  bool
@@ -93,6 +99,9 @@ func (l *vlist) reset() {
 	l.heights, l.measured, l.tops, l.topsOK = nil, nil, []float32{0}, 0
 	l.follow = true
 	l.notifyFollow()
+	if l.drag != nil {
+		l.drag.reflowed()
+	}
 }
 
 func (l *vlist) setHeight(i int, h float32) {
@@ -185,6 +194,9 @@ func (l *vlist) place() {
 			l.heights[i] = l.src.estimate(i, w)
 		}
 		l.topsOK = 0
+		if l.drag != nil {
+			l.drag.reflowed()
+		}
 	}
 	n := len(l.heights)
 	top := l.scroll.Offset.Y
@@ -258,6 +270,10 @@ func (l *vlist) place() {
 			}
 			c.cull(lo, hi)
 		}
+	}
+	l.rowN = len(l.objs)
+	if l.drag != nil {
+		l.drag.placed()
 	}
 	l.content.Resize(fyne.NewSize(w, max(l.total(), viewH)))
 	if top != l.scroll.Offset.Y {
@@ -359,6 +375,23 @@ func (l *vlist) liveViews() []itemView {
 	return out
 }
 
+// showOverlay draws the overlay over the rows now.
+func (l *vlist) showOverlay() {
+	l.objs = append(l.objs[:l.rowN], l.overlay...)
+	canvas.Refresh(l.content)
+}
+
+// dragTarget is what the list's content hands a drag, a tap and its
+// relayouts to (the selection). Its methods run on the UI goroutine, inside
+// the list's event handling and placing; placed may call showOverlay.
+type dragTarget interface {
+	dragged(ev *fyne.DragEvent) // ev in content coordinates
+	dragEnd()
+	tapped()
+	placed()   // the rows in view were placed: redraw what depends on them
+	reflowed() // rows were forgotten or laid out at a new width
+}
+
 // vcontent is the scrolled content: as tall as all rows, holding only the
 // live ones. Its refresh and layout place rows and never refresh them (a
 // row refreshes itself when its content changes).
@@ -368,6 +401,27 @@ type vcontent struct {
 }
 
 func (c *vcontent) CreateRenderer() fyne.WidgetRenderer { return &vcontentRenderer{c: c} }
+
+// Dragged selects text: the content is the innermost Draggable under the
+// text (Fyne's scrollbar, above it, keeps its drags).
+func (c *vcontent) Dragged(ev *fyne.DragEvent) {
+	if c.l.drag != nil {
+		c.l.drag.dragged(ev)
+	}
+}
+
+func (c *vcontent) DragEnd() {
+	if c.l.drag != nil {
+		c.l.drag.dragEnd()
+	}
+}
+
+// Tapped between messages drops the selection.
+func (c *vcontent) Tapped(*fyne.PointEvent) {
+	if c.l.drag != nil {
+		c.l.drag.tapped()
+	}
+}
 
 type vcontentRenderer struct{ c *vcontent }
 

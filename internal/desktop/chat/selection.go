@@ -1,0 +1,449 @@
+package chat
+
+import (
+	"strings"
+	"unicode"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Drag selection of the rendered transcript (UI goroutine only).
+//
+// Fyne's RichText cannot select, and its laid-out text objects are its
+// renderer's. selText is a RichText that keeps the renderer Fyne asks it
+// for, so the selection can read where each piece of text was drawn: a
+// drag over the transcript maps the mouse to a place in that text (row,
+// text object, character), draws highlight rectangles over the rows in
+// view, and builds the text a reader would expect from the objects in the
+// range: the whole reader's text of the messages between the ends.
+
+// selText is a wrapped RichText whose drawn text the selection can find:
+// every message body, code box and table cell is one.
+type selText struct {
+	widget.RichText
+	r    fyne.WidgetRenderer
+	cell bool // a table cell: cells on one line are apart by a tab
+}
+
+func newSelText() *selText {
+	t := &selText{}
+	t.Scroll = container.ScrollNone
+	t.Wrapping = fyne.TextWrapWord
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// RichTextWidget is the RichText it extends (a window's tests read the
+// segments of what the transcript shows).
+func (t *selText) RichTextWidget() *widget.RichText { return &t.RichText }
+
+// CreateRenderer keeps the renderer: its objects are the text as laid out.
+func (t *selText) CreateRenderer() fyne.WidgetRenderer {
+	t.r = t.RichText.CreateRenderer()
+	return t.r
+}
+
+// textRun is one drawn piece of text, in the transcript content's
+// coordinates.
+type textRun struct {
+	text  []rune
+	pos   fyne.Position
+	size  fyne.Size
+	tsize float32
+	style fyne.TextStyle
+	root  *selText
+}
+
+// x is where character k of the run is drawn.
+func (r *textRun) x(k int) float32 {
+	return r.pos.X + fyne.MeasureText(string(r.text[:k]), r.tsize, r.style).Width
+}
+
+// offsetAt is the character boundary nearest to x.
+func (r *textRun) offsetAt(x float32) int {
+	lo, hi := 0, len(r.text)
+	for lo < hi { // the last boundary at or left of x
+		mid := (lo + hi + 1) / 2
+		if r.x(mid) <= x {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo < len(r.text) && r.x(lo+1)-x < x-r.x(lo) {
+		lo++
+	}
+	return lo
+}
+
+func (r *textRun) bottom() float32 { return r.pos.Y + r.size.Height }
+
+// sameLine: two runs drawn on one line (their bands overlap).
+func sameLine(a, b *textRun) bool { return a.pos.Y < b.bottom() && b.pos.Y < a.bottom() }
+
+// collectRuns appends the text drawn under o (at content position at) in
+// drawing order. Only selTexts count: buttons, captions and footers are
+// not the conversation.
+func collectRuns(o fyne.CanvasObject, at fyne.Position, out []textRun) []textRun {
+	if !o.Visible() {
+		return out
+	}
+	at = at.Add(o.Position())
+	switch c := o.(type) {
+	case *fyne.Container:
+		for _, child := range c.Objects {
+			out = collectRuns(child, at, out)
+		}
+	case *msgFrame:
+		out = collectRuns(c.content, at, out)
+	case *selText:
+		if c.r == nil {
+			return out
+		}
+		for _, obj := range c.r.Objects() {
+			if !obj.Visible() {
+				continue
+			}
+			switch t := obj.(type) {
+			case *canvas.Text:
+				if t.Text != "" {
+					out = append(out, textRun{text: []rune(t.Text), pos: at.Add(t.Position()), size: t.Size(),
+						tsize: t.TextSize, style: t.TextStyle, root: c})
+				}
+			case *widget.Hyperlink: // a link inside the text: its label, inset as Fyne draws it
+				pad := theme.InnerPadding()
+				out = append(out, textRun{text: []rune(t.Text), pos: at.Add(t.Position()).AddXY(pad, 0), size: t.Size(),
+					tsize: theme.TextSize(), style: t.TextStyle, root: c})
+			}
+		}
+	}
+	return out
+}
+
+// textPos is a place in the transcript's text: a row, a run of that row
+// (as collectRuns lists them) and a character boundary in it.
+type textPos struct{ row, run, off int }
+
+func (a textPos) less(b textPos) bool {
+	if a.row != b.row {
+		return a.row < b.row
+	}
+	if a.run != b.run {
+		return a.run < b.run
+	}
+	return a.off < b.off
+}
+
+// selection is the transcript's drag selection.
+type selection struct {
+	v        *transcriptView
+	dragging bool
+	active   bool // anchor..focus is a selection (maybe empty)
+	anchor   textPos
+	focus    textPos
+	// The anchor's row may scroll out of view during a long drag: the text
+	// on either side of the anchor is kept from when it was in view.
+	anchorHead, anchorTail string
+	text                   string // what Copy puts on the clipboard (built at the drag's end)
+	rects                  []*canvas.Rectangle
+	shown                  int // rects in use
+}
+
+func newSelection(v *transcriptView) *selection { return &selection{v: v} }
+
+// The list's dragTarget.
+
+func (s *selection) tapped() { s.clear() }
+
+func (s *selection) placed() {
+	if s.active || s.shown > 0 {
+		s.paint()
+	}
+}
+
+// reflowed: the places are run indexes of a layout that is gone.
+func (s *selection) reflowed() { s.clear() }
+
+// rowRuns is the text of row i if it is in view.
+func (s *selection) rowRuns(i int) ([]textRun, bool) {
+	r, ok := s.v.list.live[i]
+	if !ok {
+		return nil, false
+	}
+	return collectRuns(r.v.object(), fyne.Position{}, nil), true
+}
+
+// hit is the place in the text at content position p.
+func (s *selection) hit(p fyne.Position) textPos {
+	l := s.v.list
+	l.fixTops()
+	if len(l.heights) == 0 {
+		return textPos{}
+	}
+	i := l.rowAt(max(p.Y, 0))
+	runs, _ := s.rowRuns(i)
+	return textPos{row: i, run: 0, off: 0}.in(runs, p)
+}
+
+// in finds p among a row's runs: the run under it; else, on a line, that
+// line's start, the end of the run left of p, or the line's end; between
+// lines, the start of the next; below everything, the end.
+func (base textPos) in(runs []textRun, p fyne.Position) textPos {
+	if len(runs) == 0 {
+		return base
+	}
+	at := func(k, off int) textPos { return textPos{base.row, k, off} }
+	for k := range runs { // table cells are not in line order: look at all
+		if r := &runs[k]; p.Y >= r.pos.Y && p.Y < r.bottom() && p.X >= r.pos.X && p.X < r.pos.X+r.size.Width {
+			return at(k, r.offsetAt(p.X))
+		}
+	}
+	k := 0
+	for k < len(runs) && runs[k].bottom() <= p.Y {
+		k++
+	}
+	if k == len(runs) {
+		return at(k-1, len(runs[k-1].text))
+	}
+	if p.Y < runs[k].pos.Y || p.X < runs[k].pos.X {
+		return at(k, 0)
+	}
+	for k+1 < len(runs) && sameLine(&runs[k], &runs[k+1]) && runs[k+1].pos.X <= p.X {
+		k++
+	}
+	return at(k, len(runs[k].text))
+}
+
+// order is the selection's ends, first first.
+func (s *selection) order() (lo, hi textPos) {
+	if s.focus.less(s.anchor) {
+		return s.focus, s.anchor
+	}
+	return s.anchor, s.focus
+}
+
+// dragged extends the selection to the mouse (ev in content coordinates,
+// as the desktop driver reports it: the first event's Dragged is the way
+// from the press). Dragging past the view's edge scrolls it.
+func (s *selection) dragged(ev *fyne.DragEvent) {
+	l := s.v.list
+	if !s.dragging {
+		s.dragging, s.active = true, true
+		s.anchor = s.hit(ev.Position.Subtract(ev.Dragged))
+		runs, _ := s.rowRuns(s.anchor.row)
+		end := textPos{s.anchor.row, len(runs) - 1, 0}
+		if len(runs) > 0 {
+			end.off = len(runs[end.run].text)
+		}
+		s.anchorHead = runsText(runs, textPos{s.anchor.row, 0, 0}, s.anchor)
+		s.anchorTail = runsText(runs, s.anchor, end)
+	}
+	top, viewH := l.scroll.Offset.Y, l.scroll.Size().Height
+	if y := ev.Position.Y; y < top || y > top+viewH {
+		l.scrollTo(top + min(y-top, 0) + max(y-top-viewH, 0))
+	}
+	s.focus = s.hit(ev.Position)
+	s.paint()
+}
+
+// dragEnd keeps the selection and builds its text.
+func (s *selection) dragEnd() {
+	if !s.dragging {
+		return
+	}
+	s.dragging = false
+	s.text = s.build()
+	s.paint()
+}
+
+// clear drops the selection.
+func (s *selection) clear() {
+	if !s.active && !s.dragging {
+		return
+	}
+	s.active, s.dragging, s.text = false, false, ""
+	s.paint()
+}
+
+// build is the selected text: the ends' rows from their drawn text, the
+// rows between as Copy gives them, messages apart by a blank line.
+func (s *selection) build() string {
+	lo, hi := s.order()
+	if lo == hi {
+		return ""
+	}
+	if lo.row == hi.row {
+		runs, _ := s.rowRuns(lo.row)
+		return runsText(runs, lo, hi)
+	}
+	var parts []string
+	add := func(t string) {
+		if t = strings.TrimSpace(t); t != "" {
+			parts = append(parts, t)
+		}
+	}
+	if lo == s.anchor {
+		add(s.anchorTail)
+	} else if runs, ok := s.rowRuns(lo.row); ok {
+		add(runsText(runs, lo, textPos{lo.row, len(runs) - 1, runEnd(runs)}))
+	}
+	for i := lo.row + 1; i < hi.row; i++ {
+		if r := s.v.rows[i]; r.snap.kind == itemUser || r.snap.kind == itemAssistant {
+			add(r.plain(s.v.t.d))
+		}
+	}
+	if hi == s.anchor {
+		add(s.anchorHead)
+	} else if runs, ok := s.rowRuns(hi.row); ok {
+		add(runsText(runs, textPos{hi.row, 0, 0}, hi))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func runEnd(runs []textRun) int {
+	if len(runs) == 0 {
+		return 0
+	}
+	return len(runs[len(runs)-1].text)
+}
+
+// runsText is the text of runs from a to b (one row's), joined as a reader
+// reads it: pieces of one line together (a gap a space), a wrapped line
+// with a space, a new line of a block with a newline, table cells with
+// tabs and rows with newlines, blocks with a blank line.
+func runsText(runs []textRun, a, b textPos) string {
+	var sb strings.Builder
+	for k := a.run; k <= b.run && k < len(runs); k++ {
+		r := &runs[k]
+		from, to := 0, len(r.text)
+		if k == a.run {
+			from = min(a.off, to)
+		}
+		if k == b.run {
+			to = min(b.off, to)
+		}
+		if k > a.run {
+			sb.WriteString(separator(&runs[k-1], r))
+		}
+		if from < to {
+			sb.WriteString(string(r.text[from:to]))
+		}
+	}
+	return sb.String()
+}
+
+func separator(a, b *textRun) string {
+	space := fyne.MeasureText(" ", a.tsize, a.style).Width
+	switch {
+	case sameLine(a, b) && a.root == b.root:
+		if b.pos.X-(a.pos.X+a.size.Width) > space/2 && !endsSpace(a.text) && !startsSpace(b.text) {
+			return " " // a list's marker and its text
+		}
+		return ""
+	case sameLine(a, b):
+		return "\t"
+	case a.root == b.root && wrapped(a, b):
+		if endsSpace(a.text) || startsSpace(b.text) {
+			return ""
+		}
+		return " "
+	case a.root == b.root || (a.root.cell && b.root.cell):
+		return "\n"
+	}
+	return "\n\n"
+}
+
+// wrapped: b starts a line only because b's first word did not fit after
+// a (Fyne wraps a paragraph at word boundaries).
+func wrapped(a, b *textRun) bool {
+	word := string(b.text)
+	if i := strings.IndexFunc(word, unicode.IsSpace); i > 0 {
+		word = word[:i]
+	}
+	room := a.root.Size().Width - 2*theme.InnerPadding()
+	right := a.pos.X + a.size.Width + fyne.MeasureText(" "+word, b.tsize, b.style).Width
+	return right > rootX(a)+room
+}
+
+// rootX is the content x of a run's RichText's left edge: the run's x less
+// its offset in the RichText.
+func rootX(r *textRun) float32 {
+	for _, obj := range r.root.r.Objects() {
+		if t, ok := obj.(*canvas.Text); ok && t.Text == string(r.text) {
+			return r.pos.X - t.Position().X
+		}
+	}
+	return r.pos.X - theme.InnerPadding()
+}
+
+func endsSpace(t []rune) bool   { return len(t) > 0 && unicode.IsSpace(t[len(t)-1]) }
+func startsSpace(t []rune) bool { return len(t) > 0 && unicode.IsSpace(t[0]) }
+
+// paint puts highlight rectangles over the selected text of the rows in
+// view, on top of the rows (the list's placing calls it too).
+func (s *selection) paint() {
+	l := s.v.list
+	s.shown = 0
+	if s.active {
+		lo, hi := s.order()
+		for i := lo.row; i <= hi.row; i++ {
+			runs, ok := s.rowRuns(i)
+			if !ok {
+				continue
+			}
+			from, to := textPos{i, 0, 0}, textPos{i, len(runs) - 1, runEnd(runs)}
+			if i == lo.row {
+				from = lo
+			}
+			if i == hi.row {
+				to = hi
+			}
+			for k := from.run; k <= to.run && k < len(runs); k++ {
+				r := &runs[k]
+				a, b := 0, len(r.text)
+				if k == from.run {
+					a = min(from.off, b)
+				}
+				if k == to.run {
+					b = min(to.off, b)
+				}
+				if a < b {
+					x0, x1 := r.x(a), r.x(b)
+					s.rect(fyne.NewPos(x0, r.pos.Y), fyne.NewSize(x1-x0, r.size.Height))
+				}
+			}
+		}
+	}
+	l.overlay = l.overlay[:0]
+	for _, r := range s.rects[:s.shown] {
+		l.overlay = append(l.overlay, r)
+	}
+	l.showOverlay()
+}
+
+func (s *selection) rect(pos fyne.Position, size fyne.Size) {
+	if s.shown == len(s.rects) {
+		s.rects = append(s.rects, canvas.NewRectangle(nil))
+	}
+	r := s.rects[s.shown]
+	s.shown++
+	r.FillColor = theme.Color(theme.ColorNameSelection)
+	r.Move(pos)
+	r.Resize(size)
+}
+
+// Selection is the text the user selected by dragging over the transcript
+// ("" for none) (UI goroutine).
+func (t *Transcript) Selection() string {
+	if s := t.view.sel; s.active && !s.dragging {
+		return s.text
+	}
+	return ""
+}
+
+// ClearSelection drops the drag selection (UI goroutine).
+func (t *Transcript) ClearSelection() { t.view.sel.clear() }
