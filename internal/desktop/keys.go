@@ -88,8 +88,15 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 		return false
 	}
 	if d.opts.Trace != nil { // the end-to-end script checks where a key moved the view
-		row, rows := d.transcript.get().TopRow()
+		tr := d.transcript.get()
+		row, rows := tr.TopRow()
 		d.trace(fmt.Sprintf("transcript row %d of %d", row, rows))
+		if from, to, ok := tr.LastReplyText(); ok { // in window pixels, for xdotool
+			c := d.win.Canvas()
+			x1, y1 := c.PixelCoordinateForPosition(from)
+			x2, y2 := c.PixelCoordinateForPosition(to)
+			d.trace(fmt.Sprintf("last reply text %d %d %d %d", x1, y1, x2, y2))
+		}
 	}
 	return true
 }

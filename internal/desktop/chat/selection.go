@@ -447,3 +447,30 @@ func (t *Transcript) Selection() string {
 
 // ClearSelection drops the drag selection (UI goroutine).
 func (t *Transcript) ClearSelection() { t.view.sel.clear() }
+
+// LastReplyText is where the last reply's text is drawn, in canvas
+// coordinates: the middle of the left edge of its first character and of
+// the right edge of its last (the end-to-end script drags from one to the
+// other). ok is false when that text is not all in view (UI goroutine).
+func (t *Transcript) LastReplyText() (from, to fyne.Position, ok bool) {
+	v := t.view
+	last := -1
+	for i := len(v.rows) - 1; i >= 0 && last < 0; i-- {
+		if v.rows[i].snap.kind == itemAssistant {
+			last = i
+		}
+	}
+	runs, live := v.sel.rowRuns(last)
+	if last < 0 || !live || len(runs) == 0 {
+		return from, to, false
+	}
+	a, b := &runs[0], &runs[len(runs)-1]
+	top, viewH := v.list.scroll.Offset.Y, v.list.scroll.Size().Height
+	if a.pos.Y < top || b.bottom() > top+viewH {
+		return from, to, false
+	}
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list.scroll).SubtractXY(0, top)
+	from = origin.Add(a.pos).AddXY(0, a.size.Height/2)
+	to = origin.Add(b.pos).AddXY(b.x(len(b.text))-b.pos.X, b.size.Height/2)
+	return from, to, true
+}

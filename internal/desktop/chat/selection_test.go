@@ -136,3 +136,24 @@ func TestResizeDropsTheSelection(t *testing.T) {
 	})
 	h.waitFor("the selection dropped", func() bool { return h.d.transcript.Selection() == "" })
 }
+
+// LastReplyText says where the last reply is drawn on the canvas: a drag
+// through the test driver from a little before one end to a little past
+// the other (as a hand does; the test driver's event positions are also a
+// few units off its AbsolutePositionForObject) selects all of it.
+func TestLastReplyTextIsWhereADragSelectsIt(t *testing.T) {
+	h := newHarness(t)
+	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "say something"})
+	h.reply("Hello from the *fake* model.")
+	h.ui(func() {
+		from, to, ok := h.d.transcript.LastReplyText()
+		if !ok {
+			t.Fatal("the last reply is in view, LastReplyText says not")
+		}
+		from, to = from.SubtractXY(6, 0), to.AddXY(6, 0)
+		test.Drag(h.d.win.Canvas(), to, to.X-from.X, to.Y-from.Y)
+		if got := h.d.transcript.Selection(); got != "Hello from the fake model." {
+			t.Errorf("a drag between LastReplyText's ends selected %q", got)
+		}
+	})
+}
