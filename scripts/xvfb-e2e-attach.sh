@@ -34,7 +34,8 @@ VISION=plugin/echo-provider/echo/echo-vision
 WIN=""
 fail() {
 	echo "xvfb-e2e-attach: FAIL: $*" >&2
-	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
+	# a panic's first lines (its reason) and the end of the log
+	[ -f "$ERR" ] && { grep -m 1 -B 3 -A 1 '^panic' "$ERR"; tail -n 30 "$ERR"; } >&2
 	shot fail
 	exit 1
 }
