@@ -244,6 +244,7 @@ grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_us
 	fail "the server did not get the whole paste: $(tail -n 1 "$D/fake.records")"
 step "100,000-character paste and typing"
 cp "$D/fake.records" "$LOGDIR/e2e27-fake-records.jsonl"
+LOGDIR="$LOGDIR" BIN="$BIN" bash scripts/xvfb-e2e-attach.sh || fail "the attachment steps (scripts/xvfb-e2e-attach.sh, logs e2e-attach-*)"
 
 # Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
 # hang the script: SIGKILL after 30 s, and say so.

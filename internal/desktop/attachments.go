@@ -90,6 +90,7 @@ func (t *attachTray) add(att agent.Attachment) {
 	t.items = append(t.items, p)
 	t.box.Add(p.chip)
 	t.box.Show()
+	t.c.d.trace("chip " + att.Name) // the e2e script waits for the chip (picked, or back after a refusal)
 }
 
 func (t *attachTray) remove(p *pendingFile) {
