@@ -12,7 +12,10 @@
 #     when a message is sent to the plugin's model; the key is in no log;
 #  3. 100,000 characters pasted (xclip, Ctrl+V) into the composer, then a
 #     few typed: the message sent and saved is the typed text and the whole
-#     paste.
+#     paste;
+#  4. the last reply drag-selected with the mouse, copied (Ctrl+C), pasted
+#     into the composer and sent: the server gets exactly the reply's text;
+#  5. scripts/xvfb-e2e-attach.sh: an image attached to a vision model.
 # Each step waits on a --trace line, the fake server's record or a saved
 # file, never on a sleep. Screenshots and logs go to $LOGDIR (default
 # ./ci-logs), named e2e27-*. BIN=path skips the build.
@@ -243,13 +246,41 @@ PY
 grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_user_chars\": $((100000 + 13))" ||
 	fail "the server did not get the whole paste: $(tail -n 1 "$D/fake.records")"
 step "100,000-character paste and typing"
+
+# --- 4. The reply drag-selected, copied and pasted as the next message ---
+# Ctrl+End (the composer is empty after a send) shows the end and traces
+# where the last reply, "Hello from the fake model.", is drawn; the mouse
+# drags across it, from a little before it to a little past it (as a hand
+# does), Ctrl+C copies it, and it is pasted into the composer and sent.
+xdotool key ctrl+End
+wait_for "where the reply is drawn" grep -q '^trace: last reply text ' "$OUT"
+read -r X1 Y1 X2 Y2 <<<"$(grep '^trace: last reply text ' "$OUT" | tail -n 1 | awk '{print $5, $6, $7, $8}')"
+xdotool mousemove --window "$WIN" "$((X1 - 3))" "$Y1" mousedown 1
+xdotool mousemove --window "$WIN" "$(((X1 + X2) / 2))" "$Y1"
+xdotool mousemove --window "$WIN" "$((X2 + 4))" "$Y2"
+xdotool mouseup 1
+REPLY="Hello from the fake model."
+xdotool key ctrl+c
+wait_for "the copy" traced 1 "copied selection ${#REPLY} characters"
+shot selection "$WIN" # the highlight, and the "Copied" toast
+wait_for "the clipboard to hold the reply" sh -c "[ \"\$(xclip -selection clipboard -o 2>/dev/null)\" = '$REPLY' ]"
+xdotool mousemove --window "$WIN" 500 665 click 1 # the composer
+xdotool key ctrl+v
+DONE="$(count 'turn done')"
+xdotool key Return
+wait_for "the pasted reply's answer" traced "$((DONE + 1))" 'turn done'
+grep -F "\"last_user_head\": \"${REPLY:0:24}\"" "$D/fake.records" | grep -qF "\"last_user_chars\": ${#REPLY}" ||
+	fail "the server did not get the selected reply as the message: $(tail -n 1 "$D/fake.records")"
+echo "xvfb-e2e-27: dragged from ($X1,$Y1) to ($X2,$Y2): copied and sent '$REPLY'"
+step "drag-select a reply, copy and paste it"
+
 cp "$D/fake.records" "$LOGDIR/e2e27-fake-records.jsonl"
 LOGDIR="$LOGDIR" BIN="$BIN" bash scripts/xvfb-e2e-attach.sh || fail "the attachment steps (scripts/xvfb-e2e-attach.sh, logs e2e-attach-*)"
 
 # Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
 # hang the script: SIGKILL after 30 s, and say so.
 kill -TERM "$APP"
-(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+(sleep 30 && kill -KILL "$APP" 2>/dev/null) >/dev/null 2>&1 & # not holding our output open
 GUARD=$!
 code=0
 wait "$APP" || code=$?

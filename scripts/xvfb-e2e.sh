@@ -305,7 +305,7 @@ broken_settings_step() {
 	bin/reasonix-desktop settings check --data-dir "$D" >/dev/null || fail "settings.json after the reset: $(cat "$D/settings.json")"
 	xdotool key Escape
 	kill -TERM "$APP"
-	(sleep 30 && kill -KILL "$APP" 2>/dev/null) &
+	(sleep 30 && kill -KILL "$APP" 2>/dev/null) >/dev/null 2>&1 & # not holding our output open
 	local guard=$! code=0
 	wait "$APP" || code=$?
 	kill "$guard" 2>/dev/null || true

@@ -87,6 +87,18 @@ func (t *Transcript) Chips() []string {
 	return nil
 }
 
+// chipChars is the most characters a chip shows (a long file name keeps
+// its start and its extension).
+const chipChars = 40
+
+func shortChip(s string) string {
+	r := []rune(s)
+	if len(r) <= chipChars {
+		return s
+	}
+	return string(r[:chipChars-12]) + "…" + string(r[len(r)-11:])
+}
+
 // chipRow is the chips of a user message (UI goroutine).
 type chipRow struct {
 	box   *fyne.Container
@@ -112,8 +124,9 @@ func (r *chipRow) show(images []string, text string) {
 		if i < len(images) {
 			icon = theme.FileImageIcon()
 		}
-		lab := widget.NewLabel(l)
-		lab.Truncation = fyne.TextTruncateEllipsis
+		// Shortened here, not truncated by the label: in a row of chips a
+		// truncating label is as narrow as its "…" and showed nothing else.
+		lab := widget.NewLabel(shortChip(l))
 		r.box.Add(uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewHBox(widget.NewIcon(icon), lab)))
 	}
 	uikit.SetShown(r.box, len(labels) > 0)
