@@ -131,7 +131,7 @@ func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
 			t.Errorf("Copy as Markdown gave %q", got)
 		}
 		for _, it := range menu.Items {
-			if it.Label == "Select text" {
+			if it.Label == "Show Markdown source" {
 				it.Action()
 			}
 		}
@@ -139,6 +139,15 @@ func TestMessageCopyAndCopyAsMarkdown(t *testing.T) {
 	h.waitFor("select mode", func() bool {
 		return av.text.sel.Visible() && av.text.sel.Selectable && av.text.sel.Text == "Some **bold** text and `code`."
 	})
+	h.ui(func() {
+		menu := msgMenu(h.d.transcript.d, func() *row { return av.r })
+		last := menu.Items[len(menu.Items)-1]
+		if last.Label != "Show formatted text" {
+			t.Fatalf("the source shown, the menu offers %q", last.Label)
+		}
+		last.Action()
+	})
+	h.waitFor("the formatted text again", func() bool { return !av.text.sel.Visible() && av.text.body.box.Visible() })
 }
 
 // A long code block streamed in is split into parts (its fence re-opened),
@@ -188,7 +197,7 @@ func TestRightClickOpensTheMessageMenu(t *testing.T) {
 			labels = append(labels, it.Label)
 		}
 		got := strings.Join(labels, "|")
-		for _, want := range []string{"Copy", "Copy as Markdown", "Select text"} {
+		for _, want := range []string{"Copy", "Copy as Markdown", "Show Markdown source"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("the menu lacks %q: %q", want, got)
 			}

@@ -25,8 +25,9 @@ type itemView interface {
 // UserTint is the alpha of the primary colour behind the user's messages.
 const UserTint = 0x26
 
-// textView is a message's text: parsed markdown, or, in "select text"
-// mode, a selectable label of its source (Fyne's RichText cannot select).
+// textView is a message's text: parsed markdown (selected by dragging
+// over the transcript), or, toggled by "Show Markdown source", a
+// selectable label of its source.
 type textView struct {
 	body *docView
 	sel  *widget.Label
@@ -61,9 +62,14 @@ func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 	v.body.show(doc)
 }
 
-// msgMenu is the Copy / Copy as Markdown / Select text menu of a message
-// (right-click and the ⋯ button).
+// msgMenu is the Copy selection / Copy / Copy as Markdown / Show Markdown
+// source (or Show formatted text) menu of a message (right-click and the ⋯
+// button).
 func msgMenu(d *env, r func() *row) *fyne.Menu {
+	source := "Show Markdown source"
+	if r().ui.selecting {
+		source = "Show formatted text"
+	}
 	var items []*fyne.MenuItem
 	if sel := d.transcript.Selection(); sel != "" {
 		items = append(items, fyne.NewMenuItem("Copy selection", func() { d.host.CopyText(sel) }))
@@ -71,7 +77,7 @@ func msgMenu(d *env, r func() *row) *fyne.Menu {
 	return fyne.NewMenu("", append(items,
 		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
 		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
-		fyne.NewMenuItem("Select text", func() {
+		fyne.NewMenuItem(source, func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
 		}))...,
 	)
@@ -229,7 +235,7 @@ func (f *msgFrame) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpl
 // Tapped drops the selection, as a click in a page does.
 func (f *msgFrame) Tapped(*fyne.PointEvent) { f.d.transcript.ClearSelection() }
 
-// TappedSecondary opens Copy / Copy as Markdown / Select text.
+// TappedSecondary opens the message's menu (msgMenu).
 func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(f)
 	if c == nil {
