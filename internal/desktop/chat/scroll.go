@@ -1,6 +1,9 @@
 package chat
 
-import "fyne.io/fyne/v2"
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
 
 // Keyboard navigation of the transcript (UI goroutine): the window maps
 // PgUp/PgDn to ScrollPages and Home/End to ScrollToStart/ScrollToEnd.
@@ -36,7 +39,7 @@ func (t *Transcript) TopRow() (row, rows int) {
 }
 
 // textLine is the height of a line of body text.
-func textLine() float32 { return fyne.MeasureText("M", 0, fyne.TextStyle{}).Height }
+func textLine() float32 { return fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{}).Height }
 
 // scrollTo moves the view's top to y as a user's scroll does: it follows
 // the end only when y reaches it.

@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // PgUp/PgDn move a long session a page at a time, Home shows the first
@@ -110,8 +111,10 @@ func TestWheelStepsAndTheThumb(t *testing.T) {
 		before := l.scroll.Offset.Y
 		test.Scroll(c, mid, 0, fyneNotch)
 		moved := before - l.scroll.Offset.Y
-		if lines := moved / wheelLine(); fyneNotch != 0 && (lines < 2.5 || lines > 3.5) {
-			t.Errorf("a wheel notch up moved %v px, %.1f lines of %v px; want about 3", moved, lines, wheelLine())
+		// A line of body text as drawn: its height and Fyne's line spacing.
+		line := fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height + theme.LineSpacing()
+		if lines := moved / line; fyneNotch != 0 && (lines < 2.5 || lines > 3.5 || moved < 2*fyneNotch) {
+			t.Errorf("a wheel notch up moved %v px, %.1f lines of %v px; want about 3", moved, lines, line)
 		}
 		if moved <= 0 {
 			t.Errorf("a wheel turned up did not move the view (offset %v, was %v)", l.scroll.Offset.Y, before)
