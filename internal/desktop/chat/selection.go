@@ -317,23 +317,28 @@ func runEnd(runs []textRun) int {
 // tabs and rows with newlines, blocks with a blank line.
 func runsText(runs []textRun, a, b textPos) string {
 	var sb strings.Builder
-	for k := a.run; k <= b.run && k < len(runs); k++ {
-		r := &runs[k]
-		from, to := 0, len(r.text)
-		if k == a.run {
-			from = min(a.off, to)
+	spans(runs, a, b, func(k, from, to int) {
+		if k > a.run {
+			sb.WriteString(separator(&runs[k-1], &runs[k]))
 		}
+		sb.WriteString(string(runs[k].text[from:to]))
+	})
+	return sb.String()
+}
+
+// spans calls fn for each run from a to b with the characters of it in
+// the range (from..to, maybe empty).
+func spans(runs []textRun, a, b textPos, fn func(k, from, to int)) {
+	for k := a.run; k <= b.run && k < len(runs); k++ {
+		from, to := 0, len(runs[k].text)
 		if k == b.run {
 			to = min(b.off, to)
 		}
-		if k > a.run {
-			sb.WriteString(separator(&runs[k-1], r))
+		if k == a.run {
+			from = min(a.off, to)
 		}
-		if from < to {
-			sb.WriteString(string(r.text[from:to]))
-		}
+		fn(k, from, to)
 	}
-	return sb.String()
 }
 
 func separator(a, b *textRun) string {
@@ -402,20 +407,12 @@ func (s *selection) paint() {
 			if i == hi.row {
 				to = hi
 			}
-			for k := from.run; k <= to.run && k < len(runs); k++ {
-				r := &runs[k]
-				a, b := 0, len(r.text)
-				if k == from.run {
-					a = min(from.off, b)
-				}
-				if k == to.run {
-					b = min(to.off, b)
-				}
-				if a < b {
+			spans(runs, from, to, func(k, a, b int) {
+				if r := &runs[k]; a < b {
 					x0, x1 := r.x(a), r.x(b)
 					s.rect(fyne.NewPos(x0, r.pos.Y), fyne.NewSize(x1-x0, r.size.Height))
 				}
-			}
+			})
 		}
 	}
 	l.overlay = l.overlay[:0]
