@@ -61,6 +61,11 @@ func TestProviderWithoutModelsSaysWhyAndEmptyStateFollows(t *testing.T) {
 		if !strings.HasPrefix(hint(), "Say hello to Echo.") {
 			t.Errorf("a model picked: %q", hint())
 		}
+		// What the empty transcript shows is that hint (it once stayed
+		// "Pick a model…": the text was set on a spacer's place).
+		if shown := h.renderedTranscript(); !strings.Contains(shown, "Say hello to Echo.") {
+			t.Errorf("a model picked, the empty chat shows %q", shown)
+		}
 	})
 	if got := catalogErrors([]error{errors.New("catalog of slow timed out: no answer")}); got["slow"] != "timed out: no answer" {
 		t.Errorf("timeout parse %q", got)

@@ -13,7 +13,6 @@ package chat
 
 import (
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
@@ -153,12 +152,8 @@ func (t *Transcript) BusyChanged() {
 
 // SetPlaceholder sets the empty transcript's text (UI goroutine).
 func (t *Transcript) SetPlaceholder(text string) {
-	c, ok := t.view.placeholder.(*fyne.Container)
-	if !ok || len(c.Objects) == 0 {
-		return
-	}
-	if l, ok := c.Objects[0].(*widget.Label); ok && l.Text != text {
-		l.SetText(text)
+	if h := t.view.hint; h.Text != text {
+		h.SetText(text)
 	}
 }
 

@@ -25,7 +25,8 @@ type transcriptView struct {
 	sel         *selection
 	rows        []*row
 	epoch       uint64
-	placeholder fyne.CanvasObject
+	placeholder fyne.CanvasObject // hint, centred
+	hint        *widget.Label
 	jump        *widget.Button
 	metrics     textMetrics
 	lastReply   int  // the row offering Regenerate, -1 for none
@@ -61,6 +62,7 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	// Wrapped, full width: one unwrapped line made the chat column at
 	// least ~570 units wide, so a 900-unit window clipped.
 	hint.Wrapping = fyne.TextWrapWord
+	v.hint = hint
 	v.placeholder = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
 	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
