@@ -235,6 +235,14 @@ func (f *msgFrame) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpl
 // Tapped drops the selection, as a click in a page does.
 func (f *msgFrame) Tapped(*fyne.PointEvent) { f.d.transcript.ClearSelection() }
 
+// DoubleTapped selects the word under the mouse, as a double click in a
+// page does.
+func (f *msgFrame) DoubleTapped(ev *fyne.PointEvent) {
+	v := f.d.transcript.view
+	origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list.content)
+	v.sel.selectWord(ev.AbsolutePosition.Subtract(origin))
+}
+
 // TappedSecondary opens the message's menu (msgMenu).
 func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 	c := fyne.CurrentApp().Driver().CanvasForObject(f)

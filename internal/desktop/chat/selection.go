@@ -250,6 +250,57 @@ func (s *selection) dragged(ev *fyne.DragEvent) {
 	s.paint()
 }
 
+// selectWord selects the word at content position p (a double click).
+// A word may be drawn in several touching pieces (goldmark ends a text at
+// each "_"): the selection runs on across them.
+func (s *selection) selectWord(p fyne.Position) {
+	at := s.hit(p)
+	runs, _ := s.rowRuns(at.row)
+	if at.run >= len(runs) {
+		return
+	}
+	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+	from, to := at, at
+	if t := runs[at.run].text; to.off < len(t) && !isWord(t[to.off]) && (to.off == 0 || !isWord(t[to.off-1])) {
+		to.off++ // on a space or a mark: that character
+		s.selectRange(at, to)
+		return
+	}
+	for {
+		for t := runs[from.run].text; from.off > 0 && isWord(t[from.off-1]); {
+			from.off--
+		}
+		if from.off > 0 || from.run == 0 || !touching(&runs[from.run-1], &runs[from.run]) {
+			break
+		}
+		from = textPos{at.row, from.run - 1, len(runs[from.run-1].text)}
+	}
+	for {
+		for t := runs[to.run].text; to.off < len(t) && isWord(t[to.off]); {
+			to.off++
+		}
+		if to.off < len(runs[to.run].text) || to.run+1 == len(runs) || !touching(&runs[to.run], &runs[to.run+1]) {
+			break
+		}
+		to = textPos{at.row, to.run + 1, 0}
+	}
+	s.selectRange(from, to)
+}
+
+// selectRange makes a..b the selection.
+func (s *selection) selectRange(a, b textPos) {
+	s.dragging, s.active = false, true
+	s.anchor, s.focus = a, b
+	s.text = s.build()
+	s.paint()
+}
+
+// touching: b is drawn right after a on its line, with no gap (one text in
+// pieces).
+func touching(a, b *textRun) bool {
+	return a.root == b.root && sameLine(a, b) && b.pos.X-(a.pos.X+a.size.Width) < 1
+}
+
 // dragEnd keeps the selection and builds its text.
 func (s *selection) dragEnd() {
 	if !s.dragging {

@@ -157,3 +157,22 @@ func TestLastReplyTextIsWhereADragSelectsIt(t *testing.T) {
 		}
 	})
 }
+
+// A double click selects the word under the mouse, and only that, though
+// the word is drawn in pieces (goldmark ends a text at each "_").
+func TestDoubleClickSelectsAWord(t *testing.T) {
+	h := newHarness(t)
+	av := h.reply("pick the_middle_word here")
+	h.ui(func() {
+		runs, _ := h.runsOf(av)
+		origin := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.d.transcript.view.list.content)
+		p := at(runs[0], 10).Add(origin)
+		av.frame.DoubleTapped(&fyne.PointEvent{AbsolutePosition: p})
+		if got := h.d.transcript.Selection(); got != "the_middle_word" {
+			t.Errorf("a double click in the_middle_word selected %q", got)
+		}
+		if h.d.transcript.view.sel.shown == 0 {
+			t.Error("the word is not highlighted")
+		}
+	})
+}
