@@ -123,6 +123,7 @@ type codeBox struct {
 
 func newCodeBox(d *env) *codeBox {
 	w := &codeBox{d: d, lang: uikit.Caption(""), code: newSelText()}
+	w.code.code = true
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
 	w.copy = uikit.CopyButton(d.b, "Copy", func() { d.host.CopyText(w.fullText()) })
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)

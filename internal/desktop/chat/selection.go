@@ -27,6 +27,7 @@ type selText struct {
 	widget.RichText
 	r    fyne.WidgetRenderer
 	cell bool // a table cell: cells on one line are apart by a tab
+	code bool // code: wrapped anywhere, so a wrapped line joins without a space
 }
 
 func newSelText() *selText {
@@ -48,7 +49,8 @@ func (t *selText) CreateRenderer() fyne.WidgetRenderer {
 }
 
 // textRun is one drawn piece of text, in the transcript content's
-// coordinates.
+// coordinates. Its size is the text's (Fyne stretches the last piece of a
+// row to the row's end).
 type textRun struct {
 	text  []rune
 	pos   fyne.Position
@@ -56,6 +58,13 @@ type textRun struct {
 	tsize float32
 	style fyne.TextStyle
 	root  *selText
+	right float32 // where the root's lines end (its right edge less its padding)
+}
+
+func newRun(text string, pos fyne.Position, height, tsize float32, style fyne.TextStyle, root *selText, rootAt fyne.Position) textRun {
+	w := fyne.MeasureText(text, tsize, style).Width
+	return textRun{text: []rune(text), pos: pos, size: fyne.NewSize(w, height), tsize: tsize, style: style, root: root,
+		right: rootAt.X + root.Size().Width - theme.InnerPadding()}
 }
 
 // x is where character k of the run is drawn.
@@ -111,13 +120,11 @@ func collectRuns(o fyne.CanvasObject, at fyne.Position, out []textRun) []textRun
 			switch t := obj.(type) {
 			case *canvas.Text:
 				if t.Text != "" {
-					out = append(out, textRun{text: []rune(t.Text), pos: at.Add(t.Position()), size: t.Size(),
-						tsize: t.TextSize, style: t.TextStyle, root: c})
+					out = append(out, newRun(t.Text, at.Add(t.Position()), t.Size().Height, t.TextSize, t.TextStyle, c, at))
 				}
 			case *widget.Hyperlink: // a link inside the text: its label, inset as Fyne draws it
-				pad := theme.InnerPadding()
-				out = append(out, textRun{text: []rune(t.Text), pos: at.Add(t.Position()).AddXY(pad, 0), size: t.Size(),
-					tsize: theme.TextSize(), style: t.TextStyle, root: c})
+				pos := at.Add(t.Position()).AddXY(theme.InnerPadding(), 0)
+				out = append(out, newRun(t.Text, pos, t.Size().Height, theme.TextSize(), t.TextStyle, c, at))
 			}
 		}
 	}
@@ -403,7 +410,7 @@ func separator(a, b *textRun) string {
 	case sameLine(a, b):
 		return "\t"
 	case a.root == b.root && wrapped(a, b):
-		if endsSpace(a.text) || startsSpace(b.text) {
+		if a.root.code || endsSpace(a.text) || startsSpace(b.text) {
 			return ""
 		}
 		return " "
@@ -414,26 +421,13 @@ func separator(a, b *textRun) string {
 }
 
 // wrapped: b starts a line only because b's first word did not fit after
-// a (Fyne wraps a paragraph at word boundaries).
+// a (Fyne wraps a paragraph at word boundaries, code anywhere).
 func wrapped(a, b *textRun) bool {
 	word := string(b.text)
 	if i := strings.IndexFunc(word, unicode.IsSpace); i > 0 {
 		word = word[:i]
 	}
-	room := a.root.Size().Width - 2*theme.InnerPadding()
-	right := a.pos.X + a.size.Width + fyne.MeasureText(" "+word, b.tsize, b.style).Width
-	return right > rootX(a)+room
-}
-
-// rootX is the content x of a run's RichText's left edge: the run's x less
-// its offset in the RichText.
-func rootX(r *textRun) float32 {
-	for _, obj := range r.root.r.Objects() {
-		if t, ok := obj.(*canvas.Text); ok && t.Text == string(r.text) {
-			return r.pos.X - t.Position().X
-		}
-	}
-	return r.pos.X - theme.InnerPadding()
+	return a.pos.X+a.size.Width+fyne.MeasureText(" "+word, b.tsize, b.style).Width > a.right
 }
 
 func endsSpace(t []rune) bool   { return len(t) > 0 && unicode.IsSpace(t[len(t)-1]) }

@@ -176,3 +176,22 @@ func TestDoubleClickSelectsAWord(t *testing.T) {
 		}
 	})
 }
+
+// Code keeps its lines: a long line wrapped anywhere joins back without a
+// space, short lines keep their newlines.
+func TestDragSelectsCodeAsWritten(t *testing.T) {
+	h := newHarness(t)
+	long := "x := " + strings.Repeat("averyveryverylongidentifier+", 8) + "1"
+	av := h.reply("```go\nshort()\n" + long + "\nend()\n```")
+	h.ui(func() {
+		runs, _ := h.runsOf(av)
+		first, last := runs[0], runs[len(runs)-1]
+		if len(runs) < 4 {
+			t.Fatalf("the long line is not wrapped: %d runs", len(runs))
+		}
+		h.dragContent(at(first, 0), at(last, len(last.text)))
+		if got, want := h.d.transcript.Selection(), "short()\n"+long+"\nend()"; got != want {
+			t.Errorf("code selected as\n%q\nwant\n%q", got, want)
+		}
+	})
+}
