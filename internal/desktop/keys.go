@@ -101,6 +101,17 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 	return true
 }
 
+// typedRune is a character typed with nothing focused (after a click or a
+// drag over the transcript): it starts or continues the message, as in the
+// chat apps, instead of being lost.
+func (d *UI) typedRune(r rune) {
+	if d.topModal() != nil || d.composer.entry.Disabled() {
+		return
+	}
+	d.win.Canvas().Focus(d.composer.entry) // its cursor is where the user left it
+	d.composer.entry.TypedRune(r)
+}
+
 // copySelection is Ctrl+C with nothing focused (a drag over the
 // transcript takes the focus from the composer): it copies the text
 // dragged over and says so for a moment, as the Copy buttons do.

@@ -464,3 +464,19 @@ func TestCtrlCCopiesTheDragSelection(t *testing.T) {
 		return findText(h.d.win.Content(), "Copied 9 characters") != nil
 	})
 }
+
+// Typing with nothing focused (after a click or a drag over the
+// transcript) goes into the composer, at its cursor, instead of being lost;
+// not while a dialog is open.
+func TestTypingWithNothingFocusedGoesToTheComposer(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		c, e := h.d.win.Canvas(), h.d.composer.entry
+		test.Type(e, "hello")
+		c.Unfocus()
+		test.TypeOnCanvas(c, " there")
+		if e.Text != "hello there" || c.Focused() != e {
+			t.Errorf("typed with nothing focused: composer %q, focused %v", e.Text, c.Focused())
+		}
+	})
+}
