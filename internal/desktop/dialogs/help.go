@@ -68,7 +68,7 @@ func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 const userGuide = `# Reasonix Desktop
 
 ## Chat
-Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again (Regenerate keeps the earlier answer: ‹ 1/2 › under the reply switches between versions). Every message and code block has **Copy** (it shows a check mark once copied). A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn scroll the conversation.
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again (Regenerate keeps the earlier answer: ‹ 1/2 › under the reply switches between versions). Every message and code block has **Copy** (it shows a check mark once copied). Drag over the conversation to select text across messages (a double click selects a word), then Ctrl+C or **Copy selection** in a message's menu (right-click or ⋯); **Show Markdown source** there shows a message as it was written. Attach images (for a model that sees them) and text files with **Attach** or by dropping them on the window. A long paste becomes a chip above the message box ("Pasted text, 100,000 characters"), sent in full with your message; ✕ removes it. PgUp and PgDn, Home and End (Ctrl+Home and Ctrl+End from the message box) move through the conversation; the wheel moves three lines a notch. Typing anywhere goes into the message box.
 
 ## Tools and approvals
 The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.
@@ -80,7 +80,7 @@ The sidebar (Ctrl+B) lists this workspace's chats, newest first. Search covers t
 Plugins run outside any sandbox with your environment: install only what you trust. **Plugins → Manage** shows each plugin's state, what it may do (FULL TRUST), why it failed and its stderr; Restart, Disable and Remove are there too. **Install…** takes a folder; **Link** runs it from that folder instead of a copy. Cards and forms from plugins appear in the panel on the right; a stopped plugin's are greyed until it runs again.
 
 ## Settings
-Theme (System, Light, Dark), the send key, the default model, permissions, and which environment variables each plugin reads (names only).
+Theme (System, Light, Dark), the send key, the default model, permissions, and which environment variables each plugin reads (names only). **Providers and API keys…** takes each provider plugin's key, base URL and models; keys are kept in the system keyring (or a file only you can read), never in the settings file.
 `
 
 // ShowGuide opens the user guide; its links go to onLink (a confirmation).
