@@ -17,6 +17,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -46,8 +47,8 @@ func TestMCPServersWindow(t *testing.T) {
 	watchers := &changeWatchers{}
 	m := mcp.NewManager(mcp.Options{Handshake: time.Minute, Changed: watchers.notify})
 	t.Cleanup(m.Close)
-	m.Start([]mcp.Server{{Name: "ev", Command: node, Args: []string{srv, "stdio"}, Source: "settings"},
-		{Name: "crashes", Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}, Source: "plugin kit"}})
+	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: node, Args: []string{srv, "stdio"}}, Source: "settings"},
+		{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}}, Source: "plugin kit"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := m.WaitStarted(ctx); err != nil {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 )
 
 // Transport types of a server entry, as the Reasonix host spells them.
@@ -18,20 +20,13 @@ const (
 )
 
 // Server is one configured MCP server: an entry of a package's mcpServers
-// or of the user's settings. The JSON names are the Reasonix host's.
+// or of the user's settings. The entry's shape and JSON names are
+// mcpspec.Server, the one definition the package loader reads too; what is
+// added here is the entry's name and where it comes from and runs.
 type Server struct {
 	// Name is the key the entry had in its mcpServers map.
-	Name        string            `json:"-"`
-	Type        string            `json:"type,omitempty"`
-	Command     string            `json:"command,omitempty"`
-	Args        []string          `json:"args,omitempty"`
-	Env         map[string]string `json:"env,omitempty"`
-	URL         string            `json:"url,omitempty"`
-	Headers     map[string]string `json:"headers,omitempty"`
-	AutoStart   *bool             `json:"auto_start,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	DisplayName string            `json:"display_name,omitempty"`
-	Description string            `json:"description,omitempty"`
+	Name string `json:"-"`
+	mcpspec.Server
 
 	// Dir is the working directory of a stdio server (a package's root);
 	// Source says where the entry came from ("settings", "plugin <name>").
@@ -105,17 +100,20 @@ func DecodeServers(raw json.RawMessage) ([]Server, error) {
 	return out, nil
 }
 
+// decodeServer is the one place an entry's JSON becomes a Server. It
+// decodes the bare mcpspec.Server, so a type error reads "Go struct field
+// Server.args", not the embedding's path.
 func decodeServer(name string, raw json.RawMessage) (Server, error) {
-	var s Server
+	var e mcpspec.Server
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := dec.Decode(&e); err != nil {
 		return Server{}, fmt.Errorf("mcpServers.%s: %w", name, err)
 	}
 	if dec.More() {
 		return Server{}, fmt.Errorf("mcpServers.%s: trailing data", name)
 	}
-	s.Name = name
+	s := Server{Name: name, Server: e}
 	return s, s.Validate()
 }
 
