@@ -156,7 +156,7 @@ func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
 	if _, err := store.Load(); err != nil {
 		return nil, err
 	}
-	servers := chatServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
+	servers := agent.MCPServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
 	}

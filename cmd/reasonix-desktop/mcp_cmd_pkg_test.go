@@ -42,7 +42,7 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 		{Name: "broken", Root: t.TempDir(), MCPServers: json.RawMessage(`{"x": {"autoStart": false, "command": "y"}}`)},
 	}
 	var warnings []string
-	servers := chatServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
+	servers := agent.MCPServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "plugin broken") || !strings.Contains(warnings[0], "autoStart") {
 		t.Errorf("warnings %q: want the broken package named with its field", warnings)
 	}

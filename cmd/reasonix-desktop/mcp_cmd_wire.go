@@ -18,62 +18,14 @@ import (
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// How a chat's MCP set is built: the user's servers (mcp.json) and the
-// enabled plugin packages' mcpServers, the user's entry winning on a name
-// both have; prompts offered as slash commands; elicitations asked through
-// the front end's prompt dialogs.
+// How a chat's MCP manager is wired: its servers (agent.MCPServers: the
+// user's and the enabled packages', merged by mcp.Merge), prompts offered
+// as slash commands, elicitations asked through the front end's prompt
+// dialogs.
 
 // packageLoader reads the enabled packages' contributions (a test gives
 // its own packages).
 type packageLoader func() ([]agent.Package, []error)
-
-// chatServers is the servers a chat starts: the user's and the packages'.
-// A broken entry is a warning naming it; the rest start.
-func chatServers(layout agent.Layout, load packageLoader, warn func(string)) []mcp.Server {
-	user, err := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}.Load()
-	if err != nil {
-		warn(err.Error())
-	}
-	if load == nil {
-		load = func() ([]agent.Package, []error) { return agent.LoadPackages(layout) }
-	}
-	pkgs, errs := load()
-	for _, e := range errs {
-		warn(e.Error())
-	}
-	var fromPkgs [][]mcp.Server
-	for _, p := range pkgs {
-		servers, err := mcp.PackageServers(p.Name, p.Root, p.MCPServers)
-		if err != nil {
-			warn(err.Error())
-			continue
-		}
-		fromPkgs = append(fromPkgs, servers)
-	}
-	all, err := mcp.Merge(user, fromPkgs...)
-	if err != nil { // two packages name one server: the user's and the first package's still run
-		warn(err.Error())
-		all, _ = mcp.Merge(user, firstDeclared(fromPkgs)...)
-	}
-	return all
-}
-
-// firstDeclared drops a server a later package declares again.
-func firstDeclared(pkgs [][]mcp.Server) [][]mcp.Server {
-	seen := map[string]bool{}
-	out := make([][]mcp.Server, 0, len(pkgs))
-	for _, servers := range pkgs {
-		var keep []mcp.Server
-		for _, s := range servers {
-			if !seen[s.Name] {
-				seen[s.Name] = true
-				keep = append(keep, s)
-			}
-		}
-		out = append(out, keep)
-	}
-	return out
-}
 
 // startChatMCP makes the chat's MCP manager and starts its servers in the
 // background; elicitations go to ask (nil: declined).
@@ -94,7 +46,7 @@ func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask
 		warn(err.Error())
 	}
 	m.SetDisabled(off)
-	m.Start(chatServers(layout, load, warn))
+	m.Start(agent.MCPServers(layout, load, warn))
 	return m
 }
 

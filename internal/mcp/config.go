@@ -118,14 +118,23 @@ func decodeServer(name string, raw json.RawMessage) (Server, error) {
 }
 
 // Merge is the servers of the packages with the user's own: the user's
-// entry wins on a name both have. Two packages naming the same server is
-// an error (which one runs would depend on install order).
+// entry wins on a name both have (the user chose it; a package only
+// offers). Two packages naming the same server is an error naming both,
+// the first that clashes; the servers are still returned, with the entry
+// of the package that comes first in packages, so one broken package does
+// not stop the others (callers pass packages in name order, as the store
+// lists them, which makes the winner the same at every start). The result
+// is sorted by name, the order servers start in.
 func Merge(user []Server, packages ...[]Server) ([]Server, error) {
 	byName := map[string]Server{}
+	var clash error
 	for _, pkg := range packages {
 		for _, s := range pkg {
 			if prev, ok := byName[s.Name]; ok {
-				return nil, fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
+				if clash == nil {
+					clash = fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
+				}
+				continue
 			}
 			byName[s.Name] = s
 		}
@@ -138,7 +147,7 @@ func Merge(user []Server, packages ...[]Server) ([]Server, error) {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	return out, clash
 }
 
 // ToolName is the host's name of a server's tool: mcp__<server>__<tool>.
