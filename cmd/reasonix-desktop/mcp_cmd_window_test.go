@@ -44,8 +44,7 @@ func objects(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 func TestMCPServersWindow(t *testing.T) {
 	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
 	dir := t.TempDir()
-	watchers := &changeWatchers{}
-	m := mcp.NewManager(mcp.Options{Handshake: time.Minute, Changed: watchers.notify})
+	m := mcp.NewManager(mcp.Options{Handshake: time.Minute})
 	t.Cleanup(m.Close)
 	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: node, Args: []string{srv, "stdio"}}, Source: "settings"},
 		{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}}, Source: "plugin kit"}})
@@ -54,7 +53,7 @@ func TestMCPServersWindow(t *testing.T) {
 	if err := m.WaitStarted(ctx); err != nil {
 		t.Fatal(err)
 	}
-	src := &mcpWindowSource{m: m, watchers: watchers, disabled: mcp.DisabledStore{Path: filepath.Join(dir, mcp.DisabledFileName)}}
+	src := &mcpWindowSource{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(dir, mcp.DisabledFileName)}}
 
 	a := test.NewTempApp(t)
 	b := uikit.NewBridge()

@@ -7,13 +7,11 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -29,7 +27,7 @@ type packageLoader func() ([]agent.Package, []error)
 
 // startChatMCP makes the chat's MCP manager and starts its servers in the
 // background; elicitations go to ask (nil: declined).
-func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask promptAsker, watchers *changeWatchers, log *slog.Logger, stderr io.Writer) *mcp.Manager {
+func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask promptAsker, log *slog.Logger, stderr io.Writer) *mcp.Manager {
 	warn := func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) }
 	opts, err := mcpOptions()
 	if err != nil {
@@ -39,7 +37,6 @@ func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask
 	if ask != nil {
 		opts.Elicit = elicitor{ask: ask}
 	}
-	opts.Changed = watchers.notify
 	m := mcp.NewManager(opts)
 	off, err := mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}.Load()
 	if err != nil {
@@ -128,51 +125,4 @@ func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitPara
 		content[k] = v
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
-}
-
-// mcpStatusLine is a server's state for a warning line.
-func mcpStatusLine(st mcp.Status) string {
-	return fmt.Sprintf("mcp server %s did not start: %s", st.Name, redact.String(st.Err))
-}
-
-// changeWatchers fans the manager's change notices out to whoever shows
-// the servers (the window's MCP servers dialog). Safe for concurrent use;
-// a nil *changeWatchers notifies nobody.
-type changeWatchers struct {
-	mu   sync.Mutex
-	next int
-	fns  map[int]func()
-}
-
-func (w *changeWatchers) notify() {
-	if w == nil {
-		return
-	}
-	w.mu.Lock()
-	fns := make([]func(), 0, len(w.fns))
-	for _, f := range w.fns {
-		fns = append(fns, f)
-	}
-	w.mu.Unlock()
-	for _, f := range fns {
-		f()
-	}
-}
-
-// watch calls fn (on the notifier's goroutine) at every change until the
-// returned func is called.
-func (w *changeWatchers) watch(fn func()) (stop func()) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fns == nil {
-		w.fns = map[int]func(){}
-	}
-	id := w.next
-	w.next++
-	w.fns[id] = fn
-	return func() {
-		w.mu.Lock()
-		delete(w.fns, id)
-		w.mu.Unlock()
-	}
 }
