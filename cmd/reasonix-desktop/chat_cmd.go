@@ -37,9 +37,9 @@ type coreFlags struct {
 	onFrame func(plugin string, f ndjson.FrameInfo)
 	// packages, when set, replaces reading the plugin packages (tests).
 	packages packageLoader
-	// onMCP is given the chat's MCP servers and their change notices once
-	// they start (the window's MCP servers dialog).
-	onMCP func(*mcp.Manager, *changeWatchers)
+	// onMCP is given the chat's MCP servers once they start (the window's
+	// MCP servers dialog).
+	onMCP func(*mcp.Manager)
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -72,10 +72,9 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
 	// MCP servers start in the background: the window never waits for one.
-	watchers := &changeWatchers{}
-	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, watchers, logger, stderr)
+	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, logger, stderr)
 	if f.onMCP != nil {
-		f.onMCP(servers, watchers)
+		f.onMCP(servers)
 	}
 	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
 		OnFrame: f.onFrame, CommandSource: mcpPrompts{m: servers},
@@ -91,7 +90,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 				servers.WaitStarted(ctx)
 				for _, st := range servers.Servers() {
 					if st.State == mcp.StateFailed {
-						fmt.Fprintln(stderr, "warning:", safe(mcpStatusLine(st)))
+						fmt.Fprintln(stderr, "warning:", safe(st.StartFailure()))
 					}
 				}
 			}

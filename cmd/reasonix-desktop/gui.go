@@ -87,8 +87,8 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
 		cf.onFrame = ui.OnFrame
-		cf.onMCP = func(m *mcp.Manager, w *changeWatchers) {
-			ui.SetMCP(&mcpWindowSource{m: m, watchers: w, disabled: mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}})
+		cf.onMCP = func(m *mcp.Manager) {
+			ui.SetMCP(&mcpWindowSource{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}})
 		}
 		core, closeCore, err := cf.open(ctx, ui, protocol.UIHostDesktop, stderr)
 		if err != nil {

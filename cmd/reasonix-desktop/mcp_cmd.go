@@ -15,6 +15,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 )
 
 const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
@@ -136,7 +137,7 @@ func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, heade
 	if err != nil {
 		return err
 	}
-	s := mcp.Server{Name: name, Type: typ, URL: url}
+	s := mcp.Server{Name: name, Server: mcpspec.Server{Type: typ, URL: url}}
 	if len(command) > 0 {
 		s.Command, s.Args = command[0], command[1:]
 	}
@@ -155,7 +156,7 @@ func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
 	if _, err := store.Load(); err != nil {
 		return nil, err
 	}
-	servers := chatServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
+	servers := agent.MCPServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
 	if len(servers) == 0 {
 		return nil, fmt.Errorf("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
 	}

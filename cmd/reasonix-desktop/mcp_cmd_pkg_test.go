@@ -11,6 +11,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -30,7 +31,7 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 	}
 	layout := agent.Layout{Root: t.TempDir()}
 	user := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
-	if err := user.Put(mcp.Server{Name: "shared", Command: node, Args: []string{srv, "stdio"}}); err != nil {
+	if err := user.Put(mcp.Server{Name: "shared", Server: mcpspec.Server{Command: node, Args: []string{srv, "stdio"}}}); err != nil {
 		t.Fatal(err)
 	}
 	pkgs := []agent.Package{
@@ -41,7 +42,7 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 		{Name: "broken", Root: t.TempDir(), MCPServers: json.RawMessage(`{"x": {"autoStart": false, "command": "y"}}`)},
 	}
 	var warnings []string
-	servers := chatServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
+	servers := agent.MCPServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "plugin broken") || !strings.Contains(warnings[0], "autoStart") {
 		t.Errorf("warnings %q: want the broken package named with its field", warnings)
 	}

@@ -15,7 +15,6 @@ import (
 // next turn.
 type mcpWindowSource struct {
 	m        *mcp.Manager
-	watchers *changeWatchers
 	disabled mcp.DisabledStore
 
 	mu sync.Mutex // serialises the disabled file's read-modify-write
@@ -54,4 +53,4 @@ func (s *mcpWindowSource) SetToolEnabled(tool string, enabled bool) error {
 
 func (s *mcpWindowSource) Restart(server string) error { return s.m.Restart(server) }
 
-func (s *mcpWindowSource) Watch(fn func()) (stop func()) { return s.watchers.watch(fn) }
+func (s *mcpWindowSource) Watch(fn func()) (stop func()) { return s.m.Watch(fn) }

@@ -17,6 +17,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -43,17 +44,16 @@ func objects(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 func TestMCPServersWindow(t *testing.T) {
 	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
 	dir := t.TempDir()
-	watchers := &changeWatchers{}
-	m := mcp.NewManager(mcp.Options{Handshake: time.Minute, Changed: watchers.notify})
+	m := mcp.NewManager(mcp.Options{Handshake: time.Minute})
 	t.Cleanup(m.Close)
-	m.Start([]mcp.Server{{Name: "ev", Command: node, Args: []string{srv, "stdio"}, Source: "settings"},
-		{Name: "crashes", Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}, Source: "plugin kit"}})
+	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: node, Args: []string{srv, "stdio"}}, Source: "settings"},
+		{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}}, Source: "plugin kit"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := m.WaitStarted(ctx); err != nil {
 		t.Fatal(err)
 	}
-	src := &mcpWindowSource{m: m, watchers: watchers, disabled: mcp.DisabledStore{Path: filepath.Join(dir, mcp.DisabledFileName)}}
+	src := &mcpWindowSource{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(dir, mcp.DisabledFileName)}}
 
 	a := test.NewTempApp(t)
 	b := uikit.NewBridge()

@@ -7,77 +7,27 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strconv"
-	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
 	"github.com/reasonix/reasonix-desktop/internal/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
-// How a chat's MCP set is built: the user's servers (mcp.json) and the
-// enabled plugin packages' mcpServers, the user's entry winning on a name
-// both have; prompts offered as slash commands; elicitations asked through
-// the front end's prompt dialogs.
+// How a chat's MCP manager is wired: its servers (agent.MCPServers: the
+// user's and the enabled packages', merged by mcp.Merge), prompts offered
+// as slash commands, elicitations asked through the front end's prompt
+// dialogs.
 
 // packageLoader reads the enabled packages' contributions (a test gives
 // its own packages).
 type packageLoader func() ([]agent.Package, []error)
 
-// chatServers is the servers a chat starts: the user's and the packages'.
-// A broken entry is a warning naming it; the rest start.
-func chatServers(layout agent.Layout, load packageLoader, warn func(string)) []mcp.Server {
-	user, err := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}.Load()
-	if err != nil {
-		warn(err.Error())
-	}
-	if load == nil {
-		load = func() ([]agent.Package, []error) { return agent.LoadPackages(layout) }
-	}
-	pkgs, errs := load()
-	for _, e := range errs {
-		warn(e.Error())
-	}
-	var fromPkgs [][]mcp.Server
-	for _, p := range pkgs {
-		servers, err := mcp.PackageServers(p.Name, p.Root, p.MCPServers)
-		if err != nil {
-			warn(err.Error())
-			continue
-		}
-		fromPkgs = append(fromPkgs, servers)
-	}
-	all, err := mcp.Merge(user, fromPkgs...)
-	if err != nil { // two packages name one server: the user's and the first package's still run
-		warn(err.Error())
-		all, _ = mcp.Merge(user, firstDeclared(fromPkgs)...)
-	}
-	return all
-}
-
-// firstDeclared drops a server a later package declares again.
-func firstDeclared(pkgs [][]mcp.Server) [][]mcp.Server {
-	seen := map[string]bool{}
-	out := make([][]mcp.Server, 0, len(pkgs))
-	for _, servers := range pkgs {
-		var keep []mcp.Server
-		for _, s := range servers {
-			if !seen[s.Name] {
-				seen[s.Name] = true
-				keep = append(keep, s)
-			}
-		}
-		out = append(out, keep)
-	}
-	return out
-}
-
 // startChatMCP makes the chat's MCP manager and starts its servers in the
 // background; elicitations go to ask (nil: declined).
-func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask promptAsker, watchers *changeWatchers, log *slog.Logger, stderr io.Writer) *mcp.Manager {
+func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask promptAsker, log *slog.Logger, stderr io.Writer) *mcp.Manager {
 	warn := func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) }
 	opts, err := mcpOptions()
 	if err != nil {
@@ -87,14 +37,13 @@ func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask
 	if ask != nil {
 		opts.Elicit = elicitor{ask: ask}
 	}
-	opts.Changed = watchers.notify
 	m := mcp.NewManager(opts)
 	off, err := mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}.Load()
 	if err != nil {
 		warn(err.Error())
 	}
 	m.SetDisabled(off)
-	m.Start(chatServers(layout, load, warn))
+	m.Start(agent.MCPServers(layout, load, warn))
 	return m
 }
 
@@ -176,51 +125,4 @@ func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitPara
 		content[k] = v
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
-}
-
-// mcpStatusLine is a server's state for a warning line.
-func mcpStatusLine(st mcp.Status) string {
-	return fmt.Sprintf("mcp server %s did not start: %s", st.Name, redact.String(st.Err))
-}
-
-// changeWatchers fans the manager's change notices out to whoever shows
-// the servers (the window's MCP servers dialog). Safe for concurrent use;
-// a nil *changeWatchers notifies nobody.
-type changeWatchers struct {
-	mu   sync.Mutex
-	next int
-	fns  map[int]func()
-}
-
-func (w *changeWatchers) notify() {
-	if w == nil {
-		return
-	}
-	w.mu.Lock()
-	fns := make([]func(), 0, len(w.fns))
-	for _, f := range w.fns {
-		fns = append(fns, f)
-	}
-	w.mu.Unlock()
-	for _, f := range fns {
-		f()
-	}
-}
-
-// watch calls fn (on the notifier's goroutine) at every change until the
-// returned func is called.
-func (w *changeWatchers) watch(fn func()) (stop func()) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fns == nil {
-		w.fns = map[int]func(){}
-	}
-	id := w.next
-	w.next++
-	w.fns[id] = fn
-	return func() {
-		w.mu.Lock()
-		delete(w.fns, id)
-		w.mu.Unlock()
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -17,7 +18,7 @@ import (
 func BenchmarkCallManager(b *testing.B) {
 	m := NewManager(Options{Handshake: time.Minute})
 	defer m.Close()
-	m.Start([]Server{{Name: "ev", Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}})
+	m.Start([]Server{{Name: "ev", Server: mcpspec.Server{Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}}})
 	if err := m.WaitStarted(context.Background()); err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 )
 
 // Transport types of a server entry, as the Reasonix host spells them.
@@ -18,20 +20,13 @@ const (
 )
 
 // Server is one configured MCP server: an entry of a package's mcpServers
-// or of the user's settings. The JSON names are the Reasonix host's.
+// or of the user's settings. The entry's shape and JSON names are
+// mcpspec.Server, the one definition the package loader reads too; what is
+// added here is the entry's name and where it comes from and runs.
 type Server struct {
 	// Name is the key the entry had in its mcpServers map.
-	Name        string            `json:"-"`
-	Type        string            `json:"type,omitempty"`
-	Command     string            `json:"command,omitempty"`
-	Args        []string          `json:"args,omitempty"`
-	Env         map[string]string `json:"env,omitempty"`
-	URL         string            `json:"url,omitempty"`
-	Headers     map[string]string `json:"headers,omitempty"`
-	AutoStart   *bool             `json:"auto_start,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	DisplayName string            `json:"display_name,omitempty"`
-	Description string            `json:"description,omitempty"`
+	Name string `json:"-"`
+	mcpspec.Server
 
 	// Dir is the working directory of a stdio server (a package's root);
 	// Source says where the entry came from ("settings", "plugin <name>").
@@ -105,29 +100,41 @@ func DecodeServers(raw json.RawMessage) ([]Server, error) {
 	return out, nil
 }
 
+// decodeServer is the one place an entry's JSON becomes a Server. It
+// decodes the bare mcpspec.Server, so a type error reads "Go struct field
+// Server.args", not the embedding's path.
 func decodeServer(name string, raw json.RawMessage) (Server, error) {
-	var s Server
+	var e mcpspec.Server
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := dec.Decode(&e); err != nil {
 		return Server{}, fmt.Errorf("mcpServers.%s: %w", name, err)
 	}
 	if dec.More() {
 		return Server{}, fmt.Errorf("mcpServers.%s: trailing data", name)
 	}
-	s.Name = name
+	s := Server{Name: name, Server: e}
 	return s, s.Validate()
 }
 
 // Merge is the servers of the packages with the user's own: the user's
-// entry wins on a name both have. Two packages naming the same server is
-// an error (which one runs would depend on install order).
+// entry wins on a name both have (the user chose it; a package only
+// offers). Two packages naming the same server is an error naming both,
+// the first that clashes; the servers are still returned, with the entry
+// of the package that comes first in packages, so one broken package does
+// not stop the others (callers pass packages in name order, as the store
+// lists them, which makes the winner the same at every start). The result
+// is sorted by name, the order servers start in.
 func Merge(user []Server, packages ...[]Server) ([]Server, error) {
 	byName := map[string]Server{}
+	var clash error
 	for _, pkg := range packages {
 		for _, s := range pkg {
 			if prev, ok := byName[s.Name]; ok {
-				return nil, fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
+				if clash == nil {
+					clash = fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
+				}
+				continue
 			}
 			byName[s.Name] = s
 		}
@@ -140,7 +147,7 @@ func Merge(user []Server, packages ...[]Server) ([]Server, error) {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
+	return out, clash
 }
 
 // ToolName is the host's name of a server's tool: mcp__<server>__<tool>.

@@ -99,18 +99,15 @@ type Options struct {
 	Roots []string
 	// Elicit answers elicitations; nil declines them.
 	Elicit Elicitor
-	// Changed is told, on its own goroutine, that a state or a tool list
-	// changed. It must not call back into the Manager synchronously in a
-	// way that waits for the Manager's work (it may call Servers/Tools).
-	Changed func()
 }
 
 // Manager runs a set of MCP servers. Every method is safe for concurrent
 // use and none waits for a server to start: Tools lists what is ready.
 type Manager struct {
-	opts Options
-	log  *slog.Logger
-	sem  chan struct{}
+	opts  Options
+	log   *slog.Logger
+	sem   chan struct{}
+	watch watchers // watch.go
 
 	mu       sync.Mutex
 	servers  map[string]*server
@@ -312,9 +309,12 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage, p
 	return res, nil
 }
 
+// changed tells the watchers (Watch) that a state or a tool list changed,
+// on a goroutine of its own: the caller is a server's work. With nobody
+// watching (a terminal chat, the mcp command) no goroutine starts.
 func (m *Manager) changed() {
-	if f := m.opts.Changed; f != nil {
-		go f()
+	if m.watch.any() {
+		go m.watch.notify()
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
@@ -24,7 +25,7 @@ func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
 // everything is server-everything over stdio, as a package entry names it.
 func everything(t *testing.T) Server {
-	return Server{Name: "everything", Command: testutil.Node(t), Args: []string{testutil.MCPServer(t, "server-everything"), "stdio"}}
+	return Server{Name: "everything", Server: mcpspec.Server{Command: testutil.Node(t), Args: []string{testutil.MCPServer(t, "server-everything"), "stdio"}}}
 }
 
 func started(t *testing.T, opts Options, servers ...Server) *Manager {
@@ -210,8 +211,8 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 		}
 		return err == nil
 	})
-	m := started(t, slow, Server{Name: "web", Type: TypeHTTP, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port),
-		Headers: map[string]string{"X-Test": "1"}})
+	m := started(t, slow, Server{Name: "web", Server: mcpspec.Server{Type: TypeHTTP, URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port),
+		Headers: map[string]string{"X-Test": "1"}}})
 	if st := m.Servers(); st[0].State != StateReady {
 		t.Fatalf("status %+v", st)
 	}
@@ -226,8 +227,8 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 // good server started beside them.
 func TestHangingAndCrashingServersAreNamed(t *testing.T) {
 	node := testutil.Node(t)
-	hang := Server{Name: "hangs", Command: node, Args: []string{"-e", "setInterval(() => {}, 1000)"}}
-	crash := Server{Name: "crashes", Command: node, Args: []string{"-e", "console.error('fatal: config broken'); process.exit(3)"}}
+	hang := Server{Name: "hangs", Server: mcpspec.Server{Command: node, Args: []string{"-e", "setInterval(() => {}, 1000)"}}}
+	crash := Server{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: config broken'); process.exit(3)"}}}
 	// The crashing one gets a long bound: node itself may take seconds to
 	// start on a loaded machine, and it must be seen exiting, not timing out.
 	m := NewManager(Options{Handshake: 3 * time.Second})
@@ -283,6 +284,9 @@ func TestDecodeServers(t *testing.T) {
 	}{
 		{"stdio and http", `{"b":{"command":"npx","args":["-y","x"]},"a":{"type":"http","url":"https://h/mcp","headers":{"Authorization":"Bearer x"}}}`, "", []string{"a", "b"}},
 		{"camelCase autoStart", `{"a":{"command":"x","autoStart":false}}`, `mcpServers.a: json: unknown field "autoStart"`, nil},
+		// What the package loader writes for a Claude Code .mcp.json server:
+		// one shape (mcpspec.Server), so the runtime reads every field of it.
+		{"imported from .mcp.json", `{"a":{"type":"stdio","command":"x","auto_start":false,"display_name":"A","imported":true}}`, "", []string{"a"}},
 		{"no command", `{"a":{"args":["x"]}}`, `command: required`, nil},
 		{"bad type", `{"a":{"type":"websocket","url":"ws://h"}}`, `type: "websocket"`, nil},
 		{"bad url", `{"a":{"type":"sse","url":"file:///x"}}`, `url: want an http(s) URL`, nil},
@@ -312,13 +316,13 @@ func TestDecodeServers(t *testing.T) {
 }
 
 func TestMergeUserWins(t *testing.T) {
-	pkg := []Server{{Name: "a", Command: "pkg", Source: "plugin p"}, {Name: "b", Command: "pkg", Source: "plugin p"}}
-	user := []Server{{Name: "a", Command: "mine", Source: "settings"}}
+	pkg := []Server{{Name: "a", Server: mcpspec.Server{Command: "pkg"}, Source: "plugin p"}, {Name: "b", Server: mcpspec.Server{Command: "pkg"}, Source: "plugin p"}}
+	user := []Server{{Name: "a", Server: mcpspec.Server{Command: "mine"}, Source: "settings"}}
 	got, err := Merge(user, pkg)
 	if err != nil || len(got) != 2 || got[0].Command != "mine" || got[1].Command != "pkg" {
 		t.Fatalf("%+v %v", got, err)
 	}
-	if _, err := Merge(nil, pkg, []Server{{Name: "b", Command: "other", Source: "plugin q"}}); err == nil || !strings.Contains(err.Error(), "plugin p and plugin q") {
+	if _, err := Merge(nil, pkg, []Server{{Name: "b", Server: mcpspec.Server{Command: "other"}, Source: "plugin q"}}); err == nil || !strings.Contains(err.Error(), "plugin p and plugin q") {
 		t.Fatalf("a clash between packages: %v", err)
 	}
 }
@@ -340,13 +344,13 @@ func TestStore(t *testing.T) {
 	if got, err := st.Load(); err != nil || got != nil {
 		t.Fatalf("missing file: %v %v", got, err)
 	}
-	if err := st.Put(Server{Name: "fs", Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."}}); err != nil {
+	if err := st.Put(Server{Name: "fs", Server: mcpspec.Server{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "."}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Put(Server{Name: "web", Type: TypeHTTP, URL: "https://example.invalid/mcp", Headers: map[string]string{"Authorization": "Bearer x"}}); err != nil {
+	if err := st.Put(Server{Name: "web", Server: mcpspec.Server{Type: TypeHTTP, URL: "https://example.invalid/mcp", Headers: map[string]string{"Authorization": "Bearer x"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Put(Server{Name: "bad", Type: TypeHTTP}); err == nil {
+	if err := st.Put(Server{Name: "bad", Server: mcpspec.Server{Type: TypeHTTP}}); err == nil {
 		t.Fatal("an invalid entry was saved")
 	}
 	got, err := st.Load()

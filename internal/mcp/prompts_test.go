@@ -5,6 +5,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 )
 
 func TestPromptParseArgs(t *testing.T) {
@@ -71,7 +73,7 @@ func FuzzPromptParseArgs(f *testing.F) {
 func TestReferences(t *testing.T) {
 	m := NewManager(Options{})
 	defer m.Close()
-	m.Start([]Server{{Name: "ev", Command: "x", AutoStart: new(bool)}, {Name: "fs.1", Command: "x", AutoStart: new(bool)}})
+	m.Start([]Server{{Name: "ev", Server: mcpspec.Server{Command: "x", AutoStart: new(bool)}}, {Name: "fs.1", Server: mcpspec.Server{Command: "x", AutoStart: new(bool)}}})
 	for _, c := range []struct {
 		text string
 		want []Reference

@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -32,7 +33,7 @@ func callTurnCore(b *testing.B, interceptors int) *agent.Core {
 			"env": map[string]any{"NOOP_POINTS": strings.Join(all, ",")}}}))
 	}
 	m := mcp.NewManager(mcp.Options{Handshake: time.Minute})
-	m.Start([]mcp.Server{{Name: "ev", Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}})
+	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}}})
 	if err := m.WaitStarted(context.Background()); err != nil {
 		b.Fatal(err)
 	}

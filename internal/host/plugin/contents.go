@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
@@ -75,7 +76,7 @@ func (p *Package) Inventory() Inventory {
 			inv.Hooks = append(inv.Hooks, HookLine{Event: redact.String(e), Match: redact.String(h.Match), Run: hookRun(h, p.Root)})
 		}
 	}
-	var servers map[string]MCPServerEntry
+	var servers map[string]mcpspec.Server
 	json.Unmarshal(p.MCPServers, &servers)
 	for _, name := range slices.Sorted(maps.Keys(servers)) {
 		s := servers[name]

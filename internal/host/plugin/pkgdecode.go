@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -33,22 +34,6 @@ type contributesDoc struct {
 	MCPServers map[string]json.RawMessage   `json:"mcpServers,omitempty"`
 }
 
-// MCPServerEntry is one mcpServers entry with the Reasonix names (the real
-// host rejects camelCase autoStart: it is an unknown field here too).
-type MCPServerEntry struct {
-	Type        string            `json:"type,omitempty"`
-	Command     string            `json:"command,omitempty"`
-	Args        []string          `json:"args,omitempty"`
-	Env         map[string]string `json:"env,omitempty"`
-	URL         string            `json:"url,omitempty"`
-	Headers     map[string]string `json:"headers,omitempty"`
-	AutoStart   *bool             `json:"auto_start,omitempty"`
-	Tier        string            `json:"tier,omitempty"`
-	DisplayName string            `json:"display_name,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Imported    bool              `json:"imported,omitempty"`
-}
-
 // pathObject is the object form of a path list item.
 type pathObject struct {
 	Path string `json:"path,omitempty"`
@@ -59,7 +44,7 @@ type pathObject struct {
 type relPaths struct {
 	Skills, Agents, Commands, Prompts, Themes []string
 	Hooks                                     map[string][]Hook
-	MCPServers                                map[string]MCPServerEntry
+	MCPServers                                map[string]mcpspec.Server
 	MCPRaw                                    map[string]json.RawMessage
 }
 
@@ -130,7 +115,7 @@ func decodeContributions(m *Manifest) (*relPaths, error) {
 				"MCP server %q is defined differently in mcpServers and contributes.mcpServers", name)
 		}
 		if out.MCPServers == nil {
-			out.MCPServers, out.MCPRaw = map[string]MCPServerEntry{}, map[string]json.RawMessage{}
+			out.MCPServers, out.MCPRaw = map[string]mcpspec.Server{}, map[string]json.RawMessage{}
 		}
 		out.MCPServers[name], out.MCPRaw[name] = cm[name], craw[name]
 	}
@@ -290,13 +275,13 @@ func mergeHooks(legacy, contrib map[string][]Hook) (map[string][]Hook, error) {
 
 // parseMCPMap decodes each server strictly; it returns the decoded entries
 // and their compact JSON.
-func parseMCPMap(raw map[string]json.RawMessage, at string) (map[string]MCPServerEntry, map[string]json.RawMessage, error) {
+func parseMCPMap(raw map[string]json.RawMessage, at string) (map[string]mcpspec.Server, map[string]json.RawMessage, error) {
 	if len(raw) == 0 {
 		return nil, nil, nil
 	}
-	out, compact := map[string]MCPServerEntry{}, map[string]json.RawMessage{}
+	out, compact := map[string]mcpspec.Server{}, map[string]json.RawMessage{}
 	for _, name := range slices.Sorted(maps.Keys(raw)) {
-		var e MCPServerEntry
+		var e mcpspec.Server
 		if err := protocol.DecodeStrict(raw[name], &e); err != nil {
 			return nil, nil, manifestError(err, protocol.JoinPath(at, name))
 		}

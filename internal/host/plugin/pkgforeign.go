@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -285,12 +286,12 @@ func claudeMCP(root string, out *relPaths) []string {
 		if display == "" {
 			display = name
 		}
-		e := MCPServerEntry{Type: typ, Command: strings.TrimSpace(s.Command), Args: s.Args, Env: s.Env,
+		e := mcpspec.Server{Type: typ, Command: strings.TrimSpace(s.Command), Args: s.Args, Env: s.Env,
 			URL: strings.TrimSpace(s.URL), Headers: s.Headers, AutoStart: &off, DisplayName: display,
 			Description: strings.TrimSpace(s.Description), Imported: true}
 		raw, _ := json.Marshal(e)
 		if out.MCPServers == nil {
-			out.MCPServers, out.MCPRaw = map[string]MCPServerEntry{}, map[string]json.RawMessage{}
+			out.MCPServers, out.MCPRaw = map[string]mcpspec.Server{}, map[string]json.RawMessage{}
 		}
 		out.MCPServers[id], out.MCPRaw[id] = e, raw
 	}
