@@ -43,8 +43,9 @@ func TestPackageMCPServersJoinTheUsers(t *testing.T) {
 	}
 	var warnings []string
 	servers := agent.MCPServers(layout, func() ([]agent.Package, []error) { return pkgs, nil }, func(s string) { warnings = append(warnings, s) })
-	if len(warnings) != 1 || !strings.Contains(warnings[0], "plugin broken") || !strings.Contains(warnings[0], "autoStart") {
-		t.Errorf("warnings %q: want the broken package named with its field", warnings)
+	if len(warnings) != 2 || !strings.Contains(warnings[0], "plugin broken") || !strings.Contains(warnings[0], "autoStart") ||
+		warnings[1] != `kit: plugin MCP server "shared" skipped because config already defines that name` {
+		t.Errorf("warnings %q: want the broken package named with its field, then kit's shared left out", warnings)
 	}
 	source := map[string]string{}
 	for _, s := range servers {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -117,37 +118,45 @@ func decodeServer(name string, raw json.RawMessage) (Server, error) {
 	return s, s.Validate()
 }
 
-// Merge is the servers of the packages with the user's own: the user's
-// entry wins on a name both have (the user chose it; a package only
-// offers). Two packages naming the same server is an error naming both,
-// the first that clashes; the servers are still returned, with the entry
-// of the package that comes first in packages, so one broken package does
-// not stop the others (callers pass packages in name order, as the store
-// lists them, which makes the winner the same at every start). The result
-// is sorted by name, the order servers start in.
-func Merge(user []Server, packages ...[]Server) ([]Server, error) {
+// Merge is the servers of the packages with the user's own, as the real
+// host merges them: the user's entry wins on a name both have (the user
+// chose it; a package only offers); of two packages naming one server the
+// first keeps it, silently when both entries are the same. Each entry left
+// out is a warning in the real host's words ("<pkg>: plugin MCP server "x"
+// skipped because config already defines that name", "... conflicts with
+// package <owner> and was skipped"); the rest are returned, so one broken
+// package does not stop the others. Callers pass packages in name order,
+// as the store lists them, which makes the winner the same at every start.
+// The result is sorted by name, the order servers start in.
+func Merge(user []Server, packages ...[]Server) ([]Server, []string) {
 	byName := map[string]Server{}
-	var clash error
-	for _, pkg := range packages {
-		for _, s := range pkg {
-			if prev, ok := byName[s.Name]; ok {
-				if clash == nil {
-					clash = fmt.Errorf("mcp server %q is declared by both %s and %s", s.Name, prev.Source, s.Source)
-				}
-				continue
-			}
-			byName[s.Name] = s
-		}
-	}
 	for _, s := range user {
 		byName[s.Name] = s
+	}
+	owner := map[string]string{} // server name → the package whose entry runs
+	var warnings []string
+	for _, pkg := range packages {
+		for _, s := range pkg {
+			name := strings.TrimPrefix(s.Source, "plugin ")
+			prev, taken := byName[s.Name]
+			switch first, byPackage := owner[s.Name]; {
+			case !taken:
+				byName[s.Name], owner[s.Name] = s, name
+			case byPackage && reflect.DeepEqual(prev.Server, s.Server):
+				// the same entry twice: nothing to say
+			case byPackage:
+				warnings = append(warnings, fmt.Sprintf("%s: plugin MCP server %q conflicts with package %s and was skipped", name, s.Name, first))
+			default:
+				warnings = append(warnings, fmt.Sprintf("%s: plugin MCP server %q skipped because config already defines that name", name, s.Name))
+			}
+		}
 	}
 	out := make([]Server, 0, len(byName))
 	for _, s := range byName {
 		out = append(out, s)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, clash
+	return out, warnings
 }
 
 // ToolName is the host's name of a server's tool: mcp__<server>__<tool>.

@@ -315,18 +315,6 @@ func TestDecodeServers(t *testing.T) {
 	}
 }
 
-func TestMergeUserWins(t *testing.T) {
-	pkg := []Server{{Name: "a", Server: mcpspec.Server{Command: "pkg"}, Source: "plugin p"}, {Name: "b", Server: mcpspec.Server{Command: "pkg"}, Source: "plugin p"}}
-	user := []Server{{Name: "a", Server: mcpspec.Server{Command: "mine"}, Source: "settings"}}
-	got, err := Merge(user, pkg)
-	if err != nil || len(got) != 2 || got[0].Command != "mine" || got[1].Command != "pkg" {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if _, err := Merge(nil, pkg, []Server{{Name: "b", Server: mcpspec.Server{Command: "other"}, Source: "plugin q"}}); err == nil || !strings.Contains(err.Error(), "plugin p and plugin q") {
-		t.Fatalf("a clash between packages: %v", err)
-	}
-}
-
 func TestToolNames(t *testing.T) {
 	s, tl, err := SplitToolName(ToolName("fs", "read_file"))
 	if err != nil || s != "fs" || tl != "read_file" {

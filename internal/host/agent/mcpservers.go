@@ -11,7 +11,8 @@ import (
 // packages, each package's entries running in its root. load reads the
 // packages (nil: the store of layout, in name order; a test gives its
 // own). Precedence is mcp.Merge's: the user's entry wins a name, and of
-// two packages naming one server the first keeps it.
+// two packages naming one server the first keeps it (each entry left out
+// is a warning).
 //
 // Nothing here stops the chat: a broken servers file, a package that does
 // not load, a package's broken mcpServers and a clash between packages are
@@ -38,9 +39,9 @@ func MCPServers(layout Layout, load func() ([]Package, []error), warn func(strin
 		}
 		fromPkgs = append(fromPkgs, servers)
 	}
-	all, err := mcp.Merge(user, fromPkgs...)
-	if err != nil {
-		warn(err.Error())
+	all, skipped := mcp.Merge(user, fromPkgs...)
+	for _, w := range skipped {
+		warn(w)
 	}
 	return all
 }

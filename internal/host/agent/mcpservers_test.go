@@ -71,7 +71,8 @@ func TestMCPServersOfAChat(t *testing.T) {
 			packages: func(t *testing.T) ([]agent.Package, []error) {
 				return []agent.Package{nativePkg(t, "kit", `{"shared": {"command": "./bin/x"}, "tools": {"command": "./bin/x"}}`)}, nil
 			},
-			want: []string{"shared=settings", "tools=plugin kit"}},
+			want:     []string{"shared=settings", "tools=plugin kit"},
+			warnings: []string{`kit: plugin MCP server "shared" skipped because config already defines that name`}},
 		{name: "a Claude Code .mcp.json server joins, imported",
 			packages: func(t *testing.T) ([]agent.Package, []error) { return []agent.Package{claude(t)}, nil },
 			want:     []string{"search=plugin claudekit"}},
@@ -80,7 +81,7 @@ func TestMCPServersOfAChat(t *testing.T) {
 				return []agent.Package{nativePkg(t, "kit", `{"tools": {"command": "./a"}}`), nativePkg(t, "web", `{"tools": {"command": "./b"}, "web": {"command": "./b"}}`)}, nil
 			},
 			want:     []string{"tools=plugin kit", "web=plugin web"},
-			warnings: []string{`mcp server "tools" is declared by both plugin kit and plugin web`}},
+			warnings: []string{`web: plugin MCP server "tools" conflicts with package kit and was skipped`}},
 		{name: "what is broken is named and the rest start",
 			user: `{"mcpServers": {"mine": {"command": "x", "autoStart": false}}}`,
 			packages: func(t *testing.T) ([]agent.Package, []error) {
