@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"strconv"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -102,27 +101,9 @@ func (e elicitor) Elicit(ctx context.Context, server string, req *sdk.ElicitPara
 	if cancelled {
 		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
-	content := map[string]any{}
-	for k, v := range values {
-		if s, ok := v.(string); ok && (kinds[k] == "number" || kinds[k] == "integer") {
-			if s == "" {
-				continue
-			}
-			n, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				return &sdk.ElicitResult{Action: "cancel"}, nil
-			}
-			if kinds[k] == "integer" {
-				content[k] = int64(n)
-			} else {
-				content[k] = n
-			}
-			continue
-		}
-		if s, ok := v.(string); ok && s == "" {
-			continue // an optional field left empty is not sent
-		}
-		content[k] = v
+	content, err := surfaces.ElicitationContent(values, kinds)
+	if err != nil { // the form takes any text: what cannot be sent is not
+		return &sdk.ElicitResult{Action: "cancel"}, nil
 	}
 	return &sdk.ElicitResult{Action: "accept", Content: content}, nil
 }

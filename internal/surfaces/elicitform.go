@@ -3,8 +3,10 @@ package surfaces
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -132,4 +134,36 @@ func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage, e
 		vals[k] = v
 	}
 	return keys, vals, nil
+}
+
+// ErrNotANumber is ElicitationContent's answer to a number field holding
+// something else.
+var ErrNotANumber = errors.New("not a number")
+
+// ElicitationContent is the content of an accepted elicitation from the
+// form's answers: a number or integer field (kinds, from ElicitationForm)
+// as a JSON number, an optional field left empty left out (the server
+// gets only what the user gave).
+func ElicitationContent(values map[string]any, kinds map[string]string) (map[string]any, error) {
+	content := map[string]any{}
+	for k, v := range values {
+		s, isText := v.(string)
+		switch {
+		case isText && s == "":
+			continue // an optional field left empty is not sent
+		case isText && (kinds[k] == "number" || kinds[k] == "integer"):
+			n, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: %w", k, s, ErrNotANumber)
+			}
+			if kinds[k] == "integer" {
+				content[k] = int64(n)
+			} else {
+				content[k] = n
+			}
+		default:
+			content[k] = v
+		}
+	}
+	return content, nil
 }

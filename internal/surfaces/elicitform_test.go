@@ -2,6 +2,7 @@ package surfaces
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -71,4 +72,41 @@ func FuzzElicitationForm(f *testing.F) {
 			}
 		}
 	})
+}
+
+// An accepted form's answers become the elicitation's content: numbers as
+// numbers, empty optional fields left out, anything else as given; a
+// number field holding words is an error naming the field.
+func TestElicitationContent(t *testing.T) {
+	kinds := map[string]string{"n": "number", "i": "integer", "s": "string", "b": "boolean"}
+	for _, tc := range []struct {
+		name   string
+		values map[string]any
+		want   string // the content as JSON
+		err    string
+	}{
+		{name: "all kinds", values: map[string]any{"n": "2.5", "i": "7", "s": "hi", "b": true},
+			want: `{"b":true,"i":7,"n":2.5,"s":"hi"}`},
+		{name: "empty optional fields are left out", values: map[string]any{"n": "", "s": "", "b": false},
+			want: `{"b":false}`},
+		{name: "a number with spaces", values: map[string]any{"i": " 42 "}, want: `{"i":42}`},
+		{name: "words in a number field", values: map[string]any{"n": "many"}, err: `n: "many": not a number`},
+		{name: "a multiselect's list as given", values: map[string]any{"tags": []string{"a", "b"}}, want: `{"tags":["a","b"]}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ElicitationContent(tc.values, kinds)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err || !errors.Is(err, ErrNotANumber) {
+					t.Fatalf("error %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, _ := json.Marshal(got); string(b) != tc.want {
+				t.Errorf("content %s, want %s", b, tc.want)
+			}
+		})
+	}
 }
