@@ -48,7 +48,9 @@ func (h *harness) openGatedCore() *gatedCore {
 
 // The clicked chat is on screen from its file while its plugins start; the
 // composer says it is getting ready, keeps what is typed and sends nothing
-// until the core has switched; the sidebar highlights what is shown.
+// until the core has switched; Enter pressed meanwhile is not lost: the
+// message is sent once the chat is ready; the sidebar highlights what is
+// shown.
 func TestSwitchShowsTheChatBeforeThePluginsLoad(t *testing.T) {
 	h := newHarness(t)
 	h.install("hello-surfaces")
@@ -81,6 +83,9 @@ func TestSwitchShowsTheChatBeforeThePluginsLoad(t *testing.T) {
 		if e.Text != "typed while loading" {
 			t.Errorf("the composer lost what was typed: %q", e.Text)
 		}
+		if !strings.Contains(h.d.readyLine.Text, "Sending as soon as it is ready") {
+			t.Errorf("Enter while loading: the status line says %q", h.d.readyLine.Text)
+		}
 	})
 	close(c.gate)
 	h.waitFor("the chat to be ready", func() bool {
@@ -89,10 +94,10 @@ func TestSwitchShowsTheChatBeforeThePluginsLoad(t *testing.T) {
 	if got := c.Session().ID; got != saved[0].ID {
 		t.Fatalf("the core's session is %s, want %s", got, saved[0].ID)
 	}
+	h.waitFor("the message sent once the chat is ready", func() bool {
+		return h.d.composer.entry.Text == "" && strings.Contains(h.renderedTranscript(), "typed while loading")
+	})
 	h.ui(func() {
-		if e := h.d.composer.entry; e.Text != "typed while loading" {
-			t.Errorf("the composer lost what was typed: %q", e.Text)
-		}
 		if !strings.Contains(h.renderedTranscript(), "reply to the other chat") {
 			t.Error("the load replaced what was shown")
 		}

@@ -37,6 +37,9 @@ type composer struct {
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
+	// waiting is a send or retry asked before the chat was ready
+	// (composer_wait.go).
+	waiting *waiting
 }
 
 // composerEntry is the multi-line entry with the chat keys. A focused
@@ -229,8 +232,14 @@ func (c *composer) syncButtons() {
 func (c *composer) send() {
 	d := c.d
 	text := c.message()
-	if text == "" && len(c.attach.items) == 0 || d.getCore() == nil || d.state.Busy() || !d.state.Ready() {
-		return // not ready: the text stays in the composer
+	switch {
+	case text == "" && len(c.attach.items) == 0:
+		return
+	case d.getCore() == nil || !d.state.Connected() || !d.state.Ready():
+		c.waitUntilReady("Sending", c.send) // the text stays in the composer until then
+		return
+	case d.state.Busy():
+		return // a reply runs (Send is disabled): the text stays in the composer
 	}
 	c.clear()
 	if len(c.attach.items) > 0 { // a message with files: never a command
@@ -266,7 +275,12 @@ func (c *composer) resend(text string) {
 func (c *composer) retry() {
 	d := c.d
 	core := d.getCore()
-	if core == nil || d.state.Busy() || !d.state.Ready() {
+	switch {
+	case core == nil || !d.state.Connected() || !d.state.Ready():
+		c.waitUntilReady("Retrying", c.retry)
+		return
+	case d.state.Busy():
+		d.notes.HostNotice("a reply is running: Retry once it ends", uikit.NoticeWarn)
 		return
 	}
 	c.stopping.Store(false)

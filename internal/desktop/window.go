@@ -192,7 +192,10 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
 		d.transcript.BusyChanged() // Regenerate shows only while idle
 	})
-	s.Subscribe(viewmodel.Connected|viewmodel.Busy|viewmodel.Ready, func(viewmodel.Change) { d.composer.syncButtons() })
+	s.Subscribe(viewmodel.Connected|viewmodel.Busy|viewmodel.Ready|viewmodel.Session, func(viewmodel.Change) {
+		d.composer.syncButtons()
+		d.composer.runWaiting() // a send asked before the chat was ready
+	})
 	s.Subscribe(viewmodel.Running, func(viewmodel.Change) { d.sidebar.reload() }) // the marker, and a running chat not saved yet
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())

@@ -1,0 +1,42 @@
+package desktop
+
+import (
+	"strings"
+	"testing"
+)
+
+// /retry (and Retry) asked while the chat is not ready waits and runs once
+// it is, saying so meanwhile; a chat opened meanwhile drops it (it was asked
+// of the other one).
+func TestRetryWaitsForTheChat(t *testing.T) {
+	h := newHarness(t)
+	newFakeCore(t, h.d)
+	h.waitFor("the composer", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	noticed := func() bool {
+		for _, n := range h.d.notes.Entries() {
+			if n.Title == "there is no failed message to retry" {
+				return true
+			}
+		}
+		return false
+	}
+	h.ui(func() {
+		h.d.state.SetReady(false)
+		h.d.composer.retry()
+		if !strings.Contains(h.d.readyLine.Text, "Retrying as soon as it is ready") || h.d.composer.waiting == nil {
+			t.Errorf("/retry while loading: the status line says %q", h.d.readyLine.Text)
+		}
+		h.d.state.SetReady(true)
+	})
+	// The fake core has nothing to retry: that it says so shows it was asked.
+	h.waitFor("the retry run once the chat is ready", noticed)
+	h.ui(func() {
+		h.d.state.SetReady(false)
+		h.d.composer.retry()
+		h.d.transcript.show(h.d.newTranscript()) // another chat on screen
+		h.d.state.SetReady(true)
+		if h.d.composer.waiting != nil || h.d.state.Busy() { // a retry that runs makes the window busy at once
+			t.Errorf("a retry asked of another chat: still waiting %v, run %v", h.d.composer.waiting != nil, h.d.state.Busy())
+		}
+	})
+}
