@@ -223,8 +223,28 @@ xclip -quiet -selection clipboard -i "$D/paste.txt" >/dev/null 2>&1 &
 CLIP=$!
 wait_for "the clipboard" sh -c "[ \"\$(xclip -selection clipboard -o 2>/dev/null | wc -c)\" = 100000 ]"
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+# The app's CPU (all its threads, the painting included) over 11 keys typed
+# 20 ms apart, per key: first in the empty composer (the baseline; then
+# deleted), then after the paste. Reported, not judged (a shared machine's
+# figures).
+appcpu() { cat /proc/"$APP"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {print s + 0}'; }
+perkey() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b - a) / 11 / 1e6}'; }
+CPU0="$(appcpu)"
+xdotool type --delay 20 'baseline 11'
+CPU1="$(appcpu)"
+BASE="$(perkey "$CPU0" "$CPU1")"
+xdotool key ctrl+a BackSpace
 xdotool key ctrl+v
+# The paste shows as text above the entry: its box traces how many wrapped
+# rows are in view and how many the text has (it wraps on its first layout).
+wait_for "the paste shown as text" grep -qE '^trace: paste shown 100000 characters rows [0-9]+ of [0-9]+$' "$OUT"
+read -r SHOWN ROWS <<<"$(grep -E '^trace: paste shown 100000 ' "$OUT" | tail -n 1 | awk '{print $7, $9}')"
+[ "$SHOWN" -ge 4 ] && [ "$ROWS" -ge 500 ] || fail "the paste shows $SHOWN rows of $ROWS"
+echo "xvfb-e2e-27: the paste shows $SHOWN of its $ROWS wrapped rows"
+CPU0="$(appcpu)"
 xdotool type --delay 20 'typed after'
+CPU1="$(appcpu)"
+echo "xvfb-e2e-27: the app's CPU a key: $BASE ms in the empty composer, $(perkey "$CPU0" "$CPU1") ms after the paste"
 shot paste "$WIN"
 DONE="$(count 'turn done')"
 xdotool key Return

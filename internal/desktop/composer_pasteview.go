@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"math"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -69,11 +70,14 @@ func (v *pasteView) CreateRenderer() fyne.WidgetRenderer {
 	return &pasteViewRenderer{v: v}
 }
 
-// measureCell sizes a character of the monospace text (rounded, as Fyne's
-// TextGrid does, so rows sit on whole pixels).
+// measureCell sizes a character of the monospace text: its advance as a
+// row of them measures (one "M" rounds: 8 for 8.4 would let a row of 74
+// run 30 pixels past the box), the height rounded so rows sit on whole
+// pixels.
 func (v *pasteView) measureCell() {
-	s := fyne.MeasureText("M", v.Theme().Size(theme.SizeNameText), fyne.TextStyle{Monospace: true})
-	v.cell = fyne.NewSize(float32(math.Round(float64(s.Width))), float32(math.Round(float64(s.Height))))
+	const n = 64
+	s := fyne.MeasureText(strings.Repeat("M", n), v.Theme().Size(theme.SizeNameText), fyne.TextStyle{Monospace: true})
+	v.cell = fyne.NewSize(s.Width/n, float32(math.Round(float64(s.Height))))
 }
 
 // columns is how many characters a row holds at width w: the scrollbar
