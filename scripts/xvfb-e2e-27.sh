@@ -10,9 +10,10 @@
 #     openai-provider's OPENAI_API_KEY field and saved (the plugin restarts)
 #     reaches a local OpenAI-like server as "Authorization: Bearer <key>"
 #     when a message is sent to the plugin's model; the key is in no log;
-#  3. 100,000 characters pasted (xclip, Ctrl+V) into the composer, then a
-#     few typed: the message sent and saved is the typed text and the whole
-#     paste;
+#  3. 100,000 characters pasted (xclip, Ctrl+V) into the composer show as
+#     text (wrapped rows in a box above the entry), then a few typed: the
+#     message sent and saved is the typed text and the whole paste; the
+#     app's CPU a key is reported before and after the paste;
 #  4. the last reply drag-selected with the mouse, copied (Ctrl+C), pasted
 #     into the composer and sent: the server gets exactly the reply's text;
 #  5. scripts/xvfb-e2e-attach.sh: an image attached to a vision model.
@@ -226,24 +227,49 @@ xclip -quiet -selection clipboard -i "$D/paste.txt" >/dev/null 2>&1 &
 CLIP=$!
 wait_for "the clipboard" sh -c "[ \"\$(xclip -selection clipboard -o 2>/dev/null | wc -c)\" = 100000 ]"
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+# The app's CPU (all its threads, the painting included) over keys typed
+# 20 ms apart, per key: 33 in the empty composer (the baseline; then
+# deleted), then after the paste 11 (they may share the CPU with the
+# paste's own first frames) and 33 more. Reported, not judged (a shared
+# machine's figures).
+appcpu() { cat /proc/"$APP"/task/*/schedstat 2>/dev/null | awk '{s += $1} END {printf "%.0f\n", s}'; }
+ms() { awk -v a="$1" -v b="$2" -v n="$3" 'BEGIN {printf "%.2f", (b - a) / n / 1e6}'; } # ms A B N: (B-A) ns / N, in ms
+TAIL=' then thirty-three more keys, ok.' # 33 keys
+CPU0="$(appcpu)"
+xdotool type --delay 20 'a baseline of thirty-three keys..'
+CPU1="$(appcpu)"
+BASE="$(ms "$CPU0" "$CPU1" 33)"
+xdotool key ctrl+a BackSpace
+CPU0="$(appcpu)"
 xdotool key ctrl+v
+# The paste shows as text above the entry: its box traces how many wrapped
+# rows are in view and how many the text has (it wraps on its first layout).
+wait_for "the paste shown as text" grep -qE '^trace: paste shown 100000 characters rows [0-9]+ of [0-9]+$' "$OUT"
+read -r SHOWN ROWS <<<"$(grep -E '^trace: paste shown 100000 ' "$OUT" | tail -n 1 | awk '{print $7, $9}')"
+[ "$SHOWN" -ge 4 ] && [ "$ROWS" -ge 500 ] || fail "the paste shows $SHOWN rows of $ROWS"
+CPU1="$(appcpu)"
+echo "xvfb-e2e-27: the paste shows $SHOWN of its $ROWS wrapped rows ($(ms "$CPU0" "$CPU1" 1) ms of the app's CPU from Ctrl+V)"
 xdotool type --delay 20 'typed after'
+CPU2="$(appcpu)"
+xdotool type --delay 20 "$TAIL"
+CPU3="$(appcpu)"
+echo "xvfb-e2e-27: the app's CPU a key: $BASE ms in the empty composer; after the paste $(ms "$CPU1" "$CPU2" 11) ms, then $(ms "$CPU2" "$CPU3" 33) ms"
 shot paste "$WIN"
 DONE="$(count 'turn done')"
 xdotool key Return
 wait_for "the pasted message's reply" traced "$((DONE + 1))" 'turn done'
-wait_for "the pasted message saved" grep -qF 'typed after' "$D/sessions/$SMALL.json"
-python3 - "$D/sessions/$SMALL.json" "$D/paste.txt" <<'PY' || fail "the saved message is not the typed text and the whole paste"
+wait_for "the pasted message saved" grep -qF "typed after$TAIL" "$D/sessions/$SMALL.json"
+python3 - "$D/sessions/$SMALL.json" "$D/paste.txt" "typed after$TAIL" <<'PY' || fail "the saved message is not the typed text and the whole paste"
 import json, sys
 s = json.load(open(sys.argv[1]))
 paste = open(sys.argv[2]).read()
 last = [m for m in s["messages"] if m.get("role") == "user"][-1]["content"]
-want = "typed after\n\n" + paste
+want = sys.argv[3] + "\n\n" + paste
 if last != want:
     sys.exit(f"saved {len(last)} characters starting {last[:30]!r}; want {len(want)}")
 print(f"xvfb-e2e-27: saved user message: {len(last)} characters (typed text + 100,000 pasted)")
 PY
-grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_user_chars\": $((100000 + 13))" ||
+grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_user_chars\": $((100000 + 2 + 11 + ${#TAIL}))" ||
 	fail "the server did not get the whole paste: $(tail -n 1 "$D/fake.records")"
 step "100,000-character paste and typing"
 

@@ -17,28 +17,31 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// attachTray is the composer's pending attachments: files picked with the
-// paperclip button or dropped on the window, shown as chips above the
-// entry (✕ removes one) and sent with the next message. The files are
-// read when the message is sent, off the UI goroutine; the core refuses
-// an image for a model without vision, a file over its limit or a binary
-// file, and then the text and the chips come back to the composer. UI
-// goroutine only.
-type attachTray struct {
+// tray is what waits above the composer's entry to go with the next
+// message, in the order it came, each item with ✕: files picked with the
+// paperclip button or dropped on the window (a chip), and long pastes
+// (a box showing the text, composer_paste.go). One list for both, so the
+// pending things of a message are shown, removed, sent and cleared in one
+// place. The files are read when the message is sent, off the UI
+// goroutine; the core refuses an image for a model without vision, a file
+// over its limit or a binary file, and then the text and the files come
+// back to the composer. UI goroutine only.
+type tray struct {
 	c     *composer
-	box   *fyne.Container // the chips
+	box   *fyne.Container // one object per item, in order
 	btn   *widget.Button  // the paperclip
-	items []*pendingFile
+	items []*trayItem
 }
 
-// pendingFile is one attachment waiting for Send.
-type pendingFile struct {
-	att  agent.Attachment
-	chip fyne.CanvasObject
+// trayItem is one pending file or one long paste.
+type trayItem struct {
+	file  *agent.Attachment // a file to attach, or
+	paste *pasteBox         // a long paste
+	obj   fyne.CanvasObject
 }
 
-func newAttachTray(c *composer) *attachTray {
-	t := &attachTray{c: c, box: container.NewVBox()}
+func newTray(c *composer) *tray {
+	t := &tray{c: c, box: container.NewVBox()}
 	t.box.Hide()
 	// Fyne has no paperclip icon: the file icon, named in the tooltip-less
 	// button's text for the screen reader and the eye alike.
@@ -47,7 +50,7 @@ func newAttachTray(c *composer) *attachTray {
 }
 
 // pick opens the file picker; a picked file becomes a chip.
-func (t *attachTray) pick() {
+func (t *tray) pick() {
 	dlg := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			return
@@ -61,7 +64,7 @@ func (t *attachTray) pick() {
 
 // addURIs attaches dropped or picked files; what is not a local file (a
 // dropped link) is said so and skipped.
-func (t *attachTray) addURIs(uris []fyne.URI) {
+func (t *tray) addURIs(uris []fyne.URI) {
 	for _, u := range uris {
 		if u == nil {
 			continue
@@ -70,67 +73,97 @@ func (t *attachTray) addURIs(uris []fyne.URI) {
 			t.c.d.notes.HostNotice(redact.String(u.String())+" is not a local file: only files can be attached", uikit.NoticeWarn)
 			continue
 		}
-		t.add(agent.Attachment{Name: filepath.Base(u.Path()), Path: u.Path()})
+		t.add(t.fileItem(agent.Attachment{Name: filepath.Base(u.Path()), Path: u.Path()}))
 	}
 	t.c.d.win.Canvas().Focus(t.c.entry)
 }
 
-// add shows an attachment as a chip.
-func (t *attachTray) add(att agent.Attachment) {
-	p := &pendingFile{att: att}
+// fileItem is an attachment shown as a chip.
+func (t *tray) fileItem(att agent.Attachment) *trayItem {
+	it := &trayItem{file: &att}
 	icon := theme.FileTextIcon()
 	if agent.IsImageAttachment(att) {
 		icon = theme.FileImageIcon()
 	}
 	label := widget.NewLabel(att.Name)
 	label.Truncation = fyne.TextTruncateEllipsis
-	remove := uikit.IconButton(theme.CancelIcon(), func() { t.remove(p) })
-	p.chip = uikit.PanelBox(theme.ColorNameInputBackground, 0,
+	remove := uikit.IconButton(theme.CancelIcon(), func() { t.remove(it) })
+	it.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0,
 		container.NewBorder(nil, nil, widget.NewIcon(icon), remove, label))
-	t.items = append(t.items, p)
-	t.box.Add(p.chip)
-	t.box.Show()
-	t.c.d.trace("chip " + att.Name) // the e2e script waits for the chip (picked, or back after a refusal)
+	return it
 }
 
-func (t *attachTray) remove(p *pendingFile) {
+// add shows an item after the others.
+func (t *tray) add(it *trayItem) {
+	t.items = append(t.items, it)
+	t.box.Add(it.obj)
+	t.box.Show()
+	if it.file != nil {
+		t.c.d.trace("chip " + it.file.Name) // the e2e script waits for the chip (picked, or back after a refusal)
+	}
+}
+
+// remove drops an item (its ✕); the focus goes back to the entry.
+func (t *tray) remove(it *trayItem) {
 	for i, x := range t.items {
-		if x == p {
+		if x == it {
 			t.items = append(t.items[:i], t.items[i+1:]...)
-			t.box.Remove(p.chip)
+			t.box.Remove(it.obj)
 			break
 		}
 	}
 	uikit.SetShown(t.box, len(t.items) > 0)
+	t.c.d.win.Canvas().Focus(t.c.entry)
+}
+
+// files are the pending attachments, in order.
+func (t *tray) files() []agent.Attachment {
+	var out []agent.Attachment
+	for _, it := range t.items {
+		if it.file != nil {
+			out = append(out, *it.file)
+		}
+	}
+	return out
+}
+
+// pastes are the long pastes' texts, in order.
+func (t *tray) pastes() []string {
+	var out []string
+	for _, it := range t.items {
+		if it.paste != nil {
+			out = append(out, it.paste.text)
+		}
+	}
+	return out
 }
 
 // names are the pending attachments' names, in order (tests).
-func (t *attachTray) names() []string {
-	out := make([]string, len(t.items))
-	for i, p := range t.items {
-		out[i] = p.att.Name
+func (t *tray) names() []string {
+	var out []string
+	for _, a := range t.files() {
+		out = append(out, a.Name)
 	}
 	return out
 }
 
-// take empties the tray and returns what it held.
-func (t *attachTray) take() []agent.Attachment {
-	out := make([]agent.Attachment, len(t.items))
-	for i, p := range t.items {
-		out[i] = p.att
-	}
+// clear empties the tray.
+func (t *tray) clear() {
 	t.items = nil
 	t.box.RemoveAll()
 	t.box.Hide()
-	return out
 }
 
-// restore puts attachments back (a refused message), ahead of any the
-// user added meanwhile.
-func (t *attachTray) restore(atts []agent.Attachment) {
-	rest := t.take()
-	for _, a := range append(atts, rest...) {
-		t.add(a)
+// restore puts attachments back (a refused message), ahead of anything
+// the user added meanwhile.
+func (t *tray) restore(atts []agent.Attachment) {
+	rest := t.items
+	t.clear()
+	for _, a := range atts {
+		t.add(t.fileItem(a))
+	}
+	for _, it := range rest {
+		t.add(it)
 	}
 }
 
@@ -179,7 +212,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 			tr.ExpectImages(nil)
 			tr.AddNotice(redact.String(refused.Error()), uikit.NoticeWarn)
 			d.b.Post(func() {
-				if c.entry.Text == "" && len(c.pastes) == 0 {
+				if c.entry.Text == "" && len(c.attach.pastes()) == 0 {
 					c.entry.setText(text)
 				}
 				c.attach.restore(atts)

@@ -91,13 +91,16 @@ func BenchmarkComposerTyping(b *testing.B) {
 }
 
 // BenchmarkComposerPasteThenType pastes text into the composer (Ctrl+V, as
-// the user does) and types 20 keys after it. ms/key is the wall time of one
-// keystroke, cpu-ms/key the CPU the UI goroutine's thread spent on it. The
-// "short" case (a sentence) is the baseline of the same run.
+// the user does), lays the window out with the paste shown (a long one in
+// the tray's box, as text) and types 20 keys after it. ms/key is the wall
+// time of one keystroke, cpu-ms/key the CPU the UI goroutine's thread
+// spent on it; wrap-ms is what wrapping the paste's text to a new width
+// costs (once per width: a resize). The "short" case (a sentence) is the
+// baseline of the same run.
 func BenchmarkComposerPasteThenType(b *testing.B) {
 	line := strings.Repeat("A pasted line of a long log file, with words to wrap. ", 2_000)
-	log := strings.Repeat("A pasted line of a long log file\n", 3_000)
-	budgetLog := log // the longest log still pasted into the entry as text
+	log := strings.Repeat("A pasted line of a long log file\n", 4_000)
+	budgetLog := log[:40_000] // the longest log still pasted into the entry as text
 	for collapses("", budgetLog) {
 		budgetLog = budgetLog[:len(budgetLog)-100]
 	}
@@ -111,13 +114,14 @@ func BenchmarkComposerPasteThenType(b *testing.B) {
 		{"log20k", log[:20_000]},
 		{"line20k", line[:20_000]},
 		{"line100k", line[:100_000]},
+		{"log100k", log[:100_000]},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			h := newHarness(b)
 			h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
 			clip := h.d.opts.App.Clipboard()
-			var wall, cpu time.Duration
-			keys := 0
+			var wall, cpu, wrap time.Duration
+			keys, wraps := 0, 0
 			for b.Loop() {
 				h.ui(func() {
 					runtime.LockOSThread()
@@ -126,6 +130,17 @@ func BenchmarkComposerPasteThenType(b *testing.B) {
 					h.d.composer.clear()
 					clip.SetContent(tc.paste)
 					e.TypedShortcut(&fyne.ShortcutPaste{Clipboard: clip})
+					h.d.win.Content().Refresh() // the next frame's layout
+					if items := h.d.composer.attach.items; len(items) > 0 {
+						v := items[0].paste.view
+						if len(v.rowTexts()) == 0 {
+							b.Fatal("the paste shows no rows")
+						}
+						start := time.Now()
+						wrapPaste(tc.paste, v.columns(v.Size().Width)-1)
+						wrap += time.Since(start)
+						wraps++
+					}
 					c0, start := threadCPU(b), time.Now()
 					for range 20 {
 						e.TypedRune('x')
@@ -137,6 +152,9 @@ func BenchmarkComposerPasteThenType(b *testing.B) {
 			}
 			b.ReportMetric(float64(wall)/float64(keys)/1e6, "ms/key")
 			b.ReportMetric(float64(cpu)/float64(keys)/1e6, "cpu-ms/key")
+			if wraps > 0 {
+				b.ReportMetric(float64(wrap)/float64(wraps)/1e6, "wrap-ms")
+			}
 		})
 	}
 }

@@ -28,12 +28,11 @@ type composer struct {
 	entry   *composerEntry
 	sendBtn *widget.Button
 	stopBtn *widget.Button
-	chips   *fyne.Container // the collapsed pastes, above the entry
-	pastes  []*pastedText
-	// complete is the "/" command completion, above the chips (completion.go).
+	// complete is the "/" command completion, above the tray (completion.go).
 	complete *completion
-	// attach holds the files to send with the message (attachments.go).
-	attach *attachTray
+	// attach is the tray of files and long pastes to send with the message
+	// (attachments.go, composer_paste.go).
+	attach *tray
 	// stopping: the user pressed Stop; the turn's failure is a stop
 	// whatever error the provider reports (stream_cancelled…).
 	stopping atomic.Bool
@@ -106,7 +105,7 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 		e.c.d.escape()
 		return
 	case fyne.KeyUp:
-		if e.Text == "" && len(e.c.pastes) == 0 && e.c.editLast() {
+		if e.Text == "" && len(e.c.attach.pastes()) == 0 && e.c.editLast() {
 			return
 		}
 	case fyne.KeyPageUp, fyne.KeyPageDown: // the composer is a few lines: the pages are the transcript's
@@ -144,7 +143,7 @@ func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 	e.Entry.TypedShortcut(s)
 }
 
-// setText replaces the text; a long text becomes a paste chip.
+// setText replaces the text; a long text goes to the tray as a paste.
 func (e *composerEntry) setText(text string) {
 	if collapses("", text) {
 		e.SetText("")
@@ -164,11 +163,9 @@ func newComposer(d *UI) *composer {
 	c.sendBtn.Importance = widget.HighImportance
 	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
 	c.stopBtn.Disable()
-	c.attach = newAttachTray(c)
+	c.attach = newTray(c)
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn, c.attach.btn)
-	c.chips = container.NewVBox()
-	c.chips.Hide()
-	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.chips, c.attach.box), nil, nil, buttons, c.entry))
+	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.attach.box), nil, nil, buttons, c.entry))
 	return c
 }
 
@@ -231,9 +228,9 @@ func (c *composer) syncButtons() {
 // the UI goroutine; their events and results drive the window.
 func (c *composer) send() {
 	d := c.d
-	text := c.message()
+	text, atts := c.message(), c.attach.files()
 	switch {
-	case text == "" && len(c.attach.items) == 0:
+	case text == "" && len(atts) == 0:
 		return
 	case d.getCore() == nil || !d.state.Connected() || !d.state.Ready():
 		c.waitUntilReady("Sending", c.send) // the text stays in the composer until then
@@ -242,8 +239,8 @@ func (c *composer) send() {
 		return // a reply runs (Send is disabled): the text stays in the composer
 	}
 	c.clear()
-	if len(c.attach.items) > 0 { // a message with files: never a command
-		c.sendAttached(text, c.attach.take())
+	if len(atts) > 0 { // a message with files: never a command
+		c.sendAttached(text, atts)
 		return
 	}
 	if _, err := agent.ParseCommand(text); errors.Is(err, agent.ErrNotCommand) {

@@ -200,7 +200,7 @@ func TestComposerLongPasteIsAChipSentInFull(t *testing.T) {
 		if e.Text != "Summarise: please" || e.Wrapping != fyne.TextWrapWord {
 			t.Errorf("the entry holds %d characters, wrapping %v", len(e.Text), e.Wrapping)
 		}
-		chips := h.d.composer.chips
+		chips := h.d.composer.attach.box
 		if !chips.Visible() || len(chips.Objects) != 2 {
 			t.Fatalf("%d chips, shown %v", len(chips.Objects), chips.Visible())
 		}
@@ -225,7 +225,7 @@ func TestComposerLongPasteIsAChipSentInFull(t *testing.T) {
 		t.Fatal("Enter did not send")
 	}
 	h.ui(func() {
-		if h.d.composer.chips.Visible() || len(h.d.composer.pastes) != 0 || h.d.composer.entry.Text != "" {
+		if h.d.composer.attach.box.Visible() || len(h.d.composer.attach.pastes()) != 0 || h.d.composer.entry.Text != "" {
 			t.Error("the composer kept the sent message")
 		}
 	})
