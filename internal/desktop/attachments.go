@@ -189,9 +189,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 	tr := d.transcript.get() // the chat the message is sent in, whichever shows when it arrives
 	c.stopping.Store(false)
 	d.state.SetBusy(true)
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		read, err := agent.ReadAttachments(atts)
 		if err == nil {
 			var labels []string
@@ -222,5 +220,5 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 			d.notes.HostNotice(err.Error(), uikit.NoticeWarn)
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
-	}()
+	})
 }

@@ -249,9 +249,7 @@ func (d *UI) openChat(id string) {
 		d.showChat(seq, id, target, nil, false)
 		return
 	}
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		s, err := d.chats.saved(c, d.opts.Layout.SessionsDir(), id)
 		if err != nil {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
@@ -268,7 +266,7 @@ func (d *UI) openChat(id string) {
 		}
 		sw.mu.Unlock()
 		d.b.Post(func() { d.showChat(seq, id, target, s, filled) })
-	}()
+	})
 }
 
 // pendingNewChat is the prefix of the chat on screen while a New chat waits
@@ -398,14 +396,12 @@ func (d *UI) kickLoad() {
 	}
 	sw.active = true
 	sw.mu.Unlock()
-	d.link.wg.Add(1)
-	go d.loadLoop()
+	d.link.goCall(d.loadLoop)
 }
 
 // loadLoop opens the chat on screen in the core until it is current, is
 // refused (it is kicked again when the holder ends), or fails.
 func (d *UI) loadLoop() {
-	defer d.link.wg.Done()
 	sw := d.chats
 	for {
 		sw.mu.Lock()

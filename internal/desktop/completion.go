@@ -132,9 +132,7 @@ func (k *completion) fetch() {
 		return
 	}
 	k.fetching = true
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		all := src.Completions()
 		if all == nil {
 			all = []agent.CommandInfo{}
@@ -143,7 +141,7 @@ func (k *completion) fetch() {
 			k.fetching, k.all = false, all
 			k.update(k.c.entry.Text)
 		})
-	}()
+	})
 }
 
 func (k *completion) visible() bool { return k.obj.Visible() }

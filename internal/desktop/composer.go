@@ -282,9 +282,7 @@ func (c *composer) retry() {
 	}
 	c.stopping.Store(false)
 	d.state.SetBusy(true)
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		switch err := core.Retry(d.link.ctx); {
 		case errors.Is(err, agent.ErrNothingToRetry):
 			d.notes.HostNotice("there is no failed message to retry", uikit.NoticeInfo)
@@ -292,7 +290,7 @@ func (c *composer) retry() {
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
-	}()
+	})
 }
 
 func (c *composer) sendText(text string) {
@@ -300,16 +298,14 @@ func (c *composer) sendText(text string) {
 	core := d.getCore()
 	c.stopping.Store(false)
 	d.state.SetBusy(true)
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
 		d.b.Post(func() { d.state.SetBusy(false) })
-	}()
+	})
 }
 
 func (c *composer) stopTurn() {

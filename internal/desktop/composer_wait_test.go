@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -39,4 +40,33 @@ func TestRetryWaitsForTheChat(t *testing.T) {
 			t.Errorf("a retry asked of another chat: still waiting %v, run %v", h.d.composer.waiting != nil, h.d.state.Busy())
 		}
 	})
+}
+
+// The UI's calls run until Close waits for them; a call asked meanwhile or
+// later does not run, and asking while Close waits is safe (a WaitGroup
+// grown while waited on panicked once: "WaitGroup is reused before previous
+// Wait has returned").
+func TestCallsStopAtClose(t *testing.T) {
+	l := &coreLink{}
+	ran := make(chan struct{})
+	l.goCall(func() { close(ran) })
+	<-ran
+	var wg sync.WaitGroup
+	for range 8 { // callers racing the close
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 100 {
+				l.goCall(func() {})
+			}
+		}()
+	}
+	l.wait()
+	wg.Wait()
+	late := false
+	l.goCall(func() { late = true })
+	l.wait()
+	if late {
+		t.Error("a call asked after Close ran")
+	}
 }

@@ -38,9 +38,7 @@ func (d *UI) regenerate() {
 	d.composer.stopping.Store(false)
 	d.state.SetBusy(true)
 	t.DropReply()
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		switch err := v.Regenerate(d.link.ctx); {
 		case errors.Is(err, agent.ErrNothingToRegenerate):
 			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
@@ -51,7 +49,7 @@ func (d *UI) regenerate() {
 		}
 		t.SetReplyVersions(v.LastReplyVersion())
 		d.b.Post(func() { d.state.SetBusy(false) })
-	}()
+	})
 }
 
 // showVersion shows version i of the last answer (UI goroutine; the core
@@ -62,14 +60,12 @@ func (d *UI) showVersion(i int) {
 		return
 	}
 	t := d.transcript.get()
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		if err := v.ShowVersion(d.link.ctx, i); err != nil {
 			d.notes.HostNotice(redact.String(err.Error()), uikit.NoticeWarn)
 			return
 		}
 		t.ShowSession(v.Session())
 		d.trace(fmt.Sprintf("version %d of the last answer", i+1))
-	}()
+	})
 }

@@ -88,12 +88,17 @@ type UI struct {
 }
 
 // coreLink is the attached core and the calls the UI runs against it.
-// core is guarded by mu (Attach runs on any goroutine); ctx, cancel and wg
-// are set once and safe for concurrent use.
+// core is guarded by mu (Attach runs on any goroutine); ctx and cancel are
+// set once; goCall and wait are safe for concurrent use.
 type coreLink struct {
 	ctx    context.Context // cancelled by Close: ends every call the UI started
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// calls counts the goroutines goCall started; closing (under
+	// callsMu) refuses new ones once Close waits for them: a WaitGroup
+	// must not grow while it is waited on.
+	calls   sync.WaitGroup
+	callsMu sync.Mutex
+	closing bool
 
 	mu   sync.RWMutex
 	core coreAPI
@@ -143,7 +148,7 @@ func newUI(opts Options) *UI {
 	d.readyLine.Hide()
 	d.panel = newSurfacePanel(d)
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
-	d.notes = panels.NewNotifier(d.link.ctx, &d.link.wg, opts.App, d.b)
+	d.notes = panels.NewNotifier(d.link.ctx, d.link.goCall, opts.App, d.b)
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = &promptDialogs{dialogs.NewPrompts(d.link.ctx, d.win, d.b, promptHost{d})}
 	d.toolbar = newToolbar(d)
@@ -315,6 +320,29 @@ func uniform(img image.Image) bool {
 	return true
 }
 
+// goCall runs fn on its own goroutine, counted for Close; once Close has
+// begun it runs nothing (the window is going).
+func (l *coreLink) goCall(fn func()) {
+	l.callsMu.Lock()
+	defer l.callsMu.Unlock()
+	if l.closing {
+		return
+	}
+	l.calls.Add(1)
+	go func() {
+		defer l.calls.Done()
+		fn()
+	}()
+}
+
+// wait refuses new calls and waits for the running ones.
+func (l *coreLink) wait() {
+	l.callsMu.Lock()
+	l.closing = true
+	l.callsMu.Unlock()
+	l.calls.Wait()
+}
+
 // Close stops everything the UI started: pending calls are cancelled, open
 // prompts and approvals answer "cancelled" / "deny", queued UI work is
 // dropped. Call it after the app stopped running.
@@ -323,7 +351,7 @@ func (d *UI) Close() {
 	d.b.Stop()
 	done := make(chan struct{})
 	go func() {
-		d.link.wg.Wait()
+		d.link.wait()
 		close(done)
 	}()
 	select { // every call watches d.link.ctx; the bound only guards a stuck one
@@ -350,15 +378,13 @@ func (d *UI) async(what string, fn func(ctx context.Context) error) {
 }
 
 func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Context) error) {
-	d.link.wg.Add(1)
-	go func() {
-		defer d.link.wg.Done()
+	d.link.goCall(func() {
 		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
 		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
 			d.notes.HostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
 		}
-	}()
+	})
 }
 
 // withCore runs fn with the core in a goroutine; before Attach it tells the
@@ -517,15 +543,13 @@ func (d *UI) RunDemo(messages ...string) {
 			}
 			d.b.Post(func() { d.state.SetModel(m.ID, m.DefaultEffort) })
 		}
-		d.link.wg.Add(1)
-		go func() { // turns are not bounded by the call timeout
-			defer d.link.wg.Done()
+		d.link.goCall(func() { // turns are not bounded by the call timeout
 			for _, msg := range messages {
 				if err := c.SendAll(d.link.ctx, msg); err != nil {
 					return
 				}
 			}
-		}()
+		})
 		return nil
 	})
 }

@@ -69,9 +69,9 @@ type Notifier struct {
 	listed  []Notification // newest first, what the list shows
 }
 
-// NewNotifier starts the system notification loop; it ends with ctx and
-// is counted in wg.
-func NewNotifier(ctx context.Context, wg *sync.WaitGroup, app fyne.App, b *uikit.Bridge) *Notifier {
+// NewNotifier starts the system notification loop with spawn (which runs
+// a function on a goroutine its owner waits for); the loop ends with ctx.
+func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit.Bridge) *Notifier {
 	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
 	n.stack = container.NewVBox()
 	// A strip at the top right of the chat column, above the transcript
@@ -81,8 +81,7 @@ func NewNotifier(ctx context.Context, wg *sync.WaitGroup, app fyne.App, b *uikit
 	lc := app.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
 	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
-	wg.Add(1)
-	go n.systemLoop(wg)
+	spawn(n.systemLoop)
 	return n
 }
 
@@ -177,8 +176,7 @@ func levelOf(s protocol.Severity) uikit.NoticeLevel {
 }
 
 // systemLoop sends system notifications one at a time, spaced out.
-func (n *Notifier) systemLoop(wg *sync.WaitGroup) {
-	defer wg.Done()
+func (n *Notifier) systemLoop() {
 	for {
 		select {
 		case x := <-n.sys:

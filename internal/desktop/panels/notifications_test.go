@@ -16,7 +16,13 @@ func newTestNotifier(t *testing.T) (*Notifier, *uikit.Bridge) {
 	b := uikit.NewBridge()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
-	n := NewNotifier(ctx, &wg, a, b)
+	n := NewNotifier(ctx, func(fn func()) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn()
+		}()
+	}, a, b)
 	t.Cleanup(func() {
 		cancel()
 		wg.Wait()
