@@ -12,9 +12,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 KIND="${KIND:-line}"
 CHARS="${CHARS:-100000}"
 fail() { echo "xvfb-composer-check: FAIL: $*" >&2; exit 1; }
@@ -25,19 +25,14 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 for c in xdotool python3 bc; do command -v $c >/dev/null || fail "$c is missing"; done
 python3 -c 'import tkinter' 2>/dev/null || fail "python3-tk is missing"
-if [ -z "${BIN:-}" ]; then
-	mkdir -p bin
-	CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-	BIN=bin/reasonix-desktop
-fi
+build_bin
 
 D="$(mktemp -d)"
 APP="" CLIP=""
 trap '[ -n "$CLIP" ] && kill $CLIP 2>/dev/null; [ -n "$APP" ] && kill $APP 2>/dev/null; rm -rf "$D"' EXIT
 "$BIN" gui --data-dir "$D" >"$LOGDIR/composer.stdout" 2>"$LOGDIR/composer.stderr" &
 APP=$!
-for _ in $(seq 30); do WID="$(xdotool search --name Reasonix 2>/dev/null | head -1)" && [ -n "$WID" ] && break; sleep 1; done
-[ -n "${WID:-}" ] || fail "no window"
+WID="$(window Reasonix)" || fail "no window"
 sleep 3
 xdotool windowactivate --sync "$WID" 2>/dev/null || true
 xdotool windowfocus "$WID"

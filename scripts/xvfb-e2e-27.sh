@@ -23,16 +23,14 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 OUT="$LOGDIR/e2e27.stdout" ERR="$LOGDIR/e2e27.stderr"
 rm -f "$LOGDIR"/e2e27-*.png
 ECHO=plugin/echo-provider/echo/echo-1
 OPENAI=plugin/openai-provider/openai/gpt-fake-1
 
-# shellcheck source=scripts/xwindow.sh
-. scripts/xwindow.sh # (the script runs from the repo root)
 fail() {
 	echo "xvfb-e2e-27: FAIL: $*" >&2
 	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
@@ -44,22 +42,13 @@ fail() {
 shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window "${2:-root}" "$LOGDIR/e2e27-$1.png" 2>/dev/null || true; }
 for c in Xvfb xdotool xclip python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done
 
-if [ -z "${BIN:-}" ]; then
-	mkdir -p bin
-	CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-	make --no-print-directory examples >/dev/null
-	BIN=bin/reasonix-desktop
-fi
-BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+build_bin
 
 D="$(mktemp -d)"
 WS="$(mktemp -d)"
 APP="" XVFB="" FAKE="" CLIP=""
 cleanup() {
-	local p
-	for p in "$APP" "$CLIP" "$FAKE" "$XVFB"; do
-		[ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
-	done
+	stop_pids "$APP" "$CLIP" "$FAKE" "$XVFB"
 	rm -rf "$D" "$WS"
 }
 trap cleanup EXIT
@@ -115,12 +104,7 @@ FAKE=$!
 for _ in $(seq 100); do [ -s "$D/fake.port" ] && break; sleep 0.1; done
 [ -s "$D/fake.port" ] || fail "the fake OpenAI server did not start (see $LOGDIR/e2e27-fake.log)"
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e27-xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
-[ -s "$D/display" ] || fail "Xvfb did not start"
-export DISPLAY=":$(head -n 1 "$D/display")"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_xvfb "$D" "$LOGDIR/e2e27-xvfb.log" || fail "Xvfb did not start"
 
 # The app reads the base URL and the model list from its environment; the
 # key only from what Settings saves (the file store: Xvfb has no keyring).
@@ -128,15 +112,7 @@ for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 
 	OPENAI_BASE_URL="http://127.0.0.1:$(cat "$D/fake.port")/v1" OPENAI_MODELS=gpt-fake-1 \
 	"$BIN" gui --data-dir "$D" --session "$BIG" --trace) >"$OUT" 2>"$ERR" &
 APP=$!
-wait_for() {
-	local what="$1"
-	shift
-	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
-	fail "timed out waiting for $what"
-}
 WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
-count() { grep -cxF -- "trace: $1" "$OUT" || true; }
-traced() { [ "$(count "$2")" -ge "$1" ]; }
 # rowtrace N: the Nth "transcript row R of M" line, as "R M".
 rowtrace() { grep '^trace: transcript row ' "$OUT" | sed -n "$1p" | awk '{print $4, $6}'; }
 rowtraced() { [ -n "$(rowtrace "$1")" ]; }
@@ -305,14 +281,7 @@ LOGDIR="$LOGDIR" BIN="$BIN" bash scripts/xvfb-e2e-attach.sh || fail "the attachm
 
 # Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
 # hang the script: SIGKILL after 30 s, and say so.
-kill -TERM "$APP"
-(sleep 30 && kill -KILL "$APP" 2>/dev/null) >/dev/null 2>&1 & # not holding our output open
-GUARD=$!
-code=0
-wait "$APP" || code=$?
-kill "$GUARD" 2>/dev/null || true
-APP=""
-[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM"
+quit_app || fail "the app did not quit within 30 s of SIGTERM"
 for f in "$OUT" "$ERR" "$LOGDIR"/e2e27-*.log "$LOGDIR/e2e27-fake-records.jsonl"; do
 	grep -qF "$KEY" "$f" && fail "the API key is in $(basename "$f")"
 done

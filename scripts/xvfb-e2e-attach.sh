@@ -21,16 +21,14 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 OUT="$LOGDIR/e2e-attach.stdout" ERR="$LOGDIR/e2e-attach.stderr"
 rm -f "$LOGDIR"/e2e-attach-*.png "$LOGDIR"/e2e-attach-session-*.json
 PLAIN=plugin/echo-provider/echo/echo-1
 VISION=plugin/echo-provider/echo/echo-vision
 
-# shellcheck source=scripts/xwindow.sh
-. scripts/xwindow.sh # (the script runs from the repo root)
 WIN=""
 fail() {
 	echo "xvfb-e2e-attach: FAIL: $*" >&2
@@ -44,23 +42,14 @@ fail() {
 shot() { [ -n "${DISPLAY:-}" ] && import -window "${WIN:-root}" "$LOGDIR/e2e-attach-$1.png" 2>/dev/null || true; }
 for c in Xvfb xdotool import convert python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done
 
-if [ -z "${BIN:-}" ]; then
-	mkdir -p bin
-	CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-	make --no-print-directory examples >/dev/null
-	BIN=bin/reasonix-desktop
-fi
-BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
+build_bin
 
 D="$(mktemp -d)"  # the data dir
 WS="$(mktemp -d)" # the workspace
 H="$(mktemp -d)"  # the app's $HOME: where the file dialog opens, holding only the picture
 APP="" XVFB=""
 cleanup() {
-	local p
-	for p in "$APP" "$XVFB"; do
-		[ -n "$p" ] && kill "$p" 2>/dev/null && wait "$p" 2>/dev/null || true
-	done
+	stop_pids "$APP" "$XVFB"
 	rm -rf "$D" "$WS" "$H"
 }
 trap cleanup EXIT
@@ -82,27 +71,14 @@ with open(sys.argv[1], "wb") as f:
 PY
 SIZE="$(stat -c %s "$H/pic.png")"
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e-attach-xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
-[ -s "$D/display" ] || fail "Xvfb did not start"
-export DISPLAY=":$(head -n 1 "$D/display")"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_xvfb "$D" "$LOGDIR/e2e-attach-xvfb.log" || fail "Xvfb did not start"
 
 # $HOME is $H (the file dialog opens there; Fyne keeps its preferences
 # under it), the dark theme pins the brightness the dialog waits read.
 (cd "$WS" && exec env -u XDG_CONFIG_HOME -u XDG_DATA_HOME -u XDG_CACHE_HOME HOME="$H" \
 	"$BIN" gui --data-dir "$D" --trace --theme dark) >"$OUT" 2>"$ERR" &
 APP=$!
-wait_for() {
-	local what="$1"
-	shift
-	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
-	fail "timed out waiting for $what"
-}
 WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
-count() { grep -cxF -- "trace: $1" "$OUT" || true; }
-traced() { [ "$(count "$2")" -ge "$1" ]; }
 # The clicks below are placed for the default window (1200×760, the
 # dialog centred in it); without a window manager it stays so.
 eval "$(xdotool getwindowgeometry --shell "$WIN")" # X Y WIDTH HEIGHT
@@ -221,12 +197,5 @@ shot resent
 cp "$D/sessions/$SECOND.json" "$LOGDIR/e2e-attach-session-resent.json"
 step "refused by echo-1, text and chip kept, resent to echo-vision"
 
-kill -TERM "$APP"
-(sleep 30 && kill -KILL "$APP" 2>/dev/null) >/dev/null 2>&1 & # (its sleep holds no pipe of the caller open)
-GUARD=$!
-code=0
-wait "$APP" || code=$?
-kill "$GUARD" 2>/dev/null || true
-APP=""
-[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM"
+quit_app || fail "the app did not quit within 30 s of SIGTERM"
 echo "xvfb-e2e-attach: ok"

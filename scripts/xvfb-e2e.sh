@@ -25,13 +25,11 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 MODEL=plugin/echo-provider/echo/echo-1
 
-# shellcheck source=scripts/xwindow.sh
-. scripts/xwindow.sh # (the script runs from the repo root)
 fail() {
 	echo "xvfb-e2e: FAIL: $*" >&2
 	[ -f "$LOGDIR/e2e.stderr" ] && tail -n 30 "$LOGDIR/e2e.stderr" >&2
@@ -39,17 +37,15 @@ fail() {
 }
 for c in Xvfb xdotool; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
 
-mkdir -p bin
-CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-make --no-print-directory examples
+BIN="" # always a fresh build
+build_bin
 
 D="$(mktemp -d)"
 WS="$(mktemp -d)"
 APP=""
 XVFB=""
 cleanup() {
-	[ -n "$APP" ] && kill "$APP" 2>/dev/null && wait "$APP" 2>/dev/null || true
-	[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null && wait "$XVFB" 2>/dev/null || true
+	stop_pids "$APP" "$XVFB"
 	rm -rf "$D" "$WS"
 }
 trap cleanup EXIT
@@ -60,29 +56,16 @@ done
 printf '{"defaultModel":"%s","rules":[{"tool":"write_file","workspace":"%s"}]}\n' "$MODEL" "$WS" >"$D/settings.json"
 
 # Xvfb picks a free display itself (-displayfd) and says which.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/e2e-xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
-[ -s "$D/display" ] || fail "Xvfb did not start (see $LOGDIR/e2e-xvfb.log)"
-export DISPLAY=":$(head -n 1 "$D/display")"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_xvfb "$D" "$LOGDIR/e2e-xvfb.log" || fail "Xvfb did not start (see $LOGDIR/e2e-xvfb.log)"
 
+OUT="$LOGDIR/e2e.stdout" # the app's --trace lines (count, traced)
 # The echo model streams a word every 30 ms: a long reply streams for
 # seconds (the switching step), short ones stay quick.
-(cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-30}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$LOGDIR/e2e.stdout" 2>"$LOGDIR/e2e.stderr" &
+(cd "$WS" && ECHO_PROVIDER_DELAY_MS="${ECHO_PROVIDER_DELAY_MS:-30}" exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace) >"$OUT" 2>"$LOGDIR/e2e.stderr" &
 APP=$!
 WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 
-# wait_for WHAT CMD...: poll a condition for up to 30 s.
-wait_for() {
-	local what="$1"
-	shift
-	for _ in $(seq 300); do "$@" && return 0; sleep 0.1; done
-	fail "timed out waiting for $what"
-}
 session_has() { grep -qF -- "$1" "$D"/sessions/*.json 2>/dev/null; }
-# traced N LINE: the app traced LINE at least N times.
-traced() { [ "$(grep -cxF -- "trace: $2" "$LOGDIR/e2e.stdout")" -ge "$1" ]; }
 
 # The plugins start and the model list arrives (echo-1 and echo-vision); the composer has the focus
 # and Enter sends.
@@ -163,7 +146,7 @@ LONG="long-reply $(printf 'slowly %.0s' $(seq 150))landed-here"
 xdotool type --delay 2 "$LONG"
 xdotool key Return
 wait_for "the long reply to start" traced 1 "replying $SECOND"
-DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+DONE="$(count 'turn done')"
 xdotool key ctrl+b
 xdotool key ctrl+b
 xdotool key ctrl+a
@@ -200,7 +183,7 @@ reopen_second() {
 		xdotool key ctrl+b
 		xdotool key ctrl+b
 		xdotool key ctrl+a
-		n="$(grep -cxF "trace: sessions listed for $q" "$LOGDIR/e2e.stdout" || true)"
+		n="$(count "sessions listed for $q")"
 		xdotool type --delay 5 "$q"
 		wait_for "the search for $q" traced "$((n + 1))" "sessions listed for $q"
 		xdotool key Return
@@ -217,13 +200,13 @@ pid_of() {
 EP="$(pid_of "$D/plugins/echo-provider/bin/echo-provider" | head -n 1)"
 [ -n "$EP" ] || fail "no echo-provider process to kill"
 kill -9 "$EP"
-FAILED="$(grep -cxF 'trace: turn failed' "$LOGDIR/e2e.stdout" || true)"
+FAILED="$(count 'turn failed')"
 xdotool type --delay 5 'keep-this-message'
 xdotool key Return
 wait_for "the failed turn" traced "$((FAILED + 1))" 'turn failed'
 wait_for "the failed message saved" grep -qF 'keep-this-message' "$D/sessions/$SECOND.json"
 reopen_second
-DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+DONE="$(count 'turn done')"
 xdotool type --delay 5 '/retry'
 xdotool key Return
 wait_for "the retried turn" traced "$((DONE + 1))" 'turn done'
@@ -233,15 +216,15 @@ wait_for "the retried reply saved" grep -qF 'Echo: keep-this-message' "$D/sessio
 
 # History is faithful: a reply stopped with Esc and a write denied with Esc
 # come back when the chat is opened again (its notes, traced as shown).
-FAILED="$(grep -cxF 'trace: turn failed' "$LOGDIR/e2e.stdout" || true)"
-REPLYING="$(grep -cxF "trace: replying $SECOND" "$LOGDIR/e2e.stdout" || true)"
+FAILED="$(count 'turn failed')"
+REPLYING="$(count "replying $SECOND")"
 xdotool type --delay 2 "stop-me $(printf 'slowly %.0s' $(seq 150))never-here"
 xdotool key Return
 wait_for "the reply that will be stopped" traced "$((REPLYING + 1))" "replying $SECOND"
 xdotool key Escape
 wait_for "the stopped turn" traced "$((FAILED + 1))" 'turn failed'
-ASKED="$(grep -cxF 'trace: approval write_file' "$LOGDIR/e2e.stdout" || true)"
-DONE="$(grep -cxF 'trace: turn done' "$LOGDIR/e2e.stdout")"
+ASKED="$(count 'approval write_file')"
+DONE="$(count 'turn done')"
 xdotool type --delay 5 'call write_file {"path":"denied.txt","content":"no"}'
 xdotool key Return
 wait_for "the write's approval" traced "$((ASKED + 1))" 'approval write_file'
@@ -269,23 +252,23 @@ done
 # keeps the broken file as settings.json.broken-<time> and writes the
 # defaults.
 broken_settings_step() {
-	local out="$LOGDIR/e2e-settings.stdout" err="$LOGDIR/e2e-settings.stderr" garbage='garbage {not json'
+	# OUT, local, is this run's output for traced (and wait_for's) in here.
+	local OUT="$LOGDIR/e2e-settings.stdout" err="$LOGDIR/e2e-settings.stderr" garbage='garbage {not json'
 	printf '%s\n' "$garbage" >"$D/settings.json"
 	(cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --trace --send 'sent despite broken settings' \
-		--screenshot "$LOGDIR/e2e-settings-banner.png" --screenshot-after 4s) >"$out" 2>"$err" &
+		--screenshot "$LOGDIR/e2e-settings-banner.png" --screenshot-after 4s) >"$OUT" 2>"$err" &
 	APP=$!
-	straced() { [ "$(grep -cxF -- "trace: $2" "$out")" -ge "$1" ]; }
 	local win
 	win="$(window 'Reasonix Desktop')" || fail "the window never appeared with a broken settings.json"
-	wait_for "the settings banner" straced 1 'settings broken line 1, column 1'
+	wait_for "the settings banner" traced 1 'settings broken line 1, column 1'
 	grep -qF "error: settings $D/settings.json: line 1, column 1: invalid JSON" "$err" ||
 		fail "the broken settings.json is not reported on stderr: $(cat "$err")"
-	wait_for "the echo model (broken settings)" straced 1 'models 2'
-	wait_for "the --send turn (broken settings)" straced 1 'turn done'
+	wait_for "the echo model (broken settings)" traced 1 'models 2'
+	wait_for "the --send turn (broken settings)" traced 1 'turn done'
 	timeout 10 xdotool windowfocus --sync "$win" 2>/dev/null || true
 	xdotool type --delay 5 'typed despite broken settings'
 	xdotool key Return
-	wait_for "the typed turn (broken settings)" straced 2 'turn done'
+	wait_for "the typed turn (broken settings)" traced 2 'turn done'
 	wait_for "the typed turn saved" session_has 'Echo: typed despite broken settings'
 	[ "$(cat "$D/settings.json")" = "$garbage" ] || fail "the broken settings.json was overwritten: $(cat "$D/settings.json")"
 	xdotool key ctrl+comma
@@ -293,24 +276,18 @@ broken_settings_step() {
 	set="$(window '^Settings$')" || fail "Settings never opened (broken settings)"
 	# Shown, its permissions read (Reset keeps the focus) and the file
 	# checked again: then Space presses Reset.
-	wait_for "Settings showing the broken file" straced 2 'settings file broken'
-	wait_for "Settings' permissions (broken settings)" straced 1 'permissions 0'
+	wait_for "Settings showing the broken file" traced 2 'settings file broken'
+	wait_for "Settings' permissions (broken settings)" traced 1 'permissions 0'
 	timeout 10 xdotool windowfocus --sync "$set" 2>/dev/null || true
 	xdotool key space
-	wait_for "the reset" sh -c "grep -q '^trace: settings reset settings.json.broken-' '$out'"
+	wait_for "the reset" sh -c "grep -q '^trace: settings reset settings.json.broken-' '$OUT'"
 	local backup
 	backup="$(ls "$D"/settings.json.broken-* 2>/dev/null | head -n 1)"
 	[ -n "$backup" ] || fail "no backup of the broken settings.json"
 	[ "$(cat "$backup")" = "$garbage" ] || fail "the backup holds $(cat "$backup")"
 	bin/reasonix-desktop settings check --data-dir "$D" >/dev/null || fail "settings.json after the reset: $(cat "$D/settings.json")"
 	xdotool key Escape
-	kill -TERM "$APP"
-	(sleep 30 && kill -KILL "$APP" 2>/dev/null) >/dev/null 2>&1 & # not holding our output open
-	local guard=$! code=0
-	wait "$APP" || code=$?
-	kill "$guard" 2>/dev/null || true
-	APP=""
-	[ "$code" -ne 137 ] || fail "the app did not quit within 30 s of SIGTERM (broken settings)"
+	quit_app || fail "the app did not quit within 30 s of SIGTERM (broken settings)"
 	echo "xvfb-e2e: broken settings.json: banner, chat and reset ok (backup $(basename "$backup"))"
 }
 broken_settings_step

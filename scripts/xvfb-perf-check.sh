@@ -17,9 +17,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 MESSAGES="${MESSAGES:-5000}"
 WORDS="${WORDS:-2000}"
 RUN_FOR="${RUN_FOR:-20}"
@@ -28,16 +28,14 @@ MODEL=plugin/echo-provider/echo/echo-1
 fail() { echo "xvfb-perf-check: FAIL: $*" >&2; exit 1; }
 command -v xvfb-run >/dev/null || fail "xvfb-run is missing (run: make deps)"
 
-mkdir -p bin
-CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-go build -o examples/echo-provider/bin/echo-provider ./examples/echo-provider
+BIN="" # always a fresh build (make examples builds echo-provider too)
+build_bin
 
 D="$(mktemp -d)"
 trap 'rm -rf "$D"' EXIT
 PLUGINS="${PLUGINS:-1}"
 INSTALL=(echo-provider)
 [ "$PLUGINS" -ge 4 ] && INSTALL+=(hello-surfaces policy-guard openai-provider)
-make --no-print-directory examples >/dev/null
 for p in "${INSTALL[@]}"; do
 	bin/reasonix-desktop plugin install --yes --data-dir "$D" "examples/$p" >>"$LOGDIR/perf-install.log" 2>&1 ||
 		{ cat "$LOGDIR/perf-install.log" >&2; fail "installing $p"; }

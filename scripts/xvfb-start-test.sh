@@ -11,9 +11,9 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 EXIT_AFTER=10
 SHOT="$LOGDIR/reasonix-desktop.png"
 ERR="$LOGDIR/reasonix-desktop.stderr"
@@ -24,9 +24,8 @@ fail() { echo "xvfb-start-test: FAIL: $*" >&2; exit 1; }
 command -v xvfb-run >/dev/null || fail "xvfb-run is missing (run: make deps)"
 
 echo "xvfb-start-test: building bin/reasonix-desktop and the examples"
-mkdir -p bin
-CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-make --no-print-directory examples
+BIN="" # always a fresh build
+build_bin
 
 D="$(mktemp -d)"
 trap 'rm -rf "$D"' EXIT

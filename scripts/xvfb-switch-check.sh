@@ -14,30 +14,26 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-LOGDIR="${LOGDIR:-./ci-logs}"
-mkdir -p "$LOGDIR"
-LOGDIR="$(cd "$LOGDIR" && pwd)"
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
 PLUGINS="${PLUGINS:-4}"
 MESSAGES="${MESSAGES:-5000}"
 SWITCHES="${SWITCHES:-6}"
 MODEL=plugin/echo-provider/echo/echo-1
 
-# shellcheck source=scripts/xwindow.sh
-. scripts/xwindow.sh # (the script runs from the repo root)
 fail() { echo "xvfb-switch-check: FAIL: $*" >&2; exit 1; }
 for c in Xvfb xdotool; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
 
-mkdir -p bin
-CGO_ENABLED=1 go build -o bin/reasonix-desktop ./cmd/reasonix-desktop
-make --no-print-directory examples >/dev/null
+BIN="" # always a fresh build
+build_bin
 
 D="$(mktemp -d)"
 WS="$(mktemp -d)"
 APP=""
 XVFB=""
 cleanup() {
-	[ -n "$APP" ] && kill "$APP" 2>/dev/null && wait "$APP" 2>/dev/null || true
-	[ -n "$XVFB" ] && kill "$XVFB" 2>/dev/null && wait "$XVFB" 2>/dev/null || true
+	stop_pids "$APP" "$XVFB"
 	rm -rf "$D" "$WS"
 }
 trap cleanup EXIT
@@ -52,26 +48,18 @@ done
 BIG="$(go run ./scripts/gensession -data-dir "$D" -messages "$MESSAGES" -model "$MODEL" -workspace "$WS")"
 SMALL="$(go run ./scripts/gensession -data-dir "$D" -messages 40 -model "$MODEL" -workspace "$WS")"
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$D/display" >"$LOGDIR/switch-xvfb.log" 2>&1 &
-XVFB=$!
-for _ in $(seq 100); do [ -s "$D/display" ] && break; sleep 0.1; done
-[ -s "$D/display" ] || fail "Xvfb did not start"
-export DISPLAY=":$(head -n 1 "$D/display")"
-for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+start_xvfb "$D" "$LOGDIR/switch-xvfb.log" || fail "Xvfb did not start"
 
 OUT="$LOGDIR/switch.stdout"
 (cd "$WS" && exec "$OLDPWD/bin/reasonix-desktop" gui --data-dir "$D" --session "$SMALL" --trace) >"$OUT" 2>"$LOGDIR/switch.stderr" &
 APP=$!
 WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 
-wait_for() {
-	local what="$1"
-	shift
-	for _ in $(seq 600); do "$@" && return 0; sleep 0.1; done
-	fail "timed out waiting for $what"
-}
-count() { grep -c -- "^trace: $1" "$OUT" || true; }
-ready_count() { [ "$(count "chat ready $1")" -ge "$2" ]; }
+WAIT_TRIES=600 # wait_for: 60 s (a switch to the big chat)
+# ready_n ID: how many "chat ready ID (N ms)" lines the app traced.
+ready_n() { grep -c -- "^trace: chat ready $1" "$OUT" || true; }
+# ready_count ID N: chat ID was ready at least N times.
+ready_count() { [ "$(ready_n "$1")" -ge "$2" ]; }
 
 wait_for "the small chat" ready_count "$SMALL" 1
 wait_for "the model list" sh -c "grep -q '^trace: models' '$OUT'"
@@ -79,7 +67,7 @@ xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 echo "xvfb-switch-check: ${#INSTALL[@]} plugin(s), a $MESSAGES-message chat and a 40-message one, $SWITCHES switches"
 for i in $(seq "$SWITCHES"); do
 	if [ $((i % 2)) = 1 ]; then want="$BIG"; query='Question 1000:'; else want="$SMALL"; query=''; fi
-	n=$(($(count "chat ready $want") + 1))
+	n=$(($(ready_n "$want") + 1))
 	xdotool key ctrl+b
 	xdotool key ctrl+b
 	xdotool key ctrl+a BackSpace
