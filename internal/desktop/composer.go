@@ -236,7 +236,8 @@ func (c *composer) send() {
 		c.waitUntilReady("Sending", c.send) // the text stays in the composer until then
 		return
 	case d.state.Busy():
-		return // a reply runs (Send is disabled): the text stays in the composer
+		d.trace("send refused: a reply is running") // Send is disabled: the text stays in the composer
+		return
 	}
 	c.clear()
 	if len(atts) > 0 { // a message with files: never a command
@@ -278,6 +279,7 @@ func (c *composer) retry() {
 		return
 	case d.state.Busy():
 		d.notes.HostNotice("a reply is running: Retry once it ends", uikit.NoticeWarn)
+		d.trace("retry refused: a reply is running")
 		return
 	}
 	c.stopping.Store(false)
