@@ -1,11 +1,36 @@
 package desktop
 
 import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
+
+// saveShot writes what the window draws (Fyne's software painter) to
+// $REASONIX_SHOTS/<name>.png when that folder is given: the screenshots at
+// small sizes and scales a closing note shows, where Xvfb has no window
+// manager to resize the real window.
+func saveShot(t *testing.T, w fyne.Window, name string) {
+	dir := os.Getenv("REASONIX_SHOTS")
+	if dir == "" {
+		return
+	}
+	f, err := os.Create(filepath.Join(dir, strings.NewReplacer("×", "x", " ", "-").Replace(name)+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := png.Encode(f, w.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // chatWidth is the chat column's width (UI work): the transcript's.
 func (h *harness) chatWidth() float32 { return h.d.transcript.Object().Size().Width }
@@ -16,6 +41,13 @@ func (h *harness) chatWidth() float32 { return h.d.transcript.Object().Size().Wi
 // shows beside a chat column of at least minChat.
 func TestWindowFitsSmallSizesAndScale(t *testing.T) {
 	h := newHarness(t)
+	h.ui(func() { // a chat to show: text, a list, code and a table
+		h.d.transcript.LoadHistory([]protocol.ProviderMessage{
+			{Role: protocol.RoleUser, Content: "How do I list the files of this project, with their sizes?"},
+			{Role: protocol.RoleAssistant, Content: "Use `list_dir`, then read what you need:\n\n- one call per folder\n- sizes in bytes\n\n" +
+				"```go\nfor _, e := range entries {\n\tfmt.Println(e.Name())\n}\n```\n\n| file | lines |\n|---|---:|\n| main.go | 120 |\n| gui.go | 80 |"},
+		})
+	})
 	for _, tc := range []struct {
 		name      string
 		size      fyne.Size
@@ -32,6 +64,7 @@ func TestWindowFitsSmallSizesAndScale(t *testing.T) {
 			h.d.win.Resize(tc.size)
 		})
 		h.ui(func() {
+			saveShot(t, h.d.win, tc.name)
 			if m := h.d.win.Content().MinSize(); m.Width > tc.size.Width || m.Height > tc.size.Height {
 				t.Errorf("%s: the content needs %v: it clips", tc.name, m)
 			}
