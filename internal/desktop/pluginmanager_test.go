@@ -407,16 +407,20 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	accepted, hungUp := make(chan struct{}, 1), make(chan struct{}, 1)
+	accepted, hungUp := make(chan struct{}, 4), make(chan struct{}, 4)
 	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			go func() {
+				defer c.Close()
+				io.Copy(io.Discard, c) // never answers; returns when git hangs up
+				hungUp <- struct{}{}
+			}()
 		}
-		defer c.Close()
-		accepted <- struct{}{}
-		io.Copy(io.Discard, c) // never answers; returns when git hangs up
-		hungUp <- struct{}{}
 	}()
 	silent := "http://" + ln.Addr().String() + "/gitpkg.git"
 	setSource(t, h.layout, url, silent)
@@ -445,7 +449,8 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 	})
 
 	// A source that is gone: the error is in the dialog, in words.
-	setSource(t, h.layout, silent, "file://"+filepath.ToSlash(filepath.Join(t.TempDir(), "gone.git")))
+	gone := "file://" + filepath.ToSlash(filepath.Join(t.TempDir(), "gone.git"))
+	setSource(t, h.layout, silent, gone)
 	h.ui(func() { test.Tap(findButton(w.Content(), "Update…")) })
 	h.waitFor("the error", func() bool { return strings.Contains(overlayText(w), "The update of gitpkg failed: git clone") })
 	h.ui(func() {
@@ -453,6 +458,30 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 		if w.Canvas().Overlays().Top() != nil {
 			t.Error("Close left the error open")
 		}
+	})
+
+	// Cancel at the preview drops the clone the preview was made from.
+	setSource(t, h.layout, gone, url)
+	h.ui(func() { test.Tap(findButton(w.Content(), "Update…")) })
+	h.waitFor("the preview", func() bool { return overlayHas(w, "Update") != nil })
+	if left, _ := os.ReadDir(h.layout.StagingDir()); len(left) != 1 {
+		t.Fatalf("the preview staged %d clones", len(left))
+	}
+	h.ui(func() { test.Tap(overlayHas(w, "Cancel")) })
+	h.waitFor("the unused clone removed", func() bool {
+		left, _ := os.ReadDir(h.layout.StagingDir())
+		return len(left) == 0
+	})
+
+	// Closing the manager while git waits cancels the fetch as Cancel does.
+	setSource(t, h.layout, url, silent)
+	h.ui(func() { test.Tap(findButton(w.Content(), "Update…")) })
+	arrive("git's second connection", accepted)
+	h.ui(func() { w.Close() })
+	arrive("git's second hang-up", hungUp)
+	h.waitFor("the second cancelled clone removed", func() bool {
+		left, _ := os.ReadDir(h.layout.StagingDir())
+		return len(left) == 0
 	})
 }
 

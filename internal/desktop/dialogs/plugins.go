@@ -77,7 +77,8 @@ type PluginManager struct {
 	migrate  *widget.Button // shown for a legacy manifest
 	// facts caches what each plugin's manifest and record say, by
 	// factsKey (read off the UI goroutine).
-	facts map[string]pluginFacts
+	facts    map[string]pluginFacts
+	factsSeq int // numbers the reads: only the latest read of a key lands
 	// upkeep is the open Update… or Migrate dialog (tests read it).
 	upkeep *upkeep
 	// confirm is the open Remove confirmation (tests read it).
@@ -139,6 +140,9 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	m.win.Resize(fyne.NewSize(900, 600))
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
+		if m.upkeep != nil {
+			m.upkeep.close() // a fetch is cancelled, a staged clone dropped
+		}
 		unsub()
 		onClosed()
 	})
@@ -222,6 +226,7 @@ type pluginFacts struct {
 	trust  string
 	origin agent.PluginOrigin
 	loaded bool // origin was read
+	seq    int  // the read that filled it (or is filling it)
 }
 
 // factsKey names a plugin's facts: an update keeps the name and the root
@@ -259,7 +264,9 @@ func (m *PluginManager) showFacts(p agent.PluginInfo, f pluginFacts) {
 // one.
 func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 	key := factsKey(p)
-	m.facts[key] = pluginFacts{} // one read per plugin, root and version
+	m.factsSeq++
+	seq := m.factsSeq
+	m.facts[key] = pluginFacts{seq: seq} // one read per plugin, root and version
 	m.host.WithCore("read "+p.Name+"'s manifest", func(_ context.Context, c PluginsCore) error {
 		text := ""
 		if man, err := c.PluginManifest(p.Name); err != nil {
@@ -274,10 +281,10 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 			}
 		}
 		o, err := c.PluginOrigin(p.Name)
-		f := pluginFacts{trust: text, origin: o, loaded: err == nil}
+		f := pluginFacts{trust: text, origin: o, loaded: err == nil, seq: seq}
 		m.b.Post(func() {
-			if _, still := m.facts[key]; !still {
-				return // forgotten while it was read: a newer read follows
+			if cur, ok := m.facts[key]; !ok || cur.seq != seq {
+				return // forgotten while it was read: a newer read lands
 			}
 			m.facts[key] = f
 			if cur, ok := m.current(); ok && factsKey(cur) == key {

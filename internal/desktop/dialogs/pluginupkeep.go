@@ -44,6 +44,12 @@ type upkeep struct {
 	dlg    *dialog.CustomDialog
 	body   *fyne.Container
 	closed atomic.Bool
+	// discard drops the clone of a preview on screen when the dialog
+	// closes without installing it (nil otherwise).
+	discard func()
+	// stop cancels work the dialog waits on (the fetch): closing kills
+	// the clone's git at once instead of waiting for it.
+	stop context.CancelFunc
 	// phase names what the dialog shows now (tests read it).
 	phase string
 }
@@ -74,6 +80,13 @@ func (u *upkeep) show(phase string, size fyne.Size, content fyne.CanvasObject, b
 // closed set and drops its result.
 func (u *upkeep) close() {
 	u.closed.Store(true)
+	if u.stop != nil {
+		u.stop()
+	}
+	if u.discard != nil {
+		u.discard()
+		u.discard = nil
+	}
 	u.dlg.Hide()
 	if u.m.upkeep == u {
 		u.m.upkeep = nil
@@ -116,11 +129,9 @@ func (m *PluginManager) updateSelected() {
 		return
 	}
 	u := m.newUpkeep("Update "+p.Name, p.Name)
-	// stop cancels the fetch: the clone's git process is killed and the
-	// dialog closes at once, without waiting for it.
 	fetch, stop := context.WithCancel(context.Background())
-	u.show("fetching", busySize, busy("Fetching "+redact.String(o.Source)+" …"),
-		widget.NewButton("Cancel", func() { stop(); u.close() }))
+	u.stop = stop
+	u.show("fetching", busySize, busy("Fetching "+redact.String(o.Source)+" …"), widget.NewButton("Cancel", u.close))
 	m.host.WithCore("update "+p.Name, func(ctx context.Context, c PluginsCore) error {
 		defer stop()
 		ctx, cancel := context.WithCancel(ctx)
@@ -161,13 +172,15 @@ func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin
 	if fullTrust {
 		head.Add(wrapped("FULL TRUST: what the updated plugin may do is below.", widget.WarningImportance))
 	}
-	cancel := widget.NewButton("Cancel", func() {
-		u.close()
+	u.discard = func() {
 		u.m.host.Async("discard the update of "+p.Name, func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
+	}
+	update := widget.NewButton("Update", func() {
+		u.discard = nil // the install uses the clone, then removes it
+		u.install(pv)
 	})
-	update := widget.NewButton("Update", func() { u.install(pv) })
 	update.Importance = widget.HighImportance
-	u.show("preview", fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), cancel, update)
+	u.show("preview", fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), update)
 }
 
 func at(commit string) string {
@@ -223,7 +236,7 @@ func (m *PluginManager) migrateSelected() {
 	}
 	run := widget.NewButton("Migrate", func() { u.migrate(p, o) })
 	run.Importance = widget.HighImportance
-	u.show("confirm", resultSize, wrapped(msg, widget.MediumImportance), widget.NewButton("Cancel", u.close), run)
+	u.show("confirm", resultSize, wrapped(redact.String(msg), widget.MediumImportance), widget.NewButton("Cancel", u.close), run)
 }
 
 // migrate runs the migration and the reload off the UI goroutine and shows
@@ -253,8 +266,8 @@ func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
 			manifest := widget.NewLabel(redact.String(text))
 			manifest.TextStyle.Monospace = true
 			manifest.Wrapping = fyne.TextWrapBreak
-			head := wrapped(fmt.Sprintf("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
-				p.Name, o.Backup, redact.String(state)), widget.SuccessImportance)
+			head := wrapped(redact.String(fmt.Sprintf("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
+				p.Name, o.Backup, state)), widget.SuccessImportance)
 			u.show("done", fyne.NewSize(640, 460), container.NewBorder(head, nil, nil, nil, container.NewVScroll(manifest)),
 				widget.NewButton("Close", u.close))
 		})
