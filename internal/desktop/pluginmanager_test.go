@@ -200,6 +200,16 @@ func TestPluginManagerThroughTheCore(t *testing.T) {
 		test.Tap(button("Restart"))
 	})
 	h.waitFor("a new generation", func() bool { return gen() > before })
+	// A copy of a folder has nothing to fetch: no Update…, and the details
+	// say why.
+	h.waitFor("policy-guard's source", func() bool {
+		return strings.Contains(shownText(w), "Update needs a plugin installed from git")
+	})
+	h.ui(func() {
+		if b := button("Update…"); b.Visible() {
+			t.Error("Update… is shown for a plugin copied from a folder")
+		}
+	})
 
 	h.ui(func() {
 		test.Tap(button("Remove"))

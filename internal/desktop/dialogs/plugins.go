@@ -137,7 +137,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
 	m.win.SetContent(tabs)
-	m.win.Resize(fyne.NewSize(900, 600))
+	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
 		if m.upkeep != nil {
@@ -269,8 +269,11 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 	m.facts[key] = pluginFacts{seq: seq} // one read per plugin, root and version
 	m.host.WithCore("read "+p.Name+"'s manifest", func(_ context.Context, c PluginsCore) error {
 		text := ""
+		o, oerr := c.PluginOrigin(p.Name)
 		if man, err := c.PluginManifest(p.Name); err != nil {
-			text = "The manifest could not be read: " + redact.String(err.Error())
+			if oerr != nil || o.Incompatible == "" { // else Failure says it already
+				text = "The manifest could not be read: " + redact.String(err.Error())
+			}
 		} else {
 			// The FULL TRUST block (hooks and MCP servers with their
 			// commands), what the package contributes, and what the loader
@@ -280,8 +283,7 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 				text += "Warning: " + redact.String(w) + "\n"
 			}
 		}
-		o, err := c.PluginOrigin(p.Name)
-		f := pluginFacts{trust: text, origin: o, loaded: err == nil, seq: seq}
+		f := pluginFacts{trust: text, origin: o, loaded: oerr == nil, seq: seq}
 		m.b.Post(func() {
 			if cur, ok := m.facts[key]; !ok || cur.seq != seq {
 				return // forgotten while it was read: a newer read lands

@@ -95,7 +95,7 @@ func (u *upkeep) close() {
 
 var (
 	busySize   = fyne.NewSize(560, 200)
-	resultSize = fyne.NewSize(640, 260)
+	resultSize = fyne.NewSize(600, 220)
 )
 
 func wrapped(text string, imp widget.Importance) *widget.Label {
@@ -162,16 +162,13 @@ func (m *PluginManager) updateSelected() {
 // preview shows the same preview Install… shows, under a line saying what
 // changes; Update installs exactly that preview, Cancel drops its clone.
 func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin, pv agent.InstallPreview) {
-	fullTrust, body := previewBody(pv)
+	_, body := previewBody(pv) // its warning says FULL TRUST
 	change := fmt.Sprintf("Installed: %s %s%s\nFetched:   %s %s%s", p.Name, redact.String(p.Version), at(o.Commit),
 		pv.Name, redact.String(pv.Version), at(pv.Commit))
 	if pv.Commit != "" && pv.Commit == o.Commit {
 		change += "\nThe repository has no new commit: updating reinstalls the same files."
 	}
-	head := container.NewVBox(wrapped(change, widget.MediumImportance))
-	if fullTrust {
-		head.Add(wrapped("FULL TRUST: what the updated plugin may do is below.", widget.WarningImportance))
-	}
+	head := wrapped(change, widget.MediumImportance)
 	u.discard = func() {
 		u.m.host.Async("discard the update of "+p.Name, func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
 	}
