@@ -131,3 +131,87 @@ func TestPluginOrigin(t *testing.T) {
 		t.Errorf("after migrate: %+v, %v", o, err)
 	}
 }
+
+// The core's update and migrate, as the plugin manager calls them: the
+// preview of an update names what it replaces and stages a clone that the
+// install consumes (or DiscardPluginPreview drops); a migration reloads, so
+// the plugin runs at once.
+func TestCoreUpdateAndMigrate(t *testing.T) {
+	e := newEnv(t)
+	store, err := agent.OpenPlugins(e.layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	url, push := gitRepo(t)
+	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Install(pv); err != nil {
+		t.Fatal(err)
+	}
+	legacy := t.TempDir()
+	if err := os.WriteFile(filepath.Join(legacy, agent.ManifestFile), []byte(`{"name": "old", "version": "0.1.0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lpv, err := store.PreviewInstall(agent.InstallRequest{Source: legacy, Link: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Install(lpv); err != nil {
+		t.Fatal(err)
+	}
+	c := e.open(t, &recorder{})
+	staged := func() int {
+		left, _ := os.ReadDir(e.layout.StagingDir())
+		return len(left)
+	}
+	push("1.1.0")
+
+	// Dropped: nothing stays staged, nothing changes.
+	pv, err = c.PreviewPluginUpdate(ctx, "gitpkg")
+	if err != nil || pv.Version != "1.1.0" || pv.Replaces != "gitpkg 1.0.0" || !strings.Contains(pv.Text, "FULL TRUST") || staged() != 1 {
+		t.Fatalf("update preview %+v, %v (%d staged)", pv, err, staged())
+	}
+	c.DiscardPluginPreview(pv)
+	if staged() != 0 {
+		t.Error("a discarded preview left its clone")
+	}
+	// Installed: the new version runs.
+	if pv, err = c.PreviewPluginUpdate(ctx, "gitpkg"); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := c.InstallPlugin(ctx, pv); err != nil || rec.Version != "1.1.0" || rec.Commit != pv.Commit {
+		t.Fatalf("install of the update: %+v, %v", rec, err)
+	}
+	if p, _ := pluginByName(c, "gitpkg"); p.Version != "1.1.0" || staged() != 0 {
+		t.Errorf("after the update: %+v (%d staged)", p, staged())
+	}
+	// A linked folder has nothing to fetch; a cancelled fetch stages nothing.
+	if _, err := c.PreviewPluginUpdate(ctx, "old"); err == nil || !strings.Contains(err.Error(), "nothing to fetch") {
+		t.Errorf("update of a linked plugin: %v", err)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := c.PreviewPluginUpdate(cancelled, "gitpkg"); err == nil || staged() != 0 {
+		t.Errorf("a cancelled fetch: %v (%d staged)", err, staged())
+	}
+
+	if p, _ := pluginByName(c, "old"); p.State != agent.PluginFailed || !strings.Contains(p.Failure, "disabled_incompatible") {
+		t.Fatalf("a linked legacy plugin before migrating: %+v", p)
+	}
+	text, err := c.MigratePlugin(ctx, "old")
+	if err != nil || !strings.Contains(text, `"apiVersion": "reasonix.io/plugin/v2"`) {
+		t.Fatalf("migrate: %q, %v", text, err)
+	}
+	if p, _ := pluginByName(c, "old"); p.State != "Ready" || p.Failure != "" {
+		t.Errorf("after migrating: %+v", p)
+	}
+	if _, err := c.MigratePlugin(ctx, "old"); err == nil || !strings.Contains(err.Error(), "already") {
+		t.Errorf("a second migration: %v", err)
+	}
+	if o, err := c.PluginOrigin("old"); err != nil || o.Legacy || o.Incompatible != "" {
+		t.Errorf("origin after migrating: %+v, %v", o, err)
+	}
+}
