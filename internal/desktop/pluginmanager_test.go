@@ -477,7 +477,12 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 	if left, _ := os.ReadDir(h.layout.StagingDir()); len(left) != 1 {
 		t.Fatalf("the preview staged %d clones", len(left))
 	}
-	h.ui(func() { test.Tap(overlayHas(w, "Cancel")) })
+	h.ui(func() { // Esc is Cancel
+		w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if w.Canvas().Overlays().Top() != nil {
+			t.Error("Esc did not close the preview")
+		}
+	})
 	h.waitFor("the unused clone removed", func() bool {
 		left, _ := os.ReadDir(h.layout.StagingDir())
 		return len(left) == 0
@@ -557,7 +562,10 @@ func TestPluginManagerMigratesALegacyPlugin(t *testing.T) {
 		if !strings.Contains(text, backup) || !strings.Contains(text, "reasonix.io/plugin/v2") {
 			t.Errorf("Migrate does not say where the old manifest goes:\n%s", text)
 		}
-		test.Tap(overlayHas(w, "Migrate"))
+		if overlayHas(w, "Migrate") == nil {
+			t.Fatal("no Migrate button")
+		}
+		w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn}) // Enter is Migrate
 	})
 	h.waitFor("the migration's result", func() bool { return strings.Contains(overlayText(w), "Migrated old-skills") })
 	h.ui(func() {

@@ -137,6 +137,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
 	m.win.SetContent(tabs)
+	m.win.Canvas().SetOnTypedKey(m.typedKey)
 	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {

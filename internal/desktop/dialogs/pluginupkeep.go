@@ -52,6 +52,27 @@ type upkeep struct {
 	stop context.CancelFunc
 	// phase names what the dialog shows now (tests read it).
 	phase string
+	// primary is what Enter does: the last button of the phase (Update,
+	// Migrate, Close); Esc is close (Cancel).
+	primary func()
+}
+
+// typedKey gives the manager window's Esc and Enter to an open upkeep
+// dialog (UI goroutine): Esc cancels or closes it, Enter presses its last
+// button. Nothing else of the window takes keys.
+func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
+	u := m.upkeep
+	if u == nil {
+		return
+	}
+	switch k.Name {
+	case fyne.KeyEscape:
+		u.close()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if u.primary != nil {
+			u.primary()
+		}
+	}
 }
 
 // newUpkeep opens an empty dialog titled title over the manager.
@@ -64,16 +85,25 @@ func (m *PluginManager) newUpkeep(title, name string) *upkeep {
 
 // show replaces the dialog's content and buttons (UI goroutine); a closed
 // dialog stays closed.
-func (u *upkeep) show(phase string, size fyne.Size, content fyne.CanvasObject, buttons ...fyne.CanvasObject) {
+func (u *upkeep) show(phase string, size fyne.Size, content fyne.CanvasObject, buttons ...*widget.Button) {
 	if u.closed.Load() {
 		return
 	}
 	u.phase = phase
+	row := make([]fyne.CanvasObject, len(buttons))
+	for i, b := range buttons {
+		row[i] = b
+	}
+	u.primary = nil
+	if n := len(buttons); n > 0 && buttons[n-1].Text != "Cancel" {
+		u.primary = buttons[n-1].OnTapped
+	}
 	u.body.Objects = []fyne.CanvasObject{content}
 	u.body.Refresh()
-	u.dlg.SetButtons(buttons)
+	u.dlg.SetButtons(row)
 	u.dlg.Resize(size)
 	u.dlg.Show()
+	u.m.win.Canvas().Unfocus() // Esc and Enter reach the window (typedKey)
 }
 
 // close hides the dialog at once (UI goroutine): work still running finds
