@@ -79,7 +79,7 @@ type PluginManager struct {
 	// factsKey (read off the UI goroutine).
 	facts    map[string]pluginFacts
 	factsSeq int // numbers the reads: only the latest read of a key lands
-	// upkeep is the open Update… or Migrate dialog (tests read it).
+	// upkeep is the open Update… or Migrate dialog, nil when none is.
 	upkeep *upkeep
 	// confirm is the open Remove confirmation (tests read it).
 	confirm *dialog.ConfirmDialog
@@ -231,8 +231,11 @@ type pluginFacts struct {
 }
 
 // factsKey names a plugin's facts: an update keeps the name and the root
-// but changes the version, a migration or an edit is forgotten explicitly.
-func factsKey(p agent.PluginInfo) string { return p.Name + "\x00" + p.Root + "\x00" + p.Version }
+// but changes the version; a migration changes the state (also when the
+// CLI ran it), and the manager's own operations forget what they changed.
+func factsKey(p agent.PluginInfo) string {
+	return p.Name + "\x00" + p.Root + "\x00" + p.Version + "\x00" + p.State
+}
 
 // forget drops what was read of name (its manifest or source changed) and
 // reads it again when it is the selected plugin (UI goroutine).

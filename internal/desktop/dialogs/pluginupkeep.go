@@ -50,8 +50,6 @@ type upkeep struct {
 	// stop cancels work the dialog waits on (the fetch): closing kills
 	// the clone's git at once instead of waiting for it.
 	stop context.CancelFunc
-	// phase names what the dialog shows now (tests read it).
-	phase string
 	// primary is what Enter does: the last button of the phase (Update,
 	// Migrate, Close); Esc is close (Cancel).
 	primary func()
@@ -85,11 +83,10 @@ func (m *PluginManager) newUpkeep(title, name string) *upkeep {
 
 // show replaces the dialog's content and buttons (UI goroutine); a closed
 // dialog stays closed.
-func (u *upkeep) show(phase string, size fyne.Size, content fyne.CanvasObject, buttons ...*widget.Button) {
+func (u *upkeep) show(size fyne.Size, content fyne.CanvasObject, buttons ...*widget.Button) {
 	if u.closed.Load() {
 		return
 	}
-	u.phase = phase
 	row := make([]fyne.CanvasObject, len(buttons))
 	for i, b := range buttons {
 		row[i] = b
@@ -144,7 +141,7 @@ func busy(text string) fyne.CanvasObject {
 // what a plugin's repository holds) with Close.
 func (u *upkeep) failed(what string, err error) {
 	msg := what + " failed: " + redact.String(err.Error())
-	u.show("failed", resultSize, wrapped(msg, widget.DangerImportance), widget.NewButton("Close", u.close))
+	u.show(resultSize, wrapped(msg, widget.DangerImportance), widget.NewButton("Close", u.close))
 }
 
 // updateSelected fetches the selected git plugin's source again and shows
@@ -161,7 +158,7 @@ func (m *PluginManager) updateSelected() {
 	u := m.newUpkeep("Update "+p.Name, p.Name)
 	fetch, stop := context.WithCancel(context.Background())
 	u.stop = stop
-	u.show("fetching", busySize, busy("Fetching "+redact.String(o.Source)+" …"), widget.NewButton("Cancel", u.close))
+	u.show(busySize, busy("Fetching "+redact.String(o.Source)+" …"), widget.NewButton("Cancel", u.close))
 	m.host.WithCore("update "+p.Name, func(ctx context.Context, c PluginsCore) error {
 		defer stop()
 		ctx, cancel := context.WithCancel(ctx)
@@ -207,7 +204,7 @@ func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin
 		u.install(pv)
 	})
 	update.Importance = widget.HighImportance
-	u.show("preview", fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), update)
+	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), update)
 }
 
 func at(commit string) string {
@@ -224,7 +221,7 @@ func at(commit string) string {
 // Close only hides the dialog: the store write is not cut in half, and its
 // outcome is then reported the way every plugin command's is.
 func (u *upkeep) install(pv agent.InstallPreview) {
-	u.show("installing", busySize, busy("Installing "+pv.Name+" "+redact.String(pv.Version)+" and restarting the plugins…"),
+	u.show(busySize, busy("Installing "+pv.Name+" "+redact.String(pv.Version)+" and restarting the plugins…"),
 		widget.NewButton("Close", u.close))
 	u.m.host.WithCore("update "+pv.Name, func(ctx context.Context, c PluginsCore) error {
 		rec, err := c.InstallPlugin(ctx, pv)
@@ -237,7 +234,7 @@ func (u *upkeep) install(pv agent.InstallPreview) {
 				u.failed("The update of "+pv.Name, err)
 				return
 			}
-			u.show("done", resultSize, wrapped(fmt.Sprintf("Updated %s to %s%s.", rec.Name, redact.String(rec.Version), at(rec.Commit)),
+			u.show(resultSize, wrapped(fmt.Sprintf("Updated %s to %s%s.", rec.Name, redact.String(rec.Version), at(rec.Commit)),
 				widget.SuccessImportance), widget.NewButton("Close", u.close))
 		})
 		return nil
@@ -263,13 +260,13 @@ func (m *PluginManager) migrateSelected() {
 	}
 	run := widget.NewButton("Migrate", func() { u.migrate(p, o) })
 	run.Importance = widget.HighImportance
-	u.show("confirm", resultSize, wrapped(redact.String(msg), widget.MediumImportance), widget.NewButton("Cancel", u.close), run)
+	u.show(resultSize, wrapped(redact.String(msg), widget.MediumImportance), widget.NewButton("Cancel", u.close), run)
 }
 
 // migrate runs the migration and the reload off the UI goroutine and shows
 // the new manifest and the state the plugin is in after the reload.
 func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
-	u.show("migrating", busySize, busy("Migrating "+p.Name+" and restarting the plugins…"), widget.NewButton("Close", u.close))
+	u.show(busySize, busy("Migrating "+p.Name+" and restarting the plugins…"), widget.NewButton("Close", u.close))
 	u.m.host.WithCore("migrate "+p.Name, func(ctx context.Context, c PluginsCore) error {
 		text, err := c.MigratePlugin(ctx, p.Name)
 		state := "not installed"
@@ -295,7 +292,7 @@ func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
 			manifest.Wrapping = fyne.TextWrapBreak
 			head := wrapped(redact.String(fmt.Sprintf("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
 				p.Name, o.Backup, state)), widget.SuccessImportance)
-			u.show("done", fyne.NewSize(640, 460), container.NewBorder(head, nil, nil, nil, container.NewVScroll(manifest)),
+			u.show(fyne.NewSize(640, 460), container.NewBorder(head, nil, nil, nil, container.NewVScroll(manifest)),
 				widget.NewButton("Close", u.close))
 		})
 		return nil
