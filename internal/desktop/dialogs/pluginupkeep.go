@@ -195,6 +195,10 @@ func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin
 	if pv.Commit != "" && pv.Commit == o.Commit {
 		change += "\nThe repository has no new commit: updating reinstalls the same files."
 	}
+	if p.State == agent.PluginDisabled {
+		// The store installs enabled (as `plugin update --yes` does).
+		change += "\nIt is disabled now: the update installs it enabled."
+	}
 	head := wrapped(change, widget.MediumImportance)
 	u.discard = func() {
 		u.m.host.Async("discard the update of "+p.Name, func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
