@@ -37,6 +37,11 @@ type coreAPI interface {
 	RestartPlugin(ctx context.Context, name string) error
 	PluginManifest(name string) (agent.PluginManifest, error)
 	PluginDoctor(ctx context.Context, name string) (agent.DoctorReport, error)
+	// Update and migrate (the manager's Update… and Migrate to v2).
+	PluginOrigin(name string) (agent.PluginOrigin, error)
+	PreviewPluginUpdate(ctx context.Context, name string) (agent.InstallPreview, error)
+	DiscardPluginPreview(pv agent.InstallPreview)
+	MigratePlugin(ctx context.Context, name string) (string, error)
 
 	// Surfaces, actions and forms.
 	SurfaceList() []surfaces.Surface

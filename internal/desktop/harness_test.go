@@ -244,9 +244,17 @@ func (f *fakeCore) PluginManifest(string) (agent.PluginManifest, error) {
 func (f *fakeCore) PluginDoctor(context.Context, string) (agent.DoctorReport, error) {
 	return agent.DoctorReport{}, errNoStore
 }
-func (f *fakeCore) ExportSession(string, string) ([]byte, error) { return nil, errNoStore }
-func (f *fakeCore) Actions() []surfaces.Action                   { return nil }
-func (f *fakeCore) Commands() []agent.Command                    { return nil }
+func (f *fakeCore) PluginOrigin(string) (agent.PluginOrigin, error) {
+	return agent.PluginOrigin{}, errNoStore
+}
+func (f *fakeCore) PreviewPluginUpdate(context.Context, string) (agent.InstallPreview, error) {
+	return agent.InstallPreview{}, errNoStore
+}
+func (f *fakeCore) DiscardPluginPreview(agent.InstallPreview)             {}
+func (f *fakeCore) MigratePlugin(context.Context, string) (string, error) { return "", errNoStore }
+func (f *fakeCore) ExportSession(string, string) ([]byte, error)          { return nil, errNoStore }
+func (f *fakeCore) Actions() []surfaces.Action                            { return nil }
+func (f *fakeCore) Commands() []agent.Command                             { return nil }
 func (f *fakeCore) RunCommand(context.Context, string) (string, error) {
 	if f.cmdOut != "" {
 		return f.cmdOut, nil

@@ -100,21 +100,11 @@ func (f *Install) preview(dir string, link bool) {
 // TRUST block with hooks and MCP servers and their commands, then the
 // skills, commands, prompts, agents and themes by name).
 func (f *Install) showTrust(pv agent.InstallPreview) {
-	text := widget.NewLabel(redact.String(pv.Text))
-	text.TextStyle.Monospace = true
-	text.Wrapping = fyne.TextWrapBreak
-	title := "Install " + pv.Name + " — FULL TRUST"
-	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
-	warn.Importance = widget.WarningImportance
-	if !pv.RunsCode && strings.Contains(pv.Text, "runs no code") {
-		// Skills, commands and prompts are text the model reads: no
-		// process of the package ever starts.
-		title = "Install " + pv.Name
-		warn.SetText("This package runs no code (no runtime, hooks or MCP servers): its skills, commands and prompts are text the model reads.")
-		warn.Importance = widget.MediumImportance
+	title := "Install " + pv.Name
+	fullTrust, content := previewBody(pv)
+	if fullTrust {
+		title += " — FULL TRUST"
 	}
-	warn.Wrapping = fyne.TextWrapWord
-	content := container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
 	dlg := dialog.NewCustomConfirm(title, "Install", "Cancel", content, func(ok bool) {
 		if !ok {
 			return
@@ -126,4 +116,25 @@ func (f *Install) showTrust(pv agent.InstallPreview) {
 	}, f.parent)
 	dlg.Resize(fyne.NewSize(720, 520))
 	dlg.Show()
+}
+
+// previewBody is the preview a user authorizes, as Install… and the plugin
+// manager's Update show it: the warning, then the preview text. fullTrust is
+// false only for a package that runs no code.
+func previewBody(pv agent.InstallPreview) (fullTrust bool, body fyne.CanvasObject) {
+	text := widget.NewLabel(redact.String(pv.Text))
+	text.TextStyle.Monospace = true
+	text.Wrapping = fyne.TextWrapBreak
+	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
+	warn.Importance = widget.WarningImportance
+	fullTrust = true
+	if !pv.RunsCode && strings.Contains(pv.Text, "runs no code") {
+		// Skills, commands and prompts are text the model reads: no
+		// process of the package ever starts.
+		fullTrust = false
+		warn.SetText("This package runs no code (no runtime, hooks or MCP servers): its skills, commands and prompts are text the model reads.")
+		warn.Importance = widget.MediumImportance
+	}
+	warn.Wrapping = fyne.TextWrapWord
+	return fullTrust, container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
 }

@@ -29,6 +29,7 @@ type PluginsCore interface {
 	SetPluginEnabled(ctx context.Context, name string, enabled bool) error
 	RemovePlugin(ctx context.Context, name string) error
 	ExtensionStatus() []agent.ExtensionStatus
+	PluginUpkeepCore
 }
 
 // PluginsHost is the window the plugin manager belongs to.
@@ -53,7 +54,8 @@ type PluginsHost interface {
 
 // PluginManager is the Plugins → Manage window: every installed plugin
 // with its state and diagnostics, and Install / Enable / Disable / Remove /
-// Restart / Doctor. Store writes and reloads run off the UI goroutine.
+// Restart / Doctor, Update… for a plugin cloned from git and Migrate to v2
+// for a legacy manifest. Store writes and reloads run off the UI goroutine.
 //
 // The list's highlight is the one source of the selection: selected only
 // changes in the list's OnSelected / OnUnselected, and refresh drives the
@@ -71,9 +73,14 @@ type PluginManager struct {
 	remove   *widget.Button
 	restart  *widget.Button
 	doctor   *widget.Button
-	// trust caches each plugin's FULL TRUST block by name and root (read
-	// from its manifest off the UI goroutine).
-	trust map[string]string
+	update   *widget.Button // shown for a plugin cloned from git
+	migrate  *widget.Button // shown for a legacy manifest
+	// facts caches what each plugin's manifest and record say, by
+	// factsKey (read off the UI goroutine).
+	facts    map[string]pluginFacts
+	factsSeq int // numbers the reads: only the latest read of a key lands
+	// upkeep is the open Update… or Migrate dialog, nil when none is.
+	upkeep *upkeep
 	// confirm is the open Remove confirmation (tests read it).
 	confirm *dialog.ConfirmDialog
 	// exts shows the xdev v1 extensions (their own tab).
@@ -85,7 +92,7 @@ type PluginManager struct {
 // ShowPluginManager opens the plugin manager in a window of app showing
 // state's plugins; onClosed runs when it closes (UI goroutine).
 func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host PluginsHost, onClosed func()) *PluginManager {
-	m := &PluginManager{host: host, b: b, selected: -1, details: uikit.NewRichText(), trust: map[string]string{}, exts: uikit.NewRichText()}
+	m := &PluginManager{host: host, b: b, selected: -1, details: uikit.NewRichText(), facts: map[string]pluginFacts{}, exts: uikit.NewRichText()}
 	m.win = app.NewWindow("Plugins")
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
@@ -114,20 +121,29 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	m.remove.Importance = widget.DangerImportance
 	m.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), m.restartSelected)
 	m.doctor = widget.NewButtonWithIcon("Doctor", theme.InfoIcon(), m.runDoctor)
+	m.update = widget.NewButtonWithIcon("Update…", theme.DownloadIcon(), m.updateSelected)
+	m.migrate = widget.NewButtonWithIcon("Migrate to v2", theme.UploadIcon(), m.migrateSelected)
+	m.migrate.Importance = widget.HighImportance
+	m.update.Hide()
+	m.migrate.Hide()
 	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), func() { host.Install(m.win) })
 	install.Importance = widget.HighImportance
 	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), host.RestartAll)
 	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), host.ShowLogs)
-	top := container.NewHBox(install, restartAll, logs, MCPServersButton(host), layout.NewSpacer(), m.restart, m.toggle, m.remove, m.doctor)
+	top := container.NewHBox(install, restartAll, logs, MCPServersButton(host), layout.NewSpacer(), m.migrate, m.update, m.restart, m.toggle, m.remove, m.doctor)
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
 	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
 	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
 	m.win.SetContent(tabs)
-	m.win.Resize(fyne.NewSize(900, 600))
+	m.win.Canvas().SetOnTypedKey(m.typedKey)
+	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
+		if m.upkeep != nil {
+			m.upkeep.close() // a fetch is cancelled, a staged clone dropped
+		}
 		unsub()
 		onClosed()
 	})
@@ -178,6 +194,8 @@ func (m *PluginManager) current() (agent.PluginInfo, bool) {
 
 func (m *PluginManager) showSelected() {
 	p, ok := m.current()
+	m.update.Hide()
+	m.migrate.Hide()
 	for _, b := range []*widget.Button{m.toggle, m.remove, m.restart, m.doctor} {
 		if ok {
 			b.Enable()
@@ -196,24 +214,70 @@ func (m *PluginManager) showSelected() {
 	} else {
 		m.toggle.SetText("Disable")
 	}
-	trust, known := m.trust[p.Name+"\x00"+p.Root]
+	f, known := m.facts[factsKey(p)]
 	if !known {
-		m.loadTrust(p)
+		m.loadFacts(p)
 	}
-	m.details.Segments = pluginDetails(p, trust)
+	m.showFacts(p, f)
+}
+
+// pluginFacts is what the manager read of a plugin off the UI goroutine:
+// its FULL TRUST block and where it came from.
+type pluginFacts struct {
+	trust  string
+	origin agent.PluginOrigin
+	loaded bool // origin was read
+	seq    int  // the read that filled it (or is filling it)
+}
+
+// factsKey names a plugin's facts: an update keeps the name and the root
+// but changes the version; a migration changes the state (also when the
+// CLI ran it), and the manager's own operations forget what they changed.
+func factsKey(p agent.PluginInfo) string {
+	return p.Name + "\x00" + p.Root + "\x00" + p.Version + "\x00" + p.State
+}
+
+// forget drops what was read of name (its manifest or source changed) and
+// reads it again when it is the selected plugin (UI goroutine).
+func (m *PluginManager) forget(name string) {
+	for k := range m.facts {
+		if strings.HasPrefix(k, name+"\x00") {
+			delete(m.facts, k)
+		}
+	}
+	if p, ok := m.current(); ok && p.Name == name {
+		m.showSelected()
+	}
+}
+
+// showFacts shows the details and the buttons only a plugin's origin
+// enables (UI goroutine).
+func (m *PluginManager) showFacts(p agent.PluginInfo, f pluginFacts) {
+	if f.origin.Git {
+		m.update.Show()
+	}
+	if f.origin.Legacy {
+		m.migrate.Show()
+	}
+	m.details.Segments = pluginDetails(p, f)
 	m.details.Refresh()
 }
 
-// loadTrust reads the plugin's manifest through the core off the UI
-// goroutine and shows its FULL TRUST block when the plugin is still the
-// selected one.
-func (m *PluginManager) loadTrust(p agent.PluginInfo) {
-	key := p.Name + "\x00" + p.Root
-	m.trust[key] = "" // one read per plugin and root
+// loadFacts reads the plugin's manifest and origin through the core off
+// the UI goroutine and shows them when the plugin is still the selected
+// one.
+func (m *PluginManager) loadFacts(p agent.PluginInfo) {
+	key := factsKey(p)
+	m.factsSeq++
+	seq := m.factsSeq
+	m.facts[key] = pluginFacts{seq: seq} // one read per plugin, root and version
 	m.host.WithCore("read "+p.Name+"'s manifest", func(_ context.Context, c PluginsCore) error {
 		text := ""
+		o, oerr := c.PluginOrigin(p.Name)
 		if man, err := c.PluginManifest(p.Name); err != nil {
-			text = "The manifest could not be read: " + redact.String(err.Error())
+			if oerr != nil || o.Incompatible == "" { // else Failure says it already
+				text = "The manifest could not be read: " + redact.String(err.Error())
+			}
 		} else {
 			// The FULL TRUST block (hooks and MCP servers with their
 			// commands), what the package contributes, and what the loader
@@ -223,11 +287,14 @@ func (m *PluginManager) loadTrust(p agent.PluginInfo) {
 				text += "Warning: " + redact.String(w) + "\n"
 			}
 		}
+		f := pluginFacts{trust: text, origin: o, loaded: oerr == nil, seq: seq}
 		m.b.Post(func() {
-			m.trust[key] = text
-			if cur, ok := m.current(); ok && cur.Name == p.Name && cur.Root == p.Root {
-				m.details.Segments = pluginDetails(cur, text)
-				m.details.Refresh()
+			if cur, ok := m.facts[key]; !ok || cur.seq != seq {
+				return // forgotten while it was read: a newer read lands
+			}
+			m.facts[key] = f
+			if cur, ok := m.current(); ok && factsKey(cur) == key {
+				m.showFacts(cur, f)
 			}
 		})
 		return nil
@@ -237,7 +304,7 @@ func (m *PluginManager) loadTrust(p agent.PluginInfo) {
 // pluginDetails renders what the manager knows about a plugin. Plugin
 // provided strings are redacted again here: they come straight from the
 // runtime, not from the surfaces store.
-func pluginDetails(p agent.PluginInfo, trust string) []widget.RichTextSegment {
+func pluginDetails(p agent.PluginInfo, f pluginFacts) []widget.RichTextSegment {
 	r := redact.String
 	list := func(xs []string) string {
 		if len(xs) == 0 {
@@ -263,6 +330,9 @@ func pluginDetails(p agent.PluginInfo, trust string) []widget.RichTextSegment {
 	}
 	segs = append(segs, kv("State", p.State+" · "+strings.Join(flags, " · "))...)
 	segs = append(segs, kv("Root", r(p.Root))...)
+	if f.loaded {
+		segs = append(segs, kv("Source", sourceText(f.origin))...)
+	}
 	segs = append(segs, kv("Intercepts", list(p.Intercepts))...)
 	segs = append(segs, kv("Replaces", list(p.Replaces))...)
 	segs = append(segs, kv("Provides", "providers "+list(p.Providers)+"; ui actions "+list(p.Actions))...)
@@ -281,14 +351,26 @@ func pluginDetails(p agent.PluginInfo, trust string) []widget.RichTextSegment {
 	if p.StartReport != "" {
 		code("Why it did not start", p.StartReport)
 	}
-	if trust != "" {
+	if f.trust != "" {
 		// TrustBlock already redacts every plugin-provided string.
-		code("What it may do", trust)
+		code("What it may do", f.trust)
 	}
 	if p.StderrTail != "" {
 		code("Stderr (last lines)", lastLines(p.StderrTail, 60))
 	}
 	return segs
+}
+
+// sourceText says where a plugin came from and so what Update can do.
+func sourceText(o agent.PluginOrigin) string {
+	src := redact.String(o.Source)
+	switch {
+	case o.Git:
+		return src + at(o.Commit) + " (git: Update… fetches it again)"
+	case o.Linked:
+		return src + " (linked: it runs from that folder, edits take effect on Restart; nothing to update)"
+	}
+	return src + " (a copy of a folder: Update needs a plugin installed from git; install the folder again to update it)"
 }
 
 func lastLines(s string, n int) string {

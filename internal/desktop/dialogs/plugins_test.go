@@ -76,7 +76,21 @@ func (h *pluginsHost) PluginDoctor(context.Context, string) (agent.DoctorReport,
 func (h *pluginsHost) RestartPlugin(context.Context, string) error          { return nil }
 func (h *pluginsHost) SetPluginEnabled(context.Context, string, bool) error { return nil }
 func (h *pluginsHost) RemovePlugin(context.Context, string) error           { return nil }
-func (h *pluginsHost) ExtensionStatus() []agent.ExtensionStatus             { return h.exts }
+func (h *pluginsHost) PluginOrigin(string) (agent.PluginOrigin, error) {
+	return agent.PluginOrigin{}, errors.New("no store")
+}
+func (h *pluginsHost) PreviewPluginUpdate(context.Context, string) (agent.InstallPreview, error) {
+	return agent.InstallPreview{}, errors.New("no store")
+}
+func (h *pluginsHost) DiscardPluginPreview(agent.InstallPreview) {}
+func (h *pluginsHost) InstallPlugin(context.Context, agent.InstallPreview) (agent.PluginRecord, error) {
+	return agent.PluginRecord{}, errors.New("no store")
+}
+func (h *pluginsHost) MigratePlugin(context.Context, string) (string, error) {
+	return "", errors.New("no store")
+}
+func (h *pluginsHost) Plugins() []agent.PluginInfo              { return nil }
+func (h *pluginsHost) ExtensionStatus() []agent.ExtensionStatus { return h.exts }
 
 // openManager shows the manager over state's plugins.
 func openManager(t *testing.T, h *pluginsHost, ps ...agent.PluginInfo) (*PluginManager, *viewmodel.State, func(func())) {

@@ -175,6 +175,10 @@ func (c *Core) reloadAfter(ctx context.Context) error {
 // block, env names, notes).
 func (c *Core) PluginManifest(name string) (PluginManifest, error) { return c.store().Manifest(name) }
 
+// PluginOrigin reads where an installed plugin came from and whether its
+// manifest needs migrating (the plugin manager's Update and Migrate).
+func (c *Core) PluginOrigin(name string) (PluginOrigin, error) { return c.store().Origin(name) }
+
 // PluginDoctor runs the doctor's checks on an installed plugin (started alone,
 // bound to the current session's workspace) and adds what the current
 // generation knows of it.

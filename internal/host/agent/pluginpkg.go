@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
 // The package commands beyond install/remove: migrate a legacy manifest,
@@ -35,6 +36,44 @@ func (p *Plugins) Migrate(name string) (string, error) {
 		return "", fmt.Errorf("migrate %s: the manifest was rewritten but the record was not: %w", name, err)
 	}
 	return string(data), nil
+}
+
+// PluginOrigin is where an installed plugin came from and which upkeep a
+// front end can offer for it: Update for a plugin cloned from git, Migrate
+// for a legacy manifest. Plain data, read from the store and the folder
+// when asked (strings a plugin wrote are redacted).
+type PluginOrigin struct {
+	// Source is the recorded source: a folder, or a git URL when Git.
+	Source string
+	Git    bool   // PreviewUpdate clones Source again
+	Commit string // the git HEAD it was installed at ("" for a folder)
+	Linked bool   // it runs from Source: nothing to fetch
+	// Incompatible is why the plugin cannot load (disabled_incompatible and
+	// the fix), else "".
+	Incompatible string
+	// Legacy is a manifest without apiVersion: Migrate rewrites it to v2
+	// and keeps the old one at Backup.
+	Legacy bool
+	Backup string
+}
+
+// Origin reads where name came from and what its manifest needs; nothing
+// is written.
+func (p *Plugins) Origin(name string) (PluginOrigin, error) {
+	r, err := p.get(name)
+	if err != nil {
+		return PluginOrigin{}, err
+	}
+	_, git := plugin.GitURL(r.Source)
+	o := PluginOrigin{Source: r.Source, Git: git && !r.Linked, Commit: r.Commit, Linked: r.Linked,
+		Backup: filepath.Join(r.Root, plugin.ManifestFile+".bak")}
+	if _, lerr := plugin.LoadPackage(r.Root); plugin.IsLegacy(lerr) {
+		o.Legacy = true
+	}
+	if status, reason := plugin.CheckInstalled(p.layout, r); status != "" {
+		o.Incompatible = redact.String(reason)
+	}
+	return o, nil
 }
 
 // PreviewUpdate previews replacing an installed plugin with what its

@@ -1,7 +1,6 @@
 package plugin
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/proc"
 )
 
 // Installing from where plugins live: a git URL, or the owner/repo
@@ -105,20 +106,26 @@ func removeStale(staging string) {
 }
 
 // git runs git without a terminal prompt (a private repository fails
-// instead of waiting for a password nobody can type).
+// instead of waiting for a password nobody can type), in its own process
+// group: a cancelled clone kills git and the git-remote-http helper it
+// started, which would otherwise hold the output pipe and the connection
+// open (killing git alone leaves it waiting on a silent server).
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	path, err := exec.LookPath("git")
+	if err != nil {
+		return "", err
+	}
+	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir,
+		Env: append(os.Environ(), "GIT_TERMINAL_PROMPT=0"), Combined: true, OutputCap: 2048})
+	if err == nil {
+		err = res.Exit
+	}
 	if errors.Is(ctx.Err(), context.Canceled) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		err = ctx.Err()
 	}
-	s := strings.TrimSpace(out.String())
-	if len(s) > 2048 {
-		s = s[:2048] + "…"
+	s := strings.TrimSpace(string(res.Stdout))
+	if res.Truncated {
+		s += "…"
 	}
 	return s, err
 }
