@@ -31,6 +31,7 @@ func TestRetryWaitsForTheChat(t *testing.T) {
 	})
 	// The fake core has nothing to retry: that it says so shows it was asked.
 	h.waitFor("the retry run once the chat is ready", noticed)
+	h.waitFor("the retry over", func() bool { return !h.d.state.Busy() })
 	h.ui(func() {
 		h.d.state.SetReady(false)
 		h.d.composer.retry()
