@@ -12,24 +12,35 @@ import (
 var panelShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB,
 	Modifier: fyne.KeyModifierShortcutDefault | fyne.KeyModifierShift}
 
-// togglePanel hides or shows the plugin panel and remembers it (UI
-// goroutine): the chat column takes the room.
+// togglePanel hides or shows the plugin panel (UI goroutine): the button
+// and Ctrl+Shift+B do what the button says. Hiding is remembered; showing a
+// panel that stepped aside for lack of room shows it anyway, narrowing the
+// chat, for as long as the window runs.
 func (d *UI) togglePanel() {
 	l := d.toolbar.body
-	l.hidden = !l.hidden
+	if l.shown {
+		l.hidden, l.force = true, false
+	} else {
+		l.hidden, l.force = false, true
+	}
 	d.prefs.SetPanelHidden(l.hidden)
-	d.toolbar.syncPanel()
 	d.win.Content().Refresh()
+	d.toolbar.syncPanel()
 }
 
 // bodyLayout puts the chat column and the plugin panel side by side. The
 // panel is a third of the width, 240 to 340 units; the chat keeps at
 // least minChat of it, so in a narrow window (900×600, or scale 1.5) the
 // panel steps aside instead of squeezing the chat (a split at two thirds
-// left it ~360 units at scale 1.5). The user can hide it (persisted).
+// left it ~360 units at scale 1.5), unless the user asked for it (force).
+// The user can hide it (persisted).
 type bodyLayout struct {
 	hidden bool // the user hid the panel
-	shown  bool // the panel had room at the last layout (tests, the toolbar)
+	force  bool // the user showed it though it has no room
+	shown  bool // the panel shows after the last layout (tests, the toolbar)
+	// onShown is told when shown changes (the toolbar names what its
+	// button does): the room changes with the window, not only by a click.
+	onShown func()
 }
 
 // minChat is the narrowest the chat column gets while the panel shows.
@@ -40,16 +51,21 @@ func (l *bodyLayout) panelWidth(w float32) float32 {
 		return 0
 	}
 	pw := max(240, min(340, w/3))
-	if w-pw < minChat {
+	if w-pw < minChat && !l.force {
 		return 0
 	}
-	return pw
+	return min(pw, w/2)
 }
 
 func (l *bodyLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	chat, panel := objs[0], objs[1]
 	pw := l.panelWidth(size.Width)
-	l.shown = pw > 0
+	if shown := pw > 0; shown != l.shown {
+		l.shown = shown
+		if l.onShown != nil {
+			l.onShown()
+		}
+	}
 	if l.shown != panel.Visible() {
 		uikit.SetShown(panel, l.shown)
 	}

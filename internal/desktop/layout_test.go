@@ -175,3 +175,36 @@ func lastAt(root fyne.CanvasObject, pos fyne.Position, match func(fyne.CanvasObj
 	walk(root)
 	return found
 }
+
+// A panel that stepped aside for lack of room is offered: the button says
+// "Show panel", and a click shows it anyway (the chat narrower), and the
+// next one hides it; a wider window gives it back its room by itself.
+func TestPanelWithoutRoomCanBeShown(t *testing.T) {
+	h := newHarness(t)
+	tb := h.d.toolbar
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(900, 600)) })
+	h.ui(func() {
+		if tb.body.shown || tb.panel.Text != "Show panel" {
+			t.Fatalf("900×600: panel shown %v, the button says %q", tb.body.shown, tb.panel.Text)
+		}
+		test.Tap(tb.panel)
+	})
+	h.ui(func() {
+		if !tb.body.shown || tb.panel.Text != "Hide panel" || h.chatWidth() < 350 {
+			t.Errorf("shown on request: panel %v, button %q, chat %v wide", tb.body.shown, tb.panel.Text, h.chatWidth())
+		}
+		test.Tap(tb.panel)
+	})
+	h.ui(func() {
+		if tb.body.shown || tb.panel.Text != "Show panel" || !tb.body.hidden {
+			t.Errorf("hidden again: panel %v, button %q, remembered %v", tb.body.shown, tb.panel.Text, tb.body.hidden)
+		}
+		test.Tap(tb.panel) // shown again, then a wide window: it keeps its place
+		h.d.win.Resize(fyne.NewSize(1400, 800))
+	})
+	h.ui(func() {
+		if !tb.body.shown || tb.panel.Text != "Hide panel" {
+			t.Errorf("a wide window: panel %v, button %q", tb.body.shown, tb.panel.Text)
+		}
+	})
+}

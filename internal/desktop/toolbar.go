@@ -57,13 +57,16 @@ func newToolbar(d *UI) *toolbar {
 
 func (tb *toolbar) object() fyne.CanvasObject { return tb.obj }
 
-// syncPanel names what the panel button does now.
+// syncPanel names what the panel button does now: what is on screen, so a
+// panel that stepped aside for lack of room offers "Show panel".
 func (tb *toolbar) syncPanel() {
 	label := "Hide panel"
-	if tb.body.hidden {
+	if !tb.body.shown {
 		label = "Show panel"
 	}
-	tb.panel.SetText(label)
+	if tb.panel.Text != label {
+		tb.panel.SetText(label)
+	}
 }
 
 func (tb *toolbar) setEnabled(ok bool) {

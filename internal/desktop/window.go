@@ -162,7 +162,8 @@ func newUI(opts Options) *UI {
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
 	chat := container.NewBorder(container.NewVBox(d.banner.object(), d.notes.ToastLayer()), bottom, nil, nil, d.transcript.Object())
 	d.notes.OnResize(chat.Refresh)
-	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden()}
+	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden(), shown: !d.prefs.PanelHidden()}
+	d.toolbar.body.onShown = d.toolbar.syncPanel
 	d.toolbar.syncPanel()
 	body := container.New(d.toolbar.body, chat, container.NewBorder(nil, nil, widget.NewSeparator(), nil, d.panel.object()))
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
