@@ -36,8 +36,11 @@ func TestMCPCommands(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "mcp__ev__echo (read-only)") {
 		t.Fatalf("tools: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// Progress is shown as it comes; the SDK handles notifications on a
+	// goroutine apart from the replies, so the last one can be handled
+	// after the result (and the command's exit): at least one is wanted.
 	r = h.run("", "mcp", "call", "mcp__ev__trigger-long-running-operation", `{"duration":0.2,"steps":2}`)
-	if r.code != 0 || !strings.Contains(r.stdout, "completed") || !strings.Contains(r.stderr, "progress 2/2") {
+	if r.code != 0 || !strings.Contains(r.stdout, "completed") || !regexp.MustCompile(`progress [12]/2`).MatchString(r.stderr) {
 		t.Fatalf("call: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if r := h.run("", "mcp", "call", "mcp__ev__echo", `not json`); r.code != 2 || !strings.Contains(r.stderr, "must be a JSON object") {
