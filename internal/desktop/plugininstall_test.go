@@ -12,12 +12,19 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
-// startInstall opens Install… over the main window, types source and
-// presses Preview… (UI goroutine).
-func (h *harness) startInstall(source string) fyne.Window {
+// startInstall opens Install… (over the plugin manager when overManager,
+// from its Install… button, else over the main window), types source and
+// presses Preview… (UI goroutine). It returns the window the dialog is on.
+func (h *harness) startInstall(source string, overManager bool) fyne.Window {
 	h.t.Helper()
 	w := h.d.win
-	h.d.installPlugin()
+	if overManager {
+		h.d.showPluginManager()
+		w = h.windowNamed("Plugins")
+		test.Tap(findButton(w.Content(), "Install…"))
+	} else {
+		h.d.installPlugin()
+	}
 	path := w.Canvas().Focused() // the dialog focuses its path field
 	if path == nil {
 		h.t.Fatal("Install… focused nothing")
@@ -37,12 +44,16 @@ func (h *harness) staged() int {
 // dialog with only Cancel while git fetches, then the preview with its FULL
 // TRUST block in that dialog; Install installs the clone, Cancel drops it.
 func TestInstallFromGit(t *testing.T) {
+	esc := func(w fyne.Window) { w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) }
+	cancel := func(w fyne.Window) { test.Tap(overlayHas(w, "Cancel")) }
 	for _, tc := range []struct {
-		name    string
-		install bool // else Cancel at the preview
+		name        string
+		overManager bool
+		leave       func(fyne.Window) // nil: Install
 	}{
-		{"install", true},
-		{"cancel at the preview", false},
+		{"install", false, nil},
+		{"cancel at the preview", false, cancel},
+		{"Esc at the preview over the plugin manager", true, esc},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -50,7 +61,7 @@ func TestInstallFromGit(t *testing.T) {
 			h.openCore()
 			var w fyne.Window
 			h.ui(func() {
-				w = h.startInstall(url)
+				w = h.startInstall(url, tc.overManager)
 				// The fetch runs off the UI goroutine: until it ends the
 				// dialog is busy, and only Cancel is offered.
 				if overlayHas(w, "Cancel") == nil || overlayHas(w, "Install") != nil || !strings.Contains(overlayText(w), "Fetching "+url+" …") {
@@ -74,11 +85,11 @@ func TestInstallFromGit(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !tc.install {
+			if tc.leave != nil {
 				h.ui(func() {
-					test.Tap(overlayHas(w, "Cancel"))
+					tc.leave(w)
 					if w.Canvas().Overlays().Top() != nil {
-						t.Error("Cancel did not close the preview")
+						t.Error("leaving did not close the preview")
 					}
 				})
 				h.waitFor("the unused clone removed", func() bool { return h.staged() == 0 })
@@ -105,24 +116,39 @@ func TestInstallFromGit(t *testing.T) {
 	}
 }
 
-// Cancel while git waits on a server that never answers: the dialog closes
-// at once, git is killed (the connection closes) and nothing is staged.
+// Cancel, or closing the plugin manager it is over, while git waits on a
+// server that never answers: the dialog closes at once, git is killed (the
+// connection closes) and nothing is staged.
 func TestInstallFromGitCancelWhileFetching(t *testing.T) {
-	h := newHarness(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
 	}
-	silent, accepted, hungUp := silentGitServer(t)
-	h.openCore()
-	var w fyne.Window
-	h.ui(func() { w = h.startInstall(silent) })
-	arrive(t, "git's connection", accepted)
-	h.ui(func() {
-		test.Tap(overlayHas(w, "Cancel"))
-		if w.Canvas().Overlays().Top() != nil {
-			t.Errorf("Cancel did not close the dialog at once:\n%s", overlayText(w))
-		}
-	})
-	arrive(t, "git's hang-up", hungUp)
-	h.waitFor("the cancelled clone removed", func() bool { return h.staged() == 0 })
+	for _, tc := range []struct {
+		name        string
+		overManager bool
+	}{
+		{"Cancel", false},
+		{"closing the plugin manager", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			silent, accepted, hungUp := silentGitServer(t)
+			h.openCore()
+			var w fyne.Window
+			h.ui(func() { w = h.startInstall(silent, tc.overManager) })
+			arrive(t, "git's connection", accepted)
+			h.ui(func() {
+				if tc.overManager {
+					w.Close()
+					return
+				}
+				test.Tap(overlayHas(w, "Cancel"))
+				if w.Canvas().Overlays().Top() != nil {
+					t.Errorf("Cancel did not close the dialog at once:\n%s", overlayText(w))
+				}
+			})
+			arrive(t, "git's hang-up", hungUp)
+			h.waitFor("the cancelled clone removed", func() bool { return h.staged() == 0 })
+		})
+	}
 }

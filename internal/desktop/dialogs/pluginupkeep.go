@@ -41,7 +41,7 @@ type PluginUpkeepCore interface {
 // worker reads to drop a result nobody waits for any more.
 type upkeep struct {
 	// m is the manager an Update… or Migrate dialog belongs to (nil for
-	// Install…'s fetch, which lives over any window).
+	// Install…'s fetch, which may be over any window).
 	m      *PluginManager
 	name   string
 	win    fyne.Window
@@ -61,11 +61,11 @@ type upkeep struct {
 	primary func()
 }
 
-// typedKey gives the manager window's Esc and Enter to an open upkeep
-// dialog (UI goroutine): Esc cancels or closes it, Enter presses its last
+// typedKey gives the manager window's Esc and Enter to the phased dialog
+// open over it (Update…, Migrate or Install…'s fetch) (UI goroutine): Esc cancels or closes it, Enter presses its last
 // button. Nothing else of the window takes keys.
 func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
-	u := m.upkeep
+	u := phasedOver[m.win]
 	if u == nil {
 		return
 	}
@@ -83,7 +83,6 @@ func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
 func (m *PluginManager) newUpkeep(title, name string) *upkeep {
 	u := newPhased(m.win, m.b, m.host.Async, title)
 	u.m, u.name = m, name
-	m.upkeep = u
 	return u
 }
 
@@ -92,8 +91,15 @@ func (m *PluginManager) newUpkeep(title, name string) *upkeep {
 func newPhased(win fyne.Window, b *uikit.Bridge, async func(string, func(context.Context) error), title string) *upkeep {
 	u := &upkeep{win: win, b: b, async: async, body: container.NewStack()}
 	u.dlg = dialog.NewCustomWithoutButtons(title, u.body, win)
+	phasedOver[win] = u
 	return u
 }
+
+// phasedOver is the phased dialog open over each window (UI goroutine
+// only), whoever opened it: the plugin manager gives it its window's Esc,
+// Enter and closing, so an Install… fetch over the manager is cancelled as
+// its Update… is.
+var phasedOver = map[fyne.Window]*upkeep{}
 
 // show replaces the dialog's content and buttons (UI goroutine); a closed
 // dialog stays closed.
@@ -129,8 +135,8 @@ func (u *upkeep) close() {
 		u.discard = nil
 	}
 	u.dlg.Hide()
-	if u.m != nil && u.m.upkeep == u {
-		u.m.upkeep = nil
+	if phasedOver[u.win] == u {
+		delete(phasedOver, u.win)
 	}
 }
 
