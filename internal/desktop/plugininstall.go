@@ -40,6 +40,8 @@ func (h installHost) PluginCommand(what string, fn func(context.Context, dialogs
 	h.d.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
+func (h installHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
+
 // logTail bounds what Logs shows of the host log.
 const logTail = 128 << 10
 

@@ -412,47 +412,19 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 	h := newHarness(t)
 	url, _ := gitRepo(t)
 	h.installGit(url)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	accepted, hungUp := make(chan struct{}, 4), make(chan struct{}, 4)
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			accepted <- struct{}{}
-			go func() {
-				defer c.Close()
-				io.Copy(io.Discard, c) // never answers; returns when git hangs up
-				hungUp <- struct{}{}
-			}()
-		}
-	}()
-	silent := "http://" + ln.Addr().String() + "/gitpkg.git"
+	silent, accepted, hungUp := silentGitServer(t)
 	setSource(t, h.layout, url, silent)
 	h.openCore()
 	w := h.openManager("gitpkg")
 	h.ui(func() { test.Tap(findButton(w.Content(), "Update…")) })
-	arrive := func(what string, ch <-chan struct{}) {
-		t.Helper()
-		select { // the bound only turns a hang into a failure
-		case <-ch:
-		case <-time.After(15 * time.Second):
-			t.Fatal(what + " never happened")
-		}
-	}
-	arrive("git's connection", accepted)
+	arrive(t, "git's connection", accepted)
 	h.ui(func() {
 		test.Tap(overlayHas(w, "Cancel"))
 		if top := w.Canvas().Overlays().Top(); top != nil {
 			t.Errorf("Cancel did not close the dialog at once:\n%s", overlayText(w))
 		}
 	})
-	arrive("git's hang-up", hungUp) // its http helper was killed with it
+	arrive(t, "git's hang-up", hungUp) // its http helper was killed with it
 	h.waitFor("the cancelled clone removed", func() bool {
 		left, _ := os.ReadDir(h.layout.StagingDir())
 		return len(left) == 0
@@ -491,13 +463,51 @@ func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 	// Closing the manager while git waits cancels the fetch as Cancel does.
 	setSource(t, h.layout, url, silent)
 	h.ui(func() { test.Tap(findButton(w.Content(), "Update…")) })
-	arrive("git's second connection", accepted)
+	arrive(t, "git's second connection", accepted)
 	h.ui(func() { w.Close() })
-	arrive("git's second hang-up", hungUp)
+	arrive(t, "git's second hang-up", hungUp)
 	h.waitFor("the second cancelled clone removed", func() bool {
 		left, _ := os.ReadDir(h.layout.StagingDir())
 		return len(left) == 0
 	})
+}
+
+// silentGitServer is a git URL on a local server that accepts connections
+// and never answers; accepted and hungUp receive once per connection made
+// and closed by the client (git killed with its http helper).
+func silentGitServer(t *testing.T) (url string, accepted, hungUp <-chan struct{}) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	acc, hung := make(chan struct{}, 4), make(chan struct{}, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			acc <- struct{}{}
+			go func() {
+				defer c.Close()
+				io.Copy(io.Discard, c) // never answers; returns when git hangs up
+				hung <- struct{}{}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/gitpkg.git", acc, hung
+}
+
+// arrive waits for ch; the bound only turns a hang into a failure.
+func arrive(t *testing.T, what string, ch <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(15 * time.Second):
+		t.Fatal(what + " never happened")
+	}
 }
 
 // setSource rewrites a recorded source in plugin-packages.json (as if the

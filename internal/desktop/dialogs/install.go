@@ -19,19 +19,26 @@ import (
 // off the UI goroutine (through InstallHost) and may wait on disk until
 // their context ends; safe on any goroutine.
 type InstallCore interface {
+	// PreviewPluginInstall clones a git source into staging first; a
+	// cancelled one stops git and stages nothing.
 	PreviewPluginInstall(ctx context.Context, req agent.InstallRequest) (agent.InstallPreview, error)
+	// DiscardPluginPreview removes what a preview staged (its clone).
+	DiscardPluginPreview(pv agent.InstallPreview)
 	InstallPlugin(ctx context.Context, pv agent.InstallPreview) (agent.PluginRecord, error)
 }
 
 // InstallHost runs the install dialog's core work.
 //
-// Concurrency: both are called on the UI goroutine and return at once; fn
+// Concurrency: all are called on the UI goroutine and return at once; fn
 // runs on another goroutine with a bounded context and its error is shown
 // to the user. Before a core is attached fn does not run (the user is
 // told). PluginCommand also tells the user "<what>: done" on success.
 type InstallHost interface {
 	WithCore(what string, fn func(ctx context.Context, c InstallCore) error)
 	PluginCommand(what string, fn func(ctx context.Context, c InstallCore) error)
+	// Async runs fn off the UI goroutine (dropping a clone nobody
+	// installs); its error is shown to the user.
+	Async(what string, fn func(ctx context.Context) error)
 }
 
 // Install is the Install… dialog: a path field (typed or pasted, the way
@@ -84,16 +91,48 @@ func (f *Install) Show() {
 }
 
 // preview asks the core for the FULL TRUST preview off the UI goroutine
-// and shows it.
+// and shows it. A git source is fetched behind a busy dialog with Cancel,
+// as the plugin manager's Update… fetches (fetchPreview), and its preview
+// is shown in that dialog so that Cancel drops the clone.
 func (f *Install) preview(dir string, link bool) {
+	req := agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true}
+	if url, git := agent.GitSource(dir); git {
+		u := newPhased(f.parent, f.b, f.host.Async, "Install a plugin")
+		fetchPreview(u, url, "The install of "+url,
+			func(fn func(context.Context, InstallCore) error) { f.host.WithCore("install", fn) },
+			func(ctx context.Context, c InstallCore) (agent.InstallPreview, error) {
+				return c.PreviewPluginInstall(ctx, req)
+			},
+			func(c InstallCore, pv agent.InstallPreview) { f.showFetched(u, c, url, pv) })
+		return
+	}
 	f.host.WithCore("install", func(ctx context.Context, c InstallCore) error {
-		pv, err := c.PreviewPluginInstall(ctx, agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true})
+		pv, err := c.PreviewPluginInstall(ctx, req)
 		if err != nil {
 			return err
 		}
 		f.b.Post(func() { f.showTrust(pv) })
 		return nil
 	})
+}
+
+// showFetched is a git source's preview in the fetch dialog u: Install
+// installs exactly that clone; Cancel (or closing u) drops it.
+func (f *Install) showFetched(u *upkeep, c InstallCore, url string, pv agent.InstallPreview) {
+	_, body := previewBody(pv) // its warning says whether it runs code
+	head := wrapped("Fetched: "+pv.Name+" "+redact.String(pv.Version)+at(pv.Commit)+"\nFrom: "+redact.String(url),
+		widget.MediumImportance)
+	u.discardOnClose(c, pv)
+	install := widget.NewButton("Install", func() {
+		u.discard = nil // the install uses the clone, then removes it
+		u.close()
+		f.host.PluginCommand("install "+pv.Name, func(ctx context.Context, c InstallCore) error {
+			_, err := c.InstallPlugin(ctx, pv)
+			return err
+		})
+	})
+	install.Importance = widget.HighImportance
+	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), install)
 }
 
 // showTrust is the install confirmation: the full preview text (the FULL

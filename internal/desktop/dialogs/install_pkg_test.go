@@ -31,6 +31,13 @@ func (s *storeInstall) InstallPlugin(_ context.Context, pv agent.InstallPreview)
 	return s.p.Install(pv)
 }
 
+func (s *storeInstall) DiscardPluginPreview(pv agent.InstallPreview) { s.p.DiscardPreview(pv) }
+
+func (s *storeInstall) Async(_ string, fn func(context.Context) error) {
+	s.wg.Add(1)
+	go func() { defer s.wg.Done(); fn(context.Background()) }()
+}
+
 func (s *storeInstall) WithCore(_ string, fn func(context.Context, InstallCore) error) {
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); fn(context.Background(), s) }()

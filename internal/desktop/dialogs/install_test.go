@@ -42,6 +42,12 @@ func (c *installCore) InstallPlugin(_ context.Context, pv agent.InstallPreview) 
 	return agent.PluginRecord{}, nil
 }
 
+func (c *installCore) DiscardPluginPreview(agent.InstallPreview) {}
+
+func (c *installCore) Async(what string, fn func(context.Context) error) {
+	c.WithCore(what, func(ctx context.Context, _ InstallCore) error { return fn(ctx) })
+}
+
 func (c *installCore) WithCore(what string, fn func(context.Context, InstallCore) error) {
 	c.wg.Add(1)
 	go func() {

@@ -79,8 +79,6 @@ type PluginManager struct {
 	// factsKey (read off the UI goroutine).
 	facts    map[string]pluginFacts
 	factsSeq int // numbers the reads: only the latest read of a key lands
-	// upkeep is the open Update… or Migrate dialog, nil when none is.
-	upkeep *upkeep
 	// confirm is the open Remove confirmation (tests read it).
 	confirm *dialog.ConfirmDialog
 	// exts shows the xdev v1 extensions (their own tab).
@@ -141,8 +139,8 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
-		if m.upkeep != nil {
-			m.upkeep.close() // a fetch is cancelled, a staged clone dropped
+		if u := phasedOver[m.win]; u != nil {
+			u.close() // a fetch is cancelled, a staged clone dropped
 		}
 		unsub()
 		onClosed()

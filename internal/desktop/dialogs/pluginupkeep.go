@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -39,8 +40,13 @@ type PluginUpkeepCore interface {
 // Concurrency: the fields are the UI goroutine's, except closed, which the
 // worker reads to drop a result nobody waits for any more.
 type upkeep struct {
+	// m is the manager an Update… or Migrate dialog belongs to (nil for
+	// Install…'s fetch, which may be over any window).
 	m      *PluginManager
 	name   string
+	win    fyne.Window
+	b      *uikit.Bridge
+	async  func(what string, fn func(context.Context) error)
 	dlg    *dialog.CustomDialog
 	body   *fyne.Container
 	closed atomic.Bool
@@ -55,11 +61,11 @@ type upkeep struct {
 	primary func()
 }
 
-// typedKey gives the manager window's Esc and Enter to an open upkeep
-// dialog (UI goroutine): Esc cancels or closes it, Enter presses its last
+// typedKey gives the manager window's Esc and Enter to the phased dialog
+// open over it (Update…, Migrate or Install…'s fetch) (UI goroutine): Esc cancels or closes it, Enter presses its last
 // button. Nothing else of the window takes keys.
 func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
-	u := m.upkeep
+	u := phasedOver[m.win]
 	if u == nil {
 		return
 	}
@@ -75,11 +81,25 @@ func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
 
 // newUpkeep opens an empty dialog titled title over the manager.
 func (m *PluginManager) newUpkeep(title, name string) *upkeep {
-	u := &upkeep{m: m, name: name, body: container.NewStack()}
-	u.dlg = dialog.NewCustomWithoutButtons(title, u.body, m.win)
-	m.upkeep = u
+	u := newPhased(m.win, m.b, m.host.Async, title)
+	u.m, u.name = m, name
 	return u
 }
+
+// newPhased is an empty phased dialog titled title over win; async runs
+// core work that nobody waits for (dropping a clone) off the UI goroutine.
+func newPhased(win fyne.Window, b *uikit.Bridge, async func(string, func(context.Context) error), title string) *upkeep {
+	u := &upkeep{win: win, b: b, async: async, body: container.NewStack()}
+	u.dlg = dialog.NewCustomWithoutButtons(title, u.body, win)
+	phasedOver[win] = u
+	return u
+}
+
+// phasedOver is the phased dialog open over each window (UI goroutine
+// only), whoever opened it: the plugin manager gives it its window's Esc,
+// Enter and closing, so an Install… fetch over the manager is cancelled as
+// its Update… is.
+var phasedOver = map[fyne.Window]*upkeep{}
 
 // show replaces the dialog's content and buttons (UI goroutine); a closed
 // dialog stays closed.
@@ -100,7 +120,7 @@ func (u *upkeep) show(size fyne.Size, content fyne.CanvasObject, buttons ...*wid
 	u.dlg.SetButtons(row)
 	u.dlg.Resize(size)
 	u.dlg.Show()
-	u.m.win.Canvas().Unfocus() // Esc and Enter reach the window (typedKey)
+	u.win.Canvas().Unfocus() // Esc and Enter reach the window (typedKey)
 }
 
 // close hides the dialog at once (UI goroutine): work still running finds
@@ -115,8 +135,8 @@ func (u *upkeep) close() {
 		u.discard = nil
 	}
 	u.dlg.Hide()
-	if u.m.upkeep == u {
-		u.m.upkeep = nil
+	if phasedOver[u.win] == u {
+		delete(phasedOver, u.win)
 	}
 }
 
@@ -156,34 +176,63 @@ func (m *PluginManager) updateSelected() {
 		return
 	}
 	u := m.newUpkeep("Update "+p.Name, p.Name)
+	fetchPreview(u, o.Source, "The update of "+p.Name,
+		func(fn func(context.Context, PluginsCore) error) { m.host.WithCore("update "+p.Name, fn) },
+		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
+			return c.PreviewPluginUpdate(ctx, p.Name)
+		},
+		func(c PluginsCore, pv agent.InstallPreview) { u.preview(c, p, o, pv) })
+}
+
+// previewDiscarder drops what a preview staged (its clone); safe on any
+// goroutine.
+type previewDiscarder interface {
+	DiscardPluginPreview(pv agent.InstallPreview)
+}
+
+// fetchPreview is the fetch phase Update… and Install… from git share: u
+// says "Fetching <source> …" with Cancel while preview runs off the UI
+// goroutine (through withCore) under a context that Cancel, Esc or closing
+// the window ends, which kills git and drops its clone. A preview reaches
+// then on the UI goroutine; one fetched just as the user cancelled is
+// discarded, and an error is shown in the dialog as failure's.
+func fetchPreview[C previewDiscarder](u *upkeep, source, failure string, withCore func(func(context.Context, C) error),
+	preview func(context.Context, C) (agent.InstallPreview, error), then func(C, agent.InstallPreview)) {
 	fetch, stop := context.WithCancel(context.Background())
 	u.stop = stop
-	u.show(busySize, busy("Fetching "+redact.String(o.Source)+" …"), widget.NewButton("Cancel", u.close))
-	m.host.WithCore("update "+p.Name, func(ctx context.Context, c PluginsCore) error {
+	u.show(busySize, busy("Fetching "+redact.String(source)+" …"), widget.NewButton("Cancel", u.close))
+	withCore(func(ctx context.Context, c C) error {
 		defer stop()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(fetch, cancel)()
-		pv, err := c.PreviewPluginUpdate(ctx, p.Name)
+		pv, err := preview(ctx, c)
 		if u.closed.Load() {
 			if err == nil {
 				c.DiscardPluginPreview(pv) // fetched just as the user cancelled
 			}
 			return nil
 		}
-		m.b.Post(func() {
+		u.b.Post(func() {
 			if err != nil {
-				u.failed("The update of "+p.Name, err)
+				u.failed(failure, err)
 				return
 			}
 			if u.closed.Load() {
-				m.host.Async("discard the update of "+p.Name, func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
+				u.async("discard "+pv.Name+"'s clone", func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
 				return
 			}
-			u.preview(c, p, o, pv)
+			then(c, pv)
 		})
 		return nil
 	})
+}
+
+// discardOnClose makes closing u without installing drop pv's clone.
+func (u *upkeep) discardOnClose(c previewDiscarder, pv agent.InstallPreview) {
+	u.discard = func() {
+		u.async("discard "+pv.Name+"'s clone", func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
+	}
 }
 
 // preview shows the same preview Install… shows, under a line saying what
@@ -200,9 +249,7 @@ func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin
 		change += "\nIt is disabled now: the update installs it enabled."
 	}
 	head := wrapped(change, widget.MediumImportance)
-	u.discard = func() {
-		u.m.host.Async("discard the update of "+p.Name, func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
-	}
+	u.discardOnClose(c, pv)
 	update := widget.NewButton("Update", func() {
 		u.discard = nil // the install uses the clone, then removes it
 		u.install(pv)

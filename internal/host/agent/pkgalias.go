@@ -9,3 +9,9 @@ type Package = plugin.Package
 // LoadPackages reads the contributions of every enabled plugin of layout's
 // store (plugin.LoadPackages).
 func LoadPackages(layout Layout) ([]Package, []error) { return plugin.LoadPackages(layout) }
+
+// GitSource tells whether an install source names a git repository (cloned
+// into staging before its preview) rather than a local folder, and returns
+// the URL cloned (plugin.GitURL): the front ends fetch such a source behind
+// a Cancel.
+func GitSource(source string) (url string, ok bool) { return plugin.GitURL(source) }
