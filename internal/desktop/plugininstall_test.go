@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
 // startInstall opens Install… (over the plugin manager when overManager,
@@ -57,7 +58,7 @@ func TestInstallFromGit(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
-			url, _ := gitRepo(t)
+			url, _ := testutil.GitRepo(t)
 			h.openCore()
 			var w fyne.Window
 			h.ui(func() {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -255,54 +254,6 @@ func overlayHas(w fyne.Window, text string) *widget.Button {
 	return nil
 }
 
-// gitPackage writes a v2 package named gitpkg at version with one hook, so
-// its preview has a FULL TRUST block.
-func gitPackage(t *testing.T, dir, version string) {
-	t.Helper()
-	manifest := `{"apiVersion": "reasonix.io/plugin/v2", "name": "gitpkg", "version": "` + version + `",
-  "contributes": {"hooks": {"PreToolUse": [{"match": "bash", "command": "hooks/guard.sh", "args": []}]}}}`
-	if err := os.MkdirAll(filepath.Join(dir, "hooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "hooks", "guard.sh"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, agent.ManifestFile), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gitRepo makes a local bare repository holding gitPackage 1.0.0 (never
-// the network) and returns its file:// URL and a function that pushes a
-// new version.
-func gitRepo(t *testing.T) (url string, push func(version string)) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	work, bare := t.TempDir(), filepath.Join(t.TempDir(), "gitpkg.git")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	gitPackage(t, work, "1.0.0")
-	git("init", "-q", "-b", "main")
-	git("add", "-A")
-	git("commit", "-qm", "1.0.0")
-	git("clone", "-q", "--bare", work, bare)
-	return "file://" + filepath.ToSlash(bare), func(version string) {
-		gitPackage(t, work, version)
-		git("commit", "-qam", version)
-		git("push", "-q", bare, "HEAD:main")
-	}
-}
-
 // installGit installs gitpkg from url the way Install… does.
 func (h *harness) installGit(url string) agent.PluginRecord {
 	h.t.Helper()
@@ -340,7 +291,7 @@ func (h *harness) openManager(name string) fyne.Window {
 // block and what changes, then the new version installed and running.
 func TestPluginManagerUpdatesAGitPlugin(t *testing.T) {
 	h := newHarness(t)
-	url, push := gitRepo(t)
+	url, push := testutil.GitRepo(t)
 	old := h.installGit(url)
 	push("1.1.0")
 	h.openCore()
@@ -410,7 +361,7 @@ func TestPluginManagerUpdatesAGitPlugin(t *testing.T) {
 // and nothing is left staged. An error is shown in words, not a crash.
 func TestPluginManagerUpdateCancelAndErrors(t *testing.T) {
 	h := newHarness(t)
-	url, _ := gitRepo(t)
+	url, _ := testutil.GitRepo(t)
 	h.installGit(url)
 	silent, accepted, hungUp := silentGitServer(t)
 	setSource(t, h.layout, url, silent)

@@ -3,61 +3,13 @@ package agent_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
-
-// hookPackage writes a v2 package with one hook (so its preview has a
-// FULL TRUST block) at version into dir.
-func hookPackage(t *testing.T, dir, version string) {
-	t.Helper()
-	manifest := `{"apiVersion": "reasonix.io/plugin/v2", "name": "gitpkg", "version": "` + version + `",
-  "contributes": {"hooks": {"PreToolUse": [{"match": "bash", "command": "hooks/guard.sh", "args": []}]}}}`
-	if err := os.MkdirAll(filepath.Join(dir, "hooks"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "hooks", "guard.sh"), []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, agent.ManifestFile), []byte(manifest), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gitRepo makes a local bare repository holding hookPackage at 1.0.0 (never
-// the network) and returns its file:// URL and a function that pushes
-// version as a new commit.
-func gitRepo(t *testing.T) (url string, push func(version string)) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not on PATH")
-	}
-	work, bare := t.TempDir(), filepath.Join(t.TempDir(), "gitpkg.git")
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", args...)
-		cmd.Dir = work
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t",
-			"GIT_COMMITTER_EMAIL=t@t", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	hookPackage(t, work, "1.0.0")
-	git("init", "-q", "-b", "main")
-	git("add", "-A")
-	git("commit", "-qm", "1.0.0")
-	git("clone", "-q", "--bare", work, bare)
-	return "file://" + filepath.ToSlash(bare), func(version string) {
-		hookPackage(t, work, version)
-		git("commit", "-qam", version)
-		git("push", "-q", bare, "HEAD:main")
-	}
-}
 
 // Origin tells the plugin manager which upkeep a plugin has: Update for a
 // git clone, Migrate for a linked legacy manifest, neither for a folder.
@@ -68,7 +20,7 @@ func TestPluginOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	url, _ := gitRepo(t)
+	url, _ := testutil.GitRepo(t)
 	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: url})
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +95,7 @@ func TestCoreUpdateAndMigrate(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	url, push := gitRepo(t)
+	url, push := testutil.GitRepo(t)
 	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: url})
 	if err != nil {
 		t.Fatal(err)
