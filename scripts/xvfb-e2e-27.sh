@@ -264,7 +264,7 @@ xdotool mouseup 1
 REPLY="Hello from the fake model."
 xdotool key ctrl+c
 wait_for "the copy" traced 1 "copied selection ${#REPLY} characters"
-shot selection "$WIN" # the highlight, and the "Copied" toast
+shot selection "$WIN" # the highlight, and "Copied 26 characters" at the transcript's foot
 wait_for "the clipboard to hold the reply" sh -c "[ \"\$(xclip -selection clipboard -o 2>/dev/null)\" = '$REPLY' ]"
 xdotool mousemove --window "$WIN" 500 665 click 1 # the composer
 xdotool key ctrl+v

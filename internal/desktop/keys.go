@@ -2,13 +2,12 @@ package desktop
 
 import (
 	"fmt"
-	"time"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
@@ -114,17 +113,15 @@ func (d *UI) typedRune(r rune) {
 
 // copySelection is Ctrl+C with nothing focused (a drag over the
 // transcript takes the focus from the composer): it copies the text
-// dragged over and says so for a moment, as the Copy buttons do.
+// dragged over and says so for a moment at the transcript's foot, as the
+// Copy buttons do on themselves.
 func (d *UI) copySelection() {
 	sel := d.transcript.get().Selection()
 	if sel == "" {
 		return
 	}
 	d.copyText(sel)
-	const id = "copied-selection"
-	d.notes.Resolve(id)
-	d.notes.HostNoticeUntil(fmt.Sprintf("Copied %d characters", utf8.RuneCountInString(sel)), uikit.NoticeInfo, id)
-	time.AfterFunc(uikit.ConfirmFor, func() { d.notes.Resolve(id) })
+	d.transcript.get().Flash(chat.CopiedText(sel))
 	d.trace(fmt.Sprintf("copied selection %d characters", utf8.RuneCountInString(sel)))
 }
 

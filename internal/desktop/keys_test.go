@@ -425,8 +425,8 @@ func findText(o fyne.CanvasObject, s string) *canvas.Text {
 
 // A drag over a reply (Fyne's test driver hands it to the transcript as
 // the desktop driver does: at the mouse, the way from the press) and
-// Ctrl+C with nothing focused copy the text dragged over, and a toast
-// says so; with no selection Ctrl+C copies nothing.
+// Ctrl+C with nothing focused copy the text dragged over, and a note at
+// the transcript's foot says so; with no selection Ctrl+C copies nothing.
 func TestCtrlCCopiesTheDragSelection(t *testing.T) {
 	h := newHarness(t)
 	h.ui(func() {
@@ -460,9 +460,14 @@ func TestCtrlCCopiesTheDragSelection(t *testing.T) {
 			t.Errorf("Ctrl+C after dragging over %q copied %q", "the first", got)
 		}
 	})
-	h.waitFor("the Copied toast", func() bool {
+	h.waitFor("the Copied note", func() bool {
 		return findText(h.d.win.Content(), "Copied 9 characters") != nil
 	})
+	for _, n := range h.d.notes.Entries() { // a note at the transcript's foot, not a toast that moves it
+		if strings.HasPrefix(n.Title, "Copied") {
+			t.Errorf("the copy was announced by a toast: %q", n.Title)
+		}
+	}
 }
 
 // Typing with nothing focused (after a click or a drag over the

@@ -72,7 +72,10 @@ func msgMenu(d *env, r func() *row) *fyne.Menu {
 	}
 	var items []*fyne.MenuItem
 	if sel := d.transcript.Selection(); sel != "" {
-		items = append(items, fyne.NewMenuItem("Copy selection", func() { d.host.CopyText(sel) }))
+		items = append(items, fyne.NewMenuItem("Copy selection", func() {
+			d.host.CopyText(sel)
+			d.transcript.Flash(CopiedText(sel))
+		}))
 	}
 	return fyne.NewMenu("", append(items,
 		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),

@@ -1,8 +1,10 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -485,6 +487,14 @@ func (t *Transcript) Selection() string {
 		return s.text
 	}
 	return ""
+}
+
+// CopiedText confirms a copy of s: "Copied 26 characters".
+func CopiedText(s string) string {
+	if n := utf8.RuneCountInString(s); n != 1 {
+		return fmt.Sprintf("Copied %d characters", n)
+	}
+	return "Copied 1 character"
 }
 
 // ClearSelection drops the drag selection (UI goroutine).

@@ -86,6 +86,9 @@ func TestDragSelectsARenderedReply(t *testing.T) {
 		if c := h.d.app.Clipboard().Content(); c != got {
 			t.Errorf("Copy selection copied %q, want %q", c, got)
 		}
+		if f := h.d.transcript.view.flash; !f.box.Visible() || f.label.Text != CopiedText(got) {
+			t.Errorf("after Copy selection the transcript's foot says %q (shown %v)", f.label.Text, f.box.Visible())
+		}
 		test.Tap(av.frame)
 		if sel, s := h.d.transcript.Selection(), h.d.transcript.view.sel; sel != "" || s.shown != 0 {
 			t.Errorf("after a click: selection %q, %d highlights", sel, s.shown)

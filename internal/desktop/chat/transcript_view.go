@@ -28,6 +28,7 @@ type transcriptView struct {
 	placeholder fyne.CanvasObject // hint, centred
 	hint        *widget.Label
 	jump        *widget.Button
+	flash       *flash // "Copied …", beside jump
 	metrics     textMetrics
 	lastReply   int  // the row offering Regenerate, -1 for none
 	lastRunning bool // d.running when lastReply's footer was bound
@@ -69,7 +70,8 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	v.jump.Hide()
 	// Centred at the bottom, as chat apps place it: at the right edge it
 	// sat over the scrollbar's thumb when the view was near the end.
-	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump, layout.NewSpacer()))
+	v.flash = newFlash(t.d.b)
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump, v.flash.box, layout.NewSpacer()))
 	v.list.onFollow = func(follow bool) {
 		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
 			uikit.SetShown(v.jump, shown)
