@@ -176,6 +176,7 @@ func newUI(opts Options) *UI {
 	d.win.Canvas().AddShortcut(shortcutsShortcut, func(fyne.Shortcut) { d.showShortcuts() })
 	d.win.Canvas().AddShortcut(sendShortcut, func(fyne.Shortcut) { d.composer.send() })
 	d.win.Canvas().AddShortcut(&fyne.ShortcutCopy{}, func(fyne.Shortcut) { d.copySelection() })
+	d.win.Canvas().AddShortcut(&fyne.ShortcutSelectAll{}, func(fyne.Shortcut) { d.transcript.get().SelectAll() })
 	d.win.Canvas().SetOnTypedKey(d.typedKey)
 	d.win.Canvas().SetOnTypedRune(d.typedRune)
 	d.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { d.composer.attach.addURIs(uris) }) // files dropped anywhere attach

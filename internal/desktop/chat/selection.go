@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -296,6 +297,28 @@ func (s *selection) selectWord(p fyne.Position) {
 	s.selectRange(from, to)
 }
 
+// selectAll selects the whole conversation: every row in view is
+// highlighted, and the text is every message as Copy gives it (rows out of
+// view have no drawn text to read).
+func (s *selection) selectAll() {
+	v := s.v
+	var parts []string
+	for _, r := range v.rows {
+		if k := r.snap.kind; k == itemUser || k == itemAssistant {
+			if t := strings.TrimSpace(r.plain(v.t.d)); t != "" {
+				parts = append(parts, t)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	s.dragging, s.active = false, true
+	s.anchor, s.focus = textPos{}, textPos{len(v.rows) - 1, math.MaxInt, math.MaxInt}
+	s.text = strings.Join(parts, "\n\n")
+	s.paint()
+}
+
 // selectRange makes a..b the selection.
 func (s *selection) selectRange(a, b textPos) {
 	s.dragging, s.active = false, true
@@ -496,6 +519,10 @@ func CopiedText(s string) string {
 	}
 	return "Copied 1 character"
 }
+
+// SelectAll selects the whole conversation (Ctrl+A with nothing focused)
+// (UI goroutine).
+func (t *Transcript) SelectAll() { t.view.sel.selectAll() }
 
 // ClearSelection drops the drag selection (UI goroutine).
 func (t *Transcript) ClearSelection() { t.view.sel.clear() }

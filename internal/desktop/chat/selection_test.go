@@ -198,3 +198,28 @@ func TestDragSelectsCodeAsWritten(t *testing.T) {
 		}
 	})
 }
+
+// Select all (Ctrl+A with nothing focused) takes every message, also those
+// out of view, as Copy gives each; the rows in view are highlighted.
+func TestSelectAllTakesTheWholeConversation(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.transcript.loadHistory(longSession(60), nil, versions{}) })
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 40 })
+	h.ui(func() {
+		tr := h.d.transcript
+		tr.SelectAll()
+		got := tr.Selection()
+		first, last := tr.view.rows[0].plain(tr.d), ""
+		for _, r := range tr.view.rows { // the last message with text
+			if k := r.snap.kind; (k == itemUser || k == itemAssistant) && strings.TrimSpace(r.snap.text) != "" {
+				last = r.plain(tr.d)
+			}
+		}
+		if !strings.HasPrefix(got, strings.TrimSpace(first)) || !strings.Contains(got, strings.TrimSpace(last)) {
+			t.Errorf("select all: %d characters, from %.40q", len(got), got)
+		}
+		if tr.view.sel.shown == 0 {
+			t.Error("nothing in view is highlighted")
+		}
+	})
+}
