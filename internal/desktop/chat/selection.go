@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -159,8 +160,12 @@ type selection struct {
 	// on either side of the anchor is kept from when it was in view.
 	anchorHead, anchorTail string
 	text                   string // what Copy puts on the clipboard (built at the drag's end)
-	rects                  []*canvas.Rectangle
-	shown                  int // rects in use
+	// edge is the mouse during a drag, in the view's coordinates (not the
+	// content's); edging: a timer scrolls on while it is past an edge.
+	edge   fyne.Position
+	edging bool
+	rects  []*canvas.Rectangle
+	shown  int // rects in use
 }
 
 func newSelection(v *transcriptView) *selection { return &selection{v: v} }
@@ -253,11 +258,49 @@ func (s *selection) dragged(ev *fyne.DragEvent) {
 		s.anchorTail = runsText(runs, s.anchor, end)
 	}
 	top, viewH := l.scroll.Offset.Y, l.scroll.Size().Height
-	if y := ev.Position.Y; y < top || y > top+viewH {
-		l.scrollTo(top + min(y-top, 0) + max(y-top-viewH, 0))
+	s.edge = fyne.NewPos(ev.Position.X, ev.Position.Y-top)
+	if y := s.edge.Y; y < 0 || y > viewH {
+		l.scrollTo(top + min(y, 0) + max(y-viewH, 0))
+		s.edgeScroll()
 	}
 	s.focus = s.hit(ev.Position)
 	s.paint()
+}
+
+// edgeTick is how often a drag held past the view's edge scrolls on.
+const edgeTick = 50 * time.Millisecond
+
+// edgeScroll keeps a drag held past the top or bottom edge scrolling (a
+// step a tick, more the farther out the mouse is) and the selection
+// following, as a page does, until the mouse comes back or is released.
+func (s *selection) edgeScroll() {
+	if s.edging {
+		return
+	}
+	s.edging = true
+	var tick func()
+	tick = func() {
+		l := s.v.list
+		viewH := l.scroll.Size().Height
+		y := s.edge.Y
+		if !s.dragging || (y >= 0 && y <= viewH) {
+			s.edging = false
+			return
+		}
+		step := min(y, 0) + max(y-viewH, 0)
+		step = max(-viewH/3, min(viewH/3, step))
+		if step > 0 {
+			step = max(step, 8)
+		} else {
+			step = min(step, -8)
+		}
+		top := l.scroll.Offset.Y
+		l.scrollTo(top + step)
+		s.focus = s.hit(s.edge.AddXY(0, l.scroll.Offset.Y))
+		s.paint()
+		time.AfterFunc(edgeTick, func() { s.v.t.d.b.Post(tick) })
+	}
+	time.AfterFunc(edgeTick, func() { s.v.t.d.b.Post(tick) })
 }
 
 // selectWord selects the word at content position p (a double click).

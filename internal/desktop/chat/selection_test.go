@@ -223,3 +223,33 @@ func TestSelectAllTakesTheWholeConversation(t *testing.T) {
 		}
 	})
 }
+
+// A drag held below the view keeps scrolling, and the selection follows,
+// with no more mouse moves; it stops at the release.
+func TestDragHeldPastTheEdgeScrollsOn(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.transcript.loadHistory(longSession(300), nil, versions{}) })
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.rows) > 200 })
+	l := h.d.transcript.view.list
+	var start float32
+	h.ui(func() {
+		l.scrollTo(0)
+		start = l.scroll.Offset.Y
+		c := l.content
+		from := fyne.NewPos(100, 40)
+		below := fyne.NewPos(100, start+l.scroll.Size().Height+60) // 60 units under the view's bottom
+		c.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: below}, Dragged: fyne.NewDelta(0, below.Y-from.Y)})
+	})
+	var first float32
+	h.ui(func() { first = l.scroll.Offset.Y })
+	h.waitFor("the view scrolling on by itself", func() bool { return l.scroll.Offset.Y > first+300 })
+	h.ui(func() {
+		l.content.DragEnd()
+		sel := h.d.transcript.view.sel
+		if lo, hi := sel.order(); hi.row-lo.row < 3 {
+			t.Errorf("the selection did not follow: rows %d to %d", lo.row, hi.row)
+		}
+	})
+	// The next tick sees the release and schedules no more.
+	h.waitFor("the scrolling to stop", func() bool { return !h.d.transcript.view.sel.edging })
+}
