@@ -59,32 +59,34 @@ type UI struct {
 	win  fyne.Window
 	b    *uikit.Bridge
 	link *coreLink
+	// state is the app state the toolbar, menus, composer and empty state
+	// subscribe to.
+	state *viewmodel.State
+	// prefs are the remembered choices (theme, send key, last session), in
+	// the data directory.
+	prefs *prefs
+	// chats routes each chat's events to its own transcript and loads the
+	// chat on screen in the core.
+	chats *chats
+	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
+	openURL func(*url.URL) error
+	wins    windows
+	parts   // the window's widgets (embedded: d.composer, d.status…)
+}
 
-	// transcript is the chat on screen; chats routes each chat's events to
-	// its own transcript and loads the chat on screen in the core.
-	transcript *chatView
-	chats      *chats
+// parts are the widgets of the main window, each built with its
+// dependencies by newUI (UI goroutine after that).
+type parts struct {
+	transcript *chatView // the chat on screen
 	readyLine  *widget.Label
 	panel      *surfacePanel
 	status     *panels.StatusBar
 	notes      *panels.Notifier
 	inspector  *dialogs.Inspector
 	banner     *settingsBanner // what is wrong with settings.json (settingsbanner.go)
-
-	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
-	openURL func(*url.URL) error
-
-	// UI-goroutine state.
-	toolbar  *toolbar
-	composer *composer
-	sidebar  *sidebar
-	// state is the app state the toolbar, menus, composer and empty state
-	// subscribe to.
-	state *viewmodel.State
-	wins  windows
-	// prefs are the remembered choices (theme, send key, last session), in
-	// the data directory.
-	prefs *prefs
+	toolbar    *toolbar
+	composer   *composer
+	sidebar    *sidebar
 }
 
 // coreLink is the attached core and the calls the UI runs against it.
