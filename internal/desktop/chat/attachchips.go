@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 )
 
 // A user message's attachments show as chips under its "You" header: one
@@ -20,7 +20,7 @@ import (
 
 // ImageChipLabel is an image chip's text: "image/png · 1.2 KiB".
 func ImageChipLabel(mime string, size int) string {
-	return mime + " · " + chipSize(size)
+	return mime + " · " + agent.SizeText(size)
 }
 
 // imageChipLabels labels the data URLs of a saved message, sizing each
@@ -52,16 +52,6 @@ func fileChipLabels(text string) []string {
 		out = append(out, m[1])
 	}
 	return out
-}
-
-func chipSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // ExpectImages labels the images of the next user message this transcript

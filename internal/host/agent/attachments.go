@@ -151,10 +151,10 @@ func buildAttachments(text string, atts []Attachment) (string, []string, error) 
 		mime := attachmentMIME(a, data)
 		if imageMIMEs[mime] {
 			if len(data) > MaxImageBytes {
-				return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the image is %s, over the %s limit", sizeText(len(data)), sizeText(MaxImageBytes))}
+				return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the image is %s, over the %s limit", SizeText(len(data)), SizeText(MaxImageBytes))}
 			}
 			if total += len(data); total > MaxImagesBytes {
-				return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the images of one message are over the %s limit", sizeText(MaxImagesBytes))}
+				return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the images of one message are over the %s limit", SizeText(MaxImagesBytes))}
 			}
 			images = append(images, ImageDataURL(mime, data))
 			continue
@@ -163,7 +163,7 @@ func buildAttachments(text string, atts []Attachment) (string, []string, error) 
 			return "", nil, &AttachmentError{Name: name, Reason: mime + " images are not accepted (png, jpeg, gif and webp are)"}
 		}
 		if len(data) > MaxTextFileBytes {
-			return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the file is %s, over the %s limit for a text file", sizeText(len(data)), sizeText(MaxTextFileBytes))}
+			return "", nil, &AttachmentError{Name: name, Reason: fmt.Sprintf("the file is %s, over the %s limit for a text file", SizeText(len(data)), SizeText(MaxTextFileBytes))}
 		}
 		if !utf8.Valid(data) || strings.ContainsRune(string(data), 0) {
 			return "", nil, &AttachmentError{Name: name, Reason: "not a UTF-8 text file (only images and text files can be attached)"}
@@ -280,7 +280,9 @@ func attachmentMIME(a Attachment, data []byte) string {
 	return m
 }
 
-func sizeText(n int) string {
+// SizeText is a byte count as people read it: "75 bytes", "1.2 KiB",
+// "3.4 MiB" (attachment limits, the window's chips).
+func SizeText(n int) string {
 	switch {
 	case n >= 1<<20:
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
