@@ -11,7 +11,7 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # npm (for the MCP reference servers) are installed by mcp-servers only when
 # missing: a machine may have them from elsewhere (NodeSource bundles npm).
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb xdotool xclip imagemagick
+               libxi-dev libxxf86vm-dev xvfb xdotool xclip imagemagick python3 git
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
