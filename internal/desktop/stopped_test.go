@@ -2,7 +2,7 @@ package desktop
 
 import (
 	"strings"
-	"syscall"
+	"os"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
@@ -68,7 +68,11 @@ func TestCrashedPluginGreysOutAndRestartRepublishes(t *testing.T) {
 	if !ok {
 		t.Fatal("no hello-surfaces client")
 	}
-	if err := syscall.Kill(cl.PID(), syscall.SIGKILL); err != nil {
+	p, err := os.FindProcess(cl.PID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil { // SIGKILL; TerminateProcess on Windows
 		t.Fatal(err)
 	}
 	h.waitFor("the grey", func() bool {
