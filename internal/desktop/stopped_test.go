@@ -1,8 +1,8 @@
 package desktop
 
 import (
-	"strings"
 	"os"
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
