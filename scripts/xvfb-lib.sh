@@ -25,15 +25,36 @@ build_bin() {
 
 # start_xvfb DIR LOG: Xvfb on a free display it picks itself (-displayfd,
 # written to DIR/display), logging to LOG; sets XVFB to its pid and exports
-# DISPLAY once it said which; returns 1 when it never did (10 s).
+# DISPLAY once it said which and a client got in; returns 1 when that never
+# happened. A display whose lock was free while another X server still held
+# its socket (one stopped just before, still exiting) can leave ours with no
+# socket: Xvfb logs "server already running" and clients fail to open the
+# display (CI lost a run to it). A start no client gets into within 5 s
+# (or, after that message, no more a second later) is stopped and made
+# again, up to three times, once the display's socket is gone.
 start_xvfb() {
-	Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$1/display" >"$2" 2>&1 &
-	XVFB=$!
-	for _ in $(seq 100); do [ -s "$1/display" ] && break; sleep 0.1; done
-	[ -s "$1/display" ] || return 1
-	export DISPLAY=":$(head -n 1 "$1/display")"
-	# then up to 5 s for it to answer a client
-	for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && break; sleep 0.1; done
+	local try n ok
+	for try in 1 2 3; do
+		rm -f "$1/display"
+		Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$1/display" >"$2" 2>&1 &
+		XVFB=$!
+		for _ in $(seq 100); do [ -s "$1/display" ] && break; sleep 0.1; done
+		[ -s "$1/display" ] || return 1
+		n="$(head -n 1 "$1/display")"
+		export DISPLAY=":$n"
+		ok=""
+		for _ in $(seq 50); do xdotool getmouselocation >/dev/null 2>&1 && ok=1 && break; sleep 0.1; done
+		if [ -n "$ok" ] && grep -q 'server already running' "$2"; then
+			sleep 1 # the server that answered may be the one exiting
+			xdotool getmouselocation >/dev/null 2>&1 || ok=""
+		fi
+		[ -n "$ok" ] && return 0
+		echo "xvfb-lib: no client got into display :$n (start $try of 3: $(tr '\n' ' ' <"$2")); starting Xvfb again" >&2
+		kill "$XVFB" 2>/dev/null
+		wait "$XVFB" 2>/dev/null || true
+		for _ in $(seq 50); do [ -e "/tmp/.X11-unix/X$n" ] || break; sleep 0.1; done
+	done
+	return 1
 }
 
 # stop_pids PID...: kill each non-empty PID and reap it (the EXIT traps).
