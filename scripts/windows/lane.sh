@@ -130,16 +130,35 @@ step_end "cross-compile ($(echo $mains | wc -w) mains, $(echo $WIN_TEST_PKGS | w
 step "tests under wine"
 winpath() { echo "Z:$(echo "$1" | tr / '\\')"; }
 export REASONIX_TEST_PREBUILT="$(winpath "$PRE")"
+# One wineserver for the whole loop: by default it exits 3 s after its last
+# client, and a binary started while it exits can die before main with
+# nothing in its log (CI saw internal/content end rc=1 after 0 s, no test run).
+wineserver -k 2>/dev/null || true
+wineserver -w
+wineserver -p
+run_win_test() { # $1 package, $2 exe, $3 log; prints the exit status
+	local rc=0
+	# The package's folder is the working directory, as under go test
+	# (testdata/, the module root found from it).
+	(cd "$1" && timeout -k 10 "$WIN_TEST_TIMEOUT" wine "$2" -test.v -test.count=1 -test.timeout=$((WIN_TEST_TIMEOUT - 30))s) \
+		>"$3" 2>&1 || rc=$?
+	echo "$rc"
+}
 total_pass=0 total_fail=0 total_skip=0 failed_pkgs=""
 for p in $WIN_TEST_PKGS; do
 	exe="$OUT/$(echo "$p" | tr / _).test.exe"
 	log="$LOGDIR/windows-test-$(echo "$p" | tr / _).log"
 	t0=$(date +%s)
-	# The package's folder is the working directory, as under go test
-	# (testdata/, the module root found from it).
-	rc=0
-	(cd "$p" && timeout -k 10 "$WIN_TEST_TIMEOUT" wine "$exe" -test.v -test.count=1 -test.timeout=$((WIN_TEST_TIMEOUT - 30))s) \
-		>"$log" 2>&1 || rc=$?
+	rc=$(run_win_test "$p" "$exe" "$log")
+	if [ "$rc" != 0 ] && ! grep -q -- '^=== RUN' "$log"; then
+		# The binary never reached its first test: that is wine failing
+		# to start it, not a test failing. Say so, keep what it printed,
+		# and start it once more with wine's errors on.
+		echo "$p: wine ended the binary (rc=$rc) before any test ran; it printed:" >&2
+		head -c 2000 "$log" >&2 || true
+		mv "$log" "$log.nostart"
+		rc=$(WINEDEBUG=err+all run_win_test "$p" "$exe" "$log")
+	fi
 	pass=$(grep -c -- '^--- PASS' "$log" || true)
 	fl=$(grep -c -- '^--- FAIL' "$log" || true)
 	skip=$(grep -c -- '^--- SKIP' "$log" || true)
