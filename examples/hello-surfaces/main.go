@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 	"github.com/reasonix/reasonix-desktop/sdk"
@@ -30,9 +30,25 @@ const (
 	askID    = "hello-ask"
 )
 
-var refreshes atomic.Int64
+// cardMu makes "count, then publish the card" one step: the start-up
+// publish runs beside actions, and without it a card counted before a
+// refresh could reach the host after the refresh's card and stay on
+// screen with the old count.
+var (
+	cardMu    sync.Mutex
+	refreshes int64
+)
 
-func card(host *sdk.Host) protocol.CardPayload {
+// publishCard publishes the card with the counter after adding add to it.
+func publishCard(ctx context.Context, host *sdk.Host, add int64) (int64, error) {
+	cardMu.Lock()
+	defer cardMu.Unlock()
+	refreshes += add
+	_, err := host.PublishCard(ctx, cardID, card(host, refreshes))
+	return refreshes, err
+}
+
+func card(host *sdk.Host, refreshed int64) protocol.CardPayload {
 	return protocol.CardPayload{
 		Title: "Hello from a plugin",
 		Markdown: "**hello-surfaces** renders as native widgets:\n\n" +
@@ -40,7 +56,7 @@ func card(host *sdk.Host) protocol.CardPayload {
 			"- confirm, input, select and multiselect prompts\n\n" +
 			"See the [protocol](https://example.com/reasonix/extension-protocol).",
 		Fields: []protocol.KeyValue{
-			{Key: "refreshed", Value: strconv.FormatInt(refreshes.Load(), 10)},
+			{Key: "refreshed", Value: strconv.FormatInt(refreshed, 10)},
 			{Key: "ui host", Value: string(host.UIHost())},
 		},
 		Actions: []protocol.ActionRef{{ActionID: "refresh", Label: "Refresh"}, {ActionID: "ask", Label: "Ask me"}},
@@ -68,7 +84,7 @@ func initialized(ctx context.Context, host *sdk.Host) {
 			log.Printf("status: %v", err)
 		}
 	}
-	if _, err := host.PublishCard(ctx, cardID, card(host)); err != nil {
+	if _, err := publishCard(ctx, host, 0); err != nil {
 		log.Printf("card: %v", err)
 	}
 	if _, err := host.PublishForm(ctx, formID, form); err != nil {
@@ -77,8 +93,8 @@ func initialized(ctx context.Context, host *sdk.Host) {
 }
 
 func refresh(ctx context.Context, a sdk.ActionContext) (string, error) {
-	n := refreshes.Add(1)
-	if _, err := a.Host.PublishCard(ctx, cardID, card(a.Host)); err != nil {
+	n, err := publishCard(ctx, a.Host, 1)
+	if err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("refreshed %d times", n), nil
