@@ -22,35 +22,10 @@ import (
 // focused widget's, so it works while the composer has the focus.
 var quitShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 
-// modalKeys is an open dialog's Esc and Enter.
-type modalKeys struct {
-	cancel, confirm func()
-}
-
-// pushModal registers an open dialog's keys; the returned func removes
-// them (call it when the dialog closes).
-func (d *UI) pushModal(m *modalKeys) func() {
-	d.wins.modals = append(d.wins.modals, m)
-	return func() {
-		for i, x := range d.wins.modals {
-			if x == m {
-				d.wins.modals = append(d.wins.modals[:i], d.wins.modals[i+1:]...)
-				return
-			}
-		}
-	}
-}
-
-// modalKeys is pushModal as dialogs take it (dialogs.ModalKeys).
+// modalKeys gives the window's Esc and Enter to an open dialog until pop
+// is called (dialogs.ModalKeys).
 func (d *UI) modalKeys(cancel, confirm func()) (pop func()) {
-	return d.pushModal(&modalKeys{cancel: cancel, confirm: confirm})
-}
-
-func (d *UI) topModal() *modalKeys {
-	if n := len(d.wins.modals); n > 0 {
-		return d.wins.modals[n-1]
-	}
-	return nil
+	return d.wins.modals.Push(cancel, confirm)
 }
 
 // typedKey is the canvas's key handler (no widget has the focus, e.g.
@@ -71,7 +46,7 @@ func (d *UI) typedKey(ev *fyne.KeyEvent) {
 // composer passes PgUp and PgDn, and Ctrl+Home/End while it is empty);
 // false for any other key.
 func (d *UI) navigate(k fyne.KeyName) bool {
-	if d.topModal() != nil {
+	if d.wins.modals.Len() > 0 {
 		return false
 	}
 	switch k {
@@ -104,7 +79,7 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 // drag over the transcript): it starts or continues the message, as in the
 // chat apps, instead of being lost.
 func (d *UI) typedRune(r rune) {
-	if d.topModal() != nil || d.composer.entry.Disabled() {
+	if d.wins.modals.Len() > 0 || d.composer.entry.Disabled() {
 		return
 	}
 	d.win.Canvas().Focus(d.composer.entry) // its cursor is where the user left it
@@ -128,8 +103,7 @@ func (d *UI) copySelection() {
 // escape cancels the top dialog, else denies a pending approval, else
 // stops the running reply.
 func (d *UI) escape() {
-	if m := d.topModal(); m != nil {
-		m.cancel()
+	if d.wins.modals.Cancel() {
 		return
 	}
 	if a := d.transcript.PendingApproval(); a != nil {
@@ -144,8 +118,7 @@ func (d *UI) escape() {
 
 // enter confirms the top dialog, else approves a pending call once.
 func (d *UI) enter() {
-	if m := d.topModal(); m != nil {
-		m.confirm()
+	if d.wins.modals.Confirm() {
 		return
 	}
 	if a := d.transcript.PendingApproval(); a != nil {

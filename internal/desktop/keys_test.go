@@ -134,8 +134,8 @@ func TestPromptDialogKeys(t *testing.T) {
 		}
 	}
 	h.ui(func() {
-		if len(h.d.wins.modals) != 0 {
-			t.Errorf("%d dialogs still take keys", len(h.d.wins.modals))
+		if h.d.wins.modals.Len() != 0 {
+			t.Errorf("%d dialogs still take keys", h.d.wins.modals.Len())
 		}
 	})
 }
@@ -321,8 +321,8 @@ func TestShortcutsSheetClosesOnEscAndEnter(t *testing.T) {
 			if h.topOverlay() != nil {
 				t.Errorf("%s left the sheet open", k)
 			}
-			if h.d.win.Canvas().Focused() != h.d.composer.entry || len(h.d.wins.modals) != 0 {
-				t.Errorf("after %s: focus %v, %d dialogs take keys", k, h.d.win.Canvas().Focused(), len(h.d.wins.modals))
+			if h.d.win.Canvas().Focused() != h.d.composer.entry || h.d.wins.modals.Len() != 0 {
+				t.Errorf("after %s: focus %v, %d dialogs take keys", k, h.d.win.Canvas().Focused(), h.d.wins.modals.Len())
 			}
 		})
 	}

@@ -19,15 +19,18 @@ import (
 // installPlugin opens the Install… dialog over the plugin manager when it
 // is open, else over the main window (UI goroutine).
 func (d *UI) installPlugin() {
-	parent := d.win
-	if d.wins.plugins != nil {
-		parent = d.wins.plugins.Window()
+	if m := d.wins.plugins; m != nil {
+		d.installOver(m.Window(), m.Keys())
+		return
 	}
-	d.installOver(parent)
+	d.installOver(d.win, d.modalKeys)
 }
 
-// installOver opens the Install… dialog over parent (UI goroutine).
-func (d *UI) installOver(parent fyne.Window) { dialogs.NewInstall(parent, d.b, installHost{d}).Show() }
+// installOver opens the Install… dialog over parent, whose Esc and Enter
+// keys gives to the dialog on top (UI goroutine).
+func (d *UI) installOver(parent fyne.Window, keys dialogs.ModalKeys) {
+	dialogs.NewInstall(parent, keys, d.b, installHost{d}).Show()
+}
 
 // installHost is the window as dialogs.InstallHost (UI goroutine).
 type installHost struct{ d *UI }

@@ -55,6 +55,7 @@ func TestInstallFromGit(t *testing.T) {
 		{"install", false, nil},
 		{"cancel at the preview", false, cancel},
 		{"Esc at the preview over the plugin manager", true, esc},
+		{"Esc at the preview over the main window", false, esc},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -117,9 +118,9 @@ func TestInstallFromGit(t *testing.T) {
 	}
 }
 
-// Cancel, or closing the plugin manager it is over, while git waits on a
-// server that never answers: the dialog closes at once, git is killed (the
-// connection closes) and nothing is staged.
+// Cancel, Esc, or closing the plugin manager it is over, while git waits
+// on a server that never answers: the dialog closes at once, git is killed
+// (the connection closes) and nothing is staged.
 func TestInstallFromGitCancelWhileFetching(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not on PATH")
@@ -127,9 +128,11 @@ func TestInstallFromGitCancelWhileFetching(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
 		overManager bool
+		esc         bool
 	}{
-		{"Cancel", false},
-		{"closing the plugin manager", true},
+		{"Cancel", false, false},
+		{"Esc over the main window", false, true},
+		{"closing the plugin manager", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
@@ -143,9 +146,13 @@ func TestInstallFromGitCancelWhileFetching(t *testing.T) {
 					w.Close()
 					return
 				}
-				test.Tap(overlayHas(w, "Cancel"))
+				if tc.esc {
+					w.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape})
+				} else {
+					test.Tap(overlayHas(w, "Cancel"))
+				}
 				if w.Canvas().Overlays().Top() != nil {
-					t.Errorf("Cancel did not close the dialog at once:\n%s", overlayText(w))
+					t.Errorf("%s did not close the dialog at once:\n%s", tc.name, overlayText(w))
 				}
 			})
 			arrive(t, "git's hang-up", hungUp)

@@ -60,8 +60,10 @@ func (h pluginsHost) PluginCommand(what string, fn func(context.Context, dialogs
 }
 
 func (h pluginsHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
-func (h pluginsHost) Install(parent fyne.Window)                        { h.d.installOver(parent) }
-func (h pluginsHost) RestartAll()                                       { h.d.restartPlugins() }
-func (h pluginsHost) ShowLogs()                                         { h.d.showLogs() }
-func (h pluginsHost) ShowText(title, text string)                       { h.d.showText(title, text, nil) }
-func (h pluginsHost) ExtensionsDir() string                             { return h.d.opts.Layout.ExtensionsDir() }
+func (h pluginsHost) Install(parent fyne.Window, keys dialogs.ModalKeys) {
+	h.d.installOver(parent, keys)
+}
+func (h pluginsHost) RestartAll()                 { h.d.restartPlugins() }
+func (h pluginsHost) ShowLogs()                   { h.d.showLogs() }
+func (h pluginsHost) ShowText(title, text string) { h.d.showText(title, text, nil) }
+func (h pluginsHost) ExtensionsDir() string       { return h.d.opts.Layout.ExtensionsDir() }

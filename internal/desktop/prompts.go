@@ -24,7 +24,7 @@ func (h promptHost) Stale(p *surfaces.Prompt) bool {
 }
 
 func (h promptHost) PushModal(cancel, confirm func()) func() {
-	return h.d.pushModal(&modalKeys{cancel: cancel, confirm: confirm})
+	return h.d.modalKeys(cancel, confirm)
 }
 
 func (h promptHost) Trace(event string) { h.d.trace(event) }

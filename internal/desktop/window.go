@@ -113,8 +113,8 @@ type windows struct {
 	settings *dialogs.Settings
 	palette  *dialogs.Palette
 	prompts  *promptDialogs
-	mcp      mcpWindow    // the MCP servers window (mcpwin.go)
-	modals   []*modalKeys // open dialogs' Esc and Enter, the top last
+	mcp      mcpWindow        // the MCP servers window (mcpwin.go)
+	modals   uikit.ModalStack // open dialogs' Esc and Enter
 }
 
 var _ agent.Frontend = (*UI)(nil)
@@ -508,7 +508,7 @@ func (d *UI) confirmLink(dest string) {
 	msg.Wrapping = fyne.TextWrapBreak
 	content := container.NewVBox(widget.NewLabel("Open this address in your browser?"), msg)
 	var dlg *dialog.ConfirmDialog
-	popKeys := d.pushModal(&modalKeys{cancel: func() { dlg.Hide() }, confirm: func() { dlg.Confirm() }})
+	popKeys := d.modalKeys(func() { dlg.Hide() }, func() { dlg.Confirm() })
 	dlg = dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
 		popKeys()
 		if !ok {

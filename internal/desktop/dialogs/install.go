@@ -49,17 +49,21 @@ type InstallHost interface {
 // the FULL TRUST preview; only its Install button installs, replacing an
 // installed plugin of the same name (the preview says so). UI goroutine.
 type Install struct {
-	path   *widget.Entry
+	path   *uikit.DialogEntry
 	link   *widget.Check
 	dlg    *dialog.ConfirmDialog
 	parent fyne.Window
-	b      *uikit.Bridge
-	host   InstallHost
+	// keys gives parent's Esc and Enter to the dialog on top (the path,
+	// the fetch, the preview) while nothing in it has the focus.
+	keys ModalKeys
+	b    *uikit.Bridge
+	host InstallHost
 }
 
-// NewInstall builds the dialog over parent; Show opens it.
-func NewInstall(parent fyne.Window, b *uikit.Bridge, host InstallHost) *Install {
-	f := &Install{path: widget.NewEntry(), parent: parent, b: b, host: host}
+// NewInstall builds the dialog over parent, whose Esc and Enter keys
+// routes; Show opens it.
+func NewInstall(parent fyne.Window, keys ModalKeys, b *uikit.Bridge, host InstallHost) *Install {
+	f := &Install{path: uikit.NewDialogEntry(), parent: parent, keys: keys, b: b, host: host}
 	f.path.SetPlaceHolder("/path/to/plugin-folder, https://host/repo.git or owner/repo")
 	f.link = widget.NewCheck("Link: run it from this folder (edits take effect on restart; Remove keeps the folder)", nil)
 	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
@@ -80,12 +84,15 @@ func NewInstall(parent fyne.Window, b *uikit.Bridge, host InstallHost) *Install 
 		}
 	}, parent)
 	f.path.OnSubmitted = func(string) { f.dlg.Confirm() }
+	f.path.OnEscape = f.dlg.Hide
 	f.dlg.Resize(fyne.NewSize(640, 220))
 	return f
 }
 
-// Show opens the dialog with the path field focused.
+// Show opens the dialog with the path field focused (Enter previews, Esc
+// cancels, there or anywhere in the dialog).
 func (f *Install) Show() {
+	f.dlg.SetOnClosed(f.keys(f.dlg.Hide, f.dlg.Confirm))
 	f.dlg.Show()
 	f.parent.Canvas().Focus(f.path)
 }
@@ -97,7 +104,7 @@ func (f *Install) Show() {
 func (f *Install) preview(dir string, link bool) {
 	req := agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true}
 	if url, git := agent.GitSource(dir); git {
-		u := newPhased(f.parent, f.b, f.host.Async, "Install a plugin")
+		u := newPhased(f.parent, f.keys, f.b, f.host.Async, "Install a plugin")
 		fetchPreview(u, url, "The install of "+url,
 			func(fn func(context.Context, InstallCore) error) { f.host.WithCore("install", fn) },
 			func(ctx context.Context, c InstallCore) (agent.InstallPreview, error) {
@@ -153,8 +160,10 @@ func (f *Install) showTrust(pv agent.InstallPreview) {
 			return err
 		})
 	}, f.parent)
+	dlg.SetOnClosed(f.keys(dlg.Hide, dlg.Confirm))
 	dlg.Resize(fyne.NewSize(720, 520))
 	dlg.Show()
+	f.parent.Canvas().Unfocus() // Esc and Enter reach the window, which gives them to dlg
 }
 
 // previewBody is the preview a user authorizes, as Install… and the plugin

@@ -100,7 +100,7 @@ func TestInstallPreviewShowsPackageContents(t *testing.T) {
 			t.Cleanup(c.wg.Wait)
 			b.OnUI(func() {
 				w.Show()
-				NewInstall(w, b, c).Show()
+				NewInstall(w, new(uikit.ModalStack).Push, b, c).Show()
 				test.Type(w.Canvas().Focused(), src)
 				test.Tap(topButton(w, "Preview…"))
 			})

@@ -104,7 +104,7 @@ func TestInstallPreviewsThenInstalls(t *testing.T) {
 	t.Cleanup(c.wg.Wait)
 	b.OnUI(func() {
 		w.Show()
-		NewInstall(w, b, c).Show()
+		NewInstall(w, new(uikit.ModalStack).Push, b, c).Show()
 		test.Type(w.Canvas().Focused(), " /src/demo ")
 		for _, o := range test.LaidOutObjects(w.Canvas().Overlays().Top()) {
 			if ch, ok := o.(*widget.Check); ok {
@@ -140,7 +140,7 @@ func TestInstallCancelAndEmptyPathAskNothing(t *testing.T) {
 			c := &installCore{t: t}
 			b.OnUI(func() {
 				w.Show()
-				NewInstall(w, b, c).Show()
+				NewInstall(w, new(uikit.ModalStack).Push, b, c).Show()
 				test.Type(w.Canvas().Focused(), tc.typed)
 				test.Tap(topButton(w, tc.button))
 			})
@@ -149,5 +149,66 @@ func TestInstallCancelAndEmptyPathAskNothing(t *testing.T) {
 				t.Fatalf("asked the core %+v", reqs)
 			}
 		})
+	}
+}
+
+// The window's Esc and Enter reach each of the dialog's steps: Esc in the
+// path field cancels, Enter there previews, Esc at the preview (nothing
+// focused, as after a click on its text) installs nothing, Enter at a new
+// preview installs. No step keeps the keys once it is closed.
+func TestInstallAnswersEscAndEnter(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := uikit.NewBridge()
+	t.Cleanup(b.Stop)
+	w := a.NewWindow("main")
+	w.Resize(fyne.NewSize(900, 700))
+	c := &installCore{t: t}
+	t.Cleanup(c.wg.Wait)
+	var keys uikit.ModalStack
+	open := func(path string, key fyne.KeyName) {
+		b.OnUI(func() {
+			NewInstall(w, keys.Push, b, c).Show()
+			if keys.Len() != 1 {
+				t.Fatalf("%d dialogs take the keys with the path dialog open", keys.Len())
+			}
+			f := w.Canvas().Focused()
+			test.Type(f, path)
+			f.TypedKey(&fyne.KeyEvent{Name: key})
+		})
+	}
+	b.OnUI(w.Show)
+	open("/src/demo", fyne.KeyEscape)
+	b.OnUI(func() {
+		if keys.Len() != 0 || topButton(w, "Preview…") != nil {
+			t.Errorf("Esc in the path field: %d dialogs take the keys, Preview… shown %v", keys.Len(), topButton(w, "Preview…") != nil)
+		}
+	})
+	c.wg.Wait()
+	if reqs, _, _ := c.snapshot(); len(reqs) != 0 {
+		t.Fatalf("Esc asked the core %+v", reqs)
+	}
+	for _, tc := range []struct {
+		key     fyne.KeyName
+		install bool
+	}{{fyne.KeyEscape, false}, {fyne.KeyReturn, true}} {
+		open("/src/demo", fyne.KeyReturn) // Enter in the field previews
+		waitFor(t, b.OnUI, "the preview", func() bool { return topButton(w, "Install") != nil && keys.Len() == 1 })
+		b.OnUI(func() {
+			if f := w.Canvas().Focused(); f != nil {
+				t.Errorf("the preview leaves %T focused: the window's keys would not reach it", f)
+			}
+			if tc.key == fyne.KeyEscape {
+				keys.Cancel()
+			} else {
+				keys.Confirm()
+			}
+			if keys.Len() != 0 {
+				t.Errorf("after %s at the preview %d dialogs take the keys", tc.key, keys.Len())
+			}
+		})
+		c.wg.Wait()
+		if _, installed, _ := c.snapshot(); (len(installed) == 1) != tc.install {
+			t.Fatalf("after %s at the preview: installed %v", tc.key, installed)
+		}
 	}
 }

@@ -44,7 +44,7 @@ type PluginsHost interface {
 	WithCore(what string, fn func(ctx context.Context, c PluginsCore) error)
 	PluginCommand(what string, fn func(ctx context.Context, c PluginsCore) error)
 	Async(what string, fn func(ctx context.Context) error)
-	Install(parent fyne.Window) // opens Install… over parent
+	Install(parent fyne.Window, keys ModalKeys) // opens Install… over parent, whose Esc and Enter keys routes
 	RestartAll()
 	ShowLogs()
 	ShowText(title, text string)
@@ -85,6 +85,8 @@ type PluginManager struct {
 	exts *widget.RichText
 	// lastDoctor is the last doctor report shown (tests read it).
 	lastDoctor string
+	// keys are the window's Esc and Enter for the dialogs open over it.
+	keys uikit.ModalStack
 }
 
 // ShowPluginManager opens the plugin manager in a window of app showing
@@ -124,7 +126,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	m.migrate.Importance = widget.HighImportance
 	m.update.Hide()
 	m.migrate.Hide()
-	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), func() { host.Install(m.win) })
+	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), func() { host.Install(m.win, m.Keys()) })
 	install.Importance = widget.HighImportance
 	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), host.RestartAll)
 	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), host.ShowLogs)
@@ -139,9 +141,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
-		if u := phasedOver[m.win]; u != nil {
-			u.close() // a fetch is cancelled, a staged clone dropped
-		}
+		m.keys.CancelAll() // a fetch is cancelled, a staged clone dropped
 		unsub()
 		onClosed()
 	})
@@ -155,6 +155,21 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 
 // Window is the manager's window (dialogs it opens sit over it).
 func (m *PluginManager) Window() fyne.Window { return m.win }
+
+// Keys gives the manager window's Esc and Enter to a dialog opened over it.
+func (m *PluginManager) Keys() ModalKeys { return m.keys.Push }
+
+// typedKey is the manager window's Esc and Enter with nothing focused: the
+// top dialog over it takes them (Esc cancels or closes it, Enter presses
+// its default). Nothing else of the window takes keys.
+func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
+	switch k.Name {
+	case fyne.KeyEscape:
+		m.keys.Cancel()
+	case fyne.KeyReturn, fyne.KeyEnter:
+		m.keys.Confirm()
+	}
+}
 
 // Raise brings the window to the front.
 func (m *PluginManager) Raise() { m.win.RequestFocus() }
@@ -420,17 +435,24 @@ func (m *PluginManager) confirmRemove() {
 	if !p.Linked {
 		msg = fmt.Sprintf("Its folder %s is deleted.", p.Root)
 	}
-	m.confirm = dialog.NewConfirm("Remove "+p.Name+"?", msg, func(yes bool) {
+	var dlg *dialog.ConfirmDialog
+	// Esc keeps the plugin; Enter does not remove it (nothing destructive
+	// on a key the user may press for something else).
+	pop := m.keys.Push(func() { dlg.Hide() }, nil)
+	dlg = dialog.NewConfirm("Remove "+p.Name+"?", msg, func(yes bool) {
+		pop()
 		m.confirm = nil
 		if !yes {
 			return
 		}
 		m.host.PluginCommand("remove "+p.Name, func(ctx context.Context, c PluginsCore) error { return c.RemovePlugin(ctx, p.Name) })
 	}, m.win)
-	m.confirm.SetConfirmText("Remove " + p.Name)
-	m.confirm.SetDismissText("Keep")
-	m.confirm.SetConfirmImportance(widget.DangerImportance)
-	m.confirm.Show()
+	m.confirm = dlg
+	dlg.SetConfirmText("Remove " + p.Name)
+	dlg.SetDismissText("Keep")
+	dlg.SetConfirmImportance(widget.DangerImportance)
+	dlg.Show()
+	m.win.Canvas().Unfocus() // Esc reaches the window (typedKey)
 }
 
 // runDoctor runs the core's doctor on the selected plugin and shows its

@@ -58,9 +58,9 @@ func (h *pluginsHost) Async(_ string, fn func(context.Context) error) {
 		_ = fn(context.Background())
 	}()
 }
-func (h *pluginsHost) Install(fyne.Window) {}
-func (h *pluginsHost) RestartAll()         {}
-func (h *pluginsHost) ShowLogs()           {}
+func (h *pluginsHost) Install(fyne.Window, ModalKeys) {}
+func (h *pluginsHost) RestartAll()                    {}
+func (h *pluginsHost) ShowLogs()                      {}
 func (h *pluginsHost) ShowText(title, _ string) {
 	h.mu.Lock()
 	h.texts = append(h.texts, title)
@@ -111,7 +111,8 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 	a := agent.PluginInfo{Name: "echo-provider", State: agent.PluginActive}
 	guard := agent.PluginInfo{Name: "policy-guard", State: agent.PluginActive}
 	openai := agent.PluginInfo{Name: "openai-provider", State: agent.PluginActive}
-	m, state, ui := openManager(t, &pluginsHost{}, a, guard)
+	h := &pluginsHost{}
+	m, state, ui := openManager(t, h, a, guard)
 	emit := func(ps ...agent.PluginInfo) { ui(func() { state.SetPlugins(ps) }) }
 	ui(func() { m.list.Select(1) })
 	emit(a) // policy-guard removed
@@ -143,8 +144,23 @@ func TestPluginManagerSelectionFollowsTheHighlightedRow(t *testing.T) {
 		if title := dialogTitle(m.confirm); title != "Remove openai-provider?" {
 			t.Errorf("Remove asks %q", title)
 		}
-		m.confirm.Hide()
+		// Enter removes nothing (a destructive default); Esc keeps it.
+		key := m.win.Canvas().OnTypedKey()
+		key(&fyne.KeyEvent{Name: fyne.KeyReturn})
+		if m.confirm == nil || m.win.Canvas().Overlays().Top() == nil {
+			t.Fatal("Enter answered the Remove confirmation")
+		}
+		key(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if m.confirm != nil || m.keys.Len() != 0 {
+			t.Errorf("Esc left the confirmation open (%d dialogs take the keys)", m.keys.Len())
+		}
 	})
+	h.wg.Wait()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.commands) != 0 {
+		t.Errorf("Enter or Esc at the Remove confirmation ran %v", h.commands)
+	}
 }
 
 // dialogTitle reads a dialog's title (unexported in Fyne).

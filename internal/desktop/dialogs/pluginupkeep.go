@@ -59,47 +59,30 @@ type upkeep struct {
 	// primary is what Enter does: the last button of the phase (Update,
 	// Migrate, Close); Esc is close (Cancel).
 	primary func()
-}
-
-// typedKey gives the manager window's Esc and Enter to the phased dialog
-// open over it (Update…, Migrate or Install…'s fetch) (UI goroutine): Esc cancels or closes it, Enter presses its last
-// button. Nothing else of the window takes keys.
-func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
-	u := phasedOver[m.win]
-	if u == nil {
-		return
-	}
-	switch k.Name {
-	case fyne.KeyEscape:
-		u.close()
-	case fyne.KeyReturn, fyne.KeyEnter:
-		if u.primary != nil {
-			u.primary()
-		}
-	}
+	// popKeys gives the window's Esc and Enter back when the dialog closes.
+	popKeys func()
 }
 
 // newUpkeep opens an empty dialog titled title over the manager.
 func (m *PluginManager) newUpkeep(title, name string) *upkeep {
-	u := newPhased(m.win, m.b, m.host.Async, title)
+	u := newPhased(m.win, m.Keys(), m.b, m.host.Async, title)
 	u.m, u.name = m, name
 	return u
 }
 
-// newPhased is an empty phased dialog titled title over win; async runs
-// core work that nobody waits for (dropping a clone) off the UI goroutine.
-func newPhased(win fyne.Window, b *uikit.Bridge, async func(string, func(context.Context) error), title string) *upkeep {
+// newPhased is an empty phased dialog titled title over win, whose Esc
+// (close) and Enter (the phase's last button) keys routes; async runs core
+// work that nobody waits for (dropping a clone) off the UI goroutine.
+func newPhased(win fyne.Window, keys ModalKeys, b *uikit.Bridge, async func(string, func(context.Context) error), title string) *upkeep {
 	u := &upkeep{win: win, b: b, async: async, body: container.NewStack()}
 	u.dlg = dialog.NewCustomWithoutButtons(title, u.body, win)
-	phasedOver[win] = u
+	u.popKeys = keys(u.close, func() {
+		if u.primary != nil {
+			u.primary()
+		}
+	})
 	return u
 }
-
-// phasedOver is the phased dialog open over each window (UI goroutine
-// only), whoever opened it: the plugin manager gives it its window's Esc,
-// Enter and closing, so an Install… fetch over the manager is cancelled as
-// its Update… is.
-var phasedOver = map[fyne.Window]*upkeep{}
 
 // show replaces the dialog's content and buttons (UI goroutine); a closed
 // dialog stays closed.
@@ -120,7 +103,7 @@ func (u *upkeep) show(size fyne.Size, content fyne.CanvasObject, buttons ...*wid
 	u.dlg.SetButtons(row)
 	u.dlg.Resize(size)
 	u.dlg.Show()
-	u.win.Canvas().Unfocus() // Esc and Enter reach the window (typedKey)
+	u.win.Canvas().Unfocus() // Esc and Enter reach the window, which gives them to u
 }
 
 // close hides the dialog at once (UI goroutine): work still running finds
@@ -135,9 +118,7 @@ func (u *upkeep) close() {
 		u.discard = nil
 	}
 	u.dlg.Hide()
-	if phasedOver[u.win] == u {
-		delete(phasedOver, u.win)
-	}
+	u.popKeys()
 }
 
 var (
