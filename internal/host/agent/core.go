@@ -77,9 +77,15 @@ type Core struct {
 	opening      string                     // the session LoadSession is switching to ("" when none)
 	starting     map[string]*sidecar.Client // clients of the generation being started
 	session      *Session                   // current only once its generation is live
-	running      context.CancelFunc         // the turn in progress
-	steered      []string                   // queued by Steer for the next step boundary
-	followUp     []string                   // queued by FollowUp for after the turn
+	queue        turnQueue                  // the turn in progress and what waits for it
+}
+
+// turnQueue is the running turn's cancel and the text queued for it or
+// after it (Core.mu).
+type turnQueue struct {
+	cancel   context.CancelFunc // the turn in progress (nil when idle)
+	steered  []string           // queued by Steer for the next step boundary
+	followUp []string           // queued by FollowUp for after the turn
 }
 
 // Open starts the core: plugins of the first generation bound to a new
@@ -317,7 +323,7 @@ func (c *Core) Close(ctx context.Context) {
 // is killed.
 func (c *Core) Stop() {
 	c.mu.Lock()
-	cancel := c.running
+	cancel := c.queue.cancel
 	c.mu.Unlock()
 	if cancel != nil {
 		cancel()
@@ -435,14 +441,14 @@ func (c *Core) reload(ctx context.Context) error {
 // into the next turn when idle.
 func (c *Core) Steer(text string) {
 	c.mu.Lock()
-	c.steered = append(c.steered, text)
+	c.queue.steered = append(c.queue.steered, text)
 	c.mu.Unlock()
 }
 
 // FollowUp queues a new run after the current one.
 func (c *Core) FollowUp(text string) {
 	c.mu.Lock()
-	c.followUp = append(c.followUp, text)
+	c.queue.followUp = append(c.queue.followUp, text)
 	c.mu.Unlock()
 }
 
@@ -450,8 +456,8 @@ func (c *Core) FollowUp(text string) {
 func (c *Core) takeSteered() []string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := c.steered
-	c.steered = nil
+	out := c.queue.steered
+	c.queue.steered = nil
 	return out
 }
 

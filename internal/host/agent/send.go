@@ -57,7 +57,7 @@ func (c *Core) send(ctx context.Context, text string, followUps int) (next strin
 func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next string, err error) {
 	turnCtx, cancel := context.WithCancel(ctx)
 	c.mu.Lock()
-	c.running = cancel
+	c.queue.cancel = cancel
 	sessionID := c.session.ID
 	c.mu.Unlock()
 	release := c.runtime.Hold()
@@ -84,12 +84,12 @@ func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next s
 	cancel()
 	dropped := 0
 	c.mu.Lock()
-	c.running = nil
-	if err == nil && saveErr == nil && followUps >= 0 && len(c.followUp) > 0 {
+	c.queue.cancel = nil
+	if err == nil && saveErr == nil && followUps >= 0 && len(c.queue.followUp) > 0 {
 		if followUps > 0 {
-			next, c.followUp = c.followUp[0], c.followUp[1:]
+			next, c.queue.followUp = c.queue.followUp[0], c.queue.followUp[1:]
 		} else {
-			dropped, c.followUp = len(c.followUp), nil
+			dropped, c.queue.followUp = len(c.queue.followUp), nil
 		}
 	}
 	if next == "" {
