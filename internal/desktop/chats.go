@@ -608,7 +608,9 @@ func (d *UI) turnStarted(id string) {
 
 // turnEnded forgets the chat that replied: a transcript no longer on
 // screen is dropped (the turn is saved; the chat is read when shown again),
-// and a load waiting for the turn runs now (a core goroutine).
+// and a load waiting for the turn runs now (a core goroutine). A chat on
+// screen is the one the next start reopens: a new chat is saved by its
+// first turn, and only then can it be reopened.
 func (d *UI) turnEnded(id string) {
 	sw := d.chats
 	sw.mu.Lock()
@@ -626,6 +628,7 @@ func (d *UI) turnEnded(id string) {
 		}
 		if id == d.state.Open().ID {
 			d.state.SetBusy(false)
+			d.prefs.SetLastSession(id)
 		}
 	})
 	d.kickLoad()

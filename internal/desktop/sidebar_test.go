@@ -131,6 +131,20 @@ func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
 	}
 }
 
+// A chat begun at start-up (never opened from the list) is the one the
+// next start reopens once its first turn saved it.
+func TestTheNextStartReopensANewChatOnceSaved(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.chatReady()
+	if id := h.d.prefs.LastSession(); id != "" {
+		t.Fatalf("an unsaved chat is remembered: %q", id)
+	}
+	h.send("keep this chat")
+	h.waitFor("the reply saved", func() bool { return !h.d.state.Busy() && len(c.Session().Messages) >= 2 })
+	h.waitFor("the chat remembered", func() bool { return h.d.prefs.LastSession() == c.Session().ID })
+}
+
 // Enter typed right after a search opens the first chat of that search, not
 // of the list shown before its results arrived.
 func TestSidebarEnterOpensTheSearchTypedNotTheListBefore(t *testing.T) {
