@@ -213,6 +213,38 @@ func TestModelMenuAndPickerListTheCatalog(t *testing.T) {
 		return checked && h.d.toolbar.effort.Visible() && h.d.toolbar.effort.Selected == "low" &&
 			h.d.toolbar.model.Text == "Echo (offline)"
 	})
+	// The keys: the picker opens on the current model, so Down is the
+	// next model (not the provider's header) and Enter picks it.
+	h.ui(func() {
+		test.Tap(h.d.toolbar.model)
+		pm, ok := h.d.win.Canvas().Focused().(*widget.PopUpMenu)
+		if !ok {
+			t.Fatalf("the picker does not take the keys: %T focused", h.d.win.Canvas().Focused())
+		}
+		pm.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+		pm.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
+	h.waitFor("the next model picked with Down and Enter", func() bool { return c.Session().Model == visionModel })
+}
+
+func TestPickerStart(t *testing.T) {
+	sep := fyne.NewMenuItemSeparator()
+	header := func(l string) *fyne.MenuItem { return &fyne.MenuItem{Label: l, Disabled: true} }
+	model := func(checked bool) *fyne.MenuItem { return &fyne.MenuItem{Label: "m", Checked: checked} }
+	for _, tc := range []struct {
+		name  string
+		items []*fyne.MenuItem
+		want  int
+	}{
+		{"nothing", nil, 0},
+		{"none checked: the first model", []*fyne.MenuItem{header("a"), model(false), model(false)}, 1},
+		{"the checked one, past a separator", []*fyne.MenuItem{header("a"), model(false), sep, header("b"), model(true)}, 3},
+		{"only disabled items", []*fyne.MenuItem{header("a"), header("No models")}, 0},
+	} {
+		if got := pickerStart(tc.items); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
 }
 
 // send types text into the composer and presses Ctrl+Enter.

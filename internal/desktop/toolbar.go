@@ -123,7 +123,35 @@ func (tb *toolbar) showPicker() {
 	}
 	c := tb.d.win.Canvas()
 	pos := tb.d.opts.App.Driver().AbsolutePositionForObject(tb.model)
-	widget.ShowPopUpMenuAtPosition(tb.picker, c, pos.Add(fyne.NewPos(0, tb.model.Size().Height)))
+	pm := widget.NewPopUpMenu(tb.picker, c)
+	pm.ShowAtPosition(pos.Add(fyne.NewPos(0, tb.model.Size().Height)))
+	// It opens on the current model (else the first one) for the keys, as
+	// a desktop pop-up does: Enter keeps it, Down and Up move from it.
+	// Fyne's keys stop on disabled items, so from the top the first Down
+	// highlighted the first plugin's header.
+	for range pickerStart(tb.picker.Items) + 1 {
+		pm.ActivateNext()
+	}
+}
+
+// pickerStart is the position, among the items a menu's keys move over
+// (all but separators), of the checked item, else of the first enabled
+// one; 0 when none is enabled.
+func pickerStart(items []*fyne.MenuItem) int {
+	first, n := -1, 0
+	for _, it := range items {
+		if it.IsSeparator {
+			continue
+		}
+		if it.Checked && !it.Disabled {
+			return n
+		}
+		if first < 0 && !it.Disabled {
+			first = n
+		}
+		n++
+	}
+	return max(first, 0)
 }
 
 // modelItems lists every plugin model grouped by plugin (a disabled header
