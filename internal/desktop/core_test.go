@@ -80,7 +80,7 @@ func TestHelloSurfacesFormSubmitsTypedValues(t *testing.T) {
 	}
 	h.waitFor("sent state", func() bool {
 		v := h.d.surfaceView("hello-surfaces", "hello-form")
-		return v != nil && v.state.Text == "Sent ✓"
+		return v != nil && v.state.Text == "Sent"
 	})
 }
 
@@ -354,7 +354,7 @@ func TestToolCardApproval(t *testing.T) {
 	h.waitFor("approval buttons", func() bool { return h.transcriptButton("Approve once") != nil })
 	h.ui(func() {
 		r := h.renderedTranscript()
-		for _, want := range []string{`"command":"echo hi"`, "run_command\n", "● pending\n"} {
+		for _, want := range []string{`"command":"echo hi"`, "run_command\n", "• pending\n"} {
 			if !strings.Contains(r, want) {
 				t.Errorf("card lacks %q:\n%s", want, r)
 			}
@@ -362,7 +362,7 @@ func TestToolCardApproval(t *testing.T) {
 		test.Tap(h.transcriptButton("Approve once"))
 	})
 	h.waitFor("the card to finish", func() bool {
-		return strings.Contains(h.renderedTranscript(), "● "+string(agent.ToolDone)+"\n") && h.transcriptButton("Approve once") == nil
+		return strings.Contains(h.renderedTranscript(), "• "+string(agent.ToolDone)+"\n") && h.transcriptButton("Approve once") == nil
 	})
 	h.waitFor("the model's answer", func() bool { return strings.Contains(h.renderedTranscript(), "Tool result:") })
 }

@@ -119,7 +119,7 @@ func newSidebar(d *UI) *sidebar {
 }
 
 // replyingMark is the caption of the chat whose reply still streams.
-const replyingMark = "● replying…"
+const replyingMark = "• replying…"
 
 func (s *sidebar) object() fyne.CanvasObject { return s.obj }
 

@@ -271,7 +271,7 @@ func (v *surfaceView) showSubmit() {
 	case surfaces.SubmitPending:
 		v.state.SetText("Sending…")
 	case surfaces.SubmitSent:
-		v.state.SetText("Sent ✓")
+		v.state.SetText("Sent")
 	default:
 		v.state.SetText("")
 	}

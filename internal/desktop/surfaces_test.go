@@ -121,7 +121,7 @@ func TestCardActionAndTypedFormSubmit(t *testing.T) {
 	})
 	h.waitFor("sent state", func() bool {
 		v := h.d.surfaceView("alpha", "f1")
-		return v.surf.Submit == surfaces.SubmitSent && v.state.Text == "Sent ✓" && v.submit.Disabled()
+		return v.surf.Submit == surfaces.SubmitSent && v.state.Text == "Sent" && v.submit.Disabled()
 	})
 	f.mu.Lock()
 	defer f.mu.Unlock()

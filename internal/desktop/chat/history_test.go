@@ -151,7 +151,7 @@ func TestReopenedChatLooksAsItDidLive(t *testing.T) {
 		for _, v := range reopened.d.transcript.liveViews() {
 			switch v := v.(type) {
 			case *toolView:
-				blocked = blocked || v.state.Text == "● blocked" && strings.Contains(v.reason.Text, "policy-guard") && v.reason.Visible()
+				blocked = blocked || v.state.Text == "• blocked" && strings.Contains(v.reason.Text, "policy-guard") && v.reason.Visible()
 			case *assistantView:
 				stopped = stopped || v.r.snap.text == "t1" && v.footer.status.Visible()
 			case *noticeView:

@@ -88,7 +88,7 @@ func (v *toolView) bind(r *row) {
 	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
 	v.title.SetText(termsafe.Visible(c.Name))
 	v.state.Importance = stateImportance(c.State)
-	v.state.SetText("● " + string(c.State))
+	v.state.SetText("• " + string(c.State))
 	v.args.SetText(termsafe.Visible(c.Arguments))
 	result, hidden := collapse(c.Result, maxResultLines)
 	switch {

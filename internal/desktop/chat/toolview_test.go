@@ -29,7 +29,7 @@ func TestToolCardShowsProgress(t *testing.T) {
 			h.d.Emit(agent.Event{Kind: agent.EventToolCall, Call: &call})
 			h.waitFor("the card's state", func() bool {
 				cards := h.toolCards()
-				return len(cards) == 1 && cards[0].state.Text == "● "+string(c.call.State) && cards[0].stepText.Text == c.stepText
+				return len(cards) == 1 && cards[0].state.Text == "• "+string(c.call.State) && cards[0].stepText.Text == c.stepText
 			})
 			h.ui(func() {
 				tv := h.toolCards()[0]
