@@ -95,14 +95,13 @@ click() { xdotool mousemove --window "$WIN" "$1" "$2" click 1; }
 default_model() { python3 -c "import json,sys; print(json.load(open(sys.argv[1])).get('defaultModel',''))" "$D/settings.json" 2>/dev/null; }
 model_is() { [ "$(default_model)" = "$1" ]; }
 
-# pick_model ID DOWNS: the toolbar's model button opens the menu (an
-# echo-provider header, Echo, Echo vision); Down DOWNS times (the first
-# lands on the header) and Return pick. The core saves the pick as the
-# default model: settings.json says when the chat is on it.
+# pick_model ID KEY: the toolbar's model button opens the menu (an
+# echo-provider header, Echo, Echo vision) on the current model; KEY (Down
+# or Up) moves to the other one and Return picks it. The core saves the
+# pick as the default model: settings.json says when the chat is on it.
 pick_model() {
 	click 950 49
-	for _ in $(seq "$2"); do xdotool key Down; done
-	xdotool key Return
+	xdotool key "$2" Return
 	wait_for "the model $1 picked" model_is "$1"
 }
 # attach_picture: Attach, the picture in the dialog (in $HOME), Open; the
@@ -148,7 +147,7 @@ PY
 # --- 1. A picture to Echo vision ---
 wait_for "the echo models" traced 1 'models 2'
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
-pick_model "$VISION" 3
+pick_model "$VISION" Down # from Echo, the default
 attach_picture
 shot chip
 Q1='what is in this picture?'
@@ -173,7 +172,7 @@ SECOND="$(grep '^trace: session ' "$OUT" | tail -n 1 | cut -d' ' -f3)"
 # the switch, the new chat is ready for a pick.
 AT="$(grep -n "^trace: session $SECOND\$" "$OUT" | tail -n 1 | cut -d: -f1)"
 wait_for "the new chat ready" sh -c "tail -n +$AT '$OUT' | grep -q '^trace: models '"
-pick_model "$PLAIN" 2
+pick_model "$PLAIN" Up # the new chat has the model of the chat it left
 attach_picture
 Q2='describe this picture please'
 xdotool type --delay 5 "$Q2"
@@ -186,7 +185,7 @@ AFTER="$(grep -cE '^trace: (replying|turn done|turn failed)' "$OUT" || true)"
 [ "$AFTER" = "$BEFORE" ] || fail "a turn ran for a picture Echo cannot see: $(grep -E '^trace: (replying|turn)' "$OUT" | tail -n 3)"
 ! grep -qF "$Q2" "$D"/sessions/*.json 2>/dev/null || fail "the refused message was saved"
 # What the composer still holds (the text, the chip) goes to Echo vision.
-pick_model "$VISION" 3
+pick_model "$VISION" Down
 click 500 650 # the composer (the menu took the focus)
 DONE="$(count 'turn done')"
 xdotool key Return
