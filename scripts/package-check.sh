@@ -35,7 +35,7 @@ for x in echo-provider policy-guard; do
 done
 SHOT="$LOGDIR/package-installed.png"
 rm -f "$SHOT"
-timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" reasonix-desktop gui --data-dir "$D" --demo \
+timeout 120 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" reasonix-desktop gui --data-dir "$D" --demo \
 	--screenshot "$SHOT" --screenshot-after 5s --exit-after 8s >>"$LOGDIR/package-run.log" 2>&1 ||
 	fail "the installed app exited non-zero (see $LOGDIR/package-run.log)"
 [ -s "$SHOT" ] || fail "no screenshot at $SHOT"

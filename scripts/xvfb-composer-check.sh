@@ -21,7 +21,7 @@ fail() { echo "xvfb-composer-check: FAIL: $*" >&2; exit 1; }
 
 if [ -z "${DISPLAY:-}" ]; then
 	command -v xvfb-run >/dev/null || fail "xvfb-run is missing (run: make deps)"
-	exec xvfb-run -a -s "-screen 0 1280x800x24" "$0" "$@"
+	exec xvfb-run -a -s "-screen 0 1280x800x24 -noreset" "$0" "$@"
 fi
 for c in xdotool python3 bc; do command -v $c >/dev/null || fail "$c is missing"; done
 python3 -c 'import tkinter' 2>/dev/null || fail "python3-tk is missing"

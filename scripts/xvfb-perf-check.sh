@@ -47,7 +47,7 @@ TEXT="$(for i in $(seq $((WORDS / 40))); do printf 'word %.0s' $(seq 40); printf
 echo "xvfb-perf-check: ${#INSTALL[@]} plugin(s), $MESSAGES messages, a $WORDS-word reply (paragraphs of 40 words) at 200 chunks/s, ${RUN_FOR}s"
 set +e
 ECHO_PROVIDER_DELAY_MS=5 /usr/bin/time -f "peak RSS %M KB" -o "$LOGDIR/perf-rss.txt" \
-	timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" \
+	timeout 180 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
 	bin/reasonix-desktop gui --data-dir "$D" --session "$ID" --send "$TEXT" --stats --trace \
 	--screenshot "$LOGDIR/perf.png" --screenshot-after "$((RUN_FOR - 3))s" --exit-after "${RUN_FOR}s" \
 	>"$LOGDIR/perf.stdout" 2>"$LOGDIR/perf.stderr"

@@ -38,7 +38,7 @@ rm -f "$SHOT"
 echo "xvfb-start-test: running the window for ${EXIT_AFTER}s"
 start=$(date +%s)
 set +e
-timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" \
+timeout 120 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
 	bin/reasonix-desktop gui --data-dir "$D" --demo \
 	--screenshot "$SHOT" --screenshot-after 5s --exit-after "${EXIT_AFTER}s" >"$OUT" 2>"$ERR"
 code=$?
@@ -75,7 +75,7 @@ fi
 for th in light dark; do
 	TSHOT="$LOGDIR/reasonix-desktop-$th.png"
 	rm -f "$TSHOT"
-	timeout 120 xvfb-run -a -s "-screen 0 1280x800x24" \
+	timeout 120 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
 		bin/reasonix-desktop gui --data-dir "$D" --theme "$th" \
 		--screenshot "$TSHOT" --screenshot-after 4s --exit-after 6s >"$LOGDIR/theme-$th.stdout" 2>"$LOGDIR/theme-$th.stderr" ||
 		fail "the $th theme run failed (see $LOGDIR/theme-$th.stderr)"

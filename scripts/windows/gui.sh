@@ -41,7 +41,7 @@ rm -f "$SHOT"
 wineserver -k 2>/dev/null || true
 wineserver -w 2>/dev/null || true
 set +e
-timeout -k 10 240 xvfb-run -a -s "-screen 0 1280x800x24" \
+timeout -k 10 240 xvfb-run -a -s "-screen 0 1280x800x24 -noreset" \
 	wine "$GUI" gui --data-dir "$DATA" --demo \
 	--screenshot "$(winpath "$SHOT")" --screenshot-after 8s --exit-after 15s >>"$LOG" 2>&1
 code=$?
