@@ -69,6 +69,10 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "reasonix-desktop gui:", err)
 		return 1
 	}
+	if err := displayMissing(); err != nil {
+		fmt.Fprintln(stderr, "reasonix-desktop gui:", err)
+		return 1
+	}
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)

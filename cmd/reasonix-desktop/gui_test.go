@@ -50,3 +50,17 @@ func TestGUIHiddenFlagsAreLeftOutOfTheUsage(t *testing.T) {
 		}
 	}
 }
+
+// Without a display (an ssh session) the window says so in words and
+// exits, instead of GLFW's panic and a Go trace.
+func TestGUIWithoutADisplaySaysSo(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	if displayMissing() == nil {
+		t.Skip("this platform's window needs no X display")
+	}
+	var out, errb bytes.Buffer
+	code := runGUI(context.Background(), []string{"--data-dir", t.TempDir()}, &out, &errb)
+	if code != 1 || !strings.Contains(errb.String(), "DISPLAY is not set") || strings.Contains(errb.String(), "panic") {
+		t.Fatalf("exit %d, stderr:\n%s", code, errb.String())
+	}
+}
