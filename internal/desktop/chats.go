@@ -9,18 +9,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
 
 	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
-	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Switching chats. What is on screen (the viewed chat) and the core's
@@ -129,53 +124,6 @@ func (c *chats) broadcast() {
 	close(c.changed)
 	c.changed = make(chan struct{})
 }
-
-// chatView is the transcript on screen. Any goroutine may call it (the
-// transcript's model methods are safe from any goroutine); which transcript
-// it is changes on the UI goroutine only.
-type chatView struct {
-	cur    atomic.Pointer[chat.Transcript]
-	holder *fyne.Container // the window's slot for it (UI goroutine)
-}
-
-func newChatView(t *chat.Transcript) *chatView {
-	v := &chatView{holder: container.NewStack(t.Object())}
-	v.cur.Store(t)
-	return v
-}
-
-func (v *chatView) get() *chat.Transcript { return v.cur.Load() }
-
-// show puts t on screen (UI goroutine).
-func (v *chatView) show(t *chat.Transcript) {
-	if v.cur.Swap(t) == t {
-		return
-	}
-	v.holder.Objects = []fyne.CanvasObject{t.Object()}
-	v.holder.Refresh()
-}
-
-// Object is the window's slot for the transcript on screen.
-func (v *chatView) Object() fyne.CanvasObject { return v.holder }
-
-// The transcript methods the window calls on the chat on screen.
-
-func (v *chatView) AddNotice(text string, level uikit.NoticeLevel) { v.get().AddNotice(text, level) }
-func (v *chatView) PendingApproval() *chat.Approval                { return v.get().PendingApproval() }
-func (v *chatView) ClearApproval(a *chat.Approval)                 { v.get().ClearApproval(a) }
-func (v *chatView) LastUser() string                               { return v.get().LastUser() }
-func (v *chatView) SetPlaceholder(text string)                     { v.get().SetPlaceholder(text) }
-func (v *chatView) BusyChanged()                                   { v.get().BusyChanged() }
-func (v *chatView) Stats() chat.Stats                              { return v.get().Stats() }
-func (v *chatView) Opening()                                       { v.get().Opening() }
-func (v *chatView) LoadHistory(msgs []protocol.ProviderMessage)    { v.get().LoadHistory(msgs) }
-func (v *chatView) Replace(msgs []protocol.ProviderMessage)        { v.get().Replace(msgs) }
-func (v *chatView) ShowSession(s agent.Session)                    { v.get().ShowSession(s) }
-func (v *chatView) LoadSession(s agent.Session)                    { v.get().LoadSession(s) }
-func (v *chatView) ScrollPages(n int)                              { v.get().ScrollPages(n) }
-func (v *chatView) ScrollToStart()                                 { v.get().ScrollToStart() }
-func (v *chatView) ScrollToEnd()                                   { v.get().ScrollToEnd() }
-func (v *chatView) Following() bool                                { return v.get().Following() }
 
 // newTranscript is a transcript wired like the first one (UI goroutine).
 func (d *UI) newTranscript() *chat.Transcript { return chat.New(d.b, d.state, chatHost{d}) }
@@ -381,102 +329,6 @@ func (d *UI) viewFailed(seq uint64, id string, err error) {
 	if !errors.Is(err, agent.ErrNoSession) {
 		d.notes.HostNotice("open session: "+redact.String(err.Error()), uikit.NoticeError)
 	}
-}
-
-// kickLoad asks the loader to make the chat on screen the core's current
-// session (any goroutine): a view changed, or what held the core's busy
-// token (a turn, a reload) ended.
-func (d *UI) kickLoad() {
-	sw := d.chats
-	sw.mu.Lock()
-	sw.kicked = true
-	if sw.active {
-		sw.mu.Unlock()
-		return
-	}
-	sw.active = true
-	sw.mu.Unlock()
-	d.link.goCall(d.loadLoop)
-}
-
-// loadLoop opens the chat on screen in the core until it is current, is
-// refused (it is kicked again when the holder ends), or fails.
-func (d *UI) loadLoop() {
-	sw := d.chats
-	for {
-		sw.mu.Lock()
-		if !sw.kicked || sw.viewed == sw.current || d.link.ctx.Err() != nil {
-			sw.active, sw.kicked = false, false
-			sw.mu.Unlock()
-			return
-		}
-		sw.kicked = false
-		target := sw.viewed
-		sw.loading = target
-		sw.mu.Unlock()
-
-		err := d.loadInCore(target)
-
-		sw.mu.Lock()
-		sw.loading = ""
-		var busy *agent.BusyError
-		switch {
-		case err == nil:
-		case errors.As(err, &busy):
-			// The holder's end kicks again; the status line says why we wait.
-		default:
-			if sw.viewed == target {
-				sw.loadErr, sw.loadErrFor = err, target
-				sw.broadcast()
-			}
-		}
-		sw.mu.Unlock()
-		if err != nil {
-			d.b.Post(func() { d.loadRefused(target, err) })
-		}
-	}
-}
-
-// loadInCore runs Core.LoadSession for id (a loader goroutine). The core
-// emits EventSession before it returns: sessionChanged marks the chat
-// ready.
-func (d *UI) loadInCore(id string) error {
-	c := d.getCore()
-	if c == nil {
-		return errors.New("the core is not attached")
-	}
-	ctx, cancel := context.WithTimeout(d.link.ctx, callTimeout)
-	defer cancel()
-	start := time.Now()
-	var err error
-	if dir, ok := strings.CutPrefix(id, pendingNewChat); ok {
-		err = c.NewSession(ctx, dir) // its EventSession puts the new chat's id on screen
-	} else {
-		err = c.LoadSession(ctx, id)
-	}
-	if err == nil {
-		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
-	}
-	return err
-}
-
-// loadRefused tells why the chat on screen cannot send yet (UI goroutine).
-func (d *UI) loadRefused(id string, err error) {
-	if d.chats.viewedID() != id {
-		return
-	}
-	var busy *agent.BusyError
-	if errors.As(err, &busy) {
-		what := string(busy.Holder)
-		if busy.Holder == agent.OpTurn {
-			what = "the reply in another chat"
-		}
-		d.setReadyLine(fmt.Sprintf("This chat can send once %s finishes. What you type is kept.", what))
-		d.trace("chat waiting " + id)
-		return
-	}
-	d.setReadyLine("This chat could not be opened: " + redact.String(err.Error()))
-	d.trace("chat failed " + id)
 }
 
 // currentID is the core's current session as last reported (any
