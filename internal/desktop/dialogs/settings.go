@@ -19,6 +19,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/providers"
 )
 
 // Theme modes as Settings stores them.
@@ -131,8 +132,8 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		}
 	})
 	s.SyncSendKey()
-	s.model = widget.NewSelect(nil, func(id string) {
-		if id != "" && id != state.Open().Model {
+	s.model = widget.NewSelect(nil, func(label string) {
+		if id := modelOfLabel(label); id != "" && id != state.Open().Model {
 			d.PickModel(id, "")
 		}
 	})
@@ -220,23 +221,27 @@ func (s *Settings) SyncSendKey() {
 // the toolbar calls it when the catalog or the model changes).
 func (s *Settings) syncModels() {
 	st := s.state
-	ids := make([]string, 0, len(st.Models()))
+	labels := make([]string, 0, len(st.Models()))
+	current := ""
 	for _, m := range st.Models() {
-		ids = append(ids, m.ID)
+		labels = append(labels, modelLabel(m))
+		if m.ID == st.Open().Model {
+			current = modelLabel(m)
+		}
 	}
-	s.model.SetOptions(ids)
+	s.model.SetOptions(labels)
 	// The placeholder shows whenever nothing is picked: "No models" only
 	// when there are none (a chat with no model yet said so beside echo-1).
 	placeholder := "Pick a model"
-	if len(ids) == 0 {
+	if len(labels) == 0 {
 		placeholder = noModels
 	}
 	if s.model.PlaceHolder != placeholder {
 		s.model.PlaceHolder = placeholder
 		s.model.Refresh()
 	}
-	if slices.Contains(ids, st.Open().Model) {
-		s.model.SetSelected(st.Open().Model)
+	if current != "" {
+		s.model.SetSelected(current)
 	} else {
 		s.model.ClearSelected()
 	}
@@ -250,6 +255,26 @@ func (s *Settings) syncModels() {
 	} else {
 		s.effort.ClearSelected()
 	}
+}
+
+// modelLabel is a model as the default-model field lists it: its name,
+// then the id a settings file and a plugin's docs use ("Echo (offline) —
+// plugin/echo-provider/echo/echo-1"); the id alone when it has no name.
+func modelLabel(m providers.Model) string {
+	if m.DisplayName == "" || m.DisplayName == m.ID {
+		return m.ID
+	}
+	return m.DisplayName + modelLabelSep + m.ID
+}
+
+const modelLabelSep = " — "
+
+// modelOfLabel is the id a modelLabel names (ids hold no " — ").
+func modelOfLabel(label string) string {
+	if i := strings.LastIndex(label, modelLabelSep); i >= 0 {
+		return label[i+len(modelLabelSep):]
+	}
+	return label
 }
 
 // loadPermissions reads the approvals in force from the core.

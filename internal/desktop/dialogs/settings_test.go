@@ -228,7 +228,7 @@ func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
 	h := &settingsHost{}
 	s, b := openSettings(t, state, h)
 	b.OnUI(func() {
-		if s.model.Selected != "plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {
+		if s.model.Selected != "M — plugin/p/x/m" || s.effort.Selected != "high" || len(s.effort.Options) != 2 {
 			t.Errorf("model %q effort %q options %v", s.model.Selected, s.effort.Selected, s.effort.Options)
 		}
 		s.effort.SetSelected("low")
@@ -242,7 +242,8 @@ func TestSettingsDefaultEffortFollowsTheModel(t *testing.T) {
 // only when there are none, not when the chat has no model picked yet.
 func TestSettingsDefaultModelListsTheModels(t *testing.T) {
 	state := viewmodel.New()
-	s, b := openSettings(t, state, &settingsHost{mode: ThemeSystem})
+	h := &settingsHost{mode: ThemeSystem}
+	s, b := openSettings(t, state, h)
 	b.OnUI(func() {
 		if !strings.HasPrefix(s.model.PlaceHolder, "No models") {
 			t.Errorf("with no models the field says %q", s.model.PlaceHolder)
@@ -250,11 +251,17 @@ func TestSettingsDefaultModelListsTheModels(t *testing.T) {
 		state.SetModels([]providers.Model{{ID: "plugin/echo-provider/echo/echo-1", DisplayName: "Echo"}}, nil)
 	})
 	b.OnUI(func() {
-		if !slices.Contains(s.model.Options, "plugin/echo-provider/echo/echo-1") {
-			t.Errorf("options %q lack echo-1", s.model.Options)
+		if !slices.Equal(s.model.Options, []string{"Echo — plugin/echo-provider/echo/echo-1"}) {
+			t.Errorf("options %q: want echo-1 by its name and id", s.model.Options)
 		}
 		if strings.Contains(s.model.PlaceHolder, "No models") || s.model.Selected != "" {
 			t.Errorf("with echo-1 listed and none picked the field says %q (selected %q)", s.model.PlaceHolder, s.model.Selected)
+		}
+		s.model.SetSelected(s.model.Options[0]) // picking the label picks the id
+	})
+	b.OnUI(func() {
+		if !slices.Equal(h.picked, []string{"plugin/echo-provider/echo/echo-1 "}) {
+			t.Errorf("picking echo-1's label picked %q", h.picked)
 		}
 	})
 }
