@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/providers"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -224,7 +225,7 @@ func sortedModels(ms []providers.Model) []providers.Model {
 
 // modelLabel is a model's menu label: name, id, context window, pricing.
 func modelLabel(m providers.Model) string {
-	facts := []string{m.ID}
+	facts := []string{dialogs.ModelLabel(m)}
 	if m.ContextWindow > 0 {
 		facts = append(facts, humanTokens(m.ContextWindow)+" context")
 	}
@@ -236,7 +237,7 @@ func modelLabel(m providers.Model) string {
 		facts = append(facts, fmt.Sprintf("%g/%g %s per M tokens", m.InputPerMillion, m.OutputPerMillion, cur))
 	}
 	// No price declared: nothing is said (it is not "free", just unknown).
-	return m.DisplayName + " — " + strings.Join(facts, " · ")
+	return strings.Join(facts, " · ")
 }
 
 // humanTokens writes a context size as vendors do: 131072 (128×1024) is

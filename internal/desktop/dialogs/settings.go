@@ -224,9 +224,9 @@ func (s *Settings) syncModels() {
 	labels := make([]string, 0, len(st.Models()))
 	current := ""
 	for _, m := range st.Models() {
-		labels = append(labels, modelLabel(m))
+		labels = append(labels, ModelLabel(m))
 		if m.ID == st.Open().Model {
-			current = modelLabel(m)
+			current = ModelLabel(m)
 		}
 	}
 	s.model.SetOptions(labels)
@@ -257,10 +257,12 @@ func (s *Settings) syncModels() {
 	}
 }
 
-// modelLabel is a model as the default-model field lists it: its name,
-// then the id a settings file and a plugin's docs use ("Echo (offline) —
+// ModelLabel names a model for a person: its name, then the id a settings
+// file and a plugin's docs use ("Echo (offline) —
 // plugin/echo-provider/echo/echo-1"); the id alone when it has no name.
-func modelLabel(m providers.Model) string {
+// The default-model field lists models so; the toolbar's picker adds the
+// context window and prices.
+func ModelLabel(m providers.Model) string {
 	if m.DisplayName == "" || m.DisplayName == m.ID {
 		return m.ID
 	}
@@ -269,7 +271,7 @@ func modelLabel(m providers.Model) string {
 
 const modelLabelSep = " — "
 
-// modelOfLabel is the id a modelLabel names (ids hold no " — ").
+// modelOfLabel is the id a ModelLabel names (ids hold no " — ").
 func modelOfLabel(label string) string {
 	if i := strings.LastIndex(label, modelLabelSep); i >= 0 {
 		return label[i+len(modelLabelSep):]
