@@ -91,11 +91,7 @@ func TestInstallPreviewShowsPackageContents(t *testing.T) {
 			if _, err := os.Stat(src); err != nil {
 				t.Fatal(err)
 			}
-			a := test.NewTempApp(t)
-			b := uikit.NewBridge()
-			t.Cleanup(b.Stop)
-			w := a.NewWindow("main")
-			w.Resize(fyne.NewSize(1000, 800))
+			w, b := installWindow(t, fyne.NewSize(1000, 800))
 			c := &storeInstall{p: p}
 			t.Cleanup(c.wg.Wait)
 			b.OnUI(func() {

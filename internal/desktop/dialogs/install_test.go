@@ -92,14 +92,21 @@ func topButton(win fyne.Window, text string) *widget.Button {
 	return nil
 }
 
-// The path is typed into the focused field, Link ticked, Preview… asks
-// for the FULL TRUST preview, and only its Install button installs.
-func TestInstallPreviewsThenInstalls(t *testing.T) {
+// installWindow is a test app's window of size to open Install… over, and
+// the bridge its UI work goes through.
+func installWindow(t *testing.T, size fyne.Size) (fyne.Window, *uikit.Bridge) {
 	a := test.NewTempApp(t)
 	b := uikit.NewBridge()
 	t.Cleanup(b.Stop)
 	w := a.NewWindow("main")
-	w.Resize(fyne.NewSize(900, 700))
+	w.Resize(size)
+	return w, b
+}
+
+// The path is typed into the focused field, Link ticked, Preview… asks
+// for the FULL TRUST preview, and only its Install button installs.
+func TestInstallPreviewsThenInstalls(t *testing.T) {
+	w, b := installWindow(t, fyne.NewSize(900, 700))
 	c := &installCore{t: t}
 	t.Cleanup(c.wg.Wait)
 	b.OnUI(func() {
@@ -133,10 +140,7 @@ func TestInstallCancelAndEmptyPathAskNothing(t *testing.T) {
 		{"empty path", "   ", "Preview…"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := test.NewTempApp(t)
-			b := uikit.NewBridge()
-			t.Cleanup(b.Stop)
-			w := a.NewWindow("main")
+			w, b := installWindow(t, fyne.NewSize(640, 480))
 			c := &installCore{t: t}
 			b.OnUI(func() {
 				w.Show()
@@ -157,11 +161,7 @@ func TestInstallCancelAndEmptyPathAskNothing(t *testing.T) {
 // focused, as after a click on its text) installs nothing, Enter at a new
 // preview installs. No step keeps the keys once it is closed.
 func TestInstallAnswersEscAndEnter(t *testing.T) {
-	a := test.NewTempApp(t)
-	b := uikit.NewBridge()
-	t.Cleanup(b.Stop)
-	w := a.NewWindow("main")
-	w.Resize(fyne.NewSize(900, 700))
+	w, b := installWindow(t, fyne.NewSize(900, 700))
 	c := &installCore{t: t}
 	t.Cleanup(c.wg.Wait)
 	var keys uikit.ModalStack
