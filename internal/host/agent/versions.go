@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -12,8 +13,11 @@ import (
 // Regenerate asks the model again for the last answer and keeps the answer
 // it replaces as a version, as chat apps show "‹ 1/2 ›" under a reply: the
 // question is not sent again (no second user message), and ShowVersion
-// brings any kept answer back. Only the last answer has versions one can
-// switch between; the versions of earlier answers stay in the file.
+// brings any kept answer back. EditLast does the same with the question
+// changed: each version keeps the question it answered, so going back to
+// a version brings its question back too. Only the last answer has
+// versions one can switch between; the versions of earlier answers stay
+// in the file.
 
 // ReplyVersions are the answers one user message has had. The one on screen
 // is in the session's messages and notes; its entry in Versions is empty.
@@ -33,6 +37,9 @@ type ReplyVersions struct {
 type ReplyVersion struct {
 	Messages []protocol.ProviderMessage `json:"messages,omitempty"`
 	Notes    []Note                     `json:"notes,omitempty"`
+	// Input is the user message's text this answer was to (EditLast can
+	// change it); "" in files written before edits: the group's Input.
+	Input string `json:"input,omitempty"`
 }
 
 // ErrNothingToRegenerate is Regenerate's answer when the session has no
@@ -80,7 +87,7 @@ func (s *Session) LastReplyVersion() (shown, total int) {
 
 // cutReply takes the answer to message u out of the messages and notes.
 func (s *Session) cutReply(u int) ReplyVersion {
-	v := ReplyVersion{Messages: slices.Clone(s.Messages[u+1:])}
+	v := ReplyVersion{Messages: slices.Clone(s.Messages[u+1:]), Input: s.Messages[u].Content}
 	kept := make([]Note, 0, len(s.Notes))
 	for _, n := range s.Notes {
 		if n.After > u {
@@ -106,9 +113,9 @@ func (s *Session) groupsForEdit() []ReplyVersions {
 }
 
 // stashReply moves the last answer into its group as a version and adds
-// an empty one for the answer to come (mu held). It returns the message to
-// answer again.
-func (s *Session) stashReply() (string, error) {
+// an empty one for the answer to come (mu held); edit, when not nil, is the
+// last user message's new text. It returns the message to answer.
+func (s *Session) stashReply(edit *string) (string, error) {
 	u := s.lastUser()
 	if u < 0 {
 		return "", ErrNothingToRegenerate
@@ -131,8 +138,18 @@ func (s *Session) stashReply() (string, error) {
 	g.Versions[g.Shown] = s.cutReply(u)
 	g.Versions = append(g.Versions, ReplyVersion{})
 	g.Shown = len(g.Versions) - 1
+	if edit != nil {
+		s.setUserText(u, g, *edit)
+	}
 	s.ReplyVersions = groups
 	return s.Messages[u].Content, nil
+}
+
+// setUserText changes the text of user message u, which group g answers
+// (after cutReply: the messages are a copy the session owns).
+func (s *Session) setUserText(u int, g *ReplyVersions, text string) {
+	s.Messages[u].Content = text
+	g.Input = text
 }
 
 // showVersion puts version i of the last answer on screen (mu held).
@@ -149,6 +166,9 @@ func (s *Session) showVersion(i int) error {
 	g := &groups[gi]
 	g.Versions[g.Shown] = s.cutReply(u)
 	v := g.Versions[i]
+	if v.Input != "" {
+		s.setUserText(u, g, v.Input)
+	}
 	s.Messages = append(s.Messages, v.Messages...)
 	s.Notes = append(s.Notes, v.Notes...)
 	g.Versions[i] = ReplyVersion{}
@@ -167,8 +187,32 @@ func (c *Core) Regenerate(ctx context.Context) error {
 	if err := c.acquire(OpTurn); err != nil {
 		return err
 	}
+	return c.answerAgain(ctx, nil)
+}
+
+// ErrEmptyEdit is EditLast's answer for a question with no text.
+var ErrEmptyEdit = errors.New("the edited message is empty")
+
+// EditLast changes the text of the last user message and asks the model
+// for an answer to it, as Regenerate does: the answer it had, and the
+// question it answered, are kept as a version (ShowVersion brings both
+// back). The message keeps its images. It returns ErrNothingToRegenerate
+// when there is no answered message, ErrEmptyEdit for blank text.
+func (c *Core) EditLast(ctx context.Context, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return ErrEmptyEdit
+	}
+	if err := c.acquire(OpTurn); err != nil {
+		return err
+	}
+	return c.answerAgain(ctx, &text)
+}
+
+// answerAgain is Regenerate and EditLast for a caller holding the busy
+// token, which the turn releases.
+func (c *Core) answerAgain(ctx context.Context, edit *string) error {
 	c.mu.Lock()
-	text, err := c.session.stashReply()
+	text, err := c.session.stashReply(edit)
 	c.mu.Unlock()
 	if err != nil {
 		c.release()

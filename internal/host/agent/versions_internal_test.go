@@ -22,13 +22,14 @@ const u, a = string(protocol.RoleUser), string(protocol.RoleAssistant)
 // ShowVersion brings back, with notes and stale groups.
 func TestStashAndShowVersions(t *testing.T) {
 	type step struct {
-		op     string // "stash", "answer <text>", "show <i>"
+		op     string // "stash", "edit <text>", "answer <text>", "show <i>"
 		arg    int
 		text   string
 		err    error
 		wantMs []string // the assistant contents after the step
 		shown  int
 		total  int
+		wantQ  string // the last user message after the step ("" unchecked)
 	}
 	for _, tc := range []struct {
 		name  string
@@ -49,6 +50,17 @@ func TestStashAndShowVersions(t *testing.T) {
 			{op: "answer", text: "r3", wantMs: []string{"r0", "r3"}, shown: 2, total: 3},
 			{op: "show", arg: 0, wantMs: []string{"r0", "r1"}, shown: 0, total: 3},
 		}},
+		{"edits keep each answer's question", &Session{Messages: msgs(u, "q0", a, "r0", u, "q", a, "r1")}, []step{
+			{op: "edit", text: "q edited", wantMs: []string{"r0"}, shown: 1, total: 2, wantQ: "q edited"},
+			{op: "answer", text: "r2", wantMs: []string{"r0", "r2"}, shown: 1, total: 2, wantQ: "q edited"},
+			{op: "show", arg: 0, wantMs: []string{"r0", "r1"}, shown: 0, total: 2, wantQ: "q"},
+			{op: "stash", wantMs: []string{"r0"}, shown: 2, total: 3, wantQ: "q"}, // Regenerate answers the question shown
+			{op: "answer", text: "r3", wantMs: []string{"r0", "r3"}, shown: 2, total: 3, wantQ: "q"},
+			{op: "show", arg: 1, wantMs: []string{"r0", "r2"}, shown: 1, total: 3, wantQ: "q edited"},
+			{op: "edit", text: "q again", wantMs: []string{"r0"}, shown: 3, total: 4, wantQ: "q again"},
+			{op: "answer", text: "r4", wantMs: []string{"r0", "r4"}, shown: 3, total: 4, wantQ: "q again"},
+			{op: "show", arg: 2, wantMs: []string{"r0", "r3"}, shown: 2, total: 4, wantQ: "q"},
+		}},
 		{"a stale group is not applied", &Session{Messages: msgs(u, "other", a, "r1"),
 			ReplyVersions: []ReplyVersions{{User: 0, Input: "q", Shown: 0, Versions: []ReplyVersion{{}, {Messages: msgs(a, "x")}}}}}, []step{
 			{op: "show", arg: 1, err: ErrNoVersion, wantMs: []string{"r1"}},
@@ -61,7 +73,9 @@ func TestStashAndShowVersions(t *testing.T) {
 				var err error
 				switch st.op {
 				case "stash":
-					_, err = s.stashReply()
+					_, err = s.stashReply(nil)
+				case "edit":
+					_, err = s.stashReply(&st.text)
 				case "answer":
 					s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: st.text})
 					s.Notes = append(s.Notes, Note{After: len(s.Messages), Kind: NoteUsage})
@@ -91,6 +105,9 @@ func TestStashAndShowVersions(t *testing.T) {
 				if shown, total := s.LastReplyVersion(); shown != st.shown || total != st.total {
 					t.Fatalf("step %d %s: version %d/%d, want %d/%d", i, st.op, shown, total, st.shown, st.total)
 				}
+				if q := s.Messages[s.lastUser()].Content; st.wantQ != "" && q != st.wantQ {
+					t.Fatalf("step %d %s: the question is %q, want %q", i, st.op, q, st.wantQ)
+				}
 			}
 		})
 	}
@@ -100,7 +117,7 @@ func TestStashAndShowVersions(t *testing.T) {
 // front end reads Session() snapshots while the core edits.
 func TestVersionEditsDoNotReachSnapshots(t *testing.T) {
 	s := &Session{Messages: msgs(u, "q", a, "r1")}
-	if _, err := s.stashReply(); err != nil {
+	if _, err := s.stashReply(nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "r2"})

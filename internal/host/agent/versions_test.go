@@ -95,6 +95,56 @@ func TestRegenerateKeepsVersionsOfTheAnswer(t *testing.T) {
 	}
 }
 
+// EditLast changes the last question and asks again: the model gets the
+// new text (the echo model answers with it), there is still one user
+// message, and the first question comes back with its answer as version 1,
+// in the file too.
+func TestEditLastKeepsEachQuestionWithItsAnswer(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	ctx := context.Background()
+	if err := c.EditLast(ctx, "anything"); !errors.Is(err, agent.ErrNothingToRegenerate) {
+		t.Fatalf("EditLast of an empty chat: %v", err)
+	}
+	if err := c.SetModel(ctx, echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(ctx, "the first question"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EditLast(ctx, "  \n"); !errors.Is(err, agent.ErrEmptyEdit) {
+		t.Fatalf("a blank edit: %v", err)
+	}
+	if err := c.EditLast(ctx, "the edited question"); err != nil {
+		t.Fatal(err)
+	}
+	last := func(s agent.Session) (q, answer string) {
+		return s.Messages[0].Content, s.Messages[len(s.Messages)-1].Content
+	}
+	s := c.Session()
+	if q, ans := last(s); userMessages(s) != 1 || q != "the edited question" || !strings.Contains(ans, "the edited question") {
+		t.Fatalf("after the edit: %d user messages, question %q, answer %q", userMessages(s), q, ans)
+	}
+	if shown, total := c.LastReplyVersion(); shown != 1 || total != 2 {
+		t.Fatalf("versions %d/%d, want 2/2", shown+1, total)
+	}
+	if err := c.ShowVersion(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	saved := loadSaved(t, e, s.ID)
+	if q, ans := last(*saved); q != "the first question" || !strings.Contains(ans, "the first question") {
+		t.Fatalf("version 1 as saved: question %q, answer %q", q, ans)
+	}
+	if err := c.ShowVersion(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := last(c.Session()); q != "the edited question" {
+		t.Fatalf("version 2 shows the question %q", q)
+	}
+}
+
 // A turn run again from the history (Retry of a recorded message, as
 // Regenerate does) that fails again keeps no copy of the message as an
 // unsent one: a further Retry adds no second user message, and a reopened
