@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -145,6 +146,18 @@ func (t *tray) names() []string {
 		out = append(out, a.Name)
 	}
 	return out
+}
+
+// clearPastes drops the long pastes and keeps the files (an edit's text
+// was sent or cancelled; files picked meanwhile wait for the next message).
+func (t *tray) clearPastes() {
+	for _, it := range slices.Clone(t.items) {
+		if it.paste != nil {
+			t.items = slices.DeleteFunc(t.items, func(x *trayItem) bool { return x == it })
+			t.box.Remove(it.obj)
+		}
+	}
+	uikit.SetShown(t.box, len(t.items) > 0)
 }
 
 // clear empties the tray.

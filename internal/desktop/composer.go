@@ -39,6 +39,10 @@ type composer struct {
 	// waiting is a send or retry asked before the chat was ready
 	// (composer_wait.go).
 	waiting *waiting
+	// edit is the last question being edited, nil when none; editLine
+	// says so above the entry (composer_edit.go).
+	edit     *composerEdit
+	editLine *widget.Label
 }
 
 // composerEntry is the multi-line entry with the chat keys. A focused
@@ -102,6 +106,10 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 			return
 		}
 	case fyne.KeyEscape:
+		if e.c.edit != nil {
+			e.c.endEdit()
+			return
+		}
 		e.c.d.escape()
 		return
 	case fyne.KeyUp:
@@ -165,7 +173,8 @@ func newComposer(d *UI) *composer {
 	c.stopBtn.Disable()
 	c.attach = newTray(c)
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn, c.attach.btn)
-	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.attach.box), nil, nil, buttons, c.entry))
+	c.editLine = newEditLine()
+	c.obj = container.NewPadded(container.NewBorder(container.NewVBox(c.complete.obj, c.editLine, c.attach.box), nil, nil, buttons, c.entry))
 	return c
 }
 
@@ -188,9 +197,14 @@ func (c *composer) placeholder() {
 	}
 }
 
-// editLast puts the last message back in the empty composer, to edit and
-// send again; false when there is none.
+// editLast puts the last message back in the empty composer (Up): to edit
+// in its place when it was answered and the chat is idle (beginEdit), else
+// to send again; false when there is none.
 func (c *composer) editLast() bool {
+	if last, ok := c.d.transcript.get().LastAnswered(); ok && c.canEdit() {
+		c.beginEdit(last)
+		return true
+	}
 	last := c.d.transcript.LastUser()
 	if last == "" {
 		return false
@@ -237,6 +251,9 @@ func (c *composer) send() {
 		return
 	case d.state.Busy():
 		d.trace("send refused: a reply is running") // Send is disabled: the text stays in the composer
+		return
+	case c.edit != nil:
+		c.sendEdit()
 		return
 	}
 	c.clear()

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -67,4 +69,62 @@ func TestRegenerateShowsVersionsNotADuplicateQuestion(t *testing.T) {
 	if shown, total := saved.LastReplyVersion(); shown != 0 || total != 2 {
 		t.Fatalf("saved: version %d/%d, want 1/2", shown+1, total)
 	}
+}
+
+// Editing the last question in the window, on a real core: Edit puts it
+// in the composer (what was typed waits), Esc puts the draft back; sent,
+// the old answer goes, the question shows its new text, the new answer
+// comes, one user message is saved, the draft is back in the composer and
+// ‹ brings the first question with its answer. Up in an empty composer
+// starts the same edit.
+func TestEditTheLastQuestion(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.chatReady()
+	h.send("first question")
+	h.waitFor("the echo reply", func() bool {
+		return !h.d.state.Busy() && strings.Contains(h.renderedTranscript(), "Echo: first question")
+	})
+	e := h.d.composer.entry
+	h.ui(func() {
+		test.Type(e, "a draft")
+		chatHost{h.d}.EditLast("first question") // the message menu's Edit
+		if e.Text != "first question" || !h.d.composer.editLine.Visible() {
+			t.Fatalf("Edit: the composer holds %q, edit line shown %v", e.Text, h.d.composer.editLine.Visible())
+		}
+		e.TypedKey(key(fyne.KeyEscape))
+		if e.Text != "a draft" || h.d.composer.editLine.Visible() {
+			t.Fatalf("Esc: the composer holds %q, edit line shown %v", e.Text, h.d.composer.editLine.Visible())
+		}
+		chatHost{h.d}.EditLast("first question")
+		e.SetText("edited question")
+		e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
+	})
+	h.waitFor("the edited question's answer, 2/2", func() bool {
+		r := h.renderedTranscript()
+		return !h.d.state.Busy() && strings.Contains(r, "Echo: edited question") && !strings.Contains(r, "first question") &&
+			strings.Contains(r, "\n2/2\n")
+	})
+	s := c.Session()
+	if len(s.Messages) != 2 || s.Messages[0].Content != "edited question" {
+		t.Fatalf("after the edit the session holds %+v", s.Messages)
+	}
+	h.ui(func() {
+		if e.Text != "a draft" {
+			t.Errorf("after the edit the composer holds %q, want the draft back", e.Text)
+		}
+		test.Tap(h.iconButton(theme.NavigateBackIcon().Name()))
+	})
+	h.waitFor("the first question and its answer, 1/2", func() bool {
+		r := h.renderedTranscript()
+		return strings.Contains(r, "\n1/2\n") && strings.Contains(r, "Echo: first question") && !strings.Contains(r, "edited question")
+	})
+	// Up in the empty composer edits the last question too.
+	h.ui(func() {
+		e.SetText("")
+		e.TypedKey(key(fyne.KeyUp))
+		if e.Text != "first question" || h.d.composer.edit == nil {
+			t.Errorf("Up: the composer holds %q, editing %v", e.Text, h.d.composer.edit != nil)
+		}
+	})
 }

@@ -10,10 +10,13 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
 
-// Regenerate and ShowVersion make chatHost a chat.Versioner: the last
-// answer is asked for again with its old version kept (no second question).
-func (h chatHost) Regenerate()       { h.d.regenerate() }
-func (h chatHost) ShowVersion(i int) { h.d.showVersion(i) }
+// Regenerate, ShowVersion and EditLast make chatHost a chat.Versioner:
+// the last answer is asked for again with its old version kept (no second
+// question); an edit asks again with the question changed.
+func (h chatHost) Regenerate()          { h.d.regenerate() }
+func (h chatHost) ShowVersion(i int)    { h.d.showVersion(i) }
+func (h chatHost) EditLast(text string) { h.d.composer.beginEdit(text) }
+func (h chatHost) CanEdit() bool        { return h.d.composer.canEdit() }
 
 // versioner is what Regenerate needs of the core (*agent.Core has it; it
 // is asserted so the window's coreAPI stays as it is). Regenerate and
@@ -21,6 +24,7 @@ func (h chatHost) ShowVersion(i int) { h.d.showVersion(i) }
 // LastReplyVersion and Session are safe from any goroutine.
 type versioner interface {
 	Regenerate(ctx context.Context) error
+	EditLast(ctx context.Context, text string) error
 	ShowVersion(ctx context.Context, i int) error
 	LastReplyVersion() (shown, total int)
 	Session() agent.Session
@@ -46,6 +50,45 @@ func (d *UI) regenerate() {
 		case errors.Is(err, agent.ErrTurnRunning):
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 			t.ShowSession(v.Session())
+		}
+		t.SetReplyVersions(v.LastReplyVersion())
+		d.b.Post(func() { d.state.SetBusy(false) })
+	})
+}
+
+// canEdit says whether the last question can be edited now: the chat on
+// screen is the core's and idle (UI goroutine).
+func (c *composer) canEdit() bool {
+	_, ok := c.d.getCore().(versioner)
+	return ok && c.d.state.Ready() && !c.d.state.Busy()
+}
+
+// editLast asks again with the last question changed to text (UI
+// goroutine; the composer's edit was sent): the old answer goes from the
+// view and the question shows its new text while the new answer streams;
+// the core keeps both old ones as a version.
+func (d *UI) editLast(text string) {
+	v, ok := d.getCore().(versioner)
+	if !ok || d.state.Busy() || !d.state.Ready() {
+		return
+	}
+	t := d.transcript.get()
+	d.composer.stopping.Store(false)
+	d.state.SetBusy(true)
+	t.EditLastUser(text)
+	d.trace("edited the last message")
+	d.link.goCall(func() {
+		// A turn that ran and failed says so through its events; these
+		// ran nothing: the view goes back to what the session holds.
+		switch err := v.EditLast(d.link.ctx, text); {
+		case errors.Is(err, agent.ErrNothingToRegenerate), errors.Is(err, agent.ErrEmptyEdit):
+			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
+			t.ShowSession(v.Session())
+			d.b.Post(func() { d.composer.restore(text) }) // what was typed is not lost
+		case errors.Is(err, agent.ErrTurnRunning):
+			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+			t.ShowSession(v.Session())
+			d.b.Post(func() { d.composer.restore(text) })
 		}
 		t.SetReplyVersions(v.LastReplyVersion())
 		d.b.Post(func() { d.state.SetBusy(false) })

@@ -220,7 +220,10 @@ func (d *UI) subscribe() {
 		d.panel.th.Kick() // a stopped plugin's surfaces grey out, a restarted one's come back
 		d.status.Kick()
 	})
-	s.Subscribe(viewmodel.Session, func(viewmodel.Change) { d.sidebar.sessionShown() })
+	s.Subscribe(viewmodel.Session, func(viewmodel.Change) {
+		d.sidebar.sessionShown()
+		d.composer.sessionShown() // an edit of another chat's question ends
+	})
 }
 
 // Shortcuts: Ctrl+K opens the command palette, Ctrl+Enter sends.

@@ -50,6 +50,12 @@ type Retrier interface {
 type Versioner interface {
 	Regenerate()
 	ShowVersion(i int)
+	// EditLast starts editing the last question, whose text is text (its
+	// message menu's Edit); the Host asks again once it is sent and calls
+	// EditLastUser. CanEdit says whether Edit is offered now (the chat is
+	// the core's and idle).
+	EditLast(text string)
+	CanEdit() bool
 }
 
 // env is what every view of the chat shares.
@@ -128,6 +134,15 @@ func (t *Transcript) LoadSession(s agent.Session) {
 // last user message): Regenerate is about to stream its new version (any
 // goroutine).
 func (t *Transcript) DropReply() { t.dropReply() }
+
+// EditLastUser takes the last answer off the transcript and shows text as
+// the last question: an edit of it is about to stream its answer (any
+// goroutine).
+func (t *Transcript) EditLastUser(text string) { t.editLastUser(text) }
+
+// LastAnswered is the last question's text and whether an answer follows
+// it (what Edit and Up can edit; any goroutine).
+func (t *Transcript) LastAnswered() (string, bool) { return t.lastAnswered() }
 
 // SetReplyVersions says which version (from 0) of the last answer is shown,
 // of how many; the footer offers ‹ › between them when there are two or

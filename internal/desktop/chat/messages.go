@@ -63,8 +63,8 @@ func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 }
 
 // msgMenu is the Copy selection / Copy / Copy as Markdown / Show Markdown
-// source (or Show formatted text) menu of a message (right-click and the ⋯
-// button).
+// source (or Show formatted text) / Edit (the last question, answered)
+// menu of a message (right-click and its menu button).
 func msgMenu(d *env, r func() *row) *fyne.Menu {
 	source := "Show Markdown source"
 	if r().ui.selecting {
@@ -77,13 +77,17 @@ func msgMenu(d *env, r func() *row) *fyne.Menu {
 			d.transcript.Flash(CopiedText(sel))
 		}))
 	}
-	return fyne.NewMenu("", append(items,
+	items = append(items,
 		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
 		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
 		fyne.NewMenuItem(source, func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
-		}))...,
-	)
+		}))
+	if v, ok := d.host.(Versioner); ok && d.transcript.view.isLastAnsweredUser(r().index) && v.CanEdit() {
+		text := r().snap.text
+		items = append(items, fyne.NewMenuItem("Edit", func() { v.EditLast(text) }))
+	}
+	return fyne.NewMenu("", items...)
 }
 
 // plain is the text of a row as a reader sees it (Copy).

@@ -148,6 +148,24 @@ func (v *transcriptView) markLastReply() {
 
 func (v *transcriptView) isLastReply(i int) bool { return i == v.lastReply }
 
+// isLastAnsweredUser says whether row i is the last user message and an
+// answer follows it (its Edit).
+func (v *transcriptView) isLastAnsweredUser(i int) bool {
+	if i < 0 || i >= len(v.rows) || v.rows[i].snap.kind != itemUser {
+		return false
+	}
+	answered := false
+	for _, r := range v.rows[i+1:] {
+		switch r.snap.kind {
+		case itemUser:
+			return false
+		case itemAssistant:
+			answered = true
+		}
+	}
+	return answered
+}
+
 // userBefore is the user message that row i answers.
 func (v *transcriptView) userBefore(i int) string {
 	for j := min(i, len(v.rows)-1); j >= 0; j-- {

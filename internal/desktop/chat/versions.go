@@ -28,6 +28,39 @@ func (t *Transcript) dropReply() {
 	t.th.Kick()
 }
 
+// editLastUser drops the reply and gives the last question text.
+func (t *Transcript) editLastUser(text string) {
+	t.dropReply()
+	t.mu.Lock()
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if it := t.items[i]; it.kind == itemUser {
+			it.text.Reset()
+			it.text.WriteString(text)
+			t.touch(it)
+			break
+		}
+	}
+	t.mu.Unlock()
+	t.th.Kick()
+}
+
+// lastAnswered is the last user message and whether an assistant message
+// follows it.
+func (t *Transcript) lastAnswered() (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	answered := false
+	for i := len(t.items) - 1; i >= 0; i-- {
+		switch t.items[i].kind {
+		case itemAssistant:
+			answered = true
+		case itemUser:
+			return t.items[i].text.String(), answered
+		}
+	}
+	return "", false
+}
+
 // setVersions records the last answer's versions and rebinds its footer.
 func (t *Transcript) setVersions(vs versions) {
 	t.mu.Lock()
