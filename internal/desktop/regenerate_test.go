@@ -119,6 +119,10 @@ func TestEditTheLastQuestion(t *testing.T) {
 		r := h.renderedTranscript()
 		return strings.Contains(r, "\n1/2\n") && strings.Contains(r, "Echo: first question") && !strings.Contains(r, "edited question")
 	})
+	h.waitFor("the sidebar titled by the question shown", func() bool {
+		items := h.d.sidebar.items
+		return len(items) == 1 && items[0].Title == "first question"
+	})
 	// Up in the empty composer edits the last question too.
 	h.ui(func() {
 		e.SetText("")

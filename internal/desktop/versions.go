@@ -109,6 +109,7 @@ func (d *UI) showVersion(i int) {
 			return
 		}
 		t.ShowSession(v.Session())
+		d.b.Post(d.sidebar.reload) // an edited first question is the chat's title
 		d.trace(fmt.Sprintf("version %d of the last answer", i+1))
 	})
 }
