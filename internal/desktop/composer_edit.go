@@ -39,14 +39,15 @@ func newEditLine() *widget.Label {
 // message, not with an edit: the user is told to send or remove them first
 // (nothing they prepared is dropped). What is typed is kept for after.
 func (c *composer) beginEdit(text string) {
-	if len(c.attach.files()) > 0 || len(c.attach.pastes()) > 0 {
+	if c.edit == nil && (len(c.attach.files()) > 0 || len(c.attach.pastes()) > 0) {
 		c.d.notes.HostNotice("Send or remove the attachments above the message box first: Edit puts your last message there.", uikit.NoticeWarn)
 		return
 	}
 	if c.edit == nil {
 		c.edit = &composerEdit{draft: c.entry.Text, session: c.d.state.Open().ID}
 	}
-	c.entry.setText(text) // a long question goes to the tray as a paste
+	c.attach.clearPastes() // an edit begun again: its own long text goes
+	c.entry.setText(text)  // a long question goes to the tray as a paste
 	c.entry.CursorRow = strings.Count(c.entry.Text, "\n")
 	c.entry.CursorColumn = len([]rune(c.entry.Text[strings.LastIndexByte(c.entry.Text, '\n')+1:]))
 	c.entry.Refresh()

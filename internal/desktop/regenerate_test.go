@@ -132,3 +132,25 @@ func TestEditTheLastQuestion(t *testing.T) {
 		}
 	})
 }
+
+// A question too long for the entry is edited in the paste box; Edit again
+// does not add a second copy, and Esc leaves the tray empty with the draft
+// back.
+func TestEditALongQuestion(t *testing.T) {
+	h := newHarness(t)
+	h.chatReady()
+	long := strings.Repeat("a long line of the question ", 200)
+	e := h.d.composer.entry
+	h.ui(func() {
+		test.Type(e, "draft")
+		chatHost{h.d}.EditLast(long)
+		chatHost{h.d}.EditLast(long)
+		if p := h.d.composer.attach.pastes(); len(p) != 1 || p[0] != long || e.Text != "" {
+			t.Fatalf("editing a long question: pastes %d, entry %q", len(p), e.Text)
+		}
+		e.TypedKey(key(fyne.KeyEscape))
+		if p := h.d.composer.attach.pastes(); len(p) != 0 || e.Text != "draft" {
+			t.Fatalf("after Esc: pastes %d, entry %q", len(p), e.Text)
+		}
+	})
+}
