@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/reasonix/reasonix-desktop/internal/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/host/agent"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
@@ -34,26 +35,8 @@ type versioner interface {
 // on screen goes, the new one streams in its place, and the footer offers
 // ‹ n/N › once it ends. The old answer is the core's to keep.
 func (d *UI) regenerate() {
-	v, ok := d.getCore().(versioner)
-	if !ok || d.state.Busy() || !d.state.Ready() {
-		return
-	}
-	t := d.transcript.get()
-	d.composer.stopping.Store(false)
-	d.state.SetBusy(true)
-	t.DropReply()
-	d.link.goCall(func() {
-		switch err := v.Regenerate(d.link.ctx); {
-		case errors.Is(err, agent.ErrNothingToRegenerate):
-			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
-			t.ShowSession(v.Session()) // the reply dropped from the view is still the session's
-		case errors.Is(err, agent.ErrTurnRunning):
-			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
-			t.ShowSession(v.Session())
-		}
-		t.SetReplyVersions(v.LastReplyVersion())
-		d.b.Post(func() { d.state.SetBusy(false) })
-	})
+	d.askAgain((*chat.Transcript).DropReply,
+		func(ctx context.Context, v versioner) error { return v.Regenerate(ctx) }, nil)
 }
 
 // canEdit says whether the last question can be edited now: the chat on
@@ -66,8 +49,21 @@ func (c *composer) canEdit() bool {
 // editLast asks again with the last question changed to text (UI
 // goroutine; the composer's edit was sent): the old answer goes from the
 // view and the question shows its new text while the new answer streams;
-// the core keeps both old ones as a version.
+// the core keeps both old ones as a version. Refused, the text goes back
+// to the composer.
 func (d *UI) editLast(text string) {
+	d.trace("edited the last message")
+	d.askAgain(func(t *chat.Transcript) { t.EditLastUser(text) },
+		func(ctx context.Context, v versioner) error { return v.EditLast(ctx, text) },
+		func() { d.composer.restore(text) })
+}
+
+// askAgain is Regenerate and an edit (UI goroutine): show changes the view
+// at once, run asks the core off the UI goroutine. A turn that ran and
+// failed says so through its events; when nothing ran (nothing to answer
+// again, a blank edit, a turn running) the view goes back to what the
+// session holds and refused runs on the UI goroutine.
+func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, versioner) error, refused func()) {
 	v, ok := d.getCore().(versioner)
 	if !ok || d.state.Busy() || !d.state.Ready() {
 		return
@@ -75,20 +71,22 @@ func (d *UI) editLast(text string) {
 	t := d.transcript.get()
 	d.composer.stopping.Store(false)
 	d.state.SetBusy(true)
-	t.EditLastUser(text)
-	d.trace("edited the last message")
+	show(t)
 	d.link.goCall(func() {
-		// A turn that ran and failed says so through its events; these
-		// ran nothing: the view goes back to what the session holds.
-		switch err := v.EditLast(d.link.ctx, text); {
+		err := run(d.link.ctx, v)
+		switch {
 		case errors.Is(err, agent.ErrNothingToRegenerate), errors.Is(err, agent.ErrEmptyEdit):
 			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
-			t.ShowSession(v.Session())
-			d.b.Post(func() { d.composer.restore(text) }) // what was typed is not lost
 		case errors.Is(err, agent.ErrTurnRunning):
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
-			t.ShowSession(v.Session())
-			d.b.Post(func() { d.composer.restore(text) })
+		default:
+			err = nil
+		}
+		if err != nil {
+			t.ShowSession(v.Session()) // what the view dropped is still the session's
+			if refused != nil {
+				d.b.Post(refused)
+			}
 		}
 		t.SetReplyVersions(v.LastReplyVersion())
 		d.b.Post(func() { d.state.SetBusy(false) })
