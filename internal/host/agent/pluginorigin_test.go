@@ -11,27 +11,35 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/testutil"
 )
 
-// Origin tells the plugin manager which upkeep a plugin has: Update for a
-// git clone, Migrate for a linked legacy manifest, neither for a folder.
-func TestPluginOrigin(t *testing.T) {
-	e := newEnv(t)
+// installedGitAndLegacyDir is e's plugin store with gitpkg installed from
+// a local git repository (url; push commits a new version to it) and a
+// folder holding a legacy manifest named "old", not installed.
+func installedGitAndLegacyDir(t *testing.T, e *env) (store *agent.Plugins, url string, push func(string), legacy string) {
+	t.Helper()
 	store, err := agent.OpenPlugins(e.layout)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	url, _ := testutil.GitRepo(t)
-	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: url})
+	url, push = testutil.GitRepo(t)
+	pv, err := store.PreviewInstallFrom(context.Background(), agent.InstallRequest{Source: url})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.Install(pv); err != nil {
 		t.Fatal(err)
 	}
-	legacy := t.TempDir()
+	legacy = t.TempDir()
 	if err := os.WriteFile(filepath.Join(legacy, agent.ManifestFile), []byte(`{"name": "old", "version": "0.1.0"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return store, url, push, legacy
+}
+
+// Origin tells the plugin manager which upkeep a plugin has: Update for a
+// git clone, Migrate for a linked legacy manifest, neither for a folder.
+func TestPluginOrigin(t *testing.T) {
+	e := newEnv(t)
+	store, url, _, legacy := installedGitAndLegacyDir(t, e)
 	folder := t.TempDir()
 	if err := os.WriteFile(filepath.Join(folder, agent.ManifestFile),
 		[]byte(`{"apiVersion": "reasonix.io/plugin/v2", "name": "plain", "version": "0.1.0"}`), 0o644); err != nil {
@@ -90,23 +98,8 @@ func TestPluginOrigin(t *testing.T) {
 // the plugin runs at once.
 func TestCoreUpdateAndMigrate(t *testing.T) {
 	e := newEnv(t)
-	store, err := agent.OpenPlugins(e.layout)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
-	url, push := testutil.GitRepo(t)
-	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: url})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Install(pv); err != nil {
-		t.Fatal(err)
-	}
-	legacy := t.TempDir()
-	if err := os.WriteFile(filepath.Join(legacy, agent.ManifestFile), []byte(`{"name": "old", "version": "0.1.0"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	store, _, push, legacy := installedGitAndLegacyDir(t, e)
 	lpv, err := store.PreviewInstall(agent.InstallRequest{Source: legacy, Link: true})
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +115,7 @@ func TestCoreUpdateAndMigrate(t *testing.T) {
 	push("1.1.0")
 
 	// Dropped: nothing stays staged, nothing changes.
-	pv, err = c.PreviewPluginUpdate(ctx, "gitpkg")
+	pv, err := c.PreviewPluginUpdate(ctx, "gitpkg")
 	if err != nil || pv.Version != "1.1.0" || pv.Replaces != "gitpkg 1.0.0" || !strings.Contains(pv.Text, "FULL TRUST") || staged() != 1 {
 		t.Fatalf("update preview %+v, %v (%d staged)", pv, err, staged())
 	}
