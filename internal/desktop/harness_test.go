@@ -82,14 +82,28 @@ func (h *harness) topOverlay() fyne.CanvasObject {
 // overlayButton is the button labelled text in an open dialog or popup.
 func overlayButton(t testing.TB, top fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
-	if top != nil {
-		for _, o := range test.LaidOutObjects(top) {
-			if b, ok := o.(*widget.Button); ok && b.Text == text {
-				return b
-			}
-		}
+	if b := visibleButton(top, text); b != nil {
+		return b
 	}
 	t.Fatalf("no %q button on top", text)
+	return nil
+}
+
+// overlayHas is the visible button labelled text on w's open dialog, or nil.
+func overlayHas(w fyne.Window, text string) *widget.Button {
+	return visibleButton(w.Canvas().Overlays().Top(), text)
+}
+
+// visibleButton is the visible button labelled text in top, or nil.
+func visibleButton(top fyne.CanvasObject, text string) *widget.Button {
+	if top == nil {
+		return nil
+	}
+	for _, o := range test.LaidOutObjects(top) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
+			return b
+		}
+	}
 	return nil
 }
 

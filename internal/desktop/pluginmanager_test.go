@@ -240,20 +240,6 @@ func overlayText(w fyne.Window) string {
 	return b.String()
 }
 
-// overlayHas is the visible button labelled text on w's open dialog, or nil.
-func overlayHas(w fyne.Window, text string) *widget.Button {
-	top := w.Canvas().Overlays().Top()
-	if top == nil {
-		return nil
-	}
-	for _, o := range test.LaidOutObjects(top) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
-			return b
-		}
-	}
-	return nil
-}
-
 // installGit installs gitpkg from url the way Install… does.
 func (h *harness) installGit(url string) agent.PluginRecord {
 	h.t.Helper()
