@@ -133,7 +133,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	})
 	s.SyncSendKey()
 	s.model = widget.NewSelect(nil, func(label string) {
-		if id := modelOfLabel(label); id != "" && id != state.Open().Model {
+		if id := modelOfLabel(state.Models(), label); id != "" && id != state.Open().Model {
 			d.PickModel(id, "")
 		}
 	})
@@ -266,17 +266,19 @@ func ModelLabel(m providers.Model) string {
 	if m.DisplayName == "" || m.DisplayName == m.ID {
 		return m.ID
 	}
-	return m.DisplayName + modelLabelSep + m.ID
+	return m.DisplayName + " — " + m.ID
 }
 
-const modelLabelSep = " — "
-
-// modelOfLabel is the id a ModelLabel names (ids hold no " — ").
-func modelOfLabel(label string) string {
-	if i := strings.LastIndex(label, modelLabelSep); i >= 0 {
-		return label[i+len(modelLabelSep):]
+// modelOfLabel is the id of the model in models that ModelLabel names
+// label, "" for none (looked up, not parsed: a plugin's model id may hold
+// any text).
+func modelOfLabel(models []providers.Model, label string) string {
+	for _, m := range models {
+		if ModelLabel(m) == label {
+			return m.ID
+		}
 	}
-	return label
+	return ""
 }
 
 // loadPermissions reads the approvals in force from the core.
