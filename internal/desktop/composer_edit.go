@@ -81,6 +81,21 @@ func (c *composer) sendEdit() {
 	c.d.editLast(text)
 }
 
+// editRefused gives back an edit the core did not run (a turn held it, or
+// nothing was answered): the text returns in edit mode, the draft still
+// waiting, or, when the tray holds files, to the composer as text; never
+// dropped.
+func (c *composer) editRefused(text string) {
+	if c.edit == nil && len(c.attach.files()) == 0 && len(c.attach.pastes()) == 0 {
+		c.beginEdit(text)
+		return
+	}
+	if c.entry.Text != "" {
+		text = c.entry.Text + "\n\n" + text
+	}
+	c.entry.setText(text)
+}
+
 // sessionShown ends an edit of another chat's question: the composer
 // follows the chat on screen.
 func (c *composer) sessionShown() {

@@ -154,3 +154,24 @@ func TestEditALongQuestion(t *testing.T) {
 		}
 	})
 }
+
+// An edit the core refuses (here: nothing was answered yet) comes back to
+// the composer in edit mode, the draft still waiting: nothing typed is lost.
+func TestARefusedEditComesBack(t *testing.T) {
+	h := newHarness(t)
+	h.chatReady()
+	e := h.d.composer.entry
+	h.ui(func() {
+		test.Type(e, "draft")
+		h.d.editLast("the edited text")
+	})
+	h.waitFor("the edit back in the composer", func() bool {
+		return !h.d.state.Busy() && e.Text == "the edited text" && h.d.composer.edit != nil
+	})
+	h.ui(func() {
+		e.TypedKey(key(fyne.KeyEscape))
+		if e.Text != "draft" {
+			t.Errorf("after Esc the composer holds %q, want the draft", e.Text)
+		}
+	})
+}

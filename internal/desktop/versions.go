@@ -55,7 +55,7 @@ func (d *UI) editLast(text string) {
 	d.trace("edited the last message")
 	d.askAgain(func(t *chat.Transcript) { t.EditLastUser(text) },
 		func(ctx context.Context, v versioner) error { return v.EditLast(ctx, text) },
-		func() { d.composer.restore(text) })
+		func() { d.composer.editRefused(text) })
 }
 
 // askAgain is Regenerate and an edit (UI goroutine): show changes the view
