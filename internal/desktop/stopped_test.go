@@ -31,9 +31,15 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 		}
 	})
 	state(agent.PluginFailed) // it crashed
-	h.waitFor("the grey", func() bool {
+	stoppedBar := func(bar string) bool {
+		return strings.Contains(bar, "alpha: plugin stopped") && !strings.Contains(bar, "ready ")
+	}
+	// The panel and the status bar each redraw on their own next frame:
+	// both are waited for.
+	h.waitFor("the grey, in the panel and the status bar", func() bool {
 		v := h.d.surfaceView("alpha", "c1")
-		return v != nil && v.actions["go"].Disabled() && h.d.panel.headers["alpha"].Text == "alpha — plugin stopped"
+		return v != nil && v.actions["go"].Disabled() && h.d.panel.headers["alpha"].Text == "alpha — plugin stopped" &&
+			stoppedBar(h.d.status.Text())
 	})
 	h.ui(func() {
 		form := h.d.surfaceView("alpha", "f1")
@@ -41,7 +47,7 @@ func TestStoppedPluginSurfacesAreGreyedUntilItRuns(t *testing.T) {
 			t.Errorf("form: submit disabled %v, state %q", form.submit.Disabled(), form.state.Text)
 		}
 		test.Tap(h.d.surfaceView("alpha", "c1").actions["go"])
-		if bar := h.d.status.Text(); !strings.Contains(bar, "alpha: plugin stopped") || strings.Contains(bar, "ready ") {
+		if bar := h.d.status.Text(); !stoppedBar(bar) {
 			t.Errorf("status bar says %q", bar)
 		}
 	})
