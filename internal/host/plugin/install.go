@@ -51,6 +51,8 @@ type InstallPlan struct {
 	Origin, Commit string
 	// Existing is the record being replaced, if any.
 	Existing *Record
+	// Size is the package's files (a linked folder is not measured).
+	Size     PackageSize
 	Warnings []string
 	// Text is the preview: FULL TRUST block, destination, replacement,
 	// warnings and legacy notes.
@@ -125,9 +127,11 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		if within(abs, pluginsDir) || within(abs, resolvedOrSelf(layout.Root)) {
 			return nil, fmt.Errorf("cannot copy %s: the data directory %s is inside it", abs, layout.Root)
 		}
-		if err := copyTree(abs, ""); err != nil {
-			return nil, err
+		size, err := copyTree(abs, "")
+		if err != nil {
+			return nil, fmt.Errorf("cannot copy %s: %w", abs, err)
 		}
+		plan.Size = size
 		plan.Dest = managed
 	}
 	if m == nil || !m.HasRuntime() {
@@ -164,6 +168,7 @@ func (p *InstallPlan) render() string {
 		fmt.Fprintf(&b, "Link: %s (not copied; the plugin runs from this folder and picks up its changes)\n", p.Source)
 	} else {
 		fmt.Fprintf(&b, "Copy: %s\n  to: %s\n", p.Source, p.Dest)
+		fmt.Fprintf(&b, "Size: %s\n", p.Size)
 	}
 	if e := p.Existing; e != nil {
 		how := "its copy " + e.Root + " will be deleted"
@@ -195,7 +200,7 @@ func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
 	}
 	name := plan.Name
 	mfile := filepath.FromSlash(ManifestPath(plan.Kind))
-	data, err := os.ReadFile(filepath.Join(plan.Source, mfile))
+	data, err := ReadPackageFile(plan.Source, mfile, maxManifestBytes)
 	if err != nil {
 		return Record{}, err
 	}
@@ -238,10 +243,10 @@ func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
 		os.RemoveAll(tmp)
 		return Record{}, err
 	}
-	if err := copyTree(plan.Source, tmp); err != nil {
+	if _, err := copyTree(plan.Source, tmp); err != nil {
 		return fail(fmt.Errorf("copy %s: %w", plan.Source, err))
 	}
-	copied, err := os.ReadFile(filepath.Join(tmp, mfile))
+	copied, err := ReadPackageFile(tmp, mfile, maxManifestBytes)
 	if err != nil || ManifestSHA256(copied) != plan.ManifestSHA256 {
 		return fail(fmt.Errorf("%s changed while it was copied; run the install again", filepath.Join(plan.Source, mfile)))
 	}
@@ -368,7 +373,7 @@ func readPackage(abs string) (*sourcePackage, error) {
 		return nil, err
 	}
 	file := filepath.Join(abs, filepath.FromSlash(ManifestPath(kind)))
-	data, err := os.ReadFile(file)
+	data, err := ReadPackageFile(abs, file, maxManifestBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -216,14 +214,10 @@ func LoadManifest(root string) (*Manifest, error) {
 // readManifest returns the manifest file bytes and the parsed manifest.
 func readManifest(root string) ([]byte, *Manifest, error) {
 	path := filepath.Join(root, ManifestFile)
-	f, err := os.Open(path)
+	// Opened inside the package: a manifest that is a link leaving it is refused.
+	data, err := ReadPackageFile(root, ManifestFile, maxManifestBytes+1)
 	if err != nil {
 		return nil, nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxManifestBytes+1))
-	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	m, err := ParseManifest(data)
 	if err != nil {

@@ -39,8 +39,13 @@ func ManifestPath(kind string) string {
 // DetectKind tells which manifest root holds, in the real host's order:
 // reasonix-plugin.json, then Codex, then Claude.
 func DetectKind(root string) (string, error) {
+	pfs, err := OpenPackageFS(root)
+	if err != nil {
+		return "", err
+	}
+	defer pfs.Close()
 	for _, k := range []string{PackageReasonix, PackageCodex, PackageClaude} {
-		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(ManifestPath(k)))); err == nil {
+		if _, err := pfs.Stat(ManifestPath(k)); err == nil {
 			return k, nil
 		} else if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
@@ -119,13 +124,18 @@ func withFile(err error, file string) error {
 // path is a warning and contributes nothing (an optional asset must not
 // disable the package); an escape is an error.
 func (p *Package) resolve(rel *relPaths) error {
+	pfs, err := OpenPackageFS(p.Root)
+	if err != nil {
+		return err
+	}
+	defer pfs.Close()
 	for _, l := range []struct {
 		kind string
 		in   []string
 		dst  *[]string
 	}{{"skills", rel.Skills, &p.Skills}, {"agents", rel.Agents, &p.Agents}, {"commands", rel.Commands, &p.Commands}, {"prompts", rel.Prompts, &p.Prompts}} {
 		for _, r := range l.in {
-			abs, ok, err := p.inside(l.kind, r)
+			abs, ok, err := p.inside(pfs, l.kind, r)
 			if err != nil {
 				return err
 			}
@@ -135,7 +145,7 @@ func (p *Package) resolve(rel *relPaths) error {
 		}
 	}
 	for _, pattern := range rel.Themes {
-		matches, err := p.themes(pattern)
+		matches, err := p.themes(pfs, pattern)
 		if err != nil {
 			return err
 		}
@@ -157,6 +167,12 @@ func (p *Package) resolve(rel *relPaths) error {
 		redact.RegisterEnv(s.Env)
 		redact.RegisterEnv(s.Headers)
 	}
+	if err := checkHookFiles(pfs, rel.Hooks); err != nil {
+		return err
+	}
+	if err := checkMCPFiles(pfs, rel.MCPServers); err != nil {
+		return err
+	}
 	if len(rel.Hooks) > 0 {
 		p.Hooks = rel.Hooks
 		p.Warnings = append(p.Warnings, eventWarnings(rel.Hooks)...)
@@ -172,9 +188,13 @@ func (p *Package) resolve(rel *relPaths) error {
 }
 
 // inside resolves the declared path r; ok is false when it does not exist.
-func (p *Package) inside(kind, r string) (string, bool, error) {
+// It must resolve inside the root on disk (PackageFS), links and all.
+func (p *Package) inside(pfs *PackageFS, kind, r string) (string, bool, error) {
 	abs := filepath.Join(p.Root, filepath.FromSlash(r))
-	if _, err := os.Lstat(abs); err != nil {
+	if _, err := pfs.Stat(r); errors.Is(err, ErrLeavesPackage) {
+		return "", false, merr("contributes."+kind, "%s path %q escapes the plugin root through a symlink: %v", kind, r, err)
+	}
+	if _, err := pfs.Lstat(r); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s path %q does not exist", kind, r))
 		} else {
@@ -199,13 +219,13 @@ func hasGlobMeta(p string) bool { return strings.ContainsAny(p, "*?[") }
 // time, so the plugin root is never read as pattern syntax and no segment
 // crosses a folder boundary. Every match must be a regular file inside the
 // root after symlinks.
-func (p *Package) themes(pattern string) ([]string, error) {
+func (p *Package) themes(pfs *PackageFS, pattern string) ([]string, error) {
 	if !hasGlobMeta(pattern) {
-		abs, ok, err := p.inside("themes", pattern)
+		abs, ok, err := p.inside(pfs, "themes", pattern)
 		if err != nil || !ok {
 			return nil, err
 		}
-		return []string{abs}, p.checkTheme(abs, pattern)
+		return []string{abs}, p.checkTheme(pfs, abs, pattern)
 	}
 	segs := strings.Split(pattern, "/")
 	for _, seg := range segs {
@@ -221,7 +241,7 @@ func (p *Package) themes(pattern string) ([]string, error) {
 				next = append(next, filepath.Join(base, seg))
 				continue
 			}
-			entries, _ := os.ReadDir(base)
+			entries, _ := pfs.ReadDir(base)
 			for _, e := range entries {
 				if ok, _ := path.Match(seg, e.Name()); ok {
 					next = append(next, filepath.Join(base, e.Name()))
@@ -232,14 +252,20 @@ func (p *Package) themes(pattern string) ([]string, error) {
 	}
 	var out []string
 	for _, m := range matches {
-		if _, err := os.Lstat(m); err != nil {
+		if _, err := pfs.Lstat(m); err != nil {
+			if errors.Is(err, ErrLeavesPackage) {
+				return nil, merr("contributes.themes", "theme %q escapes the plugin root through a symlink: %v", pattern, err)
+			}
 			continue
+		}
+		if _, err := pfs.Stat(m); errors.Is(err, ErrLeavesPackage) {
+			return nil, merr("contributes.themes", "theme %q escapes the plugin root through a symlink: %v", pattern, err)
 		}
 		resolved, err := filepath.EvalSymlinks(m)
 		if err != nil || !within(p.Root, resolved) {
 			return nil, merr("contributes.themes", "theme %q escapes the plugin root through a symlink", pattern)
 		}
-		if err := p.checkTheme(resolved, pattern); err != nil {
+		if err := p.checkTheme(pfs, resolved, pattern); err != nil {
 			return nil, err
 		}
 		out = append(out, resolved)
@@ -251,8 +277,8 @@ func (p *Package) themes(pattern string) ([]string, error) {
 	return out, nil
 }
 
-func (p *Package) checkTheme(abs, pattern string) error {
-	fi, err := os.Stat(abs)
+func (p *Package) checkTheme(pfs *PackageFS, abs, pattern string) error {
+	fi, err := pfs.Stat(abs)
 	if err != nil {
 		return merr("contributes.themes", "theme %q is not readable: %v", pattern, err)
 	}

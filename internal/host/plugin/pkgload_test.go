@@ -17,7 +17,7 @@ func fixture(t *testing.T, name string) string {
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(filepath.Join("testdata", "pkgs", name), dst); err != nil {
+	if _, err := copyTree(filepath.Join("testdata", "pkgs", name), dst); err != nil {
 		t.Fatal(err)
 	}
 	r, err := filepath.EvalSymlinks(dst)
@@ -181,7 +181,7 @@ func TestLegacyMigration(t *testing.T) {
 	if err := os.MkdirAll(managed, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := copyTree(filepath.Join("testdata", "pkgs", "legacy-skills"), managed); err != nil {
+	if _, err := copyTree(filepath.Join("testdata", "pkgs", "legacy-skills"), managed); err != nil {
 		t.Fatal(err)
 	}
 	linked := fixture(t, "legacy-skills")
