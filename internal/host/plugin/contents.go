@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -53,15 +52,20 @@ func (p *Package) RunsCode() bool {
 // Every name is plugin text, redacted.
 func (p *Package) Inventory() Inventory {
 	var inv Inventory
+	pfs, err := OpenPackageFS(p.Root)
+	if err != nil {
+		return inv
+	}
+	defer pfs.Close()
 	for _, dir := range p.Skills {
-		inv.Skills = append(inv.Skills, skillNames(dir)...)
+		inv.Skills = append(inv.Skills, skillNames(pfs, dir)...)
 	}
 	for _, list := range []struct {
 		in  []string
 		out *[]string
 	}{{p.Commands, &inv.Commands}, {p.Prompts, &inv.Prompts}, {p.Agents, &inv.Agents}} {
 		for _, dir := range list.in {
-			*list.out = append(*list.out, markdownNames(dir)...)
+			*list.out = append(*list.out, markdownNames(pfs, dir)...)
 		}
 	}
 	for i := range inv.Commands {
@@ -126,15 +130,15 @@ func quoteLine(parts []string) string {
 }
 
 // skillNames lists the skills of dir: dir itself when it holds SKILL.md,
-// else each <sub>/SKILL.md.
-func skillNames(dir string) []string {
-	if n, ok := skillName(filepath.Join(dir, "SKILL.md")); ok {
+// else each <sub>/SKILL.md (read inside the package only).
+func skillNames(pfs *PackageFS, dir string) []string {
+	if n, ok := skillName(pfs, filepath.Join(dir, "SKILL.md")); ok {
 		return []string{n}
 	}
-	entries, _ := os.ReadDir(dir)
+	entries, _ := pfs.ReadDir(dir)
 	var out []string
 	for _, e := range entries {
-		if n, ok := skillName(filepath.Join(dir, e.Name(), "SKILL.md")); ok {
+		if n, ok := skillName(pfs, filepath.Join(dir, e.Name(), "SKILL.md")); ok {
 			out = append(out, n)
 		}
 	}
@@ -142,8 +146,8 @@ func skillNames(dir string) []string {
 }
 
 // skillName is the frontmatter name of a SKILL.md, else its folder name.
-func skillName(file string) (string, bool) {
-	f, err := os.Open(file)
+func skillName(pfs *PackageFS, file string) (string, bool) {
+	f, err := pfs.Open(file)
 	if err != nil {
 		return "", false
 	}
@@ -161,11 +165,15 @@ func skillName(file string) (string, bool) {
 }
 
 // markdownNames lists the .md files under dir (or dir itself, a file) by
-// name without the extension; a file in a subfolder is <sub>:<name>.
-func markdownNames(dir string) []string {
+// name without the extension; a file in a subfolder is <sub>:<name>. A
+// file whose link leaves the package is not listed (it is never read).
+func markdownNames(pfs *PackageFS, dir string) []string {
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".md") {
+			return nil
+		}
+		if _, err := pfs.Stat(p); err != nil {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)

@@ -58,6 +58,13 @@ func humanBytes(n int64) string {
 // Every file is opened relative to src (PackageFS). With dst == "" it only
 // checks, and reports the size.
 func copyTree(src, dst string) (PackageSize, error) {
+	if dst != "" {
+		// The whole tree is checked before a byte is written: a package
+		// over the total cap must not be copied up to it first.
+		if _, err := copyTree(src, ""); err != nil {
+			return PackageSize{}, err
+		}
+	}
 	var size PackageSize
 	pfs, err := OpenPackageFS(src)
 	if err != nil {

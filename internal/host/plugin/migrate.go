@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -118,7 +117,7 @@ func MigrateManifest(data []byte) ([]byte, error) {
 // the old file as reasonix-plugin.json.bak. It returns the new document.
 func MigrateLegacy(root string) ([]byte, error) {
 	path := filepath.Join(root, ManifestFile)
-	old, err := os.ReadFile(path)
+	old, err := ReadPackageFile(root, ManifestFile, maxManifestBytes)
 	if err != nil {
 		return nil, err
 	}

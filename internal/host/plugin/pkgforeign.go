@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -46,7 +45,12 @@ const claudeMCPFile = ".mcp.json"
 func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 	file := filepath.Join(root, filepath.FromSlash(ManifestPath(kind)))
 	var meta foreignMeta
-	data, err := os.ReadFile(file)
+	pfs, err := OpenPackageFS(root)
+	if err != nil {
+		return nil, meta, nil, err
+	}
+	defer pfs.Close()
+	data, err := pfs.ReadFile(ManifestPath(kind), maxManifestBytes)
 	if err != nil {
 		return nil, meta, nil, err
 	}
@@ -68,33 +72,33 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 	if kind == PackageClaude {
 		if len(rel.Skills) == 0 {
 			for _, d := range claudeSkillDirs {
-				if hasSkill(filepath.Join(root, d)) {
+				if hasSkill(pfs, d) {
 					rel.Skills = append(rel.Skills, d)
 				}
 			}
 		}
 		for _, d := range claudeCommandDirs {
-			if hasMarkdown(filepath.Join(root, d)) && !slices.Contains(rel.Commands, d) {
+			if hasMarkdown(pfs, filepath.Join(root, d)) && !slices.Contains(rel.Commands, d) {
 				rel.Commands = append(rel.Commands, d)
 			}
 		}
 		for _, d := range claudeAgentDirs {
-			if hasMarkdown(filepath.Join(root, d)) {
+			if hasMarkdown(pfs, filepath.Join(root, d)) {
 				rel.Agents = append(rel.Agents, d)
 			}
 		}
 	}
 	if kind == PackageCodex {
 		start := filepath.Join(root, "hooks", "session-start-codex")
-		if fi, err := os.Stat(start); err == nil && fi.Mode().IsRegular() {
+		if fi, err := pfs.Stat(start); err == nil && fi.Mode().IsRegular() {
 			rel.Hooks = map[string][]Hook{"SessionStart": {{Command: start, Cwd: root,
 				Description: "Codex-compatible session start hook from " + meta.Name}}}
 		}
 	}
 	for _, f := range claudeHookFiles {
-		warnings = append(warnings, claudeHooks(root, f, rel)...)
+		warnings = append(warnings, claudeHooks(pfs, f, rel)...)
 	}
-	warnings = append(warnings, claudeMCP(root, rel)...)
+	warnings = append(warnings, claudeMCP(pfs, rel)...)
 	if meta.Version == "" {
 		meta.Version = "0.0.0"
 	}
@@ -104,10 +108,10 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 func trimBOM(b []byte) []byte { return []byte(strings.TrimPrefix(string(b), "\xef\xbb\xbf")) }
 
 // hasSkill reports whether dir holds <name>/SKILL.md.
-func hasSkill(dir string) bool {
-	entries, _ := os.ReadDir(dir)
+func hasSkill(pfs *PackageFS, dir string) bool {
+	entries, _ := pfs.ReadDir(dir)
 	for _, e := range entries {
-		if fi, err := os.Stat(filepath.Join(dir, e.Name(), "SKILL.md")); err == nil && fi.Mode().IsRegular() {
+		if fi, err := pfs.Stat(filepath.Join(dir, e.Name(), "SKILL.md")); err == nil && fi.Mode().IsRegular() {
 			return true
 		}
 	}
@@ -116,7 +120,10 @@ func hasSkill(dir string) bool {
 
 // hasMarkdown reports whether dir holds a .md file at any depth (commands
 // may be namespaced in subfolders).
-func hasMarkdown(dir string) bool {
+func hasMarkdown(pfs *PackageFS, dir string) bool {
+	if _, err := pfs.Stat(dir); err != nil {
+		return false
+	}
 	found := false
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || found {
@@ -156,8 +163,8 @@ var claudeEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "
 
 // claudeHooks adds the hooks of a Claude hooks file; what cannot map is a
 // warning naming the file.
-func claudeHooks(root, rel string, out *relPaths) []string {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+func claudeHooks(pfs *PackageFS, rel string, out *relPaths) []string {
+	data, err := pfs.ReadFile(rel, maxManifestBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -222,8 +229,8 @@ var nonNameChars = regexp.MustCompile(`[^a-zA-Z0-9._-]+`)
 // claudeMCP adds the servers of .mcp.json (type inferred: a url is http,
 // else stdio; streamable-http is http, local is stdio). Imported servers do
 // not start on their own (auto_start false), as in the real host.
-func claudeMCP(root string, out *relPaths) []string {
-	data, err := os.ReadFile(filepath.Join(root, claudeMCPFile))
+func claudeMCP(pfs *PackageFS, out *relPaths) []string {
+	data, err := pfs.ReadFile(claudeMCPFile, maxManifestBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

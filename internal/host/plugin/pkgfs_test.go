@@ -183,3 +183,15 @@ func TestManifestLinkLeavingIsRefused(t *testing.T) {
 		t.Fatalf("load: %v", err)
 	}
 }
+
+func TestInventorySkipsFilesLeaving(t *testing.T) {
+	root, _ := chainPackage(t)
+	write(t, filepath.Join(root, "skills/ok/SKILL.md"), "---\nname: fine\n---\nbody")
+	pkg, err := LoadPackage(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv := pkg.Inventory(); strings.Join(inv.Skills, ",") != "fine" {
+		t.Fatalf("skills listed: %q (the leaking one must not be read)", inv.Skills)
+	}
+}
