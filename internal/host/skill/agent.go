@@ -2,7 +2,6 @@ package skill
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -29,8 +28,14 @@ type Agent struct {
 func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 	byName := map[string]string{}
 	for _, r := range roots {
-		entries, err := os.ReadDir(r.Path)
+		pfs, err := r.open()
 		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		entries, err := pfs.ReadDir(r.Path)
+		if err != nil {
+			pfs.Close()
 			errs = append(errs, fmt.Errorf("agents folder of %s: %w", r.Plugin, err))
 			continue
 		}
@@ -39,7 +44,7 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 				continue
 			}
 			path := filepath.Join(r.Path, e.Name())
-			text, err := readCapped(path)
+			text, err := readCapped(pfs, path)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("agent of %s: %w", r.Plugin, err))
 				continue
@@ -64,6 +69,7 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 			agents = append(agents, Agent{Name: name, Description: strings.TrimSpace(fm["description"]),
 				Prompt: strings.TrimSpace(body), Tools: tools, Model: strings.TrimSpace(fm["model"]), Plugin: r.Plugin, Path: path})
 		}
+		pfs.Close()
 	}
 	sort.SliceStable(agents, func(i, j int) bool { return agents[i].Name < agents[j].Name })
 	return agents, errs

@@ -1,13 +1,15 @@
 package skill
 
 import (
+	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 )
 
 // Command is a slash command or prompt template read from a flat .md file.
@@ -61,8 +63,17 @@ func (c Command) Render(args string) string {
 func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command, errs []error) {
 	perPlugin := map[string]map[string]Command{}
 	for _, r := range roots {
-		walkMarkdown(r.Path, r.Path, map[string]bool{}, func(path string) {
-			c, err := readCommand(r, path)
+		pfs, err := r.open()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		walkMarkdown(pfs, r.Path, map[string]bool{}, func(path string, err error) {
+			if err != nil {
+				errs = append(errs, fmt.Errorf("command of %s refused: %w", r.Plugin, err))
+				return
+			}
+			c, err := readCommand(pfs, r, path)
 			if err != nil {
 				errs = append(errs, err)
 				return
@@ -72,6 +83,7 @@ func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command
 			}
 			perPlugin[r.Plugin][c.ShortName] = c
 		})
+		pfs.Close()
 	}
 	byName := map[string]Command{}
 	byShort := map[string][]Command{}
@@ -101,11 +113,12 @@ func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command
 }
 
 // walkMarkdown calls fn with every .md file under dir, following symlinks
-// once (visited guards a cycle). A root that is itself a .md file is read.
-func walkMarkdown(root, dir string, visited map[string]bool, fn func(string)) {
-	if info, err := os.Stat(dir); err == nil && info.Mode().IsRegular() {
+// that stay in the package once (visited guards a cycle); one that leaves
+// it is passed with its refusal. A root that is itself a .md file is read.
+func walkMarkdown(pfs *plugin.PackageFS, dir string, visited map[string]bool, fn func(string, error)) {
+	if info, err := pfs.Stat(dir); err == nil && info.Mode().IsRegular() {
 		if strings.EqualFold(filepath.Ext(dir), ".md") {
-			fn(dir)
+			fn(dir, nil)
 		}
 		return
 	}
@@ -117,27 +130,31 @@ func walkMarkdown(root, dir string, visited map[string]bool, fn func(string)) {
 		return
 	}
 	visited[real] = true
-	entries, err := os.ReadDir(dir)
+	entries, err := pfs.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		full := filepath.Join(dir, e.Name())
-		info, err := os.Stat(full)
+		info, err := pfs.Stat(full)
+		if errors.Is(err, plugin.ErrLeavesPackage) {
+			fn(full, err)
+			continue
+		}
 		if err != nil {
 			continue // a broken link
 		}
 		switch {
 		case info.IsDir():
-			walkMarkdown(root, full, visited, fn)
+			walkMarkdown(pfs, full, visited, fn)
 		case info.Mode().IsRegular() && strings.EqualFold(filepath.Ext(e.Name()), ".md"):
-			fn(full)
+			fn(full, nil)
 		}
 	}
 }
 
-func readCommand(r Root, path string) (Command, error) {
-	text, err := readCapped(path)
+func readCommand(pfs *plugin.PackageFS, r Root, path string) (Command, error) {
+	text, err := readCapped(pfs, path)
 	if err != nil {
 		return Command{}, fmt.Errorf("command of %s: %w", r.Plugin, err)
 	}

@@ -1,13 +1,18 @@
 package skill
 
 import (
+	"errors"
 	"fmt"
-	"io"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 )
 
 // RunAs is how an invoked skill runs.
@@ -33,6 +38,26 @@ const scanDepth = 5
 type Root struct {
 	Path   string // absolute: a skill folder, a folder of them, or one .md file
 	Plugin string // the contributing package's name
+	// Package is the package's root folder: every file is read inside it
+	// (plugin.PackageFS), so a link that resolves outside is refused. ""
+	// confines the reads to Path itself (its folder, for a file).
+	Package string
+}
+
+// open is the confined view of r's files.
+func (r Root) open() (*plugin.PackageFS, error) {
+	dir := r.Package
+	if dir == "" {
+		dir = r.Path
+		if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+			dir = filepath.Dir(dir)
+		}
+	}
+	pfs, err := plugin.OpenPackageFS(dir)
+	if err != nil {
+		return nil, fmt.Errorf("package of %s: %w", r.Plugin, err)
+	}
+	return pfs, nil
 }
 
 // Skill is one loaded skill.
@@ -55,28 +80,60 @@ var validName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
 // digits, '.', '_' and '-').
 func ValidName(name string) bool { return validName.MatchString(name) }
 
-// LoadSkills reads every skill under roots, in order. A name met twice
-// keeps the first (packages come in name order) and the second is named
-// in errs; so is a file that cannot be read. A skill without a
-// description loads (the index says it has none).
+// LoadSkills reads every skill under roots, in order. A name two packages
+// both have is ambiguous, so neither gets it: each is named
+// <plugin>:<name> (the Reasonix host's /<plugin>:<skill> form) and errs
+// names both. Within one package a name met twice keeps the first and the
+// second is named in errs; so is a file that cannot be read (a link that
+// leaves the package among them). A skill without a description loads
+// (the index says it has none).
 func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 	seenPath := map[string]bool{}
-	byName := map[string]string{}
+	inPlugin := map[string]string{} // plugin NUL name -> its path
+	var all []Skill
 	for _, r := range roots {
 		var found []Skill
-		scanSkillPath(r, r.Path, 1, map[string]bool{}, &found, &errs)
+		pfs, err := r.open()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		scanSkillPath(pfs, r, r.Path, 1, map[string]bool{}, &found, &errs)
+		pfs.Close()
 		for _, sk := range found {
 			if seenPath[r.Plugin+"\x00"+sk.Path] {
 				continue
 			}
 			seenPath[r.Plugin+"\x00"+sk.Path] = true
-			if prev, dup := byName[sk.Name]; dup {
+			key := r.Plugin + "\x00" + sk.Name
+			if prev, dup := inPlugin[key]; dup {
 				errs = append(errs, fmt.Errorf("skill %q of %s (%s) is shadowed by %s", sk.Name, r.Plugin, sk.Path, prev))
 				continue
 			}
-			byName[sk.Name] = sk.Path
-			skills = append(skills, sk)
+			inPlugin[key] = sk.Path
+			all = append(all, sk)
 		}
+	}
+	plugins := map[string][]string{} // name -> the packages that have it
+	for _, sk := range all {
+		if !slices.Contains(plugins[sk.Name], sk.Plugin) {
+			plugins[sk.Name] = append(plugins[sk.Name], sk.Plugin)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(plugins)) {
+		if ps := plugins[name]; len(ps) > 1 {
+			qualified := make([]string, len(ps))
+			for i, p := range ps {
+				qualified[i] = p + ":" + name
+			}
+			errs = append(errs, fmt.Errorf("skill %q is in %s: named %s", name, strings.Join(ps, " and "), strings.Join(qualified, " and ")))
+		}
+	}
+	for _, sk := range all {
+		if len(plugins[sk.Name]) > 1 {
+			sk.Name = sk.Plugin + ":" + sk.Name
+		}
+		skills = append(skills, sk)
 	}
 	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
 	return skills, errs
@@ -85,17 +142,17 @@ func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 // scanSkillPath reads path: a .md file is a flat skill; a folder holding
 // SKILL.md is a skill; any other folder is searched (skipping dot folders,
 // assets, node_modules, references and scripts) to scanDepth.
-func scanSkillPath(r Root, path string, depth int, seen map[string]bool, out *[]Skill, errs *[]error) {
-	info, err := os.Stat(path)
+func scanSkillPath(pfs *plugin.PackageFS, r Root, path string, depth int, seen map[string]bool, out *[]Skill, errs *[]error) {
+	info, err := pfs.Stat(path)
 	if err != nil {
-		if depth == 1 {
+		if depth == 1 || errors.Is(err, plugin.ErrLeavesPackage) {
 			*errs = append(*errs, fmt.Errorf("skills path of %s: %w", r.Plugin, err))
 		}
 		return
 	}
 	if !info.IsDir() {
 		if info.Mode().IsRegular() && strings.EqualFold(filepath.Ext(path), ".md") {
-			addSkill(r, path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), out, errs)
+			addSkill(pfs, r, path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), out, errs)
 		}
 		return
 	}
@@ -107,14 +164,19 @@ func scanSkillPath(r Root, path string, depth int, seen map[string]bool, out *[]
 		return
 	}
 	seen[key] = true
-	if st, err := os.Stat(filepath.Join(path, SkillFile)); err == nil && st.Mode().IsRegular() {
-		addSkill(r, filepath.Join(path, SkillFile), filepath.Base(path), out, errs)
+	st, err := pfs.Stat(filepath.Join(path, SkillFile))
+	if err == nil && st.Mode().IsRegular() {
+		addSkill(pfs, r, filepath.Join(path, SkillFile), filepath.Base(path), out, errs)
+		return
+	}
+	if errors.Is(err, plugin.ErrLeavesPackage) {
+		*errs = append(*errs, fmt.Errorf("skill of %s refused: %w", r.Plugin, err))
 		return
 	}
 	if depth >= scanDepth {
 		return
 	}
-	entries, err := os.ReadDir(path)
+	entries, err := pfs.ReadDir(path)
 	if err != nil {
 		*errs = append(*errs, fmt.Errorf("skills folder of %s: %w", r.Plugin, err))
 		return
@@ -125,10 +187,20 @@ func scanSkillPath(r Root, path string, depth int, seen map[string]bool, out *[]
 			continue
 		}
 		full := filepath.Join(path, name)
-		if e.IsDir() {
-			scanSkillPath(r, full, depth+1, seen, out, errs)
-		} else if e.Type().IsRegular() && strings.EqualFold(filepath.Ext(name), ".md") {
-			addSkill(r, full, strings.TrimSuffix(name, filepath.Ext(name)), out, errs)
+		isDir, isFile := e.IsDir(), e.Type().IsRegular()
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A link is followed inside the package only.
+			fi, err := pfs.Stat(full)
+			if errors.Is(err, plugin.ErrLeavesPackage) {
+				*errs = append(*errs, fmt.Errorf("skill of %s refused: %w", r.Plugin, err))
+				continue
+			}
+			isDir, isFile = err == nil && fi.IsDir(), err == nil && fi.Mode().IsRegular()
+		}
+		if isDir {
+			scanSkillPath(pfs, r, full, depth+1, seen, out, errs)
+		} else if isFile && strings.EqualFold(filepath.Ext(name), ".md") {
+			addSkill(pfs, r, full, strings.TrimSuffix(name, filepath.Ext(name)), out, errs)
 		}
 	}
 }
@@ -144,11 +216,11 @@ func skipScan(name string) bool {
 	return false
 }
 
-func addSkill(r Root, path, stem string, out *[]Skill, errs *[]error) {
+func addSkill(pfs *plugin.PackageFS, r Root, path, stem string, out *[]Skill, errs *[]error) {
 	if !ValidName(stem) {
 		return
 	}
-	text, err := readCapped(path)
+	text, err := readCapped(pfs, path)
 	if err != nil {
 		*errs = append(*errs, fmt.Errorf("skill of %s: %w", r.Plugin, err))
 		return
@@ -161,7 +233,7 @@ func addSkill(r Root, path, stem string, out *[]Skill, errs *[]error) {
 	*out = append(*out, Skill{
 		Name:         name,
 		Description:  strings.TrimSpace(fm["description"]),
-		Body:         withReferences(path, strings.TrimSpace(body)),
+		Body:         withReferences(pfs, path, strings.TrimSpace(body)),
 		Path:         path,
 		Plugin:       r.Plugin,
 		RunAs:        runAs(fm),
@@ -185,12 +257,12 @@ func runAs(fm map[string]string) RunAs {
 // withReferences appends a SKILL.md folder's references/*.md (name order),
 // each under "## Reference: <name>", as the Reasonix host does for
 // Anthropic-style skills.
-func withReferences(path, body string) string {
+func withReferences(pfs *plugin.PackageFS, path, body string) string {
 	if filepath.Base(path) != SkillFile {
 		return body
 	}
 	dir := filepath.Join(filepath.Dir(path), "references")
-	entries, err := os.ReadDir(dir)
+	entries, err := pfs.ReadDir(dir)
 	if err != nil {
 		return body
 	}
@@ -200,7 +272,7 @@ func withReferences(path, body string) string {
 		if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
 			continue
 		}
-		text, err := readCapped(filepath.Join(dir, e.Name()))
+		text, err := readCapped(pfs, filepath.Join(dir, e.Name()))
 		if text = strings.TrimSpace(text); err != nil || text == "" {
 			continue
 		}
@@ -209,19 +281,12 @@ func withReferences(path, body string) string {
 	return b.String()
 }
 
-// readCapped reads a Markdown file of at most MaxFileBytes.
-func readCapped(path string) (string, error) {
-	f, err := os.Open(path)
+// readCapped reads a Markdown file of at most MaxFileBytes, inside the
+// package (a link that leaves it is refused, naming it).
+func readCapped(pfs *plugin.PackageFS, path string) (string, error) {
+	b, err := pfs.ReadFile(path, MaxFileBytes)
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(b) > MaxFileBytes {
-		return "", fmt.Errorf("%s is over %d bytes", path, MaxFileBytes)
 	}
 	return string(b), nil
 }

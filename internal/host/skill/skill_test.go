@@ -3,6 +3,7 @@ package skill_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -103,13 +104,40 @@ func TestLoadSkills(t *testing.T) {
 	if c := got["commit"]; !strings.Contains(c.Body, "## Reference: style\n\nSubject lines") || c.Plugin != "review-kit" {
 		t.Fatalf("commit body lacks its reference: %q", c.Body)
 	}
-	// A second package with the same skill name: the first keeps it.
+	// The same skill name twice in one package: the first keeps it.
+	flat := filepath.Join(t.TempDir(), "commit.md")
+	if err := os.WriteFile(flat, []byte("another commit"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, errs := skill.LoadSkills([]skill.Root{
+		{Path: fixture(t, "review-kit", "skills"), Plugin: "a"},
+		{Path: flat, Plugin: "a"},
+	})
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `skill "commit" of a`) {
+		t.Fatalf("shadowing not reported: %v", errs)
+	}
+}
+
+func TestLoadSkillsNamespacesClashes(t *testing.T) {
+	sks, errs := skill.LoadSkills([]skill.Root{
 		{Path: fixture(t, "review-kit", "skills"), Plugin: "a"},
 		{Path: fixture(t, "review-kit", "skills", "commit"), Plugin: "b"},
 	})
-	if len(errs) != 1 || !strings.Contains(errs[0].Error(), `skill "commit" of b`) {
-		t.Fatalf("shadowing not reported: %v", errs)
+	if len(errs) != 1 || errs[0].Error() != `skill "commit" is in a and b: named a:commit and b:commit` {
+		t.Fatalf("the clash is not named: %v", errs)
+	}
+	for _, tc := range []struct{ name, plugin string }{{"a:commit", "a"}, {"b:commit", "b"}, {"explorer", "a"}} {
+		sk, ok := skill.Find(sks, tc.name)
+		if !ok || sk.Plugin != tc.plugin {
+			t.Errorf("skill %s: %+v %v, want the one of %s", tc.name, sk.Plugin, ok, tc.plugin)
+		}
+	}
+	if _, ok := skill.Find(sks, "commit"); ok {
+		t.Fatal("the bare name still resolves to one package")
+	}
+	out, err := skill.ReadSkill(sks, json.RawMessage(`{"name":"b:commit"}`))
+	if err != nil || !strings.Contains(out, "plugin b") {
+		t.Fatalf("read_skill b:commit: %v %.80q", err, out)
 	}
 }
 
