@@ -4,39 +4,62 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"slices"
-	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/cmdscope"
 )
 
 // Rule is one standing "always" approval. It allows Tool in Workspace
 // (empty: every workspace, as the unscoped approvals of older settings
-// did) and, for run_command, only commands that are CommandPrefix or start
-// with CommandPrefix and a space, with no shell operator that could chain
-// another command onto the approved one.
+// did) and, for run_command, only what cmdscope proves is in its scope:
+// CommandPrefix is the program and its subcommand as one line ("git
+// status", "ls"), covering single simple commands of that program and
+// subcommand; with Exact set, CommandPrefix is the one line covered. A
+// prefix written before scopes existed (the approved line's first word,
+// "git") covers the commands of that program the parser proves, so an old
+// rule only got narrower.
 type Rule struct {
 	Tool          string `json:"tool" schema:"minLength=1"`
 	Workspace     string `json:"workspace,omitempty"`
 	CommandPrefix string `json:"commandPrefix,omitempty"`
+	// Exact: CommandPrefix is the whole line approved (an interpreter, a
+	// build runner), not a program to cover. Older versions of the app,
+	// which do not know it, read the line as a prefix.
+	Exact bool `json:"exact,omitempty"`
 }
 
-// runCommandTool is the built-in tool whose rules carry a command prefix.
+// runCommandTool is the built-in tool whose rules carry a command scope.
 const runCommandTool = "run_command"
 
-// shellOperators are what could run a second command after an approved
-// prefix ("go test; rm -rf ~"): a command containing one never matches a
-// prefix rule and is asked about.
-const shellOperators = ";&|`$()<>\n\r"
-
-// AlwaysRule is the rule an "always" answer writes: the tool in the
-// session's workspace, and for run_command the command's first word (the
-// program), so "always" for `go test ./...` covers `go vet` but not `rm`.
+// AlwaysRule is the rule an approval of the call writes: the tool in the
+// session's workspace, and for run_command the scope cmdscope allows
+// ("always" for `go test ./...` covers `go test …`, not `go run`). A
+// run_command no approval may cover (assignments, wrappers, options that
+// run programs, shell syntax) gives a rule with no CommandPrefix; callers
+// ask CommandScope why and approve once.
 func AlwaysRule(tool, workspace string, args json.RawMessage) Rule {
 	r := Rule{Tool: tool, Workspace: cleanWorkspace(workspace)}
 	if tool == runCommandTool {
-		if fields := strings.Fields(commandOf(args)); len(fields) > 0 {
-			r.CommandPrefix = fields[0]
+		if sc, ok := CommandScope(args).Scope(); ok {
+			r.CommandPrefix, r.Exact = sc.Prefix(), sc.Exact != ""
+			if r.Exact {
+				r.CommandPrefix = sc.Exact
+			}
 		}
 	}
 	return r
+}
+
+// CommandScope is what an approval of a run_command call may cover.
+func CommandScope(args json.RawMessage) cmdscope.Analysis {
+	return cmdscope.Analyze(commandOf(args))
+}
+
+// Scope is the rule's run_command scope.
+func (r Rule) Scope() cmdscope.Scope {
+	if r.Exact {
+		return cmdscope.Scope{Exact: r.CommandPrefix}
+	}
+	return cmdscope.ParsePrefix(r.CommandPrefix)
 }
 
 // Allows reports whether the rule allows this call.
@@ -52,11 +75,7 @@ func (r Rule) Allows(tool, workspace string, args json.RawMessage) bool {
 		// every command, as it did when it was written.
 		return true
 	}
-	cmd := strings.TrimSpace(commandOf(args))
-	if strings.ContainsAny(cmd, shellOperators) {
-		return false
-	}
-	return cmd == r.CommandPrefix || strings.HasPrefix(cmd, r.CommandPrefix+" ")
+	return r.Scope().Covers(commandOf(args))
 }
 
 // Describe is the rule as Settings lists it.
@@ -64,6 +83,9 @@ func (r Rule) Describe() string {
 	where := "in every workspace"
 	if r.Workspace != "" {
 		where = "in " + r.Workspace
+	}
+	if sc := r.Scope(); r.Tool == runCommandTool && (sc.Program != "" || sc.Exact != "") {
+		return r.Tool + " " + sc.String() + " " + where
 	}
 	if r.CommandPrefix != "" {
 		return r.Tool + " `" + r.CommandPrefix + " …` " + where
