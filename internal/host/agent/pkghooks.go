@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/hook"
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -37,9 +39,34 @@ func (c *Core) hookRunner() *hook.Runner {
 }
 
 // pkgHookList is the package hooks as they are now, resolved for the
-// session in ws.
+// session in ws. A contextFile that resolves outside its package (a link
+// changed since the load, in a linked folder) is left out with a notice:
+// its text would go to the model.
 func (c *Core) pkgHookList(ws string) []hook.Resolved {
-	return hook.Resolve(c.packages(), hook.Env{Home: c.cfg.Layout.Root, Workspace: ws})
+	pkgs := c.packages()
+	list := hook.Resolve(pkgs, hook.Env{Home: c.cfg.Layout.Root, Workspace: ws})
+	out := list[:0:0]
+	for _, h := range list {
+		if h.ContextFile != "" {
+			if err := contextInPackage(pkgs, h); err != nil {
+				c.notice(fmt.Sprintf("plugin %s: %s hook refused: %v", h.Plugin, h.Event, err))
+				continue
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// contextInPackage checks a hook's contextFile resolves inside its
+// package's root.
+func contextInPackage(pkgs []plugin.Package, h hook.Resolved) error {
+	for _, p := range pkgs {
+		if p.Name == h.Plugin {
+			return plugin.CheckInPackage(p.Root, h.ContextFile)
+		}
+	}
+	return nil
 }
 
 // hasPkgHooks reports whether a package has a hook for one of events.

@@ -57,6 +57,11 @@ func (c *Core) contributions() ([]skill.Skill, []skill.Command, []skill.Agent) {
 	errs = append(errs, e...)
 	for _, err := range errs {
 		c.log.Warn("plugin package contribution not loaded", "err", redact.String(err.Error()))
+		// A file refused for leaving its package is the user's business:
+		// the package tried to reach something of theirs.
+		if errors.Is(err, plugin.ErrLeavesPackage) {
+			c.notice(err.Error())
+		}
 	}
 	cc.from, cc.loaded = pkgs, true
 	return cc.skills, cc.cmds, cc.agents
@@ -75,7 +80,7 @@ func roots(pkgs []plugin.Package, pick func(plugin.Package) []string) []skill.Ro
 	var out []skill.Root
 	for _, p := range pkgs {
 		for _, path := range pick(p) {
-			out = append(out, skill.Root{Path: path, Plugin: p.Name})
+			out = append(out, skill.Root{Path: path, Plugin: p.Name, Package: p.Root})
 		}
 	}
 	return out
