@@ -34,6 +34,13 @@ type Server struct {
 	// Neither is part of the entry's JSON.
 	Dir    string `json:"-"`
 	Source string `json:"-"`
+
+	// TrustHints is the user's choice to let this server's readOnlyHint
+	// skip the approval of its tools. It is read only from the user's own
+	// file (Store) and written there by `mcp add --trust-hints`: it is not
+	// in mcpspec.Server, so a package's manifest that sets it is refused
+	// as an unknown field (a package cannot vouch for itself).
+	TrustHints bool `json:"trust_hints,omitempty"`
 }
 
 // Transport is the entry's type with the default applied.
@@ -55,8 +62,8 @@ var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
 
 // Validate reports the first thing wrong with the entry, naming the field.
 func (s Server) Validate() error {
-	if !serverName.MatchString(s.Name) || strings.Contains(s.Name, "__") {
-		return fmt.Errorf("mcp server %q: the name must be 1-64 letters, digits, '.', '_' or '-' (no \"__\")", s.Name)
+	if !serverName.MatchString(s.Name) || strings.Contains(s.Name, "__") || strings.HasSuffix(s.Name, "_") {
+		return fmt.Errorf("mcp server %q: the name must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit, with no \"__\" and no '_' at the end (the tool names mcp__<server>__<tool> must tell servers apart)", s.Name)
 	}
 	switch t := s.Transport(); t {
 	case TypeStdio:
@@ -165,8 +172,11 @@ func ToolName(server, tool string) string { return "mcp__" + server + "__" + too
 // ErrNotMCPTool is SplitToolName of a name without the mcp__ form.
 var ErrNotMCPTool = errors.New("not an mcp__<server>__<tool> name")
 
-// SplitToolName is ToolName's inverse. Server names never contain "__", so
-// the first one after the prefix ends the server's name.
+// SplitToolName is ToolName's inverse. A valid server name holds no "__"
+// and does not end with '_', so the first "__" after the prefix is the one
+// ToolName put there: the split is unique whatever the tool's own name
+// (server "a" with tool "_x" is mcp__a___x; a server "a_" that would give
+// the same name is refused by Validate).
 func SplitToolName(name string) (server, tool string, err error) {
 	rest, ok := strings.CutPrefix(name, "mcp__")
 	if !ok {

@@ -45,6 +45,10 @@ type Status struct {
 	Err                     string
 	Tools                   int
 	Stderr                  []string // the last lines the server wrote to stderr
+	// TrustHints: the user lets this server's readOnlyHint skip approval.
+	TrustHints bool `json:",omitempty"`
+	// Warnings say what of the server's tool list was left out and why.
+	Warnings []string `json:",omitempty"`
 }
 
 // Tool is a tool of a ready server.
@@ -54,7 +58,12 @@ type Tool struct {
 	Tool        string // the server's own name for it
 	Description string
 	InputSchema json.RawMessage
-	ReadOnly    bool // annotations.readOnlyHint
+	// ReadOnly is the server's readOnlyHint: its word, shown to the user
+	// as such. It lets calls skip approval only with HintsTrusted.
+	ReadOnly bool
+	// HintsTrusted: the user chose to trust this server's hints (its
+	// entry's trust_hints in the user's own file).
+	HintsTrusted bool
 	// Disabled: the user turned it off; it is not offered to the model.
 	Disabled bool
 	// Destructive is a destructiveHint the server set to true. Hints are
@@ -99,6 +108,13 @@ type Options struct {
 	Roots []string
 	// Elicit answers elicitations; nil declines them.
 	Elicit Elicitor
+	// ElicitPerCall and ElicitPerMinute override the elicitation bounds
+	// (tests).
+	ElicitPerCall, ElicitPerMinute int
+	// Notice, if set, is told in words of what the user should see that
+	// no call shows (a server declined for asking too often outside a
+	// call), once per minute and server.
+	Notice func(string)
 }
 
 // Manager runs a set of MCP servers. Every method is safe for concurrent
@@ -161,7 +177,7 @@ func (m *Manager) add(cfg Server) *server {
 	if _, ok := m.servers[cfg.Name]; ok {
 		return nil
 	}
-	s := &server{m: m, cfg: cfg, state: StateStopped}
+	s := &server{m: m, cfg: cfg, state: StateStopped, elicits: newElicitGate(m.opts.ElicitPerCall, m.opts.ElicitPerMinute)}
 	m.servers[cfg.Name] = s
 	return s
 }
@@ -267,11 +283,22 @@ func (m *Manager) Servers() []Status {
 }
 
 // Tools is every tool of every ready server, by name, the disabled ones
-// marked.
+// marked. One name is one tool: should two servers ever produce the same
+// name (Validate makes ToolName unique, so only a bug could), the server
+// first by name keeps it and the other's tool is left out with a warning
+// naming both, never offered twice.
 func (m *Manager) Tools() []Tool {
 	var out []Tool
+	owner := map[string]string{}
 	for _, s := range m.sorted() {
-		out = append(out, s.listed()...)
+		for _, t := range s.listed() {
+			if first, taken := owner[t.Name]; taken {
+				m.log.Warn("mcp tool name taken", "tool", t.Name, "server", first, "skipped", t.Server)
+				continue
+			}
+			owner[t.Name] = t.Server
+			out = append(out, t)
+		}
 	}
 	m.mu.Lock()
 	for i := range out {
@@ -292,6 +319,15 @@ func (m *Manager) Call(ctx context.Context, name string, args json.RawMessage, p
 	srv, tool, err := SplitToolName(name)
 	if err != nil {
 		return Result{}, fmt.Errorf("mcp call %s: %w", name, err)
+	}
+	// A listed tool goes to the server and tool it was listed for, not to
+	// what the name splits into; a name not listed (its server not ready)
+	// splits, and the server says why it cannot answer.
+	for _, t := range m.Tools() {
+		if t.Name == name {
+			srv, tool = t.Server, t.Tool
+			break
+		}
 	}
 	s := m.get(srv)
 	if s == nil {

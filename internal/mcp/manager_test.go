@@ -367,7 +367,7 @@ func TestStore(t *testing.T) {
 }
 
 // The core sees MCP tools as extension tools: the schema the model gets,
-// the approval flags from the annotations, Run calling the server.
+// the approval flags, Run calling the server.
 func TestSetOffersToolsToTheCore(t *testing.T) {
 	m := started(t, slow, everything(t))
 	tools := Set{M: m}.Tools()
@@ -380,7 +380,9 @@ func TestSetOffersToolsToTheCore(t *testing.T) {
 		t.Fatalf("no echo in %d tools", len(tools))
 	}
 	echo := tools[i]
-	if !echo.ReadOnly || echo.AlwaysAsk || !strings.Contains(string(echo.Schema().Parameters), "message") {
+	// echo says it is read-only, but the user has not chosen to trust the
+	// server's hints (TestReadOnlyHintNeedsTheUsersTrust): it is approved.
+	if echo.ReadOnly || echo.AlwaysAsk || !strings.Contains(string(echo.Schema().Parameters), "message") {
 		t.Fatalf("echo offered as %+v", echo.Schema())
 	}
 	out, err := echo.Run(context.Background(), t.TempDir(), json.RawMessage(`{"message":"via the core"}`))

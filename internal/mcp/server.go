@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +40,8 @@ type server struct {
 	gen     int // bumped by stop: a late connect of an older start is dropped
 
 	progress sync.Map // progress token → func(Progress)
+	elicits  *elicitGate
+	warnings []string // what was wrong with its last tool list (duplicates left out)
 }
 
 var tokens atomic.Int64
@@ -63,7 +66,11 @@ func (s *server) fail(err error) {
 func (s *server) status() Status {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := Status{Name: s.cfg.Name, Transport: s.cfg.Transport(), Source: s.cfg.Source, State: s.state, Tools: len(s.tools)}
+	st := Status{Name: s.cfg.Name, Transport: s.cfg.Transport(), Source: s.cfg.Source, State: s.state, Tools: len(s.tools),
+		TrustHints: s.cfg.TrustHints}
+	for _, w := range s.warnings {
+		st.Warnings = append(st.Warnings, redact.String(w))
+	}
 	if s.err != nil {
 		st.Err = redact.String(s.err.Error())
 	}
@@ -223,23 +230,39 @@ func (s *server) resolve() (string, error) {
 	return p, nil
 }
 
-// list pages through tools/list.
+// list pages through tools/list. A name the server lists twice keeps its
+// first entry: a second one (perhaps with other hints) is left out with a
+// warning, so one name is always one tool.
 func (s *server) list(ctx context.Context, session *sdk.ClientSession) ([]Tool, error) {
 	var out []Tool
+	var warnings []string
+	seen := map[string]bool{}
 	for t, err := range session.Tools(ctx, nil) {
 		if err != nil {
 			return nil, err
 		}
+		if seen[t.Name] {
+			w := fmt.Sprintf("mcp server %s lists the tool %q more than once: only the first is offered", s.cfg.Name, t.Name)
+			if !slices.Contains(warnings, w) {
+				warnings = append(warnings, w)
+				s.m.log.Warn("mcp tool listed twice", "server", s.cfg.Name, "tool", t.Name)
+			}
+			continue
+		}
+		seen[t.Name] = true
 		out = append(out, s.tool(t))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	s.mu.Lock()
+	s.warnings = warnings
+	s.mu.Unlock()
 	return out, nil
 }
 
 func (s *server) tool(t *sdk.Tool) Tool {
 	schema, _ := json.Marshal(t.InputSchema)
 	out := Tool{Name: ToolName(s.cfg.Name, t.Name), Server: s.cfg.Name, Tool: t.Name,
-		Description: redact.String(t.Description), InputSchema: schema}
+		Description: redact.String(t.Description), InputSchema: schema, HintsTrusted: s.cfg.TrustHints}
 	if a := t.Annotations; a != nil {
 		out.ReadOnly = a.ReadOnlyHint
 		out.Destructive = !a.ReadOnlyHint && a.DestructiveHint != nil && *a.DestructiveHint
@@ -335,11 +358,20 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, pr
 		defer s.progress.Delete(tok)
 		params.SetProgressToken(tok)
 	}
+	share := s.elicits.begin()
 	res, err := session.CallTool(ctx, params)
+	declined, reason := s.elicits.end(share)
+	if declined > 0 {
+		s.m.log.Warn("mcp elicitations declined", "server", s.cfg.Name, "tool", tool, "declined", declined, "why", reason)
+	}
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Text: redact.String(resultText(res)), IsError: res.IsError}, nil
+	text := redact.String(resultText(res))
+	if declined > 0 { // the user and the model see that the server was cut off
+		text += "\n" + declinedNotice(s.cfg.Name, declined, reason)
+	}
+	return Result{Text: text, IsError: res.IsError}, nil
 }
 
 func (s *server) onProgress(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
@@ -350,13 +382,6 @@ func (s *server) onProgress(_ context.Context, req *sdk.ProgressNotificationClie
 	if f, ok := s.progress.Load(tok); ok {
 		f.(func(Progress))(Progress{Progress: req.Params.Progress, Total: req.Params.Total, Message: redact.String(req.Params.Message)})
 	}
-}
-
-func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	if s.m.opts.Elicit == nil {
-		return &sdk.ElicitResult{Action: "decline"}, nil
-	}
-	return s.m.opts.Elicit.Elicit(ctx, s.cfg.Name, req.Params)
 }
 
 // resultText is a call's content as text for the model: text as is, other

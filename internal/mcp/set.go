@@ -20,8 +20,12 @@ var _ gate.Set = Set{}
 // Gates implements gate.Set: MCP servers do not gate other tools.
 func (Set) Gates() []gate.ToolGate { return nil }
 
-// Tools implements gate.Set: the enabled tools. A read-only tool (readOnlyHint) runs without
-// asking; one that says it is destructive is asked about every time.
+// Tools implements gate.Set: the enabled tools. A server's hints are its
+// own word: readOnlyHint lets a tool run without asking only when the user
+// chose to trust that server's hints (trust_hints in the user's file; a
+// package's server cannot set it); otherwise the tool is approved as any
+// other. A tool that says it is destructive is asked about every time,
+// trusted or not: a hint may only add caution unless the user says so.
 func (s Set) Tools() []gate.Tool {
 	tools := s.M.Tools()
 	out := make([]gate.Tool, 0, len(tools))
@@ -31,7 +35,7 @@ func (s Set) Tools() []gate.Tool {
 		}
 		name := t.Name
 		out = append(out, gate.Tool{Name: name, Description: t.Description, Parameters: objectSchema(t.InputSchema),
-			ReadOnly: t.ReadOnly, AlwaysAsk: t.Destructive,
+			ReadOnly: t.ReadOnly && t.HintsTrusted, AlwaysAsk: t.Destructive,
 			Run: func(ctx context.Context, _ string, args json.RawMessage) (string, error) {
 				var progress func(Progress)
 				if report := gate.ProgressReporter(ctx); report != nil {

@@ -47,14 +47,51 @@ func (s Store) Load() ([]Server, error) {
 	if len(doc.MCPServers) == 0 || string(doc.MCPServers) == "null" {
 		return nil, nil
 	}
-	servers, err := DecodeServers(doc.MCPServers)
+	entries, trusted, err := userFields(doc.MCPServers)
+	if err != nil {
+		return nil, fmt.Errorf("mcp servers file %s: %w", s.Path, err)
+	}
+	servers, err := DecodeServers(entries)
 	if err != nil {
 		return nil, fmt.Errorf("mcp servers file %s: %w", s.Path, err)
 	}
 	for i := range servers {
-		servers[i].Source = "settings"
+		servers[i].Source, servers[i].TrustHints = "settings", trusted[servers[i].Name]
 	}
 	return servers, nil
+}
+
+// userFields takes the fields only the user's own file may hold
+// (trust_hints) out of each entry, so what is left decodes strictly as
+// any entry does and the same field in a package's manifest stays an
+// unknown field there.
+func userFields(raw json.RawMessage) (json.RawMessage, map[string]bool, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, nil, fmt.Errorf("mcpServers: %w", err)
+	}
+	trusted := map[string]bool{}
+	for name, one := range m {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(one, &fields) != nil || fields["trust_hints"] == nil {
+			continue // not an object, or nothing to take: DecodeServers says what is wrong
+		}
+		var t bool
+		if err := json.Unmarshal(fields["trust_hints"], &t); err != nil {
+			return nil, nil, fmt.Errorf("mcpServers.%s.trust_hints: want true or false, got %s", name, fields["trust_hints"])
+		}
+		delete(fields, "trust_hints")
+		b, err := json.Marshal(fields)
+		if err != nil {
+			return nil, nil, fmt.Errorf("mcpServers.%s: %w", name, err)
+		}
+		m[name], trusted[name] = b, t
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mcpServers: %w", err)
+	}
+	return b, trusted, nil
 }
 
 // Put adds or replaces one server (validated first).
