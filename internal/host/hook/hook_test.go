@@ -309,7 +309,7 @@ func TestResolve(t *testing.T) {
 	if len(hs) != 5 {
 		t.Fatalf("%d hooks, want 5 (no command and unknown events are left out)", len(hs))
 	}
-	if hs[0].Command != "'/opt/plugins/my plugin'/bin/stop.sh" || hs[0].Argv != nil || hs[0].Cwd != root || hs[0].Timeout != 30*time.Second {
+	if hs[0].Command != `"${CLAUDE_PLUGIN_ROOT}"/bin/stop.sh` || hs[0].Argv != nil || hs[0].Cwd != root || hs[0].Timeout != 30*time.Second {
 		t.Errorf("shell form %+v", hs[0])
 	}
 	if hs[1].Command != root+"/bin/stop.sh" || hs[1].Argv == nil || len(hs[1].Argv) != 0 {

@@ -39,3 +39,45 @@ func TestCmdShellForm(t *testing.T) {
 		t.Fatalf("Stop stdout %q (%+v)", got, rep.Outcomes[0])
 	}
 }
+
+// Under a root whose name holds a space, a quote, & and ^, %VAR% or
+// non-ASCII text, every spelling of the root runs the script through the
+// real cmd.exe, and nothing in the name runs (`x&mkdir PWN` would).
+func TestRootQuotedForCmd(t *testing.T) {
+	for _, name := range []string{"my plugin", "it's", "a^b c", "%PATH%x", "中文 目录", "x&mkdir PWN", "x$(touch PWN)"} {
+		for _, l := range []struct {
+			name, command, want string
+			shell               bool
+		}{
+			{"relative path", "say.cmd one", "ran one", false},
+			{"bare braces", `${CLAUDE_PLUGIN_ROOT}\say.cmd one`, "ran one", true},
+			{"author's quotes", `"%CLAUDE_PLUGIN_ROOT%\say.cmd" one`, "ran one", true},
+			{"bare percent", `%REASONIX_PLUGIN_ROOT%\say.cmd one`, "ran one", true},
+		} {
+			t.Run(name+"/"+l.name, func(t *testing.T) {
+				dir := t.TempDir()
+				root := filepath.Join(dir, name)
+				if err := os.MkdirAll(root, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, "say.cmd"), []byte("@echo off\r\necho ran %*\r\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				p := plugin.Package{Name: "demo", Root: root, Hooks: map[string][]plugin.Hook{
+					"Stop": {{Command: l.command, ShellCommand: l.shell}}}}
+				r := hook.NewRunner(nil, nil)
+				defer r.Close()
+				hooks := hook.Resolve([]plugin.Package{p}, hook.Env{Workspace: root})
+				rep := r.Run(context.Background(), nil, hooks, hook.Payload{Event: hook.Stop, Cwd: root})
+				if len(rep.Outcomes) != 1 || strings.TrimSpace(rep.Outcomes[0].Stdout) != l.want {
+					t.Errorf("line %q: %+v, want %q", hooks[0].Command, rep.Outcomes, l.want)
+				}
+				for _, at := range []string{dir, root} {
+					if _, err := os.Stat(filepath.Join(at, "PWN")); err == nil {
+						t.Fatalf("the root's name ran a command: %s exists", filepath.Join(at, "PWN"))
+					}
+				}
+			})
+		}
+	}
+}

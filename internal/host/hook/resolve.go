@@ -86,18 +86,15 @@ func resolve(p plugin.Package, e Event, h plugin.Hook, env Env) (Resolved, bool)
 		for _, a := range *h.Args {
 			r.Argv = append(r.Argv, expandRoot(a, root))
 		}
-	}
-	// As in the Reasonix host: a command that is not marked as a shell
-	// command line is a path relative to the plugin root, in either form.
-	if cmd != "" && !h.ShellCommand && !filepath.IsAbs(cmd) {
-		rel := filepath.FromSlash(cmd)
-		if r.Argv != nil {
-			cmd = filepath.Join(root, rel)
-		} else {
-			cmd = quoteForShell(root, r.Shell) + string(filepath.Separator) + rel
+		// As in the Reasonix host: a command that is not marked as a shell
+		// command line is a path relative to the plugin root, in either form.
+		if cmd != "" && !h.ShellCommand && !filepath.IsAbs(cmd) {
+			cmd = filepath.Join(root, filepath.FromSlash(cmd))
 		}
+		r.Command = cmd
+	} else if h.Command != "" {
+		r.Command = shellLine(h, root, r.Shell)
 	}
-	r.Command = cmd
 	r.Cwd = root
 	if c := expandRoot(h.Cwd, root); c != "" {
 		r.Cwd = underRoot(c, root)
@@ -187,18 +184,25 @@ func nameByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// quoteForShell quotes a path for the shell that will read the command
-// line, when it needs it (a plugin root with a space, say).
-func quoteForShell(p, shell string) string {
-	if p == "" || strings.IndexFunc(p, func(r rune) bool {
-		return !(r == '/' || r == '\\' || r == '.' || r == '-' || r == '_' || r == ':' || nameByte(byte(r)) && r < 128)
-	}) < 0 {
-		return p
+// shellLine is the command line of a shell-form entry, the root in it only
+// as a quoted reference to its variable (see referRoot). A command not
+// marked as a shell command line is a path relative to the root (its text
+// may go on with arguments), or an absolute one, which may be under the
+// root (the loader makes some so).
+func shellLine(h plugin.Hook, root, shell string) string {
+	line := h.Command
+	if !h.ShellCommand {
+		rel, under := filepath.FromSlash(line), !filepath.IsAbs(line)
+		if !under && root != "" {
+			if r, ok := strings.CutPrefix(rel, root+string(filepath.Separator)); ok {
+				rel, under = r, true
+			}
+		}
+		if under {
+			line = "${CLAUDE_PLUGIN_ROOT}" + string(filepath.Separator) + rel
+		}
 	}
-	if windowsShell(shell) {
-		return `"` + p + `"`
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+	return referRoot(line, root, kindOf(shell))
 }
 
 // windowsShell: the command line is read by cmd.exe or PowerShell.
