@@ -110,7 +110,7 @@ type Analysis struct {
 	Subcommand string
 	Kind       Kind
 	// Reason says, for Once and Exact, why an approval cannot be wider,
-	// as a phrase completing "`<line>` …" ("sets variables").
+	// as a phrase completing "`<line>` …, so …" ("sets variables").
 	Reason string
 }
 
@@ -131,7 +131,7 @@ func Analyze(cmd string) Analysis {
 		a.Words = append(a.Words, w.text)
 	}
 	if ws[0].assign {
-		a.Reason = "sets variables, so it may change what the program does"
+		a.Reason = "sets variables"
 		return a
 	}
 	a.Program = ws[0].text

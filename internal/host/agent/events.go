@@ -114,6 +114,12 @@ type ApprovalRequest struct {
 	CallID    string
 	Tool      string
 	Arguments string // shown to the user, redacted
+	// Covers is what "session" and "always" would allow, as Settings lists
+	// rules ("run_command `git status …` in /w"); with OnceOnly, it says
+	// why no approval can go beyond this call ("`LANG=C echo hi` sets
+	// variables, so no approval can cover it"): those answers approve once.
+	Covers   string
+	OnceOnly bool
 }
 
 // Frontend is what a front end implements. The core calls it from its own

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/reasonix/reasonix-desktop/internal/settings"
 )
 
 // runCommandTool is the built-in tool whose approvals are scoped to a
@@ -70,8 +72,9 @@ func (c *Core) revokeSession(ctx context.Context, match func(Rule) bool) error {
 }
 
 // approvalRule is the rule an approval of a call writes ("session" or
-// "always"), or false when the call cannot be scoped: a run_command with no
-// program, whose rule would allow every command.
+// "always"), or false when no rule may cover the call: a run_command that
+// cmdscope cannot prove is one program (assignments, wrappers, options
+// that run programs, shell syntax), or with no program at all.
 func approvalRule(tool, workspace string, args json.RawMessage) (Rule, bool) {
 	r := AlwaysRule(tool, workspace, args)
 	if r.Tool == runCommandTool && r.CommandPrefix == "" {
@@ -80,11 +83,44 @@ func approvalRule(tool, workspace string, args json.RawMessage) (Rule, bool) {
 	return r, true
 }
 
+// onceOnly says why no approval of a call can go beyond "once".
+func onceOnly(tool string, args json.RawMessage) string {
+	if tool != runCommandTool {
+		return "a " + tool + " call cannot be approved beyond once"
+	}
+	a := settings.CommandScope(args)
+	if a.Line == "" {
+		return "a " + tool + " call without a program cannot be approved beyond once"
+	}
+	return fmt.Sprintf("`%s` %s, so no approval can cover it", shorten(a.Line), a.Reason)
+}
+
+// shorten keeps a command line in a notice to one readable length.
+func shorten(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+// approvalCovers is what the approval card says a "session" or "always"
+// answer would allow, or (onceOnly) why only "once" is possible.
+func approvalCovers(tool Tool, workspace string, args json.RawMessage) (covers string, once bool) {
+	if tool.AlwaysAsk {
+		return tool.Name + " says it may destroy data, so it is asked about every time", true
+	}
+	r, ok := approvalRule(tool.Name, workspace, args)
+	if !ok {
+		return onceOnly(tool.Name, args), true
+	}
+	return r.Describe(), false
+}
+
 // approveForSession records a "for this session" approval of a call.
 func (c *Core) approveForSession(tool, workspace string, args json.RawMessage) {
 	r, ok := approvalRule(tool, workspace, args)
 	if !ok {
-		c.notice(fmt.Sprintf("approved once: a %s call without a program cannot be approved for the session", tool))
+		c.notice("approved once: " + onceOnly(tool, args))
 		return
 	}
 	c.mu.Lock()

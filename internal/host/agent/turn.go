@@ -483,7 +483,9 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	if decided, allow, why := c.pkgPermission(ctx, tool.Name, args); decided {
 		return allow, why, nil
 	}
-	answer := c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args))})
+	covers, once := approvalCovers(tool, s.WorkspaceRoot, args)
+	answer := c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args)),
+		Covers: redact.String(covers), OnceOnly: once})
 	if tool.AlwaysAsk && (answer == ApproveSession || answer == ApproveAlways) {
 		c.notice(fmt.Sprintf("approved once: %s says it may destroy data, so it is asked about every time", tool.Name))
 		answer = ApproveOnce
@@ -497,7 +499,7 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	case ApproveAlways:
 		r, ok := approvalRule(tool.Name, s.WorkspaceRoot, args)
 		if !ok {
-			c.notice(fmt.Sprintf("approved once: a %s call without a program cannot be approved always", tool.Name))
+			c.notice("approved once: " + onceOnly(tool.Name, args))
 		} else if err := c.settings.AddRule(r); err != nil {
 			c.notice("could not save the approval: " + err.Error())
 		}
