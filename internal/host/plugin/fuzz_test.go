@@ -107,3 +107,27 @@ func FuzzPackageManifest(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPackageFSName: whatever name a manifest or a model gives, a read
+// through PackageFS never returns a file outside the package, and a name
+// packagePath takes from a command line is never absolute.
+func FuzzPackageFSName(f *testing.F) {
+	for _, s := range []string{"skills/leak/SKILL.md", "a/b/y/secret.txt", "../secret.txt", "a/b/x/a/b/y/secret.txt",
+		"/etc/passwd", "a/b/x/../../secret.txt", "./reasonix-plugin.json", "${REASONIX_PLUGIN_ROOT}/../x", "", ".", "a\x00b"} {
+		f.Add(s)
+	}
+	root, secret := chainPackage(f)
+	f.Fuzz(func(t *testing.T, name string) {
+		if b, err := ReadPackageFile(root, name, 1<<20); err == nil && bytes.Contains(b, []byte(secret)) {
+			t.Fatalf("%q read the file outside the package", name)
+		}
+		if b, err := ReadPackageFile(root, filepath.Join(root, name), 1<<20); err == nil && bytes.Contains(b, []byte(secret)) {
+			t.Fatalf("%q (absolute) read the file outside the package", name)
+		}
+		for _, rel := range []bool{false, true} {
+			if p, ok := packagePath(name, rel); ok && filepath.IsAbs(p) {
+				t.Fatalf("packagePath(%q) = %q, absolute", name, p)
+			}
+		}
+	})
+}

@@ -55,6 +55,18 @@ func (l Layout) StagingDir() string { return filepath.Join(l.Root, "staging") }
 // authorized is removed at the next clone after that.
 const stagingMaxAge = time.Hour
 
+// A clone has a deadline: a server that accepts and then says nothing
+// kept git (and its staging folder) waiting forever. cloneTimeout bounds
+// the whole clone; over HTTP git also gives up when less than
+// lowSpeedLimit bytes a second arrive for lowSpeedTime, and over ssh the
+// connection has its own timeout (unless the user set GIT_SSH_COMMAND).
+var cloneTimeout = 5 * time.Minute
+
+const (
+	lowSpeedLimit = "1000" // bytes a second
+	lowSpeedTime  = "30"   // seconds
+)
+
 // Clone fetches url (depth 1) into a new folder under the staging folder
 // and returns it with the commit it is at. The .git folder is removed: the
 // install copies a plain folder. git's own output is returned in the error.
@@ -71,8 +83,13 @@ func Clone(ctx context.Context, layout Layout, url string) (dir, commit string, 
 		return "", "", err
 	}
 	dir = filepath.Join(parent, "src")
+	ctx, cancel := context.WithTimeout(ctx, cloneTimeout)
+	defer cancel()
 	if out, err := git(ctx, "", "clone", "--depth", "1", "--quiet", "--", url, dir); err != nil {
 		os.RemoveAll(parent)
+		if errors.Is(err, context.DeadlineExceeded) {
+			return "", "", fmt.Errorf("git clone %s: no complete answer within %s; gave up (the staging folder is removed): %s", url, cloneTimeout, out)
+		}
 		return "", "", fmt.Errorf("git clone %s: %w: %s", url, err, out)
 	}
 	out, err := git(ctx, dir, "rev-parse", "HEAD")
@@ -115,8 +132,12 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir,
-		Env: append(os.Environ(), "GIT_TERMINAL_PROMPT=0"), Combined: true, OutputCap: 2048})
+	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0",
+		"GIT_HTTP_LOW_SPEED_LIMIT="+lowSpeedLimit, "GIT_HTTP_LOW_SPEED_TIME="+lowSpeedTime)
+	if os.Getenv("GIT_SSH_COMMAND") == "" {
+		env = append(env, "GIT_SSH_COMMAND=ssh -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=2")
+	}
+	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir, Env: env, Combined: true, OutputCap: 2048})
 	if err == nil {
 		err = res.Exit
 	}

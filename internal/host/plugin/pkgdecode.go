@@ -329,6 +329,12 @@ func validateRel(r *relPaths) error {
 		if !protocol.ValidPluginName(name) {
 			return merr(protocol.JoinPath("mcpServers", name), "invalid MCP server name %q", name)
 		}
+		// Tools are named mcp__<server>__<tool>: a "__" in the server name
+		// makes that ambiguous, and the MCP runtime refuses the whole
+		// package's servers for it; refusing here names the server.
+		if strings.Contains(name, "__") {
+			return merr(protocol.JoinPath("mcpServers", name), `MCP server name %q contains "__" (tool names are mcp__<server>__<tool>; rename the server)`, name)
+		}
 	}
 	return nil
 }

@@ -284,6 +284,9 @@ func claudeMCP(pfs *PackageFS, out *relPaths) []string {
 		if !protocol.ValidPluginName(id) {
 			id = strings.Trim(nonNameChars.ReplaceAllString(id, "-"), "-._")
 		}
+		for strings.Contains(id, "__") {
+			id = strings.ReplaceAll(id, "__", "_")
+		}
 		if _, dup := out.MCPServers[id]; dup || !protocol.ValidPluginName(id) {
 			warnings = append(warnings, fmt.Sprintf("%s: MCP server %q maps to duplicate or invalid internal name %q", claudeMCPFile, name, id))
 			continue

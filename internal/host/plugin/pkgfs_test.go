@@ -13,7 +13,7 @@ import (
 // link that stays inside on paper but resolves outside on disk through a
 // chain (a/b/x -> ../.., a/b/y -> x/..), and the secret it reaches. It
 // returns the package folder (resolved) and the secret's text.
-func chainPackage(t *testing.T) (string, string) {
+func chainPackage(t testing.TB) (string, string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("symlinks need privileges on Windows")
@@ -39,7 +39,7 @@ func chainPackage(t *testing.T) (string, string) {
 	return root, secret
 }
 
-func write(t *testing.T, p, body string) {
+func write(t testing.TB, p, body string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -49,7 +49,7 @@ func write(t *testing.T, p, body string) {
 	}
 }
 
-func link(t *testing.T, target, at string) {
+func link(t testing.TB, target, at string) {
 	t.Helper()
 	if err := os.Symlink(target, at); err != nil {
 		t.Fatal(err)
@@ -193,5 +193,43 @@ func TestInventorySkipsFilesLeaving(t *testing.T) {
 	}
 	if inv := pkg.Inventory(); strings.Join(inv.Skills, ",") != "fine" {
 		t.Fatalf("skills listed: %q (the leaking one must not be read)", inv.Skills)
+	}
+}
+
+func TestMCPServerNameWithDoubleUnderscore(t *testing.T) {
+	for _, tc := range []struct {
+		name, manifest, file, body, err string
+	}{
+		{"native", ManifestFile, "", "", `mcpServers.a__b: MCP server name "a__b" contains "__"`},
+		{"contributes", ManifestFile, "", "", `MCP server name "x__y" contains "__"`},
+		{"claude .mcp.json", ClaudeManifestFile, claudeMCPFile, `{"mcpServers":{"a__b":{"command":"srv"}}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			root := t.TempDir()
+			switch tc.name {
+			case "native":
+				write(t, filepath.Join(root, tc.manifest), `{"apiVersion":"reasonix.io/plugin/v2","name":"p","version":"1.0.0","mcpServers":{"a__b":{"command":"srv"}}}`)
+			case "contributes":
+				write(t, filepath.Join(root, tc.manifest), `{"apiVersion":"reasonix.io/plugin/v2","name":"p","version":"1.0.0","contributes":{"mcpServers":{"ok":{"command":"srv"},"x__y":{"command":"srv"}}}}`)
+			default:
+				write(t, filepath.Join(root, tc.manifest), `{"name":"p","version":"1.0.0"}`)
+				write(t, filepath.Join(root, tc.file), tc.body)
+			}
+			plan, err := Preview(s, root, InstallOptions{})
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("preview: %v; want %q", err, tc.err)
+				}
+				return
+			}
+			// A Claude server keeps working under a name without "__".
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := plan.Package.MCPServerNames(); len(got) != 1 || got[0] != "a_b" {
+				t.Fatalf("servers %v, want [a_b]", got)
+			}
+		})
 	}
 }
