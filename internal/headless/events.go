@@ -116,7 +116,11 @@ type jsonApproval struct {
 	CallID    string `json:"callId,omitempty"`
 	Tool      string `json:"tool"`
 	Arguments string `json:"arguments,omitempty"`
-	Decision  string `json:"decision,omitempty"` // deny, once, session, always; not on approval_request
+	// Covers and OnceOnly are on approval_request only: what "session" and
+	// "always" would allow, or (onceOnly) why only once is possible.
+	Covers   string `json:"covers,omitempty"`
+	OnceOnly bool   `json:"onceOnly,omitempty"`
+	Decision string `json:"decision,omitempty"` // deny, once, session, always; not on approval_request
 }
 
 // jsonResult answers a command: an action's result, an extension

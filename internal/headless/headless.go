@@ -212,6 +212,7 @@ func (f *Frontend) newline() {
 func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	ja := jsonApproval{CallID: req.CallID, Tool: redact.String(req.Tool), Arguments: redact.String(req.Arguments)}
 	asked := ja
+	asked.Covers, asked.OnceOnly = redact.String(req.Covers), req.OnceOnly
 	f.event(jsonEvent{Kind: KindApprovalRequest, SessionID: req.SessionID, Approval: &asked})
 	a := f.approve(ctx, req)
 	ja.Decision = string(a)
@@ -224,7 +225,7 @@ func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent
 		f.say("! %s needs approval; declined (not interactive)\n", safe(req.Tool))
 		return agent.ApproveDeny
 	}
-	answer, ok := f.ask(ctx, fmt.Sprintf("Allow %s %s? [o]nce / [s]ession / [a]lways / [N]o: ", safe(req.Tool), safe(req.Arguments)))
+	answer, ok := f.ask(ctx, approvalQuestion(req))
 	if !ok {
 		return agent.ApproveDeny
 	}
@@ -237,6 +238,20 @@ func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent
 		return agent.ApproveAlways
 	}
 	return agent.ApproveDeny
+}
+
+// approvalQuestion asks about a call and says what each answer covers:
+// a session or always answer covers what req.Covers names, and for a call
+// no approval can cover (OnceOnly) it says why and offers once or no.
+func approvalQuestion(req agent.ApprovalRequest) string {
+	q := fmt.Sprintf("Allow %s %s?", safe(req.Tool), safe(req.Arguments))
+	switch {
+	case req.OnceOnly:
+		return q + fmt.Sprintf("\n  only once: %s\n[o]nce / [N]o: ", safe(req.Covers))
+	case req.Covers != "":
+		return q + fmt.Sprintf("\n  session or always covers: %s\n[o]nce / [s]ession / [a]lways / [N]o: ", safe(req.Covers))
+	}
+	return q + " [o]nce / [s]ession / [a]lways / [N]o: "
 }
 
 // event prints a front-end event line in JSON mode (nothing otherwise).
