@@ -233,3 +233,16 @@ func TestMCPServerNameWithDoubleUnderscore(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadRefusesRuntimeCommandLeaving(t *testing.T) {
+	root, _ := chainPackage(t)
+	write(t, filepath.Join(root, ManifestFile), `{"apiVersion":"reasonix.io/plugin/v2","name":"leaky","version":"1.0.0","runtime":{"command":"${REASONIX_PLUGIN_ROOT}/a/b/y/bin/run"}}`)
+	if _, err := LoadPackage(root); err == nil || !strings.Contains(err.Error(), "runtime.command: a/b/y/bin/run: a link that leaves the package") {
+		t.Fatalf("load: %v", err)
+	}
+	// A program outside the package named by its own path is the author's choice.
+	write(t, filepath.Join(root, ManifestFile), `{"apiVersion":"reasonix.io/plugin/v2","name":"leaky","version":"1.0.0","runtime":{"command":"/usr/bin/env"}}`)
+	if _, err := LoadPackage(root); err != nil {
+		t.Fatalf("load with an absolute command: %v", err)
+	}
+}

@@ -173,6 +173,11 @@ func (p *Package) resolve(rel *relPaths) error {
 	if err := checkMCPFiles(pfs, rel.MCPServers); err != nil {
 		return err
 	}
+	if p.Manifest != nil {
+		if err := checkNamed(pfs, "runtime.command", p.Manifest.Runtime.Command, false); err != nil {
+			return err
+		}
+	}
 	if len(rel.Hooks) > 0 {
 		p.Hooks = rel.Hooks
 		p.Warnings = append(p.Warnings, eventWarnings(rel.Hooks)...)
