@@ -36,6 +36,10 @@ type toolView struct {
 	stepText *widget.Label
 	ask      *fyne.Container
 	once     *widget.Button
+	// covers says what "For this session" and "Always" would allow, or why
+	// only once is possible (then those two buttons are hidden).
+	covers          *widget.Label
+	session, always *widget.Button
 	current  *Approval
 	r        *row
 }
@@ -63,14 +67,16 @@ func newToolView(d *env) *toolView {
 	v.stepText.Wrapping = fyne.TextWrapWord
 	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
 	v.once.Importance = widget.HighImportance
-	session := widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
-	always := widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
+	v.session = widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
+	v.always = widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
+	v.covers = widget.NewLabel("")
+	v.covers.Wrapping = fyne.TextWrapWord
 	deny := widget.NewButton("Deny", func() { v.answer(agent.ApproveDeny) })
 	deny.Importance = widget.DangerImportance
 	prompt := widget.NewLabel("Allow this call?  (Enter approves once · Esc denies)")
 	prompt.TextStyle.Bold = true
 	prompt.Wrapping = fyne.TextWrapWord
-	v.ask = container.NewVBox(prompt, container.NewHBox(v.once, session, always, deny))
+	v.ask = container.NewVBox(prompt, v.covers, container.NewHBox(v.once, v.session, v.always, deny))
 	v.ask.Hide()
 	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
@@ -106,7 +112,25 @@ func (v *toolView) bind(r *row) {
 	setOptional(v.reason, c.Reason)
 	v.bindProgress(c)
 	v.current = r.snap.approval
+	if v.current != nil {
+		v.bindCovers(v.current.req)
+	}
 	uikit.SetShown(v.ask, v.current != nil)
+}
+
+// bindCovers says on the card what a wider approval would allow, exactly
+// as the rule will, or why there is none: then only once and deny show.
+func (v *toolView) bindCovers(req agent.ApprovalRequest) {
+	text := ""
+	switch {
+	case req.OnceOnly:
+		text = "Only once: " + req.Covers
+	case req.Covers != "":
+		text = "For this session / Always would allow: " + req.Covers
+	}
+	setOptional(v.covers, termsafe.Visible(text))
+	uikit.SetShown(v.session, !req.OnceOnly)
+	uikit.SetShown(v.always, !req.OnceOnly)
 }
 
 // bindProgress shows a running call's last progress report; any other
