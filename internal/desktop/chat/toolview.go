@@ -40,8 +40,8 @@ type toolView struct {
 	// only once is possible (then those two buttons are hidden).
 	covers          *widget.Label
 	session, always *widget.Button
-	current  *Approval
-	r        *row
+	current         *Approval
+	r               *row
 }
 
 func newToolView(d *env) *toolView {
