@@ -23,6 +23,8 @@ const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
   add NAME [--env K=V]... -- COMMAND [ARG...]     add a stdio server
   add NAME --type http|sse --url URL [--header K=V]...
                                                   add a remote server
+      --trust-hints                               let the server's read-only claims
+                                                  (readOnlyHint) skip approval
   remove NAME                                     remove a server
   list [--json]                                   start every server and show its state
   tools [NAME]                                    list the tools (mcp__<server>__<tool>)
@@ -57,13 +59,14 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data-dir", "", "data directory")
 	env, headers := kv{}, kv{}
 	var typ, url string
-	var asJSON bool
+	var asJSON, trust bool
 	switch sub {
 	case "add":
 		fs.Var(env, "env", "K=V for a stdio server's environment (repeatable)")
 		fs.Var(headers, "header", "K=V HTTP header of a remote server (repeatable)")
 		fs.StringVar(&typ, "type", "", "stdio (default), http or sse")
 		fs.StringVar(&url, "url", "", "a remote server's URL")
+		fs.BoolVar(&trust, "trust-hints", false, "let the server's readOnlyHint skip approval (kept in mcp.json as trust_hints)")
 	case "list":
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
 	case "remove", "tools", "call":
@@ -93,7 +96,7 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	store := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
 	switch sub {
 	case "add":
-		err = mcpAdd(store, positional, command, typ, url, env, headers)
+		err = mcpAdd(store, positional, command, typ, url, env, headers, trust)
 	case "remove":
 		err = withName(positional, store.Remove)
 	case "list":
@@ -132,12 +135,12 @@ func withName(args []string, f func(string) error) error {
 	return f(name)
 }
 
-func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, headers kv) error {
+func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, headers kv, trust bool) error {
 	name, err := oneArg(args, "NAME")
 	if err != nil {
 		return err
 	}
-	s := mcp.Server{Name: name, Server: mcpspec.Server{Type: typ, URL: url}}
+	s := mcp.Server{Name: name, Server: mcpspec.Server{Type: typ, URL: url}, TrustHints: trust}
 	if len(command) > 0 {
 		s.Command, s.Args = command[0], command[1:]
 	}
@@ -208,7 +211,15 @@ func mcpList(ctx context.Context, store mcp.Store, stdout io.Writer, asJSON bool
 	for _, s := range st {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", safe(s.Name), s.Transport, s.State, s.Tools, safe(s.Err))
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for _, s := range st {
+		for _, warning := range s.Warnings {
+			fmt.Fprintf(stdout, "warning: %s\n", safe(warning))
+		}
+	}
+	return nil
 }
 
 func mcpTools(ctx context.Context, store mcp.Store, args []string, stdout io.Writer) error {
@@ -226,8 +237,10 @@ func mcpTools(ctx context.Context, store mcp.Store, args []string, stdout io.Wri
 		}
 		mark := ""
 		switch {
-		case t.ReadOnly:
-			mark = " (read-only)"
+		case t.ReadOnly && t.HintsTrusted:
+			mark = " (read-only: runs unasked, its server's hints are trusted)"
+		case t.ReadOnly: // the server's word, shown; approval is still asked
+			mark = " (says read-only; asked: its server's hints are not trusted)"
 		case t.Destructive:
 			mark = " (may change things)"
 		}

@@ -151,7 +151,8 @@ func TestHeadlessChatShowsMCPProgress(t *testing.T) {
 }
 
 // server-filesystem over stdio lists the workspace and reads a file in a
-// headless chat (read-only tools: no approval asked): the host offers the
+// headless chat (read-only tools of a server whose hints the user trusts:
+// no approval asked): the host offers the
 // workspace as the roots, which replace the folder on the server's command
 // line; server-everything over Streamable HTTP answers a tool call and a
 // prompt in the same chat.
@@ -162,7 +163,9 @@ func TestHeadlessChatFilesystemAndHTTPServers(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(files, "notes.txt"), []byte("the plan is in the notes"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r := h.run("", "mcp", "add", "fs", "--", node, testutil.MCPServer(t, "server-filesystem"), elsewhere); r.code != 0 {
+	// --trust-hints: the user lets fs's read-only claims skip approval
+	// (without it every call is asked: trust_mcp_test.go).
+	if r := h.run("", "mcp", "add", "fs", "--trust-hints", "--", node, testutil.MCPServer(t, "server-filesystem"), elsewhere); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
 	port := freeTCPPort(t)

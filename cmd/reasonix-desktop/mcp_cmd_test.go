@@ -33,7 +33,7 @@ func TestMCPCommands(t *testing.T) {
 		t.Fatalf("list: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = h.run("", "mcp", "tools", "ev")
-	if r.code != 0 || !strings.Contains(r.stdout, "mcp__ev__echo (read-only)") {
+	if r.code != 0 || !strings.Contains(r.stdout, "mcp__ev__echo (says read-only; asked: its server's hints are not trusted)") {
 		t.Fatalf("tools: %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	// Progress is shown as it comes; the SDK handles notifications on a

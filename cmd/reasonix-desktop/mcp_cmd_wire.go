@@ -32,7 +32,7 @@ func startChatMCP(layout agent.Layout, workspace string, load packageLoader, ask
 	if err != nil {
 		warn(err.Error())
 	}
-	opts.Roots, opts.Log = []string{workspace}, log
+	opts.Roots, opts.Log, opts.Notice = []string{workspace}, log, warn
 	if ask != nil {
 		opts.Elicit = elicitor{ask: ask}
 	}
