@@ -57,9 +57,10 @@ func (c *Core) contributions() ([]skill.Skill, []skill.Command, []skill.Agent) {
 	errs = append(errs, e...)
 	for _, err := range errs {
 		c.log.Warn("plugin package contribution not loaded", "err", redact.String(err.Error()))
-		// A file refused for leaving its package is the user's business:
-		// the package tried to reach something of theirs.
-		if errors.Is(err, plugin.ErrLeavesPackage) {
+		// A file refused for leaving its package is the user's business
+		// (the package tried to reach something of theirs), and so is a
+		// skill that must now be called <plugin>:<skill>.
+		if errors.Is(err, plugin.ErrLeavesPackage) || errors.Is(err, skill.ErrNameClash) {
 			c.notice(err.Error())
 		}
 	}

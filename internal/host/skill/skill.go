@@ -80,6 +80,9 @@ var validName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
 // digits, '.', '_' and '-').
 func ValidName(name string) bool { return validName.MatchString(name) }
 
+// ErrNameClash marks the report of a skill name two packages both have.
+var ErrNameClash = errors.New("two packages name a skill alike")
+
 // LoadSkills reads every skill under roots, in order. A name two packages
 // both have is ambiguous, so neither gets it: each is named
 // <plugin>:<name> (the Reasonix host's /<plugin>:<skill> form) and errs
@@ -126,7 +129,7 @@ func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 			for i, p := range ps {
 				qualified[i] = p + ":" + name
 			}
-			errs = append(errs, fmt.Errorf("skill %q is in %s: named %s", name, strings.Join(ps, " and "), strings.Join(qualified, " and ")))
+			errs = append(errs, fmt.Errorf("%w: skill %q is in %s: named %s", ErrNameClash, name, strings.Join(ps, " and "), strings.Join(qualified, " and ")))
 		}
 	}
 	for _, sk := range all {

@@ -3,6 +3,7 @@ package skill_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,7 +124,7 @@ func TestLoadSkillsNamespacesClashes(t *testing.T) {
 		{Path: fixture(t, "review-kit", "skills"), Plugin: "a"},
 		{Path: fixture(t, "review-kit", "skills", "commit"), Plugin: "b"},
 	})
-	if len(errs) != 1 || errs[0].Error() != `skill "commit" is in a and b: named a:commit and b:commit` {
+	if len(errs) != 1 || !errors.Is(errs[0], skill.ErrNameClash) || !strings.HasSuffix(errs[0].Error(), `: skill "commit" is in a and b: named a:commit and b:commit`) {
 		t.Fatalf("the clash is not named: %v", errs)
 	}
 	for _, tc := range []struct{ name, plugin string }{{"a:commit", "a"}, {"b:commit", "b"}, {"explorer", "a"}} {
