@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -190,6 +191,11 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 	args := make([]string, len(s.cfg.Args))
 	for i, a := range s.cfg.Args {
 		args[i] = s.expand(a)
+	}
+	if runtime.GOOS == "windows" {
+		if err := batchSafe(path, args); err != nil {
+			return nil, nil, err
+		}
 	}
 	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Args: args, Env: env, Dir: s.cfg.Dir,
 		Log: s.m.log.With("server", s.cfg.Name), StderrLevel: slog.LevelDebug, TailBytes: TailBytes})

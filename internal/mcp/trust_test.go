@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -223,5 +224,73 @@ func TestElicitationFloodIsBounded(t *testing.T) {
 	}
 	if got := c.n.Load(); got != ElicitPerMinute {
 		t.Fatalf("the user was asked %d times, want %d", got, ElicitPerMinute)
+	}
+}
+
+// ${CLAUDE_PLUGIN_ROOT} becomes the package's root as text and the server
+// is exec'd with its arguments as a list: a root holding spaces, quotes,
+// $(...) and non-ASCII reaches the server as one argument and runs
+// nothing.
+func TestPluginRootIsTextInCommandAndArgs(t *testing.T) {
+	name := "my plugin $(touch PWN) 'q' é %PATH%"
+	if runtime.GOOS != "windows" {
+		name += ` "dq"`
+	}
+	root := filepath.Join(t.TempDir(), name)
+	bin := filepath.Join(root, "bin", "srv")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	b, err := os.ReadFile(testutil.Binary(t, "internal/mcp/testdata/hostilemcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	servers, err := PackageServers("kit", root, json.RawMessage(`{"srv":{"command":"${CLAUDE_PLUGIN_ROOT}/bin/srv","args":["${REASONIX_PLUGIN_ROOT}/label"]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := started(t, slow, servers...)
+	res, err := m.Call(context.Background(), "mcp__srv__x", nil, nil)
+	if want := "ran x of " + root + "/label"; err != nil || res.Text != want {
+		t.Fatalf("call: %+v %v, want %q", res, err, want)
+	}
+	if _, err := os.Stat(filepath.Join(root, "PWN")); err == nil {
+		t.Fatal("the root's $(touch PWN) ran")
+	}
+}
+
+// A .bat or .cmd program runs through cmd.exe on Windows: an argument or a
+// path cmd.exe would read as its own is refused, naming it.
+func TestBatchProgramArgumentsAreChecked(t *testing.T) {
+	for _, tc := range []struct {
+		name, path string
+		args       []string
+		err        string
+	}{
+		{"exe with anything", `C:\p\srv.exe`, []string{`a&calc`, `%PATH%`}, ""},
+		{"cmd with plain args", `C:\nodejs\npx.cmd`, []string{"-y", `C:\Users\Ann Lee\pkg`}, ""},
+		{"ampersand", `C:\nodejs\npx.cmd`, []string{"-y", `x&calc`}, `argument 2 ("x&calc")`},
+		{"variable", `C:\nodejs\npx.CMD`, []string{`%USERPROFILE%`}, `argument 1 ("%USERPROFILE%")`},
+		{"quote", `C:\p\run.bat`, []string{`a"b`}, `argument 1`},
+		{"root in the path", `C:\R&D\plugin\run.cmd`, nil, `command "C:\\R&D\\plugin\\run.cmd": a .cmd file runs through cmd.exe`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := batchSafe(tc.path, tc.args)
+			if tc.err == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Fatalf("error %v, want %q", err, tc.err)
+			}
+		})
 	}
 }
