@@ -187,3 +187,86 @@ func TestPackagesLinkedContextFileStaysInside(t *testing.T) {
 		t.Fatalf("the refusal is not named:\n%s", out)
 	}
 }
+
+// packagesNoCode writes a package without a runtime: its manifest's
+// contributes object and the files given.
+func packagesNoCode(t *testing.T, name, contributes string, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	packagesWrite(t, filepath.Join(dir, "reasonix-plugin.json"), `{"apiVersion":"reasonix.io/plugin/v2","name":"`+name+`","version":"1.0.0","contributes":`+contributes+`}`)
+	for p, body := range files {
+		packagesWrite(t, filepath.Join(dir, p), body)
+	}
+	return dir
+}
+
+// A file too big for a package (a sparse 1 GiB file: no disk, no time) is
+// refused by its size before anything is copied, naming it; the preview
+// of a package that fits shows its size.
+func TestPackagesInstallCapsSize(t *testing.T) {
+	h := newHost(t)
+	dir := packagesNoCode(t, "bulky", `{"skills":["skills"]}`, map[string]string{"skills/s/SKILL.md": "---\nname: s\n---\nbody"})
+	f, err := os.Create(filepath.Join(dir, "data.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := h.run("", "plugin", "install", "--yes", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, "data.bin is 1.0 GiB (1073741824 bytes), over the 64.0 MiB cap for one file of a package") {
+		t.Fatalf("install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var copied int64
+	filepath.Walk(h.data, func(_ string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			copied += fi.Size()
+		}
+		return nil
+	})
+	if copied > 1<<20 {
+		t.Fatalf("the data dir holds %d bytes after the refusal", copied)
+	}
+	os.Remove(filepath.Join(dir, "data.bin"))
+	r = h.run("", "plugin", "install", "--yes", dir)
+	if r.code != 0 || !strings.Contains(r.stdout, "Size: ") || !strings.Contains(r.stdout, "in 2 files (largest: ") {
+		t.Fatalf("install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// An MCP server name with "__" is refused at install, naming the server
+// (it used to install and then silently drop every server of the package).
+func TestPackagesInstallRefusesDoubleUnderscoreServer(t *testing.T) {
+	h := newHost(t)
+	dir := packagesNoCode(t, "twoline", `{"mcpServers":{"ok":{"command":"true"},"a__b":{"command":"true"}}}`, nil)
+	r := h.run("", "plugin", "install", "--yes", dir)
+	if r.code == 0 || !strings.Contains(r.stderr, `MCP server name "a__b" contains "__"`) {
+		t.Fatalf("install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Two packages with a skill of the same name: neither silently wins; each
+// is <plugin>:<skill>, and the chat says so.
+func TestPackagesDuplicateSkillNamesAreNamespaced(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	for _, name := range []string{"kit-a", "kit-b"} {
+		dir := packagesNoCode(t, name, `{"skills":["skills"]}`, map[string]string{
+			"skills/commit/SKILL.md": "---\nname: commit\ndescription: commit\n---\nBODY-OF-" + name})
+		if r := h.run("", "plugin", "install", "--yes", dir); r.code != 0 {
+			t.Fatalf("install %s: %s", name, r.stderr)
+		}
+	}
+	for _, tc := range []struct{ prompt, want, not string }{
+		{`call read_skill {"name":"kit-b:commit"}`, "BODY-OF-kit-b", "BODY-OF-kit-a"},
+		{`call read_skill {"name":"kit-a:commit"}`, "BODY-OF-kit-a", "BODY-OF-kit-b"},
+		{`call read_skill {"name":"commit"}`, `skill "commit" is in kit-a and kit-b: named kit-a:commit and kit-b:commit`, "BODY-OF-"},
+	} {
+		r := h.chat(tc.prompt)
+		out := r.stdout + r.stderr
+		if !strings.Contains(out, tc.want) || strings.Contains(out, tc.not) {
+			t.Fatalf("%s: want %q without %q:\n%s", tc.prompt, tc.want, tc.not, out)
+		}
+	}
+}
