@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -149,5 +150,45 @@ func TestTrustMCPElicitationFlood(t *testing.T) {
 	}
 	if n := strings.Count(out, "MCP server flood asks"); n != 3 {
 		t.Errorf("the user was asked %d times, want 3:\n%s", n, out)
+	}
+}
+
+// A linked package whose folder holds spaces, quotes, $(...) and
+// non-ASCII: its server's command and argument are ${CLAUDE_PLUGIN_ROOT}
+// substitutions, exec'd directly (no shell), so the server starts, gets
+// the root as one argument, and nothing in the name runs.
+func TestTrustMCPPluginRootWithSpaces(t *testing.T) {
+	h, _ := mcpTrustHost(t)
+	root := filepath.Join(t.TempDir(), "my kit $(touch PWN) 'q' é")
+	b, err := os.ReadFile(testutil.Binary(t, "internal/mcp/testdata/hostilemcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := "srv"
+	if runtime.GOOS == "windows" {
+		srv += ".exe"
+	}
+	if err := os.WriteFile(filepath.Join(root, "bin", srv), b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `{"apiVersion": "reasonix.io/plugin/v2", "name": "kit", "version": "1.0.0",
+		"contributes": {"mcpServers": {"srv": {"command": "${CLAUDE_PLUGIN_ROOT}/bin/` + srv + `", "args": ["${CLAUDE_PLUGIN_ROOT}"]}}}}`
+	if err := os.WriteFile(filepath.Join(root, "reasonix-plugin.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.run("", "plugin", "install", "--yes", "--link", root); r.code != 0 {
+		t.Fatalf("install: %s%s", r.stdout, r.stderr)
+	}
+	r := h.echoChat("o\n", "--prompt", "call mcp__srv__x {}")
+	if out := r.stdout + r.stderr; r.code != 0 || !strings.Contains(out, "ran x of "+root) {
+		t.Fatalf("exit %d, want the root as one argument:\n%s", r.code, out)
+	}
+	for _, dir := range []string{root, h.workdir} {
+		if _, err := os.Stat(filepath.Join(dir, "PWN")); err == nil {
+			t.Fatalf("$(touch PWN) ran in %s", dir)
+		}
 	}
 }
