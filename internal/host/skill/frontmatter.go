@@ -5,6 +5,9 @@
 // host does (frontmatter, names, run modes, the pinned skills index and the
 // run_skill / read_skill texts); it runs nothing. Everything it returns is
 // plugin text: callers redact it before it reaches a screen or a log.
+// Every file is opened inside its package's root (plugin.PackageFS): a
+// link that resolves outside is refused and named, never read. A skill
+// name two packages share is <plugin>:<skill> for both.
 package skill
 
 import "strings"
