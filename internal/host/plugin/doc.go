@@ -16,4 +16,13 @@
 // (plugin/<name>/<id>) and action names (/<name>:<action>). InstallOptions.Name
 // is therefore a guard, not a rename: when set it must equal the manifest name,
 // otherwise the install fails.
+//
+// Confinement. Every file the host reads from a package (the manifest,
+// contributed paths, themes, the files hooks and MCP servers name, the
+// copy at install; skills, commands and agents through internal/host/skill)
+// is opened relative to the package root with os.Root (PackageFS), at
+// install and at every read: a link, or a chain of links each inside on
+// paper, that resolves outside is refused naming the file. A copy is capped
+// at MaxPackageFileBytes a file and MaxPackageTotalBytes in all, by
+// apparent size, before anything is written; a git clone has a deadline.
 package plugin
