@@ -56,7 +56,7 @@ func Spawn(ctx context.Context, s Spec) (*Child, error) {
 		p.closeAll()
 		return nil, err
 	}
-	cmd, g, err := s.start(inR, outW, errW)
+	cmd, g, err := s.start(inR, outW, errW, false)
 	if err != nil {
 		p.closeAll()
 		return nil, err
@@ -106,12 +106,13 @@ func (c *Child) Pid() int { return c.g.pid }
 // Tail is the child's stderr ring (redacted when read).
 func (c *Child) Tail() *Tail { return c.tail }
 
-// Kill SIGKILLs the child's whole process group, descendants included
-// (nothing once the group was reaped and forgotten). reason is logged.
+// Kill SIGKILLs the child's whole process group and, on Linux, every
+// process under it, those that left the group included (nothing once the
+// group was reaped and forgotten). reason is logged.
 // Idempotent; the reaper does the rest.
 func (c *Child) Kill(reason string) {
-	c.log.Debug("killing the process group", "pid", c.g.pid, "reason", reason)
-	c.g.kill()
+	c.log.Debug("killing the process tree", "pid", c.g.pid, "reason", reason)
+	c.g.killTree()
 }
 
 // Exited is closed once the process was reaped and its group killed.

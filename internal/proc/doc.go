@@ -17,6 +17,32 @@
 // child also gets a parent-death signal, a second line of defence for the
 // moment between the spawn and its registration.
 //
+// Linux follows parent links too, which nothing a process does can cut
+// short: its pid's parent is always known. A one-shot Run (a hook, the
+// agent's run_command) starts its command under a reaper, the host binary
+// re-executed with ReapCommand (served from this package's init): the
+// reaper is the group's leader, makes itself the child subreaper of what
+// it starts (PR_SET_CHILD_SUBREAPER), so everything the command leaves
+// behind, even after setsid, env -i, nohup or a double fork, is re-parented
+// to it rather than to init; when the command exits it kills and reaps all
+// of them before it exits as the command did. A stop before the end (the
+// run's timeout, its chat ending, Child.Kill) and the watchdog at the
+// host's death first kill the whole tree under each leader (killTree:
+// every process found is stopped, the tree read again until nothing new
+// appears, then all are killed), then the group. The reaper also gets
+// SIGTERM as its parent-death signal and kills its own tree then, so a run
+// is cleaned up with the host even without the watchdog. The reaper costs
+// one exec of the host binary per run; without EnableWatchdog (or once the
+// watchdog broke) runs go without it.
+//
+// What remains on Linux: a long-running child started by Spawn (a sidecar,
+// an xdev extension) has no reaper, so a process it double-forks and then
+// clears the environment of is re-parented to init and survives it; while
+// the sidecar lives its descendants are found under it. Pids are read and
+// signalled, so a pid reused between the read and the kill is a (very
+// unlikely) wrong target. A cgroup would close both, but needs a writable,
+// delegated hierarchy a desktop session does not always have.
+//
 // On Windows there are no process groups nor signals: each child is
 // started suspended, put in a job object of its own created with
 // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, then resumed, so everything it starts
@@ -27,7 +53,9 @@
 // The graceful stop before the kill is the caller's (a sidecar's
 // extension/shutdown and stdin EOF, as on Unix). On darwin the process
 // groups and the watchdog work as on Linux, without the parent-death
-// signal and the environment scan, which are Linux-only.
+// signal, the environment scan, the reaper and the tree walk, which are
+// Linux-only (darwin has no child subreaper and no /proc): a descendant
+// that leaves its group with setsid outlives its run and the host there.
 //
 // Two entry points own the whole life of a child (own group, environment,
 // pipes, registration, killing the tree, reaping):

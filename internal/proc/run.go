@@ -77,7 +77,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		}
 		readers[errR] = stderr
 	}
-	cmd, g, err := s.start(stdin, outW, errW)
+	cmd, g, err := s.start(stdin, outW, errW, true)
 	if err != nil {
 		p.closeAll()
 		return res, err
@@ -103,7 +103,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	select {
 	case res.Exit = <-waited:
 	case <-ctx.Done():
-		g.kill()
+		g.killTree()
 		res.Exit = <-waited // reap; the stop is the error that matters
 		stopped = runErr(ctx, s, ctx.Err())
 	}

@@ -68,11 +68,16 @@ type group struct {
 	forgotten bool
 }
 
-// kill SIGKILLs the whole group unless it was forgotten.
-func (g *group) kill() {
+// killTree SIGKILLs everything under the leader, whatever group or session
+// it moved to (Linux: parent links; see killTree), then the whole group,
+// unless the group was forgotten. A stop before the leader exits uses it:
+// the leader may be the reaper, whose adopted orphans would otherwise go to
+// init when the group's kill ends it.
+func (g *group) killTree() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !g.forgotten {
+		killTree([]int{g.pid}, os.Getpid())
 		KillGroup(g.pid)
 	}
 }
@@ -126,7 +131,10 @@ func (p *pipes) closeAll() {
 // group, watchdog). The files are os.Pipe ends (or nil for /dev/null), so
 // cmd.Wait only waits for the process: a descendant holding a pipe cannot
 // wedge the reap.
-func (s Spec) start(stdin, stdout, stderr *os.File) (*exec.Cmd, *group, error) {
+//
+// reap (Run's one-shot commands) starts the command under the reaper where
+// there is one (Linux, with the watchdog enabled): see runReaper.
+func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *group, error) {
 	if s.Path == "" {
 		return nil, nil, errors.New("start: no command")
 	}
@@ -144,8 +152,27 @@ func (s Spec) start(stdin, stdout, stderr *os.File) (*exec.Cmd, *group, error) {
 	}
 	cmd.SysProcAttr = Attr()
 	setCmdLine(cmd.SysProcAttr, s.CmdLine)
+	var status *os.File
+	if reap {
+		var err error
+		if status, err = withReaper(cmd); err != nil {
+			return nil, nil, err
+		}
+	}
 	if err := Start(cmd); err != nil {
+		if status != nil {
+			_ = status.Close()
+			_ = cmd.ExtraFiles[0].Close()
+		}
 		return nil, nil, err
+	}
+	if status != nil {
+		if err := awaitReaper(cmd, status); err != nil {
+			_ = cmd.Wait() // the reaper exits at once; its group is its own
+			KillGroup(cmd.Process.Pid)
+			Forget(cmd.Process.Pid)
+			return nil, nil, err
+		}
 	}
 	return cmd, &group{pid: cmd.Process.Pid}, nil
 }

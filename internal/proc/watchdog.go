@@ -204,6 +204,14 @@ func ServeWatchdog(r io.Reader) int {
 			delete(groups, pid)
 		}
 	}
+	// First everything under each leader (Linux), wherever it moved: a
+	// one-shot run's reaper has every orphan of its run as a child, and a
+	// sidecar's descendants that called setsid are still under it.
+	leaders := make([]int, 0, len(groups))
+	for pid := range groups {
+		leaders = append(leaders, pid)
+	}
+	killTree(leaders, os.Getpid())
 	for pid := range groups {
 		KillGroup(pid)
 	}

@@ -29,8 +29,14 @@ func TestMain(m *testing.M) {
 	case "cat", "tree", "sleep":
 		os.Exit(playChild(os.Getenv("PROC_TEST_ROLE")))
 	}
+	if play, ok := roles[os.Getenv("PROC_TEST_ROLE")]; ok {
+		os.Exit(play())
+	}
 	os.Exit(testutil.Run(m))
 }
+
+// roles are the parts a platform's own test files add (runner: Linux).
+var roles = map[string]func() int{}
 
 // playHost starts PROC_TEST_PLUGINS copies of the hostile plugin in
 // sigterm-child mode through proc.Spawn (with the watchdog unless
