@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -49,4 +50,40 @@ func entries(servers []Server) map[string]string {
 		out[s.Name] = string(b)
 	}
 	return out
+}
+
+// FuzzStoreLoad: whatever the user's mcp.json holds, Load never panics,
+// trust_hints is taken only as a boolean, and what loads survives a save
+// and a load unchanged, trust included.
+func FuzzStoreLoad(f *testing.F) {
+	f.Add(`{"mcpServers":{"fs":{"command":"npx","trust_hints":true}}}`)
+	f.Add(`{"mcpServers":{"fs":{"command":"npx","trust_hints":"yes"}}}`)
+	f.Add(`{"mcpServers":{"fs":{"command":"npx","trust_hints":null,"env":{"trust_hints":"x"}}}}`)
+	f.Add(`{"mcpServers":{"a_":{"command":"x","trust_hints":true}}}`)
+	f.Add(`{"mcpServers":{"fs":7}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		st := Store{Path: filepath.Join(t.TempDir(), FileName)}
+		if err := os.WriteFile(st.Path, []byte(in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		servers, err := st.Load()
+		if err != nil {
+			return
+		}
+		for _, s := range servers {
+			if err := s.Validate(); err != nil {
+				t.Fatalf("loaded an invalid entry: %v", err)
+			}
+		}
+		if err := st.save(append([]Server(nil), servers...)); err != nil {
+			t.Fatal(err)
+		}
+		back, err := st.Load()
+		if err != nil {
+			t.Fatalf("a saved file does not load: %v", err)
+		}
+		if !reflect.DeepEqual(entries(back), entries(servers)) {
+			t.Fatalf("round trip changed the servers:\n%+v\n%+v", servers, back)
+		}
+	})
 }
