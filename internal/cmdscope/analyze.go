@@ -44,10 +44,11 @@
 //     command); git filter-branch, bisect, submodule, difftool, mergetool,
 //     instaweb, send-email, credential, gui, citool, daemon, for-each-repo,
 //     maintenance; git rebase --exec/-x, clone --upload-pack/-u/--template/
-//     --config/-c, init --template, fetch/pull --upload-pack, pull --rebase,
+//     --config/-c, init --template, fetch/pull --upload-pack,
 //     ls-remote --upload-pack/-u, archive --exec/--remote, push and
 //     send-pack --receive-pack/--exec, fetch-pack --upload-pack/--exec,
-//     grep --open-files-in-pager/-O; go -exec, -toolexec, -vettool; cargo
+//     grep --open-files-in-pager/-O; go -exec, -toolexec, -vettool and -w
+//     (go env -w writes GOFLAGS later go commands obey); cargo
 //     --config; tar --to-command, --use-compress-program, -I,
 //     --checkpoint-action, --info-script, --new-volume-script, -F,
 //     --rsh-command, --rmt-command; rsync -e/--rsh/--rsync-path; zip
@@ -60,7 +61,8 @@
 //     start, pnpm and yarn run/test/start, go generate, go tool); pagers and
 //     editors run what is typed at them (less, more, man, vi, vim, emacs,
 //     nano, ed); git config writes config later git commands obey
-//     (core.fsmonitor, core.pager); a subcommand program whose first
+//     (core.fsmonitor, core.pager), and so do npm, pnpm, yarn and pip
+//     config (npm's script-shell); a subcommand program whose first
 //     argument is an option (`npm --version`), where the subcommand cannot
 //     be proven.
 //   - Program: P with its subcommand, as above.
@@ -289,14 +291,13 @@ func optionRuns(prog string, args []word) string {
 // findOption returns the first argument that is one of long (or an
 // abbreviation of one: GNU tools and git accept unambiguous prefixes; a
 // one-dash long name as find writes them) or a short cluster holding a
-// letter of short. Arguments after "--" are operands.
+// letter of short. Arguments after "--" are checked too: find reads its
+// expression after one, and an operand named like an option is rare
+// enough to ask about.
 func findOption(args []word, long []string, short string) string {
 	for _, a := range args {
 		w := a.text
-		if w == "--" {
-			return ""
-		}
-		if !strings.HasPrefix(w, "-") || w == "-" {
+		if !strings.HasPrefix(w, "-") || w == "-" || w == "--" {
 			continue
 		}
 		n, _, _ := strings.Cut(w, "=")

@@ -51,9 +51,9 @@ var subcommanders = set(
 // line does not show: npm run builds from package.json as make does.
 // Values: true — no rule covers them; false — only the exact line.
 var runSubcommands = map[string]map[string]bool{
-	"npm":    {"exec": true, "x": true, "run": false, "run-script": false, "test": false, "t": false, "start": false, "restart": false, "stop": false, "explore": true},
-	"pnpm":   {"dlx": true, "exec": true, "run": false, "test": false, "start": false},
-	"yarn":   {"dlx": true, "exec": true, "run": false, "test": false, "start": false, "node": true},
+	"npm":    {"config": false, "set": false, "exec": true, "x": true, "run": false, "run-script": false, "test": false, "t": false, "start": false, "restart": false, "stop": false, "explore": true},
+	"pnpm":   {"config": false, "dlx": true, "exec": true, "run": false, "test": false, "start": false},
+	"yarn":   {"config": false, "dlx": true, "exec": true, "run": false, "test": false, "start": false, "node": true},
 	"uv":     {"run": true, "tool": true},
 	"pipx":   {"run": true},
 	"poetry": {"run": true, "shell": true},
@@ -63,6 +63,8 @@ var runSubcommands = map[string]map[string]bool{
 	"nix":    {"run": true, "shell": true, "develop": true},
 	"gh":     {"alias": false, "extension": true, "ext": true},
 	"go":     {"generate": false, "tool": false},
+	"pip":    {"config": false},
+	"pip3":   {"config": false},
 	"dotnet": {"exec": true},
 }
 
@@ -80,7 +82,8 @@ var runOptions = map[string]struct {
 	"zip":   {long: []string{"--test", "--unzip-command"}, short: "T"},
 	"scp":   {long: nil, short: "SoF"},
 	"sftp":  {long: nil, short: "SoF"},
-	"go":    {long: []string{"-exec", "-toolexec", "-vettool"}},
+	// go env -w writes GOFLAGS (a -toolexec) that later go commands obey.
+	"go":    {long: []string{"-exec", "-toolexec", "-vettool", "-w"}},
 	"cargo": {long: []string{"--config"}},
 }
 
@@ -122,7 +125,7 @@ var gitRunOptions = map[string]struct {
 	"clone":      {long: []string{"--upload-pack", "--template", "--config"}, short: "uc"},
 	"init":       {long: []string{"--template"}},
 	"fetch":      {long: []string{"--upload-pack"}},
-	"pull":       {long: []string{"--upload-pack", "--rebase"}},
+	"pull":       {long: []string{"--upload-pack"}},
 	"ls-remote":  {long: []string{"--upload-pack"}, short: "u"},
 	"archive":    {long: []string{"--exec", "--remote"}},
 	"push":       {long: []string{"--receive-pack", "--exec"}},

@@ -13,16 +13,21 @@ func sedRuns(args []word) string {
 		w := args[i].text
 		switch {
 		case w == "--":
+			// Operands follow; the first is the script when no -e gave one.
+			if !explicit && len(scripts) == 0 && i+1 < len(args) {
+				scripts = append(scripts, args[i+1].text)
+			}
 			i = len(args)
-		case w == "-e" || w == "--expression":
+		case w == "-e" || isLong(w, "--expression") && !strings.Contains(w, "="):
 			if i+1 >= len(args) {
 				return "has a sed -e with no script"
 			}
 			scripts, explicit = append(scripts, args[i+1].text), true
 			i++
-		case strings.HasPrefix(w, "--expression="):
-			scripts, explicit = append(scripts, strings.TrimPrefix(w, "--expression=")), true
-		case w == "-f" || strings.HasPrefix(w, "--file") || strings.HasPrefix(w, "-f") ||
+		case isLong(w, "--expression"):
+			_, v, _ := strings.Cut(w, "=")
+			scripts, explicit = append(scripts, v), true
+		case strings.HasPrefix(w, "--f") || strings.HasPrefix(w, "-f") ||
 			strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.ContainsAny(w[1:], "fe") && !strings.HasPrefix(w, "-i"):
 			return "runs a sed script the line does not show (or one the parser cannot read): " + quoteWord(w)
 		case w == "-l":
@@ -151,4 +156,11 @@ func sedDelimited(s string, i int, d byte) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// isLong reports whether w (before any =) is long or a GNU abbreviation of
+// it ("--expr" for "--expression").
+func isLong(w, long string) bool {
+	n, _, _ := strings.Cut(w, "=")
+	return len(n) > 2 && strings.HasPrefix(long, n)
 }
