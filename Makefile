@@ -16,24 +16,36 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
 	@./scripts/run-demo.sh "$(DEMO_DIR)"
 
 ## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt,
-## generated-file drift, the real app started under Xvfb (screenshot and logs in ci-logs/) and
+## generated-file drift, the trust decoders' fuzz targets (fuzz-check), the real app started under Xvfb (screenshot and logs in ci-logs/) and
 ## driven end to end with xdotool (type, send, approve, answer a prompt, check the session);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
 	$(GO) test -race -count=1 ./...
+	$(MAKE) fuzz-check
 	bash scripts/xvfb-start-test.sh
 	bash scripts/xvfb-e2e.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
+
+## fuzz-check: the fuzz targets of what decides trust run for FUZZ_TIME each on top of their
+## seed corpus (make test runs it): the command-line parser that scopes approvals, the MCP tool
+## names, the hook lines' plugin-root references
+FUZZ_TIME ?= 20s
+FUZZ_TARGETS := internal/cmdscope:FuzzAnalyze internal/mcp:FuzzToolName internal/host/hook:FuzzRootReference
+fuzz-check:
+	@for t in $(FUZZ_TARGETS); do \
+		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) ./$${t%%:*} || exit 1; \
+	done
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:
