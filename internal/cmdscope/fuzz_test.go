@@ -8,17 +8,23 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/cmdscope"
 )
 
-// FuzzAnalyze: no panics; a line holding an operator, an expansion or a
+// FuzzAnalyze: no panics (the sed script reader included); a stored
+// prefix reads back as itself; a line holding an operator, an expansion or a
 // control character is never covered by a rule; whatever a rule may cover
 // re-parses into the same words and the same scope; a scope covers the
 // line it came from.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"echo hi", "LANG=C echo hi", "git -c a=b x", "find . -exec x {} +", `sh -c "x"`,
 		"go test ./...", "git -C d status", `a\ b 'c d' "e\"f"`, "sed 's/a/b/e'", "cmd.exe /c x", "python -c 1",
-		"tar xIf p a", "git clone --upl=x u", "echo x;y", "echo $(x)", "echo \x00", "'"} {
+		"tar xIf p a", "git clone --upl=x u", "echo x;y", "echo $(x)", "echo \x00", "'",
+		"sed -n '/a/,/b/{s/x/y/gw out\n}' f", "sed --expr='1~2!y/ab/cd/;$q' f", "sed -- '\\,x,d' f", "git status", "ls"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
+		// A stored prefix (settings) reads back as the scope it names.
+		if p := cmdscope.ParsePrefix(cmd); p.Program != "" && cmdscope.ParsePrefix(p.Prefix()) != p {
+			t.Fatalf("prefix %q: %+v reads back as %+v", cmd, p, cmdscope.ParsePrefix(p.Prefix()))
+		}
 		a := cmdscope.Analyze(cmd)
 		s, ok := a.Scope()
 		if (a.Kind == cmdscope.Once) == ok {
