@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -58,12 +57,10 @@ func (s Server) Transport() string {
 // true unless set false).
 func (s Server) Starts() bool { return s.AutoStart == nil || *s.AutoStart }
 
-var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
-
 // Validate reports the first thing wrong with the entry, naming the field.
 func (s Server) Validate() error {
-	if !serverName.MatchString(s.Name) || strings.Contains(s.Name, "__") || strings.HasSuffix(s.Name, "_") {
-		return fmt.Errorf("mcp server %q: the name must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit, with no \"__\" and no '_' at the end (the tool names mcp__<server>__<tool> must tell servers apart)", s.Name)
+	if err := mcpspec.CheckName(s.Name); err != nil {
+		return err
 	}
 	switch t := s.Transport(); t {
 	case TypeStdio:

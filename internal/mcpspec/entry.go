@@ -8,10 +8,33 @@
 // never accept an entry the runtime then rejects as unknown.
 //
 // What an entry means (its transport defaults, which fields a transport
-// needs, how a name is checked) stays with the package that runs servers:
-// this package holds the shape and nothing else, so it sits at the bottom
-// with the other shared building blocks.
+// needs) stays with the package that runs servers: this package holds the
+// shape, and the one rule for a server's name (CheckName), which both
+// layers must apply alike or a package installs whose servers the runtime
+// then refuses. It sits at the bottom with the other shared building
+// blocks.
 package mcpspec
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
+
+// CheckName reports what is wrong with a server's name (the key of its
+// entry), or nil. Tools are named mcp__<server>__<tool>; a name with no
+// "__" that does not end with '_' (nor starts with one) makes the first
+// "__" after mcp__ the end of the server's name, so no two (server, tool)
+// pairs ever make one tool name: server "a" with tool "_x" is mcp__a___x,
+// which a server "a_" with tool "x" would also be.
+func CheckName(name string) error {
+	if !serverName.MatchString(name) || strings.Contains(name, "__") || strings.HasSuffix(name, "_") {
+		return fmt.Errorf("mcp server %q: the name must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit, with no \"__\" and no '_' at the end (the tool names mcp__<server>__<tool> must tell servers apart)", name)
+	}
+	return nil
+}
 
 // Server is one mcpServers entry with the Reasonix host's JSON names. The
 // real host rejects a camelCase autoStart: strict decoders of Server report
