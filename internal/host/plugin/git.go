@@ -58,8 +58,9 @@ const stagingMaxAge = time.Hour
 // A clone has a deadline: a server that accepts and then says nothing
 // kept git (and its staging folder) waiting forever. cloneTimeout bounds
 // the whole clone; over HTTP git also gives up when less than
-// lowSpeedLimit bytes a second arrive for lowSpeedTime, and over ssh the
-// connection has its own timeout (unless the user set GIT_SSH_COMMAND).
+// lowSpeedLimit bytes a second arrive for lowSpeedTime. ssh is left as the
+// user configured it (GIT_SSH_COMMAND would override their core.sshCommand):
+// the overall deadline bounds it.
 var cloneTimeout = 5 * time.Minute
 
 const (
@@ -134,9 +135,6 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	}
 	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0",
 		"GIT_HTTP_LOW_SPEED_LIMIT="+lowSpeedLimit, "GIT_HTTP_LOW_SPEED_TIME="+lowSpeedTime)
-	if os.Getenv("GIT_SSH_COMMAND") == "" {
-		env = append(env, "GIT_SSH_COMMAND=ssh -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=2")
-	}
 	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir, Env: env, Combined: true, OutputCap: 2048})
 	if err == nil {
 		err = res.Exit
