@@ -25,11 +25,14 @@ const (
 // elicitWindow is the span ElicitPerMinute counts over.
 const elicitWindow = time.Minute
 
-// elicitGate counts one server's elicitations. Over stdio nothing ties an
-// elicitation to the call it belongs to, so it is charged to the oldest
-// call in flight that has some of its allowance left: with one call at a
-// time (the agent's way) that is the call itself, and with several the
-// total never exceeds ElicitPerCall times the calls in flight.
+// elicitGate counts one server's elicitations. One a call's result asks
+// for (the protocol's multi-round-trip way) is fulfilled within the call,
+// whose context names it, and is charged to it. One the server sends as a
+// request of its own (older protocol versions) names no call: it is
+// charged to the oldest call in flight that has some of its allowance
+// left; with one call at a time (the agent's way) that is the call itself,
+// and with several the total never exceeds ElicitPerCall times the calls
+// in flight.
 type elicitGate struct {
 	perCall, perMinute int
 
@@ -77,10 +80,15 @@ func (g *elicitGate) end(c *callElicits) (declined int, why string) {
 	return c.declined, c.why
 }
 
-// admit reports whether one more elicitation, at now, may be asked. When
-// it may not, notice is true for the first decline outside any call in a
-// window (a call's declines are reported when it ends).
-func (g *elicitGate) admit(now time.Time) (ok, notice bool, why string) {
+// callKey carries a call's *callElicits in the context of the call, which
+// an elicitation fulfilled within the call is handled with.
+type callKey struct{}
+
+// admit reports whether one more elicitation, at now, may be asked; own
+// is the call it was asked within, when known. When it may not, notice is
+// true for the first decline outside any call in a window (a call's
+// declines are reported when it ends).
+func (g *elicitGate) admit(now time.Time, own *callElicits) (ok, notice bool, why string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	cut := 0
@@ -90,12 +98,15 @@ func (g *elicitGate) admit(now time.Time) (ok, notice bool, why string) {
 	g.recent = g.recent[cut:]
 	var call *callElicits
 	for _, c := range g.calls {
-		if c.asked < g.perCall {
+		if c.asked < g.perCall && (own == nil || c == own) {
 			call = c
 			break
 		}
 	}
 	switch {
+	case own != nil && call == nil:
+		why = fmt.Sprintf("at most %d per tool call", g.perCall)
+		call = own
 	case len(g.calls) > 0 && call == nil:
 		why = fmt.Sprintf("at most %d per tool call", g.perCall)
 		call = g.calls[0]
@@ -129,7 +140,8 @@ func declinedNotice(server string, n int, why string) string {
 }
 
 func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	ok, notice, why := s.elicits.admit(time.Now())
+	own, _ := ctx.Value(callKey{}).(*callElicits)
+	ok, notice, why := s.elicits.admit(time.Now(), own)
 	if !ok {
 		if notice {
 			msg := fmt.Sprintf("MCP server %s asks too often: its elicitations are declined without asking (%s)", s.cfg.Name, why)

@@ -44,7 +44,7 @@ func TestElicitGate(t *testing.T) {
 					}
 					ok, noticed := 0, 0
 					for range st.asks {
-						yes, notice, _ := g.admit(time.Now())
+						yes, notice, _ := g.admit(time.Now(), nil)
 						if yes {
 							ok++
 						}
@@ -64,4 +64,27 @@ func TestElicitGate(t *testing.T) {
 			})
 		})
 	}
+}
+
+// An elicitation asked within a call (its context names the call) is
+// charged to that call, not to an older one in flight.
+func TestElicitGateChargesTheAskingCall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := newElicitGate(0, 0)
+		older, asking := g.begin(), g.begin()
+		for i, want := range []bool{true, true, true, false, false} {
+			if ok, _, _ := g.admit(time.Now(), asking); ok != want {
+				t.Fatalf("ask %d of the second call: %v, want %v", i+1, ok, want)
+			}
+		}
+		if ok, _, _ := g.admit(time.Now(), older); !ok {
+			t.Fatal("the older call's allowance was spent by the other")
+		}
+		if n, why := g.end(asking); n != 2 || why != "at most 3 per tool call" {
+			t.Fatalf("the asking call reports %d declined (%q)", n, why)
+		}
+		if n, _ := g.end(older); n != 0 {
+			t.Fatalf("the older call reports %d declined", n)
+		}
+	})
 }

@@ -365,7 +365,7 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, pr
 		params.SetProgressToken(tok)
 	}
 	share := s.elicits.begin()
-	res, err := session.CallTool(ctx, params)
+	res, err := session.CallTool(context.WithValue(ctx, callKey{}, share), params)
 	declined, reason := s.elicits.end(share)
 	if declined > 0 {
 		s.m.log.Warn("mcp elicitations declined", "server", s.cfg.Name, "tool", tool, "declined", declined, "why", reason)

@@ -227,6 +227,32 @@ func TestElicitationFloodIsBounded(t *testing.T) {
 	}
 }
 
+// Two calls flooding at once each get their own three: an elicitation a
+// call's result asks for is charged to that call.
+func TestConcurrentFloodsEachGetTheirOwnAllowance(t *testing.T) {
+	c := &counting{}
+	m := started(t, Options{Handshake: 60 * time.Second, Elicit: c}, hostile(t, "flood", nil))
+	results := make(chan string, 2)
+	for range 2 {
+		go func() {
+			res, err := m.Call(context.Background(), "mcp__flood__flood", json.RawMessage(`{"n":20}`), nil)
+			if err != nil {
+				results <- err.Error()
+				return
+			}
+			results <- res.Text
+		}()
+	}
+	for range 2 {
+		if got := <-results; !strings.HasPrefix(got, "accepted=3 declined=17 ") {
+			t.Errorf("a call got %q, want its own 3", got)
+		}
+	}
+	if got := c.n.Load(); got != 6 {
+		t.Fatalf("the user was asked %d times, want 6", got)
+	}
+}
+
 // ${CLAUDE_PLUGIN_ROOT} becomes the package's root as text and the server
 // is exec'd with its arguments as a list: a root holding spaces, quotes,
 // $(...) and non-ASCII reaches the server as one argument and runs
