@@ -352,7 +352,11 @@ func sessionApprovals(p agent.Permissions, workspace string) []agent.Rule {
 // ("run_command: git … in /w, this session").
 func describeApproval(r agent.Rule, lifetime string) string {
 	what := r.Tool
-	switch {
+	switch sc := r.Scope(); {
+	case r.Tool == "run_command" && (sc.Program != "" || sc.Exact != ""):
+		// What the rule covers as the core reads it: an exact-line rule
+		// must not read as a prefix of wider commands.
+		what += ": " + sc.String()
 	case r.CommandPrefix != "":
 		what += ": " + r.CommandPrefix + " …"
 	case r.Tool == "run_command":

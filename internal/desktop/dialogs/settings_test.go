@@ -169,7 +169,11 @@ func TestDescribeApproval(t *testing.T) {
 		life string
 		want string
 	}{
-		{agent.Rule{Tool: "run_command", Workspace: "/ws", CommandPrefix: "git"}, "this session", "run_command: git … in /ws, this session"},
+		{agent.Rule{Tool: "run_command", Workspace: "/ws", CommandPrefix: "git"}, "this session", "run_command: `git …` in /ws, this session"},
+		{agent.Rule{Tool: "run_command", Workspace: "/ws", CommandPrefix: "go test"}, "always", "run_command: `go test …` in /ws, always"},
+		// An exact-line rule covers that line only, and must not read as a prefix.
+		{agent.Rule{Tool: "run_command", Workspace: "/ws", CommandPrefix: "python3 -c 'print(1)'", Exact: true}, "always",
+			"run_command: `python3 -c 'print(1)'` (exactly this line) in /ws, always"},
 		{agent.Rule{Tool: "run_command", Workspace: "/ws"}, "this session", "run_command: every command in /ws, this session"},
 		{agent.Rule{Tool: "write_file"}, "always", "write_file in every workspace, always"},
 	} {
