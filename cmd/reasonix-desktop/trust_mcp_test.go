@@ -132,24 +132,40 @@ func TestTrustMCPReadOnlyHintNeedsTheUser(t *testing.T) {
 
 // One tool call asking 50 times: three questions reach the terminal, the
 // rest are declined unasked, and the result says so naming the server.
+// Both ways a server asks: within the call's result (hostilemcp, the
+// protocol's multi-round-trip way) and as requests of its own (a server
+// on the TypeScript SDK, as the reference servers are).
 func TestTrustMCPElicitationFlood(t *testing.T) {
 	h, add := mcpTrustHost(t)
 	if r := add("flood"); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
-	stdin := "o\n" + strings.Repeat("yes\n", 60)
-	r := h.echoChat(stdin, "--prompt", `call mcp__flood__flood {"n":50}`)
-	out := r.stdout + r.stderr
-	if r.code != 0 {
-		t.Fatalf("exit %d:\n%s", r.code, out)
+	root := testutil.ModuleRoot(t)
+	sdkDir := filepath.Join(root, "testdata", "mcp-servers", "node_modules", "@modelcontextprotocol", "sdk")
+	if _, err := os.Stat(sdkDir); err != nil {
+		t.Fatalf("the TypeScript MCP SDK is not installed (run `make mcp-servers`): %v", err)
 	}
-	for _, w := range []string{"accepted=3 declined=47", "declined 47 elicitation request(s) from MCP server flood"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("output lacks %q:\n%s", w, out)
-		}
+	script := filepath.Join(root, "internal", "mcp", "testdata", "floodmcp.mjs")
+	if r := h.run("", "mcp", "add", "ts", "--", testutil.Node(t), script, sdkDir); r.code != 0 {
+		t.Fatal(r.stderr)
 	}
-	if n := strings.Count(out, "MCP server flood asks"); n != 3 {
-		t.Errorf("the user was asked %d times, want 3:\n%s", n, out)
+	for _, server := range []string{"flood", "ts"} {
+		t.Run(server, func(t *testing.T) {
+			stdin := "o\n" + strings.Repeat("yes\n", 60)
+			r := h.echoChat(stdin, "--prompt", "call mcp__"+server+`__flood {"n":50}`)
+			out := r.stdout + r.stderr
+			if r.code != 0 {
+				t.Fatalf("exit %d:\n%s", r.code, out)
+			}
+			for _, w := range []string{"accepted=3 declined=47", "declined 47 elicitation request(s) from MCP server " + server} {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if n := strings.Count(out, "MCP server "+server+" asks"); n != 3 {
+				t.Errorf("the user was asked %d times, want 3:\n%s", n, out)
+			}
+		})
 	}
 }
 

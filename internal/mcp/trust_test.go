@@ -227,6 +227,31 @@ func TestElicitationFloodIsBounded(t *testing.T) {
 	}
 }
 
+// The same flood from a server on the TypeScript SDK, whose elicitations
+// are requests of their own (the older protocol's way, which the issue's
+// 32,397 in 15 s used): three reach the user, the rest are declined.
+func TestElicitationFloodOfRequestsIsBounded(t *testing.T) {
+	sdkDir := filepath.Join(testutil.ModuleRoot(t), "testdata", "mcp-servers", "node_modules", "@modelcontextprotocol", "sdk")
+	if _, err := os.Stat(sdkDir); err != nil {
+		t.Fatalf("the TypeScript MCP SDK is not installed (run `make mcp-servers`): %v", err)
+	}
+	script, err := filepath.Abs(filepath.Join("testdata", "floodmcp.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &counting{}
+	m := started(t, Options{Handshake: 60 * time.Second, Elicit: c},
+		Server{Name: "ts", Server: mcpspec.Server{Command: testutil.Node(t), Args: []string{script, sdkDir}}})
+	res, err := m.Call(context.Background(), "mcp__ts__flood", json.RawMessage(`{"n":50}`), nil)
+	if err != nil || !strings.HasPrefix(res.Text, "accepted=3 declined=47 ") ||
+		!strings.Contains(res.Text, "declined 47 elicitation request(s) from MCP server ts") {
+		t.Fatalf("call: %+v %v", res, err)
+	}
+	if got := c.n.Load(); got != 3 {
+		t.Fatalf("the user was asked %d times, want 3", got)
+	}
+}
+
 // Two calls flooding at once each get their own three: an elicitation a
 // call's result asks for is charged to that call.
 func TestConcurrentFloodsEachGetTheirOwnAllowance(t *testing.T) {
