@@ -330,10 +330,12 @@ func validateRel(r *relPaths) error {
 			return merr(protocol.JoinPath("mcpServers", name), "invalid MCP server name %q", name)
 		}
 		// Tools are named mcp__<server>__<tool>: a "__" in the server name
-		// makes that ambiguous, and the MCP runtime refuses the whole
-		// package's servers for it; refusing here names the server.
-		if strings.Contains(name, "__") {
-			return merr(protocol.JoinPath("mcpServers", name), `MCP server name %q contains "__" (tool names are mcp__<server>__<tool>; rename the server)`, name)
+		// or a '_' at its end makes that ambiguous (server a_ with tool x
+		// and server a with tool _x), and the MCP runtime refuses the whole
+		// package's servers for it; refusing here, by the runtime's own
+		// rule, names the server at install.
+		if err := mcpspec.CheckName(name); err != nil {
+			return merr(protocol.JoinPath("mcpServers", name), `MCP server name %q cannot name tools apart (tool names are mcp__<server>__<tool>: no "__" and no '_' at the end; rename the server)`, name)
 		}
 	}
 	return nil

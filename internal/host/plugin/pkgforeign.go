@@ -287,6 +287,9 @@ func claudeMCP(pfs *PackageFS, out *relPaths) []string {
 		for strings.Contains(id, "__") {
 			id = strings.ReplaceAll(id, "__", "_")
 		}
+		// A '_' at the end would make its tool names ambiguous too
+		// (mcpspec.CheckName): "a__" folds to "a", not "a_".
+		id = strings.TrimRight(id, "_")
 		if _, dup := out.MCPServers[id]; dup || !protocol.ValidPluginName(id) {
 			warnings = append(warnings, fmt.Sprintf("%s: MCP server %q maps to duplicate or invalid internal name %q", claudeMCPFile, name, id))
 			continue

@@ -200,9 +200,11 @@ func TestMCPServerNameWithDoubleUnderscore(t *testing.T) {
 	for _, tc := range []struct {
 		name, manifest, file, body, err string
 	}{
-		{"native", ManifestFile, "", "", `mcpServers.a__b: MCP server name "a__b" contains "__"`},
-		{"contributes", ManifestFile, "", "", `MCP server name "x__y" contains "__"`},
+		{"native", ManifestFile, "", "", `mcpServers.a__b: MCP server name "a__b" cannot name tools apart`},
+		{"native trailing underscore", ManifestFile, "", "", `mcpServers.a_: MCP server name "a_" cannot name tools apart`},
+		{"contributes", ManifestFile, "", "", `MCP server name "x__y" cannot name tools apart`},
 		{"claude .mcp.json", ClaudeManifestFile, claudeMCPFile, `{"mcpServers":{"a__b":{"command":"srv"}}}`, ""},
+		{"claude .mcp.json trailing", ClaudeManifestFile, claudeMCPFile, `{"mcpServers":{"a_b__":{"command":"srv"}}}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newStore(t)
@@ -210,6 +212,8 @@ func TestMCPServerNameWithDoubleUnderscore(t *testing.T) {
 			switch tc.name {
 			case "native":
 				write(t, filepath.Join(root, tc.manifest), `{"apiVersion":"reasonix.io/plugin/v2","name":"p","version":"1.0.0","mcpServers":{"a__b":{"command":"srv"}}}`)
+			case "native trailing underscore":
+				write(t, filepath.Join(root, tc.manifest), `{"apiVersion":"reasonix.io/plugin/v2","name":"p","version":"1.0.0","mcpServers":{"a_":{"command":"srv"}}}`)
 			case "contributes":
 				write(t, filepath.Join(root, tc.manifest), `{"apiVersion":"reasonix.io/plugin/v2","name":"p","version":"1.0.0","contributes":{"mcpServers":{"ok":{"command":"srv"},"x__y":{"command":"srv"}}}}`)
 			default:
