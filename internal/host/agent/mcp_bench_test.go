@@ -33,7 +33,9 @@ func callTurnCore(b *testing.B, interceptors int) *agent.Core {
 			"env": map[string]any{"NOOP_POINTS": strings.Join(all, ",")}}}))
 	}
 	m := mcp.NewManager(mcp.Options{Handshake: time.Minute})
-	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}}})
+	// TrustHints: the benchmark times a call that runs (echo says it is
+	// read-only); without the user's trust it would be asked, and denied.
+	m.Start([]mcp.Server{{Name: "ev", TrustHints: true, Server: mcpspec.Server{Command: testutil.Node(b), Args: []string{testutil.MCPServer(b, "server-everything"), "stdio"}}}})
 	if err := m.WaitStarted(context.Background()); err != nil {
 		b.Fatal(err)
 	}
