@@ -38,9 +38,10 @@ test: deps mcp-servers lint check-generated
 
 ## fuzz-check: the fuzz targets of what decides trust run for FUZZ_TIME each on top of their
 ## seed corpus (make test runs it): the command-line parser that scopes approvals, the MCP tool
-## names, the hook lines' plugin-root references
+## names, the hook lines' plugin-root references, the names a package file is opened by
 FUZZ_TIME ?= 20s
-FUZZ_TARGETS := internal/cmdscope:FuzzAnalyze internal/mcp:FuzzToolName internal/host/hook:FuzzRootReference
+FUZZ_TARGETS := internal/cmdscope:FuzzAnalyze internal/mcp:FuzzToolName internal/host/hook:FuzzRootReference \
+                internal/host/plugin:FuzzPackageFSName
 fuzz-check:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \

@@ -40,7 +40,7 @@ WINE_LANE_DIR="${WINE_LANE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reasonix-wine-la
 OUT="$WINE_LANE_DIR/out"
 PRE="$OUT/prebuilt"
 # The packages whose tests run as Windows binaries.
-WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/proc internal/host/hook internal/host/sidecar internal/conformance protocol internal/redact internal/content internal/atomicfile}"
+WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/proc internal/host/hook internal/host/sidecar internal/conformance protocol internal/redact internal/content internal/atomicfile internal/cmdscope internal/host/plugin internal/host/skill}"
 # Per-binary bound: a test that hangs under wine must not hang CI.
 WIN_TEST_TIMEOUT="${WIN_TEST_TIMEOUT:-300}"
 WIN_GUI="${WIN_GUI:-1}"
