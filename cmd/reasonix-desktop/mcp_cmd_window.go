@@ -26,7 +26,7 @@ func (s *mcpWindowSource) Servers() []desktop.MCPServer {
 	tools := map[string][]desktop.MCPTool{}
 	for _, t := range s.m.Tools() {
 		tools[t.Server] = append(tools[t.Server], desktop.MCPTool{Name: t.Name, Description: t.Description,
-			ReadOnly: t.ReadOnly, Destructive: t.Destructive, Enabled: !t.Disabled})
+			ReadOnly: t.ReadOnly, Destructive: t.Destructive, HintsTrusted: t.HintsTrusted, Enabled: !t.Disabled})
 	}
 	var out []desktop.MCPServer
 	for _, st := range s.m.Servers() {

@@ -27,8 +27,12 @@ type MCPServer struct {
 // MCPTool is one tool of a server and whether the model is offered it.
 type MCPTool struct {
 	Name, Description     string
-	ReadOnly, Destructive bool
-	Enabled               bool
+	ReadOnly, Destructive bool // the server's own claims (annotations)
+	// HintsTrusted: the user chose to trust the server's claims, so a
+	// read-only tool runs without asking; otherwise the claim is only
+	// the server's word and the call is asked about.
+	HintsTrusted bool
+	Enabled      bool
 }
 
 // MCPSource is the host's MCP servers.
@@ -164,8 +168,10 @@ func (w *MCPServers) showSelected() {
 func (w *MCPServers) toolCheck(t MCPTool) fyne.CanvasObject {
 	label := termsafe.Visible(t.Name)
 	switch {
+	case t.ReadOnly && t.HintsTrusted:
+		label += "  (read-only: runs without asking)"
 	case t.ReadOnly:
-		label += "  (read-only)"
+		label += "  (says read-only; asked: its server's hints are not trusted)"
 	case t.Destructive:
 		label += "  (may change things: asked every time)"
 	}
