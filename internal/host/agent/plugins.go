@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -211,7 +210,9 @@ func (p *Plugins) Manifest(name string) (PluginManifest, error) {
 		}
 		slices.Sort(out.EnvNames)
 	}
-	data, err := os.ReadFile(filepath.Join(r.Root, filepath.FromSlash(plugin.ManifestPath(pkg.Kind))))
+	// Inside the package, as every read of its files (a manifest swapped
+	// for a link after the load must not be read from elsewhere).
+	data, err := plugin.ReadPackageFile(r.Root, filepath.FromSlash(plugin.ManifestPath(pkg.Kind)), plugin.MaxPackageFileBytes)
 	if err != nil {
 		return PluginManifest{}, fmt.Errorf("cannot read the manifest: %w", err)
 	}
