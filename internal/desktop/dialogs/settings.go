@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -448,8 +447,16 @@ func envNames(root string, declared []string) []string {
 	for _, k := range declared {
 		seen[k] = true
 	}
+	// The README is opened inside the package root (os.Root): a README
+	// that is a link out of the package must not be read, as no package
+	// file is (DESIGN, "Approvals and confinement").
+	pkg, err := os.OpenRoot(root)
+	if err != nil {
+		return sortedNames(seen)
+	}
+	defer pkg.Close()
 	for _, name := range []string{"README.md", "README"} {
-		f, err := os.Open(filepath.Join(root, name))
+		f, err := pkg.Open(name)
 		if err != nil {
 			continue
 		}
@@ -460,8 +467,12 @@ func envNames(root string, declared []string) []string {
 		}
 		break
 	}
-	out := make([]string, 0, len(seen))
-	for n := range seen {
+	return sortedNames(seen)
+}
+
+func sortedNames(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for n := range set {
 		out = append(out, n)
 	}
 	sort.Strings(out)
