@@ -145,8 +145,9 @@ func killAll(pids []int) {
 
 // No process a one-shot command starts outlives its run, however it
 // leaves: when the command exits, when the run is stopped, and when the
-// host is SIGKILLed mid-run. Each escapee is checked gone as soon as Run
-// returns (the reaper killed and reaped them before it exited).
+// host is SIGKILLed mid-run. Each escapee is checked gone, and reaped, as
+// soon as Run returns (the reaper killed and reaped them before it exited,
+// a stopped run's included).
 func TestNothingARunStartsOutlivesIt(t *testing.T) {
 	for _, mode := range []string{"exit", "cancel", "host killed"} {
 		t.Run(mode, func(t *testing.T) {
@@ -175,6 +176,12 @@ func TestNothingARunStartsOutlivesIt(t *testing.T) {
 			}
 			if left := tagged(tag); len(left) > 0 {
 				t.Fatalf("escapees %v outlived the run (%+v)", left, r)
+			}
+			// Reaped too, not left as zombies for init to reap (or not).
+			for _, pid := range pids {
+				if _, err := os.Stat(fmt.Sprintf("/proc/%d", pid)); err == nil {
+					t.Errorf("escapee %d is still in /proc after the run: not reaped", pid)
+				}
 			}
 		})
 	}

@@ -104,7 +104,17 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	case res.Exit = <-waited:
 	case <-ctx.Done():
 		g.killTree()
-		res.Exit = <-waited // reap; the stop is the error that matters
+		// Reap; the stop is the error that matters. A reaper ends once it
+		// reaped what was killed; one that does not (its command stopped
+		// it, say) is killed.
+		bound := time.NewTimer(DrainWait)
+		select {
+		case res.Exit = <-waited:
+		case <-bound.C:
+			g.kill()
+			res.Exit = <-waited
+		}
+		bound.Stop()
 		stopped = runErr(ctx, s, ctx.Err())
 	}
 	g.forget()

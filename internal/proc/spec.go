@@ -64,20 +64,37 @@ var ErrTimeout = errors.New("timed out")
 // kill and forget may be called from any goroutine.
 type group struct {
 	pid       int
+	reaper    bool // the leader is the reaper (see runReaper)
 	mu        sync.Mutex
 	forgotten bool
 }
 
 // killTree SIGKILLs everything under the leader, whatever group or session
 // it moved to (Linux: parent links; see killTree), then the whole group,
-// unless the group was forgotten. A stop before the leader exits uses it:
-// the leader may be the reaper, whose adopted orphans would otherwise go to
-// init when the group's kill ends it.
+// unless the group was forgotten. A stop before the leader exits uses it.
+// A reaper leader is spared: it reaps what was killed (killed with it, its
+// children would be re-parented to init, which may leave them zombies)
+// and then exits as its killed command did; kill ends a reaper that does
+// not.
 func (g *group) killTree() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.forgotten {
+		return
+	}
+	if g.reaper {
+		killTree([]int{g.pid}, g.pid)
+		return
+	}
+	killTree([]int{g.pid}, os.Getpid())
+	KillGroup(g.pid)
+}
+
+// kill SIGKILLs the whole group unless it was forgotten.
+func (g *group) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if !g.forgotten {
-		killTree([]int{g.pid}, os.Getpid())
 		KillGroup(g.pid)
 	}
 }
@@ -174,5 +191,5 @@ func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *grou
 			return nil, nil, err
 		}
 	}
-	return cmd, &group{pid: cmd.Process.Pid}, nil
+	return cmd, &group{pid: cmd.Process.Pid, reaper: status != nil}, nil
 }
