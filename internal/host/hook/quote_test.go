@@ -1,7 +1,9 @@
 package hook_test
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -142,4 +144,44 @@ func FuzzRootReference(f *testing.F) {
 			t.Fatalf("%q: the root's text is in %q", line, got)
 		}
 	})
+}
+
+// Where PowerShell is installed (pwsh, or Windows PowerShell), a script
+// under a hostile root runs in every quoting of the root.
+func TestRootQuotedForPowerShell(t *testing.T) {
+	shell := "pwsh"
+	if _, err := exec.LookPath("pwsh"); err != nil {
+		if _, err := exec.LookPath("powershell"); err != nil || runtime.GOOS != "windows" {
+			t.Skip("no PowerShell here")
+		}
+		shell = "powershell"
+	}
+	sep := string(filepath.Separator)
+	for _, name := range []string{"my plugin", "it's", "x$(New-Item PWN)", "中文 目录"} {
+		for _, line := range []string{
+			"${CLAUDE_PLUGIN_ROOT}" + sep + "say.ps1 one",
+			`& "$CLAUDE_PLUGIN_ROOT` + sep + `say.ps1" one`,
+			`Get-Content '${CLAUDE_PLUGIN_ROOT}` + sep + `word.txt'`,
+		} {
+			dir := t.TempDir()
+			root := filepath.Join(dir, name)
+			if err := os.MkdirAll(root, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			_ = os.WriteFile(filepath.Join(root, "say.ps1"), []byte("Write-Output \"ran $args\"\n"), 0o644)
+			_ = os.WriteFile(filepath.Join(root, "word.txt"), []byte("ran one\n"), 0o644)
+			p := plugin.Package{Name: "demo", Root: root, Hooks: map[string][]plugin.Hook{
+				"Stop": {{Command: line, ShellCommand: true, Shell: shell}}}}
+			r := hook.NewRunner(nil, nil)
+			rep := r.Run(context.Background(), nil, hook.Resolve([]plugin.Package{p}, hook.Env{Workspace: root}),
+				hook.Payload{Event: hook.Stop, Cwd: root})
+			r.Close()
+			if len(rep.Outcomes) != 1 || strings.TrimSpace(rep.Outcomes[0].Stdout) != "ran one" {
+				t.Errorf("%s under %q: %+v", line, name, rep.Outcomes)
+			}
+			if _, err := os.Stat(filepath.Join(root, "PWN")); err == nil {
+				t.Fatalf("the root's name ran a command under %q", name)
+			}
+		}
+	}
 }
