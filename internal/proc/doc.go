@@ -26,10 +26,11 @@
 // behind, even after setsid, env -i, nohup or a double fork, is re-parented
 // to it rather than to init; when the command exits it kills and reaps all
 // of them before it exits as the command did. A stop before the end (the
-// run's timeout, its chat ending, Child.Kill) and the watchdog at the
-// host's death first kill the whole tree under each leader (killTree:
-// every process found is stopped, the tree read again until nothing new
-// appears, then all are killed), then the group. The reaper also gets
+// run's timeout, its chat ending) kills everything under the reaper, which
+// reaps it and exits; Child.Kill and the watchdog at the host's death kill
+// the whole tree under each leader (killTree: every process found is
+// stopped, the tree read again until nothing new appears, then all are
+// killed), then the group. The reaper also gets
 // SIGTERM as its parent-death signal and kills its own tree then, so a run
 // is cleaned up with the host even without the watchdog. The reaper costs
 // one exec of the host binary per run; without EnableWatchdog (or once the
@@ -38,7 +39,10 @@
 // What remains on Linux: a long-running child started by Spawn (a sidecar,
 // an xdev extension) has no reaper, so a process it double-forks and then
 // clears the environment of is re-parented to init and survives it; while
-// the sidecar lives its descendants are found under it. Pids are read and
+// the sidecar lives its descendants are found under it. A command that
+// kills its own reaper (its parent: a signal between processes of one user
+// cannot be refused) dies with it by its parent-death signal, but what it
+// had started outside its group by then goes to init. Pids are read and
 // signalled, so a pid reused between the read and the kill is a (very
 // unlikely) wrong target. A cgroup would close both, but needs a writable,
 // delegated hierarchy a desktop session does not always have.
