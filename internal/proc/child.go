@@ -56,7 +56,7 @@ func Spawn(ctx context.Context, s Spec) (*Child, error) {
 		p.closeAll()
 		return nil, err
 	}
-	cmd, g, err := s.start(inR, outW, errW, false)
+	cmd, g, err := s.start(inR, outW, errW, true)
 	if err != nil {
 		p.closeAll()
 		return nil, err
@@ -100,7 +100,8 @@ func (c *Child) reap() {
 	close(c.done)
 }
 
-// Pid is the child's pid, which is also its process group's id.
+// Pid is the process group's id: the child's pid, or its reaper's where
+// it runs under one (Linux, with the watchdog; see the package doc).
 func (c *Child) Pid() int { return c.g.pid }
 
 // Tail is the child's stderr ring (redacted when read).

@@ -18,34 +18,33 @@
 // moment between the spawn and its registration.
 //
 // Linux follows parent links too, which nothing a process does can cut
-// short: its pid's parent is always known. A one-shot Run (a hook, the
-// agent's run_command) starts its command under a reaper, the host binary
-// re-executed with ReapCommand (served from this package's init): the
-// reaper is the group's leader, makes itself the child subreaper of what
-// it starts (PR_SET_CHILD_SUBREAPER), so everything the command leaves
+// short: its pid's parent is always known. Every child (a hook, the agent's
+// run_command, a sidecar, an MCP server) starts under a reaper, the host
+// binary re-executed with ReapCommand (served from this package's init):
+// the reaper is the group's leader, makes itself the child subreaper of
+// what it starts (PR_SET_CHILD_SUBREAPER), so everything the command leaves
 // behind, even after setsid, env -i, nohup or a double fork, is re-parented
 // to it rather than to init; when the command exits it kills and reaps all
-// of them before it exits as the command did. A stop before the end (the
-// run's timeout, its chat ending) kills everything under the reaper, which
-// reaps it and exits; Child.Kill and the watchdog at the host's death kill
+// of them before it exits as the command did. A stop before the end (a
+// run's timeout, its chat ending, Child.Kill) kills everything under the
+// reaper, which reaps it and exits; the watchdog at the host's death kills
 // the whole tree under each leader (killTree: every process found is
 // stopped, the tree read again until nothing new appears, then all are
-// killed), then the group. The reaper also gets
-// SIGTERM as its parent-death signal and kills its own tree then, so a run
-// is cleaned up with the host even without the watchdog. The reaper costs
-// one exec of the host binary per run; without EnableWatchdog (or once the
-// watchdog broke) runs go without it.
+// killed), then the group. The reaper also gets SIGTERM as its parent-death
+// signal and kills its own tree then, so a run is cleaned up with the host
+// even without the watchdog. The reaper costs one exec of the host binary
+// per child (about 11 ms, 2 MB of its own memory while it waits); without
+// EnableWatchdog (or once the watchdog broke) children go without it.
+// Child.Pid is then the reaper's pid (the group's), and killing it kills
+// the command by its parent-death signal.
 //
-// What remains on Linux: a long-running child started by Spawn (a sidecar,
-// an xdev extension) has no reaper, so a process it double-forks and then
-// clears the environment of is re-parented to init and survives it; while
-// the sidecar lives its descendants are found under it. A command that
-// kills its own reaper (its parent: a signal between processes of one user
-// cannot be refused) dies with it by its parent-death signal, but what it
-// had started outside its group by then goes to init. Pids are read and
-// signalled, so a pid reused between the read and the kill is a (very
-// unlikely) wrong target. A cgroup would close both, but needs a writable,
-// delegated hierarchy a desktop session does not always have.
+// What remains on Linux: a command that kills its own reaper (its parent: a
+// signal between processes of one user cannot be refused) dies with it by
+// its parent-death signal, but what it had started outside its group by
+// then goes to init. Pids are read and signalled, so a pid reused between
+// the read and the kill is a (very unlikely) wrong target. A cgroup would
+// close both, but needs a writable, delegated hierarchy a desktop session
+// does not always have.
 //
 // On Windows there are no process groups nor signals: each child is
 // started suspended, put in a job object of its own created with

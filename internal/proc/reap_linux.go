@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,24 +14,29 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ReapCommand is the hidden first argument that makes the host binary a
-// one-shot run's reaper (see runReaper): `<host> __reasonix-reap <path>
-// <args>...`. It is served from this package's init, before main, so no
+// ReapCommand is the hidden argument that makes the host binary a child's
+// reaper (see runReaper): `<host> __reasonix-reap`, the command to run read
+// from its fd 3. It is served from this package's init, before main, so no
 // command-line parsing of the host's sees it.
 const ReapCommand = "__reasonix-reap"
 
-// reapStatusFD is the reaper's fd 3: it writes why the command could not
-// start there, or closes it once the command runs.
-const reapStatusFD = 3
+// The reaper's extra files: it reads the command (a JSON array: path, then
+// arguments) from fd 3 to EOF, and writes why the command could not start
+// to fd 4, or closes it once the command runs. The command is not in the
+// reaper's own arguments, so only the command's process shows it.
+const (
+	reapArgvFD   = 3
+	reapStatusFD = 4
+)
 
 func init() {
-	if len(os.Args) >= 3 && os.Args[1] == ReapCommand {
-		os.Exit(runReaper(os.Args[2], os.Args[3:]))
+	if len(os.Args) == 2 && os.Args[1] == ReapCommand {
+		os.Exit(runReaper())
 	}
 }
 
 // reaperPath is the binary that serves ReapCommand: the host's, as the
-// watchdog is (EnableWatchdog); "" runs one-shot commands without it.
+// watchdog is (EnableWatchdog); "" runs children without it.
 func reaperPath() string {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
@@ -40,40 +46,71 @@ func reaperPath() string {
 	return wd.path
 }
 
+// reaperLink is the host's side of one reaper's start.
+type reaperLink struct {
+	argv           []byte   // the command, JSON
+	name           string   // the command's path, for errors
+	argvW, statusR *os.File // the host's ends
+	child          []*os.File
+}
+
 // withReaper makes cmd (built, not started) run under the reaper: the
 // reaper is the process started, in the group, and it starts the command.
-// It returns the read end of the reaper's status pipe (the caller passes
-// it to awaitReaper once started), or nil when cmd runs as it is.
-func withReaper(cmd *exec.Cmd) (*os.File, error) {
+// It returns the link the caller passes to awaitReaper once started (or
+// closes if the start failed), or nil when cmd runs as it is.
+func withReaper(cmd *exec.Cmd) (*reaperLink, error) {
 	self := reaperPath()
 	if self == "" || cmd.Err != nil {
 		return nil, nil
 	}
-	r, w, err := os.Pipe()
+	argv, err := json.Marshal(append([]string{cmd.Path}, cmd.Args[1:]...))
 	if err != nil {
-		return nil, fmt.Errorf("reaper status pipe: %w", err)
+		return nil, fmt.Errorf("reaper for %s: %w", cmd.Path, err)
 	}
-	cmd.Args = append([]string{self, ReapCommand, cmd.Path}, cmd.Args[1:]...)
-	cmd.Path = self
-	cmd.ExtraFiles = []*os.File{w}
+	argvR, argvW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("reaper for %s: %w", cmd.Path, err)
+	}
+	statusR, statusW, err := os.Pipe()
+	if err != nil {
+		_, _ = argvR.Close(), argvW.Close()
+		return nil, fmt.Errorf("reaper for %s: %w", cmd.Path, err)
+	}
+	link := &reaperLink{argv: argv, name: cmd.Path, argvW: argvW, statusR: statusR, child: []*os.File{argvR, statusW}}
+	cmd.Path, cmd.Args = self, []string{self, ReapCommand}
+	cmd.ExtraFiles = link.child // fds 3 and 4
 	// No parent-death SIGKILL for the reaper: when the host dies it must
 	// live to kill its tree (it gets SIGTERM for that, see runReaper), and
 	// the watchdog finds everything under it.
 	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
-	return r, nil
+	return link, nil
 }
 
-// awaitReaper reads the reaper's status: EOF once the command started, or
-// the reason it could not, which is Start's error.
-func awaitReaper(cmd *exec.Cmd, r *os.File) error {
-	_ = cmd.ExtraFiles[0].Close() // the reaper has its copy
-	b, err := io.ReadAll(io.LimitReader(r, 4096))
-	_ = r.Close()
-	if err != nil {
-		return fmt.Errorf("start %s: reaper status: %w", cmd.Args[2], err)
+// close closes every end (the start failed).
+func (l *reaperLink) close() {
+	for _, f := range append(l.child, l.argvW, l.statusR) {
+		_ = f.Close()
 	}
-	if len(b) > 0 {
-		return fmt.Errorf("start %s: %s", cmd.Args[2], b)
+}
+
+// awaitReaper hands the started reaper its command and reads its status:
+// EOF once the command started, or the reason it could not, which is
+// Start's error.
+func awaitReaper(l *reaperLink) error {
+	for _, f := range l.child {
+		_ = f.Close() // the reaper has its copies
+	}
+	_, werr := l.argvW.Write(l.argv)
+	_ = l.argvW.Close()
+	b, err := io.ReadAll(io.LimitReader(l.statusR, 4096))
+	_ = l.statusR.Close()
+	switch {
+	case len(b) > 0:
+		return fmt.Errorf("start %s: %s", l.name, b)
+	case werr != nil:
+		return fmt.Errorf("start %s: handing it to the reaper: %w", l.name, werr)
+	case err != nil:
+		return fmt.Errorf("start %s: reaper status: %w", l.name, err)
 	}
 	return nil
 }
@@ -84,21 +121,33 @@ func awaitReaper(cmd *exec.Cmd, r *os.File) error {
 // than to init. When the command exits it kills all of them, then exits
 // as the command did (the same code, or the same signal). When the host
 // dies (its parent-death SIGTERM) it kills its whole tree at once.
-func runReaper(path string, args []string) int {
+func runReaper() int {
+	// The command must hold neither file.
+	syscall.CloseOnExec(reapArgvFD)
+	syscall.CloseOnExec(reapStatusFD)
 	status := os.NewFile(reapStatusFD, "reaper-status")
-	syscall.CloseOnExec(reapStatusFD) // the command must not hold it
 	fail := func(err error) int {
 		if status != nil {
 			_, _ = fmt.Fprint(status, err)
 		}
 		return 127
 	}
+	var argv []string
+	if in := os.NewFile(reapArgvFD, "reaper-argv"); in == nil {
+		return fail(errors.New("no command on fd 3"))
+	} else if err := json.NewDecoder(in).Decode(&argv); err != nil || len(argv) == 0 {
+		return fail(fmt.Errorf("reading the command from fd 3: %v", err))
+	} else {
+		_ = in.Close()
+	}
+	path, args := argv[0], argv[1:]
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fail(fmt.Errorf("become a subreaper: %w", err))
 	}
+	// Caught, not ignored: an ignored signal stays ignored in the command
+	// across exec, a caught one is back to its default there.
 	hostGone := make(chan os.Signal, 1)
 	signal.Notify(hostGone, syscall.SIGTERM)
-	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGPIPE)
 	cmd := exec.Command(path, args...)
 	cmd.Env = execEnviron()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -110,6 +159,14 @@ func runReaper(path string, args []string) int {
 	}
 	if status != nil {
 		_ = status.Close()
+	}
+	// The command has its stdio; the reaper's copies would keep the host's
+	// pipes open past the command's end.
+	if null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0); err == nil {
+		for fd := range 3 {
+			_ = unix.Dup3(int(null.Fd()), fd, 0)
+		}
+		_ = null.Close()
 	}
 	self := os.Getpid()
 	waited := make(chan error, 1)

@@ -87,6 +87,8 @@ func playRunner() int {
 	s := proc.Spec{Path: os.Getenv("PROC_TEST_PATH"), Args: []string{"-c", os.Getenv("PROC_TEST_SCRIPT")},
 		Env: append(os.Environ(), "PROC_TEST_ROLE=")}
 	switch os.Getenv("PROC_TEST_RUN") {
+	case "spawn", "spawn-hold":
+		return playSpawner(s)
 	case "exit":
 		s.Stdin = os.Stdin
 	case "cancel":
@@ -100,6 +102,21 @@ func playRunner() int {
 	b, _ := json.Marshal(out)
 	fmt.Println(string(b))
 	_, _ = io.Copy(io.Discard, os.Stdin)
+	return 0
+}
+
+// playSpawner starts s through proc.Spawn (as a sidecar is), and kills it
+// when the runner's stdin closes ("spawn"), or never ("spawn-hold").
+func playSpawner(s proc.Spec) int {
+	c, err := proc.Spawn(context.Background(), s)
+	if err != nil {
+		fmt.Printf("{\"err\":%q}\n", err.Error())
+		return 0
+	}
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	c.Kill("the test")
+	_ = c.Wait(context.Background())
+	fmt.Println(`{"code":-1}`)
 	return 0
 }
 
@@ -145,23 +162,24 @@ func killAll(pids []int) {
 
 // No process a one-shot command starts outlives its run, however it
 // leaves: when the command exits, when the run is stopped, and when the
-// host is SIGKILLed mid-run. Each escapee is checked gone, and reaped, as
+// host is SIGKILLed mid-run; nor one a long-running child (a sidecar, an
+// MCP server) starts, when it is killed and when the host is. Each escapee is checked gone, and reaped, as
 // soon as Run returns (the reaper killed and reaped them before it exited,
 // a stopped run's included).
 func TestNothingARunStartsOutlivesIt(t *testing.T) {
-	for _, mode := range []string{"exit", "cancel", "host killed"} {
+	for _, mode := range []string{"exit", "cancel", "host killed", "spawn", "spawn-hold"} {
 		t.Run(mode, func(t *testing.T) {
 			tag := fmt.Sprintf("%d%d", os.Getpid(), time.Now().UnixNano()%1e6)
 			script := escapeScript(tag) + "read x\n"
 			runMode := mode
 			if mode != "exit" {
 				script = escapeScript(tag) + "exec sleep 1000\n"
-				runMode = map[string]string{"cancel": "cancel", "host killed": "hold"}[mode]
+				runMode = map[string]string{"cancel": "cancel", "host killed": "hold", "spawn": "spawn", "spawn-hold": "spawn-hold"}[mode]
 			}
 			runner, stdin, result := startRunner(t, runMode, "/bin/sh", script)
 			pids := waitTagged(t, tag)
 			t.Cleanup(func() { killAll(pids) })
-			if mode == "host killed" {
+			if mode == "host killed" || mode == "spawn-hold" {
 				if err := runner.Process.Signal(syscall.SIGKILL); err != nil {
 					t.Fatal(err)
 				}
@@ -203,6 +221,7 @@ func TestReapedRunReportsTheCommand(t *testing.T) {
 	}{
 		{name: "output and code", path: "/bin/sh", script: "echo out; echo err >&2; exit 3", want: runnerResult{Code: 3, Stdout: "out\n", Stderr: "err\n"}},
 		{name: "environment", path: "/bin/sh", script: `printf '%s|%s' "$PROC_TEST_RUN" "$PROC_TEST_ROLE"`, want: runnerResult{Stdout: "exit|"}},
+		{name: "signal dispositions", path: "/bin/sh", script: "grep SigIgn /proc/self/status", want: runnerResult{Stdout: sigIgn(t)}},
 		{name: "signal", path: "/bin/sh", script: "kill -9 $$", want: runnerResult{Code: -1}},
 		{name: "cannot start", path: noExec, want: runnerResult{Code: -1}, errHas: "permission denied"},
 		{name: "no such program", path: filepath.Join(dir, "missing"), want: runnerResult{Code: -1}, errHas: "no such file"},
@@ -217,4 +236,20 @@ func TestReapedRunReportsTheCommand(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sigIgn is this process's line of ignored signals, which a command
+// started through the runner inherits as it is, no more.
+func sigIgn(t *testing.T) string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if strings.HasPrefix(line, "SigIgn:") {
+			return line + "\n"
+		}
+	}
+	t.Fatal("no SigIgn in /proc/self/status")
+	return ""
 }

@@ -2,17 +2,18 @@
 
 package proc
 
-import (
-	"os"
-	"os/exec"
-)
+import "os/exec"
 
 // withReaper: only Linux has child subreapers; elsewhere a one-shot
 // command runs as it is (Windows' job objects hold its whole tree; see the
 // package doc for darwin).
-func withReaper(*exec.Cmd) (*os.File, error) { return nil, nil }
+func withReaper(*exec.Cmd) (*reaperLink, error) { return nil, nil }
 
-func awaitReaper(*exec.Cmd, *os.File) error { return nil }
+type reaperLink struct{}
+
+func (*reaperLink) close() {}
+
+func awaitReaper(*reaperLink) error { return nil }
 
 // killTree: parent links are read from /proc, on Linux only.
 func killTree([]int, int) int { return 0 }

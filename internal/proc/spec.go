@@ -149,8 +149,8 @@ func (p *pipes) closeAll() {
 // cmd.Wait only waits for the process: a descendant holding a pipe cannot
 // wedge the reap.
 //
-// reap (Run's one-shot commands) starts the command under the reaper where
-// there is one (Linux, with the watchdog enabled): see runReaper.
+// reap starts the command under the reaper where there is one (Linux,
+// with the watchdog enabled): see runReaper.
 func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *group, error) {
 	if s.Path == "" {
 		return nil, nil, errors.New("start: no command")
@@ -169,27 +169,26 @@ func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *grou
 	}
 	cmd.SysProcAttr = Attr()
 	setCmdLine(cmd.SysProcAttr, s.CmdLine)
-	var status *os.File
+	var link *reaperLink
 	if reap {
 		var err error
-		if status, err = withReaper(cmd); err != nil {
+		if link, err = withReaper(cmd); err != nil {
 			return nil, nil, err
 		}
 	}
 	if err := Start(cmd); err != nil {
-		if status != nil {
-			_ = status.Close()
-			_ = cmd.ExtraFiles[0].Close()
+		if link != nil {
+			link.close()
 		}
 		return nil, nil, err
 	}
-	if status != nil {
-		if err := awaitReaper(cmd, status); err != nil {
+	if link != nil {
+		if err := awaitReaper(link); err != nil {
 			_ = cmd.Wait() // the reaper exits at once; its group is its own
 			KillGroup(cmd.Process.Pid)
 			Forget(cmd.Process.Pid)
 			return nil, nil, err
 		}
 	}
-	return cmd, &group{pid: cmd.Process.Pid, reaper: status != nil}, nil
+	return cmd, &group{pid: cmd.Process.Pid, reaper: link != nil}, nil
 }
