@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/reasonix/reasonix-desktop/internal/host/hook"
 	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 )
@@ -55,6 +57,12 @@ func TestRootQuotedForCmd(t *testing.T) {
 			{"bare percent", `%REASONIX_PLUGIN_ROOT%\say.cmd one`, "ran one", true},
 		} {
 			t.Run(name+"/"+l.name, func(t *testing.T) {
+				if strings.Contains(name, "%") && underWine() {
+					// cmd.exe expands %VAR% in one pass; wine 8's cmd
+					// expands again inside the value it put in (newer
+					// wine no longer does).
+					t.Skip("wine's cmd expands %VAR% inside an expanded value")
+				}
 				dir := t.TempDir()
 				root := filepath.Join(dir, name)
 				if err := os.MkdirAll(root, 0o755); err != nil {
@@ -80,4 +88,9 @@ func TestRootQuotedForCmd(t *testing.T) {
 			})
 		}
 	}
+}
+
+// underWine: the test runs under wine (its ntdll exports wine_get_version).
+func underWine() bool {
+	return windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil
 }

@@ -24,6 +24,8 @@ import "strings"
 // expansion comes first, but it is one pass (a % in the value is not
 // expanded again) and the reference is always inside double quotes, where
 // & | < > ^ are plain text; a Windows path cannot hold a double quote.
+// (Wine 8's cmd, the Windows test lane's, does expand %VAR% again inside
+// a value it put in: a root holding %NAME% breaks there, not on Windows.)
 // cmd's delayed expansion (!VAR!, which would read a ! in the value) is
 // off unless the user's registry turns it on; that case is not covered.
 

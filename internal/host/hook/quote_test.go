@@ -156,6 +156,10 @@ func TestRootQuotedForPowerShell(t *testing.T) {
 		}
 		shell = "powershell"
 	}
+	// Wine has a powershell.exe that runs nothing: only a real one counts.
+	if out, _ := exec.Command(shell, "-NoProfile", "-Command", "Write-Output ok").Output(); strings.TrimSpace(string(out)) != "ok" {
+		t.Skipf("%s here is not a working PowerShell (said %q)", shell, out)
+	}
 	sep := string(filepath.Separator)
 	for _, name := range []string{"my plugin", "it's", "x$(New-Item PWN)", "中文 目录"} {
 		for _, line := range []string{
