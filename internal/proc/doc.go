@@ -33,8 +33,9 @@
 // killed), then the group. The reaper also gets SIGTERM as its parent-death
 // signal and kills its own tree then, so a run is cleaned up with the host
 // even without the watchdog. The reaper costs one exec of the host binary
-// per child (about 11 ms, 2 MB of its own memory while it waits); without
-// EnableWatchdog (or once the watchdog broke) children go without it.
+// per child (about 11 ms, 2 MB of its own memory while it waits); it is
+// /proc/self/exe, so a binary replaced or removed on disk while the host
+// runs still serves it. Without EnableWatchdog children go without it.
 // Child.Pid is then the reaper's pid (the group's), and killing it kills
 // the command by its parent-death signal.
 //

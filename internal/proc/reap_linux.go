@@ -35,14 +35,13 @@ func init() {
 	}
 }
 
-// reaperPath is the binary that serves ReapCommand: the host's, as the
-// watchdog is (EnableWatchdog); "" runs children without it.
+// reaperPath is the host binary's name, set with the watchdog
+// (EnableWatchdog); "" runs children without the reaper. A watchdog that
+// could not start does not stop the reaper: it cleans up at its own
+// parent-death signal.
 func reaperPath() string {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	if wd.broken {
-		return ""
-	}
 	return wd.path
 }
 
@@ -77,7 +76,11 @@ func withReaper(cmd *exec.Cmd) (*reaperLink, error) {
 		return nil, fmt.Errorf("reaper for %s: %w", cmd.Path, err)
 	}
 	link := &reaperLink{argv: argv, name: cmd.Path, argvW: argvW, statusR: statusR, child: []*os.File{argvR, statusW}}
-	cmd.Path, cmd.Args = self, []string{self, ReapCommand}
+	// This very binary serves ReapCommand (this package's init), and
+	// /proc/self/exe is it even once its file was replaced or removed (an
+	// upgrade while the host runs): the reaper always speaks this host's
+	// protocol. The name shown is the host's.
+	cmd.Path, cmd.Args = "/proc/self/exe", []string{self, ReapCommand}
 	cmd.ExtraFiles = link.child // fds 3 and 4
 	// No parent-death SIGKILL for the reaper: when the host dies it must
 	// live to kill its tree (it gets SIGTERM for that, see runReaper), and

@@ -82,6 +82,9 @@ func init() { roles["runner"] = playRunner }
 func playRunner() int {
 	self, _ := os.Executable()
 	proc.EnableWatchdog(self, nil, append(os.Environ(), "PROC_TEST_ROLE=watchdog"), nil)
+	if os.Getenv("PROC_TEST_REMOVE_SELF") != "" {
+		_ = os.Remove(self) // as an upgrade or uninstall while the host runs
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := proc.Spec{Path: os.Getenv("PROC_TEST_PATH"), Args: []string{"-c", os.Getenv("PROC_TEST_SCRIPT")},
@@ -127,10 +130,22 @@ type runnerResult struct {
 }
 
 // startRunner starts the runner part with a pipe to its stdin.
-func startRunner(t *testing.T, mode, path, script string) (cmd *exec.Cmd, stdin io.WriteCloser, result func() runnerResult) {
+func startRunner(t *testing.T, mode, path, script string, env ...string) (cmd *exec.Cmd, stdin io.WriteCloser, result func() runnerResult) {
 	t.Helper()
-	cmd = exec.Command(os.Args[0], "-test.run=^$")
+	bin := os.Args[0]
+	if len(env) > 0 { // the runner may remove its binary: a copy
+		bin = filepath.Join(t.TempDir(), "runner")
+		b, err := os.ReadFile(os.Args[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd = exec.Command(bin, "-test.run=^$")
 	cmd.Env = append(os.Environ(), "PROC_TEST_ROLE=runner", "PROC_TEST_RUN="+mode, "PROC_TEST_PATH="+path, "PROC_TEST_SCRIPT="+script)
+	cmd.Env = append(cmd.Env, env...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -252,4 +267,14 @@ func sigIgn(t *testing.T) string {
 	}
 	t.Fatal("no SigIgn in /proc/self/status")
 	return ""
+}
+
+// The host binary's file removed while it runs (an upgrade or uninstall):
+// the reaper is still this binary, and commands still run.
+func TestReaperOutlivesItsBinaryFile(t *testing.T) {
+	_, stdin, result := startRunner(t, "exit", "/bin/sh", "echo still here", "PROC_TEST_REMOVE_SELF=1")
+	_ = stdin.Close()
+	if r := result(); r.Code != 0 || r.Stdout != "still here\n" || r.Err != "" {
+		t.Fatalf("%+v", r)
+	}
 }
