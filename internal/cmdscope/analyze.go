@@ -28,11 +28,21 @@
 //     screen, tmux, gdb, lldb, valgrind, perf, hyperfine, entr, faketime,
 //     fakeroot, proxychains, torsocks, firejail, bwrap, sandbox-exec,
 //     caffeinate, cpulimit, catchsegv, systemd-run, run-parts, ssh,
-//     dbus-launch, the builtins exec, command, builtin, eval, source, .,
+//     dbus-launch, numactl, setpriv, cgexec, capsh, prlimit, setarch,
+//     linux32, linux64, arch, xvfb-run, dbus-run-session, chpst, softlimit,
+//     unbuffer, rlwrap, nsjail, systemd-nspawn, machinectl, lxc-attach,
+//     sshpass, retry, watchexec, nodemon, concurrently, chronic, ifne, sem,
+//     flatpak-spawn, ccache, distcc, icecc, trickle, torify, tsocks,
+//     eatmydata, tini, dumb-init, gosu, su-exec, daemonize,
+//     start-stop-daemon, sudoedit, wine, wine64, mono, taskpolicy; the
+//     schedulers crontab, at, batch, launchctl, schtasks (they run a
+//     command later); the builtins exec, command, builtin, eval, source, .,
 //     trap, fc, every shell (sh, bash, dash, zsh, ksh, mksh, ash, fish,
 //     csh, tcsh, yash, posh, cmd, powershell, pwsh), Windows launchers
-//     (start, Start-Process, Invoke-Expression, iex, wsl, cscript, wscript,
-//     mshta, rundll32, regsvr32, msiexec, explorer), run-a-package tools
+//     (start, Start-Process, Invoke-Expression, iex, Invoke-Command, icm,
+//     Invoke-Item, ii, wsl, cscript, wscript, mshta, rundll32, regsvr32,
+//     msiexec, explorer, forfiles, wmic, runas, pcalua, conhost, winpty,
+//     cygstart), the shells elvish, nu, xonsh, rc, es, run-a-package tools
 //     (npx, bunx, pnpx, uvx, npm exec/x, pnpm dlx/exec, yarn dlx/exec, uv
 //     run/tool, pipx run, poetry run, pdm run, conda run, bundle exec, nix
 //     run/shell/develop, dotnet exec, gh extension) and openers (xdg-open,
@@ -56,7 +66,10 @@
 //     commands, the s///e and s///w flags and -f script files.
 //   - Exact: only this exact line is covered. Interpreters run code the
 //     line does not show (python, perl, ruby, node, deno, bun, php, lua,
-//     java, osascript, awk and its kin, jq, …); build runners run a file's
+//     java, osascript, awk and its kin, jq, octave, m4, dc, gnuplot,
+//     pandoc, ansible, msbuild, …), clients with a shell escape in what
+//     they read (sqlite3 .shell, psql and mysql \!, mail ~!, ftp !); build
+//     runners run a file's
 //     recipes (make, ninja, just, rake, cmake, mvn, gradle, npm run/test/
 //     start, pnpm and yarn run/test/start, go generate, go tool); pagers and
 //     editors run what is typed at them (less, more, man, vi, vim, emacs,

@@ -36,6 +36,18 @@ func TestAnalyzeKinds(t *testing.T) {
 		{"rsync -av a/ b/", want{cmdscope.Program, "rsync", ""}},
 		{"npm install", want{cmdscope.Program, "npm", "install"}},
 		{"/usr/bin/env", once},
+		// Wrappers beyond the common ones: each runs the program it is given.
+		{"numactl --interleave=all touch pwn", once},
+		{"xvfb-run touch pwn", once},
+		{"setpriv --reuid=1 touch pwn", once},
+		{"ccache touch pwn", once},
+		{"wine cmd /c x", once},
+		{"forfiles /c \"cmd /c x\"", once},
+		{"crontab jobs.txt", once},
+		{"at -f job now", once},
+		// Clients with a shell escape run what they read: the exact line only.
+		{"sqlite3 db.sqlite", want{cmdscope.Exact, "sqlite3", ""}},
+		{"psql -c 'select 1'", want{cmdscope.Exact, "psql", ""}},
 		// Operators, expansions and other shell syntax: never provable.
 		{"echo x; touch pwn", once},
 		{"echo x && touch pwn", once},

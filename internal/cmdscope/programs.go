@@ -13,6 +13,14 @@ var wrappers = set(
 	"screen", "tmux", "gdb", "lldb", "valgrind", "perf", "hyperfine", "entr", "faketime", "fakeroot",
 	"proxychains", "proxychains4", "torsocks", "firejail", "bwrap", "sandbox-exec", "caffeinate",
 	"cpulimit", "catchsegv", "systemd-run", "run-parts", "ssh", "dbus-launch",
+	"numactl", "setpriv", "cgexec", "capsh", "prlimit", "setarch", "linux32", "linux64", "arch",
+	"xvfb-run", "dbus-run-session", "chpst", "softlimit", "unbuffer", "rlwrap", "nsjail",
+	"systemd-nspawn", "machinectl", "lxc-attach", "sshpass", "retry", "watchexec", "nodemon",
+	"concurrently", "chronic", "ifne", "sem", "flatpak-spawn", "ccache", "distcc", "icecc", "trickle",
+	"torify", "tsocks", "eatmydata", "tini", "dumb-init", "gosu", "su-exec", "daemonize",
+	"start-stop-daemon", "sudoedit", "wine", "wine64", "mono", "taskpolicy",
+	// Schedulers run a command later, outside this call.
+	"crontab", "at", "batch", "launchctl", "schtasks",
 	// Shell builtins that run text or another program, or run code on a
 	// signal or exit.
 	"exec", "command", "builtin", "eval", "source", ".", "trap", "fc",
@@ -20,6 +28,8 @@ var wrappers = set(
 	"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh",
 	"cmd", "powershell", "pwsh", "start", "start-process", "invoke-expression", "iex", "wsl", "wslhost",
 	"cscript", "wscript", "mshta", "rundll32", "regsvr32", "msiexec", "explorer",
+	"forfiles", "wmic", "runas", "pcalua", "conhost", "winpty", "cygstart", "invoke-command", "icm",
+	"invoke-item", "ii", "elvish", "nu", "xonsh", "rc", "es",
 	// Run a package fetched by name, or open a file with whatever handles it.
 	"npx", "bunx", "pnpx", "uvx", "xdg-open", "open", "gio", "kde-open", "gnome-open",
 )
@@ -29,7 +39,10 @@ var wrappers = set(
 var interpreters = set(
 	"python", "python2", "python3", "py", "pypy", "pypy3", "perl", "ruby", "node", "nodejs", "deno", "bun",
 	"php", "lua", "luajit", "tclsh", "wish", "rscript", "r", "julia", "java", "jshell", "groovy", "scala",
-	"osascript", "awk", "gawk", "mawk", "nawk", "jq",
+	"osascript", "awk", "gawk", "mawk", "nawk", "jq", "octave", "m4", "dc", "gnuplot", "pandoc",
+	"ansible", "ansible-playbook", "msbuild",
+	// Clients with a shell escape (\!, .shell, ~!) in what they read.
+	"sqlite3", "psql", "mysql", "mariadb", "mail", "mailx", "ftp",
 	// Build runners run the recipes of a file in the workspace.
 	"make", "gmake", "nmake", "ninja", "just", "rake", "cmake", "meson", "scons", "ant", "mvn", "gradle", "gradlew",
 	// Pagers and editors run commands typed at them (!cmd, :!cmd).
