@@ -207,3 +207,27 @@ func TestTrustHookDaemonsDieWithTheKilledHost(t *testing.T) {
 	_ = cmd.Wait()
 	testutil.WaitDead(t, pids...)
 }
+
+// An MCP server (a long-running child, as a sidecar is) that starts the
+// same daemons and never answers: stopped at its handshake bound, it
+// takes every one of them with it, and the chat ends with none left.
+func TestTrustMCPServerDaemonsDieWithTheServer(t *testing.T) {
+	t.Setenv("REASONIX_MCP_HANDSHAKE_TIMEOUT", "2s")
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	tag, ready := partCTag(), filepath.Join(t.TempDir(), "ready")
+	t.Cleanup(func() { partCKill(partCTagged(tag)) })
+	if r := h.run("", "mcp", "add", "daemons", "--", "/bin/sh", "-c", partCEscapes(tag, ready)+"exec sleep 120\n"); r.code != 0 {
+		t.Fatalf("mcp add: %d\n%s", r.code, r.stderr)
+	}
+	r := h.chat("hello")
+	if !strings.Contains(r.stderr, "mcp server daemons did not start") {
+		t.Fatalf("the silent server was not given up on:\n%s%s", r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(ready); err != nil || strings.TrimSpace(string(b)) != "started" {
+		t.Fatalf("the server never started its daemons: %v", err)
+	}
+	if left := partCTagged(tag); len(left) > 0 {
+		t.Fatalf("daemons %v outlived their MCP server and the chat", left)
+	}
+}
