@@ -144,9 +144,10 @@ func runReaper() int {
 		_ = in.Close()
 	}
 	path, args := argv[0], argv[1:]
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return fail(fmt.Errorf("become a subreaper: %w", err))
-	}
+	// A kernel or sandbox that refuses it leaves the reaper a plain
+	// parent: the command still runs, its tree is still killed by parent
+	// links while it runs, only orphans are lost to init.
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	// Caught, not ignored: an ignored signal stays ignored in the command
 	// across exec, a caught one is back to its default there.
 	hostGone := make(chan os.Signal, 1)
