@@ -88,7 +88,7 @@ func playRunner() int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	s := proc.Spec{Path: os.Getenv("PROC_TEST_PATH"), Args: []string{"-c", os.Getenv("PROC_TEST_SCRIPT")},
-		Env: append(os.Environ(), "PROC_TEST_ROLE=")}
+		Env: append(os.Environ(), "PROC_TEST_ROLE="), Dir: os.Getenv("PROC_TEST_DIR")}
 	switch os.Getenv("PROC_TEST_RUN") {
 	case "spawn", "spawn-hold":
 		return playSpawner(s)
@@ -231,6 +231,7 @@ func TestReapedRunReportsTheCommand(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, path, script string
+		dir                string
 		want               runnerResult
 		errHas             string
 	}{
@@ -239,10 +240,15 @@ func TestReapedRunReportsTheCommand(t *testing.T) {
 		{name: "signal dispositions", path: "/bin/sh", script: "grep SigIgn /proc/self/status", want: runnerResult{Stdout: sigIgn(t)}},
 		{name: "signal", path: "/bin/sh", script: "kill -9 $$", want: runnerResult{Code: -1}},
 		{name: "cannot start", path: noExec, want: runnerResult{Code: -1}, errHas: "permission denied"},
+		{name: "no such folder", path: "/bin/sh", script: "true", dir: filepath.Join(dir, "gone"), want: runnerResult{Code: -1}, errHas: "start /bin/sh (under the reaper): "},
 		{name: "no such program", path: filepath.Join(dir, "missing"), want: runnerResult{Code: -1}, errHas: "no such file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, stdin, result := startRunner(t, "exit", c.path, c.script)
+			var env []string
+			if c.dir != "" {
+				env = append(env, "PROC_TEST_DIR="+c.dir)
+			}
+			_, stdin, result := startRunner(t, "exit", c.path, c.script, env...)
 			_ = stdin.Close()
 			r := result()
 			if r.Code != c.want.Code || r.Stdout != c.want.Stdout || r.Stderr != c.want.Stderr ||

@@ -9,7 +9,7 @@ import "os/exec"
 // package doc for darwin).
 func withReaper(*exec.Cmd) (*reaperLink, error) { return nil, nil }
 
-type reaperLink struct{}
+type reaperLink struct{ name string }
 
 func (*reaperLink) close() {}
 

@@ -179,6 +179,7 @@ func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *grou
 	if err := Start(cmd); err != nil {
 		if link != nil {
 			link.close()
+			return nil, nil, fmt.Errorf("start %s (under the reaper): %w", link.name, err)
 		}
 		return nil, nil, err
 	}
