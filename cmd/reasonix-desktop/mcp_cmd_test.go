@@ -159,12 +159,14 @@ func TestHeadlessChatCallsMCPToolsThroughThePolicy(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	for _, add := range [][]string{
-		{"ev", "--", node, srv, "stdio"},
+		// Trusted hints: echo says it is read-only, so the non-interactive
+		// chat runs it without asking (untrusted, it would be declined).
+		{"--trust-hints", "ev", "--", node, srv, "stdio"},
 		{"hangs", "--", node, "-e", "setInterval(() => {}, 1000)"},
 		{"crashes", "--", node, "-e", "console.error('fatal: no config'); process.exit(3)"},
 	} {
 		if r := h.run("", append([]string{"mcp", "add"}, add...)...); r.code != 0 {
-			t.Fatalf("add %s: %s", add[0], r.stderr)
+			t.Fatalf("add %v: %s", add, r.stderr)
 		}
 	}
 	chat := func() cliResult {

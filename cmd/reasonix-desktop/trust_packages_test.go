@@ -241,7 +241,7 @@ func TestPackagesInstallRefusesDoubleUnderscoreServer(t *testing.T) {
 	h := newHost(t)
 	dir := packagesNoCode(t, "twoline", `{"mcpServers":{"ok":{"command":"true"},"a__b":{"command":"true"}}}`, nil)
 	r := h.run("", "plugin", "install", "--yes", dir)
-	if r.code == 0 || !strings.Contains(r.stderr, `MCP server name "a__b" contains "__"`) {
+	if r.code == 0 || !strings.Contains(r.stderr, `MCP server name "a__b" cannot name tools apart`) {
 		t.Fatalf("install: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -142,7 +142,7 @@ func TestSettingsListsAndRevokesApprovals(t *testing.T) {
 	b.OnUI(func() {
 		text := labelsIn(s.perms)
 		for _, want := range []string{
-			"run_command: go … in /w, always",
+			"run_command: `go …` in /w, always",
 			"write_file in every workspace, always",
 			"edit_file in /home/u/proj, this session",
 			"run_command: every command in /home/u/proj, this session",
