@@ -38,10 +38,11 @@ test: deps mcp-servers lint check-generated
 
 ## fuzz-check: the fuzz targets of what decides trust run for FUZZ_TIME each on top of their
 ## seed corpus (make test runs it): the command-line parser that scopes approvals, the MCP tool
-## names, the hook lines' plugin-root references, the names a package file is opened by
+## names, the hook lines' plugin-root references, the names a package file is opened by, the
+## /proc stat lines the reaper finds a process tree by
 FUZZ_TIME ?= 20s
 FUZZ_TARGETS := internal/cmdscope:FuzzAnalyze internal/mcp:FuzzToolName internal/host/hook:FuzzRootReference \
-                internal/host/plugin:FuzzPackageFSName
+                internal/host/plugin:FuzzPackageFSName internal/proc:FuzzParseStat
 fuzz-check:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \

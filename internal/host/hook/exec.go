@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/proc"
 	"github.com/reasonix/reasonix-desktop/internal/redact"
 )
@@ -88,7 +89,7 @@ func environ(extra map[string]string) []string {
 // tree is killed then), or reads its context file.
 func spawn(ctx context.Context, h Resolved, stdin []byte) spawned {
 	if h.ContextFile != "" {
-		return readContext(h.ContextFile)
+		return readContext(h.Root, h.ContextFile)
 	}
 	res, err := proc.Run(ctx, spec(h, stdin))
 	s := spawned{code: res.ExitCode, truncated: res.Truncated,
@@ -102,9 +103,16 @@ func spawn(ctx context.Context, h Resolved, stdin []byte) spawned {
 	return s
 }
 
-// readContext takes a context file as the hook's stdout.
-func readContext(path string) spawned {
-	f, err := os.Open(path)
+// readContext takes a context file as the hook's stdout. It is opened
+// inside the package (plugin.PackageFS): a file that is, or becomes after
+// the load checked it, a link out of the package is refused, naming it.
+func readContext(root, path string) spawned {
+	pkg, err := plugin.OpenPackageFS(root)
+	if err != nil {
+		return spawned{code: -1, err: fmt.Errorf("context file %s: %w", path, err)}
+	}
+	defer pkg.Close()
+	f, err := pkg.Open(path)
 	if err != nil {
 		return spawned{code: -1, err: fmt.Errorf("context file: %w", err)}
 	}

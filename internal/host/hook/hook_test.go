@@ -406,6 +406,34 @@ func TestContextFile(t *testing.T) {
 	}
 }
 
+// A context file is read inside its package: one that is a link out of
+// it (swapped in after the package was loaded and checked) is refused,
+// naming it, and its target never reaches the model.
+func TestContextFileLinkLeavingThePackageIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symlinks need privileges on Windows")
+	}
+	secret := filepath.Join(t.TempDir(), "id_secret")
+	if err := os.WriteFile(secret, []byte("the user's secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := pkg(t, nil, map[string][]plugin.Hook{"SessionStart": {{ContextFile: "${CLAUDE_PLUGIN_ROOT}/ctx.md"}}})
+	if err := os.Symlink(secret, filepath.Join(p.Root, "ctx.md")); err != nil {
+		t.Fatal(err)
+	}
+	r := hook.NewRunner(nil, nil)
+	defer r.Close()
+	rep := run(t, r, nil, p, hook.Payload{Event: hook.SessionStart})
+	if ctxs, _ := rep.Contexts(); len(ctxs) != 0 {
+		t.Fatalf("the linked file reached the contexts: %q", ctxs)
+	}
+	if len(rep.Outcomes) != 1 || rep.Outcomes[0].Decision != hook.Error ||
+		!strings.Contains(rep.Outcomes[0].Stderr, "ctx.md: a link that leaves the package") ||
+		strings.Contains(rep.Outcomes[0].Stdout+rep.Outcomes[0].Stderr, "secret") {
+		t.Fatalf("outcomes %+v", rep.Outcomes)
+	}
+}
+
 // An async hook counts as passed at once; Close kills it and waits.
 func TestAsyncPassesAndCloseKillsIt(t *testing.T) {
 	p := pkg(t, map[string]string{"slow.sh": `cat >/dev/null; sleep 300 & echo $! > "$REASONIX_WORKSPACE_ROOT/pid"; wait; exit 2`},

@@ -22,8 +22,10 @@ type Resolved struct {
 	Command string   // absolute unless the entry is a shell command line
 	Argv    []string // non-nil: exec form (Command run with these arguments)
 	// ContextFile, when set, is read and taken as the hook's stdout instead
-	// of running anything.
-	ContextFile   string
+	// of running anything; it is opened inside Root (plugin.PackageFS).
+	ContextFile string
+	// Root is the package folder: the context file must resolve inside it.
+	Root          string
 	Shell         string // auto, bash, powershell, pwsh, cmd ("" is auto)
 	Async         bool
 	PayloadFormat string
@@ -69,7 +71,7 @@ func Resolve(pkgs []plugin.Package, env Env) []Resolved {
 
 func resolve(p plugin.Package, e Event, h plugin.Hook, env Env) (Resolved, bool) {
 	root := p.Root
-	r := Resolved{Event: e, Plugin: p.Name, Match: h.Match, Shell: strings.ToLower(strings.TrimSpace(h.Shell)),
+	r := Resolved{Event: e, Plugin: p.Name, Root: root, Match: h.Match, Shell: strings.ToLower(strings.TrimSpace(h.Shell)),
 		Async: h.Async, PayloadFormat: h.PayloadFormat, Description: h.Description, Timeout: DefaultTimeout(e)}
 	if h.Timeout > 0 {
 		r.Timeout = time.Duration(h.Timeout) * time.Millisecond
