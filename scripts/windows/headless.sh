@@ -7,6 +7,8 @@
 #     bin/echo-provider.exe on Windows);
 #   - a headless chat with the echo model ("Echo: hi");
 #   - a run_command "rm -rf /" that policy-guard blocks (--json events);
+#   - what an approval would cover: only once for CMD.EXE /C, git status …
+#     for git status;
 #   - a --repl chat kept open, its plugins running, then the host's wine
 #     process SIGKILLed: every plugin process must be gone shortly after (the
 #     job objects' kill-on-close; no watchdog process on Windows).
@@ -53,6 +55,22 @@ out="$(echo 'call run_command {"command":"rm -rf /"}' |
 echo "$out" >>"$LOG"
 grep -q '"blocked"' <<<"$out" && grep -q 'policy-guard' <<<"$out" || fail "policy-guard did not block rm -rf /"
 echo "policy-guard blocked rm -rf /: ok" | tee -a "$LOG"
+
+# What an approval would cover, as the Windows build says it: a cmd /c line
+# runs a wrapper, so no session or always approval can cover it; a plain
+# git status is covered as `git status …`.
+ask() { # $1: the command the echo model calls; prints the chat's --json events
+	echo "call run_command {\"command\":\"$1\"}" |
+		rd chat --headless --data-dir "$DATA" --json --non-interactive 2>>"$LOG" || fail "chat --json ($1)"
+}
+out="$(ask 'CMD.EXE /C echo hi')"
+echo "$out" >>"$LOG"
+grep -q '"onceOnly":true' <<<"$out" && grep -q 'runs cmd, which runs whatever it is given' <<<"$out" ||
+	fail "the approval of CMD.EXE /C did not say that only once is possible: $out"
+out="$(ask 'git status')"
+echo "$out" >>"$LOG"
+grep -q 'run_command `git status …`' <<<"$out" || fail "the approval of git status did not say what it covers: $out"
+echo "approvals say what they cover (cmd /c: only once; git status: git status …): ok" | tee -a "$LOG"
 
 # A --repl chat held open on a fifo: its plugins stay running.
 mkfifo "$W/in"
