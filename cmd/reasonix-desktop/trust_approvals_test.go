@@ -40,7 +40,7 @@ func approvalsNoPwn(t *testing.T, h *host, r cliResult) {
 
 // Through the real binary: each harmless line approved "for this session",
 // then its hostile twin is asked again (and, declined, does not run).
-func TestHeadlessSessionApprovalCoversOnlyWhatRuns(t *testing.T) {
+func TestTrustSessionApprovalCoversOnlyWhatRuns(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	var lines []string
@@ -75,7 +75,7 @@ func TestHeadlessSessionApprovalCoversOnlyWhatRuns(t *testing.T) {
 // "Always" through the real binary: the rule it saves lets the approved
 // program run in a later chat, and never the hostile lines, which a
 // non-interactive chat then declines.
-func TestHeadlessAlwaysApprovalCoversOnlyWhatRuns(t *testing.T) {
+func TestTrustAlwaysApprovalCoversOnlyWhatRuns(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	var lines []string

@@ -100,7 +100,7 @@ func packagesBareRepo(t *testing.T, dir string) string {
 
 // Installing the package, from its folder or from git, is refused naming
 // the link that leaves; nothing is installed.
-func TestPackagesInstallRefusesALinkChain(t *testing.T) {
+func TestTrustPackagesInstallRefusesALinkChain(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		source func(t *testing.T, dir string) string
@@ -132,7 +132,7 @@ func TestPackagesInstallRefusesALinkChain(t *testing.T) {
 // A linked package is read where it lives, so the check must hold at
 // every read: read_skill, a package command and an agent profile refuse
 // the links that leave and name them; what stays inside works.
-func TestPackagesLinkedReadsStayInside(t *testing.T) {
+func TestTrustPackagesLinkedReadsStayInside(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	dir, secret := packagesLeaky(t, "leaky")
@@ -164,7 +164,7 @@ func TestPackagesLinkedReadsStayInside(t *testing.T) {
 
 // A SessionStart contextFile of a linked package that becomes a link
 // leaving the package after the install is not sent to the model.
-func TestPackagesLinkedContextFileStaysInside(t *testing.T) {
+func TestTrustPackagesLinkedContextFileStaysInside(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	dir, secret := packagesLeaky(t, "leakctx")
@@ -203,7 +203,7 @@ func packagesNoCode(t *testing.T, name, contributes string, files map[string]str
 // A file too big for a package (a sparse 1 GiB file: no disk, no time) is
 // refused by its size before anything is copied, naming it; the preview
 // of a package that fits shows its size.
-func TestPackagesInstallCapsSize(t *testing.T) {
+func TestTrustPackagesInstallCapsSize(t *testing.T) {
 	h := newHost(t)
 	dir := packagesNoCode(t, "bulky", `{"skills":["skills"]}`, map[string]string{"skills/s/SKILL.md": "---\nname: s\n---\nbody"})
 	f, err := os.Create(filepath.Join(dir, "data.bin"))
@@ -237,7 +237,7 @@ func TestPackagesInstallCapsSize(t *testing.T) {
 
 // An MCP server name with "__" is refused at install, naming the server
 // (it used to install and then silently drop every server of the package).
-func TestPackagesInstallRefusesDoubleUnderscoreServer(t *testing.T) {
+func TestTrustPackagesInstallRefusesDoubleUnderscoreServer(t *testing.T) {
 	h := newHost(t)
 	dir := packagesNoCode(t, "twoline", `{"mcpServers":{"ok":{"command":"true"},"a__b":{"command":"true"}}}`, nil)
 	r := h.run("", "plugin", "install", "--yes", dir)
@@ -248,7 +248,7 @@ func TestPackagesInstallRefusesDoubleUnderscoreServer(t *testing.T) {
 
 // Two packages with a skill of the same name: neither silently wins; each
 // is <plugin>:<skill>, and the chat says so.
-func TestPackagesDuplicateSkillNamesAreNamespaced(t *testing.T) {
+func TestTrustPackagesDuplicateSkillNamesAreNamespaced(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	for _, name := range []string{"kit-a", "kit-b"} {
