@@ -65,9 +65,12 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 		return evs
 	}
 	// One loop: commands, a prompt answered (the "y"), a message, a tool
-	// call policy-guard blocks, and a failing command.
+	// call policy-guard blocks, a failing command, and /new once surfaces
+	// were shown, so their clear is printed whatever the timing (the
+	// /open chat below clears only when hello-surfaces' start-up card
+	// arrived before the switch, which a busy machine can reorder).
 	chat("/form hello-form name=Ann tags=go,plugins\n/forms\n/actions\n/hello-surfaces:ask\ny\n/hello-surfaces:refresh\n"+
-		"/ext:deploy prod\n/ext:status\n/nope:act\n/plugins\n/doctor hello-surfaces\nhello\n"+`call run_command {"command":"rm -rf /"}`+"\n/sessions\n", "--repl")
+		"/ext:deploy prod\n/ext:status\n/nope:act\n/plugins\n/doctor hello-surfaces\nhello\n"+`call run_command {"command":"rm -rf /"}`+"\n/sessions\n/new\n", "--repl")
 	if sessionID == "" {
 		t.Fatal("no turn finished")
 	}
