@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/reasonix/reasonix-desktop/internal/host/hook"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -39,34 +37,11 @@ func (c *Core) hookRunner() *hook.Runner {
 }
 
 // pkgHookList is the package hooks as they are now, resolved for the
-// session in ws. A contextFile that resolves outside its package (a link
-// changed since the load, in a linked folder) is left out with a notice:
-// its text would go to the model.
+// session in ws. A contextFile is opened inside its package when the hook
+// runs (hook.readContext): one that became a link out of it is refused
+// there and told through the runner's notify, like any hook that fails.
 func (c *Core) pkgHookList(ws string) []hook.Resolved {
-	pkgs := c.packages()
-	list := hook.Resolve(pkgs, hook.Env{Home: c.cfg.Layout.Root, Workspace: ws})
-	out := list[:0:0]
-	for _, h := range list {
-		if h.ContextFile != "" {
-			if err := contextInPackage(pkgs, h); err != nil {
-				c.notice(fmt.Sprintf("plugin %s: %s hook refused: %v", h.Plugin, h.Event, err))
-				continue
-			}
-		}
-		out = append(out, h)
-	}
-	return out
-}
-
-// contextInPackage checks a hook's contextFile resolves inside its
-// package's root.
-func contextInPackage(pkgs []plugin.Package, h hook.Resolved) error {
-	for _, p := range pkgs {
-		if p.Name == h.Plugin {
-			return plugin.CheckInPackage(p.Root, h.ContextFile)
-		}
-	}
-	return nil
+	return hook.Resolve(c.packages(), hook.Env{Home: c.cfg.Layout.Root, Workspace: ws})
 }
 
 // hasPkgHooks reports whether a package has a hook for one of events.
