@@ -56,7 +56,7 @@ func Spawn(ctx context.Context, s Spec) (*Child, error) {
 		p.closeAll()
 		return nil, err
 	}
-	cmd, g, err := s.start(inR, outW, errW, true)
+	cmd, g, err := s.start(inR, outW, errW)
 	if err != nil {
 		p.closeAll()
 		return nil, err

@@ -77,7 +77,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 		}
 		readers[errR] = stderr
 	}
-	cmd, g, err := s.start(stdin, outW, errW, true)
+	cmd, g, err := s.start(stdin, outW, errW)
 	if err != nil {
 		p.closeAll()
 		return res, err

@@ -148,10 +148,9 @@ func (p *pipes) closeAll() {
 // group, watchdog). The files are os.Pipe ends (or nil for /dev/null), so
 // cmd.Wait only waits for the process: a descendant holding a pipe cannot
 // wedge the reap.
-//
-// reap starts the command under the reaper where there is one (Linux,
-// with the watchdog enabled): see runReaper.
-func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *group, error) {
+// The command starts under the reaper where there is one (Linux, with
+// the watchdog enabled): see runReaper.
+func (s Spec) start(stdin, stdout, stderr *os.File) (*exec.Cmd, *group, error) {
 	if s.Path == "" {
 		return nil, nil, errors.New("start: no command")
 	}
@@ -169,12 +168,9 @@ func (s Spec) start(stdin, stdout, stderr *os.File, reap bool) (*exec.Cmd, *grou
 	}
 	cmd.SysProcAttr = Attr()
 	setCmdLine(cmd.SysProcAttr, s.CmdLine)
-	var link *reaperLink
-	if reap {
-		var err error
-		if link, err = withReaper(cmd); err != nil {
-			return nil, nil, err
-		}
+	link, err := withReaper(cmd)
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := Start(cmd); err != nil {
 		if link != nil {
