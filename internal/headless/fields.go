@@ -85,6 +85,5 @@ func (f *Frontend) ask(ctx context.Context, question string) (string, bool) {
 	if !f.answering() {
 		return "", false
 	}
-	f.say("%s", question)
-	return f.lines.next(ctx)
+	return f.lines.next(ctx, func() { f.say("%s", question) })
 }

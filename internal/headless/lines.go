@@ -14,7 +14,9 @@ import (
 // context ends never leaves a second reader that would steal the next
 // line: that line goes to the next asker. A question outranks the loop: a
 // plugin may ask while the loop waits for the next command, and the line
-// typed then is the answer.
+// typed then is the answer. A question counts as asked from before it is
+// printed, so a line written in reply to the printed question can never
+// reach the loop while the asker is still on its way to read it.
 type lineReader struct {
 	r      *bufio.Reader
 	start  sync.Once
@@ -22,6 +24,10 @@ type lineReader struct {
 	input  chan readLine // the loop
 	done   chan struct{}
 	stop   sync.Once
+
+	mu      sync.Mutex
+	asking  int           // questions asked and not yet answered or abandoned
+	changed chan struct{} // closed (and replaced) whenever asking changes
 }
 
 type readLine struct {
@@ -30,7 +36,7 @@ type readLine struct {
 }
 
 func newLineReader(r io.Reader) *lineReader {
-	return &lineReader{r: bufio.NewReader(r), answer: make(chan readLine), input: make(chan readLine), done: make(chan struct{})}
+	return &lineReader{r: bufio.NewReader(r), answer: make(chan readLine), input: make(chan readLine), done: make(chan struct{}), changed: make(chan struct{})}
 }
 
 func (l *lineReader) run() {
@@ -48,26 +54,54 @@ func (l *lineReader) run() {
 	}
 }
 
-// deliver gives ln to a waiting question if there is one, else to whoever
-// asks first; false when the reader was closed.
+// deliver gives ln to a question when one is asked, else to whoever asks
+// first; false when the reader was closed.
 func (l *lineReader) deliver(ln readLine) bool {
-	select {
-	case l.answer <- ln:
+	for {
+		l.mu.Lock()
+		asking, changed := l.asking, l.changed
+		l.mu.Unlock()
+		if asking > 0 {
+			select {
+			case l.answer <- ln:
+				return true
+			case <-changed: // the question was abandoned
+				continue
+			case <-l.done:
+				return false
+			}
+		}
+		select {
+		case l.answer <- ln:
+		case l.input <- ln:
+		case <-changed: // a question was asked: it outranks the loop
+			continue
+		case <-l.done:
+			return false
+		}
 		return true
-	default:
 	}
-	select {
-	case l.answer <- ln:
-	case l.input <- ln:
-	case <-l.done:
-		return false
-	}
-	return true
 }
 
 // next returns the next line for a question; ok is false at the end of the
-// input, when ctx is done or the reader was closed.
-func (l *lineReader) next(ctx context.Context) (string, bool) { return l.wait(ctx, l.answer) }
+// input, when ctx is done or the reader was closed. asked (may be nil) runs
+// once the question counts as waiting: it prints the question.
+func (l *lineReader) next(ctx context.Context, asked func()) (string, bool) {
+	l.setAsking(+1)
+	defer l.setAsking(-1)
+	if asked != nil {
+		asked()
+	}
+	return l.wait(ctx, l.answer)
+}
+
+func (l *lineReader) setAsking(d int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.asking += d
+	close(l.changed)
+	l.changed = make(chan struct{})
+}
 
 // nextInput returns the next line for the loop (after any question).
 func (l *lineReader) nextInput(ctx context.Context) (string, bool) { return l.wait(ctx, l.input) }

@@ -1,24 +1,25 @@
 package headless
 
 import (
-	"bytes"
 	"context"
 	"io"
-	"runtime"
 	"testing"
-	"time"
+	"testing/synctest"
 )
-
-// waiting is how many goroutines are blocked waiting for a line.
-func waiting() int {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
-	return bytes.Count(buf, []byte("headless.(*lineReader).wait("))
-}
 
 // A plugin's question outranks the loop: the line typed while both wait is
 // the answer; the next one goes to the loop; the end reaches both.
+//
+// The test runs in a synctest bubble so that "both wait" is a fact, not a
+// guess: synctest.Wait returns only once the loop, the question and the
+// reader are all blocked. Counting goroutines whose stack shows wait() let
+// the line go out while the question was still on its way to its select,
+// and the loop took it (a CI run hung on <-answer for ten minutes).
 func TestQuestionOutranksTheLoop(t *testing.T) {
+	synctest.Test(t, questionOutranksTheLoop)
+}
+
+func questionOutranksTheLoop(t *testing.T) {
 	r, w := io.Pipe()
 	l := newLineReader(r)
 	defer l.close()
@@ -36,16 +37,10 @@ func TestQuestionOutranksTheLoop(t *testing.T) {
 	}()
 	answer := make(chan string, 1)
 	go func() {
-		s, _ := l.next(ctx)
+		s, _ := l.next(ctx, nil)
 		answer <- s
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for waiting() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the askers never waited")
-		}
-		runtime.Gosched()
-	}
+	synctest.Wait()
 	io.WriteString(w, "yes\n")
 	if got := <-answer; got != "yes" {
 		t.Fatalf("the question got %q", got)
@@ -58,7 +53,7 @@ func TestQuestionOutranksTheLoop(t *testing.T) {
 	if _, ok := <-loop; ok {
 		t.Fatal("the loop did not see the end of the input")
 	}
-	if s, ok := l.next(ctx); ok {
+	if s, ok := l.next(ctx, nil); ok {
 		t.Fatalf("a question after the end got %q", s)
 	}
 }
@@ -70,12 +65,44 @@ func TestAbandonedQuestionKeepsItsLine(t *testing.T) {
 	defer l.close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, ok := l.next(ctx); ok {
+	if _, ok := l.next(ctx, nil); ok {
 		t.Fatal("a cancelled question got a line")
 	}
 	go io.WriteString(w, "kept\n")
-	if s, ok := l.next(context.Background()); !ok || s != "kept" {
+	if s, ok := l.next(context.Background(), nil); !ok || s != "kept" {
 		t.Fatalf("got %q %v", s, ok)
 	}
 	w.Close()
+}
+
+// A reply written the moment the question is printed is the answer, even
+// while the asker has not reached its read yet and the loop is waiting.
+func TestReplyToAPrintedQuestionIsItsAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r, w := io.Pipe()
+		l := newLineReader(r)
+		defer l.close()
+		loop := make(chan string, 1)
+		go func() {
+			s, _ := l.nextInput(context.Background())
+			loop <- s
+		}()
+		synctest.Wait() // the loop waits, the reader reads
+		got, ok := l.next(context.Background(), func() {
+			go io.WriteString(w, "yes\n")
+			synctest.Wait() // the line is read and offered before the asker reads
+		})
+		if !ok || got != "yes" {
+			t.Fatalf("the question got %q %v", got, ok)
+		}
+		select {
+		case s := <-loop:
+			t.Fatalf("the loop got %q", s)
+		default:
+		}
+		w.Close()
+		if s := <-loop; s != "" {
+			t.Fatalf("the loop got %q at the end", s)
+		}
+	})
 }
