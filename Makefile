@@ -41,8 +41,8 @@ test: deps mcp-servers lint check-generated
 ## names, the hook lines' plugin-root references, the names a package file is opened by, the
 ## /proc stat lines the reaper finds a process tree by
 FUZZ_TIME ?= 20s
-FUZZ_TARGETS := internal/cmdscope:FuzzAnalyze internal/mcp:FuzzToolName internal/host/hook:FuzzRootReference \
-                internal/host/plugin:FuzzPackageFSName internal/proc:FuzzParseStat
+FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp:FuzzToolName internal/packages/hook:FuzzRootReference \
+                internal/packages/plugin:FuzzPackageFSName internal/foundation/proc:FuzzParseStat
 fuzz-check:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \
@@ -106,7 +106,7 @@ examples:
 
 ## bench: one table of every benchmark beside its raw baseline
 bench:
-	$(GO) run ./cmd/benchtable
+	$(GO) run ./scripts/benchtable
 
 ## lint: gofmt, vet, staticcheck, and no binary or file over 1 MiB tracked by git
 lint:
@@ -132,20 +132,20 @@ test-windows:
 	bash scripts/windows/lane.sh
 
 ## cross: the core and the CLI for windows/amd64 and darwin/amd64+arm64 with CGO off (-tags nogui:
-## the window needs cgo; internal/desktop is left out), vetted with their tests (cmd/'s tests are Unix-only)
+## the window needs cgo; internal/frontends/desktop is left out), vetted with their tests (cmd/'s tests are Unix-only)
 cross:
 	@for t in windows/amd64 darwin/amd64 darwin/arm64; do \
 		echo "cross: $$t"; \
-		pkgs=$$($(GO) list ./... | grep -v -e /internal/desktop -e /cmd/reasonix-desktop); \
+		pkgs=$$($(GO) list ./... | grep -v -e /internal/frontends/desktop -e /cmd/reasonix-desktop); \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) vet $$pkgs || exit 1; \
 		GOOS=$${t%/*} GOARCH=$${t#*/} CGO_ENABLED=0 $(GO) build -tags nogui -o /dev/null ./cmd/reasonix-desktop || exit 1; \
 	done
 
 generate:
-	$(GO) run ./cmd/extension-protocol-gen
+	$(GO) run ./scripts/extension-protocol-gen
 
 check-generated:
-	$(GO) run ./cmd/extension-protocol-gen -check
+	$(GO) run ./scripts/extension-protocol-gen -check
 
 clean:
 	rm -rf $(BIN) $(DEMO_DIR) examples/*/bin

@@ -10,7 +10,7 @@
 // here too, so the host and the SDK apply one implementation of each.
 //
 // The canonical JSON schema (schema.generated.json) is generated from the Go
-// types in this package by cmd/extension-protocol-gen; its hash is pinned to
+// types in this package by scripts/extension-protocol-gen; its hash is pinned to
 // the one the Reasonix project publishes for v2, so any drift in a struct tag
 // fails the build. The package imports nothing outside the standard library so
 // extension authors can depend on it without pulling in the host.

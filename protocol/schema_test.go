@@ -27,7 +27,7 @@ func TestSchemaMatchesCommittedAndReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, committed) {
-		t.Fatal("schema.generated.json drifted: run go run ./cmd/extension-protocol-gen")
+		t.Fatal("schema.generated.json drifted: run go run ./scripts/extension-protocol-gen")
 	}
 	ref := filepath.Join("..", "..", "shared", "reference", "reasonix-extension-v2.schema.json")
 	want, err := os.ReadFile(ref)

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // TestHeadlessAttach: `chat --headless --attach` through the real binary

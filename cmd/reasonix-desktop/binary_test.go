@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
@@ -105,7 +105,7 @@ func TestExamplesInstallAndDoctor(t *testing.T) {
 
 func TestDoctorExplainsABrokenPlugin(t *testing.T) {
 	h := newHost(t)
-	root := testutil.PluginDir(t, "broken", testutil.Binary(t, "internal/testplugins/misbehave"), map[string]any{
+	root := testutil.PluginDir(t, "broken", testutil.Binary(t, "internal/testing/testplugins/misbehave"), map[string]any{
 		"runtime": map[string]any{"env": map[string]any{"MISBEHAVE_MODE": "exit-in-initialize"},
 			"intercepts": []string{"tool.before"}, "capabilities": []string{"interceptors"}}})
 	if r := h.run("", "plugin", "install", "--yes", root); r.code != 0 {
@@ -173,7 +173,7 @@ func TestKill9DuringATurnLeavesTheLastSaveLoadable(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	logFile := filepath.Join(t.TempDir(), "log")
-	hang := testutil.PluginDir(t, "stuck", testutil.Binary(t, "internal/testplugins/misbehave"), map[string]any{
+	hang := testutil.PluginDir(t, "stuck", testutil.Binary(t, "internal/testing/testplugins/misbehave"), map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
 		"runtime": map[string]any{"capabilities": []string{"providers"},
 			"env": map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": "c:1;hang", "MISBEHAVE_SUBSCRIBE": "", "MISBEHAVE_LOG": logFile}}})

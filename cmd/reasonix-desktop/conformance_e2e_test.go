@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -37,7 +37,7 @@ func TestReasonixShapedPeerSeesAllPointsAndBlocksRmRf(t *testing.T) {
 	}
 	h := newHost(t)
 	logFile := filepath.Join(t.TempDir(), "peer.log")
-	peer := testutil.PluginDir(t, "rxpeer", testutil.Binary(t, "internal/testplugins/reasonixpeer"), map[string]any{
+	peer := testutil.PluginDir(t, "rxpeer", testutil.Binary(t, "internal/testing/testplugins/reasonixpeer"), map[string]any{
 		"runtime": map[string]any{
 			"capabilities": []string{"interceptors", "strategies"},
 			"intercepts":   allPoints,

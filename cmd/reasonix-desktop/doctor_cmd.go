@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
 // errDoctorFailed marks a doctor report with problems (already printed).

@@ -15,10 +15,10 @@ import (
 
 	"fyne.io/fyne/v2/app"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop"
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// The window itself is exercised by internal/desktop's tests (Fyne's test
+// The window itself is exercised by internal/frontends/desktop's tests (Fyne's test
 // driver) and by scripts/xvfb-start-test.sh (the real binary under Xvfb);
 // here only what runs before a display is needed.
 

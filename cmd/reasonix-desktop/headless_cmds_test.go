@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // headless runs `chat --headless` with args, stdin answering its questions
@@ -29,7 +29,7 @@ func (h *host) installXext(name string, caps string) {
 	if err := os.WriteFile(cfg, b, 0o644); err != nil {
 		h.t.Fatal(err)
 	}
-	xext := testutil.Binary(h.t, "internal/host/xdev/testdata/xext")
+	xext := testutil.Binary(h.t, "internal/extensions/xdev/testdata/xext")
 	h.installExtension(name, []byte(fmt.Sprintf("#!/bin/sh\nexec '%s' '%s'\n", xext, cfg)))
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // jsonLines validates every line of a `chat --json` stdout against

@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/redact/redacttest"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact/redacttest"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // TestCorpusLeaksThroughNoChannel runs the whole positive corpus through
-// a real sidecar (internal/testplugins/leaky: stderr with wrapped
+// a real sidecar (internal/testing/testplugins/leaky: stderr with wrapped
 // secrets, model text split over chunks, a block reason, status, card and
 // notification surfaces, a stream error chunk, a manifest env value) and a
-// real xdev extension (internal/testplugins/leakyxdev: stderr, log frames,
+// real xdev extension (internal/testing/testplugins/leakyxdev: stderr, log frames,
 // a death with secrets as its last words), through the real binary, and
 // looks for any 8 bytes of any secret in everything the host printed or
 // stored: install output, headless stdout and stderr, --json events,
@@ -32,7 +32,7 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	for _, smp := range redacttest.Positive(1) {
 		args = append(args, "--opt="+smp.Text)
 	}
-	dir := testutil.PluginDir(t, "leaky", testutil.Binary(t, "internal/testplugins/leaky"), map[string]any{
+	dir := testutil.PluginDir(t, "leaky", testutil.Binary(t, "internal/testing/testplugins/leaky"), map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
 		"runtime": map[string]any{"capabilities": []string{"providers", "interceptors", "ui"}, "args": args,
 			"intercepts": []string{"tool.before"},
@@ -41,7 +41,7 @@ func TestCorpusLeaksThroughNoChannel(t *testing.T) {
 	if err := os.MkdirAll(ext, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bin, err := os.ReadFile(testutil.Binary(t, "internal/testplugins/leakyxdev"))
+	bin, err := os.ReadFile(testutil.Binary(t, "internal/testing/testplugins/leakyxdev"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"syscall"
 
 	// Its init runs before Fyne's, which parses the locale (see envlocale).
-	"github.com/reasonix/reasonix-desktop/internal/envlocale"
-	"github.com/reasonix/reasonix-desktop/internal/proc"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/envlocale"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/proc"
 )
 
 const usage = `usage: reasonix-desktop [<command>] [flags]

@@ -13,9 +13,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 )
 
 const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // A plugin package's mcpServers join the user's: a relative command and

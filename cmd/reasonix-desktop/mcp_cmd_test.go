@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // The mcp commands through the real binary against server-everything from
@@ -189,7 +189,7 @@ func TestHeadlessChatCallsMCPToolsThroughThePolicy(t *testing.T) {
 			t.Fatal(r.stderr)
 		}
 	}
-	peer := testutil.PluginDir(t, "guard", testutil.Binary(t, "internal/testplugins/reasonixpeer"), map[string]any{
+	peer := testutil.PluginDir(t, "guard", testutil.Binary(t, "internal/testing/testplugins/reasonixpeer"), map[string]any{
 		"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": []string{"tool.before"},
 			"env": map[string]any{"PEER_SUBSCRIBE": "tool.before", "PEER_BLOCK_TOOL": "mcp__ev__echo"}}})
 	if r := h.run("", "plugin", "install", "--yes", "--link", peer); r.code != 0 {

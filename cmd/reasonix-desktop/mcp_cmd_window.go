@@ -5,8 +5,8 @@ package main
 import (
 	"sync"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop"
-	"github.com/reasonix/reasonix-desktop/internal/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop"
 )
 
 // mcpWindowSource is a chat's MCP servers as the window's servers dialog

@@ -14,11 +14,11 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/desktop/dialogs"
-	"github.com/reasonix/reasonix-desktop/internal/desktop/uikit"
-	"github.com/reasonix/reasonix-desktop/internal/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/mcpspec"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // objects walks a canvas object tree (scrolls and splits included).

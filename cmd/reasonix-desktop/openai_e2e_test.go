@@ -15,7 +15,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // e2eKey is deliberately not shaped like a known token (no sk- prefix), so

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
-	"github.com/reasonix/reasonix-desktop/internal/redact"
-	"github.com/reasonix/reasonix-desktop/internal/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/reasonix/reasonix-desktop/internal/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
 // pluginUpdate previews the plugin from its recorded source again and,

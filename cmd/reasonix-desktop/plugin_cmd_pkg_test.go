@@ -12,7 +12,7 @@ import (
 // like the public Reasonix plugins) to a temp folder.
 func packageFixture(t *testing.T, name string) string {
 	t.Helper()
-	return copyTree(t, filepath.Join("..", "..", "internal", "host", "plugin", "testdata", "pkgs", name))
+	return copyTree(t, filepath.Join("..", "..", "internal", "packages", "plugin", "testdata", "pkgs", name))
 }
 
 func (h *host) ok(args ...string) string {

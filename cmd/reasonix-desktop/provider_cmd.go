@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 )
 
 const providerUsage = `usage: reasonix-desktop provider <subcommand> [--data-dir DIR]

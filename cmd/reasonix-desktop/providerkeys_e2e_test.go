@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/secrets"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/secrets"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // keysE2EKey is not shaped like a known token, so only the value

@@ -7,8 +7,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/settings"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
 )
 
 const settingsUsage = `usage: reasonix-desktop settings <subcommand> [--data-dir DIR]

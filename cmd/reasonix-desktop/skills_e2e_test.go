@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-// reviewKit is internal/host/skill/testdata/review-kit (skills, commands,
+// reviewKit is internal/packages/skill/testdata/review-kit (skills, commands,
 // prompts, agents) as a v2 package without a runtime, the shape most
 // public Reasonix plugins have.
 func reviewKit(t *testing.T) string {
 	t.Helper()
-	dir := copyTree(t, filepath.Join("..", "..", "internal", "host", "skill", "testdata", "review-kit"))
+	dir := copyTree(t, filepath.Join("..", "..", "internal", "packages", "skill", "testdata", "review-kit"))
 	manifest := `{"apiVersion":"reasonix.io/plugin/v2","name":"review-kit","version":"1.0.0",` +
 		`"description":"skills, commands, prompts and agents",` +
 		`"contributes":{"skills":["skills"],"commands":["commands"],"prompts":["prompts"],"agents":["agents"]}}`
@@ -35,7 +35,7 @@ func TestHeadlessPackageCommandAndSkill(t *testing.T) {
 		t.Fatalf("/agent without packages: %s %s", r.stdout, r.stderr)
 	}
 	if r := h.run("", "plugin", "install", "--yes", reviewKit(t)); r.code != 0 {
-		// The package loader (issue 23, internal/host/plugin) is another
+		// The package loader (issue 23, internal/packages/plugin) is another
 		// part's work: until it lands, a manifest without a runtime is
 		// refused at install and there is nothing to drive here.
 		t.Skipf("the store does not install packages without a runtime yet: %s", r.stderr)

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // The chaos soak (issue 14): 8 plugins, streaming turns through the real
@@ -69,18 +69,18 @@ func soakHost(t *testing.T, size soakSize) (*host, string) {
 	}
 	stream = append(stream, fmt.Sprintf("end:%d", size.chunks))
 	for _, name := range []string{"prov-a", "prov-b"} {
-		root := testutil.PluginDir(t, name, testutil.Binary(t, "internal/testplugins/misbehave"), map[string]any{
+		root := testutil.PluginDir(t, name, testutil.Binary(t, "internal/testing/testplugins/misbehave"), map[string]any{
 			"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
 			"runtime": map[string]any{"capabilities": []string{"providers"},
 				"env": map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": strings.Join(stream, ";"), "MISBEHAVE_SUBSCRIBE": ""}}})
 		h.mustInstall(root)
 	}
-	h.mustInstall(testutil.PluginDir(t, "keeper", testutil.Binary(t, "internal/testplugins/hostile"), map[string]any{
+	h.mustInstall(testutil.PluginDir(t, "keeper", testutil.Binary(t, "internal/testing/testplugins/hostile"), map[string]any{
 		"runtime": map[string]any{"env": map[string]any{"HOSTILE_MODE": "sigterm-child"}}}))
 	points := []string{"input.receive", "agent.before_start", "system_prompt.build", "context.prepare",
 		"provider.request", "provider.response", "session.save"}
 	for i := 1; i <= 5; i++ {
-		h.mustInstall(testutil.PluginDir(t, fmt.Sprintf("watch-%d", i), testutil.Binary(t, "internal/testplugins/noop"), map[string]any{
+		h.mustInstall(testutil.PluginDir(t, fmt.Sprintf("watch-%d", i), testutil.Binary(t, "internal/testing/testplugins/noop"), map[string]any{
 			"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": points,
 				"env": map[string]any{"NOOP_POINTS": strings.Join(points, ",")}}}))
 	}

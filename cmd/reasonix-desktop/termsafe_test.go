@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // A manifest's free text (description, version, args) reaches the
@@ -12,7 +12,7 @@ import (
 // install summary, plugin list and plugin show.
 func TestManifestTextIsShownEscaped(t *testing.T) {
 	h := newHost(t)
-	dir := testutil.PluginDir(t, "hostile", testutil.Binary(t, "internal/testplugins/noop"), map[string]any{
+	dir := testutil.PluginDir(t, "hostile", testutil.Binary(t, "internal/testing/testplugins/noop"), map[string]any{
 		"description": "helps\x1b]0;pwned\x07 \x1b[2J you\u202e",
 		"version":     "1.0.0\x1b[31m",
 		"runtime":     map[string]any{"args": []string{"--x=\x1b[1A\r"}}})

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // Part D of issue 33 through the real binary: MCP tool names that cannot
 // collide, read-only claims that need the user's trust, and a bound on
-// elicitations. The server is internal/mcp/testdata/hostilemcp, which
+// elicitations. The server is internal/extensions/mcp/testdata/hostilemcp, which
 // claims every tool is read-only and floods the user when asked to.
 
 // mcpTrustHost is a host with the echo model; add puts hostilemcp in the
@@ -23,7 +23,7 @@ func mcpTrustHost(t *testing.T) (*host, func(name string, flags ...string) cliRe
 	slowStarts(t)
 	h := newHost(t)
 	h.installPlugins("echo-provider")
-	bin := testutil.Binary(t, "internal/mcp/testdata/hostilemcp")
+	bin := testutil.Binary(t, "internal/extensions/mcp/testdata/hostilemcp")
 	add := func(name string, flags ...string) cliResult {
 		args := append(append([]string{"mcp", "add", name}, flags...), "--", bin, name)
 		return h.run("", args...)
@@ -145,7 +145,7 @@ func TestTrustMCPElicitationFlood(t *testing.T) {
 	if _, err := os.Stat(sdkDir); err != nil {
 		t.Fatalf("the TypeScript MCP SDK is not installed (run `make mcp-servers`): %v", err)
 	}
-	script := filepath.Join(root, "internal", "mcp", "testdata", "floodmcp.mjs")
+	script := filepath.Join(root, "internal", "extensions", "mcp", "testdata", "floodmcp.mjs")
 	if r := h.run("", "mcp", "add", "ts", "--", testutil.Node(t), script, sdkDir); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
@@ -176,7 +176,7 @@ func TestTrustMCPElicitationFlood(t *testing.T) {
 func TestTrustMCPPluginRootWithSpaces(t *testing.T) {
 	h, _ := mcpTrustHost(t)
 	root := filepath.Join(t.TempDir(), "my kit $(touch PWN) 'q' é")
-	b, err := os.ReadFile(testutil.Binary(t, "internal/mcp/testdata/hostilemcp"))
+	b, err := os.ReadFile(testutil.Binary(t, "internal/extensions/mcp/testdata/hostilemcp"))
 	if err != nil {
 		t.Fatal(err)
 	}

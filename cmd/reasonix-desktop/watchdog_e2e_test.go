@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // killedHost is the real binary mid-turn with plugin processes that try
@@ -22,11 +22,11 @@ func killedHost(t *testing.T, h *host) (kill func(), pids []int) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "pids")
 	logFile := filepath.Join(dir, "log")
-	stuck := testutil.PluginDir(t, "stuck", testutil.Binary(t, "internal/testplugins/misbehave"), map[string]any{
+	stuck := testutil.PluginDir(t, "stuck", testutil.Binary(t, "internal/testing/testplugins/misbehave"), map[string]any{
 		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
 		"runtime": map[string]any{"capabilities": []string{"providers"},
 			"env": map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": "c:1;hang", "MISBEHAVE_SUBSCRIBE": "", "MISBEHAVE_LOG": logFile}}})
-	keeper := testutil.PluginDir(t, "keeper", testutil.Binary(t, "internal/testplugins/hostile"), map[string]any{
+	keeper := testutil.PluginDir(t, "keeper", testutil.Binary(t, "internal/testing/testplugins/hostile"), map[string]any{
 		"runtime": map[string]any{"env": map[string]any{"HOSTILE_MODE": "sigterm-child", "HOSTILE_PIDFILE": pidFile}}})
 	for _, root := range []string{stuck, keeper} {
 		if r := h.run("", "plugin", "install", "--yes", root); r.code != 0 {
@@ -38,7 +38,7 @@ func killedHost(t *testing.T, h *host) (kill func(), pids []int) {
 	if err := os.WriteFile(cfg, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	xext := testutil.Binary(t, "internal/host/xdev/testdata/xext")
+	xext := testutil.Binary(t, "internal/extensions/xdev/testdata/xext")
 	h.installExtension("lingerer", []byte(fmt.Sprintf(
 		"#!/bin/sh\nsh -c 'trap \"\" TERM HUP INT; echo $$ >> %s; exec sleep 1000' &\nexec '%s' '%s'\n", pidFile, xext, cfg)))
 

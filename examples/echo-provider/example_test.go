@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
-	"github.com/reasonix/reasonix-desktop/internal/host/plugin"
-	"github.com/reasonix/reasonix-desktop/internal/host/xdev"
-	"github.com/reasonix/reasonix-desktop/internal/testutil"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }

@@ -45,7 +45,7 @@
 // and io.Writer, which the SDK uses. A Reader may also implement the
 // optional extension points BufferedReader, Awaiter and Gatekeeper, which
 // NewConn finds by type assertion: the desktop host's pipe framer
-// (internal/host/transport: write deadlines, a stall limit, a Call's thread
+// (internal/foundation/transport: write deadlines, a stall limit, a Call's thread
 // spinning briefly for its answer, the initialized barrier) plugs in
 // through Options.Reader and Options.Writer. A plugin needs none of them;
 // this package imports nothing of the host.

@@ -7,7 +7,7 @@ import (
 // Extension points of a framer. A Reader may implement the optional
 // interfaces below; NewConn finds them by type assertion. A plugin needs
 // none of them (the default Reader is a BufferedReader, which is all it
-// uses): the desktop host's pipe framer (internal/host/transport)
+// uses): the desktop host's pipe framer (internal/foundation/transport)
 // implements Awaiter and Gatekeeper, for its latency and for the
 // initialized barrier (DESIGN "What a hostile or broken plugin can never
 // do": traffic that was on its way before a mark must be told from traffic

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/reasonix/reasonix-desktop/internal/host/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -61,7 +61,7 @@ func messages(n int, question string) []protocol.ProviderMessage {
 				protocol.ProviderMessage{Role: protocol.RoleAssistant, ToolCalls: []protocol.ProviderToolCall{
 					{ID: id, Name: "list_dir", Arguments: `{"path":"."}`}}},
 				protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: id,
-					Content: strings.Repeat("internal/desktop/transcript.go\n", 30)})
+					Content: strings.Repeat("internal/frontends/desktop/transcript.go\n", 30)})
 		default:
 			out = append(out, protocol.ProviderMessage{Role: protocol.RoleAssistant,
 				ReasoningContent: "The user wants a longer explanation.",

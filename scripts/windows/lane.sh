@@ -40,7 +40,7 @@ WINE_LANE_DIR="${WINE_LANE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reasonix-wine-la
 OUT="$WINE_LANE_DIR/out"
 PRE="$OUT/prebuilt"
 # The packages whose tests run as Windows binaries.
-WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/proc internal/host/hook internal/host/sidecar internal/conformance protocol internal/redact internal/content internal/atomicfile internal/cmdscope internal/host/plugin internal/host/skill}"
+WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/foundation/proc internal/packages/hook internal/plugins/sidecar internal/testing/conformance protocol internal/foundation/redact internal/foundation/content internal/foundation/atomicfile internal/foundation/cmdscope internal/packages/plugin internal/packages/skill}"
 # Per-binary bound: a test that hangs under wine must not hang CI.
 WIN_TEST_TIMEOUT="${WIN_TEST_TIMEOUT:-300}"
 WIN_GUI="${WIN_GUI:-1}"
@@ -113,9 +113,9 @@ EOF
 # ---- 4. binaries and tests
 step "cross-compile"
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
-mains=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./internal/testplugins/... ./examples/... |
+mains=$(go list -f '{{if eq .Name "main"}}{{.ImportPath}}{{end}}' ./internal/testing/testplugins/... ./examples/... |
 	sed 's#^github.com/reasonix/reasonix-desktop/##')
-mains="$mains internal/host/xdev/testdata/hookok internal/host/xdev/testdata/xext"
+mains="$mains internal/extensions/xdev/testdata/hookok internal/extensions/xdev/testdata/xext"
 for m in $mains; do
 	nice go build -overlay "$OVERLAY" -o "$PRE/$(echo "$m" | tr / _).exe" "./$m" || fail "go build $m"
 done
@@ -132,7 +132,7 @@ winpath() { echo "Z:$(echo "$1" | tr / '\\')"; }
 export REASONIX_TEST_PREBUILT="$(winpath "$PRE")"
 # One wineserver for the whole loop: by default it exits 3 s after its last
 # client, and a binary started while it exits can die before main with
-# nothing in its log (CI saw internal/content end rc=1 after 0 s, no test run).
+# nothing in its log (CI saw internal/foundation/content end rc=1 after 0 s, no test run).
 wineserver -k 2>/dev/null || true
 wineserver -w
 wineserver -p
@@ -141,7 +141,7 @@ wineserver -p
 # are skipped by name there, the rest of the package runs.
 win_skip() {
 	case "$1" in
-	internal/host/plugin)
+	internal/packages/plugin)
 		echo '^(TestPreviewWritesNothing|TestInstallCopyKeepsModes|TestInstallRejects|TestResolveDataDirAndLayout|TestResolveCommand|TestTrustBlock|TestInstallRefusesEscapingSymlink)$' ;;
 	*) echo '^$' ;;
 	esac

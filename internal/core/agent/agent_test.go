@@ -1,0 +1,543 @@
+package agent_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
+
+// recorder is a front end that records events and answers with scripts.
+type recorder struct {
+	mu       sync.Mutex
+	events   []agent.Event
+	approve  agent.Approval
+	approved []agent.ApprovalRequest
+	answer   func(*surfaces.Prompt) (map[string]any, bool)
+	onText   func()
+	onEvent  func(agent.Event) // called for every event, on the goroutine that emitted it
+}
+
+func (r *recorder) Emit(ev agent.Event) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	hook, each := r.onText, r.onEvent
+	r.mu.Unlock()
+	if each != nil {
+		each(ev)
+	}
+	if ev.Kind == agent.EventText && hook != nil {
+		hook()
+	}
+}
+
+// setOnEvent installs an event hook (safely against Emit).
+func (r *recorder) setOnEvent(fn func(agent.Event)) {
+	r.mu.Lock()
+	r.onEvent = fn
+	r.mu.Unlock()
+}
+
+// eventsOf returns the events of one kind.
+func (r *recorder) eventsOf(kind agent.EventKind) []agent.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []agent.Event
+	for _, e := range r.events {
+		if e.Kind == kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (r *recorder) Approve(_ context.Context, req agent.ApprovalRequest) agent.Approval {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.approved = append(r.approved, req)
+	if r.approve == "" {
+		return agent.ApproveDeny
+	}
+	return r.approve
+}
+
+func (r *recorder) Prompt(_ context.Context, p *surfaces.Prompt) (map[string]any, bool) {
+	if r.answer == nil {
+		return nil, true
+	}
+	return r.answer(p)
+}
+
+func (r *recorder) text(kind agent.EventKind) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for _, e := range r.events {
+		if e.Kind == kind {
+			b.WriteString(e.Text)
+		}
+	}
+	return b.String()
+}
+
+func (r *recorder) calls() []agent.ToolCall {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []agent.ToolCall
+	for _, e := range r.events {
+		if e.Kind == agent.EventToolCall {
+			out = append(out, *e.Call)
+		}
+	}
+	return out
+}
+
+type env struct {
+	layout    plugin.Layout
+	store     *plugin.Store
+	workspace string
+	log       string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	layout := plugin.Layout{Root: t.TempDir()}
+	if err := layout.EnsureDirs(); err != nil {
+		t.Fatal(err)
+	}
+	store, err := plugin.OpenStore(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{layout: layout, store: store, workspace: t.TempDir(), log: filepath.Join(t.TempDir(), "log")}
+}
+
+func (e *env) install(t *testing.T, root string) {
+	t.Helper()
+	plan, err := plugin.Preview(e.store, root, plugin.InstallOptions{Link: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plugin.Install(e.store, e.layout, plan); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) example(t *testing.T, name string) { e.install(t, testutil.ExamplePlugin(t, name)) }
+
+// installB is install for benchmarks.
+func (e *env) installB(b *testing.B, root string) {
+	b.Helper()
+	plan, err := plugin.Preview(e.store, root, plugin.InstallOptions{Link: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := plugin.Install(e.store, e.layout, plan); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func mustStore(b *testing.B, e *env) *plugin.Store {
+	s, err := plugin.OpenStore(e.layout)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// mockProvider installs the misbehave sidecar as provider "name" playing script.
+func (e *env) mockProvider(t *testing.T, name, script string) {
+	bin := testutil.Binary(t, "internal/testing/testplugins/misbehave")
+	e.install(t, testutil.PluginDir(t, name, bin, map[string]any{
+		"provides": []map[string]any{{"kind": "provider", "id": "mock"}},
+		"runtime": map[string]any{"capabilities": []string{"providers"},
+			"env": map[string]any{"MISBEHAVE_PROVIDER": "1", "MISBEHAVE_STREAM": script, "MISBEHAVE_SUBSCRIBE": "", "MISBEHAVE_LOG": e.log}},
+	}))
+}
+
+// watcher installs a misbehave interceptor that logs the points it sees.
+func (e *env) watcher(t *testing.T, points ...string) {
+	bin := testutil.Binary(t, "internal/testing/testplugins/misbehave")
+	e.install(t, testutil.PluginDir(t, "watcher", bin, map[string]any{
+		"runtime": map[string]any{"capabilities": []string{"interceptors"}, "intercepts": points,
+			"env": map[string]any{"MISBEHAVE_SUBSCRIBE": strings.Join(points, ","), "MISBEHAVE_LOG": e.log}},
+	}))
+}
+
+func (e *env) open(t *testing.T, fe agent.Frontend) *agent.Core {
+	t.Helper()
+	c, err := agent.Open(context.Background(), agent.Config{Layout: e.layout, Workspace: e.workspace, Frontend: fe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close(context.Background()) })
+	return c
+}
+
+func (e *env) logLines(t *testing.T, prefix string) []string {
+	t.Helper()
+	fh, err := os.Open(e.log)
+	if err != nil {
+		return nil
+	}
+	defer fh.Close()
+	var out []string
+	sc := bufio.NewScanner(fh)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) >= 2 && f[0] == prefix {
+			out = append(out, f[1])
+		}
+	}
+	return out
+}
+
+const echoModel = "plugin/echo-provider/echo/echo-1"
+
+func TestEchoTurnStreamsTextAndReasoningAndSaves(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	if err := c.SetModel(context.Background(), echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(context.Background(), "hello world"); err != nil {
+		t.Fatal(err)
+	}
+	if got := fe.text(agent.EventText); got != "Echo: hello world" {
+		t.Fatalf("text %q", got)
+	}
+	if got := fe.text(agent.EventReasoning); !strings.Contains(got, "Echoing") {
+		t.Fatalf("reasoning %q", got)
+	}
+	id := c.Session().ID
+	store, _ := agent.NewSessionStore(e.layout.SessionsDir())
+	saved, err := store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(saved.Messages) != 2 || saved.Messages[1].Content != "Echo: hello world" || saved.Messages[1].ReasoningContent == "" {
+		t.Fatalf("saved messages %+v", saved.Messages)
+	}
+}
+
+func TestToolCallGoesThroughEveryPoint(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	e.watcher(t, "tool.before", "permission.decision", "tool.after", "provider.request", "provider.response", "input.receive", "session.save")
+	fe := &recorder{approve: agent.ApproveOnce}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	if err := c.Send(context.Background(), `call write_file {"path":"out.txt","content":"written by the agent"}`); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(e.workspace, "out.txt"))
+	if err != nil || string(data) != "written by the agent" {
+		t.Fatalf("file: %q %v", data, err)
+	}
+	if len(fe.approved) != 1 || fe.approved[0].Tool != "write_file" || !strings.Contains(fe.approved[0].Arguments, "out.txt") {
+		t.Fatalf("approvals %+v", fe.approved)
+	}
+	if got := fe.text(agent.EventText); got != "Tool result: wrote 20 bytes to out.txt" {
+		t.Fatalf("reply %q", got)
+	}
+	got := strings.Join(e.logLines(t, "intercept"), " ")
+	// session.save is asked of the session_policy owner only (there is
+	// none): a subscriber observes it as an event, as in the Reasonix host.
+	want := "input.receive provider.request provider.response tool.before permission.decision tool.after provider.request provider.response"
+	if got != want {
+		t.Fatalf("points\n got %s\nwant %s", got, want)
+	}
+	e.waitLine(t, "event", "session.save")
+}
+
+// waitLine waits for a "<prefix> <point>" line in the plugins' log: events
+// are delivered asynchronously.
+func (e *env) waitLine(t *testing.T, prefix, point string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Contains(e.logLines(t, prefix), point) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %q %s in %v", prefix, point, e.logLines(t, prefix))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestDeclinedApprovalIsAResultNotAFailure(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{approve: agent.ApproveDeny}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	if err := c.Send(context.Background(), `call run_command {"command":"touch x"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(e.workspace, "x")); err == nil {
+		t.Fatal("a declined command ran")
+	}
+	calls := fe.calls()
+	if last := calls[len(calls)-1]; last.State != agent.ToolDenied {
+		t.Fatalf("last card %+v", last)
+	}
+	if got := fe.text(agent.EventText); got != "Tool result: Denied: the user declined" {
+		t.Fatalf("reply %q", got)
+	}
+}
+
+func TestApprovalForTheSessionIsRemembered(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{approve: agent.ApproveSession}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	for i := 0; i < 2; i++ {
+		if err := c.Send(context.Background(), `call run_command {"command":"echo ok"}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(fe.approved) != 1 {
+		t.Fatalf("asked %d times; a session approval must be remembered", len(fe.approved))
+	}
+}
+
+func TestPolicyGuardBlocksAndItsReasonReachesTheModel(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	e.example(t, "policy-guard")
+	fe := &recorder{approve: agent.ApproveOnce}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	marker := filepath.Join(e.workspace, "keep")
+	os.WriteFile(marker, nil, 0o644)
+	if err := c.Send(context.Background(), `call run_command {"command":"rm -rf keep"}`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("rm -rf ran")
+	}
+	if len(fe.approved) != 0 {
+		t.Fatal("a blocked call asked for approval")
+	}
+	if got := fe.text(agent.EventText); !strings.Contains(got, "Blocked by policy-guard") {
+		t.Fatalf("reply %q", got)
+	}
+}
+
+func TestPolicyGuardAsksBeforeWritingOutside(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	e.example(t, "policy-guard")
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	var asked *surfaces.Prompt
+	fe := &recorder{answer: func(p *surfaces.Prompt) (map[string]any, bool) {
+		asked = p
+		return map[string]any{"value": false}, false
+	}}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	args, _ := json.Marshal(map[string]string{"path": outside, "content": "x"})
+	if err := c.Send(context.Background(), "call write_file "+string(args)); err != nil {
+		t.Fatal(err)
+	}
+	if asked == nil || asked.Plugin != "policy-guard" || asked.Kind != protocol.RequestConfirm {
+		t.Fatalf("prompt %+v", asked)
+	}
+	if got := fe.text(agent.EventText); !strings.Contains(got, "Denied") {
+		t.Fatalf("reply %q", got)
+	}
+}
+
+func TestStreamFaultsFailTheTurn(t *testing.T) {
+	tests := []struct {
+		name, script string
+		text         string
+		reason       protocol.Reason
+	}{
+		{"out of order and duplicated", "c:2,1,1,3;end:3", "t1t2t3", ""},
+		{"gap", "c:1,3;end:3", "t1", protocol.ReasonStreamGap},
+		{"crash mid-stream", "c:1;sleep:50;exit:9", "t1", protocol.ReasonProviderInterrupted},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.mockProvider(t, "mock", tt.script)
+			e.example(t, "echo-provider")
+			fe := &recorder{}
+			c := e.open(t, fe)
+			c.SetModel(context.Background(), "plugin/mock/mock/m1", "")
+			err := c.Send(context.Background(), "hi")
+			if got := fe.text(agent.EventText); got != tt.text {
+				t.Errorf("text %q, want %q", got, tt.text)
+			}
+			if tt.reason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if protocol.ReasonOf(err) != tt.reason {
+				t.Fatalf("err = %v, want %s", err, tt.reason)
+			}
+			// Never a fallback: the next turn fails the same way, not on echo.
+			if tt.reason == protocol.ReasonProviderInterrupted {
+				err := c.Send(context.Background(), "again")
+				if protocol.ReasonOf(err) != protocol.ReasonProviderInterrupted {
+					t.Fatalf("second turn: %v", err)
+				}
+				if strings.Contains(fe.text(agent.EventText), "Echo") {
+					t.Fatal("fell back to another model")
+				}
+			}
+		})
+	}
+}
+
+func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
+	e := newEnv(t)
+	e.mockProvider(t, "mock", "c:1;hang")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), "plugin/mock/mock/m1", "")
+	var once sync.Once
+	fe.mu.Lock()
+	fe.onText = func() { once.Do(func() { go c.Stop() }) }
+	fe.mu.Unlock()
+	done := make(chan error, 1)
+	go func() { done <- c.Send(context.Background(), "hi") }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) && protocol.ReasonOf(err) != protocol.ReasonStreamCancelled {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stop did not end the turn")
+	}
+	// However the provider answered the cancel, the user is told the reply
+	// was stopped, not that it failed.
+	fe.mu.Lock()
+	var failed []string
+	for _, ev := range fe.events {
+		if ev.Kind == agent.EventTurnFailed {
+			failed = append(failed, ev.Error)
+		}
+	}
+	fe.mu.Unlock()
+	if len(failed) != 1 || failed[0] != "stopped" {
+		t.Fatalf("turn_failed events %q, want one saying stopped", failed)
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for len(e.logLines(t, "cancel")) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(e.logLines(t, "cancel")) == 0 {
+		t.Fatal("the provider was not sent stream/cancel")
+	}
+	// The core is idle again: the next turn starts (and hangs the same way
+	// until its context ends).
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	if err := c.Send(ctx, "next"); errors.Is(err, agent.ErrTurnRunning) {
+		t.Fatal("the core still thinks a turn is running")
+	}
+}
+
+func TestSessionsNewAndLoad(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), echoModel, "")
+	c.Send(context.Background(), "first")
+	first := c.Session().ID
+	if err := c.NewSession(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Session(); got.ID == first || len(got.Messages) != 0 || got.WorkspaceRoot != e.workspace || got.Model != echoModel {
+		t.Fatalf("new session %+v", got)
+	}
+	if err := c.LoadSession(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Session(); got.ID != first || got.Messages[0].Content != "first" {
+		t.Fatalf("loaded %+v", got)
+	}
+	if len(c.Sessions()) < 1 {
+		t.Fatalf("sessions %+v", c.Sessions())
+	}
+}
+
+// A plugin that publishes right after extension/initialized must not lose
+// those first surfaces, at start or after a reload.
+func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
+	e := newEnv(t)
+	e.example(t, "hello-surfaces")
+	c := e.open(t, &recorder{})
+	want := func(stage string, gen int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			kinds := map[protocol.PublishKind]bool{}
+			for _, s := range c.Surfaces().Surfaces() {
+				if s.Key.Generation == gen {
+					kinds[s.Kind] = true
+				}
+			}
+			if kinds[protocol.PublishStatus] && kinds[protocol.PublishCard] && kinds[protocol.PublishForm] {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: generation %d has surfaces %v, want status, card and form", stage, gen, kinds)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	want("start", c.Runtime().Current().Number)
+	if err := c.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want("reload", c.Runtime().Current().Number)
+}
+
+func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
+	e := newEnv(t)
+	e.mockProvider(t, "mock", "c:1,2,3;end:3") // every model call answers "t1t2t3"
+	e.watcher(t, "compaction.prepare", "compaction.complete")
+	fe := &recorder{}
+	c := e.open(t, fe)
+	c.SetModel(context.Background(), "plugin/mock/mock/m1", "") // context window: 1000 tokens
+	long := strings.Repeat("word ", 700)                        // ~875 tokens
+	for i := 0; i < 2; i++ {
+		if err := c.Send(context.Background(), long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs := c.Session().Messages
+	if !strings.HasPrefix(msgs[0].Content, "Summary of the earlier conversation:\nt1t2t3") {
+		t.Fatalf("history was not compacted: first message %.80q", msgs[0].Content)
+	}
+	if last := msgs[len(msgs)-1]; last.Role != protocol.RoleAssistant || last.Content != "t1t2t3" {
+		t.Fatalf("last message %+v", last)
+	}
+	if got := strings.Join(e.logLines(t, "intercept"), " "); got != "compaction.prepare compaction.complete" {
+		t.Fatalf("points %q", got)
+	}
+	if fe.text(agent.EventCompacted) != "t1t2t3" {
+		t.Fatal("no compacted event")
+	}
+}

@@ -1,0 +1,227 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// The session history operations the sidebar offers: rename, delete to a
+// trash folder (undoable), search, export.
+
+func (s *Session) summary() Summary {
+	return Summary{ID: s.ID, Title: s.Title(), Model: s.Model, Workspace: s.WorkspaceRoot, Updated: s.Updated}
+}
+
+// TrashDir is where deleted sessions go (sessions/.trash), so a delete can
+// be undone and nothing is lost to a misclick.
+func (st *SessionStore) TrashDir() string { return filepath.Join(st.dir, ".trash") }
+
+// write saves s as it is (Updated unchanged: a rename does not reorder).
+func (st *SessionStore) write(s *Session) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+}
+
+// Rename gives a saved session a title.
+func (st *SessionStore) Rename(id, name string) error {
+	s, err := st.Load(id)
+	if err != nil {
+		return err
+	}
+	s.Name = strings.TrimSpace(name)
+	return st.write(s)
+}
+
+// Trash moves a saved session to the trash folder.
+func (st *SessionStore) Trash(id string) error {
+	if !sessionIDRE.MatchString(id) {
+		return fmt.Errorf("delete session: %q is not a session id", id)
+	}
+	if err := os.MkdirAll(st.TrashDir(), 0o700); err != nil {
+		return err
+	}
+	return os.Rename(st.Path(id), filepath.Join(st.TrashDir(), id+".json"))
+}
+
+// Restore moves a trashed session back (the undo of Trash).
+func (st *SessionStore) Restore(id string) error {
+	if !sessionIDRE.MatchString(id) {
+		return fmt.Errorf("restore session: %q is not a session id", id)
+	}
+	if _, err := os.Stat(st.Path(id)); err == nil {
+		return fmt.Errorf("restore session %s: a session with that id exists", id)
+	}
+	return os.Rename(filepath.Join(st.TrashDir(), id+".json"), st.Path(id))
+}
+
+// Search lists the sessions whose title or any message contains q (case
+// insensitive), newest first. An empty q lists every session.
+func (st *SessionStore) Search(q string) []Summary {
+	q = strings.ToLower(strings.TrimSpace(q))
+	all := st.List()
+	if q == "" {
+		return all
+	}
+	out := all[:0:0]
+	for _, sum := range all {
+		if strings.Contains(strings.ToLower(sum.Title), q) {
+			out = append(out, sum)
+			continue
+		}
+		s, err := st.Load(sum.ID)
+		if err != nil {
+			continue
+		}
+		if s.contains(q) {
+			out = append(out, sum)
+		}
+	}
+	return out
+}
+
+// contains reports whether a message, or a message kept by a failed turn,
+// contains q (lower case).
+func (s *Session) contains(q string) bool {
+	for _, m := range s.Messages {
+		if strings.Contains(strings.ToLower(m.Content), q) {
+			return true
+		}
+	}
+	for _, n := range s.Notes {
+		if strings.Contains(strings.ToLower(n.Input), q) {
+			return true
+		}
+	}
+	return false
+}
+
+// ExportMarkdown renders a session as a Markdown document: its title, then
+// each message under the speaker's name; tool calls as their name and
+// arguments, tool results fenced.
+func ExportMarkdown(s *Session) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", s.Title())
+	fmt.Fprintf(&b, "_Session %s · workspace %s · model %s · %s_\n\n", s.ID, s.WorkspaceRoot, orDash(s.Model), s.Updated.Format("2006-01-02 15:04 MST"))
+	for _, m := range s.Messages {
+		switch m.Role {
+		case protocol.RoleUser:
+			b.WriteString("## You\n\n" + m.Content + "\n\n")
+		case protocol.RoleAssistant:
+			b.WriteString("## Assistant\n\n")
+			if m.Content != "" {
+				b.WriteString(m.Content + "\n\n")
+			}
+			for _, tc := range m.ToolCalls {
+				fmt.Fprintf(&b, "Tool call `%s`:\n\n```json\n%s\n```\n\n", tc.Name, tc.Arguments)
+			}
+		case protocol.RoleTool:
+			b.WriteString("Tool result:\n\n````\n" + m.Content + "\n````\n\n")
+		default:
+			fmt.Fprintf(&b, "## %s\n\n%s\n\n", m.Role, m.Content)
+		}
+	}
+	return b.String()
+}
+
+// ExportJSON is the session as saved (the same document as its file).
+func ExportJSON(s *Session) ([]byte, error) {
+	data, err := json.MarshalIndent(s, "", "  ")
+	return append(data, '\n'), err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// --- the core's side: the current session is in memory and saved on change.
+// These emit no event: the front end that asked refreshes its list, and a
+// switch (deleting the open session) emits its own.
+
+// RenameSession titles a session; the current one is renamed in memory too,
+// so its next save keeps the name.
+func (c *Core) RenameSession(ctx context.Context, id, name string) error {
+	c.mu.Lock()
+	current := c.session.ID == id
+	if current {
+		c.session.Name = strings.TrimSpace(name)
+	}
+	c.mu.Unlock()
+	if current {
+		return c.save(ctx)
+	}
+	return c.sessions.Rename(id, name)
+}
+
+// TrashSession deletes a session to the trash. Deleting the current one
+// starts a new chat first (so nothing writes it back), the check and the
+// switch one step under the busy token. Another chat's file just moves,
+// whatever runs, unless a LoadSession is opening it: that one, and the
+// current one while another operation holds the token, are refused with a
+// *BusyError whose holder says why.
+func (c *Core) TrashSession(ctx context.Context, id string) error {
+	c.mu.Lock()
+	holder, current, opening := c.busy, c.session.ID, c.opening
+	if holder == "" && id == current {
+		c.busy = OpTrash
+	}
+	c.mu.Unlock()
+	switch {
+	case holder != "" && (id == current || id == opening):
+		return &BusyError{Holder: holder, Wanted: OpTrash}
+	case id != current:
+		return c.trashFile(id)
+	}
+	newID, err := c.trashCurrent(ctx, id)
+	if newID != "" {
+		c.fe.Emit(Event{Kind: EventSession, SessionID: newID})
+	}
+	return err
+}
+
+// trashCurrent is TrashSession of the current session, holding the busy
+// token, which it releases before the front end hears of the new chat.
+func (c *Core) trashCurrent(ctx context.Context, id string) (newID string, err error) {
+	defer c.release()
+	if newID, err = c.newSession(ctx, ""); err != nil {
+		return "", err
+	}
+	return newID, c.trashFile(id)
+}
+
+func (c *Core) trashFile(id string) error {
+	if err := c.sessions.Trash(id); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// RestoreSession undoes TrashSession.
+func (c *Core) RestoreSession(id string) error {
+	return c.sessions.Restore(id)
+}
+
+// SearchSessions lists saved sessions matching q (titles and text).
+func (c *Core) SearchSessions(q string) []Summary { return c.sessions.Search(q) }
+
+// SavedSession reads a saved session (for export); the current one is
+// returned as it is in memory.
+func (c *Core) SavedSession(id string) (*Session, error) {
+	if cur := c.Session(); cur.ID == id {
+		return &cur, nil
+	}
+	return c.sessions.Load(id)
+}

@@ -1,0 +1,241 @@
+package agent
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/intercept"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// SessionVersion is the sessions/<id>.json format version.
+const SessionVersion = 1
+
+// Session is one conversation.
+type Session struct {
+	Version       int                        `json:"version"`
+	ID            string                     `json:"id"`
+	WorkspaceRoot string                     `json:"workspaceRoot"`
+	Model         string                     `json:"model,omitempty"`
+	Effort        string                     `json:"effort,omitempty"`
+	Created       time.Time                  `json:"created"`
+	Updated       time.Time                  `json:"updated"`
+	Messages      []protocol.ProviderMessage `json:"messages"`
+	// Audit records plugins that allowed a call the host denied.
+	Audit []intercept.AuditEntry `json:"audit,omitempty"`
+	// Approvals are the "for this session" approvals, each scoped exactly
+	// like an "always" rule (see AlwaysRule): the tool in the session's
+	// workspace and, for run_command, the program. (Files written before
+	// them hold "approved": bare tool names; Load migrates those without
+	// widening them, see migrateApproved.)
+	Approvals []Rule `json:"approvals,omitempty"`
+	// Name is a title the user (or a plugin) gave; empty: Title derives one.
+	Name string `json:"name,omitempty"`
+	// Notes are what the transcript showed besides the messages (see Note);
+	// files without them load with none.
+	Notes []Note `json:"notes,omitempty"`
+
+	// ReplyVersions are the answers Regenerate replaced (versions.go);
+	// files without them load with none.
+	ReplyVersions []ReplyVersions `json:"replyVersions,omitempty"`
+
+	// Agent is the agent profile picked for this chat (/agent <name>);
+	// empty (and absent in older files): none.
+	Agent string `json:"agent,omitempty"`
+}
+
+// NewSession makes an empty session in a workspace.
+func NewSession(workspace string) *Session {
+	now := time.Now().UTC()
+	return &Session{Version: SessionVersion, ID: uuid.NewString(), WorkspaceRoot: workspace,
+		Created: now, Updated: now, Messages: []protocol.ProviderMessage{}}
+}
+
+// Title is a short label: the given name, else the first line of the first
+// user message as plain text (no markdown marks), else of a message kept by
+// a failed turn.
+func (s *Session) Title() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	for _, m := range s.Messages {
+		if m.Role == protocol.RoleUser && m.Content != "" {
+			if t := plainLine(m.Content); t != "" {
+				return t
+			}
+		}
+	}
+	for _, n := range s.Notes { // a message whose turn failed before it was recorded
+		if t := plainLine(n.Input); t != "" {
+			return t
+		}
+	}
+	return "New chat"
+}
+
+// titleMarks are markdown marks a title drops (a heading's #, a quote's >,
+// emphasis and code marks), so "## Fix `main.go`" reads "Fix main.go".
+var titleMarks = strings.NewReplacer("`", "", "**", "", "__", "", "~~", "")
+
+// plainLine is the first non-empty line of markdown text as plain text,
+// at most 60 characters.
+func plainLine(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "```") {
+			continue
+		}
+		line = strings.TrimSpace(strings.TrimLeft(line, "#>*-+ \t"))
+		line = strings.TrimSpace(titleMarks.Replace(line))
+		if line == "" {
+			continue
+		}
+		if t := []rune(line); len(t) > 60 {
+			return strings.TrimSpace(string(t[:60])) + "…"
+		}
+		return line
+	}
+	return ""
+}
+
+var sessionIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+// SessionStore keeps sessions as sessions/<id>.json, written atomically so
+// a crash mid-save leaves the previous save intact.
+type SessionStore struct{ dir string }
+
+// NewSessionStore uses dir (created if missing).
+func NewSessionStore(dir string) (*SessionStore, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("sessions dir: %w", err)
+	}
+	return &SessionStore{dir: dir}, nil
+}
+
+// Path of a session's file.
+func (st *SessionStore) Path(id string) string { return filepath.Join(st.dir, id+".json") }
+
+// Save writes s atomically.
+func (st *SessionStore) Save(s *Session) error {
+	s.Updated = time.Now().UTC()
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+}
+
+// Unchanged reports whether the saved file already holds s, its Updated
+// aside: saving it again would change nothing, so it is not saved (opening,
+// leaving or starting a chat never re-stamps the one left, and the history
+// list keeps its order).
+func (st *SessionStore) Unchanged(s *Session) bool {
+	old, err := st.Load(s.ID)
+	if err != nil {
+		return false
+	}
+	cur := *s
+	cur.Updated = old.Updated
+	a, errA := json.Marshal(old)
+	b, errB := json.Marshal(&cur)
+	return errA == nil && errB == nil && bytes.Equal(a, b)
+}
+
+// ErrNoSession is returned by Load for an unknown id.
+var ErrNoSession = errors.New("no such session")
+
+// Load reads a session by id.
+func (st *SessionStore) Load(id string) (*Session, error) {
+	if !sessionIDRE.MatchString(id) {
+		return nil, fmt.Errorf("load session: %q is not a session id", id)
+	}
+	data, err := os.ReadFile(st.Path(id))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("load session %s: %w", id, ErrNoSession)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("load session %s: %w", id, err)
+	}
+	var s Session
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("load session %s: %s is corrupt: %w", id, st.Path(id), err)
+	}
+	if s.Version != SessionVersion || s.ID != id {
+		return nil, fmt.Errorf("load session %s: unsupported version %d or mismatched id %q", id, s.Version, s.ID)
+	}
+	if s.Messages == nil {
+		s.Messages = []protocol.ProviderMessage{}
+	}
+	var legacy struct {
+		Approved []string `json:"approved"`
+	}
+	_ = json.Unmarshal(data, &legacy) // the document parsed above; a wrong shape is no approval
+	s.migrateApproved(legacy.Approved)
+	return &s, nil
+}
+
+// migrateApproved turns the bare tool names older files approved "for this
+// session" into scoped rules, never wider than they were: a tool in the
+// session's workspace (which the old approval was bound to anyway). A
+// run_command approval is dropped: which program it meant is not known, and
+// a rule without a program would allow every command; the user is asked
+// again.
+func (s *Session) migrateApproved(tools []string) {
+	for _, t := range tools {
+		if t == "" || t == runCommandTool || s.WorkspaceRoot == "" {
+			continue
+		}
+		r := Rule{Tool: t, Workspace: filepath.Clean(s.WorkspaceRoot)}
+		if !slices.Contains(s.Approvals, r) {
+			s.Approvals = append(s.Approvals, r)
+		}
+	}
+}
+
+// Summary lists a saved session.
+type Summary struct {
+	ID, Title, Model string
+	Workspace        string
+	Updated          time.Time
+}
+
+// List returns saved sessions, newest first. Unreadable files are skipped.
+func (st *SessionStore) List() []Summary {
+	entries, _ := os.ReadDir(st.dir)
+	var out []Summary
+	for _, e := range entries {
+		id, ok := cutSuffix(e.Name(), ".json")
+		if !ok || !sessionIDRE.MatchString(id) {
+			continue
+		}
+		s, err := st.Load(id)
+		if err != nil {
+			continue
+		}
+		out = append(out, s.summary())
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out
+}
+
+func cutSuffix(s, suffix string) (string, bool) {
+	if len(s) > len(suffix) && s[len(s)-len(suffix):] == suffix {
+		return s[:len(s)-len(suffix)], true
+	}
+	return "", false
+}
+
+// empty reports whether the session holds nothing to keep.
+func (s *Session) empty() bool { return len(s.Messages) == 0 && len(s.Notes) == 0 }

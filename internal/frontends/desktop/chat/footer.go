@@ -1,0 +1,198 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// footer is the line under a reply: "Stopped" when the user stopped it,
+// its token use (and cost, only when the model has pricing), and on the
+// last reply Regenerate and, once it was regenerated, ‹ 1/2 › between its
+// versions.
+type footer struct {
+	d       *env
+	box     *fyne.Container
+	status  *widget.Label
+	usage   *widget.RichText
+	meter   *meter
+	regen   *widget.Button
+	userMsg string
+	vers    versionPicker
+}
+
+// versionPicker is ‹ n/N ›: the versions of the last answer.
+type versionPicker struct {
+	box        *fyne.Container
+	prev, next *widget.Button
+	label      *widget.Label
+	shown      int
+}
+
+func newFooter(d *env) *footer {
+	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
+	f.status.TextStyle.Italic = true
+	f.status.Importance = widget.WarningImportance
+	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() {
+		if v, ok := d.host.(Versioner); ok {
+			v.Regenerate()
+			return
+		}
+		d.host.Resend(f.userMsg)
+	})
+	f.regen.Importance = widget.LowImportance
+	show := func(delta int) func() {
+		return func() {
+			if v, ok := d.host.(Versioner); ok && !d.state.Busy() {
+				v.ShowVersion(f.vers.shown + delta)
+			}
+		}
+	}
+	f.vers.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), show(-1))
+	f.vers.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), show(+1))
+	f.vers.prev.Importance, f.vers.next.Importance = widget.LowImportance, widget.LowImportance
+	f.vers.label = widget.NewLabel("")
+	f.vers.box = container.NewHBox(f.vers.prev, f.vers.label, f.vers.next)
+	f.vers.box.Hide()
+	f.meter = newMeter()
+	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.vers.box, f.regen)
+	return f
+}
+
+// showVersions shows ‹ n/N › on the last reply of a regenerated answer;
+// the arrows wait while a turn runs.
+func (f *footer) showVersions(last bool) bool {
+	if !last {
+		f.vers.box.Hide()
+		return false
+	}
+	vs := f.d.transcript.lastVersions()
+	if vs.total < 2 {
+		f.vers.box.Hide()
+		return false
+	}
+	f.vers.shown = vs.shown
+	f.vers.label.SetText(fmt.Sprintf("%d/%d", vs.shown+1, vs.total))
+	busy := f.d.state.Busy()
+	setEnabled(f.vers.prev, !busy && vs.shown > 0)
+	setEnabled(f.vers.next, !busy && vs.shown < vs.total-1)
+	f.vers.box.Show()
+	return true
+}
+
+func (f *footer) show(r *row, last bool) {
+	s := r.snap.status
+	uikit.SetShown(f.status, s.stopped)
+	text := ""
+	f.meter.box.Hide()
+	if s.usage != nil {
+		m, _ := f.d.state.CurrentModel()
+		text = usageLine(*s.usage, m)
+		if m.ContextWindow > 0 {
+			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
+			f.meter.box.Show()
+		}
+	}
+	// Small and quieter than the reply, in the placeholder colour: the
+	// low-importance grey fails contrast (WCAG AA) on the dark theme.
+	f.usage.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyle{
+		Inline: true, ColorName: theme.ColorNamePlaceHolder, SizeName: theme.SizeNameCaptionText}}}
+	f.usage.Refresh()
+	uikit.SetShown(f.usage, text != "")
+	f.userMsg = ""
+	if last && !f.d.state.Busy() {
+		f.userMsg = f.d.transcript.view.userBefore(r.index)
+	}
+	uikit.SetShown(f.regen, f.userMsg != "")
+	versioned := f.showVersions(last)
+	if s.stopped || text != "" || f.userMsg != "" || versioned {
+		f.box.Show()
+	} else {
+		f.box.Hide()
+	}
+}
+
+// usageLine is a model call's token use, and its cost when the model has
+// pricing. Without pricing no cost is shown (never "free").
+func usageLine(u protocol.ProviderUsage, m providers.Model) string {
+	parts := []string{fmt.Sprintf("%s in · %s out", thousands(u.PromptTokens), thousands(u.CompletionTokens))}
+	if u.CacheHitTokens > 0 || u.CacheMissTokens > 0 {
+		parts = append(parts, fmt.Sprintf("cache %s hit / %s miss", thousands(u.CacheHitTokens), thousands(u.CacheMissTokens)))
+	}
+	if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
+		in := u.PromptTokens
+		cost := 0.0
+		if m.CacheHitPerMillion > 0 && u.CacheHitTokens > 0 {
+			in -= u.CacheHitTokens
+			cost += float64(u.CacheHitTokens) * m.CacheHitPerMillion / 1e6
+		}
+		cost += float64(in)*m.InputPerMillion/1e6 + float64(u.CompletionTokens)*m.OutputPerMillion/1e6
+		cur := m.PricingCurrency
+		if cur == "" || strings.EqualFold(cur, "USD") {
+			parts = append(parts, fmt.Sprintf("$%.4f", cost))
+		} else {
+			parts = append(parts, fmt.Sprintf("%.4f %s", cost, cur))
+		}
+	}
+	if m.ContextWindow > 0 && u.PromptTokens > 0 {
+		parts = append(parts, fmt.Sprintf("context %d%%", u.PromptTokens*100/m.ContextWindow))
+	}
+	return strings.Join(parts, " · ")
+}
+
+// thousands writes n with thousands separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// meter is a small bar: the share of the model's context window a call
+// used.
+type meter struct {
+	track, fill *canvas.Rectangle
+	box         *fyne.Container
+	frac        float32
+}
+
+func newMeter() *meter {
+	m := &meter{track: canvas.NewRectangle(theme.Color(theme.ColorNameInputBorder)),
+		fill: canvas.NewRectangle(theme.Color(theme.ColorNamePrimary))}
+	m.track.CornerRadius, m.fill.CornerRadius = 3, 3
+	m.box = container.New(&meterLayout{m: m}, m.track, m.fill)
+	return m
+}
+
+func (m *meter) set(frac float32) {
+	m.frac = max(0, min(frac, 1))
+	m.box.Refresh()
+}
+
+type meterLayout struct{ m *meter }
+
+func (l *meterLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.NewSize(60, 6) }
+
+func (l *meterLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	l.m.track.Resize(size)
+	l.m.fill.Resize(fyne.NewSize(size.Width*l.m.frac, size.Height))
+}
+
+func setEnabled(b *widget.Button, on bool) {
+	if on && b.Disabled() {
+		b.Enable()
+	} else if !on && !b.Disabled() {
+		b.Disable()
+	}
+}

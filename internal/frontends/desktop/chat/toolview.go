@@ -1,0 +1,198 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// maxResultLines is how much of a tool result a collapsed card shows.
+const maxResultLines = 12
+
+// toolView is a tool call card: name, live state, arguments, result or
+// reason, and approval buttons while the core waits for the user. A long
+// result is collapsed with a working "Show all".
+type toolView struct {
+	d      *env
+	obj    fyne.CanvasObject
+	title  *widget.Label
+	state  *widget.Label
+	args   *widget.Label
+	result *widget.Label
+	more   *widget.Button
+	reason *widget.Label
+	// progress shows how far a running call is (an MCP server's progress
+	// notifications): a bar when the total is known, and its message.
+	progress *widget.ProgressBar
+	stepText *widget.Label
+	ask      *fyne.Container
+	once     *widget.Button
+	// covers says what "For this session" and "Always" would allow, or why
+	// only once is possible (then those two buttons are hidden).
+	covers          *widget.Label
+	session, always *widget.Button
+	current         *Approval
+	r               *row
+}
+
+func newToolView(d *env) *toolView {
+	v := &toolView{d: d, title: widget.NewLabel(""), state: widget.NewLabel("")}
+	v.title.TextStyle.Bold = true
+	mono := func() *widget.Label {
+		l := widget.NewLabel("")
+		l.TextStyle.Monospace = true
+		l.Wrapping = fyne.TextWrapWord
+		l.Selectable = true
+		return l
+	}
+	v.args, v.result = mono(), mono()
+	v.more = widget.NewButton("", func() {
+		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showAll = !u.showAll })
+	})
+	v.more.Importance = widget.LowImportance
+	v.reason = widget.NewLabel("")
+	v.reason.Wrapping = fyne.TextWrapWord
+	v.reason.Importance = widget.WarningImportance
+	v.progress, v.stepText = widget.NewProgressBar(), widget.NewLabel("")
+	v.progress.Hide()
+	v.stepText.Wrapping = fyne.TextWrapWord
+	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
+	v.once.Importance = widget.HighImportance
+	v.session = widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
+	v.always = widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
+	v.covers = widget.NewLabel("")
+	v.covers.Wrapping = fyne.TextWrapWord
+	deny := widget.NewButton("Deny", func() { v.answer(agent.ApproveDeny) })
+	deny.Importance = widget.DangerImportance
+	prompt := widget.NewLabel("Allow this call?  (Enter approves once · Esc denies)")
+	prompt.TextStyle.Bold = true
+	prompt.Wrapping = fyne.TextWrapWord
+	v.ask = container.NewVBox(prompt, v.covers, container.NewHBox(v.once, v.session, v.always, deny))
+	v.ask.Hide()
+	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(v.r.snap.call.Result) })
+	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
+	box := container.NewVBox(head, v.args, v.progress, v.stepText, v.result, container.NewHBox(v.more), v.reason, v.ask)
+	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
+	return v
+}
+
+func (v *toolView) object() fyne.CanvasObject { return v.obj }
+
+func (v *toolView) bind(r *row) {
+	v.r = r
+	c := r.snap.call
+	// What is approved is shown as it is: bidi overrides and zero-width
+	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
+	v.title.SetText(termsafe.Visible(c.Name))
+	v.state.Importance = stateImportance(c.State)
+	v.state.SetText("• " + string(c.State))
+	v.args.SetText(termsafe.Visible(c.Arguments))
+	result, hidden := collapse(c.Result, maxResultLines)
+	switch {
+	case hidden == 0:
+		v.more.Hide()
+	case r.ui.showAll:
+		result = strings.TrimRight(c.Result, "\n")
+		v.more.SetText("Show less")
+		v.more.Show()
+	default:
+		v.more.SetText(fmt.Sprintf("Show all (%d more lines)", hidden))
+		v.more.Show()
+	}
+	setOptional(v.result, result)
+	setOptional(v.reason, c.Reason)
+	v.bindProgress(c)
+	v.current = r.snap.approval
+	if v.current != nil {
+		v.bindCovers(v.current.req)
+	}
+	uikit.SetShown(v.ask, v.current != nil)
+}
+
+// bindCovers says on the card what a wider approval would allow, exactly
+// as the rule will, or why there is none: then only once and deny show.
+func (v *toolView) bindCovers(req agent.ApprovalRequest) {
+	text := ""
+	switch {
+	case req.OnceOnly:
+		text = "Only once: " + req.Covers
+	case req.Covers != "":
+		text = "For this session / Always would allow: " + req.Covers
+	}
+	setOptional(v.covers, termsafe.Visible(text))
+	uikit.SetShown(v.session, !req.OnceOnly)
+	uikit.SetShown(v.always, !req.OnceOnly)
+}
+
+// bindProgress shows a running call's last progress report; any other
+// state (the call's end) hides it.
+func (v *toolView) bindProgress(c agent.ToolCall) {
+	p := c.Progress
+	if p == nil || c.State != agent.ToolRunning {
+		v.progress.Hide()
+		setOptional(v.stepText, "")
+		return
+	}
+	step := fmt.Sprintf("%g", p.Progress)
+	if p.Total > 0 {
+		step += fmt.Sprintf(" of %g", p.Total)
+		v.progress.Max, v.progress.Value = p.Total, min(max(p.Progress, 0), p.Total)
+		v.progress.Refresh()
+		v.progress.Show()
+	} else {
+		v.progress.Hide()
+	}
+	if p.Message != "" {
+		step += " · " + termsafe.Visible(p.Message)
+	}
+	setOptional(v.stepText, step)
+}
+
+// answer resolves the pending approval; the core goroutine waiting on it
+// continues and reports the next state.
+func (v *toolView) answer(a agent.Approval) {
+	ap := v.current
+	if ap == nil {
+		return
+	}
+	v.current = nil
+	ap.answer(a)
+	v.d.transcript.clearApproval(ap)
+}
+
+func stateImportance(s agent.ToolState) widget.Importance {
+	switch s {
+	case agent.ToolRunning:
+		return widget.HighImportance
+	case agent.ToolDone:
+		return widget.SuccessImportance
+	case agent.ToolFailed:
+		return widget.DangerImportance
+	case agent.ToolBlocked, agent.ToolDenied:
+		return widget.WarningImportance
+	}
+	return widget.MediumImportance
+}
+
+func setOptional(l *widget.Label, text string) {
+	l.SetText(text)
+	uikit.SetShown(l, text != "")
+}
+
+// collapse keeps the first n lines of s and says how many it left out.
+func collapse(s string, n int) (string, int) {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) <= n {
+		return strings.Join(lines, "\n"), 0
+	}
+	return strings.Join(lines[:n], "\n"), len(lines) - n
+}

@@ -1,0 +1,262 @@
+package chat
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// The UI side of the transcript (UI goroutine only).
+
+// transcriptView is the UI side of the transcript: rows (snapshots, parsed
+// markdown, expanded/collapsed state) and the virtual list showing them.
+type transcriptView struct {
+	t           *Transcript
+	obj         fyne.CanvasObject
+	list        *vlist
+	sel         *selection
+	rows        []*row
+	epoch       uint64
+	placeholder fyne.CanvasObject // hint, centred
+	hint        *widget.Label
+	jump        *widget.Button
+	flash       *flash // "Copied …", beside jump
+	metrics     textMetrics
+	lastReply   int  // the row offering Regenerate, -1 for none
+	lastRunning bool // d.running when lastReply's footer was bound
+}
+
+// row is one item as the UI holds it. Its parsed markdown lives here, not
+// in a widget, so a row scrolled out and back in is never parsed again.
+type row struct {
+	index     int
+	snap      itemSnap
+	modelRev  uint64
+	rev       uint64 // bumped when anything shown changes (snapshot or state)
+	text      *markdown.Doc
+	reasoning *markdown.Doc
+	ui        rowUI
+}
+
+// rowUI is what the user toggled on a row.
+type rowUI struct {
+	showReasoning, showAll, selecting bool
+}
+
+func newTranscriptView(t *Transcript) *transcriptView {
+	v := &transcriptView{t: t, lastReply: -1}
+	v.list = newVList(v)
+	v.sel = newSelection(v)
+	v.list.drag = v.sel
+	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
+		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
+	hint.Alignment = fyne.TextAlignCenter
+	hint.Importance = widget.LowImportance
+	// Wrapped, full width: one unwrapped line made the chat column at
+	// least ~570 units wide, so a 900-unit window clipped.
+	hint.Wrapping = fyne.TextWrapWord
+	v.hint = hint
+	v.placeholder = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
+	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
+	v.jump.Importance = widget.HighImportance
+	v.jump.Hide()
+	// Centred at the bottom, as chat apps place it: at the right edge it
+	// sat over the scrollbar's thumb when the view was near the end.
+	v.flash = newFlash(t.d.b)
+	overlay := container.NewVBox(layout.NewSpacer(), container.NewHBox(layout.NewSpacer(), v.jump, v.flash.box, layout.NewSpacer()))
+	v.list.onFollow = func(follow bool) {
+		if shown := !follow && len(v.rows) > 0; shown != v.jump.Visible() {
+			uikit.SetShown(v.jump, shown)
+			overlay.Refresh() // place the button: Show does not lay out its parents
+		}
+	}
+	v.obj = container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay))
+	return v
+}
+
+func (v *transcriptView) sync() {
+	t := v.t
+	var changed []int
+	t.mu.Lock()
+	fresh := t.epoch != v.epoch
+	if fresh {
+		v.rows, v.epoch = nil, t.epoch
+	}
+	for _, i := range t.touched {
+		if i >= len(v.rows) {
+			continue // new: appended below
+		}
+		if r, it := v.rows[i], t.items[i]; r.modelRev != it.rev {
+			r.snap, r.modelRev = it.snap(), it.rev
+			r.rev++
+			changed = append(changed, i)
+		}
+	}
+	t.touched = t.touched[:0]
+	for i := len(v.rows); i < len(t.items); i++ {
+		it := t.items[i]
+		v.rows = append(v.rows, &row{index: i, snap: it.snap(), modelRev: it.rev, rev: 1})
+	}
+	t.mu.Unlock()
+	if fresh {
+		v.list.reset()
+	}
+	for _, i := range changed {
+		v.list.dirty(i)
+	}
+	v.markLastReply()
+	if len(v.rows) == 0 {
+		v.placeholder.Show()
+	} else {
+		v.placeholder.Hide()
+	}
+	v.list.place()
+}
+
+// markLastReply rebinds the footers that gain or lose Regenerate: the
+// last reply offers it while no turn runs.
+func (v *transcriptView) markLastReply() {
+	last := -1
+	for i := len(v.rows) - 1; i >= 0; i-- {
+		if k := v.rows[i].snap.kind; k == itemAssistant {
+			last = i
+			break
+		} else if k == itemUser {
+			break
+		}
+	}
+	running := v.t.d.state.Busy()
+	if last == v.lastReply && running == v.lastRunning {
+		return
+	}
+	for _, i := range []int{v.lastReply, last} {
+		if i >= 0 && i < len(v.rows) {
+			v.rows[i].rev++
+			v.list.dirty(i)
+		}
+	}
+	v.lastReply, v.lastRunning = last, running
+}
+
+func (v *transcriptView) isLastReply(i int) bool { return i == v.lastReply }
+
+// isLastAnsweredUser says whether row i is the last user message and an
+// answer follows it (its Edit).
+func (v *transcriptView) isLastAnsweredUser(i int) bool {
+	if i < 0 || i >= len(v.rows) || v.rows[i].snap.kind != itemUser {
+		return false
+	}
+	answered := false
+	for _, r := range v.rows[i+1:] {
+		switch r.snap.kind {
+		case itemUser:
+			return false
+		case itemAssistant:
+			answered = true
+		}
+	}
+	return answered
+}
+
+// userBefore is the user message that row i answers.
+func (v *transcriptView) userBefore(i int) string {
+	for j := min(i, len(v.rows)-1); j >= 0; j-- {
+		if v.rows[j].snap.kind == itemUser {
+			return v.rows[j].snap.text
+		}
+	}
+	return ""
+}
+
+// toggle changes what the user sees of a row and lays it out again.
+func (v *transcriptView) toggle(r *row, change func(*rowUI)) {
+	change(&r.ui)
+	r.rev++
+	v.list.dirty(r.index)
+	v.list.place()
+}
+
+// rowSource, for the list.
+
+func (v *transcriptView) rowCount() int             { return len(v.rows) }
+func (v *transcriptView) rowKind(i int) itemKind    { return v.rows[i].snap.kind }
+func (v *transcriptView) rowRev(i int) uint64       { return v.rows[i].rev }
+func (v *transcriptView) bind(i int, view itemView) { view.bind(v.rows[i]) }
+
+func (v *transcriptView) newView(k itemKind) itemView {
+	d := v.t.d
+	switch k {
+	case itemUser:
+		return newUserView(d)
+	case itemTool:
+		return newToolView(d)
+	case itemNotice:
+		return newNoticeView(d)
+	}
+	return newAssistantView(d)
+}
+
+// textMetrics are the sizes height estimates are computed from.
+type textMetrics struct {
+	lineH, charW, chrome float32
+}
+
+func (v *transcriptView) textMetrics() textMetrics {
+	if v.metrics.lineH == 0 {
+		size := theme.TextSize()
+		sample := "The quick brown fox jumps over the lazy dog, 0123456789."
+		m := fyne.MeasureText(sample, size, fyne.TextStyle{})
+		v.metrics = textMetrics{lineH: m.Height + theme.LineSpacing(), charW: m.Width / float32(len(sample)),
+			chrome: 6 * theme.Padding()}
+	}
+	return v.metrics
+}
+
+// estimate is a row's height before it was ever shown at this width: its
+// lines of text wrapped at the width, plus the chrome of its kind. It is
+// corrected (keeping the view steady) when the row scrolls into view.
+func (v *transcriptView) estimate(i int, w float32) float32 {
+	r := v.rows[i]
+	m := v.textMetrics()
+	cols := max(10, int((w-m.chrome)/m.charW))
+	s := r.snap
+	lines := 0
+	switch s.kind {
+	case itemUser, itemAssistant:
+		lines = 2 + countLines(s.text, cols)
+		if s.reasoning != "" {
+			lines += 2
+			if r.ui.showReasoning {
+				lines += countLines(s.reasoning, cols)
+			}
+		}
+	case itemTool:
+		lines = 3 + countLines(s.call.Arguments, cols) + min(countLines(s.call.Result, cols), maxResultLines+2)
+	case itemNotice:
+		lines = 1 + countLines(s.text, cols)
+	}
+	return float32(lines)*m.lineH + m.chrome
+}
+
+// countLines is how many lines s takes wrapped at cols characters.
+func countLines(s string, cols int) int {
+	if s == "" {
+		return 0
+	}
+	n := 0
+	for line := range strings.SplitSeq(s, "\n") {
+		n += 1 + utf8.RuneCountInString(line)/cols
+	}
+	return n
+}
+
+// liveViews are the views of the rows in view, in order (tests).
+func (t *Transcript) liveViews() []itemView { return t.view.list.liveViews() }

@@ -1,0 +1,261 @@
+package desktop
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// gatedCore is the real core whose LoadSession (the plugin generation
+// change) waits until the test opens the gate: plugins as slow as they
+// like.
+type gatedCore struct {
+	*agent.Core
+	gate chan struct{}
+}
+
+func (g *gatedCore) LoadSession(ctx context.Context, id string) error {
+	select {
+	case <-g.gate:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return g.Core.LoadSession(ctx, id)
+}
+
+// openGatedCore opens a real core on the harness's data dir and attaches
+// it behind a closed gate.
+func (h *harness) openGatedCore() *gatedCore {
+	h.t.Helper()
+	c, err := agent.Open(context.Background(), agent.Config{Layout: h.layout, Workspace: h.t.TempDir(),
+		UIHost: protocol.UIHostDesktop, Frontend: h.d, OnFrame: h.d.OnFrame})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.t.Cleanup(func() { c.Close(context.Background()) })
+	g := &gatedCore{Core: c, gate: make(chan struct{})}
+	h.d.Attach(g)
+	h.waitFor("the composer", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	return g
+}
+
+// The clicked chat is on screen from its file while its plugins start; the
+// composer says it is getting ready, keeps what is typed and sends nothing
+// until the core has switched; Enter pressed meanwhile is not lost: the
+// message is sent once the chat is ready; the sidebar highlights what is
+// shown.
+func TestSwitchShowsTheChatBeforeThePluginsLoad(t *testing.T) {
+	h := newHarness(t)
+	h.install("hello-surfaces")
+	c := h.openGatedCore()
+	start := c.Session().ID
+	saved := h.saveSessions(c.Session().WorkspaceRoot, "the other chat")
+	sb := h.d.sidebar
+	h.ui(sb.reload)
+	h.waitFor("the list", func() bool { return indexOf(sb, saved[0].ID) >= 0 })
+	h.ui(func() { sb.list.Select(indexOf(sb, saved[0].ID)) })
+	h.waitFor("the chat on screen while its plugins start", func() bool {
+		return h.d.state.Open().ID == saved[0].ID && strings.Contains(h.renderedTranscript(), "reply to the other chat")
+	})
+	h.ui(func() {
+		if c.Session().ID != start {
+			t.Fatal("the core switched through a closed gate")
+		}
+		if h.d.state.Ready() || !h.d.composer.sendBtn.Disabled() {
+			t.Error("the composer can send before the chat is the core's")
+		}
+		if !h.d.readyLine.Visible() || !strings.Contains(h.d.readyLine.Text, "getting") && !strings.Contains(h.d.readyLine.Text, "ready") {
+			t.Errorf("the status line says %q", h.d.readyLine.Text)
+		}
+		if cur, ok := sb.current(); !ok || cur.ID != saved[0].ID {
+			t.Errorf("the highlight is on %+v, not the chat on screen", cur)
+		}
+		e := h.d.composer.entry
+		test.Type(e, "typed while loading")
+		h.d.composer.send()
+		if e.Text != "typed while loading" {
+			t.Errorf("the composer lost what was typed: %q", e.Text)
+		}
+		if !strings.Contains(h.d.readyLine.Text, "Sending as soon as it is ready") {
+			t.Errorf("Enter while loading: the status line says %q", h.d.readyLine.Text)
+		}
+	})
+	close(c.gate)
+	h.waitFor("the chat to be ready", func() bool {
+		return h.d.state.Ready() && !h.d.composer.sendBtn.Disabled() && !h.d.readyLine.Visible()
+	})
+	if got := c.Session().ID; got != saved[0].ID {
+		t.Fatalf("the core's session is %s, want %s", got, saved[0].ID)
+	}
+	h.waitFor("the message sent once the chat is ready", func() bool {
+		return h.d.composer.entry.Text == "" && strings.Contains(h.renderedTranscript(), "typed while loading")
+	})
+	h.ui(func() {
+		if !strings.Contains(h.renderedTranscript(), "reply to the other chat") {
+			t.Error("the load replaced what was shown")
+		}
+	})
+}
+
+// A reply that waits (here on an approval) goes on in its own chat while
+// another is on screen: the sidebar marks it, the other chat waits for it
+// before it can send, coming back shows it live, and once it ends the other
+// chat becomes the core's and the finished reply is in its own chat.
+func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.openCore()
+	if err := c.SetModel(context.Background(), echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("composer ready", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	a := c.Session().ID
+	other := h.saveSessions(c.Session().WorkspaceRoot, "the other chat")[0].ID
+	sb := h.d.sidebar
+	h.send(`call run_command {"command":"echo landed"}`)
+	h.waitFor("the reply to wait on its approval", func() bool {
+		return h.transcriptButton("Approve once") != nil && h.d.state.Running() == a
+	})
+	h.ui(sb.reload)
+	h.waitFor("the list", func() bool { return indexOf(sb, other) >= 0 && indexOf(sb, a) >= 0 })
+
+	// Away while it runs.
+	h.ui(func() { sb.list.Select(indexOf(sb, other)) })
+	h.waitFor("the other chat on screen, waiting for the reply", func() bool {
+		return h.d.state.Open().ID == other && strings.Contains(h.renderedTranscript(), "reply to the other chat") &&
+			strings.Contains(h.d.readyLine.Text, "reply in another chat")
+	})
+	h.ui(func() {
+		if h.d.state.Busy() || h.d.state.Ready() || !h.d.composer.sendBtn.Disabled() || !h.d.composer.stopBtn.Disabled() {
+			t.Errorf("busy %v ready %v: the other chat's composer acts on the running reply", h.d.state.Busy(), h.d.state.Ready())
+		}
+		if strings.Contains(h.renderedTranscript(), "run_command") {
+			t.Error("the running reply shows in the other chat")
+		}
+		if got := sb.caption(indexOf(sb, a)); got != replyingMark {
+			t.Errorf("the replying chat's caption is %q", got)
+		}
+		if got := sb.caption(indexOf(sb, other)); got == replyingMark {
+			t.Error("the chat on screen is marked as replying")
+		}
+		test.Type(h.d.composer.entry, "a draft")
+	})
+	if c.Session().ID != a {
+		t.Fatal("the core left the chat whose reply runs")
+	}
+
+	// Back: it is still going, live, with its approval.
+	h.ui(func() { sb.list.Select(indexOf(sb, a)) })
+	h.waitFor("the replying chat, live", func() bool {
+		return h.d.state.Open().ID == a && h.transcriptButton("Approve once") != nil && h.d.state.Busy() &&
+			h.d.state.Ready() && !h.d.composer.stopBtn.Disabled()
+	})
+	h.ui(func() {
+		if m := h.d.state.Open().Model; m != echoModel {
+			t.Errorf("the replying chat came back with model %q, want %q", m, echoModel)
+		}
+	})
+
+	// Away again; the reply finishes there.
+	h.ui(func() { sb.list.Select(indexOf(sb, other)) })
+	h.waitFor("the other chat again", func() bool { return h.d.state.Open().ID == other })
+	h.ui(func() {
+		ap := h.d.transcriptOf(a).PendingApproval()
+		if ap == nil {
+			t.Fatal("the running chat lost its approval")
+		}
+		ap.Answer(agent.ApproveOnce)
+	})
+	h.waitFor("the other chat to become the core's once the reply ended", func() bool {
+		return h.d.state.Ready() && h.d.state.Running() == "" && !h.d.composer.sendBtn.Disabled() && !h.d.readyLine.Visible()
+	})
+	if c.Session().ID != other {
+		t.Fatalf("the core's session is %s, want %s", c.Session().ID, other)
+	}
+	h.ui(func() {
+		if r := h.renderedTranscript(); strings.Contains(r, "Tool result") {
+			t.Errorf("the reply landed in the other chat:\n%s", r)
+		}
+		if e := h.d.composer.entry; e.Text != "a draft" {
+			t.Errorf("the draft is %q", e.Text)
+		}
+	})
+	h.ui(func() { sb.list.Select(indexOf(sb, a)) })
+	h.waitFor("the finished reply in its own chat", func() bool {
+		return h.d.state.Open().ID == a && strings.Contains(h.renderedTranscript(), "Tool result: landed")
+	})
+}
+
+// caption is row i's caption as the list draws it (UI work).
+func (s *sidebar) caption(i int) string {
+	o := s.list.CreateItem()
+	s.list.UpdateItem(i, o)
+	return o.(*fyne.Container).Objects[1].(*widget.Label).Text
+}
+
+// New chat while a reply streams shows an empty chat at once; the core
+// starts it when the reply has ended, and what was typed meanwhile is kept.
+func TestNewChatWhileAReplyRuns(t *testing.T) {
+	h := newHarness(t)
+	h.install("echo-provider")
+	c := h.openCore()
+	if err := c.SetModel(context.Background(), echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("composer ready", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	a := c.Session().ID
+	h.send(`call run_command {"command":"echo first"}`)
+	h.waitFor("the reply to wait on its approval", func() bool {
+		return h.transcriptButton("Approve once") != nil && h.d.state.Running() == a
+	})
+	h.ui(func() { h.d.newChat("") })
+	h.waitFor("an empty chat on screen", func() bool {
+		return h.d.state.Open().ID != a && h.transcriptButton("Approve once") == nil
+	})
+	h.ui(func() {
+		if strings.Contains(h.renderedTranscript(), "run_command") {
+			t.Error("the new chat shows the running reply")
+		}
+		if h.d.state.Busy() || h.d.state.Ready() || !h.d.composer.sendBtn.Disabled() {
+			t.Errorf("busy %v ready %v: the new chat can act before the core started it", h.d.state.Busy(), h.d.state.Ready())
+		}
+		if m := h.d.state.Open().Model; m != echoModel {
+			t.Errorf("the new chat's model is %q", m)
+		}
+		test.Type(h.d.composer.entry, "for the new chat")
+	})
+	h.waitFor("the wait said", func() bool { return strings.Contains(h.d.readyLine.Text, "reply in another chat") })
+	if c.Session().ID != a {
+		t.Fatal("the core left the chat whose reply runs")
+	}
+	h.ui(func() { h.d.transcriptOf(a).PendingApproval().Answer(agent.ApproveOnce) })
+	h.waitFor("the new chat started by the core", func() bool {
+		id := h.d.state.Open().ID
+		return h.d.state.Ready() && id != a && !strings.HasPrefix(id, pendingNewChat) && !h.d.composer.sendBtn.Disabled()
+	})
+	if got := c.Session().ID; got != h.d.sessionIDForTest() || got == a {
+		t.Fatalf("the core's session is %s, the screen's %s", got, h.d.sessionIDForTest())
+	}
+	h.ui(func() {
+		if e := h.d.composer.entry; e.Text != "for the new chat" {
+			t.Errorf("the draft is %q", e.Text)
+		}
+	})
+	h.waitFor("the first chat saved with its reply", func() bool {
+		s, err := c.SavedSession(a)
+		return err == nil && len(s.Messages) > 0 && strings.Contains(s.Messages[len(s.Messages)-1].Content, "Tool result: first")
+	})
+}
+
+// sessionIDForTest is the chat on screen, read on the UI goroutine.
+func (d *UI) sessionIDForTest() (id string) {
+	d.b.OnUI(func() { id = d.sessionID() })
+	return id
+}

@@ -1,0 +1,112 @@
+package dialogs
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// ShortcutRows are the keys the window answers, as the sheet lists them;
+// the send keys follow the send-key setting.
+func ShortcutRows(enterSends bool) [][2]string {
+	send, newline := "Enter", "Shift+Enter"
+	if !enterSends {
+		send, newline = "Ctrl+Enter", "Enter"
+	}
+	return [][2]string{
+		{send, "Send the message"},
+		{newline, "Add a line"},
+		{"Esc", "Stop the reply · close a dialog"},
+		{"Up (empty composer)", "Edit the last message"},
+		{"PgUp · PgDn", "Scroll the conversation by a page"},
+		{"Ctrl+Home · Ctrl+End", "First · latest message (empty composer, or nothing focused)"},
+		{"Home · End", "The same, after a click on the conversation"},
+		{"Ctrl+K", "Command palette: actions, models, commands"},
+		{"Ctrl+N", "New chat"},
+		{"Ctrl+O", "Open a workspace"},
+		{"Ctrl+B", "Show or hide the sessions sidebar"},
+		{"Ctrl+Shift+B", "Show or hide the plugin panel"},
+		{"Ctrl+,", "Settings"},
+		{"Ctrl+/", "This sheet"},
+		{"Ctrl+Q", "Quit"},
+		{"Enter · Esc (in a dialog)", "Confirm · cancel"},
+	}
+}
+
+// ShowShortcuts shows the keyboard shortcuts sheet over win; Esc and
+// Enter close it (keys gives them to the sheet while it is open), and the
+// widget that had the focus gets it back.
+func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
+	grid := container.New(layout.NewFormLayout())
+	for _, r := range ShortcutRows(enterSends) {
+		k := widget.NewLabel(r[0])
+		k.TextStyle.Bold = true
+		grid.Add(k)
+		grid.Add(widget.NewLabel(r[1]))
+	}
+	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", grid, win)
+	prev := win.Canvas().Focused()
+	pop := keys(dlg.Hide, dlg.Hide)
+	dlg.SetOnClosed(func() {
+		pop()
+		if prev != nil {
+			win.Canvas().Focus(prev)
+		}
+	})
+	dlg.Resize(fyne.NewSize(520, 460))
+	dlg.Show()
+	win.Canvas().Unfocus() // Esc and Enter reach the window, which closes the sheet
+}
+
+// userGuide is the in-app guide: what a new user needs to get going.
+const userGuide = `# Reasonix Desktop
+
+## Chat
+Pick a model in the toolbar (models come from provider plugins), type, and send. Replies stream in; **Stop** (or Esc) ends one, **Retry** and **Regenerate** ask again (Regenerate keeps the earlier answer: ‹ 1/2 › under the reply switches between versions). Every message and code block has **Copy** (it shows a check mark once copied). Drag over the conversation to select text across messages (a double click selects a word; Ctrl+A after a click on the conversation selects all of it), then Ctrl+C or **Copy selection** in a message's menu (right-click it, or its menu button beside Copy); **Show Markdown source** there shows a message as it was written. **Edit** in your last message's menu (or Up in an empty message box) puts it in the message box: send it and the model answers it in place of the old one, which stays as a version with its answer (‹ 1/2 ›); Esc cancels and gives back what you were typing. Attach images (for a model that sees them) and text files with **Attach** or by dropping them on the window. A long paste is shown as text in a box above the message box ("Pasted text, 100,000 characters": Collapse, Copy, and its close button removes it) and sent in full after what you type. PgUp and PgDn, Home and End (Ctrl+Home and Ctrl+End from the message box) move through the conversation; the wheel moves three lines a notch. Typing anywhere goes into the message box.
+
+## Tools and approvals
+The model can read files in the workspace freely. Writing files and running commands asks first: **once**, **for this session**, or **always**. "Always" is remembered for this workspace only, and for commands only for the same program (approving ` + "`go test`" + ` covers ` + "`go vet`" + `, never ` + "`rm`" + `). See and revoke approvals in **Settings → Permissions**.
+
+## Sessions
+The sidebar (Ctrl+B) lists this workspace's chats, newest first. Search covers titles and text. Rename, export (Markdown or JSON) and delete are below the list; a deleted chat goes to the trash and **Undo delete** brings it back. The app reopens the last chat on launch.
+
+## Plugins
+Plugins run outside any sandbox with your environment: install only what you trust. **Plugins → Manage** shows each plugin's state, what it may do (FULL TRUST), why it failed and its stderr; Restart, Disable and Remove are there too; **Update…** fetches a plugin installed from git again and shows what would change before it installs, and **Migrate to v2** rewrites a legacy plugin's manifest (keeping a .bak). **Install…** takes a folder, a git URL or owner/repo (fetched first, Cancel stops it; you see what it contains before it installs); **Link** runs a folder in place instead of a copy. Cards and forms from plugins appear in the panel on the right; a stopped plugin's are greyed until it runs again.
+
+## Settings
+Theme (System, Light, Dark), the send key, the default model, permissions, and which environment variables each plugin reads (names only). **Providers and API keys…** takes each provider plugin's key, base URL and models; keys are kept in the system keyring (or a file only you can read), never in the settings file.
+`
+
+// ShowGuide opens the user guide; its links go to onLink (a confirmation).
+func ShowGuide(app fyne.App, onLink markdown.LinkHandler) {
+	w := app.NewWindow("User guide")
+	text := uikit.NewRichText()
+	text.Segments = markdown.Render(userGuide, onLink)
+	w.SetContent(container.NewVScroll(container.NewPadded(text)))
+	w.Resize(fyne.NewSize(720, 620))
+	w.Show()
+}
+
+// ShowAbout shows the About box over win: the icon (optional) and text.
+func ShowAbout(win fyne.Window, icon fyne.Resource, text string) {
+	box := container.NewVBox()
+	if icon != nil {
+		img := canvas.NewImageFromResource(icon)
+		img.FillMode = canvas.ImageFillContain
+		img.SetMinSize(fyne.NewSize(64, 64))
+		box.Add(img)
+	}
+	box.Add(widget.NewLabelWithStyle("Reasonix Desktop", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}))
+	about := widget.NewLabel(text)
+	about.Wrapping = fyne.TextWrapWord
+	box.Add(about)
+	dlg := dialog.NewCustom("About", "Close", box, win)
+	dlg.Resize(fyne.NewSize(460, 320))
+	dlg.Show()
+}

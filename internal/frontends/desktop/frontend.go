@@ -1,0 +1,167 @@
+package desktop
+
+import (
+	"context"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Emit implements agent.Frontend. The core calls it from its goroutines
+// (and, for some store changes, from whatever goroutine changed the store):
+// it only updates models under their locks and kicks throttles or posts to
+// the bridge, so it returns at once.
+func (d *UI) Emit(ev agent.Event) {
+	// A turn's events go to its own chat's transcript, whichever chat is
+	// on screen; nil when no transcript shows that chat (the core saves the
+	// turn; it is read when the chat is shown).
+	sid := ev.SessionID
+	if sid == "" {
+		sid = d.chats.viewedID() // an event that names no chat is the one on screen's
+	}
+	t := d.transcriptOf(sid)
+	switch ev.Kind {
+	case agent.EventTurnStarted:
+		if t != nil {
+			t.BeginTurn()
+		}
+		d.turnStarted(sid)
+	case agent.EventUserMessage:
+		if t != nil {
+			t.AddUser(ev.Text)
+		}
+	case agent.EventText:
+		if t != nil {
+			t.AppendDelta(ev.Text, false)
+		}
+	case agent.EventReasoning:
+		if t != nil {
+			t.AppendDelta(ev.Text, true)
+		}
+	case agent.EventToolCall, agent.EventToolProgress: // progress: the running card with Call.Progress
+		if t != nil && ev.Call != nil {
+			t.ToolCall(*ev.Call)
+		}
+	case agent.EventUsage:
+		if ev.Usage != nil {
+			if sid == d.chats.viewedID() {
+				d.status.SetUsage(*ev.Usage)
+			}
+			if t != nil {
+				t.SetUsage(*ev.Usage)
+			}
+		}
+	case agent.EventTurnDone:
+		d.composer.stopping.Store(false)
+		if t != nil {
+			t.EndMessage()
+		}
+		d.notes.ReplyFinished()
+		d.turnEnded(sid)
+		d.b.Post(func() {
+			d.trace("turn done") // once the composer takes the next message
+			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
+		})
+	case agent.EventTurnFailed:
+		d.trace("turn failed")
+		// Swap: the next turn starts with no Stop pressed, however it starts
+		// (the composer, Retry, a demo).
+		if d.composer.stopping.Swap(false) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
+			if t != nil {
+				t.Stopped()
+			}
+		} else if t != nil {
+			reason := ev.Error
+			d.b.Post(func() { t.Failed(d.describeFailure(reason)) })
+		}
+		d.turnEnded(sid)
+		d.b.Post(d.sidebar.reload)
+	case agent.EventNotice:
+		d.notes.HostNotice(ev.Text, uikit.NoticeWarn)
+	case agent.EventSurface:
+		if ev.Surface != nil {
+			d.surfaceChanged(*ev.Surface)
+		}
+	case agent.EventPlugins:
+		plugins := ev.Plugins
+		d.b.Post(func() { d.state.SetPlugins(plugins) })
+		if d.getCore() != nil {
+			d.refreshModels()
+			d.kickLoad() // a reload that held the core's busy token ended
+		}
+	case agent.EventSession:
+		d.sessionChanged()
+	case agent.EventCompacted:
+		if t != nil {
+			t.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
+		}
+	}
+}
+
+// surfaceChanged routes a store change: notifications are events (each one
+// is shown), everything else is state the panel and the status bar re-read
+// from the store at frame rate.
+func (d *UI) surfaceChanged(ch surfaces.Change) {
+	switch {
+	case ch.Kind == surfaces.Published && ch.Surface.Kind == protocol.PublishNotification:
+		d.notes.Published(ch.Surface)
+		return
+	case ch.Kind == surfaces.Removed && ch.Surface.Kind == protocol.PublishNotification:
+		d.notes.Removed(ch.Surface.Key)
+		return
+	case ch.Kind == surfaces.Cleared:
+		d.wins.prompts.wake()
+	}
+	if ch.Kind != surfaces.Published || ch.Surface.Kind != protocol.PublishStatus {
+		d.panel.th.Kick()
+	}
+	if ch.Kind != surfaces.Published || ch.Surface.Kind == protocol.PublishStatus {
+		d.status.Kick()
+	}
+}
+
+// Approve implements agent.Frontend: the call's card shows the arguments
+// and Approve once / For this session / Always / Deny. The calling core
+// goroutine blocks here until a button is clicked (never the UI goroutine);
+// when the turn ends first the card's buttons go away and the call is denied.
+func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	a := chat.NewApproval(req)
+	t := d.transcriptOf(req.SessionID)
+	if t == nil {
+		t = d.transcript.get()
+	}
+	t.SetApproval(a)
+	d.trace("approval " + req.Tool)
+	toast := "approval:" + req.CallID
+	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
+	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
+	select {
+	case x := <-a.Answers():
+		return x
+	case <-ctx.Done():
+	case <-d.link.ctx.Done():
+	}
+	a.Answer(agent.ApproveDeny) // a late click finds the answer taken
+	t.ClearApproval(a)
+	return agent.ApproveDeny
+}
+
+// trace tells Options.Trace what happened (any goroutine).
+func (d *UI) trace(event string) {
+	if d.opts.Trace != nil {
+		d.opts.Trace(event)
+	}
+}
+
+// describeFailure names the plugin behind the model a failed turn used and
+// the reason it gave (UI goroutine: it reads the picked model).
+func (d *UI) describeFailure(reason string) string {
+	display := ""
+	if m, ok := d.state.CurrentModel(); ok {
+		display = m.DisplayName
+	}
+	return chat.DescribeFailure(d.state.Open().Model, display, reason)
+}

@@ -1,0 +1,90 @@
+package desktop
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
+)
+
+// buildMainMenu is File, Model, Plugins, View, Help. It is rebuilt whenever
+// models, plugins or the current model change (UI goroutine).
+func (d *UI) buildMainMenu() *fyne.MainMenu {
+	file := fyne.NewMenu("File",
+		&fyne.MenuItem{Label: "New chat", Action: func() { d.newChat("") },
+			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyN, Modifier: fyne.KeyModifierShortcutDefault}},
+		&fyne.MenuItem{Label: "Open workspace…", Action: d.chooseWorkspace,
+			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
+		&fyne.MenuItem{Label: "Sessions sidebar", Action: func() { d.sidebar.toggle() }, Shortcut: sidebarShortcut},
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit, Shortcut: quitShortcut},
+	)
+	models := d.modelItems()
+	if len(models) == 0 {
+		models = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
+	}
+	models = append(models, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh models", d.refreshModels))
+	model := fyne.NewMenu("Model", models...)
+
+	plugins := fyne.NewMenu("Plugins",
+		fyne.NewMenuItem("Manage…", d.showPluginManager),
+		fyne.NewMenuItem("Install…", d.installPlugin),
+		fyne.NewMenuItemSeparator())
+	var actions []surfaces.Action
+	if c := d.getCore(); c != nil {
+		actions = c.Actions()
+	}
+	for _, p := range d.state.Plugins() {
+		sub := fyne.NewMenuItem(p.Name, nil)
+		var items []*fyne.MenuItem
+		for _, a := range actions {
+			if a.Plugin != p.Name {
+				continue
+			}
+			plugin, id := a.Plugin, a.ID
+			items = append(items, fyne.NewMenuItem(fmt.Sprintf("%s  (%s)", a.Label, a.Name), func() { d.invokeAction(plugin, id) }))
+		}
+		if len(items) == 0 {
+			items = []*fyne.MenuItem{{Label: "No actions (" + p.State + ")", Disabled: true}}
+		}
+		sub.ChildMenu = fyne.NewMenu("", items...)
+		plugins.Items = append(plugins.Items, sub)
+	}
+	if len(d.state.Plugins()) > 0 {
+		plugins.Items = append(plugins.Items, fyne.NewMenuItemSeparator())
+	}
+	plugins.Items = append(plugins.Items,
+		fyne.NewMenuItem("Restart", d.restartPlugins),
+		fyne.NewMenuItem("Logs", d.showLogs))
+
+	view := fyne.NewMenu("View",
+		&fyne.MenuItem{Label: "Command palette…", Action: d.showPalette, Shortcut: paletteShortcut},
+		fyne.NewMenuItem("Protocol inspector", d.showInspector),
+		fyne.NewMenuItem("Notifications", d.notes.Show),
+		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
+			d.composer.setEnterSends(!d.composer.enterSends())
+			d.win.SetMainMenu(d.buildMainMenu())
+			if d.wins.settings != nil {
+				d.wins.settings.SyncSendKey()
+			}
+		}})
+	help := fyne.NewMenu("Help",
+		&fyne.MenuItem{Label: "Keyboard shortcuts", Action: d.showShortcuts, Shortcut: shortcutsShortcut},
+		fyne.NewMenuItem("User guide", d.showGuide),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("About", d.showAbout))
+	return fyne.NewMainMenu(file, model, plugins, view, help)
+}
+
+func sessionTitle(s agent.Summary) string {
+	if s.Title != "" {
+		return s.Title
+	}
+	return s.ID
+}

@@ -1,0 +1,61 @@
+package desktop
+
+import (
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
+)
+
+// paletteEntries collects what the palette offers (UI goroutine; reading
+// the action and command registries never waits on a sidecar; the
+// packages' commands are a cache, read from their small .md files only on
+// the first call after a store change).
+func (d *UI) paletteEntries() []dialogs.PaletteEntry {
+	var out []dialogs.PaletteEntry
+	if c := d.getCore(); c != nil {
+		for _, a := range c.Actions() {
+			plugin, id := a.Plugin, a.ID
+			out = append(out, dialogs.PaletteEntry{Kind: "Action", Label: a.Label, Detail: a.Name, Run: func() { d.invokeAction(plugin, id) }})
+		}
+		for _, cmd := range c.Commands() {
+			line := cmd.Name
+			out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: cmd.Name, Detail: cmd.Description, Run: func() { d.runCommand(line) }})
+		}
+		// Package commands take arguments: picking one puts it in the
+		// composer to complete and send.
+		if src, ok := c.(completer); ok {
+			for _, ci := range src.Completions() {
+				if ci.Kind != agent.CommandKindPackage {
+					continue
+				}
+				name := ci.Name
+				out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: name, Detail: ci.Description, Run: func() { d.composer.startCommand(name) }})
+			}
+		}
+	}
+	for _, m := range sortedModels(d.state.Models()) {
+		id := m.ID
+		out = append(out, dialogs.PaletteEntry{Kind: "Model", Label: m.DisplayName, Detail: m.ID, Run: func() { d.pickModel(id, "") }})
+	}
+	window := func(label string, run func()) dialogs.PaletteEntry {
+		return dialogs.PaletteEntry{Kind: "Window", Label: label, Run: run}
+	}
+	return append(out,
+		window("New chat", func() { d.newChat("") }),
+		window("Open workspace…", d.chooseWorkspace),
+		window("Plugin manager", d.showPluginManager),
+		window("Install plugin…", d.installPlugin),
+		window("Restart plugins", d.restartPlugins),
+		window("Protocol inspector", d.showInspector),
+		window("Notifications", d.notes.Show),
+		window("Sessions sidebar", d.sidebar.toggle),
+		window("Settings…", d.showSettings),
+	)
+}
+
+// showPalette opens the palette unless it is open (UI goroutine).
+func (d *UI) showPalette() {
+	if d.wins.palette != nil && d.wins.palette.Visible() {
+		return
+	}
+	d.wins.palette = dialogs.ShowPalette(d.win, d.paletteEntries())
+}

@@ -1,0 +1,313 @@
+package panels
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Limits of the notification views.
+const (
+	toastTTL       = 5 * time.Second
+	MaxToasts      = 4 // visible at once; older ones go
+	historyCap     = 500
+	systemInterval = 750 * time.Millisecond // at most one system notification per interval
+	systemQueue    = 8
+)
+
+// Notification is one entry of the Notifications list.
+type Notification struct {
+	Key    surfaces.Key // zero for the host's own notices
+	Plugin string
+	Title  string
+	Body   string
+	Level  uikit.NoticeLevel
+	At     time.Time
+	// resolves names what the toast announces ("approval:<call>", a
+	// surface key): when that is resolved the toast goes (resolve).
+	resolves string
+}
+
+// Notifier shows notifications as in-app toasts, as system notifications
+// (plugin notifications only, rate-limited, sent from their own goroutine
+// because the platform call can block) and in the Notifications window.
+//
+// Concurrency: HostNotice, HostNoticeUntil, Resolve, Published, Removed,
+// ReplyFinished and Entries may be called from any goroutine; ToastLayer,
+// Show and ToastCount run on the UI goroutine.
+type Notifier struct {
+	app  fyne.App
+	b    *uikit.Bridge
+	ctx  context.Context // ends the system notification loop
+	sys  chan *fyne.Notification
+	sent atomic.Int64 // system notifications sent
+	// background: no window of the app has the focus (the lifecycle says
+	// so), so a finished reply is announced by a system notification.
+	background atomic.Bool
+
+	mu      sync.Mutex
+	history []Notification // oldest first
+
+	// UI goroutine only.
+	stack   *fyne.Container
+	layer   *fyne.Container
+	live    []liveToast // the visible toasts, oldest first
+	resized func()      // re-lays out the toasts' strip's parent
+	win     fyne.Window // the Notifications window, nil when closed
+	list    *widget.List
+	listed  []Notification // newest first, what the list shows
+}
+
+// NewNotifier starts the system notification loop with spawn (which runs
+// a function on a goroutine its owner waits for); the loop ends with ctx.
+func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit.Bridge) *Notifier {
+	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
+	n.stack = container.NewVBox()
+	// A strip at the top right of the chat column, above the transcript
+	// (window.go places the layer): never over the messages' buttons, the
+	// composer or the surface panel.
+	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
+	lc := app.Lifecycle()
+	lc.SetOnExitedForeground(func() { n.background.Store(true) })
+	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
+	spawn(n.systemLoop)
+	return n
+}
+
+// ReplyFinished sends a system notification when the user is elsewhere
+// (any goroutine).
+func (n *Notifier) ReplyFinished() {
+	if !n.background.Load() {
+		return
+	}
+	select {
+	case n.sys <- fyne.NewNotification("Reasonix", "The reply is ready."):
+	default:
+	}
+}
+
+// ToastLayer is the layer the toasts sit in (over the transcript only).
+func (n *Notifier) ToastLayer() fyne.CanvasObject { return n.layer }
+
+// Published handles a plugin notification (any goroutine).
+func (n *Notifier) Published(s surfaces.Surface) {
+	p := s.Notification
+	x := Notification{Key: s.Key, Plugin: s.Key.Plugin, Title: p.Title, Body: p.Body, Level: levelOf(p.Severity), At: time.Now(),
+		resolves: surfaceToastID(s.Key)}
+	n.record(x)
+	select {
+	case n.sys <- fyne.NewNotification(s.Key.Plugin+": "+p.Title, p.Body):
+	default: // a burst: the toasts and the list still show every one
+	}
+}
+
+// Removed: a plugin's notification was dismissed or evicted (any goroutine).
+func (n *Notifier) Removed(k surfaces.Key) {
+	n.Resolve(surfaceToastID(k))
+	n.b.Post(n.refreshList)
+}
+
+func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
+
+// HostNoticeUntil is a host notice whose toast stays only until resolve(id).
+func (n *Notifier) HostNoticeUntil(text string, level uikit.NoticeLevel, id string) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now(), resolves: id})
+}
+
+// Resolve removes the toasts announcing id (any goroutine).
+func (n *Notifier) Resolve(id string) {
+	n.b.Post(func() {
+		for _, t := range n.live {
+			if t.id == id {
+				n.drop(t.obj)
+			}
+		}
+	})
+}
+
+// HostNotice shows the host's own message (any goroutine).
+func (n *Notifier) HostNotice(text string, level uikit.NoticeLevel) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now()})
+}
+
+func (n *Notifier) record(x Notification) {
+	n.mu.Lock()
+	n.history = append(n.history, x)
+	if len(n.history) > historyCap {
+		n.history = append(n.history[:0:0], n.history[len(n.history)-historyCap:]...)
+	}
+	n.mu.Unlock()
+	n.b.Post(func() {
+		n.toast(x)
+		n.refreshList()
+	})
+}
+
+// Entries are the notifications kept, newest first.
+func (n *Notifier) Entries() []Notification {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]Notification, len(n.history))
+	for i, x := range n.history {
+		out[len(out)-1-i] = x
+	}
+	return out
+}
+
+func levelOf(s protocol.Severity) uikit.NoticeLevel {
+	switch s {
+	case protocol.SeverityWarn:
+		return uikit.NoticeWarn
+	case protocol.SeverityError:
+		return uikit.NoticeError
+	}
+	return uikit.NoticeInfo
+}
+
+// systemLoop sends system notifications one at a time, spaced out.
+func (n *Notifier) systemLoop() {
+	for {
+		select {
+		case x := <-n.sys:
+			n.app.SendNotification(x)
+			n.sent.Add(1)
+		case <-n.ctx.Done():
+			return
+		}
+		select {
+		case <-time.After(systemInterval):
+		case <-n.ctx.Done():
+			return
+		}
+	}
+}
+
+// toast shows a transient card in the toasts' strip (UI
+// goroutine); it goes away by itself after toastTTL.
+func (n *Notifier) toast(x Notification) {
+	title := widget.NewLabel(x.Title)
+	title.TextStyle.Bold = true
+	title.Wrapping = fyne.TextWrapWord
+	title.Importance = uikit.Importance(x.Level)
+	box := container.NewVBox(uikit.Caption(x.Plugin), title)
+	if x.Body != "" {
+		body := widget.NewLabel(x.Body)
+		body.Wrapping = fyne.TextWrapWord
+		box.Add(body)
+	}
+	var card fyne.CanvasObject
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
+	closeBtn.Importance = widget.LowImportance
+	head := container.NewBorder(nil, nil, nil, closeBtn, box)
+	card = container.New(uikit.FixedWidth{W: 340}, uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head))
+	n.stack.Add(card)
+	n.live = append(n.live, liveToast{id: x.resolves, obj: card})
+	for len(n.live) > MaxToasts {
+		n.drop(n.live[0].obj)
+	}
+	n.relayout() // the strip grew: re-lay out what holds it, not just the stack
+	time.AfterFunc(toastTTL, func() { n.b.Post(func() { n.drop(card) }) })
+}
+
+// liveToast is a visible toast and what it announces.
+type liveToast struct {
+	id  string
+	obj fyne.CanvasObject
+}
+
+// drop removes a toast if it is still shown (UI goroutine).
+func (n *Notifier) drop(card fyne.CanvasObject) {
+	for i, t := range n.live {
+		if t.obj == card {
+			n.live = append(n.live[:i:i], n.live[i+1:]...)
+			n.stack.Remove(card)
+			n.relayout()
+			return
+		}
+	}
+}
+
+// OnResize sets what re-lays out the container holding the toast layer
+// when toasts come and go (UI goroutine): the window gives the strip its
+// new height, moving the transcript.
+func (n *Notifier) OnResize(fn func()) { n.resized = fn }
+
+func (n *Notifier) relayout() {
+	n.layer.Refresh()
+	if n.resized != nil {
+		n.resized()
+	}
+}
+
+// Toasts are the visible toast cards, oldest first (UI goroutine).
+func (n *Notifier) Toasts() []fyne.CanvasObject {
+	out := make([]fyne.CanvasObject, len(n.live))
+	for i, t := range n.live {
+		out[i] = t.obj
+	}
+	return out
+}
+
+// ToastCount is how many toasts are visible.
+func (n *Notifier) ToastCount() int { return len(n.stack.Objects) }
+
+// Show opens (or raises) the Notifications window (UI goroutine).
+func (n *Notifier) Show() {
+	if n.win != nil {
+		n.win.RequestFocus()
+		return
+	}
+	w := n.app.NewWindow("Notifications")
+	n.list = widget.NewList(func() int { return len(n.listed) },
+		func() fyne.CanvasObject {
+			title := widget.NewLabel("")
+			title.TextStyle.Bold = true
+			title.Truncation = fyne.TextTruncateEllipsis
+			body := widget.NewLabel("")
+			body.Truncation = fyne.TextTruncateEllipsis
+			return container.NewVBox(uikit.Caption(""), title, body)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			x := n.listed[i]
+			box := o.(*fyne.Container)
+			box.Objects[0].(*widget.Label).SetText(x.Plugin + " · " + x.At.Format("15:04:05"))
+			t := box.Objects[1].(*widget.Label)
+			t.Importance = uikit.Importance(x.Level)
+			t.SetText(x.Title)
+			box.Objects[2].(*widget.Label).SetText(x.Body)
+		})
+	clearBtn := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), func() {
+		n.mu.Lock()
+		n.history = nil
+		n.mu.Unlock()
+		n.refreshList()
+	})
+	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), clearBtn), nil, nil, n.list))
+	w.Resize(fyne.NewSize(520, 560))
+	w.SetOnClosed(func() { n.win, n.list = nil, nil })
+	n.win = w
+	n.refreshList()
+	w.Show()
+}
+
+func (n *Notifier) refreshList() {
+	if n.list == nil {
+		return
+	}
+	n.listed = n.Entries()
+	n.list.Refresh()
+}
+
+// Sent counts the system notifications sent.
+func (n *Notifier) Sent() int64 { return n.sent.Load() }

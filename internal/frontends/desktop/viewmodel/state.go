@@ -1,0 +1,206 @@
+// Package viewmodel owns the desktop window's app state: the open session
+// (its id, model, effort and workspace: the chat on screen), whether it is
+// ready to send (the core's current session), whether a core is attached,
+// whether a turn is running in the chat on screen and which chat is
+// replying, the model catalog and the plugin list. Widgets
+// read it and subscribe to the changes they show instead of being poked by
+// whoever changed something. It knows no toolkit: it holds plain data.
+//
+// Concurrency: a State belongs to the UI goroutine. Its setters, getters
+// and Subscribe are called there only, and subscribers run there,
+// synchronously, in the order they subscribed. Core goroutines hand their
+// results to the UI goroutine first (the desktop's bridge) and set the
+// state from there.
+package viewmodel
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
+)
+
+// Change says what changed; subscribers name the changes they show.
+type Change uint
+
+const (
+	// Session: another session is open (id, model, effort, workspace).
+	Session Change = 1 << iota
+	// Model: the open session's model or effort.
+	Model
+	// Busy: a turn started or ended in the chat on screen (or another
+	// chat was put on screen).
+	Busy
+	// Connected: a core was attached (or is not yet).
+	Connected
+	// Models: the model catalog (and why parts of it failed).
+	Models
+	// Plugins: the plugins' states.
+	Plugins
+	// Running: the chat whose reply is streaming changed.
+	Running
+	// Ready: the chat on screen became (or stopped being) the core's
+	// current session, the one a message goes to.
+	Ready
+)
+
+// Open is the open session as the window shows it.
+type Open struct {
+	ID, Model, Effort, Workspace string
+}
+
+// State is the app state of one window (UI goroutine only).
+type State struct {
+	open        Open
+	busy        bool
+	ready       bool
+	running     string
+	connected   bool
+	models      []providers.Model
+	catalogErrs map[string]string
+	plugins     []agent.PluginInfo
+	subs        []*sub
+}
+
+type sub struct {
+	mask Change
+	fn   func(Change)
+}
+
+// New is an empty state: no session, not connected, idle.
+func New() *State { return &State{} }
+
+// Subscribe calls fn with what changed each time a change in mask happens.
+// The returned func unsubscribes (a window that closes).
+func (s *State) Subscribe(mask Change, fn func(Change)) (cancel func()) {
+	x := &sub{mask: mask, fn: fn}
+	s.subs = append(s.subs, x)
+	return func() {
+		s.subs = slices.DeleteFunc(s.subs, func(y *sub) bool { return y == x })
+	}
+}
+
+func (s *State) notify(c Change) {
+	for _, x := range slices.Clone(s.subs) { // a subscriber may unsubscribe
+		if x.mask&c != 0 {
+			x.fn(c)
+		}
+	}
+}
+
+// SetSession records the open session; Model watchers are told too when
+// its model or effort differs from the last one's (a chat switch between
+// chats of one model rebuilds no model menu).
+func (s *State) SetSession(o Open) {
+	c := Session
+	if o.Model != s.open.Model || o.Effort != s.open.Effort {
+		c |= Model
+	}
+	s.open = o
+	s.notify(c)
+}
+
+// SetModel records the open session's model and effort.
+func (s *State) SetModel(model, effort string) {
+	s.open.Model, s.open.Effort = model, effort
+	s.notify(Model)
+}
+
+// SetBusy records whether a turn is running.
+func (s *State) SetBusy(busy bool) {
+	s.busy = busy
+	s.notify(Busy)
+}
+
+// SetRunning records the chat whose turn runs ("" when none).
+func (s *State) SetRunning(id string) {
+	if s.running == id {
+		return
+	}
+	s.running = id
+	s.notify(Running)
+}
+
+// SetReady records whether the chat on screen is the core's current
+// session.
+func (s *State) SetReady(ok bool) {
+	if s.ready == ok {
+		return
+	}
+	s.ready = ok
+	s.notify(Ready)
+}
+
+// SetConnected records whether a core is attached.
+func (s *State) SetConnected(ok bool) {
+	s.connected = ok
+	s.notify(Connected)
+}
+
+// SetModels records the catalog and, per plugin, why its catalog failed.
+func (s *State) SetModels(models []providers.Model, errs map[string]string) {
+	s.models, s.catalogErrs = models, maps.Clone(errs)
+	s.notify(Models)
+}
+
+// SetPlugins records the plugins' states.
+func (s *State) SetPlugins(ps []agent.PluginInfo) {
+	s.plugins = ps
+	s.notify(Plugins)
+}
+
+// Open is the open session.
+func (s *State) Open() Open { return s.open }
+
+// Busy reports whether a turn is running.
+func (s *State) Busy() bool { return s.busy }
+
+// Running is the chat whose turn runs ("" when none).
+func (s *State) Running() string { return s.running }
+
+// Ready reports whether the chat on screen is the core's current session:
+// a message sent now goes to it.
+func (s *State) Ready() bool { return s.ready }
+
+// Connected reports whether a core is attached.
+func (s *State) Connected() bool { return s.connected }
+
+// Models is the model catalog (not to be modified).
+func (s *State) Models() []providers.Model { return s.models }
+
+// CatalogErr is why plugin's catalog failed ("" when it did not).
+func (s *State) CatalogErr(plugin string) string { return s.catalogErrs[plugin] }
+
+// Plugins are the plugins' states (not to be modified).
+func (s *State) Plugins() []agent.PluginInfo { return s.plugins }
+
+// ModelByID finds a model of the catalog.
+func (s *State) ModelByID(id string) (providers.Model, bool) {
+	for _, m := range s.models {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	return providers.Model{}, false
+}
+
+// CurrentModel is the open session's model when the catalog has it.
+func (s *State) CurrentModel() (providers.Model, bool) { return s.ModelByID(s.open.Model) }
+
+// PluginStopped reports whether a plugin that published surfaces is known
+// not to run now: it failed (crashed, or did not start), or was disabled or
+// left inactive. A plugin the window has no state for yet is not stopped:
+// the list arrives after the first surfaces.
+func (s *State) PluginStopped(name string) bool {
+	for _, p := range s.plugins {
+		if p.Name == name {
+			switch p.State {
+			case agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled:
+				return true
+			}
+			return false
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package viewmodel
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
+)
+
+func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
+	tests := []struct {
+		name string
+		mask Change
+		set  func(s *State)
+		want []Change
+	}{
+		{"session also tells model watchers", Model, func(s *State) { s.SetSession(Open{ID: "a", Model: "m"}) }, []Change{Session | Model}},
+		{"a session of the same model does not", Model, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model}},
+		{"session watchers see every switch", Session, func(s *State) {
+			s.SetSession(Open{ID: "a", Model: "m"})
+			s.SetSession(Open{ID: "b", Model: "m"})
+		}, []Change{Session | Model, Session}},
+		{"model", Model, func(s *State) { s.SetModel("m", "high") }, []Change{Model}},
+		{"busy twice", Busy, func(s *State) { s.SetBusy(true); s.SetBusy(false) }, []Change{Busy, Busy}},
+		{"plugins not seen by busy", Busy, func(s *State) { s.SetPlugins([]agent.PluginInfo{{Name: "p"}}) }, nil},
+		{"models", Models | Plugins, func(s *State) { s.SetModels(nil, nil); s.SetPlugins(nil) }, []Change{Models, Plugins}},
+		{"connected", Connected, func(s *State) { s.SetConnected(true) }, []Change{Connected}},
+		{"running, told once per change", Running, func(s *State) { s.SetRunning("a"); s.SetRunning("a"); s.SetRunning("") }, []Change{Running, Running}},
+		{"ready, told once per change", Ready | Busy, func(s *State) { s.SetReady(true); s.SetReady(true); s.SetReady(false) }, []Change{Ready, Ready}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New()
+			var got []Change
+			s.Subscribe(tc.mask, func(c Change) { got = append(got, c) })
+			tc.set(s)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestUnsubscribeStopsNotifications(t *testing.T) {
+	s := New()
+	n := 0
+	cancel := s.Subscribe(Busy, func(Change) { n++ })
+	s.SetBusy(true)
+	cancel()
+	s.SetBusy(false)
+	if n != 1 {
+		t.Errorf("%d notifications, want 1", n)
+	}
+}
+
+func TestStateReadsBack(t *testing.T) {
+	s := New()
+	s.SetSession(Open{ID: "s1", Model: "p/m", Effort: "low", Workspace: "/w"})
+	s.SetModels([]providers.Model{{ID: "p/m", DisplayName: "M"}}, map[string]string{"q": "down"})
+	if m, ok := s.CurrentModel(); !ok || m.DisplayName != "M" {
+		t.Errorf("current model %v %v", m, ok)
+	}
+	if s.CatalogErr("q") != "down" || s.CatalogErr("p") != "" {
+		t.Error("catalog errors lost")
+	}
+	s.SetModel("p/other", "")
+	if o := s.Open(); o.ID != "s1" || o.Model != "p/other" || o.Workspace != "/w" {
+		t.Errorf("open %+v", o)
+	}
+	if _, ok := s.CurrentModel(); ok {
+		t.Error("a model not in the catalog was found")
+	}
+}

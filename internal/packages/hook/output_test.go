@@ -1,0 +1,74 @@
+package hook_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
+)
+
+func TestParseOutput(t *testing.T) {
+	cases := []struct {
+		name   string
+		event  hook.Event
+		stdout string
+		want   hook.Output
+		err    bool
+	}{
+		{"empty", hook.PreToolUse, "  \n", hook.Output{}, false},
+		{"plain text is context at SessionStart", hook.SessionStart, "  hello\n", hook.Output{AdditionalContext: "hello"}, false},
+		{"plain text is nothing elsewhere", hook.PreToolUse, "hello", hook.Output{}, false},
+		{"additionalContext", hook.SessionStart, `{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":" ctx "}}`,
+			hook.Output{AdditionalContext: "ctx"}, false},
+		{"permission deny", hook.PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"DENY","permissionDecisionReason":"why"}}`,
+			hook.Output{Deny: true, DenyReason: "why"}, false},
+		{"PermissionRequest allow", hook.PermissionRequest, `{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}`,
+			hook.Output{Allow: true}, false},
+		{"PermissionRequest deny", hook.PermissionRequest, `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"m"}}}`,
+			hook.Output{Deny: true, DenyReason: "m"}, false},
+		{"allow elsewhere is nothing", hook.PreToolUse, `{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}`, hook.Output{}, false},
+		{"decision block at UserPromptSubmit", hook.UserPromptSubmit, `{"decision":"block","reason":"r"}`,
+			hook.Output{Deny: true, DenyReason: "r"}, false},
+		{"decision block at Stop is nothing", hook.Stop, `{"decision":"block","reason":"r"}`, hook.Output{}, false},
+		{"another event's output", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny"}}`, hook.Output{}, true},
+		{"broken JSON", hook.PreToolUse, `{"hookSpecificOutput":`, hook.Output{}, true},
+	}
+	for _, tc := range cases {
+		got, err := hook.ParseOutput(tc.event, tc.stdout)
+		if got != tc.want || (err != nil) != tc.err {
+			t.Errorf("%s: %+v %v, want %+v err=%v", tc.name, got, err, tc.want, tc.err)
+		}
+		if err != nil && !strings.Contains(err.Error(), string(tc.event)) {
+			t.Errorf("%s: the error does not name the event: %v", tc.name, err)
+		}
+	}
+}
+
+// FuzzParseOutput: any stdout at any event decodes without panicking, a
+// deny and an allow never come together, and a decision needs JSON.
+func FuzzParseOutput(f *testing.F) {
+	for _, s := range []string{"", "text", `{"decision":"block","reason":"r"}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"x"}}`,
+		`{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}`, `{"hookSpecificOutput":{"decision":{"behavior":"allow"},"permissionDecision":"deny"}}`,
+		`{"hookSpecificOutput":[]}`, `{"a":1,"a":2}`} {
+		for i := range hook.Events {
+			f.Add(i, s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i int, stdout string) {
+		e := hook.Events[(i%len(hook.Events)+len(hook.Events))%len(hook.Events)]
+		out, err := hook.ParseOutput(e, stdout)
+		if err != nil && out != (hook.Output{}) {
+			t.Fatalf("an error with an output: %+v", out)
+		}
+		if out.Deny && out.Allow {
+			t.Fatalf("deny and allow: %+v", out)
+		}
+		if (out.Deny || out.Allow) && !strings.HasPrefix(strings.TrimSpace(stdout), "{") {
+			t.Fatalf("a decision from text: %+v", out)
+		}
+		if out.Allow && e != hook.PermissionRequest {
+			t.Fatalf("allow at %s", e)
+		}
+	})
+}

@@ -1,0 +1,181 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+)
+
+// Command is a slash command or prompt template read from a flat .md file.
+type Command struct {
+	// Name is what the user types after "/": "<plugin>:<name>" for a
+	// package's command, or the bare name for its hidden short alias.
+	Name string
+	// ShortName is the name inside its package ("review", "git:commit":
+	// subfolders become ":" namespaces).
+	ShortName   string
+	Plugin      string
+	Description string // frontmatter description
+	ArgHint     string // frontmatter argument-hint
+	Body        string // the template, trimmed
+	Path        string
+	// Hidden marks the short alias /<name>: it runs, but listings and
+	// completion show only the qualified name.
+	Hidden bool
+}
+
+var substitution = regexp.MustCompile(`\$(\$|ARGUMENTS|[0-9]+)`)
+
+// Render expands the template as the Reasonix host does: $ARGUMENTS is the
+// words joined by single spaces, $1..$N the words by position (empty when
+// absent), $$ a literal $. args is split on white space.
+func (c Command) Render(args string) string {
+	words := strings.Fields(args)
+	return substitution.ReplaceAllStringFunc(c.Body, func(m string) string {
+		switch tok := m[1:]; tok {
+		case "$":
+			return "$"
+		case "ARGUMENTS":
+			return strings.Join(words, " ")
+		default:
+			n, err := strconv.Atoi(tok)
+			if err == nil && n >= 1 && n <= len(words) {
+				return words[n-1]
+			}
+			return ""
+		}
+	})
+}
+
+// LoadCommands reads every *.md under the roots (recursively; a subfolder
+// is a ":" namespace) as the Reasonix host names plugin commands: each is
+// /<plugin>:<name>, and a short /<name> alias, hidden from listings, is
+// kept only when exactly one package has that name and reserved (the
+// built-in commands) does not hold it. Within one package a later root
+// wins a name. Files that cannot be read are named in errs; the result is
+// sorted by name.
+func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command, errs []error) {
+	perPlugin := map[string]map[string]Command{}
+	for _, r := range roots {
+		pfs, err := r.open()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		walkMarkdown(pfs, r.Path, map[string]bool{}, func(path string, err error) {
+			if err != nil {
+				errs = append(errs, fmt.Errorf("command of %s refused: %w", r.Plugin, err))
+				return
+			}
+			c, err := readCommand(pfs, r, path)
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			if perPlugin[r.Plugin] == nil {
+				perPlugin[r.Plugin] = map[string]Command{}
+			}
+			perPlugin[r.Plugin][c.ShortName] = c
+		})
+		pfs.Close()
+	}
+	byName := map[string]Command{}
+	byShort := map[string][]Command{}
+	for plugin, set := range perPlugin {
+		for short, c := range set {
+			c.Name = plugin + ":" + short
+			byName[c.Name] = c
+			byShort[short] = append(byShort[short], c)
+		}
+	}
+	for short, cs := range byShort {
+		if len(cs) != 1 || reserved != nil && reserved(short) {
+			continue
+		}
+		if _, taken := byName[short]; taken {
+			continue
+		}
+		alias := cs[0]
+		alias.Name, alias.Hidden = short, true
+		byName[short] = alias
+	}
+	for _, c := range byName {
+		cmds = append(cmds, c)
+	}
+	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
+	return cmds, errs
+}
+
+// walkMarkdown calls fn with every .md file under dir, following symlinks
+// that stay in the package once (visited guards a cycle); one that leaves
+// it is passed with its refusal. A root that is itself a .md file is read.
+func walkMarkdown(pfs *plugin.PackageFS, dir string, visited map[string]bool, fn func(string, error)) {
+	if info, err := pfs.Stat(dir); err == nil && info.Mode().IsRegular() {
+		if strings.EqualFold(filepath.Ext(dir), ".md") {
+			fn(dir, nil)
+		}
+		return
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		real = dir
+	}
+	if visited[real] {
+		return
+	}
+	visited[real] = true
+	entries, err := pfs.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		full := filepath.Join(dir, e.Name())
+		info, err := pfs.Stat(full)
+		if errors.Is(err, plugin.ErrLeavesPackage) {
+			fn(full, err)
+			continue
+		}
+		if err != nil {
+			continue // a broken link
+		}
+		switch {
+		case info.IsDir():
+			walkMarkdown(pfs, full, visited, fn)
+		case info.Mode().IsRegular() && strings.EqualFold(filepath.Ext(e.Name()), ".md"):
+			fn(full, nil)
+		}
+	}
+}
+
+func readCommand(pfs *plugin.PackageFS, r Root, path string) (Command, error) {
+	text, err := readCapped(pfs, path)
+	if err != nil {
+		return Command{}, fmt.Errorf("command of %s: %w", r.Plugin, err)
+	}
+	rel, err := filepath.Rel(r.Path, path)
+	if err != nil || rel == "." {
+		rel = filepath.Base(path)
+	}
+	rel = filepath.ToSlash(rel)
+	short := strings.ReplaceAll(strings.TrimSuffix(rel, filepath.Ext(rel)), "/", ":")
+	for _, part := range strings.Split(short, ":") {
+		if !ValidName(part) {
+			return Command{}, fmt.Errorf("command of %s: %s: %q is not a command name", r.Plugin, path, short)
+		}
+	}
+	fm, body := SplitFrontmatter(text)
+	return Command{
+		ShortName:   short,
+		Plugin:      r.Plugin,
+		Description: strings.TrimSpace(fm["description"]),
+		ArgHint:     strings.TrimSpace(fm["argument-hint"]),
+		Body:        strings.TrimSpace(body),
+		Path:        path,
+	}, nil
+}
