@@ -183,10 +183,18 @@ func TestModelMenuAndPickerListTheCatalog(t *testing.T) {
 		}
 		return false
 	}
-	h.waitFor("the model menu", menuHas)
+	// The menu can list the catalog before the toolbar is enabled: an
+	// EventPlugins after Attach refreshes the models while the attach's
+	// own load is still on its way, and a tap on the disabled button
+	// opens nothing (CI read a nil picker here under load).
+	h.waitFor("the model menu and an enabled picker", func() bool { return menuHas() && !h.d.toolbar.model.Disabled() })
 	var pick *fyne.MenuItem
 	h.ui(func() {
 		test.Tap(h.d.toolbar.model)
+		if h.d.toolbar.picker == nil {
+			t.Error("a tap on the enabled model button opened no picker")
+			return
+		}
 		labels := []string{}
 		for _, it := range h.d.toolbar.picker.Items {
 			labels = append(labels, it.Label)

@@ -24,10 +24,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Quit", IsQuit: true, Action: d.opts.App.Quit, Shortcut: quitShortcut},
 	)
-	models := d.modelItems()
-	if len(models) == 0 {
-		models = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
-	}
+	models := d.modelMenuItems()
 	models = append(models, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Refresh models", d.refreshModels))
 	model := fyne.NewMenu("Model", models...)
 

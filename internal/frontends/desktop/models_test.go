@@ -1,9 +1,12 @@
 package desktop
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -101,4 +104,47 @@ func TestHelpMenuHasShortcutsGuideAndVersions(t *testing.T) {
 		h.d.showShortcuts()
 		h.d.showGuide()
 	})
+}
+
+// slowCatalog is a fake core whose catalog waits for release: the window
+// is attached and enabled while its providers still start.
+type slowCatalog struct {
+	*fakeCore
+	release chan struct{}
+}
+
+func (s slowCatalog) Models(ctx context.Context) ([]providers.Model, []error) {
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+	}
+	return nil, nil
+}
+
+// A tap on the model button before the catalog arrived says it is loading;
+// it said "No models: install a provider plugin" to a user whose providers
+// were only starting.
+func TestModelPickerBeforeTheCatalogSaysLoading(t *testing.T) {
+	h := newHarness(t)
+	slow := slowCatalog{newDetachedFakeCore(t, h.d), make(chan struct{})}
+	h.d.Attach(slow)
+	h.waitFor("the model button enabled", func() bool { return !h.d.toolbar.model.Disabled() })
+	pickerLabels := func() (labels []string) {
+		h.ui(func() {
+			test.Tap(h.d.toolbar.model)
+			for _, it := range h.d.toolbar.picker.Items {
+				labels = append(labels, it.Label)
+			}
+			h.d.win.Canvas().Overlays().Top().Hide()
+		})
+		return labels
+	}
+	if got := pickerLabels(); len(got) != 1 || got[0] != "Loading models…" {
+		t.Errorf("before the catalog the picker shows %q", got)
+	}
+	close(slow.release)
+	h.waitFor("the empty catalog", func() bool { return h.d.state.CatalogLoaded() })
+	if got := pickerLabels(); len(got) != 1 || got[0] != "No models: install a provider plugin" {
+		t.Errorf("after an empty catalog the picker shows %q", got)
+	}
 }

@@ -118,10 +118,7 @@ func (tb *toolbar) refresh() {
 }
 
 func (tb *toolbar) showPicker() {
-	tb.picker = fyne.NewMenu("", tb.d.modelItems()...)
-	if len(tb.picker.Items) == 0 {
-		tb.picker.Items = []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
-	}
+	tb.picker = fyne.NewMenu("", tb.d.modelMenuItems()...)
 	c := tb.d.win.Canvas()
 	pos := tb.d.opts.App.Driver().AbsolutePositionForObject(tb.model)
 	pm := widget.NewPopUpMenu(tb.picker, c)
@@ -153,6 +150,19 @@ func pickerStart(items []*fyne.MenuItem) int {
 		n++
 	}
 	return max(first, 0)
+}
+
+// modelMenuItems are the picker's and the Model menu's models, or one
+// disabled line saying why there are none: the catalog was not fetched
+// yet (the core is starting, or its plugins are), or no provider has any.
+func (d *UI) modelMenuItems() []*fyne.MenuItem {
+	if items := d.modelItems(); len(items) > 0 {
+		return items
+	}
+	if !d.state.CatalogLoaded() {
+		return []*fyne.MenuItem{{Label: "Loading models…", Disabled: true}}
+	}
+	return []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
 }
 
 // modelItems lists every plugin model grouped by plugin (a disabled header

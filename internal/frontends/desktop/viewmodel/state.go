@@ -58,6 +58,7 @@ type State struct {
 	running     string
 	connected   bool
 	models      []providers.Model
+	catalogIn   bool // a catalog arrived (models may still be empty)
 	catalogErrs map[string]string
 	plugins     []agent.PluginInfo
 	subs        []*sub
@@ -140,7 +141,7 @@ func (s *State) SetConnected(ok bool) {
 
 // SetModels records the catalog and, per plugin, why its catalog failed.
 func (s *State) SetModels(models []providers.Model, errs map[string]string) {
-	s.models, s.catalogErrs = models, maps.Clone(errs)
+	s.models, s.catalogErrs, s.catalogIn = models, maps.Clone(errs), true
 	s.notify(Models)
 }
 
@@ -168,6 +169,10 @@ func (s *State) Connected() bool { return s.connected }
 
 // Models is the model catalog (not to be modified).
 func (s *State) Models() []providers.Model { return s.models }
+
+// CatalogLoaded reports whether a catalog arrived: before it, no models
+// means "not asked yet", not "none installed".
+func (s *State) CatalogLoaded() bool { return s.catalogIn }
 
 // CatalogErr is why plugin's catalog failed ("" when it did not).
 func (s *State) CatalogErr(plugin string) string { return s.catalogErrs[plugin] }

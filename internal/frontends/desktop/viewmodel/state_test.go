@@ -75,3 +75,16 @@ func TestStateReadsBack(t *testing.T) {
 		t.Error("a model not in the catalog was found")
 	}
 }
+
+// An empty catalog that arrived is not the catalog not asked yet: the
+// picker says "loading" for one and "no models" for the other.
+func TestCatalogLoadedOnlyOnceACatalogArrives(t *testing.T) {
+	s := New()
+	if s.CatalogLoaded() {
+		t.Error("a new state says its catalog arrived")
+	}
+	s.SetModels(nil, nil)
+	if !s.CatalogLoaded() {
+		t.Error("an empty catalog that arrived is still loading")
+	}
+}
