@@ -18,16 +18,36 @@ func Paced(n, rate int, feed func(i int)) {
 	}
 }
 
-// WaitUntil polls check every 10 ms until it holds, failing tb with "timed
-// out waiting for <what>" after 15 s. It is a hang guard: it never orders
-// events, check says when the awaited state is reached.
-func WaitUntil(tb testing.TB, what string, check func() bool) {
+// EventuallyTimeout is how long Eventually waits before it calls a wait a
+// hang. It never orders events: a test on a machine shared with other
+// builds may take many times its quiet-machine duration, so it is generous.
+const EventuallyTimeout = 15 * time.Second
+
+// Eventually is the one way a test waits for state another process (or a
+// goroutine outside the test's reach) produces: it checks at once, then
+// every few milliseconds, backing off to 10 ms, until check holds, and fails
+// tb with "timed out waiting for <what>" after EventuallyTimeout. It is a
+// hang guard, never a clock: check says when the awaited state is reached.
+// What the test itself can wait on (a channel, a process exit, a read) it
+// waits on directly; time the code owns runs in a testing/synctest bubble.
+func Eventually(tb testing.TB, what string, check func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(EventuallyTimeout)
+	pause := time.Millisecond
 	for !check() {
 		if time.Now().After(deadline) {
 			tb.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		// Polling another process's state is the one sleep a wait may
+		// have: there is no event to wait on.
+		time.Sleep(pause)
+		pause = min(2*pause, 10*time.Millisecond)
 	}
+}
+
+// WaitUntil is Eventually under its older name, kept for the callers that
+// use it.
+func WaitUntil(tb testing.TB, what string, check func() bool) {
+	tb.Helper()
+	Eventually(tb, what, check)
 }
