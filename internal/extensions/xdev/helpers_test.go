@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
@@ -23,9 +22,6 @@ import (
 )
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
-
-// waitFor is generous: the machine is shared.
-const waitFor = 20 * time.Second
 
 // fixture is a data directory with extensions written into it.
 type fixture struct {
@@ -132,16 +128,11 @@ func (f *fixture) pids() []int {
 	return pids
 }
 
-// eventually polls cond until it holds or waitFor passes.
+// eventually waits for cond, which looks at what another process did
+// (a log line, a pid): the shared hang guard does the polling.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitFor)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.WaitUntil(t, what, cond)
 }
 
 func gateNames(gates []agent.ToolGate) []string {

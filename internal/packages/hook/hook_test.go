@@ -3,6 +3,7 @@ package hook_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -155,20 +156,16 @@ func mustRead(t *testing.T, path string) []byte {
 // init that does not reap).
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	// The pid is a grandchild of the test, not its child: there is no exit
+	// to wait on but /proc's.
+	testutil.WaitUntil(t, fmt.Sprintf("pid %d to die with its hook", pid), func() bool {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
-			return
+			return true
 		}
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("pid %d outlived its hook's timeout", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		i := strings.LastIndexByte(string(stat), ')')
+		return i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X')
+	})
 }
 
 // The stdin line: Reasonix key names, or Claude's with payloadFormat
@@ -446,16 +443,10 @@ func TestAsyncPassesAndCloseKillsIt(t *testing.T) {
 		t.Fatalf("async report %+v", rep)
 	}
 	pidFile := filepath.Join(ws, "pid")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, err := os.ReadFile(pidFile); err == nil && strings.TrimSpace(string(b)) != "" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the async hook never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.WaitUntil(t, "the async hook to start", func() bool {
+		b, err := os.ReadFile(pidFile)
+		return err == nil && strings.TrimSpace(string(b)) != ""
+	})
 	r.Close()
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(mustRead(t, pidFile))))
 	waitGone(t, pid)
