@@ -132,7 +132,7 @@ func (f *fixture) pids() []int {
 // (a log line, a pid): the shared hang guard does the polling.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	testutil.WaitUntil(t, what, cond)
+	testutil.Eventually(t, what, cond)
 }
 
 func gateNames(gates []agent.ToolGate) []string {

@@ -158,7 +158,7 @@ func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	// The pid is a grandchild of the test, not its child: there is no exit
 	// to wait on but /proc's.
-	testutil.WaitUntil(t, fmt.Sprintf("pid %d to die with its hook", pid), func() bool {
+	testutil.Eventually(t, fmt.Sprintf("pid %d to die with its hook", pid), func() bool {
 		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 		if err != nil {
 			return true
@@ -443,7 +443,7 @@ func TestAsyncPassesAndCloseKillsIt(t *testing.T) {
 		t.Fatalf("async report %+v", rep)
 	}
 	pidFile := filepath.Join(ws, "pid")
-	testutil.WaitUntil(t, "the async hook to start", func() bool {
+	testutil.Eventually(t, "the async hook to start", func() bool {
 		b, err := os.ReadFile(pidFile)
 		return err == nil && strings.TrimSpace(string(b)) != ""
 	})
