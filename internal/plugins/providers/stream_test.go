@@ -203,10 +203,9 @@ func TestCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-c.Exited()
-	deadline := time.Now().Add(3 * time.Second)
-	for c.State() != sidecar.StateFailed && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The client marks itself Failed on its own goroutine once the exit is
+	// classified.
+	testutil.Eventually(t, "the crash classified", func() bool { return c.State() == sidecar.StateFailed })
 	if models, _ := cat.Models(context.Background(), []providers.Client{c}); len(models) != 0 {
 		t.Fatalf("a crashed provider still lists %d models", len(models))
 	}
