@@ -87,14 +87,18 @@ func TestConcurrentReloadsAreSingleFlight(t *testing.T) {
 					fail(fmt.Errorf("a turn started on generation %d while it was shut down", gen.Number))
 				}
 			}
-			time.Sleep(time.Millisecond) // the turn's work
+			// The behaviour under test, not a wait: a turn holds the
+			// runtime for a while, as a real turn's work does.
+			time.Sleep(time.Millisecond)
 			for name := range map[string]bool{"alpha": true} {
 				if c, ok := gen.Client(name); ok && c.State() == sidecar.StateStopped {
 					fail(fmt.Errorf("generation %d was shut down under a turn", gen.Number))
 				}
 			}
 			release()
-			time.Sleep(15 * time.Millisecond) // idle between turns: reloads get their chance
+			// The behaviour under test, not a wait: the user idle between
+			// turns, when the reloads get their chance to publish.
+			time.Sleep(15 * time.Millisecond)
 		}
 	}()
 	for i := range 100 {
@@ -131,17 +135,11 @@ func TestShutdownDuringAReloadLeavesNothingRunning(t *testing.T) {
 		_, err := rt.Reload(context.Background())
 		done <- err
 	}()
-	// Wait until the sidecar is in its handshake, then shut down.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "start") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the sidecar never started its handshake")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	// Wait until the sidecar is in its handshake (it logs it), then shut down.
+	testutil.Eventually(t, "the sidecar in its handshake", func() bool {
+		b, _ := os.ReadFile(logFile)
+		return strings.Contains(string(b), "start")
+	})
 	start := time.Now()
 	rt.Shutdown(context.Background())
 	select {

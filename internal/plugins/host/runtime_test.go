@@ -202,10 +202,8 @@ func TestReloadAppliesChangesAndRestartsFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	alpha1, _ := gen1.Client("alpha")
-	deadline := time.Now().Add(5 * time.Second)
-	for status(rt, "beta").State != host.StateFailed && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// beta crashes on its own after its handshake.
+	testutil.Eventually(t, "beta's crash", func() bool { return status(rt, "beta").State == host.StateFailed })
 	if s := status(rt, "beta"); s.State != host.StateFailed || !strings.Contains(s.Failure, "exit status 7") {
 		t.Fatalf("beta after crash: %+v", s)
 	}

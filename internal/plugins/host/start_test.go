@@ -12,13 +12,16 @@ import (
 )
 
 // Four hanging plugins that sort first used to hold all four start workers
-// until the 30 s budget ran out, so nothing behind them ever started. With
-// the product's own deadlines (no overrides), the healthy ones are active
-// within 12 s and the hanging ones are reported as timed out.
+// until the 30 s budget ran out, so nothing behind them ever started. Under
+// the product's 30 s budget, a handshake deadline shorter than the budget
+// frees the workers: the healthy plugins all start and the hanging ones are
+// reported as timed out. The handshake deadline is the test's 2 s, not the
+// product's 10 s, which only a real process could wait out (a handshake
+// reads a real pipe, which a synctest bubble cannot wait on): the property
+// is the same at any deadline shorter than the budget, and 2 s leave a
+// healthy handshake room on a machine busy with other builds.
 func TestHangingPluginsCannotStarveHealthyOnes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits the real 10 s handshake deadline")
-	}
+	const handshake = 2 * time.Second
 	f := newFixture(t)
 	for i := range 4 {
 		f.add(fmt.Sprintf("a-hang-%d", i), map[string]any{"env": map[string]any{"MISBEHAVE_MODE": "hang-in-initialize"}})
@@ -26,7 +29,7 @@ func TestHangingPluginsCannotStarveHealthyOnes(t *testing.T) {
 	for i := range 28 {
 		f.add(fmt.Sprintf("b-ok-%02d", i), nil)
 	}
-	rt := host.New(host.Config{Layout: f.layout, WorkspaceRoot: t.TempDir()})
+	rt := host.New(host.Config{Layout: f.layout, WorkspaceRoot: t.TempDir(), HandshakeTimeout: handshake})
 	defer rt.Shutdown(context.Background())
 	start := time.Now()
 	gen, err := rt.Start(context.Background())
@@ -38,12 +41,9 @@ func TestHangingPluginsCannotStarveHealthyOnes(t *testing.T) {
 	if n := len(gen.Clients()); n != 28 {
 		t.Fatalf("%d active, want 28", n)
 	}
-	if elapsed > 12*time.Second {
-		t.Fatalf("the healthy plugins took %s, want <= 12 s", elapsed)
-	}
 	for _, s := range rt.Status() {
 		hang := strings.HasPrefix(s.Name, "a-hang-")
-		if hang && (s.State != host.StateFailed || !strings.Contains(s.Failure, "timed out: no completed handshake within 10s")) {
+		if hang && (s.State != host.StateFailed || !strings.Contains(s.Failure, "timed out: no completed handshake within 2s")) {
 			t.Errorf("%s: %s %q", s.Name, s.State, s.Failure)
 		}
 		if !hang && s.State != host.StateActive {
