@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
-	"github.com/reasonix/reasonix-desktop/internal/extensions/gate"
-	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
@@ -35,11 +33,6 @@ type coreFlags struct {
 	dataDir, workspace string
 	// onFrame taps sidecar frames (the desktop's protocol inspector).
 	onFrame func(plugin string, f ndjson.FrameInfo)
-	// packages, when set, replaces reading the plugin packages (tests).
-	packages packageLoader
-	// onMCP is given the chat's MCP servers once they start (the window's
-	// MCP servers dialog).
-	onMCP func(*mcp.Manager)
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -71,33 +64,21 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	}
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
-	// MCP servers start in the background: the window never waits for one.
-	servers := startChatMCP(layout, workspace, f.packages, fe.Prompt, logger, stderr)
-	if f.onMCP != nil {
-		f.onMCP(servers)
+	mcpCfg, err := mcpConfig(stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
 	}
+	// A terminal chat waits for the servers' starts (each bounded by the
+	// handshake timeout) so its first turn has them; the window never waits.
+	mcpCfg.WaitStarted = ui == protocol.UIHostHeadless
 	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
-		OnFrame: f.onFrame, CommandSource: mcpPrompts{m: servers},
+		OnFrame: f.onFrame, MCP: &mcpCfg,
 		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
 			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
 			ext = m
-			if err != nil {
-				return m, err
-			}
-			// A terminal chat waits for the servers' starts (each bounded by
-			// the handshake timeout) so its turn has them.
-			if ui == protocol.UIHostHeadless {
-				servers.WaitStarted(ctx)
-				for _, st := range servers.Servers() {
-					if st.State == mcp.StateFailed {
-						fmt.Fprintln(stderr, "warning:", safe(st.StartFailure()))
-					}
-				}
-			}
-			return gate.Join(m, mcp.Set{M: servers}), nil
+			return m, err
 		}})
 	if err != nil {
-		servers.Close() // Open closes the set it made; this covers a failure before it
 		closeLog()
 		return nil, nil, err
 	}

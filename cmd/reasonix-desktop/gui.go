@@ -16,7 +16,6 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
-	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -91,9 +90,6 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
 		cf.onFrame = ui.OnFrame
-		cf.onMCP = func(m *mcp.Manager) {
-			ui.SetMCP(&mcpWindowSource{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(layout.Root, mcp.DisabledFileName)}})
-		}
 		core, closeCore, err := cf.open(ctx, ui, protocol.UIHostDesktop, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "reasonix-desktop gui:", redact.String(err.Error()))
@@ -102,6 +98,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return
 		}
 		ui.Attach(core)
+		ui.SetMCP(mcpWindowSource{core: core})
 		opened <- closeCore
 		if *session != "" {
 			if err := ui.OpenSession(ctx, *session); err != nil {

@@ -8,14 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
-	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 )
 
 const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
@@ -93,18 +90,17 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n", sub, safe(err.Error()))
 		return 1
 	}
-	store := mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
 	switch sub {
 	case "add":
-		err = mcpAdd(store, positional, command, typ, url, env, headers, trust)
+		err = mcpAdd(layout, positional, command, typ, url, env, headers, trust)
 	case "remove":
-		err = withName(positional, store.Remove)
+		err = withName(positional, func(name string) error { return agent.RemoveMCPServer(layout, name) })
 	case "list":
-		err = mcpList(ctx, store, stdout, asJSON)
+		err = mcpList(ctx, layout, stdout, asJSON)
 	case "tools":
-		err = mcpTools(ctx, store, positional, stdout)
+		err = mcpTools(ctx, layout, positional, stdout)
 	case "call":
-		err = mcpCall(ctx, store, positional, stdout, stderr)
+		err = mcpCall(ctx, layout, positional, stdout, stderr)
 	}
 	if err != nil {
 		var ue usageError
@@ -135,67 +131,54 @@ func withName(args []string, f func(string) error) error {
 	return f(name)
 }
 
-func mcpAdd(store mcp.Store, args, command []string, typ, url string, env, headers kv, trust bool) error {
+func mcpAdd(layout agent.Layout, args, command []string, typ, url string, env, headers kv, trust bool) error {
 	name, err := oneArg(args, "NAME")
 	if err != nil {
 		return err
 	}
-	s := mcp.Server{Name: name, Server: mcpspec.Server{Type: typ, URL: url}, TrustHints: trust}
-	if len(command) > 0 {
-		s.Command, s.Args = command[0], command[1:]
-	}
-	if len(env) > 0 {
-		s.Env = env
-	}
-	if len(headers) > 0 {
-		s.Headers = headers
-	}
-	return store.Put(s)
+	return agent.AddMCPServer(layout, agent.MCPServerSpec{Name: name, Type: typ, URL: url, Command: command,
+		Env: env, Headers: headers, TrustHints: trust})
 }
 
 // start runs the user's servers and the plugin packages' for one command
 // and waits for their starts (each bounded by the handshake timeout).
-func start(ctx context.Context, store mcp.Store) (*mcp.Manager, error) {
-	if _, err := store.Load(); err != nil {
-		return nil, err
-	}
-	servers := agent.MCPServers(agent.Layout{Root: filepath.Dir(store.Path)}, nil, func(string) {})
-	if len(servers) == 0 {
-		return nil, fmt.Errorf("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
-	}
-	wd, _ := os.Getwd()
-	opts, err := mcpOptions()
+func start(ctx context.Context, layout agent.Layout) (*agent.MCPRun, error) {
+	handshake, err := handshakeOverride()
 	if err != nil {
 		return nil, err
 	}
-	opts.Roots = []string{wd}
-	m := mcp.NewManager(opts)
-	m.Start(servers)
-	if err := m.WaitStarted(ctx); err != nil {
-		m.Close()
-		return nil, err
-	}
-	return m, nil
+	wd, _ := os.Getwd()
+	return agent.StartMCPServers(ctx, layout, wd, handshake)
 }
 
 // HandshakeEnv overrides the 5 s bound on a server's start (a slow
 // machine, a server that installs itself with npx on first use).
 const HandshakeEnv = "REASONIX_MCP_HANDSHAKE_TIMEOUT"
 
-func mcpOptions() (mcp.Options, error) {
-	var opts mcp.Options
-	if v := os.Getenv(HandshakeEnv); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return opts, fmt.Errorf("%s=%q: want a duration such as 20s", HandshakeEnv, v)
-		}
-		opts.Handshake = d
+// handshakeOverride is HandshakeEnv's duration (0 when unset).
+func handshakeOverride() (time.Duration, error) {
+	v := os.Getenv(HandshakeEnv)
+	if v == "" {
+		return 0, nil
 	}
-	return opts, nil
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a duration such as 20s", HandshakeEnv, v)
+	}
+	return d, nil
 }
 
-func mcpList(ctx context.Context, store mcp.Store, stdout io.Writer, asJSON bool) error {
-	m, err := start(ctx, store)
+// mcpConfig is how a chat runs its MCP servers: the handshake override,
+// and what did not start told on stderr as a warning.
+func mcpConfig(stderr io.Writer) (agent.MCPConfig, error) {
+	cfg := agent.MCPConfig{Warn: func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) }}
+	d, err := handshakeOverride()
+	cfg.Handshake = d
+	return cfg, err
+}
+
+func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON bool) error {
+	m, err := start(ctx, layout)
 	if err != nil {
 		return err
 	}
@@ -222,11 +205,11 @@ func mcpList(ctx context.Context, store mcp.Store, stdout io.Writer, asJSON bool
 	return nil
 }
 
-func mcpTools(ctx context.Context, store mcp.Store, args []string, stdout io.Writer) error {
+func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io.Writer) error {
 	if len(args) > 1 {
 		return usageError("at most one NAME")
 	}
-	m, err := start(ctx, store)
+	m, err := start(ctx, layout)
 	if err != nil {
 		return err
 	}
@@ -247,14 +230,14 @@ func mcpTools(ctx context.Context, store mcp.Store, args []string, stdout io.Wri
 		fmt.Fprintf(stdout, "%s%s\n    %s\n", safe(t.Name), mark, safe(firstLine(t.Description)))
 	}
 	for _, s := range m.Servers() {
-		if s.State == mcp.StateFailed && (len(args) == 0 || s.Name == args[0]) {
+		if s.Failed() && (len(args) == 0 || s.Name == args[0]) {
 			fmt.Fprintf(stdout, "%s: failed: %s\n", safe(s.Name), safe(s.Err))
 		}
 	}
 	return nil
 }
 
-func mcpCall(ctx context.Context, store mcp.Store, args []string, stdout, stderr io.Writer) error {
+func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdout, stderr io.Writer) error {
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("want TOOL [JSON]")
 	}
@@ -266,19 +249,19 @@ func mcpCall(ctx context.Context, store mcp.Store, args []string, stdout, stderr
 			return usageError(fmt.Sprintf("the arguments must be a JSON object: %v", err))
 		}
 	}
-	m, err := start(ctx, store)
+	m, err := start(ctx, layout)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
-	res, err := m.Call(ctx, args[0], raw, func(p mcp.Progress) {
+	text, isError, err := m.Call(ctx, args[0], raw, func(p agent.MCPProgress) {
 		fmt.Fprintf(stderr, "progress %g/%g %s\n", p.Progress, p.Total, safe(p.Message))
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, safe(res.Text))
-	if res.IsError {
+	fmt.Fprintln(stdout, safe(text))
+	if isError {
 		return errors.New("the tool reported an error")
 	}
 	return nil

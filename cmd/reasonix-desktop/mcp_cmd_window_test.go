@@ -4,6 +4,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,10 +16,10 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
-	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
@@ -43,17 +45,24 @@ func objects(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
 // again.
 func TestMCPServersWindow(t *testing.T) {
 	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
-	dir := t.TempDir()
-	m := mcp.NewManager(mcp.Options{Handshake: time.Minute})
-	t.Cleanup(m.Close)
-	m.Start([]mcp.Server{{Name: "ev", Server: mcpspec.Server{Command: node, Args: []string{srv, "stdio"}}, Source: "settings"},
-		{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}}, Source: "plugin kit"}})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := m.WaitStarted(ctx); err != nil {
+	layout := agent.Layout{Root: t.TempDir()}
+	if err := agent.AddMCPServer(layout, agent.MCPServerSpec{Name: "ev", Command: []string{node, srv, "stdio"}}); err != nil {
 		t.Fatal(err)
 	}
-	src := &mcpWindowSource{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(dir, mcp.DisabledFileName)}}
+	crashes, _ := json.Marshal(map[string]any{"crashes": map[string]any{"command": node,
+		"args": []string{"-e", "console.error('fatal: token=sk-abcdefghijklmnopqrstuvwx'); process.exit(3)"}}})
+	pkgs := []agent.Package{{Name: "kit", Root: t.TempDir(), MCPServers: crashes}}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: t.TempDir(), Frontend: windowTestFrontend{},
+		Packages: func() ([]agent.Package, []error) { return pkgs, nil },
+		MCP:      &agent.MCPConfig{Handshake: time.Minute, WaitStarted: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.Close(context.Background()) })
+	src := mcpWindowSource{core: core}
+	disabled := filepath.Join(layout.Root, "mcp-disabled-tools.json")
 
 	a := test.NewTempApp(t)
 	b := uikit.NewBridge()
@@ -106,16 +115,18 @@ func TestMCPServersWindow(t *testing.T) {
 		test.Tap(check)
 	})
 	offered := func() bool {
-		for _, gt := range (mcp.Set{M: m}).Tools() {
-			if gt.Name == "mcp__ev__echo" {
-				return true
+		for _, st := range core.MCPServers() {
+			for _, tool := range st.Tools {
+				if tool.Name == "mcp__ev__echo" {
+					return tool.Enabled
+				}
 			}
 		}
 		return false
 	}
 	testutil.WaitUntil(t, "echo taken from the model", func() bool { return !offered() })
-	if off, err := src.disabled.Load(); err != nil || !off["mcp__ev__echo"] {
-		t.Errorf("the disabled file: %v %v", off, err)
+	if b, err := os.ReadFile(disabled); err != nil || !strings.Contains(string(b), `"mcp__ev__echo"`) {
+		t.Errorf("the disabled file: %s %v", b, err)
 	}
 	// Restart: the server goes away and comes back; echo stays off.
 	var restart *widget.Button
@@ -126,9 +137,9 @@ func TestMCPServersWindow(t *testing.T) {
 	})
 	b.OnUI(func() { test.Tap(restart) })
 	testutil.WaitUntil(t, "the restarted server ready", func() bool {
-		for _, st := range m.Servers() {
+		for _, st := range core.MCPServers() {
 			if st.Name == "ev" {
-				return st.State == mcp.StateReady
+				return st.State == "ready"
 			}
 		}
 		return false
@@ -145,4 +156,16 @@ func TestMCPServersWindow(t *testing.T) {
 	if offered() {
 		t.Error("a restart offered the disabled tool again")
 	}
+}
+
+// windowTestFrontend is a front end that denies and dismisses: the window
+// test drives only the MCP servers dialog.
+type windowTestFrontend struct{}
+
+func (windowTestFrontend) Emit(agent.Event) {}
+func (windowTestFrontend) Approve(context.Context, agent.ApprovalRequest) agent.Approval {
+	return agent.ApproveDeny
+}
+func (windowTestFrontend) Prompt(context.Context, *surfaces.Prompt) (map[string]any, bool) {
+	return nil, true
 }

@@ -49,6 +49,8 @@ type Config struct {
 	Packages func() ([]plugin.Package, []error)
 	// Secrets is where provider keys are saved (nil: the data directory's store, see OpenProviderKeys).
 	Secrets *secrets.Store
+	// MCP, when set, runs the chat's MCP servers (mcpchat.go); nil runs none.
+	MCP *MCPConfig
 }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
@@ -66,7 +68,8 @@ type Core struct {
 	tools    []Tool
 	keys     *ProviderKeys // saved provider variables (providerkeys.go)
 
-	ext Extensions // nil without extensions
+	ext Extensions // nil without extensions (Config.Extensions' and the MCP servers' tools)
+	mcp *chatMCP   // nil without MCP servers (mcpchat.go)
 
 	pkg packageState // the plugin packages' contributions and what is made of them (packages.go)
 
@@ -140,12 +143,27 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	}
 	c.runtime = host.New(hc)
 	c.reloadPackages()
+	if cfg.MCP != nil { // started first: they start in the background while the rest opens
+		c.mcp = c.startMCP(ctx, *cfg.MCP)
+		prompts := mcpPrompts{m: c.mcp.m}
+		if cfg.CommandSource != nil {
+			c.cfg.CommandSource = commandSources{cfg.CommandSource, prompts}
+		} else {
+			c.cfg.CommandSource = prompts
+		}
+	}
 	if cfg.Extensions != nil {
 		ext, err := cfg.Extensions(ctx, c)
 		if err != nil {
+			if c.mcp != nil {
+				c.mcp.m.Close()
+			}
 			return nil, fmt.Errorf("extensions: %w", err)
 		}
 		c.ext = ext
+	}
+	c.ext = c.mcp.extensions(c.ext)
+	if c.ext != nil {
 		c.toolset() // says now which extension tools shadow another
 	}
 	if err := c.publish(ctx, c.session); err != nil {

@@ -425,6 +425,7 @@ func TestDesktopPartsStayBelowTheWiring(t *testing.T) {
 		{"the view-model knows Fyne", listed{ImportPath: m("internal/frontends/desktop/viewmodel"), Deps: []string{"fyne.io/fyne/v2"}}, "depends on Fyne"},
 		{"the window reaches MCP", listed{ImportPath: m("internal/frontends/desktop"), Imports: []string{m("internal/extensions/mcp")}}, "frontends/wiring may not import extensions/mcp"},
 		{"the core knows Fyne", listed{ImportPath: m("internal/core/agent"), Deps: []string{"fyne.io/fyne/v2"}}, "depends on Fyne"},
+		{"the app reaches MCP", listed{ImportPath: m("cmd/reasonix-desktop"), Imports: []string{m("internal/extensions/mcp")}}, "app may not import extensions/mcp"},
 		{"plugins import extensions", listed{ImportPath: m("internal/plugins/host"), Imports: []string{m("internal/extensions/gate")}}, "plugins may not import extensions"},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,148 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
+)
+
+// The user's MCP servers as the command line manages them: the servers
+// file in the data directory, and a one-off run of every server (the
+// user's and the enabled packages') to list, inspect or call them outside
+// a chat.
+
+// MCPServerSpec is a server the user adds: a command to run (stdio) or a
+// remote URL (http, sse).
+type MCPServerSpec struct {
+	Name    string
+	Type    string   // "" or stdio, http, sse
+	URL     string   // a remote server's
+	Command []string // a stdio server's program and arguments
+	Env     map[string]string
+	Headers map[string]string
+	// TrustHints lets the server's readOnlyHint skip approval.
+	TrustHints bool
+}
+
+func mcpStore(layout Layout) mcp.Store {
+	return mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
+}
+
+// AddMCPServer adds (or replaces) a server in the user's servers file.
+func AddMCPServer(layout Layout, spec MCPServerSpec) error {
+	s := mcp.Server{Name: spec.Name, Server: mcpspec.Server{Type: spec.Type, URL: spec.URL}, TrustHints: spec.TrustHints}
+	if len(spec.Command) > 0 {
+		s.Command, s.Args = spec.Command[0], spec.Command[1:]
+	}
+	if len(spec.Env) > 0 {
+		s.Env = spec.Env
+	}
+	if len(spec.Headers) > 0 {
+		s.Headers = spec.Headers
+	}
+	return mcpStore(layout).Put(s)
+}
+
+// RemoveMCPServer removes a server from the user's servers file.
+func RemoveMCPServer(layout Layout, name string) error { return mcpStore(layout).Remove(name) }
+
+// MCPRun is every MCP server started once, outside a chat. Its methods are
+// safe for concurrent use; Close stops the servers.
+type MCPRun struct{ m *mcp.Manager }
+
+// ErrNoMCPServers is returned by StartMCPServers when there is none to run.
+var ErrNoMCPServers = errors.New("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
+
+// StartMCPServers runs the user's servers and the enabled packages' with
+// workdir as their root, and waits for their starts (each bounded by
+// handshake; 0 is the mcp package's default). A broken servers file is an
+// error naming it; a package's broken entry only leaves that server out.
+func StartMCPServers(ctx context.Context, layout Layout, workdir string, handshake time.Duration) (*MCPRun, error) {
+	if _, err := mcpStore(layout).Load(); err != nil {
+		return nil, err
+	}
+	servers := MCPServers(layout, nil, func(string) {})
+	if len(servers) == 0 {
+		return nil, ErrNoMCPServers
+	}
+	m := mcp.NewManager(mcp.Options{Handshake: handshake, Roots: []string{workdir}})
+	m.Start(servers)
+	if err := m.WaitStarted(ctx); err != nil {
+		m.Close()
+		return nil, err
+	}
+	return &MCPRun{m: m}, nil
+}
+
+// Close stops every server.
+func (r *MCPRun) Close() { r.m.Close() }
+
+// MCPStatus is one server's state after its start (`mcp list --json`
+// prints these: the field names are that output's).
+type MCPStatus struct {
+	Name, Transport, Source string
+	State                   string
+	Err                     string
+	Tools                   int
+	Stderr                  []string // the last lines the server wrote to stderr
+	TrustHints              bool     `json:",omitempty"`
+	Warnings                []string `json:",omitempty"` // what of its tool list was left out, and why
+}
+
+// Failed reports whether the server did not start.
+func (s MCPStatus) Failed() bool { return s.State == string(mcp.StateFailed) }
+
+// Servers lists every server's state.
+func (r *MCPRun) Servers() []MCPStatus {
+	var out []MCPStatus
+	for _, st := range r.m.Servers() {
+		out = append(out, MCPStatus{Name: st.Name, Transport: st.Transport, Source: st.Source, State: string(st.State),
+			Err: st.Err, Tools: st.Tools, Stderr: st.Stderr, TrustHints: st.TrustHints, Warnings: st.Warnings})
+	}
+	return out
+}
+
+// MCPTool is one tool of a ready server.
+type MCPTool struct {
+	Name        string // mcp__<server>__<tool>
+	Server      string
+	Description string
+	// ReadOnly and Destructive are the server's hints, its word; a
+	// read-only hint skips approval only when HintsTrusted.
+	ReadOnly, Destructive, HintsTrusted bool
+}
+
+// Tools lists the ready servers' tools.
+func (r *MCPRun) Tools() []MCPTool {
+	var out []MCPTool
+	for _, t := range r.m.Tools() {
+		out = append(out, MCPTool{Name: t.Name, Server: t.Server, Description: t.Description,
+			ReadOnly: t.ReadOnly, Destructive: t.Destructive, HintsTrusted: t.HintsTrusted})
+	}
+	return out
+}
+
+// MCPProgress is a running call's progress as its server reports it.
+type MCPProgress struct {
+	Progress, Total float64
+	Message         string
+}
+
+// Call calls a tool (mcp__<server>__<tool>) with JSON object arguments
+// (nil: none). text is redacted; isError is the tool's own verdict.
+func (r *MCPRun) Call(ctx context.Context, tool string, args json.RawMessage, progress func(MCPProgress)) (text string, isError bool, err error) {
+	var report func(mcp.Progress)
+	if progress != nil {
+		report = func(p mcp.Progress) { progress(MCPProgress{Progress: p.Progress, Total: p.Total, Message: p.Message}) }
+	}
+	res, err := r.m.Call(ctx, tool, args, report)
+	if err != nil {
+		return "", false, err // the manager's error names the tool and its server
+	}
+	return res.Text, res.IsError, nil
+}
