@@ -104,8 +104,10 @@ examples:
 		fi; \
 	done
 
-## bench: one table of every benchmark beside its raw baseline
-bench:
+## bench: one table of every benchmark beside its raw baseline; installs what its rows need
+## (the MCP reference servers, the Debian packages the desktop rows build with); a failed
+## benchmark run prints its output and its rows say how many runs failed
+bench: deps mcp-servers
 	$(GO) run ./scripts/benchtable
 
 ## lint: gofmt, vet, staticcheck, and no binary or file over 1 MiB tracked by git

@@ -8,8 +8,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
 // row compares one benchmark with its baseline.
@@ -99,6 +102,7 @@ func main() {
 	flag.Parse()
 
 	results := map[string]map[string]float64{} // bench → metric → value
+	failed := map[string]int{}                 // bench → runs that failed
 	byPkg := map[string][]row{}
 	var pkgs []string
 	for _, r := range rows {
@@ -122,7 +126,7 @@ func main() {
 		if len(benches) == 0 {
 			continue
 		}
-		if err := run(pkg, benches, *rounds, results); err != nil {
+		if err := run(pkg, benches, *rounds, results, failed, os.Stderr); err != nil {
 			fmt.Fprintf(os.Stderr, "benchtable: %s: %v\n", pkg, err)
 		}
 	}
@@ -136,7 +140,11 @@ func main() {
 		}
 		v, ok := figure(results, r.bench, r.metric)
 		if !ok {
-			fmt.Fprintf(tw, "%s\t%s\t(no result)\t\t\t\t\n", r.issue, r.name)
+			why := "no result"
+			if f := failures(failed, r.bench, r.baseline); f != "" {
+				why += ": " + f
+			}
+			fmt.Fprintf(tw, "%s\t%s\t(%s)\t\t\t\t\n", r.issue, r.name, why)
 			missed++
 			continue
 		}
@@ -149,6 +157,14 @@ func main() {
 		if !ok {
 			mark = "  ← missed"
 			missed++
+		}
+		if f := failures(failed, r.bench, r.baseline); f != "" {
+			// A figure from the rounds that passed, but a run failed:
+			// the row is not a clean result.
+			mark += "  ← " + f
+			if ok {
+				missed++
+			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s%s\t\n", r.issue, r.name, value, baseline, ratio, target, mark)
 	}
@@ -242,15 +258,26 @@ func format(v float64, metric string) string {
 // bench is one benchmark function and its -benchtime.
 type bench struct{ name, n string }
 
+// runTimeout bounds one run of one benchmark: a benchmark that hangs (a
+// child that never answers) ends with the test binary's goroutine dump in
+// its output instead of holding make bench forever.
+const runTimeout = 10 * time.Minute
+
 // run measures the named benchmarks of one package: the test binary is
 // built once, then every round runs each benchmark once, alternating, and
 // each metric is the median over the rounds. On a shared machine a single
 // run swings by up to 2×; alternating rounds expose the benchmark and its
 // baseline to the same weather, and the median drops the outliers.
-func run(pkg string, benches []bench, rounds int, into map[string]map[string]float64) error {
+//
+// A run that fails (a b.Fatal, a leak check after it, a timeout) is
+// counted in failed and its whole output is printed, and the other
+// benchmarks of the package go on: one failure used to drop every figure
+// of its package, so a leak check failing after BenchmarkCallManager left
+// its baseline's row without a result too, and showed only "exit status 1".
+func run(pkg string, benches []bench, rounds int, into map[string]map[string]float64, failed map[string]int, log io.Writer) error {
 	dir, err := os.MkdirTemp("", "benchtable")
 	if err != nil {
-		return err
+		return fmt.Errorf("temp dir for the test binary: %w", err)
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "bench.test")
@@ -258,32 +285,36 @@ func run(pkg string, benches []bench, rounds int, into map[string]map[string]flo
 	if _, err := os.Stat(filepath.Join(pkg, "go.mod")); err == nil {
 		build = exec.Command("go", "-C", pkg, "test", "-c", "-o", bin, ".") // a module of its own
 	}
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	build.Stdout, build.Stderr = log, log
 	if err := build.Run(); err != nil {
+		for _, bm := range benches {
+			failed[bm.name]++
+		}
 		return fmt.Errorf("build: %w", err)
 	}
 	abs, err := filepath.Abs(strings.TrimPrefix(pkg, "./"))
 	if err != nil {
-		return err
+		return fmt.Errorf("package folder: %w", err)
 	}
 	samples := map[string]map[string][]float64{}
 	for i := 0; i < rounds; i++ {
 		for _, bm := range benches {
-			cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^Benchmark"+bm.name+"$", "-test.benchtime", bm.n, "-test.count", "1")
-			cmd.Dir = abs // as `go test` runs it: in the package's folder
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, os.Stderr
-			err := cmd.Run()
-			for bench, metrics := range parse(&out) {
+			out, err := runOnce(bin, abs, bm)
+			if err != nil {
+				// Its figures are dropped: a run that failed after its
+				// result line (a leak check) may have timed a broken state.
+				failed[bm.name]++
+				fmt.Fprintf(log, "benchtable: %s: Benchmark%s failed in round %d of %d: %v; its output:\n%s\n",
+					pkg, bm.name, i+1, rounds, err, indent(out))
+				continue
+			}
+			for bench, metrics := range parse(bytes.NewBufferString(out)) {
 				if samples[bench] == nil {
 					samples[bench] = map[string][]float64{}
 				}
 				for k, v := range metrics {
 					samples[bench][k] = append(samples[bench][k], v)
 				}
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w\n%s", bm.name, err, out.String())
 			}
 		}
 	}
@@ -294,6 +325,69 @@ func run(pkg string, benches []bench, rounds int, into map[string]map[string]flo
 		}
 	}
 	return nil
+}
+
+// runOnce runs one benchmark once in the package's folder, as `go test`
+// runs it, and returns everything it wrote: stdout and stderr in one
+// stream, so a failure's reason (a leak report, a panic, a dump) is shown
+// beside the benchmark's own lines.
+func runOnce(bin, dir string, bm bench) (string, error) {
+	cmd := exec.Command(bin, "-test.run", "^$", "-test.bench", "^Benchmark"+bm.name+"$",
+		"-test.benchtime", bm.n, "-test.count", "1", "-test.timeout", runTimeout.String())
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err == nil && len(parse(bytes.NewBuffer(out.Bytes()))) == 0 {
+		// A name that matches nothing passes with no result line: say
+		// so here rather than as a row without a result.
+		err = errors.New("no result line (is the benchmark's name in the row right?)")
+	}
+	return out.String(), err
+}
+
+// indent prefixes every line of a failed run's output so it stands apart
+// from benchtable's own lines.
+func indent(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "    (no output)"
+	}
+	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
+}
+
+// failures says how many runs of a row's benchmarks failed ("2 failed
+// run(s) of CallManager"), or "" when none did.
+func failures(failed map[string]int, refs ...string) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		for _, name := range names(ref) {
+			if n := failed[name]; n > 0 && !seen[name] {
+				seen[name] = true
+				parts = append(parts, fmt.Sprintf("%d failed run(s) of %s", n, name))
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ")
+}
+
+// names are the benchmarks a row's reference reads ("@7*A-B" → A, B).
+func names(ref string) []string {
+	ref = strings.TrimPrefix(ref, "@")
+	if ref == "" {
+		return nil
+	}
+	if a, b, ok := strings.Cut(ref, "-"); ok {
+		return append(names(a), names(b)...)
+	}
+	if _, name, ok := strings.Cut(ref, "*"); ok {
+		return []string{name}
+	}
+	return []string{ref}
 }
 
 // parse reads the result lines of one benchmark run.
