@@ -66,10 +66,14 @@ soak:
 ## stress: every package's tests STRESS_COUNT times (default 10) under -race while a CPU hog
 ## runs (scripts/stress.sh); prints runs and failures per package, fails on any failure.
 ## STRESS_PKGS narrows it (default ./...). Soak tests stay gated (make soak).
+## STRESS_BUSY=build also rebuilds the whole module (go build -a, a private cache) in a loop
+## beside the tests, STRESS_BUSY=test runs a second go test -race (STRESS_BUSY_PKG) in a loop:
+## what a CI machine shares its cores, disk and linker with
 STRESS_COUNT ?= 10
 STRESS_PKGS  ?= ./...
+STRESS_BUSY  ?= none
 stress: deps mcp-servers
-	STRESS_COUNT=$(STRESS_COUNT) GO=$(GO) nice bash scripts/stress.sh $(STRESS_PKGS)
+	STRESS_COUNT=$(STRESS_COUNT) STRESS_BUSY=$(STRESS_BUSY) GO=$(GO) nice bash scripts/stress.sh $(STRESS_PKGS)
 
 ## deps: Debian packages (only the missing ones; needs root or sudo)
 deps:
