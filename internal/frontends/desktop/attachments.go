@@ -59,7 +59,7 @@ func (t *tray) pick() {
 		uri := r.URI()
 		r.Close() // only the path is kept: the file is read when sent
 		t.addURIs([]fyne.URI{uri})
-	}, t.c.d.win)
+	}, t.c.deps.win)
 	dlg.Show()
 }
 
@@ -71,12 +71,12 @@ func (t *tray) addURIs(uris []fyne.URI) {
 			continue
 		}
 		if u.Scheme() != "file" {
-			t.c.d.notes.HostNotice(redact.String(u.String())+" is not a local file: only files can be attached", uikit.NoticeWarn)
+			t.c.deps.notes.HostNotice(redact.String(u.String())+" is not a local file: only files can be attached", uikit.NoticeWarn)
 			continue
 		}
 		t.add(t.fileItem(agent.Attachment{Name: filepath.Base(u.Path()), Path: u.Path()}))
 	}
-	t.c.d.win.Canvas().Focus(t.c.entry)
+	t.c.deps.win.Canvas().Focus(t.c.entry)
 }
 
 // fileItem is an attachment shown as a chip.
@@ -100,7 +100,7 @@ func (t *tray) add(it *trayItem) {
 	t.box.Add(it.obj)
 	t.box.Show()
 	if it.file != nil {
-		t.c.d.trace("chip " + it.file.Name) // the e2e script waits for the chip (picked, or back after a refusal)
+		t.c.deps.trace("chip " + it.file.Name) // the e2e script waits for the chip (picked, or back after a refusal)
 	}
 }
 
@@ -114,7 +114,7 @@ func (t *tray) remove(it *trayItem) {
 		}
 	}
 	uikit.SetShown(t.box, len(t.items) > 0)
-	t.c.d.win.Canvas().Focus(t.c.entry)
+	t.c.deps.win.Canvas().Focus(t.c.entry)
 }
 
 // files are the pending attachments, in order.
@@ -197,7 +197,7 @@ var errNoAttach = errors.New("this core cannot send attachments")
 // puts the text and the attachments back into the composer with the
 // reason shown in the transcript, so nothing is lost.
 func (c *composer) sendAttached(text string, atts []agent.Attachment) {
-	d := c.d
+	d := c.deps
 	core := d.getCore()
 	tr := d.transcript.get() // the chat the message is sent in, whichever shows when it arrives
 	c.stopping.Store(false)

@@ -126,7 +126,7 @@ func matchesCommand(name, prefix string) bool {
 // fetch reads the commands off the UI goroutine, then shows the matches
 // for whatever the composer holds by then.
 func (k *completion) fetch() {
-	d := k.c.d
+	d := k.c.deps
 	src, ok := d.getCore().(completer)
 	if !ok || k.fetching {
 		return
@@ -220,7 +220,7 @@ func (c *composer) startCommand(name string) {
 	c.entry.SetText(name + " ")
 	c.entry.CursorRow, c.entry.CursorColumn = 0, len([]rune(name))+1
 	c.entry.Refresh()
-	if cv := c.d.win.Canvas(); cv != nil {
+	if cv := c.deps.win.Canvas(); cv != nil {
 		cv.Focus(c.entry)
 	}
 }

@@ -23,7 +23,7 @@ import (
 // line and Ctrl+Enter sends); Esc stops a running reply or denies a pending
 // approval; Up in an empty composer brings back the last message to edit.
 type composer struct {
-	d       *UI
+	deps    composerDeps
 	obj     fyne.CanvasObject
 	entry   *composerEntry
 	sendBtn *widget.Button
@@ -97,8 +97,8 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 	}
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
-		if e.Text == "" && e.c.d.transcript.PendingApproval() != nil {
-			e.c.d.enter() // the card says "Enter approves once"
+		if e.Text == "" && e.c.deps.transcript.PendingApproval() != nil {
+			e.c.deps.enter() // the card says "Enter approves once"
 			return
 		}
 		if e.c.enterSends() && !e.shiftDown() {
@@ -110,14 +110,14 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 			e.c.endEdit()
 			return
 		}
-		e.c.d.escape()
+		e.c.deps.escape()
 		return
 	case fyne.KeyUp:
 		if e.Text == "" && len(e.c.attach.pastes()) == 0 && e.c.editLast() {
 			return
 		}
 	case fyne.KeyPageUp, fyne.KeyPageDown: // the composer is a few lines: the pages are the transcript's
-		e.c.d.navigate(ev.Name)
+		e.c.deps.navigate(ev.Name)
 		return
 	}
 	e.Entry.TypedKey(ev)
@@ -134,10 +134,10 @@ func (e *composerEntry) TypedShortcut(s fyne.Shortcut) {
 			e.c.send()
 			return
 		case fyne.KeyK:
-			e.c.d.showPalette()
+			e.c.deps.showPalette()
 			return
 		case fyne.KeyHome, fyne.KeyEnd: // the transcript's ends; with text, the text's
-			if e.Text == "" && e.c.d.navigate(cs.KeyName) {
+			if e.Text == "" && e.c.deps.navigate(cs.KeyName) {
 				return
 			}
 		}
@@ -161,8 +161,8 @@ func (e *composerEntry) setText(text string) {
 	e.SetText(text)
 }
 
-func newComposer(d *UI) *composer {
-	c := &composer{d: d}
+func newComposer(d composerDeps) *composer {
+	c := &composer{deps: d}
 	c.entry = newComposerEntry(c)
 	c.complete = newCompletion(c)
 	c.entry.OnChanged = c.complete.update
@@ -180,12 +180,12 @@ func newComposer(d *UI) *composer {
 
 // enterSends reports whether Enter sends (the default) or adds a line.
 func (c *composer) enterSends() bool {
-	return c.d.prefs.EnterSends()
+	return c.deps.prefs.EnterSends()
 }
 
 // setEnterSends changes the preference (View menu).
 func (c *composer) setEnterSends(on bool) {
-	c.d.prefs.SetEnterSends(on)
+	c.deps.prefs.SetEnterSends(on)
 	c.placeholder()
 }
 
@@ -201,11 +201,11 @@ func (c *composer) placeholder() {
 // in its place when it was answered and the chat is idle (beginEdit), else
 // to send again; false when there is none.
 func (c *composer) editLast() bool {
-	if last, ok := c.d.transcript.get().LastAnswered(); ok && c.canEdit() {
+	if last, ok := c.deps.transcript.get().LastAnswered(); ok && c.canEdit() {
 		c.beginEdit(last)
 		return true
 	}
-	last := c.d.transcript.LastUser()
+	last := c.deps.transcript.LastUser()
 	if last == "" {
 		return false
 	}
@@ -224,8 +224,8 @@ func (c *composer) object() fyne.CanvasObject { return c.obj }
 // syncButtons enables Send while a core is attached and idle, Stop while a
 // turn runs (a view-model subscriber).
 func (c *composer) syncButtons() {
-	running := c.d.state.Busy()
-	if c.d.state.Connected() && c.d.state.Ready() && !running {
+	running := c.deps.state.Busy()
+	if c.deps.state.Connected() && c.deps.state.Ready() && !running {
 		c.sendBtn.Enable()
 	} else {
 		c.sendBtn.Disable()
@@ -241,7 +241,7 @@ func (c *composer) syncButtons() {
 // command layer (the same one the terminal uses), else a turn. Both run off
 // the UI goroutine; their events and results drive the window.
 func (c *composer) send() {
-	d := c.d
+	d := c.deps
 	text, atts := c.message(), c.attach.files()
 	switch {
 	case text == "" && len(atts) == 0:
@@ -279,7 +279,7 @@ func (c *composer) restore(text string) {
 
 // resend runs text again as a new turn (Retry, Regenerate).
 func (c *composer) resend(text string) {
-	if text == "" || c.d.getCore() == nil || c.d.state.Busy() || !c.d.state.Ready() {
+	if text == "" || c.deps.getCore() == nil || c.deps.state.Busy() || !c.deps.state.Ready() {
 		return
 	}
 	c.sendText(text)
@@ -288,7 +288,7 @@ func (c *composer) resend(text string) {
 // retry re-runs the last failed turn (Retry, /retry): the core sends
 // exactly the message it kept, adding no second one.
 func (c *composer) retry() {
-	d := c.d
+	d := c.deps
 	core := d.getCore()
 	switch {
 	case core == nil || !d.state.Connected() || !d.state.Ready():
@@ -313,7 +313,7 @@ func (c *composer) retry() {
 }
 
 func (c *composer) sendText(text string) {
-	d := c.d
+	d := c.deps
 	core := d.getCore()
 	c.stopping.Store(false)
 	d.state.SetBusy(true)
@@ -328,7 +328,7 @@ func (c *composer) sendText(text string) {
 }
 
 func (c *composer) stopTurn() {
-	if core := c.d.getCore(); core != nil && c.d.state.Busy() {
+	if core := c.deps.getCore(); core != nil && c.deps.state.Busy() {
 		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
 		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
 	}

@@ -40,11 +40,11 @@ func newEditLine() *widget.Label {
 // (nothing they prepared is dropped). What is typed is kept for after.
 func (c *composer) beginEdit(text string) {
 	if c.edit == nil && (len(c.attach.files()) > 0 || len(c.attach.pastes()) > 0) {
-		c.d.notes.HostNotice("Send or remove the attachments above the message box first: Edit puts your last message there.", uikit.NoticeWarn)
+		c.deps.notes.HostNotice("Send or remove the attachments above the message box first: Edit puts your last message there.", uikit.NoticeWarn)
 		return
 	}
 	if c.edit == nil {
-		c.edit = &composerEdit{draft: c.entry.Text, session: c.d.state.Open().ID}
+		c.edit = &composerEdit{draft: c.entry.Text, session: c.deps.state.Open().ID}
 	}
 	c.attach.clearPastes() // an edit begun again: its own long text goes
 	c.entry.setText(text)  // a long question goes to the tray as a paste
@@ -52,8 +52,8 @@ func (c *composer) beginEdit(text string) {
 	c.entry.CursorColumn = len([]rune(c.entry.Text[strings.LastIndexByte(c.entry.Text, '\n')+1:]))
 	c.entry.Refresh()
 	c.editLine.Show()
-	c.d.win.Canvas().Focus(c.entry)
-	c.d.trace("editing the last message")
+	c.deps.win.Canvas().Focus(c.entry)
+	c.deps.trace("editing the last message")
 }
 
 // endEdit leaves edit mode and puts back what the composer held.
@@ -78,7 +78,7 @@ func (c *composer) sendEdit() {
 		return
 	}
 	c.endEdit()
-	c.d.editLast(text)
+	c.deps.editLast(text)
 }
 
 // editRefused gives back an edit the core did not run (a turn held it, or
@@ -99,7 +99,7 @@ func (c *composer) editRefused(text string) {
 // sessionShown ends an edit of another chat's question: the composer
 // follows the chat on screen.
 func (c *composer) sessionShown() {
-	if c.edit != nil && c.edit.session != c.d.state.Open().ID {
+	if c.edit != nil && c.edit.session != c.deps.state.Open().ID {
 		c.endEdit()
 	}
 }

@@ -85,7 +85,7 @@ func (c *composer) addPaste(text string) {
 	n := utf8.RuneCountInString(text)
 	p := &pasteBox{text: text, view: newPasteView(text)}
 	p.view.onWrapped = func(shown, rows int) {
-		c.d.trace(fmt.Sprintf("paste shown %d characters rows %d of %d", n, shown, rows))
+		c.deps.trace(fmt.Sprintf("paste shown %d characters rows %d of %d", n, shown, rows))
 	}
 	it := &trayItem{paste: p}
 	title := widget.NewLabel("Pasted text, " + thousands(n) + " characters")
@@ -95,7 +95,7 @@ func (c *composer) addPaste(text string) {
 	p.preview.Importance = widget.LowImportance
 	p.toggle = widget.NewButton("", func() { p.setOpen(!p.view.Visible()) })
 	p.toggle.Importance = widget.LowImportance
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.d.copyText(text) })
+	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.deps.copyText(text) })
 	copyBtn.Importance = widget.LowImportance
 	remove := uikit.IconButton(theme.CancelIcon(), func() { c.attach.remove(it) })
 	left := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), title, p.toggle, copyBtn)

@@ -17,9 +17,9 @@ type waiting struct {
 // waitUntilReady keeps run for when the chat on screen is ready; what
 // ("Sending", "Retrying") is traced and shown (UI goroutine).
 func (c *composer) waitUntilReady(what string, run func()) {
-	c.waiting = &waiting{chat: c.d.transcript.get(), run: run}
-	c.d.trace(what + " waits for the chat")
-	c.d.setReadyLine("Getting this chat ready: its plugins are starting. " + what + " as soon as it is ready.")
+	c.waiting = &waiting{chat: c.deps.transcript.get(), run: run}
+	c.deps.trace(what + " waits for the chat")
+	c.deps.setReadyLine("Getting this chat ready: its plugins are starting. " + what + " as soon as it is ready.")
 }
 
 // runWaiting runs what waits once its chat is on screen, ready and idle;
@@ -29,9 +29,9 @@ func (c *composer) runWaiting() {
 	w := c.waiting
 	switch {
 	case w == nil:
-	case w.chat != c.d.transcript.get():
+	case w.chat != c.deps.transcript.get():
 		c.waiting = nil
-	case c.d.getCore() != nil && c.d.state.Connected() && c.d.state.Ready() && !c.d.state.Busy():
+	case c.deps.getCore() != nil && c.deps.state.Connected() && c.deps.state.Ready() && !c.deps.state.Busy():
 		c.waiting = nil
 		w.run()
 	}

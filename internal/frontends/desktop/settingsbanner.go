@@ -23,7 +23,7 @@ import (
 // again; after a reset it says where the old file went. Its fields are
 // touched on the UI goroutine only.
 type settingsBanner struct {
-	d     *UI
+	deps  bannerDeps
 	box   *fyne.Container
 	icon  *widget.Icon
 	text  *widget.Label
@@ -37,15 +37,15 @@ type settingsBanner struct {
 	problem *settings.Problem
 }
 
-func newSettingsBanner(d *UI) *settingsBanner {
-	sb := &settingsBanner{d: d, icon: widget.NewIcon(theme.WarningIcon()), text: widget.NewLabel(""),
-		status: dialogs.SettingsFileStatus{Path: d.opts.Layout.SettingsFile()}}
+func newSettingsBanner(d bannerDeps) *settingsBanner {
+	sb := &settingsBanner{deps: d, icon: widget.NewIcon(theme.WarningIcon()), text: widget.NewLabel(""),
+		status: dialogs.SettingsFileStatus{Path: d.settingsFile}}
 	sb.text.Wrapping = fyne.TextWrapWord
 	sb.text.TextStyle.Bold = true
 	sb.open = widget.NewButtonWithIcon("Open the file", theme.FileTextIcon(), sb.openFile)
 	sb.reset = widget.NewButtonWithIcon("Reset to defaults", theme.HistoryIcon(), sb.resetFile)
 	sb.reset.Importance = widget.DangerImportance
-	sb.check = widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), d.CheckSettings)
+	sb.check = widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), d.checkAgain)
 	sb.close = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { sb.box.Hide() })
 	sb.close.Importance = widget.LowImportance
 	buttons := container.NewHBox(sb.open, sb.reset, sb.check, sb.close)
@@ -58,7 +58,7 @@ func newSettingsBanner(d *UI) *settingsBanner {
 func (sb *settingsBanner) object() fyne.CanvasObject { return sb.box }
 
 // path is the settings file of the data directory.
-func (sb *settingsBanner) path() string { return sb.d.opts.Layout.SettingsFile() }
+func (sb *settingsBanner) path() string { return sb.deps.settingsFile }
 
 // CheckSettings reads settings.json off the UI goroutine and shows what is
 // wrong with it, if anything, over the chat and in Settings (any
@@ -78,7 +78,7 @@ func (sb *settingsBanner) show(p *settings.Problem) {
 	sb.status = dialogs.SettingsFileStatus{Path: sb.path()}
 	if p == nil {
 		sb.box.Hide()
-		sb.d.trace("settings ok")
+		sb.deps.trace("settings ok")
 		sb.syncSettingsWindow()
 		return
 	}
@@ -105,7 +105,7 @@ func (sb *settingsBanner) show(p *settings.Problem) {
 	if where == "" {
 		where = p.Reason
 	}
-	sb.d.trace("settings " + kind + " " + where)
+	sb.deps.trace("settings " + kind + " " + where)
 	sb.syncSettingsWindow()
 }
 
@@ -114,11 +114,11 @@ func (sb *settingsBanner) show(p *settings.Problem) {
 // in the file manager.
 func (sb *settingsBanner) openFile() {
 	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(sb.path())}
-	if err := sb.d.openURL(u); err != nil {
-		sb.d.notes.HostNotice("Could not open "+sb.path()+": "+redact.String(err.Error()), uikit.NoticeError)
+	if err := sb.deps.openURL(u); err != nil {
+		sb.deps.notes.HostNotice("Could not open "+sb.path()+": "+redact.String(err.Error()), uikit.NoticeError)
 		return
 	}
-	sb.d.trace("settings opened")
+	sb.deps.trace("settings opened")
 }
 
 // resetFile replaces settings.json with the defaults, keeping the old one
@@ -126,12 +126,12 @@ func (sb *settingsBanner) openFile() {
 // broken, uses the new file at its next read.
 func (sb *settingsBanner) resetFile() {
 	path := sb.path()
-	sb.d.async("reset settings", func(context.Context) error {
+	sb.deps.async("reset settings", func(context.Context) error {
 		backup, err := settings.Reset(path, time.Now())
 		if err != nil {
 			return err
 		}
-		sb.d.b.Post(func() { sb.resetDone(backup) })
+		sb.deps.b.Post(func() { sb.resetDone(backup) })
 		return nil
 	})
 }
@@ -150,13 +150,13 @@ func (sb *settingsBanner) resetDone(backup string) {
 	sb.reset.Hide()
 	sb.check.Hide()
 	sb.box.Show()
-	sb.d.trace("settings reset " + filepath.Base(backup))
+	sb.deps.trace("settings reset " + filepath.Base(backup))
 	sb.syncSettingsWindow()
 }
 
 // syncSettingsWindow shows the file's status in Settings if it is open.
 func (sb *settingsBanner) syncSettingsWindow() {
-	if s := sb.d.wins.settings; s != nil {
+	if s := sb.deps.settingsWindow(); s != nil {
 		s.SyncSettingsFile(sb.status)
 	}
 }

@@ -31,7 +31,7 @@ var sidebarShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne
 // read off the UI goroutine; like the plugin manager, the highlighted row is
 // the session the buttons act on.
 type sidebar struct {
-	d        *UI
+	deps     sidebarDeps
 	obj      fyne.CanvasObject
 	search   *widget.Entry
 	list     *widget.List
@@ -59,8 +59,8 @@ type listReads struct {
 	openPending bool
 }
 
-func newSidebar(d *UI) *sidebar {
-	s := &sidebar{d: d, selected: -1}
+func newSidebar(d sidebarDeps) *sidebar {
+	s := &sidebar{deps: d, selected: -1}
 	s.search = widget.NewEntry()
 	s.search.SetPlaceHolder("Search sessions")
 	s.search.OnChanged = func(string) { s.reload() }
@@ -130,9 +130,9 @@ func (s *sidebar) toggle() {
 	} else {
 		s.obj.Show()
 		s.reload()
-		s.d.win.Canvas().Focus(s.search) // Ctrl+B, type, Enter: the keyboard way back to a chat
+		s.deps.win.Canvas().Focus(s.search) // Ctrl+B, type, Enter: the keyboard way back to a chat
 	}
-	s.d.win.Content().Refresh()
+	s.deps.win.Content().Refresh()
 }
 
 // openFirst opens the first session the search found (Enter in search).
@@ -144,9 +144,9 @@ func (s *sidebar) openFirst() {
 	if len(s.items) == 0 {
 		return
 	}
-	s.d.openChat(s.items[0].ID)
+	s.deps.openChat(s.items[0].ID)
 	// Searched, Enter, type: the chat opened is the one you write in next.
-	s.d.win.Canvas().Focus(s.d.composer.entry)
+	s.deps.focusComposer()
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {
@@ -170,7 +170,7 @@ func (s *sidebar) syncButtons() {
 // reload re-reads the list (search over titles and text) off the UI
 // goroutine; only this workspace's sessions are shown.
 func (s *sidebar) reload() {
-	d := s.d
+	d := s.deps
 	q := s.search.Text
 	ws := d.state.Open().Workspace
 	c := d.getCore()
@@ -241,7 +241,7 @@ func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Sum
 // highlight moves (reading it decodes every saved chat, which would
 // compete with the switch for the CPU).
 func (s *sidebar) sessionShown() {
-	if s.d.state.Open().Workspace != s.reads.listedWS || s.reads.reloads == 0 {
+	if s.deps.state.Open().Workspace != s.reads.listedWS || s.reads.reloads == 0 {
 		s.reload()
 		return
 	}
@@ -252,7 +252,7 @@ func (s *sidebar) sessionShown() {
 func (s *sidebar) show(items []agent.Summary) {
 	s.items = items
 	s.list.Refresh()
-	cur := s.d.sessionID()
+	cur := s.deps.state.Open().ID
 	s.syncing = true
 	defer func() { s.syncing = false }()
 	for i, it := range items {
@@ -273,12 +273,12 @@ func (s *sidebar) askRename() {
 	if !ok {
 		return
 	}
-	dialogs.ShowRename(s.d.win, sessionTitle(it), s.d.modalKeys, func(name string) { s.renameTo(it.ID, name) })
+	dialogs.ShowRename(s.deps.win, sessionTitle(it), s.deps.modalKeys, func(name string) { s.renameTo(it.ID, name) })
 }
 
 func (s *sidebar) renameTo(id, name string) {
-	s.d.withCore("rename session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.Post(s.reload)
+	s.deps.withCore("rename session", func(ctx context.Context, c coreAPI) error {
+		defer s.deps.b.Post(s.reload)
 		return c.RenameSession(ctx, id, name)
 	})
 }
@@ -289,22 +289,22 @@ func (s *sidebar) trash() {
 	if !ok {
 		return
 	}
-	s.d.withCore("delete session", func(ctx context.Context, c coreAPI) error {
-		err := s.d.chats.trashWhenLoaded(ctx, c, it.ID)
-		s.d.b.Post(func() {
+	s.deps.withCore("delete session", func(ctx context.Context, c coreAPI) error {
+		err := s.deps.chats.trashWhenLoaded(ctx, c, it.ID)
+		s.deps.b.Post(func() {
 			if err == nil {
 				s.trashed = it.ID
 				s.undo.Show() // measured shown
 				fitButton(s.undo, sidebarWidth, "Undo delete of “%s”", sessionTitle(it))
 				s.reload()
-				if cur := s.d.chats.currentID(); it.ID == s.d.sessionID() && cur != it.ID {
+				if cur := s.deps.chats.currentID(); it.ID == s.deps.state.Open().ID && cur != it.ID {
 					// The chat on screen was not the core's yet (the core moves
 					// on to a new chat when its current one is deleted): show
 					// the core's.
-					s.d.openChat(cur)
+					s.deps.openChat(cur)
 				}
 			}
-			s.d.kickLoad() // a load the delete's busy token refused waits for this
+			s.deps.kickLoad() // a load the delete's busy token refused waits for this
 		})
 		return err
 	})
@@ -317,8 +317,8 @@ func (s *sidebar) restore() {
 	}
 	s.trashed = ""
 	s.undo.Hide()
-	s.d.withCore("restore session", func(ctx context.Context, c coreAPI) error {
-		defer s.d.b.Post(s.reload)
+	s.deps.withCore("restore session", func(ctx context.Context, c coreAPI) error {
+		defer s.deps.b.Post(s.reload)
 		return c.RestoreSession(id)
 	})
 }
@@ -329,7 +329,7 @@ func (s *sidebar) askExport() {
 	if !ok {
 		return
 	}
-	d := s.d
+	d := s.deps
 	var pick dialog.Dialog
 	choose := func(format string) {
 		pick.Hide()
@@ -358,7 +358,7 @@ func exportName(it agent.Summary, format string) string {
 
 // exportTo writes the session off the UI goroutine.
 func (s *sidebar) exportTo(id, format, path string) {
-	s.d.withCore("export session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore("export session", func(ctx context.Context, c coreAPI) error {
 		data, err := c.ExportSession(id, format)
 		if err != nil {
 			return err
@@ -366,7 +366,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
-		s.d.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
+		s.deps.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
 		return nil
 	})
 }

@@ -23,7 +23,7 @@ import (
 // rebuilt only when its version changes, so what the user typed into a
 // form survives unrelated publishes.
 type surfacePanel struct {
-	d     *UI
+	deps  panelDeps
 	th    *uikit.Throttle
 	syncs atomic.Int64
 
@@ -59,8 +59,8 @@ type surfaceView struct {
 	stopped bool
 }
 
-func newSurfacePanel(d *UI) *surfacePanel {
-	p := &surfacePanel{d: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
+func newSurfacePanel(d panelDeps) *surfacePanel {
+	p := &surfacePanel{deps: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
 	p.th = uikit.NewThrottle(d.b, uikit.FrameInterval, p.sync)
 	hint := widget.NewLabel("Cards and forms from your plugins appear here.")
 	hint.Wrapping = fyne.TextWrapWord
@@ -78,7 +78,7 @@ func (p *surfacePanel) object() fyne.CanvasObject { return p.obj }
 // sync rebuilds what changed since the last sync (UI goroutine).
 func (p *surfacePanel) sync() {
 	p.syncs.Add(1)
-	core := p.d.getCore()
+	core := p.deps.getCore()
 	if core == nil {
 		return
 	}
@@ -100,7 +100,7 @@ func (p *surfacePanel) sync() {
 			v.surf = s
 			v.showSubmit()
 		}
-		stopped := p.d.pluginStopped(s.Key.Plugin)
+		stopped := p.deps.pluginStopped(s.Key.Plugin)
 		if v.stopped != stopped {
 			v.setStopped(stopped)
 		}
@@ -173,7 +173,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 	}
 	if c.Markdown != "" {
 		md := uikit.NewRichText()
-		md.Segments = markdown.Render(c.Markdown, p.d.confirmLink)
+		md.Segments = markdown.Render(c.Markdown, p.deps.confirmLink)
 		box.Add(md)
 	}
 	if c.Text != "" {
@@ -216,7 +216,7 @@ func (p *surfacePanel) buildCard(s surfaces.Surface) *surfaceView {
 // actionTap invokes /<plugin>:<action> off the UI goroutine; the button is
 // disabled until the plugin answered.
 func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
-	d := p.d
+	d := p.deps
 	name := surfaces.ActionName(plugin, id)
 	return func() {
 		btn.Disable()
@@ -295,7 +295,7 @@ func (p *surfacePanel) submit(v *surfaceView) {
 	values := v.form.Values()
 	key := v.surf.Key
 	v.submit.Disable()
-	p.d.withCore("submit", func(ctx context.Context, c coreAPI) error {
+	p.deps.withCore("submit", func(ctx context.Context, c coreAPI) error {
 		err := c.SubmitForm(ctx, key, values)
 		if errors.Is(err, surfaces.ErrIllegalTransition) {
 			return nil // a double click: the first submission is in flight

@@ -19,7 +19,7 @@ import (
 
 // toolbar: New chat, workspace, model picker (grouped by plugin), effort.
 type toolbar struct {
-	d         *UI
+	deps      toolbarDeps
 	obj       fyne.CanvasObject
 	newChat   *widget.Button
 	workspace *widget.Button
@@ -33,8 +33,8 @@ type toolbar struct {
 	picker    *fyne.Menu // the menu the picker shows (tests read it)
 }
 
-func newToolbar(d *UI) *toolbar {
-	tb := &toolbar{d: d}
+func newToolbar(d toolbarDeps) *toolbar {
+	tb := &toolbar{deps: d}
 	tb.newChat = widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { d.newChat("") })
 	tb.workspace = widget.NewButtonWithIcon(workspaceName(""), theme.FolderOpenIcon(), d.chooseWorkspace)
 	tb.model = widget.NewButtonWithIcon("Choose a model", theme.MenuDropDownIcon(), tb.showPicker)
@@ -82,7 +82,7 @@ func (tb *toolbar) setEnabled(ok bool) {
 
 // refresh shows the current model, effort and workspace.
 func (tb *toolbar) refresh() {
-	st := tb.d.state
+	st := tb.deps.state
 	open := st.Open()
 	tb.workspace.SetText(workspaceName(open.Workspace))
 	label := "Choose a model"
@@ -118,9 +118,9 @@ func (tb *toolbar) refresh() {
 }
 
 func (tb *toolbar) showPicker() {
-	tb.picker = fyne.NewMenu("", tb.d.modelMenuItems()...)
-	c := tb.d.win.Canvas()
-	pos := tb.d.opts.App.Driver().AbsolutePositionForObject(tb.model)
+	tb.picker = fyne.NewMenu("", tb.deps.modelMenuItems()...)
+	c := tb.deps.win.Canvas()
+	pos := tb.deps.driver.AbsolutePositionForObject(tb.model)
 	pm := widget.NewPopUpMenu(tb.picker, c)
 	pm.ShowAtPosition(pos.Add(fyne.NewPos(0, tb.model.Size().Height)))
 	// It opens on the current model (else the first one) for the keys, as

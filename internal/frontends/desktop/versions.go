@@ -42,8 +42,8 @@ func (d *UI) regenerate() {
 // canEdit says whether the last question can be edited now: the chat on
 // screen is the core's and idle (UI goroutine).
 func (c *composer) canEdit() bool {
-	_, ok := c.d.getCore().(versioner)
-	return ok && c.d.state.Ready() && !c.d.state.Busy()
+	_, ok := c.deps.getCore().(versioner)
+	return ok && c.deps.state.Ready() && !c.deps.state.Busy()
 }
 
 // editLast asks again with the last question changed to text (UI

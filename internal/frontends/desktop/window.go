@@ -148,15 +148,15 @@ func newUI(opts Options) *UI {
 	d.readyLine.Wrapping = fyne.TextWrapWord
 	d.readyLine.Importance = widget.WarningImportance
 	d.readyLine.Hide()
-	d.panel = newSurfacePanel(d)
-	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.notes = panels.NewNotifier(d.link.ctx, d.link.goCall, opts.App, d.b)
+	d.panel = newSurfacePanel(d.panelDeps())
+	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = &promptDialogs{dialogs.NewPrompts(d.link.ctx, d.win, d.b, promptHost{d})}
-	d.toolbar = newToolbar(d)
-	d.composer = newComposer(d)
-	d.sidebar = newSidebar(d)
-	d.banner = newSettingsBanner(d)
+	d.toolbar = newToolbar(d.toolbarDeps())
+	d.composer = newComposer(d.composerDeps())
+	d.sidebar = newSidebar(d.sidebarDeps())
+	d.banner = newSettingsBanner(d.bannerDeps())
 
 	// Toasts take a strip at the top of the chat column, the transcript
 	// moving down while they show: over it they covered the messages'

@@ -1,0 +1,133 @@
+package desktop
+
+import (
+	"context"
+	"net/url"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/panels"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
+)
+
+// What each part of the window is given: the values and functions it
+// really uses, never the wiring *UI itself, so a part's reach is read off
+// its struct and a test can build one alone. newUI fills them; a function
+// that reads something set later (a part built after this one, a field a
+// test replaces) is a closure over the window, called when used.
+
+// calls is how a part runs core calls off the UI goroutine (window.go).
+type calls struct {
+	getCore  func() coreAPI
+	async    func(what string, fn func(ctx context.Context) error)
+	withCore func(what string, fn func(ctx context.Context, c coreAPI) error)
+}
+
+// composerDeps are the composer's (and its tray's and completion's).
+type composerDeps struct {
+	calls
+	win        fyne.Window
+	b          *uikit.Bridge
+	link       *coreLink
+	state      *viewmodel.State
+	prefs      *prefs
+	notes      *panels.Notifier
+	transcript *chatView
+	trace      func(string)
+	// The window's keys the entry hands on when it has no use for them.
+	enter, escape func()
+	navigate      func(fyne.KeyName) bool
+	showPalette   func()
+	// editLast asks the core to answer an edited last message again.
+	editLast     func(text string)
+	copyText     func(string)
+	setReadyLine func(string)
+	// execCommand runs a slash command line (typed: from the composer).
+	execCommand func(line string, typed bool)
+}
+
+// toolbarDeps are the toolbar's.
+type toolbarDeps struct {
+	win             fyne.Window
+	driver          fyne.Driver
+	state           *viewmodel.State
+	newChat         func(dir string)
+	chooseWorkspace func()
+	pickModel       func(id, effort string)
+	showPalette     func()
+	togglePanel     func()
+	modelMenuItems  func() []*fyne.MenuItem
+}
+
+// sidebarDeps are the session sidebar's.
+type sidebarDeps struct {
+	calls
+	win           fyne.Window
+	b             *uikit.Bridge
+	state         *viewmodel.State
+	notes         *panels.Notifier
+	chats         *chats
+	trace         func(string)
+	openChat      func(id string)
+	kickLoad      func()
+	modalKeys     func(cancel, confirm func()) (pop func())
+	focusComposer func()
+}
+
+// panelDeps are the plugin panel's.
+type panelDeps struct {
+	calls
+	b             *uikit.Bridge
+	notes         *panels.Notifier
+	confirmLink   func(dest string)
+	pluginStopped func(plugin string) bool
+}
+
+// bannerDeps are the settings banner's.
+type bannerDeps struct {
+	async        func(what string, fn func(ctx context.Context) error)
+	b            *uikit.Bridge
+	notes        *panels.Notifier
+	settingsFile string
+	trace        func(string)
+	openURL      func(*url.URL) error
+	checkAgain   func()
+	// settingsWindow is the open Settings window, nil when none is.
+	settingsWindow func() *dialogs.Settings
+}
+
+func (d *UI) calls() calls {
+	return calls{getCore: d.getCore, async: d.async, withCore: d.withCore}
+}
+
+func (d *UI) composerDeps() composerDeps {
+	return composerDeps{calls: d.calls(), win: d.win, b: d.b, link: d.link, state: d.state, prefs: d.prefs,
+		notes: d.notes, transcript: d.transcript, trace: d.trace,
+		enter: d.enter, escape: d.escape, navigate: d.navigate, showPalette: d.showPalette,
+		editLast: d.editLast, copyText: d.copyText, setReadyLine: d.setReadyLine, execCommand: d.execCommand}
+}
+
+func (d *UI) toolbarDeps() toolbarDeps {
+	return toolbarDeps{win: d.win, driver: d.opts.App.Driver(), state: d.state,
+		newChat: d.newChat, chooseWorkspace: d.chooseWorkspace, pickModel: d.pickModel,
+		showPalette: d.showPalette, togglePanel: d.togglePanel, modelMenuItems: d.modelMenuItems}
+}
+
+func (d *UI) sidebarDeps() sidebarDeps {
+	return sidebarDeps{calls: d.calls(), win: d.win, b: d.b, state: d.state, notes: d.notes, chats: d.chats,
+		trace: d.trace, openChat: d.openChat, kickLoad: d.kickLoad, modalKeys: d.modalKeys,
+		focusComposer: func() { d.win.Canvas().Focus(d.composer.entry) }}
+}
+
+func (d *UI) panelDeps() panelDeps {
+	return panelDeps{calls: d.calls(), b: d.b, notes: d.notes, confirmLink: d.confirmLink, pluginStopped: d.pluginStopped}
+}
+
+func (d *UI) bannerDeps() bannerDeps {
+	return bannerDeps{async: d.async, b: d.b, notes: d.notes, settingsFile: d.opts.Layout.SettingsFile(), trace: d.trace,
+		openURL:        func(u *url.URL) error { return d.openURL(u) }, // a test replaces d.openURL after newUI
+		checkAgain:     d.CheckSettings,
+		settingsWindow: func() *dialogs.Settings { return d.wins.settings }}
+}
