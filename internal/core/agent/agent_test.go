@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -270,13 +271,9 @@ func TestToolCallGoesThroughEveryPoint(t *testing.T) {
 // are delivered asynchronously.
 func (e *env) waitLine(t *testing.T, prefix, point string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Contains(e.logLines(t, prefix), point) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no %q %s in %v", prefix, point, e.logLines(t, prefix))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, fmt.Sprintf("%q %s in the plugins' log", prefix, point), func() bool {
+		return slices.Contains(e.logLines(t, prefix), point)
+	})
 }
 
 func TestDeclinedApprovalIsAResultNotAFailure(t *testing.T) {
@@ -441,13 +438,9 @@ func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
 	if len(failed) != 1 || failed[0] != "stopped" {
 		t.Fatalf("turn_failed events %q, want one saying stopped", failed)
 	}
-	deadline := time.Now().Add(3 * time.Second)
-	for len(e.logLines(t, "cancel")) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if len(e.logLines(t, "cancel")) == 0 {
-		t.Fatal("the provider was not sent stream/cancel")
-	}
+	// The provider logs stream/cancel from its own process: a file line is
+	// the only event there is to wait on.
+	testutil.Eventually(t, "the provider to be sent stream/cancel", func() bool { return len(e.logLines(t, "cancel")) > 0 })
 	// The core is idle again: the next turn starts (and hangs the same way
 	// until its context ends).
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
@@ -490,22 +483,15 @@ func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
 	c := e.open(t, &recorder{})
 	want := func(stage string, gen int64) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		testutil.Eventually(t, fmt.Sprintf("%s: generation %d's status, card and form", stage, gen), func() bool {
 			kinds := map[protocol.PublishKind]bool{}
 			for _, s := range c.Surfaces().Surfaces() {
 				if s.Key.Generation == gen {
 					kinds[s.Kind] = true
 				}
 			}
-			if kinds[protocol.PublishStatus] && kinds[protocol.PublishCard] && kinds[protocol.PublishForm] {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: generation %d has surfaces %v, want status, card and form", stage, gen, kinds)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return kinds[protocol.PublishStatus] && kinds[protocol.PublishCard] && kinds[protocol.PublishForm]
+		})
 	}
 	want("start", c.Runtime().Current().Number)
 	if err := c.Reload(context.Background()); err != nil {

@@ -4,16 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // hookFixture is a fixture folder under testdata/packages as the loader
@@ -174,13 +175,7 @@ func TestPackageHookHangingCostsOneTimeout(t *testing.T) {
 		t.Fatalf("the hanging plugin was started %d times in one turn, want 1", len(pids))
 	}
 	pid, _ := strconv.Atoi(pids[0])
-	deadline := time.Now().Add(10 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the hook's child %d outlived its timeout", pid)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testutil.Eventually(t, fmt.Sprintf("the hook's child %d to die with its timed-out hook", pid), func() bool { return !alive(pid) })
 	named := 0
 	for _, ev := range fe.eventsOf(agent.EventNotice) {
 		if strings.Contains(ev.Text, "[hooks-hang/") {
@@ -251,17 +246,10 @@ func TestPackageHookAsyncRunsInTheBackground(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(e.workspace, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testutil.Eventually(t, "the async hook to write the prompt it was given", func() bool {
 		data, err := os.ReadFile(out)
-		if err == nil && strings.Contains(string(data), `"prompt":"hi"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the async hook never ran: %q %v", data, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil && strings.Contains(string(data), `"prompt":"hi"`)
+	})
 }
 
 // eventsLogged is the events hooks-every logged, Notification (fired in
@@ -291,13 +279,11 @@ func TestPackageHookEveryEventFires(t *testing.T) {
 	if got := eventsLogged(t, e.workspace); got != want {
 		t.Fatalf("events\n got %s\nwant %s", got, want)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(string(must(os.ReadFile(filepath.Join(e.workspace, "events.log")))), "Notification") {
-		if time.Now().After(deadline) {
-			t.Fatal("no Notification at the approval")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	// Notification is fired in the background: it is logged some time
+	// after the turn that asked for the approval ends.
+	testutil.Eventually(t, "a Notification at the approval", func() bool {
+		return strings.Contains(string(must(os.ReadFile(filepath.Join(e.workspace, "events.log")))), "Notification")
+	})
 	for _, m := range c.Session().Messages {
 		if m.Role == "assistant" && m.ReasoningContent != "reasoning kept by the hook" {
 			t.Fatalf("reasoning %q: PostLLMCall's stdout replaces it", m.ReasoningContent)
