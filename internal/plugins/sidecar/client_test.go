@@ -16,6 +16,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/plugins/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
+	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
@@ -205,6 +206,17 @@ func TestCrashFailsPendingCallsAndMarksFailed(t *testing.T) {
 	opts := misbehave(t, "hang-in-intercept", nil)
 	crashed := make(chan *sidecar.ExitError, 1)
 	opts.OnCrash = func(_ *sidecar.Client, err *sidecar.ExitError) { crashed <- err }
+	// The call is pending once the writer has it: the tap sees the frame
+	// as it is written.
+	sent := make(chan struct{}, 1)
+	opts.OnFrame = func(_ string, f ndjson.FrameInfo) {
+		if f.Dir == ndjson.Out && f.Method == protocol.MethodIntercept {
+			select { // never block the writer
+			case sent <- struct{}{}:
+			default:
+			}
+		}
+	}
 	c, err := sidecar.Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +227,7 @@ func TestCrashFailsPendingCallsAndMarksFailed(t *testing.T) {
 		callErr <- c.Call(context.Background(), protocol.MethodIntercept, protocol.InterceptParams{
 			Event: protocol.HookToolBefore, Seq: 1, TimeoutMillis: 0, Payload: json.RawMessage(`{}`)}, nil)
 	}()
-	time.Sleep(50 * time.Millisecond) // let the call be written
+	<-sent
 	if err := syscallKill(c.PID()); err != nil {
 		t.Fatal(err)
 	}
@@ -291,14 +303,9 @@ func TestStderrFloodIsBoundedAndRedacted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Shutdown(context.Background())
-	deadline := time.Now().Add(testutil.WaitTimeout)
-	for !strings.Contains(c.StderrTail(), "line 3999") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	// The tail fills from the child's stderr, a pipe read on its own.
+	testutil.Eventually(t, "the last stderr line in the tail", func() bool { return strings.Contains(c.StderrTail(), "line 3999") })
 	tail := c.StderrTail()
-	if !strings.Contains(tail, "line 3999") {
-		t.Fatal("tail does not end with the last line")
-	}
 	if len(tail) > sidecar.TailBytes+1024 {
 		t.Fatalf("tail is %d bytes", len(tail))
 	}
@@ -317,16 +324,12 @@ func TestGrandchildrenDieWithTheSidecar(t *testing.T) {
 	}
 	defer c.Shutdown(context.Background())
 	var pids []int
-	deadline := time.Now().Add(testutil.WaitTimeout)
-	for len(pids) < 4 && time.Now().Before(deadline) { // sidecar, child, two sleepers
-		time.Sleep(20 * time.Millisecond)
+	testutil.Eventually(t, "four pids: the sidecar, its child, two sleepers", func() bool {
 		if _, err := os.Stat(pidFile); err == nil {
 			pids = testutil.ReadPIDs(t, pidFile)
 		}
-	}
-	if len(pids) < 4 {
-		t.Fatalf("pids %v", pids)
-	}
+		return len(pids) >= 4
+	})
 	if err := syscallKill(c.PID()); err != nil { // kill only the sidecar itself
 		t.Fatal(err)
 	}
@@ -369,15 +372,11 @@ func TestBrowserCallsAreUnavailable(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Shutdown(context.Background())
-			deadline := time.Now().Add(testutil.WaitTimeout)
-			for time.Now().Before(deadline) {
-				if b, _ := os.ReadFile(logFile); strings.Contains(string(b), "browser "+tc.reason) {
-					return
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			b, _ := os.ReadFile(logFile)
-			t.Fatalf("host/browser/tab/list was not answered %s; log:\n%s", tc.reason, b)
+			// The plugin logs the answer it got.
+			testutil.Eventually(t, "host/browser/tab/list answered "+tc.reason, func() bool {
+				b, _ := os.ReadFile(logFile)
+				return strings.Contains(string(b), "browser "+tc.reason)
+			})
 		})
 	}
 }
