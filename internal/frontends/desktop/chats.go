@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -69,32 +67,33 @@ type chats struct {
 	recent []savedEntry
 }
 
-// savedEntry is a chat as read from its file, with the file's identity.
+// savedEntry is a chat as read from its file, with the core's stamp of
+// that file.
 type savedEntry struct {
-	id   string
-	mod  time.Time
-	size int64
-	s    *agent.Session
+	id    string
+	stamp agent.SessionStamp
+	s     *agent.Session
 }
 
 // recentChats is how many decoded chats are kept.
 const recentChats = 4
 
 // saved reads a chat for the screen (a goroutine): the core's current
-// session from memory, else its file, decoded again only when the file
-// changed since the last read.
-func (c *chats) saved(core coreAPI, dir, id string) (*agent.Session, error) {
+// session from memory, else its saved copy, decoded again only when the
+// core's stamp of it changed since the last read. The window never looks
+// at the session files itself: where and how they are kept is the core's.
+func (c *chats) saved(core coreAPI, id string) (*agent.Session, error) {
 	c.mu.Lock()
 	current := c.current == id
 	c.mu.Unlock()
 	if current {
 		return core.SavedSession(id)
 	}
-	fi, statErr := os.Stat(filepath.Join(dir, id+".json"))
-	if statErr == nil {
+	stamp, stampErr := core.SavedStamp(id)
+	if stampErr == nil {
 		c.mu.Lock()
 		for _, e := range c.recent {
-			if e.id == id && e.mod.Equal(fi.ModTime()) && e.size == fi.Size() {
+			if e.id == id && e.stamp.Size == stamp.Size && e.stamp.Modified.Equal(stamp.Modified) {
 				c.mu.Unlock()
 				return e.s, nil
 			}
@@ -102,12 +101,12 @@ func (c *chats) saved(core coreAPI, dir, id string) (*agent.Session, error) {
 		c.mu.Unlock()
 	}
 	s, err := core.SavedSession(id)
-	if err != nil || statErr != nil {
+	if err != nil || stampErr != nil {
 		return s, err
 	}
 	c.mu.Lock()
 	c.recent = slices.DeleteFunc(c.recent, func(e savedEntry) bool { return e.id == id })
-	c.recent = append(c.recent, savedEntry{id: id, mod: fi.ModTime(), size: fi.Size(), s: s})
+	c.recent = append(c.recent, savedEntry{id: id, stamp: stamp, s: s})
 	if len(c.recent) > recentChats {
 		c.recent = c.recent[1:]
 	}
@@ -198,7 +197,7 @@ func (d *UI) openChat(id string) {
 		return
 	}
 	d.link.goCall(func() {
-		s, err := d.chats.saved(c, d.opts.Layout.SessionsDir(), id)
+		s, err := d.chats.saved(c, id)
 		if err != nil {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
 			return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -258,4 +259,51 @@ func TestNewChatWhileAReplyRuns(t *testing.T) {
 func (d *UI) sessionIDForTest() (id string) {
 	d.b.OnUI(func() { id = d.sessionID() })
 	return id
+}
+
+// stampCore is a fake core whose saved chats are counted as they are read
+// and whose stamp the test changes.
+type stampCore struct {
+	*fakeCore
+	stamp    agent.SessionStamp
+	stampErr error
+	reads    int
+}
+
+func (s *stampCore) SavedSession(id string) (*agent.Session, error) {
+	s.reads++
+	return &agent.Session{ID: id}, nil
+}
+
+func (s *stampCore) SavedStamp(string) (agent.SessionStamp, error) { return s.stamp, s.stampErr }
+
+// Going back to a chat read before decodes it again only when the core's
+// stamp of its saved copy changed; the window asks the core, never the
+// session files (it used to stat <sessions>/<id>.json itself).
+func TestAChatReadBeforeIsDecodedAgainOnlyWhenItsStampChanged(t *testing.T) {
+	h := newHarness(t)
+	core := &stampCore{fakeCore: newDetachedFakeCore(t, h.d), stamp: agent.SessionStamp{Size: 10, Modified: time.Unix(1, 0)}}
+	sw := newChats()
+	read := func() {
+		t.Helper()
+		if s, err := sw.saved(core, "a"); err != nil || s.ID != "a" {
+			t.Fatalf("read %v %v", s, err)
+		}
+	}
+	read()
+	read()
+	if core.reads != 1 {
+		t.Errorf("an unchanged chat was decoded %d times, want 1", core.reads)
+	}
+	core.stamp.Size = 11
+	read()
+	if core.reads != 2 {
+		t.Errorf("a chat whose stamp changed was not decoded again (%d reads)", core.reads)
+	}
+	core.stampErr = agent.ErrNoSession // no saved copy: nothing to compare, read it each time
+	read()
+	read()
+	if core.reads != 4 {
+		t.Errorf("without a stamp the chat was read %d times, want 4", core.reads)
+	}
 }

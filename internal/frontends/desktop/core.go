@@ -59,6 +59,9 @@ type coreAPI interface {
 	TrashSession(ctx context.Context, id string) error
 	RestoreSession(id string) error
 	SavedSession(id string) (*agent.Session, error)
+	// SavedStamp identifies a saved session's stored copy (size, time):
+	// a chat read before is decoded again only when it changed.
+	SavedStamp(id string) (agent.SessionStamp, error)
 	ExportSession(id, format string) ([]byte, error)
 
 	ExtensionStatus() []agent.ExtensionStatus

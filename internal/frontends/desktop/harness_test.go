@@ -280,7 +280,10 @@ func (f *fakeCore) RenameSession(context.Context, string, string) error { return
 func (f *fakeCore) TrashSession(context.Context, string) error          { return nil }
 func (f *fakeCore) RestoreSession(string) error                         { return nil }
 func (f *fakeCore) SavedSession(string) (*agent.Session, error)         { return nil, errors.New("none") }
-func (f *fakeCore) ExtensionStatus() []agent.ExtensionStatus            { return f.exts }
+func (f *fakeCore) SavedStamp(string) (agent.SessionStamp, error) {
+	return agent.SessionStamp{}, agent.ErrNoSession
+}
+func (f *fakeCore) ExtensionStatus() []agent.ExtensionStatus { return f.exts }
 func (f *fakeCore) Permissions() agent.Permissions {
 	f.mu.Lock()
 	defer f.mu.Unlock()
