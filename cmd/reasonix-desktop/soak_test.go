@@ -223,7 +223,10 @@ func groupMembers(groups map[int]string) []int {
 }
 
 // waitGone polls until no process of the groups lives, up to limit; it
-// returns the survivors.
+// returns the survivors. The limit is the promise measured (every plugin
+// process gone within it), not a guess at how long a wait takes, and the
+// processes are the host's children, not the test's: /proc is the only
+// place their end shows, so this polls rather than waits on an event.
 func waitGone(groups map[int]string, limit time.Duration) []int {
 	deadline := time.Now().Add(limit)
 	for {
@@ -256,6 +259,8 @@ func runSoak(t *testing.T, size soakSize) *soakReport {
 			rep.note("run %d never streamed (code %d): %v", rep.runs, tr.code, tr.lines())
 			continue
 		}
+		// The sleep is the soak's input, not a wait: the kill lands at a
+		// random moment of the stream, so every stage of a turn is hit.
 		time.Sleep(time.Duration(rng.Int64N(int64(size.killWithin))))
 		pids := make([]int, 0, len(procs))
 		for pid := range procs {
@@ -321,6 +326,7 @@ func runSoak(t *testing.T, size soakSize) *soakReport {
 			rep.note("host kill run never streamed: %v", tr.lines())
 			continue
 		}
+		// A random moment of the stream to kill the host at, as above.
 		time.Sleep(time.Duration(rng.Int64N(int64(size.killWithin))))
 		_ = syscall.Kill(tr.cmd.Process.Pid, syscall.SIGKILL)
 		rep.hostKills++

@@ -67,16 +67,14 @@ func killedHost(t *testing.T, h *host) (kill func(), pids []int) {
 		cmd.Process.Kill()
 		t.Fatal("the turn never started streaming")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(pids) < 3 { // keeper, its child, the extension's child
-		if time.Now().After(deadline) {
-			t.Fatalf("pids written: %v", pids)
-		}
-		time.Sleep(10 * time.Millisecond)
+	// The keeper writes its pids from its own process: the file is the
+	// event there is to wait on.
+	testutil.Eventually(t, "the keeper, its child and the extension's child to write their pids", func() bool {
 		if _, err := os.Stat(pidFile); err == nil {
 			pids = testutil.ReadPIDs(t, pidFile)
 		}
-	}
+		return len(pids) >= 3
+	})
 	pids = append(pids, pidsOf(t, logFile)...)
 	return func() {
 		syscall.Kill(cmd.Process.Pid, syscall.SIGKILL)
