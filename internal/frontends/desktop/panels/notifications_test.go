@@ -5,14 +5,16 @@ import (
 	"sync"
 	"testing"
 
-	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
+// newTestNotifier is a notifier on the test app inBubble made, inside the
+// bubble.
 func newTestNotifier(t *testing.T) (*Notifier, *uikit.Bridge) {
 	t.Helper()
-	a := test.NewTempApp(t)
+	a := fyne.CurrentApp()
 	b := uikit.NewBridge()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -34,6 +36,10 @@ func newTestNotifier(t *testing.T) (*Notifier, *uikit.Bridge) {
 // A finished reply is announced by a system notification only while the
 // app is in the background.
 func TestFinishedReplyNotifiesOnlyWhenInTheBackground(t *testing.T) {
+	inBubble(t, finishedReplyNotifies)
+}
+
+func finishedReplyNotifies(t *testing.T) {
 	n, b := newTestNotifier(t)
 	n.ReplyFinished()
 	n.background.Store(true)
@@ -43,7 +49,9 @@ func TestFinishedReplyNotifiesOnlyWhenInTheBackground(t *testing.T) {
 
 // Toasts are capped; the window lists every notification, newest first;
 // a resolved toast goes.
-func TestToastsCapAndTheWindowListsAll(t *testing.T) {
+func TestToastsCapAndTheWindowListsAll(t *testing.T) { inBubble(t, toastsCap) }
+
+func toastsCap(t *testing.T) {
 	n, b := newTestNotifier(t)
 	for _, title := range []string{"n0", "n1", "n2", "n3", "n4", "n5"} {
 		n.HostNotice(title, uikit.NoticeInfo)

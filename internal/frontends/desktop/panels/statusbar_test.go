@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"fyne.io/fyne/v2/test"
@@ -19,11 +20,17 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
-// waitFor polls cond as UI work until it holds or 15 s pass.
+// waitFor runs cond as UI work until it holds, inside a synctest bubble
+// (see inBubble): first after every goroutine of the bubble has done what it
+// can without the clock moving, then a frame later on the fake clock, up to
+// 15 s of it. Nothing here waits real time: a bubble's clock moves only when
+// all its goroutines are blocked, so the 15 s pass at once when nothing
+// comes.
 func waitFor(t *testing.T, ui func(func()), what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for {
+		synctest.Wait()
 		ok := false
 		ui(func() { ok = cond() })
 		if ok {
@@ -32,14 +39,27 @@ func waitFor(t *testing.T, ui func(func()), what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(10 * time.Millisecond)
+		// The fake clock: this moves it to the throttles' next frame at
+		// once, when every goroutine of the bubble is blocked.
+		time.Sleep(uikit.FrameInterval)
 	}
+}
+
+// inBubble runs body in a synctest bubble, so the throttles' frames and the
+// notifier's intervals and toast lifetimes pass on a fake clock. The Fyne
+// test app is made outside the bubble: its workers live for the process,
+// and a bubble must end with none of its goroutines left.
+func inBubble(t *testing.T, body func(t *testing.T)) {
+	t.Helper()
+	test.NewTempApp(t)
+	synctest.Test(t, body)
 }
 
 // The bar shows a real store's status surfaces, greys a stopped plugin's,
 // counts plugin health and opens the manager on a click.
-func TestStatusBarFollowsTheStoreAndThePlugins(t *testing.T) {
-	test.NewTempApp(t)
+func TestStatusBarFollowsTheStoreAndThePlugins(t *testing.T) { inBubble(t, statusBarFollows) }
+
+func statusBarFollows(t *testing.T) {
 	b := uikit.NewBridge()
 	t.Cleanup(b.Stop)
 	state := viewmodel.New()
