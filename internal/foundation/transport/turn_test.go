@@ -6,54 +6,62 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // A freed turn can be taken once, and goes back to the background reader
-// after the delay when nobody takes it.
+// after the delay when nobody takes it. The turn's timer runs on the
+// synctest bubble's clock: the hand-back comes at exactly the delay.
 func TestTurnHandsBackAfterTheDelay(t *testing.T) {
-	var mu sync.Mutex
-	turn := New(&mu, 5*time.Millisecond)
-	mu.Lock()
-	if turn.TakeLocked() {
-		t.Fatal("a held turn was taken")
-	}
-	turn.FreeLocked()
-	if !turn.TakeLocked() || turn.TakeLocked() {
-		t.Fatal("a free turn must be taken exactly once")
-	}
-	turn.FreeLocked()
-	mu.Unlock()
-	select {
-	case <-turn.Woken():
-	case <-time.After(hangGuard):
-		t.Fatal("the free turn never went back to the background reader")
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if turn.StateLocked() != Waking {
-		t.Fatalf("state %d, want Waking", turn.StateLocked())
-	}
-	turn.TakeWokenLocked()
-	if turn.StateLocked() != Held || turn.TakeLocked() {
-		t.Fatal("the background reader should hold the turn now")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		turn := New(&mu, 5*time.Millisecond)
+		mu.Lock()
+		if turn.TakeLocked() {
+			t.Fatal("a held turn was taken")
+		}
+		turn.FreeLocked()
+		if !turn.TakeLocked() || turn.TakeLocked() {
+			t.Fatal("a free turn must be taken exactly once")
+		}
+		turn.FreeLocked()
+		freed := time.Now()
+		mu.Unlock()
+		<-turn.Woken()
+		if d := time.Since(freed); d != 5*time.Millisecond {
+			t.Fatalf("the free turn went back after %s, want 5ms", d)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if turn.StateLocked() != Waking {
+			t.Fatalf("state %d, want Waking", turn.StateLocked())
+		}
+		turn.TakeWokenLocked()
+		if turn.StateLocked() != Held || turn.TakeLocked() {
+			t.Fatal("the background reader should hold the turn now")
+		}
+	})
 }
 
-// A turn taken before the delay is not handed back.
+// A turn taken before the delay is not handed back, however long it is
+// held.
 func TestTakenTurnStaysWithItsCaller(t *testing.T) {
-	var mu sync.Mutex
-	turn := New(&mu, time.Millisecond)
-	mu.Lock()
-	turn.FreeLocked()
-	turn.TakeLocked()
-	mu.Unlock()
-	time.Sleep(20 * time.Millisecond)
-	select {
-	case <-turn.Woken():
-		t.Fatal("a held turn was handed to the background reader")
-	default:
-	}
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		turn := New(&mu, time.Millisecond)
+		mu.Lock()
+		turn.FreeLocked()
+		turn.TakeLocked()
+		mu.Unlock()
+		time.Sleep(time.Hour) // the bubble's clock: far past the delay, in no real time
+		synctest.Wait()
+		select {
+		case <-turn.Woken():
+			t.Fatal("a held turn was handed to the background reader")
+		default:
+		}
+	})
 }
 
 // readers are the two ways a watch governs reads of a pipe: deadlines on
@@ -154,7 +162,10 @@ func TestWatchedReadDeadlineAndEOF(t *testing.T) {
 			reader, watch := tc.open(r)
 			watch.Begin(1, time.Now().Add(time.Hour))
 			done := reading(reader)
-			time.Sleep(20 * time.Millisecond) // past any spin: the read sleeps
+			// The behaviour under test, not a wait: the answer comes late,
+			// past the read's spin, when the read sleeps in its poll. A real
+			// pipe's read gives no event to wait on for that.
+			time.Sleep(20 * time.Millisecond)
 			if _, err := w.Write([]byte("late answer")); err != nil {
 				t.Fatal(err)
 			}
@@ -183,6 +194,8 @@ func TestPipeUnwatchedReadsUseThePoller(t *testing.T) {
 	r, w := openPipe(t)
 	p := NewPipe(r)
 	done := reading(p)
+	// The behaviour under test, not a wait: the write comes once the read
+	// is blocked in the poller (a real pipe gives no event for that).
 	time.Sleep(20 * time.Millisecond)
 	if _, err := w.Write([]byte("hi")); err != nil {
 		t.Fatal(err)
