@@ -43,6 +43,8 @@ func playChild(role string) int {
 			return 0
 		}
 	}
+	// Run until killed: being killed is this process's part, so the sleep
+	// is its behaviour, not a wait.
 	for {
 		time.Sleep(time.Hour)
 	}

@@ -58,17 +58,12 @@ func tagged(tag string) []int {
 // waitTagged waits until all the escapees run.
 func waitTagged(t *testing.T, tag string) []int {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		pids := tagged(tag)
-		if len(pids) == escapees {
-			return pids
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d escapees started", len(pids), escapees)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var pids []int
+	testutil.Eventually(t, fmt.Sprintf("%d escapees running", escapees), func() bool {
+		pids = tagged(tag)
+		return len(pids) == escapees
+	})
+	return pids
 }
 
 func init() { roles["runner"] = playRunner }

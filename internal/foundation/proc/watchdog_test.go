@@ -64,9 +64,10 @@ func playHost() int {
 		}
 	}
 	fmt.Println("ready")
-	// Wait to be killed. Not select{}: with no other goroutine alive (no
-	// watchdog) the runtime calls that a deadlock and exits, and the
-	// plugins then die by their parent-death signal before writing pids.
+	// Wait to be killed: this process's part is to be killed, so the sleep
+	// is its behaviour, not a wait. Not select{}: with no other goroutine
+	// alive (no watchdog) the runtime calls that a deadlock and exits, and
+	// the plugins then die by their parent-death signal before writing pids.
 	for {
 		time.Sleep(time.Hour)
 	}
@@ -99,16 +100,12 @@ func startHost(t *testing.T, plugins int, watchdog bool, extraEnv ...string) (*e
 		t.Fatalf("host said %q", line)
 	}
 	var pids []int
-	deadline := time.Now().Add(10 * time.Second)
-	for len(pids) < 2*plugins {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d pids written", len(pids), 2*plugins)
-		}
-		time.Sleep(10 * time.Millisecond)
+	testutil.Eventually(t, fmt.Sprintf("%d pids written", 2*plugins), func() bool {
 		if _, err := os.Stat(pidFile); err == nil {
 			pids = testutil.ReadPIDs(t, pidFile)
 		}
-	}
+		return len(pids) >= 2*plugins
+	})
 	return cmd, pids
 }
 
