@@ -31,6 +31,8 @@ type completer interface {
 	Completions() []agent.CommandInfo
 }
 
+var _ completer = (*agent.Core)(nil)
+
 type completion struct {
 	c    *composer
 	obj  *fyne.Container // the panel; hidden unless a command is being typed and something matches

@@ -31,6 +31,14 @@ type versioner interface {
 	Session() agent.Session
 }
 
+var _ versioner = (*agent.Core)(nil)
+
+// The chat finds Retry and the versions on its host by type assertion.
+var (
+	_ chat.Retrier   = chatHost{}
+	_ chat.Versioner = chatHost{}
+)
+
 // regenerate runs the last message's turn again (UI goroutine): the reply
 // on screen goes, the new one streams in its place, and the footer offers
 // ‹ n/N › once it ends. The old answer is the core's to keep.

@@ -12,8 +12,6 @@
 package chat
 
 import (
-	"fyne.io/fyne/v2"
-
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
@@ -72,39 +70,6 @@ func New(b *uikit.Bridge, state *viewmodel.State, host Host) *Transcript {
 	return newTranscript(&env{host: host, b: b, state: state})
 }
 
-// Object is the transcript's canvas object (UI goroutine).
-func (t *Transcript) Object() fyne.CanvasObject { return t.object() }
-
-// BeginTurn starts a turn: its messages and cards belong to it.
-func (t *Transcript) BeginTurn() { t.beginTurn() }
-
-// AddUser adds the user's message.
-func (t *Transcript) AddUser(text string) { t.addUser(text) }
-
-// AppendDelta streams text (or reasoning) into the open reply.
-func (t *Transcript) AppendDelta(s string, reasoning bool) { t.appendDelta(s, reasoning) }
-
-// ToolCall adds or updates a tool call's card.
-func (t *Transcript) ToolCall(c agent.ToolCall) { t.toolCall(c) }
-
-// SetUsage records a model call's token use on its reply.
-func (t *Transcript) SetUsage(u protocol.ProviderUsage) { t.setUsage(u) }
-
-// EndMessage closes the open reply.
-func (t *Transcript) EndMessage() { t.endMessage() }
-
-// Stopped marks the turn's last message as stopped by the user.
-func (t *Transcript) Stopped() { t.stopped() }
-
-// Failed adds a failed turn's notice, with Retry.
-func (t *Transcript) Failed(reason string) { t.failed(reason) }
-
-// AddNotice adds a notice to the conversation.
-func (t *Transcript) AddNotice(text string, level uikit.NoticeLevel) { t.addNotice(text, level) }
-
-// LastUser is the text of the last user message.
-func (t *Transcript) LastUser() string { return t.lastUser() }
-
 // Replace shows another session's messages (without its notes: prefer
 // ShowSession).
 func (t *Transcript) Replace(msgs []protocol.ProviderMessage) { t.replace(msgs, nil, versions{}) }
@@ -130,33 +95,10 @@ func (t *Transcript) LoadSession(s agent.Session) {
 	t.loadHistory(s.Messages, s.Notes, versions{shown, total})
 }
 
-// DropReply takes the last answer off the transcript (everything after the
-// last user message): Regenerate is about to stream its new version (any
-// goroutine).
-func (t *Transcript) DropReply() { t.dropReply() }
-
-// EditLastUser takes the last answer off the transcript and shows text as
-// the last question: an edit of it is about to stream its answer (any
-// goroutine).
-func (t *Transcript) EditLastUser(text string) { t.editLastUser(text) }
-
-// LastAnswered is the last question's text and whether an answer follows
-// it (what Edit and Up can edit; any goroutine).
-func (t *Transcript) LastAnswered() (string, bool) { return t.lastAnswered() }
-
 // SetReplyVersions says which version (from 0) of the last answer is shown,
 // of how many; the footer offers ‹ › between them when there are two or
 // more (any goroutine).
 func (t *Transcript) SetReplyVersions(shown, total int) { t.setVersions(versions{shown, total}) }
-
-// SetApproval shows a tool call waiting for the user on its card.
-func (t *Transcript) SetApproval(a *Approval) { t.setApproval(a) }
-
-// ClearApproval takes an answered approval off its card.
-func (t *Transcript) ClearApproval(a *Approval) { t.clearApproval(a) }
-
-// PendingApproval is the approval waiting for the user, nil for none.
-func (t *Transcript) PendingApproval() *Approval { return t.pendingApproval() }
 
 // BusyChanged re-offers Regenerate on the last reply as a turn starts or
 // ends (UI goroutine; a view-model subscriber).
@@ -176,9 +118,6 @@ func (t *Transcript) SetPlaceholder(text string) {
 func NewApproval(req agent.ApprovalRequest) *Approval {
 	return &Approval{req: req, ch: make(chan agent.Approval, 1)}
 }
-
-// Answer answers the approval; only the first answer counts (any goroutine).
-func (a *Approval) Answer(x agent.Approval) { a.answer(x) }
 
 // Answers delivers the one answer.
 func (a *Approval) Answers() <-chan agent.Approval { return a.ch }

@@ -165,8 +165,8 @@ func (v *toolView) answer(a agent.Approval) {
 		return
 	}
 	v.current = nil
-	ap.answer(a)
-	v.d.transcript.clearApproval(ap)
+	ap.Answer(a)
+	v.d.transcript.ClearApproval(ap)
 }
 
 func stateImportance(s agent.ToolState) widget.Importance {

@@ -80,7 +80,8 @@ type Approval struct {
 	once sync.Once
 }
 
-func (a *Approval) answer(x agent.Approval) {
+// Answer answers the approval; only the first answer counts (any goroutine).
+func (a *Approval) Answer(x agent.Approval) {
 	a.once.Do(func() { a.ch <- x })
 }
 
@@ -120,7 +121,8 @@ func newTranscript(d *env) *Transcript {
 	return t
 }
 
-func (t *Transcript) object() fyne.CanvasObject { return t.view.obj }
+// Object is the transcript's canvas object (UI goroutine).
+func (t *Transcript) Object() fyne.CanvasObject { return t.view.obj }
 
 // --- model side: any goroutine ---
 
@@ -137,7 +139,8 @@ func (t *Transcript) touch(it *item) {
 	t.touched = append(t.touched, it.index)
 }
 
-func (t *Transcript) addUser(text string) {
+// AddUser adds the user's message.
+func (t *Transcript) AddUser(text string) {
 	t.mu.Lock()
 	it := &item{kind: itemUser, images: t.pendingImages}
 	t.pendingImages = nil
@@ -150,8 +153,10 @@ func (t *Transcript) addUser(text string) {
 	t.th.Kick()
 }
 
+// AppendDelta streams text (or reasoning) into the open reply.
+//
 // appendDelta adds streamed text or reasoning to the open assistant message.
-func (t *Transcript) appendDelta(s string, reasoning bool) {
+func (t *Transcript) AppendDelta(s string, reasoning bool) {
 	t.mu.Lock()
 	it := t.openMessage()
 	if reasoning {
@@ -173,9 +178,11 @@ func (t *Transcript) openMessage() *item {
 	return t.open
 }
 
+// ToolCall adds or updates a tool call's card.
+//
 // toolCall creates or updates a tool card. Text after a card starts a new
 // message, so the transcript reads in order.
-func (t *Transcript) toolCall(c agent.ToolCall) {
+func (t *Transcript) ToolCall(c agent.ToolCall) {
 	t.mu.Lock()
 	it := t.findCall(c.ID)
 	if it == nil {
@@ -216,23 +223,29 @@ func (t *Transcript) lastInTurn() *item {
 	return nil
 }
 
+// EndMessage closes the open reply.
+//
 // endMessage closes the open assistant message (turn boundaries).
-func (t *Transcript) endMessage() {
+func (t *Transcript) EndMessage() {
 	t.mu.Lock()
 	t.open = nil
 	t.mu.Unlock()
 }
 
+// BeginTurn starts a turn: its messages and cards belong to it.
+//
 // beginTurn starts a new turn: tool cards from now on are new cards.
-func (t *Transcript) beginTurn() {
+func (t *Transcript) BeginTurn() {
 	t.mu.Lock()
 	t.open = nil
 	t.turn++
 	t.mu.Unlock()
 }
 
+// SetUsage records a model call's token use on its reply.
+//
 // setUsage records a model call's token use on the message it produced.
-func (t *Transcript) setUsage(u protocol.ProviderUsage) {
+func (t *Transcript) SetUsage(u protocol.ProviderUsage) {
 	t.mu.Lock()
 	it := t.open
 	if it == nil {
@@ -247,9 +260,11 @@ func (t *Transcript) setUsage(u protocol.ProviderUsage) {
 	t.th.Kick()
 }
 
+// Stopped marks the turn's last message as stopped by the user.
+//
 // stopped marks the turn's reply "Stopped": its partial text stays. A turn
 // stopped before any reply gets a quiet notice instead.
-func (t *Transcript) stopped() {
+func (t *Transcript) Stopped() {
 	t.mu.Lock()
 	t.markStopped()
 	t.open = nil
@@ -271,8 +286,10 @@ func (t *Transcript) markStopped() {
 	t.add(it)
 }
 
+// Failed adds a failed turn's notice, with Retry.
+//
 // failed shows why a turn failed, with a Retry that resends its message.
-func (t *Transcript) failed(reason string) {
+func (t *Transcript) Failed(reason string) {
 	t.mu.Lock()
 	it := &item{kind: itemNotice, level: uikit.NoticeError}
 	it.text.WriteString(reason)
@@ -293,14 +310,17 @@ func (t *Transcript) lastUserText() string {
 	return ""
 }
 
+// LastUser is the text of the last user message.
+//
 // lastUser is the latest user message (any goroutine).
-func (t *Transcript) lastUser() string {
+func (t *Transcript) LastUser() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastUserText()
 }
 
-func (t *Transcript) addNotice(text string, level uikit.NoticeLevel) {
+// AddNotice adds a notice to the conversation.
+func (t *Transcript) AddNotice(text string, level uikit.NoticeLevel) {
 	t.mu.Lock()
 	it := &item{kind: itemNotice, level: level}
 	it.text.WriteString(text)
@@ -310,9 +330,11 @@ func (t *Transcript) addNotice(text string, level uikit.NoticeLevel) {
 	t.th.Kick()
 }
 
+// SetApproval shows a tool call waiting for the user on its card.
+//
 // setApproval shows approval buttons on the call's card (creating the card
 // when the core asked before announcing it).
-func (t *Transcript) setApproval(a *Approval) {
+func (t *Transcript) SetApproval(a *Approval) {
 	t.mu.Lock()
 	it := t.findCall(a.req.CallID)
 	if it == nil {
@@ -326,7 +348,8 @@ func (t *Transcript) setApproval(a *Approval) {
 	t.th.Kick()
 }
 
-func (t *Transcript) clearApproval(a *Approval) {
+// ClearApproval takes an answered approval off its card.
+func (t *Transcript) ClearApproval(a *Approval) {
 	t.mu.Lock()
 	for i := len(t.items) - 1; i >= 0; i-- {
 		if it := t.items[i]; it.approval == a {
@@ -338,8 +361,10 @@ func (t *Transcript) clearApproval(a *Approval) {
 	t.th.Kick()
 }
 
+// PendingApproval is the approval waiting for the user, nil for none.
+//
 // pendingApproval is the newest approval still waiting (any goroutine).
-func (t *Transcript) pendingApproval() *Approval {
+func (t *Transcript) PendingApproval() *Approval {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i := len(t.items) - 1; i >= 0 && t.items[i].turn == t.turn; i-- {

@@ -4,11 +4,15 @@ package chat
 // many (Regenerate keeps the answers it replaces).
 type versions struct{ shown, total int }
 
+// DropReply takes the last answer off the transcript (everything after the
+// last user message): Regenerate is about to stream its new version (any
+// goroutine).
+//
 // dropReply takes the items after the last user message off (Regenerate
 // streams the new answer in their place). The rows are rebuilt from the
 // items that stay (a new epoch); their markdown is parsed again only for
 // the rows that come into view.
-func (t *Transcript) dropReply() {
+func (t *Transcript) DropReply() {
 	t.mu.Lock()
 	last := -1
 	for i := len(t.items) - 1; i >= 0; i-- {
@@ -28,9 +32,13 @@ func (t *Transcript) dropReply() {
 	t.th.Kick()
 }
 
+// EditLastUser takes the last answer off the transcript and shows text as
+// the last question: an edit of it is about to stream its answer (any
+// goroutine).
+//
 // editLastUser drops the reply and gives the last question text.
-func (t *Transcript) editLastUser(text string) {
-	t.dropReply()
+func (t *Transcript) EditLastUser(text string) {
+	t.DropReply()
 	t.mu.Lock()
 	for i := len(t.items) - 1; i >= 0; i-- {
 		if it := t.items[i]; it.kind == itemUser {
@@ -44,9 +52,12 @@ func (t *Transcript) editLastUser(text string) {
 	t.th.Kick()
 }
 
+// LastAnswered is the last question's text and whether an answer follows
+// it (what Edit and Up can edit; any goroutine).
+//
 // lastAnswered is the last user message and whether an assistant message
 // follows it.
-func (t *Transcript) lastAnswered() (string, bool) {
+func (t *Transcript) LastAnswered() (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	answered := false
