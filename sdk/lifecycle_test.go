@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -89,57 +90,64 @@ func TestInitializeErrors(t *testing.T) {
 // The barrier: nothing reaches the host between the initialize answer and
 // extension/initialized, even when the plugin tries to publish.
 func TestBarrierHoldsTrafficUntilInitialized(t *testing.T) {
-	p := &sdk.Plugin{
-		Name: "demo", Version: "1",
-		Interceptors: map[protocol.HookPoint]sdk.InterceptFunc{
-			protocol.HookToolBefore: func(ctx context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
-				// A host method with a short deadline fails before initialized ...
-				short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-				defer cancel()
-				if _, err := call.Host.PublishStatus(short, "early", protocol.StatusPayload{Label: "too early"}); err == nil {
-					return sdk.Block("published before initialized"), nil
-				}
-				// ... and one without waits for it.
-				go call.Host.PublishStatus(context.Background(), "early", protocol.StatusPayload{Label: "queued"})
-				return sdk.Continue(), nil
+	// In a synctest bubble: the plugin and the host are goroutines on
+	// io.Pipe, so the 50 ms host deadline below is the bubble's clock.
+	synctest.Test(t, func(t *testing.T) {
+		p := &sdk.Plugin{
+			Name: "demo", Version: "1",
+			Interceptors: map[protocol.HookPoint]sdk.InterceptFunc{
+				protocol.HookToolBefore: func(ctx context.Context, call *sdk.InterceptCall) (sdk.Decision, error) {
+					// A host method with a short deadline fails before initialized ...
+					short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+					defer cancel()
+					if _, err := call.Host.PublishStatus(short, "early", protocol.StatusPayload{Label: "too early"}); err == nil {
+						return sdk.Block("published before initialized"), nil
+					}
+					// ... and one without waits for it.
+					go call.Host.PublishStatus(context.Background(), "early", protocol.StatusPayload{Label: "queued"})
+					return sdk.Continue(), nil
+				},
 			},
-		},
-		OnInitialized: func(ctx context.Context, host *sdk.Host) {
-			host.PublishStatus(ctx, "ready", protocol.StatusPayload{Label: "ready"})
-		},
-	}
-	h := startHost(t, p, hostOptions{})
-	h.initialize()
-	mark := h.frameCount()
-	raw, err := h.call(protocol.MethodIntercept, protocol.InterceptParams{
-		Event: protocol.HookToolBefore, Seq: 1, Payload: json.RawMessage(`{"name":"x"}`)})
-	if err != nil || !strings.Contains(string(raw), `"continue"`) {
-		t.Fatalf("intercept before initialized: %s %v", raw, err)
-	}
-	time.Sleep(quiet)
-	for _, f := range h.framesSince(mark) {
-		if f.Kind != "response" {
-			t.Fatalf("the plugin sent %s %s before extension/initialized", f.Kind, f.Method)
+			OnInitialized: func(ctx context.Context, host *sdk.Host) {
+				host.PublishStatus(ctx, "ready", protocol.StatusPayload{Label: "ready"})
+			},
 		}
-	}
-	none(t, h.publishes, "publish before initialized")
+		h := startHost(t, p, hostOptions{})
+		h.initialize()
+		mark := h.frameCount()
+		raw, err := h.call(protocol.MethodIntercept, protocol.InterceptParams{
+			Event: protocol.HookToolBefore, Seq: 1, Payload: json.RawMessage(`{"name":"x"}`)})
+		if err != nil || !strings.Contains(string(raw), `"continue"`) {
+			t.Fatalf("intercept before initialized: %s %v", raw, err)
+		}
+		// Everything the plugin could send has been sent (or is held)
+		// once every goroutine of the bubble, the plugin's included, is
+		// blocked: an event, where a sleep only hoped for it.
+		synctest.Wait()
+		for _, f := range h.framesSince(mark) {
+			if f.Kind != "response" {
+				t.Fatalf("the plugin sent %s %s before extension/initialized", f.Kind, f.Method)
+			}
+		}
+		none(t, h.publishes, "publish before initialized")
 
-	if err := h.conn.Notify(h.ctx(), protocol.MethodInitialized, struct{}{}); err != nil {
-		t.Fatal(err)
-	}
-	labels := map[string]bool{}
-	for range 2 {
-		pp := recv(t, h.publishes, "publish after initialized")
-		if pp.SessionID != "sess-1" || pp.Generation != 7 || pp.Kind != protocol.PublishStatus {
-			t.Errorf("publish carries %+v", pp)
+		if err := h.conn.Notify(h.ctx(), protocol.MethodInitialized, struct{}{}); err != nil {
+			t.Fatal(err)
 		}
-		var s protocol.StatusPayload
-		json.Unmarshal(pp.Payload, &s)
-		labels[s.Label] = true
-	}
-	if !labels["ready"] || !labels["queued"] {
-		t.Fatalf("publishes after initialized: %v", labels)
-	}
+		labels := map[string]bool{}
+		for range 2 {
+			pp := recv(t, h.publishes, "publish after initialized")
+			if pp.SessionID != "sess-1" || pp.Generation != 7 || pp.Kind != protocol.PublishStatus {
+				t.Errorf("publish carries %+v", pp)
+			}
+			var s protocol.StatusPayload
+			json.Unmarshal(pp.Payload, &s)
+			labels[s.Label] = true
+		}
+		if !labels["ready"] || !labels["queued"] {
+			t.Fatalf("publishes after initialized: %v", labels)
+		}
+	})
 }
 
 func TestAbsentCallbacksAnswerUnknownMethod(t *testing.T) {

@@ -39,6 +39,7 @@ func TestMain(m *testing.M) {
 			Providers: []sdk.Provider{&ready{ref: "plugin/order/p", chunks: append(chunks, done)}},
 			// Work that outlives Serve's own context: an answer not yet
 			// written when Serve returns would be lost with the process.
+			// The sleep is that slow work, the behaviour under test.
 			OnShutdown: func(context.Context) { time.Sleep(100 * time.Millisecond) },
 		}
 		if err := sdk.Serve(context.Background(), p); err != nil {
