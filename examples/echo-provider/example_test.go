@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -200,7 +199,7 @@ func TestEchoProvider(t *testing.T) {
 		s := start(t, "ECHO_PROVIDER_DELAY_MS=500")
 		s.Handshake(t)
 		s.open(t, "es_1", user("a slow reply with many words"))
-		time.Sleep(100 * time.Millisecond)
+		s.FirstChunk(t, "es_1") // under way: the rest come 500 ms apart
 		var res protocol.StreamCancelResult
 		if err := s.Call(protocol.MethodStreamCancel, protocol.StreamCancelParams{StreamID: "es_1"}, &res); err != nil || !res.Cancelled {
 			t.Fatalf("cancel: %+v %v", res, err)

@@ -100,12 +100,19 @@ func (p *peer) lines(t *testing.T, prefix string) []string {
 	return out
 }
 
-// frame waits for the one recorded host frame containing every marker.
+// frame waits for the one recorded host frame containing every marker. The
+// peer is another process recording what it received in a file: there is
+// no event to wait on but the file's content.
 func (p *peer) frame(t *testing.T, markers ...string) string {
 	t.Helper()
-	deadline := time.Now().Add(testutil.WaitTimeout)
-	for {
-		var found []string
+	defer func() {
+		if t.Failed() {
+			t.Logf("frames received:\n%s", strings.Join(p.lines(t, "recv "), "\n"))
+		}
+	}()
+	var found []string
+	testutil.Eventually(t, fmt.Sprintf("a frame with %q", markers), func() bool {
+		found = found[:0]
 	next:
 		for _, l := range p.lines(t, "recv ") {
 			for _, m := range markers {
@@ -115,16 +122,12 @@ func (p *peer) frame(t *testing.T, markers ...string) string {
 			}
 			found = append(found, l)
 		}
-		switch {
-		case len(found) == 1:
-			return found[0]
-		case len(found) > 1:
+		if len(found) > 1 {
 			t.Fatalf("%d frames match %q", len(found), markers)
-		case time.Now().After(deadline):
-			t.Fatalf("no frame with %q; got\n%s", markers, strings.Join(p.lines(t, "recv "), "\n"))
 		}
-		time.Sleep(2 * time.Millisecond)
-	}
+		return len(found) == 1
+	})
+	return found[0]
 }
 
 func TestHandshakeTranscript(t *testing.T) {

@@ -261,18 +261,17 @@ func (s *Streams) Wait(tb testing.TB, id string) ([]protocol.ProviderChunk, prot
 // FirstChunk waits until stream id has produced a chunk.
 func (s *Streams) FirstChunk(tb testing.TB, id string) protocol.ProviderChunk {
 	tb.Helper()
-	deadline := time.Now().Add(WaitTimeout)
-	for time.Now().Before(deadline) {
+	var first protocol.ProviderChunk
+	Eventually(tb, "the first chunk of "+id, func() bool {
 		s.mu.Lock()
-		cs := s.chunks[id]
-		s.mu.Unlock()
-		if len(cs) > 0 {
-			return cs[0]
+		defer s.mu.Unlock()
+		if cs := s.chunks[id]; len(cs) > 0 {
+			first = cs[0]
+			return true
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	tb.Fatal("no chunk arrived")
-	return protocol.ProviderChunk{}
+		return false
+	})
+	return first
 }
 
 // ChunkTypes lists the types of chunks.
