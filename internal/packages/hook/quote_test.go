@@ -51,6 +51,9 @@ func TestRootQuotedForSh(t *testing.T) {
 	for _, name := range hostileRoots {
 		for _, l := range lines {
 			t.Run(name+"/"+l.name, func(t *testing.T) {
+				// Each case has its own folders and runner: the 81 shells
+				// need not start one after another.
+				t.Parallel()
 				dir := t.TempDir()
 				root := filepath.Join(dir, name)
 				if err := os.MkdirAll(root, 0o755); err != nil {
