@@ -5,8 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -18,25 +20,30 @@ func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
 const secret = "sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 
-// waitFor polls cond as UI work until it holds or 15 s pass.
+// waitFor checks cond as UI work until it holds: the dialogs wait on work
+// other goroutines hand to the UI (a fake core's answers, throttled
+// refreshes, plugins started for real), so this is the one shared wait,
+// testutil.Eventually, with the check run as UI work. Inside a synctest
+// bubble its polls move the fake clock instead of waiting.
 func waitFor(t *testing.T, ui func(func()), what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for {
+	testutil.Eventually(t, what, func() bool {
 		ok := false
 		ui(func() { ok = cond() })
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return ok
+	})
 }
 
+// The inspector runs in a synctest bubble: its list refreshes at most every
+// 100 ms on the fake clock, so the rows are there as soon as every goroutine
+// is idle. The Fyne test app is made outside (its workers live for the
+// process).
 func TestInspectorRecordsRedactedFilterablePausable(t *testing.T) {
 	a := test.NewTempApp(t)
+	synctest.Test(t, func(t *testing.T) { inspectorRecords(t, a) })
+}
+
+func inspectorRecords(t *testing.T, a fyne.App) {
 	b := uikit.NewBridge()
 	t.Cleanup(b.Stop)
 	in := NewInspector(a, b)
