@@ -3,6 +3,7 @@ package providers_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -133,6 +134,60 @@ func TestStreamIdleDefaultDeadlines(t *testing.T) {
 				}
 				if err := s.Err(); protocol.ReasonOf(err) != protocol.ReasonProviderInterrupted || !strings.Contains(err.Error(), tt.want) {
 					t.Fatalf("err = %v, want %q", err, tt.want)
+				}
+			})
+		})
+	}
+}
+
+// A stream that ended with a chunk missing waits GapWait for it: a chunk
+// that comes within it completes the stream, none fails it after exactly
+// GapWait.
+func TestStreamGapWait(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		t.Run(map[bool]string{false: "never comes", true: "comes late"}[late], func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				hub := providers.NewHub(nil)
+				c, peer := pipeProvider(t, hub, accepts)
+				s, err := hub.Open(context.Background(), c, slowModel, "", request())
+				if err != nil {
+					t.Fatal(err)
+				}
+				send := func(method string, params any) {
+					t.Helper()
+					if err := peer.Notify(context.Background(), method, params); err != nil {
+						t.Fatal(err)
+					}
+				}
+				chunk := func(seq int64) {
+					send(protocol.MethodStreamChunk, protocol.StreamChunkParams{StreamID: s.ID, Seq: seq,
+						Chunk: protocol.ProviderChunk{Type: protocol.ChunkText, Text: fmt.Sprint(seq)}})
+				}
+				chunk(1)
+				chunk(3)
+				send(protocol.MethodStreamEnd, protocol.StreamEndParams{StreamID: s.ID, LastSeq: 3})
+				synctest.Wait() // the end is in: the gap wait begins
+				ended := time.Now()
+				if late {
+					time.Sleep(providers.GapWait - time.Millisecond) // the bubble's clock
+					chunk(2)
+				}
+				var text strings.Builder
+				for ev := range s.Events() {
+					text.WriteString(ev.Text)
+				}
+				err = s.Err()
+				if late {
+					if err != nil || text.String() != "123" {
+						t.Fatalf("text %q err %v", text.String(), err)
+					}
+					return
+				}
+				if elapsed := time.Since(ended); elapsed != providers.GapWait {
+					t.Fatalf("failed %s after the end, want %s", elapsed, providers.GapWait)
+				}
+				if protocol.ReasonOf(err) != protocol.ReasonStreamGap || !strings.Contains(err.Error(), "missing chunk 2 of 3") {
+					t.Fatalf("err = %v", err)
 				}
 			})
 		})
