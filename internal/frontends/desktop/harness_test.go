@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -59,10 +58,11 @@ func newHarness(t testing.TB) *harness {
 // ui runs fn as UI work.
 func (h *harness) ui(fn func()) { h.d.b.OnUI(fn) }
 
-// waitFor polls cond as UI work until it holds or 15 s pass.
+// waitFor checks cond as UI work until it holds (testutil.Eventually:
+// the core's sidecars are other processes, there is no event to wait on).
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	testutil.WaitUntil(h.t, what, func() (ok bool) {
+	testutil.Eventually(h.t, what, func() (ok bool) {
 		h.ui(func() { ok = cond() })
 		return ok
 	})
@@ -150,22 +150,12 @@ func (h *harness) openCore() *agent.Core {
 func (h *harness) openHello() *agent.Core {
 	h.t.Helper()
 	c := h.openCore()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ok := false
-		h.ui(func() {
-			ok = h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
-				h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
-				strings.Contains(h.d.status.Text(), "hello-surfaces ready")
-		})
-		if ok {
-			return c
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatal("hello-surfaces' initial surfaces never arrived")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	h.waitFor("hello-surfaces' initial surfaces", func() bool {
+		return h.d.surfaceView("hello-surfaces", "hello-card") != nil &&
+			h.d.surfaceView("hello-surfaces", "hello-form") != nil &&
+			strings.Contains(h.d.status.Text(), "hello-surfaces ready")
+	})
+	return c
 }
 
 // --- a fake core around a real surfaces store ---

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,16 +23,24 @@ func (h *harness) saveSessions(ws string, firsts ...string) []*agent.Session {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	// Distinct Updated times, the order under test, all in the past so
+	// that whatever the core saves afterwards is newer: the files are
+	// written with their stamps (Save would stamp them now).
+	base := time.Now().UTC().Add(-time.Duration(len(firsts)+1) * time.Millisecond)
 	var out []*agent.Session
-	for _, first := range firsts {
+	for i, first := range firsts {
 		s := agent.NewSession(ws)
 		s.Messages = []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: first},
 			{Role: protocol.RoleAssistant, Content: "reply to " + first}}
-		if err := st.Save(s); err != nil {
+		s.Updated = base.Add(time.Duration(i) * time.Millisecond)
+		data, err := json.Marshal(s)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		if err := os.WriteFile(st.Path(s.ID), data, 0o600); err != nil {
 			h.t.Fatal(err)
 		}
 		out = append(out, s)
-		time.Sleep(2 * time.Millisecond) // distinct Updated times: the order under test
 	}
 	return out
 }
