@@ -24,7 +24,9 @@ run: deps build examples
 
 ## test: the whole suite with -race (a 50-kill chaos run included), plus vet, staticcheck, gofmt,
 ## generated-file drift, the trust decoders' fuzz targets (fuzz-check), the real app started under Xvfb (screenshot and logs in ci-logs/) and
-## driven end to end with xdotool (type, send, approve, answer a prompt, check the session);
+## driven end to end with xdotool (type, send, approve, answer a prompt, check the session; then
+## page a long chat, a key set in Settings, a paste, a copy, an attachment: xvfb-e2e-input.sh),
+## chats switched back and forth (xvfb-switch-check.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -32,6 +34,7 @@ test: deps mcp-servers lint check-generated
 	$(MAKE) fuzz-check
 	bash scripts/xvfb-start-test.sh
 	bash scripts/xvfb-e2e.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-switch-check.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# xvfb-e2e-attach.sh — issue 27's attachment check in the real window, as a
-# user with xdotool (scripts/xvfb-e2e-27.sh runs it after its own steps; it
+# xvfb-e2e-attach.sh — the attachment check in the real window, as a
+# user with xdotool (scripts/xvfb-e2e-input.sh runs it after its own steps; it
 # also runs alone):
 #  1. a fresh data dir and workspace; the toolbar's model menu picks Echo
 #     vision; Attach opens Fyne's file dialog (in $HOME, a folder holding

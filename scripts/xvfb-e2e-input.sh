@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# xvfb-e2e-27.sh — issue 27's real-window checks, as a user with xdotool
-# and xclip (scripts/xvfb-e2e.sh runs it after its own steps; it also runs
-# alone):
+# xvfb-e2e-input.sh — what a user puts into the real window and takes out of
+# it, with xdotool and xclip: keys that page a long chat, a key typed into
+# Settings, a paste, a mouse copy, an attached image (scripts/xvfb-e2e.sh
+# runs it after its own steps; it also runs alone):
 #  1. a 5,000-message chat (scripts/gensession) opened in the window: PgUp
 #     moves the transcript up a page twice, Ctrl+Home (the composer is
 #     empty) shows row 0; after a click on the transcript, End shows the
@@ -19,27 +20,27 @@
 #  5. scripts/xvfb-e2e-attach.sh: an image attached to a vision model.
 # Each step waits on a --trace line, the fake server's record or a saved
 # file, never on a sleep. Screenshots and logs go to $LOGDIR (default
-# ./ci-logs), named e2e27-*. BIN=path skips the build.
+# ./ci-logs), named e2e-input-*. BIN=path skips the build.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/xvfb-lib.sh
 . scripts/xvfb-lib.sh # (the script runs from the repo root)
 use_logdir
-OUT="$LOGDIR/e2e27.stdout" ERR="$LOGDIR/e2e27.stderr"
-rm -f "$LOGDIR"/e2e27-*.png
+OUT="$LOGDIR/e2e-input.stdout" ERR="$LOGDIR/e2e-input.stderr"
+rm -f "$LOGDIR"/e2e-input-*.png
 ECHO=plugin/echo-provider/echo/echo-1
 OPENAI=plugin/openai-provider/openai/gpt-fake-1
 
 fail() {
-	echo "xvfb-e2e-27: FAIL: $*" >&2
+	echo "xvfb-e2e-input: FAIL: $*" >&2
 	[ -f "$ERR" ] && tail -n 30 "$ERR" >&2
 	shot fail
 	exit 1
 }
 # shot NAME [WINDOW]: a screenshot of the screen (without a window manager
 # the windows overlap: the main window's steps take it alone).
-shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window "${2:-root}" "$LOGDIR/e2e27-$1.png" 2>/dev/null || true; }
+shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window "${2:-root}" "$LOGDIR/e2e-input-$1.png" 2>/dev/null || true; }
 for c in Xvfb xdotool xclip python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done
 
 build_bin
@@ -53,10 +54,10 @@ cleanup() {
 }
 trap cleanup EXIT
 T0=$SECONDS
-step() { echo "xvfb-e2e-27: $1 ok ($((SECONDS - T0)) s)"; T0=$SECONDS; }
+step() { echo "xvfb-e2e-input: $1 ok ($((SECONDS - T0)) s)"; T0=$SECONDS; }
 
 for x in echo-provider openai-provider; do
-	"$BIN" plugin install --yes --data-dir "$D" "examples/$x" >"$LOGDIR/e2e27-install-$x.log" 2>&1 || fail "installing $x"
+	"$BIN" plugin install --yes --data-dir "$D" "examples/$x" >"$LOGDIR/e2e-input-install-$x.log" 2>&1 || fail "installing $x"
 done
 printf '{"defaultModel":"%s"}\n' "$ECHO" >"$D/settings.json"
 BIG="$(go run ./scripts/gensession -data-dir "$D" -messages 5000 -model "$ECHO" -workspace "$WS")"
@@ -66,13 +67,13 @@ SMALL="$(go run ./scripts/gensession -data-dir "$D" -messages 2 -model "$OPENAI"
 # and records, per request, whether the Authorization header was
 # "Bearer $KEY" and how long the last user message was (never the key:
 # the record is copied to $LOGDIR).
-KEY="e2e27-typed-in-settings-$RANDOM$RANDOM-Qw7Er"
-KEY="$KEY" python3 - "$D/fake" <<'PY' >"$LOGDIR/e2e27-fake.log" 2>&1 &
+KEY="e2e-input-typed-in-settings-$RANDOM$RANDOM-Qw7Er"
+KEY="$KEY" python3 - "$D/fake" <<'PY' >"$LOGDIR/e2e-input-fake.log" 2>&1 &
 import json, os, sys, http.server
 out = sys.argv[1]
 want = "Bearer " + os.environ["KEY"]
 def ev(delta, finish=None):
-    return "data: " + json.dumps({"id": "chatcmpl-e2e27", "object": "chat.completion.chunk", "created": 1741870000,
+    return "data: " + json.dumps({"id": "chatcmpl-e2e-input", "object": "chat.completion.chunk", "created": 1741870000,
         "model": "gpt-fake-1", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}) + "\n\n"
 class H(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
@@ -102,9 +103,9 @@ s.serve_forever()
 PY
 FAKE=$!
 for _ in $(seq 100); do [ -s "$D/fake.port" ] && break; sleep 0.1; done
-[ -s "$D/fake.port" ] || fail "the fake OpenAI server did not start (see $LOGDIR/e2e27-fake.log)"
+[ -s "$D/fake.port" ] || fail "the fake OpenAI server did not start (see $LOGDIR/e2e-input-fake.log)"
 
-start_xvfb "$D" "$LOGDIR/e2e27-xvfb.log" || fail "Xvfb did not start"
+start_xvfb "$D" "$LOGDIR/e2e-input-xvfb.log" || fail "Xvfb did not start"
 
 # The app reads the base URL and the model list from its environment; the
 # key only from what Settings saves (the file store: Xvfb has no keyring).
@@ -148,7 +149,7 @@ wait_for "Home" rowtraced 5
 read -r R5 _ <<<"$(rowtrace 5)"
 [ "$R5" = 0 ] || fail "Home showed row $R5, not the first"
 xdotool mousemove --window "$WIN" 500 665 click 1 # the composer again
-echo "xvfb-e2e-27: rows at the top: end-PgUp $R1, PgUp $R2, Ctrl+Home $R3, End $R4, Home $R5 (of $N4)"
+echo "xvfb-e2e-input: rows at the top: end-PgUp $R1, PgUp $R2, Ctrl+Home $R3, End $R4, Home $R5 (of $N4)"
 step "PgUp/Home in a 5,000-message chat"
 
 # --- 2. An API key set in Settings reaches the provider plugin ---
@@ -224,12 +225,12 @@ wait_for "the paste shown as text" grep -qE '^trace: paste shown 100000 characte
 read -r SHOWN ROWS <<<"$(grep -E '^trace: paste shown 100000 ' "$OUT" | tail -n 1 | awk '{print $7, $9}')"
 [ "$SHOWN" -ge 4 ] && [ "$ROWS" -ge 500 ] || fail "the paste shows $SHOWN rows of $ROWS"
 CPU1="$(appcpu)"
-echo "xvfb-e2e-27: the paste shows $SHOWN of its $ROWS wrapped rows ($(ms "$CPU0" "$CPU1" 1) ms of the app's CPU from Ctrl+V)"
+echo "xvfb-e2e-input: the paste shows $SHOWN of its $ROWS wrapped rows ($(ms "$CPU0" "$CPU1" 1) ms of the app's CPU from Ctrl+V)"
 xdotool type --delay 20 'typed after'
 CPU2="$(appcpu)"
 xdotool type --delay 20 "$TAIL"
 CPU3="$(appcpu)"
-echo "xvfb-e2e-27: the app's CPU a key: $BASE ms in the empty composer; after the paste $(ms "$CPU1" "$CPU2" 11) ms, then $(ms "$CPU2" "$CPU3" 33) ms"
+echo "xvfb-e2e-input: the app's CPU a key: $BASE ms in the empty composer; after the paste $(ms "$CPU1" "$CPU2" 11) ms, then $(ms "$CPU2" "$CPU3" 33) ms"
 shot paste "$WIN"
 DONE="$(count 'turn done')"
 xdotool key Return
@@ -243,7 +244,7 @@ last = [m for m in s["messages"] if m.get("role") == "user"][-1]["content"]
 want = sys.argv[3] + "\n\n" + paste
 if last != want:
     sys.exit(f"saved {len(last)} characters starting {last[:30]!r}; want {len(want)}")
-print(f"xvfb-e2e-27: saved user message: {len(last)} characters (typed text + 100,000 pasted)")
+print(f"xvfb-e2e-input: saved user message: {len(last)} characters (typed text + 100,000 pasted)")
 PY
 grep -F '"last_user_head": "typed after' "$D/fake.records" | grep -qF "\"last_user_chars\": $((100000 + 2 + 11 + ${#TAIL}))" ||
 	fail "the server did not get the whole paste: $(tail -n 1 "$D/fake.records")"
@@ -273,16 +274,16 @@ xdotool key Return
 wait_for "the pasted reply's answer" traced "$((DONE + 1))" 'turn done'
 grep -F "\"last_user_head\": \"${REPLY:0:24}\"" "$D/fake.records" | grep -qF "\"last_user_chars\": ${#REPLY}" ||
 	fail "the server did not get the selected reply as the message: $(tail -n 1 "$D/fake.records")"
-echo "xvfb-e2e-27: dragged from ($X1,$Y1) to ($X2,$Y2): copied and sent '$REPLY'"
+echo "xvfb-e2e-input: dragged from ($X1,$Y1) to ($X2,$Y2): copied and sent '$REPLY'"
 step "drag-select a reply, copy and paste it"
 
-cp "$D/fake.records" "$LOGDIR/e2e27-fake-records.jsonl"
+cp "$D/fake.records" "$LOGDIR/e2e-input-fake-records.jsonl"
 LOGDIR="$LOGDIR" BIN="$BIN" bash scripts/xvfb-e2e-attach.sh || fail "the attachment steps (scripts/xvfb-e2e-attach.sh, logs e2e-attach-*)"
 
 # Quit; a SIGTERM left unanswered (seen once under two CPU hogs) must not
 # hang the script: SIGKILL after 30 s, and say so.
 quit_app || fail "the app did not quit within 30 s of SIGTERM"
-for f in "$OUT" "$ERR" "$LOGDIR"/e2e27-*.log "$LOGDIR/e2e27-fake-records.jsonl"; do
+for f in "$OUT" "$ERR" "$LOGDIR"/e2e-input-*.log "$LOGDIR/e2e-input-fake-records.jsonl"; do
 	grep -qF "$KEY" "$f" && fail "the API key is in $(basename "$f")"
 done
-echo "xvfb-e2e-27: ok"
+echo "xvfb-e2e-input: ok"

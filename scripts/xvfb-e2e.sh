@@ -16,9 +16,10 @@
 # Quit and check the saved session on disk (the messages, the tool call and
 # its result, the model's answers). Then a broken settings.json: the app
 # opens with the error shown, chats on the defaults, and resets the file
-# from Settings keeping a backup. Last, scripts/xvfb-e2e-27.sh: PgUp and
+# from Settings keeping a backup. Last, scripts/xvfb-e2e-input.sh: PgUp and
 # Home in a 5,000-message chat, an API key set in Settings reaching the
-# provider plugin, a 100,000-character paste then typing.
+# provider plugin, a 100,000-character paste then typing, a reply copied
+# with the mouse, an image attached.
 # The app's hidden --trace flag prints what the window does, so each step
 # waits for the window instead of guessing with sleeps. Logs and the saved
 # session go to $LOGDIR (default ./ci-logs).
@@ -292,8 +293,9 @@ broken_settings_step() {
 }
 broken_settings_step
 
-# Issue 27's checks (a 5,000-message chat's PgUp/Home, an API key set in
-# Settings, a 100,000-character paste): their own app, server and display.
-LOGDIR="$LOGDIR" BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-27.sh
+# The input checks (a 5,000-message chat's PgUp/Home, an API key set in
+# Settings, a 100,000-character paste, a mouse copy, an attachment): their
+# own app, server and display.
+LOGDIR="$LOGDIR" BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-input.sh
 
 echo "xvfb-e2e: ok (session $F checked)"

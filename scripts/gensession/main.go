@@ -1,5 +1,5 @@
 // Command gensession writes a long saved session for the desktop's
-// real-window checks (scripts/xvfb-perf-check.sh, scripts/xvfb-e2e-27.sh): user questions, markdown
+// real-window checks (scripts/xvfb-perf-check.sh, scripts/xvfb-e2e-input.sh): user questions, markdown
 // replies with code and tables, tool calls with results. It prints the
 // session id.
 //
