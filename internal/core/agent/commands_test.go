@@ -36,6 +36,10 @@ func TestExecRunsCommands(t *testing.T) {
 		kind  agent.CommandKind
 		err   string // a substring of the error, "" for none
 		check func(t *testing.T, res agent.CommandResult)
+		// unpublished: the form is never published, so the step runs with
+		// its context already done instead of waiting out FormWait's 5 s;
+		// TestFormWaitEndsAtItsBound checks that bound on a fake clock.
+		unpublished bool
 	}{
 		{line: "/help", kind: agent.CommandHelp, check: func(t *testing.T, r agent.CommandResult) {
 			if !strings.Contains(r.Text, "/new, /clear") || !strings.Contains(r.Text, "/<plugin>:<action> [k=v ...]") {
@@ -87,7 +91,7 @@ func TestExecRunsCommands(t *testing.T) {
 			}
 		}},
 		{line: "/form hello-form name=x", err: "was already submitted"},
-		{line: "/form nothing-here", err: `no form "nothing-here" (published: hello-surfaces/hello-form)`},
+		{line: "/form nothing-here", err: `no form "nothing-here" (published: hello-surfaces/hello-form)`, unpublished: true},
 		{line: "/doctor", err: "/doctor needs a plugin"},
 		{line: "/doctor actionecho", kind: agent.CommandDoctor, check: func(t *testing.T, r agent.CommandResult) {
 			if r.Doctor == nil || !r.Doctor.OK() {
@@ -114,8 +118,14 @@ func TestExecRunsCommands(t *testing.T) {
 		{line: "/clear", kind: agent.CommandNewChat},
 		{line: "/exit", kind: agent.CommandQuit},
 	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
 	for _, st := range steps {
-		res, err := c.Exec(ctx, st.line)
+		stepCtx := ctx
+		if st.unpublished {
+			stepCtx = done
+		}
+		res, err := c.Exec(stepCtx, st.line)
 		if st.err != "" {
 			if err == nil || !strings.Contains(err.Error(), st.err) {
 				t.Fatalf("%s: error %v, want %q", st.line, err, st.err)
