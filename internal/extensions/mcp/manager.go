@@ -115,6 +115,11 @@ type Options struct {
 	// no call shows (a server declined for asking too often outside a
 	// call), once per minute and server.
 	Notice func(string)
+
+	// dial, if set, is the connection to every server instead of the one
+	// its entry names (tests: an in-memory server, so the handshake bound
+	// runs on a synctest bubble's fake clock).
+	dial func(Server) sdk.Transport
 }
 
 // Manager runs a set of MCP servers. Every method is safe for concurrent

@@ -165,6 +165,9 @@ func (s *server) startErr(child *proc.Child, stage string, err error) error {
 // transport makes the connection of the entry's type; a stdio server's
 // process is started here, through the host's one process runner.
 func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, error) {
+	if s.m.opts.dial != nil {
+		return s.m.opts.dial(s.cfg), nil, nil
+	}
 	switch s.cfg.Transport() {
 	case TypeHTTP:
 		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers), MaxRetries: -1}, nil, nil
