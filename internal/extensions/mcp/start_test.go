@@ -82,7 +82,7 @@ func TestHandshakeBoundOnAFakeClock(t *testing.T) {
 		if err != nil || res.Text != "pong" {
 			t.Fatalf("call to the good server while the other hangs: %+v %v", res, err)
 		}
-		time.Sleep(bound - time.Millisecond)
+		time.Sleep(bound - time.Millisecond) // the bubble's clock: no real time passes
 		if st := state(); st["hangs"].State != StateStarting {
 			t.Fatalf("the hanging server was given up %v before its bound: %+v", time.Millisecond, st["hangs"])
 		}
