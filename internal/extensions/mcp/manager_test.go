@@ -53,7 +53,12 @@ func tool(m *Manager, name string) (Tool, bool) {
 // slow starts: node under -race next to a CPU hog can take seconds.
 var slow = Options{Handshake: 60 * time.Second}
 
+// The tests that start real servers run in parallel (marked so where they
+// begin): each has its own Manager, servers and folders, and most of their
+// time is spent waiting for node to start and answer, one after another.
+
 func TestEverythingOverStdio(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	m := started(t, slow, everything(t))
 	st := m.Servers()
 	if len(st) != 1 || st[0].State != StateReady || st[0].Tools == 0 {
@@ -84,6 +89,7 @@ func TestEverythingOverStdio(t *testing.T) {
 // A server's text is redacted before anyone sees it: get-env returns the
 // server's whole environment, a token included.
 func TestServerTextIsRedacted(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	token := "gh" + "p_" + "Zq9Xw2Lp8Kr5Mt3Nv7Bc4Hd6Jf1Gs0Ay5Ue3Io"
 	s := everything(t)
 	s.Env = map[string]string{"SOME_VALUE": token}
@@ -98,6 +104,7 @@ func TestServerTextIsRedacted(t *testing.T) {
 }
 
 func TestProgressAndCancel(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	m := started(t, slow, everything(t))
 	var mu sync.Mutex
 	var seen []Progress
@@ -168,6 +175,7 @@ func (a *answer) Elicit(_ context.Context, server string, req *sdk.ElicitParams)
 // once it knows the client supports them, announcing them with
 // tools/list_changed, which the Manager follows.
 func TestElicitationRootsAndListChanged(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	ws := t.TempDir()
 	a := &answer{}
 	m := started(t, Options{Handshake: 60 * time.Second, Elicit: a, Roots: []string{ws}}, everything(t))
@@ -197,6 +205,7 @@ func freePort(t *testing.T) int {
 // Streamable HTTP: server-everything serves it on PORT; the test owns that
 // process, the Manager only connects.
 func TestEverythingOverStreamableHTTP(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	port := freePort(t)
 	cmd := exec.Command(testutil.Node(t), testutil.MCPServer(t, "server-everything"), "streamableHttp")
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
@@ -226,6 +235,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 // that crashes is named with its exit and its stderr; neither holds up a
 // good server started beside them.
 func TestHangingAndCrashingServersAreNamed(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	node := testutil.Node(t)
 	hang := Server{Name: "hangs", Server: mcpspec.Server{Command: node, Args: []string{"-e", "setInterval(() => {}, 1000)"}}}
 	crash := Server{Name: "crashes", Server: mcpspec.Server{Command: node, Args: []string{"-e", "console.error('fatal: config broken'); process.exit(3)"}}}
@@ -263,6 +273,7 @@ func TestHangingAndCrashingServersAreNamed(t *testing.T) {
 
 // A server killed while ready is marked failed with how it ended.
 func TestCrashAfterStartIsNamed(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	m := started(t, slow, everything(t))
 	s := m.get("everything")
 	s.mu.Lock()
@@ -372,6 +383,7 @@ func TestStore(t *testing.T) {
 // The core sees MCP tools as extension tools: the schema the model gets,
 // the approval flags, Run calling the server.
 func TestSetOffersToolsToTheCore(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow
 	m := started(t, slow, everything(t))
 	tools := Set{M: m}.Tools()
 	byName := map[string]int{}

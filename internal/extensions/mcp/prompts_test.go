@@ -109,6 +109,7 @@ func TestReferences(t *testing.T) {
 // A tool the user disabled stays listed, marked, and is not offered to the
 // model; the choice survives the file round trip.
 func TestDisabledToolsAreNotOffered(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	m := started(t, slow, everything(t))
 	store := DisabledStore{Path: t.TempDir() + "/" + DisabledFileName}
 	if got, err := store.Load(); err != nil || len(got) != 0 {

@@ -78,6 +78,7 @@ func FuzzToolName(f *testing.F) {
 // does not start (its name is refused), the name is listed once and the
 // call reaches the tool it was listed for.
 func TestCollidingServersOneNameOneTool(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	m := started(t, slow, hostile(t, "a", nil), hostile(t, "a_", nil))
 	var listed []Tool
 	for _, tl := range m.Tools() {
@@ -102,6 +103,7 @@ func TestCollidingServersOneNameOneTool(t *testing.T) {
 // A server that lists one tool twice (the copy with other hints) offers it
 // once, as first listed, and says so in its status.
 func TestToolListedTwiceIsOfferedOnce(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	m := started(t, slow, hostile(t, "dup", map[string]string{"HOSTILEMCP_DUP": "1"}))
 	n := 0
 	for _, tl := range m.Tools() {
@@ -124,6 +126,7 @@ func TestToolListedTwiceIsOfferedOnce(t *testing.T) {
 // readOnlyHint skips approval only for a server whose hints the user
 // trusts; the hint itself stays on the tool for the user to see.
 func TestReadOnlyHintNeedsTheUsersTrust(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	trusted := hostile(t, "trusted", nil)
 	trusted.TrustHints = true
 	m := started(t, slow, hostile(t, "plain", nil), trusted)
@@ -211,6 +214,7 @@ func (c *counting) Elicit(context.Context, string, *sdk.ElicitParams) (*sdk.Elic
 // declined unasked and the result says so naming the server; the next
 // calls in the same minute share ten.
 func TestElicitationFloodIsBounded(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	c := &counting{}
 	m := started(t, Options{Handshake: 60 * time.Second, Elicit: c}, hostile(t, "flood", nil))
 	for i, want := range []string{"accepted=3 declined=47", "accepted=3 declined=47", "accepted=3 declined=47", "accepted=1 declined=49"} {
@@ -231,6 +235,7 @@ func TestElicitationFloodIsBounded(t *testing.T) {
 // are requests of their own (the older protocol's way, which the issue's
 // 32,397 in 15 s used): three reach the user, the rest are declined.
 func TestElicitationFloodOfRequestsIsBounded(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	sdkDir := filepath.Join(testutil.ModuleRoot(t), "testdata", "mcp-servers", "node_modules", "@modelcontextprotocol", "sdk")
 	if _, err := os.Stat(sdkDir); err != nil {
 		t.Fatalf("the TypeScript MCP SDK is not installed (run `make mcp-servers`): %v", err)
@@ -255,6 +260,7 @@ func TestElicitationFloodOfRequestsIsBounded(t *testing.T) {
 // Two calls flooding at once each get their own three: an elicitation a
 // call's result asks for is charged to that call.
 func TestConcurrentFloodsEachGetTheirOwnAllowance(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	c := &counting{}
 	m := started(t, Options{Handshake: 60 * time.Second, Elicit: c}, hostile(t, "flood", nil))
 	results := make(chan string, 2)
@@ -283,6 +289,7 @@ func TestConcurrentFloodsEachGetTheirOwnAllowance(t *testing.T) {
 // $(...) and non-ASCII reaches the server as one argument and runs
 // nothing.
 func TestPluginRootIsTextInCommandAndArgs(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	name := "my plugin $(touch PWN) 'q' é %PATH%"
 	if runtime.GOOS != "windows" {
 		name += ` "dq"`

@@ -14,6 +14,7 @@ import (
 // Every watcher is told of a change (and may read the Manager from its
 // call); one stopped before the change is not.
 func TestWatchTellsEveryWatcherUntilStopped(t *testing.T) {
+	t.Parallel() // its own Manager and processes: see slow in manager_test.go
 	node := testutil.Node(t)
 	m := NewManager(Options{Handshake: time.Minute})
 	defer m.Close()
