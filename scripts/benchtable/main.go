@@ -269,11 +269,12 @@ const runTimeout = 10 * time.Minute
 // run swings by up to 2×; alternating rounds expose the benchmark and its
 // baseline to the same weather, and the median drops the outliers.
 //
-// A run that fails (a b.Fatal, a leak check after it, a timeout) is
-// counted in failed and its whole output is printed, and the other
-// benchmarks of the package go on: one failure used to drop every figure
-// of its package, so a leak check failing after BenchmarkCallManager left
-// its baseline's row without a result too, and showed only "exit status 1".
+// A run that fails (a b.Fatal, the package's leak check after it, a
+// timeout) is counted in failed and its whole output, stdout and stderr
+// together, is printed under the failure's line; the other benchmarks of
+// the package go on. One failure used to drop every figure of its package
+// (so a failing MCP turn left the echo-turn rows beside it without a
+// result), and its stderr was printed apart from the line saying it failed.
 func run(pkg string, benches []bench, rounds int, into map[string]map[string]float64, failed map[string]int, log io.Writer) error {
 	dir, err := os.MkdirTemp("", "benchtable")
 	if err != nil {
