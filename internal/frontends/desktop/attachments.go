@@ -201,7 +201,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 	core := d.getCore()
 	tr := d.transcript.get() // the chat the message is sent in, whichever shows when it arrives
 	c.stopping.Store(false)
-	d.state.SetBusy(true)
+	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		read, err := agent.ReadAttachments(atts)
 		if err == nil {
@@ -232,6 +232,6 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 			tr.ExpectImages(nil)
 			d.notes.HostNotice(err.Error(), uikit.NoticeWarn)
 		}
-		d.b.Post(func() { d.state.SetBusy(false) })
+		d.b.Post(done)
 	})
 }

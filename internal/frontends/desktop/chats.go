@@ -27,7 +27,10 @@ import (
 //     the composer keeps what is typed and does not send (State.Ready);
 //   - a reply that streams goes on in its own chat: its transcript stays
 //     alive, receives the turn's events (routed by session id) and is shown
-//     again when the user comes back; the sidebar marks that chat. The core
+//     again when the user comes back; the sidebar marks that chat. Which
+//     chat has a turn is the view-model's (State.TurnIn: the core's turn
+//     events, and the turns the window asked for), read on the UI
+//     goroutine, where every switch is decided. The core
 //     refuses LoadSession while the turn holds its busy token: the loader
 //     waits for the turn's end (it is kicked again then) and the status
 //     line says so.
@@ -45,8 +48,6 @@ type chats struct {
 	// opens are the live chats' model, effort and workspace as the toolbar
 	// showed them when they left the screen.
 	opens map[string]viewmodel.Open
-	// running is the chat whose turn runs ("" when none).
-	running string
 	// seq numbers view requests: a slow read of an older click is dropped.
 	seq uint64
 	// loading is the chat the loader is opening in the core now; kicked
@@ -179,12 +180,11 @@ func (d *UI) openChat(id string) {
 	sw.clicked = time.Now()
 	live := sw.byID[id]
 	// The transcript that will show it: its live one, else the one on
-	// screen unless a reply still streams into it, else a new one.
+	// screen unless a reply streams into it (or was asked for), else a
+	// new one.
 	target := live
-	if target == nil {
-		if cur := d.transcript.get(); sw.running != sw.viewed {
-			target = cur
-		}
+	if target == nil && !d.state.TurnIn(sw.viewed) {
+		target = d.transcript.get()
 	}
 	sw.mu.Unlock()
 	if target == nil {
@@ -193,7 +193,7 @@ func (d *UI) openChat(id string) {
 	target.Opening() // --stats: click → first frame
 	d.trace("switching to " + id)
 	if live != nil {
-		d.showChat(seq, id, target, nil, false)
+		d.showChat(seq, id, target, nil, nil)
 		return
 	}
 	d.link.goCall(func() {
@@ -202,17 +202,13 @@ func (d *UI) openChat(id string) {
 			d.b.Post(func() { d.viewFailed(seq, id, err) })
 			return
 		}
-		// Filled here, before the view is posted, so the transcript's frame
-		// runs in the same batch as the switch (no frame with the new title
-		// over the old messages); under mu, so an older click's slower read
-		// never fills it, nor the transcript of a reply started since.
-		sw.mu.Lock()
-		filled := seq == sw.seq && (sw.running != sw.viewed || sw.byID[sw.viewed] != target)
-		if filled {
-			target.ShowSession(*s) // the model only: the widgets follow at the next frame
-		}
-		sw.mu.Unlock()
-		d.b.Post(func() { d.showChat(seq, id, target, s, filled) })
+		// The model is built here, off the UI goroutine; showChat swaps it
+		// into the transcript in the same batch as the switch (no frame
+		// with the new title over the old messages), once it knows no reply
+		// started in that transcript since the click: which chat has a turn
+		// is known there only.
+		prep := chat.Prepare(*s)
+		d.b.Post(func() { d.showChat(seq, id, target, s, prep) })
 	})
 }
 
@@ -232,7 +228,7 @@ func (d *UI) openNewChat(dir string) {
 	seq := sw.seq
 	sw.clicked = time.Now()
 	var t *chat.Transcript
-	if sw.running != sw.viewed {
+	if !d.state.TurnIn(sw.viewed) {
 		t = d.transcript.get()
 	}
 	sw.mu.Unlock()
@@ -245,26 +241,26 @@ func (d *UI) openNewChat(dir string) {
 		ws = cur.Workspace
 	}
 	// The core gives a new chat the model of the chat it leaves.
-	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort}, false)
+	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort}, nil)
 }
 
 // showChat puts a chat on screen (UI goroutine): s is its saved session
-// (nil for a live transcript), filled says t holds its messages already.
-func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session, filled bool) {
+// (nil for a live transcript, which holds its messages already), prep its
+// transcript model when it was built already (else s is shown here).
+func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session, prep *chat.Prepared) {
 	sw := d.chats
 	sw.mu.Lock()
 	if seq != sw.seq {
 		sw.mu.Unlock()
 		return // a later click won
 	}
-	if prev := sw.viewed; prev != sw.running {
+	if prev := sw.viewed; !d.state.TurnIn(prev) {
 		delete(sw.byID, prev) // nothing streams into it: read again when shown
 	} else {
 		sw.opens[prev] = d.state.Open() // its toolbar when it comes back
 		if sw.byID[prev] == t {
 			t = d.newTranscript() // a reply started in it since the click: it keeps its transcript
 			t.Opening()
-			filled = false
 		}
 	}
 	back, hasBack := sw.opens[id]
@@ -272,13 +268,16 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	sw.viewed = id
 	sw.byID[id] = t
 	ready := sw.current == id
-	running := sw.running
 	clicked := sw.clicked
 	sw.loadErr, sw.loadErrFor = nil, ""
 	sw.broadcast()
 	sw.mu.Unlock()
 
-	if s != nil && !filled {
+	switch {
+	case prep != nil:
+		t.ShowPrepared(prep)
+		t.Render() // first, as when the read filled it: click → frame is what --stats times
+	case s != nil:
 		t.ShowSession(*s)
 	}
 	d.transcript.show(t)
@@ -293,8 +292,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 		o = back
 	}
 	d.status.ClearUsage() // the last turn's figures belong to the other chat
-	d.state.SetSession(o)
-	d.state.SetBusy(running == id)
+	d.state.SetSession(o) // busy follows: the chat's own turn, if any
 	d.state.SetReady(ready)
 	if !strings.HasPrefix(id, pendingNewChat) {
 		d.prefs.SetLastSession(id)
@@ -367,7 +365,6 @@ func (d *UI) coreSwitched(s agent.Session) {
 		sw.byID[s.ID] = t
 	}
 	mine := s.ID == sw.viewed
-	running := sw.running
 	sw.broadcast()
 	sw.mu.Unlock()
 	if follow {
@@ -379,7 +376,6 @@ func (d *UI) coreSwitched(s agent.Session) {
 	d.b.Post(func() {
 		if follow {
 			d.status.ClearUsage()
-			d.state.SetBusy(running == s.ID)
 		}
 		d.state.SetSession(openOf(s))
 		d.state.SetReady(true)
@@ -442,19 +438,11 @@ func (c *chats) trashWhenLoaded(ctx context.Context, core coreAPI, id string) er
 	}
 }
 
-// turnStarted records the chat that replies (a core goroutine).
+// turnStarted tells the view-model the chat that replies (a core
+// goroutine); the chat on screen is busy if it is that one.
 func (d *UI) turnStarted(id string) {
-	sw := d.chats
-	sw.mu.Lock()
-	sw.running = id
-	sw.mu.Unlock()
 	d.trace("replying " + id)
-	d.b.Post(func() {
-		d.state.SetRunning(id)
-		if id == d.state.Open().ID {
-			d.state.SetBusy(true)
-		}
-	})
+	d.b.Post(func() { d.state.SetRunning(id) })
 }
 
 // turnEnded forgets the chat that replied: a transcript no longer on
@@ -465,9 +453,6 @@ func (d *UI) turnStarted(id string) {
 func (d *UI) turnEnded(id string) {
 	sw := d.chats
 	sw.mu.Lock()
-	if sw.running == id {
-		sw.running = ""
-	}
 	if id != sw.viewed {
 		delete(sw.byID, id)
 		delete(sw.opens, id)
@@ -478,7 +463,6 @@ func (d *UI) turnEnded(id string) {
 			d.state.SetRunning("")
 		}
 		if id == d.state.Open().ID {
-			d.state.SetBusy(false)
 			d.prefs.SetLastSession(id)
 		}
 	})

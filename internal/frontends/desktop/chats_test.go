@@ -307,3 +307,81 @@ func TestAChatReadBeforeIsDecodedAgainOnlyWhenItsStampChanged(t *testing.T) {
 		t.Errorf("without a stamp the chat was read %d times, want 4", core.reads)
 	}
 }
+
+// turnCore is a fake core whose turn in the first chat waits for the test
+// before it starts (start) and halfway through (finish); other chats are
+// read from saved.
+type turnCore struct {
+	*fakeCore
+	d             *UI
+	start, finish chan struct{}
+	half          chan struct{} // closed once the first half is emitted
+	saved         map[string]*agent.Session
+}
+
+func (c *turnCore) SendAll(_ context.Context, text string) error {
+	<-c.start
+	for _, ev := range []agent.Event{{Kind: agent.EventTurnStarted}, {Kind: agent.EventUserMessage, Text: text},
+		{Kind: agent.EventText, Text: "part one"}} {
+		ev.SessionID = fakeSession
+		c.d.Emit(ev)
+	}
+	close(c.half)
+	<-c.finish
+	c.d.Emit(agent.Event{Kind: agent.EventText, Text: ", part two", SessionID: fakeSession})
+	c.d.Emit(agent.Event{Kind: agent.EventTurnDone, SessionID: fakeSession})
+	return nil
+}
+
+func (c *turnCore) SavedSession(id string) (*agent.Session, error) {
+	if s, ok := c.saved[id]; ok {
+		return s, nil
+	}
+	return &agent.Session{ID: id}, nil
+}
+
+// A chat left right after Send, before the core started the turn, keeps
+// its transcript: the reply streams into it, and coming back shows all of
+// it. The window knew of the turn only once the core's TurnStarted reached
+// it (a second copy of "running" in chats), so the transcript on screen was
+// handed to the other chat, the first half of the reply went nowhere and
+// coming back showed the saved chat with the second half only.
+func TestAChatLeftRightAfterSendKeepsItsWholeReply(t *testing.T) {
+	h := newHarness(t)
+	other := "s2"
+	c := &turnCore{fakeCore: newDetachedFakeCore(t, h.d), d: h.d, start: make(chan struct{}),
+		finish: make(chan struct{}), half: make(chan struct{}), saved: map[string]*agent.Session{
+			other: {ID: other, Messages: []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "the other chat's question"}}}}}
+	h.d.Attach(c)
+	h.waitFor("the composer", func() bool { return !h.d.composer.sendBtn.Disabled() })
+	h.ui(func() {
+		h.d.composer.entry.SetText("hello")
+		h.d.composer.send()
+		if !h.d.state.Busy() {
+			t.Error("the chat is not busy once Send was pressed")
+		}
+		h.d.openChat(other)
+	})
+	h.waitFor("the other chat on screen", func() bool {
+		return h.d.state.Open().ID == other && strings.Contains(h.renderedTranscript(), "the other chat's question")
+	})
+	h.ui(func() {
+		if h.d.state.Busy() || !h.d.state.TurnIn(fakeSession) {
+			t.Errorf("busy %v, turn in the first chat %v: the other chat acts on the first one's turn", h.d.state.Busy(), h.d.state.TurnIn(fakeSession))
+		}
+	})
+	close(c.start)
+	<-c.half
+	h.ui(func() {
+		if strings.Contains(h.renderedTranscript(), "part one") {
+			t.Error("the first chat's reply shows in the other chat")
+		}
+		h.d.openChat(fakeSession)
+	})
+	close(c.finish)
+	h.waitFor("the whole reply back in its chat", func() bool {
+		r := h.renderedTranscript()
+		return h.d.state.Open().ID == fakeSession && strings.Contains(r, "part one, part two") &&
+			!strings.Contains(r, "the other chat's question") && !h.d.state.Busy()
+	})
+}

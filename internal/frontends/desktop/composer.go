@@ -300,7 +300,7 @@ func (c *composer) retry() {
 		return
 	}
 	c.stopping.Store(false)
-	d.state.SetBusy(true)
+	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		switch err := core.Retry(d.link.ctx); {
 		case errors.Is(err, agent.ErrNothingToRetry):
@@ -308,7 +308,7 @@ func (c *composer) retry() {
 		case errors.Is(err, agent.ErrTurnRunning):
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
-		d.b.Post(func() { d.state.SetBusy(false) })
+		d.b.Post(done)
 	})
 }
 
@@ -316,14 +316,14 @@ func (c *composer) sendText(text string) {
 	d := c.deps
 	core := d.getCore()
 	c.stopping.Store(false)
-	d.state.SetBusy(true)
+	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
 			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
 		}
-		d.b.Post(func() { d.state.SetBusy(false) })
+		d.b.Post(done)
 	})
 }
 

@@ -78,7 +78,7 @@ func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, ver
 	}
 	t := d.transcript.get()
 	d.composer.stopping.Store(false)
-	d.state.SetBusy(true)
+	done := d.state.RequestTurn(d.state.Open().ID)
 	show(t)
 	d.link.goCall(func() {
 		err := run(d.link.ctx, v)
@@ -97,7 +97,7 @@ func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, ver
 			}
 		}
 		t.SetReplyVersions(v.LastReplyVersion())
-		d.b.Post(func() { d.state.SetBusy(false) })
+		d.b.Post(done)
 	})
 }
 

@@ -89,6 +89,46 @@ func (t *Transcript) ShowSession(s agent.Session) {
 	t.replace(s.Messages, s.Notes, versions{shown, total})
 }
 
+// Prepared is a session's transcript model built by Prepare, for one
+// ShowPrepared.
+type Prepared struct {
+	items []*item
+	open  *item
+	turns uint64
+	vs    versions
+}
+
+// Prepare builds what ShowSession would show of s, on any goroutine and
+// without a transcript: a chat read off the UI goroutine is decoded and
+// built there, and only swapped in on it (5000 messages take milliseconds
+// to build).
+func Prepare(s agent.Session) *Prepared {
+	tmp := &Transcript{}
+	tmp.load(s.Messages, s.Notes)
+	shown, total := s.LastReplyVersion()
+	return &Prepared{items: tmp.items, open: tmp.open, turns: tmp.turn, vs: versions{shown, total}}
+}
+
+// ShowPrepared shows a prepared session as ShowSession shows s (any
+// goroutine). p is the transcript's from then on: show it once.
+func (t *Transcript) ShowPrepared(p *Prepared) {
+	t.mu.Lock()
+	t.epoch++
+	for _, it := range p.items { // turns continue from this transcript's, as a load into it numbers them
+		it.turn += t.turn
+	}
+	t.turn += p.turns
+	t.items, t.open, t.touched = p.items, p.open, nil
+	t.versions = p.vs
+	t.mu.Unlock()
+	t.th.Kick()
+}
+
+// Render runs now the frame a change kicked (UI goroutine): a chat
+// switched to is laid out in the batch that switched it, not in the next
+// one. The kicked frame still runs, with nothing left to do.
+func (t *Transcript) Render() { t.sync() }
+
 // LoadSession fills an empty transcript from a session, as ShowSession.
 func (t *Transcript) LoadSession(s agent.Session) {
 	shown, total := s.LastReplyVersion()

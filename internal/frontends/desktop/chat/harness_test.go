@@ -66,7 +66,7 @@ func (w *testWindow) Emit(ev agent.Event) {
 	switch ev.Kind {
 	case agent.EventTurnStarted:
 		t.BeginTurn()
-		w.b.Post(func() { w.state.SetBusy(true) })
+		w.b.Post(func() { w.state.SetRunning(testChat) })
 	case agent.EventUserMessage:
 		t.AddUser(ev.Text)
 	case agent.EventText:
@@ -79,7 +79,7 @@ func (w *testWindow) Emit(ev agent.Event) {
 		t.SetUsage(*ev.Usage)
 	case agent.EventTurnDone:
 		t.EndMessage()
-		w.b.Post(func() { w.state.SetBusy(false) })
+		w.b.Post(func() { w.state.SetRunning("") })
 	case agent.EventTurnFailed:
 		// As the desktop: a stop marks the reply, a failure adds its notice.
 		if ev.End != nil && ev.End.Outcome == agent.TurnStopped {
@@ -88,9 +88,12 @@ func (w *testWindow) Emit(ev agent.Event) {
 			reason, model := ev.Error, w.model
 			w.b.Post(func() { t.Failed(DescribeFailure(model, "", reason)) })
 		}
-		w.b.Post(func() { w.state.SetBusy(false) })
+		w.b.Post(func() { w.state.SetRunning("") })
 	}
 }
+
+// testChat is the one chat on the test window's screen.
+const testChat = "chat"
 
 // harness is a transcript in a window on Fyne's test driver. The test
 // goroutine acts as the UI goroutine inside h.ui (the bridge's lock).
@@ -103,6 +106,7 @@ func newHarness(t testing.TB) *harness {
 	t.Helper()
 	a := test.NewTempApp(t)
 	w := &testWindow{b: uikit.NewBridge(), state: viewmodel.New(), host: &testHost{app: a}, app: a}
+	w.state.SetSession(viewmodel.Open{ID: testChat})
 	w.transcript = New(w.b, w.state, w.host)
 	w.state.Subscribe(viewmodel.Busy, func(viewmodel.Change) { w.transcript.BusyChanged() })
 	t.Cleanup(w.b.Stop)

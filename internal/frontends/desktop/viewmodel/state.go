@@ -1,10 +1,15 @@
 // Package viewmodel owns the desktop window's app state: the open session
 // (its id, model, effort and workspace: the chat on screen), whether it is
 // ready to send (the core's current session), whether a core is attached,
-// whether a turn is running in the chat on screen and which chat is
-// replying, the model catalog and the plugin list. Widgets
-// read it and subscribe to the changes they show instead of being poked by
-// whoever changed something. It knows no toolkit: it holds plain data.
+// which chat is replying and whether the chat on screen is busy, the model
+// catalog and the plugin list. Widgets read it and subscribe to the changes
+// they show instead of being poked by whoever changed something. It knows
+// no toolkit: it holds plain data.
+//
+// Which chat replies is the core's to say (its turn events set Running);
+// busy is not stored but follows from it: the chat on screen is busy while
+// its turn runs, or while a turn the window asked for in it has neither
+// started nor been refused (RequestTurn), so Send is off from the click on.
 //
 // Concurrency: a State belongs to the UI goroutine. Its setters, getters
 // and Subscribe are called there only, and subscribers run there,
@@ -29,8 +34,8 @@ const (
 	Session Change = 1 << iota
 	// Model: the open session's model or effort.
 	Model
-	// Busy: a turn started or ended in the chat on screen (or another
-	// chat was put on screen).
+	// Busy: a turn started or ended in the chat on screen, or one was
+	// asked for in it, or another chat was put on screen.
 	Busy
 	// Connected: a core was attached (or is not yet).
 	Connected
@@ -53,15 +58,22 @@ type Open struct {
 // State is the app state of one window (UI goroutine only).
 type State struct {
 	open        Open
-	busy        bool
 	ready       bool
-	running     string
+	running     string  // the chat whose turn runs, as the core reported
+	asked       request // a turn the window asked for, not started yet
+	asks        uint64  // numbers the requests
 	connected   bool
 	models      []providers.Model
 	catalogIn   bool // a catalog arrived (models may still be empty)
 	catalogErrs map[string]string
 	plugins     []agent.PluginInfo
 	subs        []*sub
+}
+
+// request is a turn the window asked the core for in a chat.
+type request struct {
+	chat string
+	seq  uint64
 }
 
 type sub struct {
@@ -82,6 +94,19 @@ func (s *State) Subscribe(mask Change, fn func(Change)) (cancel func()) {
 	}
 }
 
+// change runs mutate and tells c, with Busy added when the chat on
+// screen's busy flipped.
+func (s *State) change(c Change, mutate func()) {
+	was := s.Busy()
+	mutate()
+	if s.Busy() != was {
+		c |= Busy
+	}
+	if c != 0 {
+		s.notify(c)
+	}
+}
+
 func (s *State) notify(c Change) {
 	for _, x := range slices.Clone(s.subs) { // a subscriber may unsubscribe
 		if x.mask&c != 0 {
@@ -93,13 +118,17 @@ func (s *State) notify(c Change) {
 // SetSession records the open session; Model watchers are told too when
 // its model or effort differs from the last one's (a chat switch between
 // chats of one model rebuilds no model menu).
+// Busy watchers are told of every other chat put on screen (its busy may
+// be the last one's, its transcript is another).
 func (s *State) SetSession(o Open) {
 	c := Session
 	if o.Model != s.open.Model || o.Effort != s.open.Effort {
 		c |= Model
 	}
-	s.open = o
-	s.notify(c)
+	if o.ID != s.open.ID {
+		c |= Busy
+	}
+	s.change(c, func() { s.open = o })
 }
 
 // SetModel records the open session's model and effort.
@@ -108,19 +137,36 @@ func (s *State) SetModel(model, effort string) {
 	s.notify(Model)
 }
 
-// SetBusy records whether a turn is running.
-func (s *State) SetBusy(busy bool) {
-	s.busy = busy
-	s.notify(Busy)
-}
-
-// SetRunning records the chat whose turn runs ("" when none).
+// SetRunning records the chat whose turn runs ("" when none), from the
+// core's turn events. A turn the window asked for in that chat has
+// started: the request is over.
 func (s *State) SetRunning(id string) {
 	if s.running == id {
 		return
 	}
-	s.running = id
-	s.notify(Running)
+	s.change(Running, func() {
+		s.running = id
+		if id != "" && s.asked.chat == id {
+			s.asked = request{}
+		}
+	})
+}
+
+// RequestTurn records that the window is asking the core for a turn in
+// chat id (call it before the call): the chat is busy from now on, so
+// Send is off and a second click cannot ask twice, until the core starts
+// the turn (SetRunning) or done is called (the call returned: the turn was
+// refused, or is over). done ends this request only: an older call that
+// returns late does not end a newer one.
+func (s *State) RequestTurn(id string) (done func()) {
+	s.asks++
+	r := request{chat: id, seq: s.asks}
+	s.change(0, func() { s.asked = r })
+	return func() {
+		if s.asked == r {
+			s.change(0, func() { s.asked = request{} })
+		}
+	}
 }
 
 // SetReady records whether the chat on screen is the core's current
@@ -154,8 +200,15 @@ func (s *State) SetPlugins(ps []agent.PluginInfo) {
 // Open is the open session.
 func (s *State) Open() Open { return s.open }
 
-// Busy reports whether a turn is running.
-func (s *State) Busy() bool { return s.busy }
+// Busy reports whether the chat on screen is busy: its turn runs, or one
+// was asked for in it.
+func (s *State) Busy() bool { return s.TurnIn(s.open.ID) }
+
+// TurnIn reports whether a turn runs in chat id or was asked for in it:
+// its transcript is the one the turn's events go to.
+func (s *State) TurnIn(id string) bool {
+	return id != "" && (id == s.running || id == s.asked.chat)
+}
 
 // Running is the chat whose turn runs ("" when none).
 func (s *State) Running() string { return s.running }

@@ -15,17 +15,26 @@ func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
 		set  func(s *State)
 		want []Change
 	}{
-		{"session also tells model watchers", Model, func(s *State) { s.SetSession(Open{ID: "a", Model: "m"}) }, []Change{Session | Model}},
+		{"session also tells model watchers", Model, func(s *State) { s.SetSession(Open{ID: "a", Model: "m"}) }, []Change{Session | Model | Busy}},
 		{"a session of the same model does not", Model, func(s *State) {
 			s.SetSession(Open{ID: "a", Model: "m"})
 			s.SetSession(Open{ID: "b", Model: "m"})
-		}, []Change{Session | Model}},
+		}, []Change{Session | Model | Busy}},
 		{"session watchers see every switch", Session, func(s *State) {
 			s.SetSession(Open{ID: "a", Model: "m"})
 			s.SetSession(Open{ID: "b", Model: "m"})
-		}, []Change{Session | Model, Session}},
+		}, []Change{Session | Model | Busy, Session | Busy}},
 		{"model", Model, func(s *State) { s.SetModel("m", "high") }, []Change{Model}},
-		{"busy twice", Busy, func(s *State) { s.SetBusy(true); s.SetBusy(false) }, []Change{Busy, Busy}},
+		{"busy: a turn starts and ends in the chat on screen", Busy, func(s *State) {
+			s.SetSession(Open{ID: "a"})
+			s.SetRunning("a")
+			s.SetRunning("")
+		}, []Change{Session | Busy, Running | Busy, Running | Busy}},
+		{"busy: not for a turn in another chat", Busy, func(s *State) {
+			s.SetSession(Open{ID: "a"})
+			s.SetRunning("b")
+			s.SetRunning("")
+		}, []Change{Session | Busy}},
 		{"plugins not seen by busy", Busy, func(s *State) { s.SetPlugins([]agent.PluginInfo{{Name: "p"}}) }, nil},
 		{"models", Models | Plugins, func(s *State) { s.SetModels(nil, nil); s.SetPlugins(nil) }, []Change{Models, Plugins}},
 		{"connected", Connected, func(s *State) { s.SetConnected(true) }, []Change{Connected}},
@@ -48,10 +57,11 @@ func TestSubscribersSeeOnlyTheirChanges(t *testing.T) {
 func TestUnsubscribeStopsNotifications(t *testing.T) {
 	s := New()
 	n := 0
+	s.SetSession(Open{ID: "a"})
 	cancel := s.Subscribe(Busy, func(Change) { n++ })
-	s.SetBusy(true)
+	s.SetRunning("a")
 	cancel()
-	s.SetBusy(false)
+	s.SetRunning("")
 	if n != 1 {
 		t.Errorf("%d notifications, want 1", n)
 	}
@@ -86,5 +96,44 @@ func TestCatalogLoadedOnlyOnceACatalogArrives(t *testing.T) {
 	s.SetModels(nil, nil)
 	if !s.CatalogLoaded() {
 		t.Error("an empty catalog that arrived is still loading")
+	}
+}
+
+// Busy follows from the core's turn events and the window's own requests:
+// busy from the click on, the core's turn taking over; a request that
+// returns late does not end a newer one; another chat on screen is not
+// busy with this one's turn.
+func TestBusyFollowsRequestsAndTurns(t *testing.T) {
+	s := New()
+	s.SetSession(Open{ID: "a"})
+	done := s.RequestTurn("a")
+	if !s.Busy() || !s.TurnIn("a") {
+		t.Fatal("a turn asked for does not make its chat busy")
+	}
+	s.SetRunning("a") // the core started it
+	done()            // the call returned only after the turn ended, in truth; here early
+	if !s.Busy() {
+		t.Error("the request's end made the running chat idle")
+	}
+	s.SetRunning("")
+	if s.Busy() {
+		t.Error("busy after the turn ended")
+	}
+	old := s.RequestTurn("a")
+	newer := s.RequestTurn("a")
+	old()
+	if !s.Busy() {
+		t.Error("an older request's end ended the newer one")
+	}
+	s.SetSession(Open{ID: "b"})
+	if s.Busy() || !s.TurnIn("a") {
+		t.Errorf("another chat on screen: busy %v; a still asked for %v", s.Busy(), s.TurnIn("a"))
+	}
+	newer()
+	if s.TurnIn("a") {
+		t.Error("a refused request still counts")
+	}
+	if s.TurnIn("") {
+		t.Error("no chat is busy")
 	}
 }
