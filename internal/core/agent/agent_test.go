@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -21,6 +22,11 @@ import (
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
+// Every test but the two that set environment variables calls t.Parallel
+// first: each has its own folders, store and core, and most of a test's
+// time is waiting on plugin processes (the package took 37 s under -race
+// one test after another, 20 s in parallel). See examplePlugin for the one
+// thing parallel tests must not do while another forks.
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
 // recorder is a front end that records events and answers with scripts.
@@ -139,7 +145,20 @@ func (e *env) install(t *testing.T, root string) {
 	}
 }
 
-func (e *env) example(t *testing.T, name string) { e.install(t, testutil.ExamplePlugin(t, name)) }
+func (e *env) example(t *testing.T, name string) { e.install(t, examplePlugin(t, name)) }
+
+// examplePlugin is testutil.ExamplePlugin with its binary copied while no
+// process is forked (syscall.ForkLock): the tests run in parallel, and a
+// child another test forks while the copy is open for writing holds it
+// open until its own exec, so the plugin's start fails with "text file
+// busy" (golang/go#22315).
+func examplePlugin(t *testing.T, name string) string {
+	t.Helper()
+	testutil.Binary(t, "examples/"+name) // built before the lock: go build is a fork
+	syscall.ForkLock.Lock()
+	defer syscall.ForkLock.Unlock()
+	return testutil.ExamplePlugin(t, name)
+}
 
 // installB is install for benchmarks.
 func (e *env) installB(b *testing.B, root string) {
@@ -210,6 +229,7 @@ func (e *env) logLines(t *testing.T, prefix string) []string {
 const echoModel = "plugin/echo-provider/echo/echo-1"
 
 func TestEchoTurnStreamsTextAndReasoningAndSaves(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -238,6 +258,7 @@ func TestEchoTurnStreamsTextAndReasoningAndSaves(t *testing.T) {
 }
 
 func TestToolCallGoesThroughEveryPoint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.watcher(t, "tool.before", "permission.decision", "tool.after", "provider.request", "provider.response", "input.receive", "session.save")
@@ -277,6 +298,7 @@ func (e *env) waitLine(t *testing.T, prefix, point string) {
 }
 
 func TestDeclinedApprovalIsAResultNotAFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{approve: agent.ApproveDeny}
@@ -298,6 +320,7 @@ func TestDeclinedApprovalIsAResultNotAFailure(t *testing.T) {
 }
 
 func TestApprovalForTheSessionIsRemembered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{approve: agent.ApproveSession}
@@ -314,6 +337,7 @@ func TestApprovalForTheSessionIsRemembered(t *testing.T) {
 }
 
 func TestPolicyGuardBlocksAndItsReasonReachesTheModel(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "policy-guard")
@@ -337,6 +361,7 @@ func TestPolicyGuardBlocksAndItsReasonReachesTheModel(t *testing.T) {
 }
 
 func TestPolicyGuardAsksBeforeWritingOutside(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "policy-guard")
@@ -361,6 +386,7 @@ func TestPolicyGuardAsksBeforeWritingOutside(t *testing.T) {
 }
 
 func TestStreamFaultsFailTheTurn(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, script string
 		text         string
@@ -406,6 +432,7 @@ func TestStreamFaultsFailTheTurn(t *testing.T) {
 }
 
 func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "c:1;hang")
 	fe := &recorder{}
@@ -451,6 +478,7 @@ func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
 }
 
 func TestSessionsNewAndLoad(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -478,6 +506,7 @@ func TestSessionsNewAndLoad(t *testing.T) {
 // A plugin that publishes right after extension/initialized must not lose
 // those first surfaces, at start or after a reload.
 func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "hello-surfaces")
 	c := e.open(t, &recorder{})
@@ -501,6 +530,7 @@ func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
 }
 
 func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "c:1,2,3;end:3") // every model call answers "t1t2t3"
 	e.watcher(t, "compaction.prepare", "compaction.complete")

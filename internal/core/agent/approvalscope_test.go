@@ -21,6 +21,7 @@ func callCommand(cmd string) string {
 // session or always never lets the hostile line with the same first word
 // run unasked. The hostile one is asked (and denied, so it does not run).
 func TestApprovalCoversOnlyWhatRuns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -75,6 +76,7 @@ func TestApprovalCoversOnlyWhatRuns(t *testing.T) {
 // only once is possible; answering "session" to such a call approves it
 // once and says why.
 func TestApprovalRequestSaysWhatItCovers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{approve: agent.ApproveSession}

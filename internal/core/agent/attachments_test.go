@@ -31,6 +31,7 @@ func testPNG(t testing.TB) []byte {
 // saved with the message, and the model sees it (echo-vision reports it).
 // Text files are inlined after the text in a block naming the file.
 func TestAttachmentsReachTheModelAndTheSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -67,6 +68,7 @@ func TestAttachmentsReachTheModelAndTheSession(t *testing.T) {
 // Refusals happen before anything is sent, emitted or recorded, each
 // naming the file and why.
 func TestAttachmentsRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	dir := t.TempDir()
@@ -142,6 +144,7 @@ func FuzzParseImageDataURL(f *testing.F) {
 // a chat with two large images still gets answers. A model without vision
 // picked later gets none.
 func TestRequestImagesFitTheFrame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -180,6 +183,7 @@ func TestRequestImagesFitTheFrame(t *testing.T) {
 // A turn refused before its message was recorded (a UserPromptSubmit hook)
 // keeps the message's images with its text, in the saved file too.
 func TestAFailedTurnKeepsItsImages(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-prompt"))
 	ctx := context.Background()

@@ -24,6 +24,7 @@ func (e *env) requiredFailing(t *testing.T) {
 // A switch whose generation fails leaves the old session current, with its
 // transcript, its generation and its events: the next turn runs on it.
 func TestFailedSwitchKeepsTheOldSessionCurrent(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		op      agent.Operation
@@ -96,6 +97,7 @@ func TestFailedSwitchKeepsTheOldSessionCurrent(t *testing.T) {
 // While a turn holds the busy token every other guarded operation is
 // refused at once, naming the turn; nothing changes.
 func TestTurnRefusesEveryOtherOperation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "c:1;hang") // the turn holds until Stop
 	fe := &recorder{}
@@ -162,6 +164,7 @@ func TestTurnRefusesEveryOtherOperation(t *testing.T) {
 // starts its generation is refused, and the new session is not current
 // until that generation is live.
 func TestSwitchRefusesASendRacingIt(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		op   agent.Operation

@@ -12,6 +12,7 @@ import (
 )
 
 func TestParseCommand(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, line string
 		want       agent.CommandLine
@@ -86,6 +87,7 @@ func FuzzParseCommand(f *testing.F) {
 }
 
 func TestParseAnswer(t *testing.T) {
+	t.Parallel()
 	color := protocol.FormField{Key: "color", Kind: protocol.FieldSelect, Options: []string{"red", "green", "blue"}, Default: "green"}
 	tags := protocol.FormField{Key: "tags", Kind: protocol.FieldMultiselect, Options: []string{"go", "desktop", "plugins"}}
 	name := protocol.FormField{Key: "name", Kind: protocol.FieldInput, Required: true}
@@ -133,6 +135,7 @@ func TestParseAnswer(t *testing.T) {
 }
 
 func TestKeyValues(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   string
 		want map[string]string
@@ -188,6 +191,7 @@ func FuzzKeyValues(f *testing.F) {
 }
 
 func TestInlineValues(t *testing.T) {
+	t.Parallel()
 	fields := []protocol.FormField{
 		{Key: "name", Kind: protocol.FieldInput, Required: true},
 		{Key: "color", Kind: protocol.FieldSelect, Options: []string{"red", "green"}, Default: "green"},

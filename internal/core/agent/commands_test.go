@@ -16,6 +16,7 @@ import (
 // inline (or handed back to be asked), sessions switch, and what is not a
 // command says so.
 func TestExecRunsCommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "hello-surfaces")
@@ -147,6 +148,7 @@ func TestExecRunsCommands(t *testing.T) {
 // The errors are typed: a front end tells a message from a typo without
 // reading the text.
 func TestExecErrorsAreTyped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	c := e.open(t, &recorder{})
 	tests := []struct {

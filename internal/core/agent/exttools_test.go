@@ -38,6 +38,7 @@ func (l *lateTools) Close(context.Context)                  {}
 // AlwaysAsk (an MCP tool declaring destructiveHint) is asked about on every
 // call, however the user answered before.
 func TestLateAndAlwaysAskExtensionTools(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	ext := &lateTools{}

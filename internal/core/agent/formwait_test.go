@@ -14,6 +14,7 @@ import (
 // the bound is the core's own clock, so it runs on a fake one (synctest)
 // and is checked exactly, without waiting five real seconds.
 func TestFormWaitEndsAtItsBound(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		e := newEnv(t)
 		c := e.open(t, &recorder{})

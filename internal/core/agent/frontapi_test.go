@@ -33,6 +33,7 @@ func generation(c *agent.Core) int64 {
 // core and one data directory, with real plugin folders: each step's
 // effect is checked in the core's plugin list and in the store.
 func TestCorePluginCommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	c := e.open(t, &recorder{})
@@ -41,8 +42,8 @@ func TestCorePluginCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	guard := testutil.ExamplePlugin(t, "policy-guard")
-	hello := testutil.ExamplePlugin(t, "hello-surfaces")
+	guard := examplePlugin(t, "policy-guard")
+	hello := examplePlugin(t, "hello-surfaces")
 	var pv agent.InstallPreview
 	steps := []struct {
 		name string
@@ -166,6 +167,7 @@ func TestCorePluginCommands(t *testing.T) {
 }
 
 func TestDoctorReport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	bin := testutil.Binary(t, "internal/testing/testplugins/misbehave")
@@ -243,6 +245,7 @@ func TestDoctorReport(t *testing.T) {
 // The session commands of the core's API: list, open, rename, delete
 // (to the trash, restorable), export.
 func TestCoreSessionCommands(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	c := e.open(t, &recorder{})

@@ -25,6 +25,7 @@ func savedSession(t *testing.T, st *SessionStore, ws string, msgs ...string) *Se
 }
 
 func TestSessionTitleIsTheFirstLineAsPlainText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"## Fix `main.go`\nplease":  "Fix main.go",
 		"```go\nx := 1\n```":        "x := 1",
@@ -41,6 +42,7 @@ func TestSessionTitleIsTheFirstLineAsPlainText(t *testing.T) {
 }
 
 func TestSessionHistoryRenameTrashRestoreSearchExport(t *testing.T) {
+	t.Parallel()
 	st, err := NewSessionStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -78,6 +78,7 @@ var allHookPoints = func() []string {
 // not asked again in the generation, the user gets one notice naming it and
 // why, and the plugin list shows it Degraded until a reload.
 func TestSilentOptionalPluginCostsOneTimeout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.scripted(t, "mute", allHookPoints, nil, map[string]any{"*": map[string]any{"decision": "continue", "delayMs": 60_000}},
@@ -128,6 +129,7 @@ func TestSilentOptionalPluginCostsOneTimeout(t *testing.T) {
 // hostDecision "allow": as in the Reasonix host that changes only what
 // observers see, so the write still asks the user, and the user's no holds.
 func TestReplacedHostDecisionGrantsNothing(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.scripted(t, "sneaky", []string{"permission.decision"}, nil, map[string]any{"permission.decision": map[string]any{
@@ -151,6 +153,7 @@ func TestReplacedHostDecisionGrantsNothing(t *testing.T) {
 // approved and recorded as run_command: the card, the events and the saved
 // session all show what ran.
 func TestRenamedToolIsGatedAndRecordedUnderItsNewName(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.scripted(t, "renamer", []string{"tool.before"}, nil, map[string]any{"tool.before": map[string]any{
@@ -197,6 +200,7 @@ func TestRenamedToolIsGatedAndRecordedUnderItsNewName(t *testing.T) {
 // A session_policy owner blocking session.save: the turn reports that the
 // session was not saved and by whom, instead of succeeding silently.
 func TestBlockedSaveFailsTheTurnNamingThePlugin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.scripted(t, "keeper", []string{}, []string{"session_policy"}, map[string]any{"session.save": map[string]any{
@@ -229,6 +233,7 @@ func TestBlockedSaveFailsTheTurnNamingThePlugin(t *testing.T) {
 // An extension that queues a follow-up after every run cannot loop the
 // agent: at most MaxFollowUps run after the user's message.
 func TestFollowUpsAreBounded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}

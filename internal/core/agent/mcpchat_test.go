@@ -26,6 +26,7 @@ func (extraCommands) Run(context.Context, string, string) (string, error) { retu
 // their state and tools are plain data, a tool turned off is saved and
 // shown off, and Close stops them.
 func TestCoreRunsTheChatsMCPServers(t *testing.T) {
+	t.Parallel()
 	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
 	layout := agent.Layout{Root: t.TempDir()}
 	if err := agent.AddMCPServer(layout, agent.MCPServerSpec{Name: "ev", Command: []string{node, srv, "stdio"}}); err != nil {
@@ -100,6 +101,7 @@ func TestCoreRunsTheChatsMCPServers(t *testing.T) {
 
 // A core opened without MCPConfig runs no servers and says so.
 func TestCoreWithoutMCP(t *testing.T) {
+	t.Parallel()
 	c, err := agent.Open(context.Background(), agent.Config{Layout: agent.Layout{Root: t.TempDir()}, Workspace: t.TempDir(), Frontend: quiet{}})
 	if err != nil {
 		t.Fatal(err)

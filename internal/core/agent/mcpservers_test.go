@@ -46,6 +46,7 @@ func nativePkg(t *testing.T, name, servers string) plugin.Package {
 // mcp.json and packages the loader read from their folders. Each case
 // names every server with where it came from, and the warnings it wants.
 func TestMCPServersOfAChat(t *testing.T) {
+	t.Parallel()
 	claude := func(t *testing.T) plugin.Package {
 		root := t.TempDir()
 		writeFiles(t, root, map[string]string{

@@ -10,6 +10,7 @@ import (
 // A compaction keeps the notes of the messages it kept, re-anchored after
 // the two summary messages; the notes of dropped messages go with them.
 func TestShiftNotesFollowsACompaction(t *testing.T) {
+	t.Parallel()
 	s := &Session{Notes: []Note{
 		{After: 1, Kind: NoteUsage},
 		{After: 4, Kind: NoteBlocked},
@@ -25,6 +26,7 @@ func TestShiftNotesFollowsACompaction(t *testing.T) {
 // What Retry re-runs, table-driven: only a failed last turn with nothing
 // after it; its kept message when it never reached the messages.
 func TestRetryTarget(t *testing.T) {
+	t.Parallel()
 	user := protocol.ProviderMessage{Role: protocol.RoleUser, Content: "recorded"}
 	reply := protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "ok"}
 	tests := []struct {
@@ -58,6 +60,7 @@ func TestRetryTarget(t *testing.T) {
 
 // A message kept by a failure keeps its images, and Retry sends them.
 func TestRetryTargetKeepsTheImages(t *testing.T) {
+	t.Parallel()
 	img := ImageDataURL("image/png", []byte{0x89, 'P', 'N', 'G'})
 	s := &Session{Notes: []Note{{Kind: NoteFailed, Input: "look", InputImages: []string{img}}}}
 	run, ok := s.retryTarget()

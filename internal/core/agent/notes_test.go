@@ -55,6 +55,7 @@ func loadSaved(t *testing.T, e *env, id string) *agent.Session {
 // keeps the message: shown, saved (listed under its text), and Retry sends
 // exactly it once the model is back, without a second user message.
 func TestFailedTurnKeepsTheMessageAndRetrySendsIt(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -106,6 +107,7 @@ func TestFailedTurnKeepsTheMessageAndRetrySendsIt(t *testing.T) {
 // A turn that fails after its message was recorded (the stream broke):
 // Retry runs the model again from the history and adds no user message.
 func TestRetryAfterTheMessageWasRecordedAddsNoMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "x:1")
 	c := e.open(t, &recorder{})
@@ -128,6 +130,7 @@ func TestRetryAfterTheMessageWasRecordedAddsNoMessage(t *testing.T) {
 
 // Every note kind survives the file: saved and loaded back the same.
 func TestNotesRoundTripEveryKind(t *testing.T) {
+	t.Parallel()
 	st, err := agent.NewSessionStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +173,7 @@ func TestNotesRoundTripEveryKind(t *testing.T) {
 // What a live turn noted is what the file holds: a blocked call with its
 // reason, a denied one, a failed one, the usage of each reply.
 func TestLiveNotesAreSaved(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "policy-guard")
@@ -219,6 +223,7 @@ func TestLiveNotesAreSaved(t *testing.T) {
 // A chat whose only reply was stopped is saved with the partial reply and
 // listed.
 func TestStoppedOnlyChatIsSavedWithItsPartialReply(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "c:1;hang")
 	fe := &recorder{}
@@ -248,6 +253,7 @@ func TestStoppedOnlyChatIsSavedWithItsPartialReply(t *testing.T) {
 // Opening and leaving chats, and New chat, save nothing that did not
 // change: no chat is re-stamped and the history keeps its order.
 func TestSwitchingDoesNotRestampOrReorder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	c := e.open(t, &recorder{})
@@ -339,6 +345,7 @@ func refreshed(c *agent.Core) string {
 // both the restarted guard and the carried-over provider. Restarting the
 // plugin with surfaces brings its surfaces back from the new process.
 func TestRestartOnePluginLeavesTheOthersRunning(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	e.example(t, "policy-guard")

@@ -48,6 +48,7 @@ func readLines(t *testing.T, path string) []string {
 // the model reads which hook blocked it and why (the hook's stderr, which
 // proves it got the plugin's variables). A call it lets pass runs.
 func TestPackageHookPreToolUseExit2BlocksRmRf(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-guard"))
 	keep := filepath.Join(e.workspace, "keep")
@@ -97,6 +98,7 @@ func must[T any](v T, err error) T {
 // SessionStart's stdout reaches the model before the session's first
 // message, once; a new chat runs it again, saying "clear".
 func TestPackageHookSessionStartStdoutReachesTheModel(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-context"))
 	ctx := context.Background()
@@ -137,6 +139,7 @@ func TestPackageHookSessionStartStdoutReachesTheModel(t *testing.T) {
 // An exit other than 0 and 2 warns: the tool's result stands, the user is
 // told which hook said what, with the secret in its stderr masked.
 func TestPackageHookExit3WarnsWithRedactedOutput(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	_, c := openWithPackages(t, fe, hookFixture(t, "hooks-warn"))
 	if err := c.Send(context.Background(), `call list_dir {"path":"."}`); err != nil {
@@ -159,6 +162,7 @@ func TestPackageHookExit3WarnsWithRedactedOutput(t *testing.T) {
 // timeout, blocks the gating event it hung at, and the same plugin's Stop
 // hook later in the turn is not run at all.
 func TestPackageHookHangingCostsOneTimeout(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-hang"))
 	if err := c.Send(context.Background(), `call run_command {"command":"echo never > ran.txt"}`); err != nil {
@@ -206,6 +210,7 @@ func alive(pid int) bool {
 // A Claude-format hook reads Claude's key names (Bash for run_command) and
 // denies through JSON on exit 0.
 func TestPackageHookClaudeFormat(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-claude"))
 	if err := c.Send(context.Background(), `call run_command {"command":"git push origin main"}`); err != nil {
@@ -231,6 +236,7 @@ func TestPackageHookClaudeFormat(t *testing.T) {
 // An async hook runs in the background and counts as passed: the turn ends
 // while it still waits, and its exit 2 blocks nothing.
 func TestPackageHookAsyncRunsInTheBackground(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-async"))
 	if err := c.Send(context.Background(), "hi"); err != nil {
@@ -269,6 +275,7 @@ func eventsLogged(t *testing.T, ws string) string {
 // PostLLMCall's stdout replaces the reasoning kept, PreCompact's joins the
 // summary guidance.
 func TestPackageHookEveryEventFires(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-every"))
 	ctx := context.Background()
@@ -325,6 +332,7 @@ func TestPackageHookEveryEventFires(t *testing.T) {
 // A Claude-format PermissionRequest hook answers the approval for the
 // user: an allow writes without asking, an exit 2 denies with its reason.
 func TestPackageHookClaudePermissionRequestAnswers(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveDeny}
 	e, c := openWithPackages(t, fe, hookFixture(t, "hooks-permit"))
 	ctx := context.Background()
@@ -349,6 +357,7 @@ func TestPackageHookClaudePermissionRequestAnswers(t *testing.T) {
 // A UserPromptSubmit exit 2 fails the turn before the model hears of it:
 // the reason is shown, the turn ends blocked, and the user's text is kept.
 func TestPackageHookUserPromptSubmitBlocks(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	_, c := openWithPackages(t, fe, hookFixture(t, "hooks-prompt"))
 	err := c.Send(context.Background(), "tell me about project X")

@@ -38,6 +38,7 @@ func installedGitAndLegacyDir(t *testing.T, e *env) (store *agent.Plugins, url s
 // Origin tells the plugin manager which upkeep a plugin has: Update for a
 // git clone, Migrate for a linked legacy manifest, neither for a folder.
 func TestPluginOrigin(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	store, url, _, legacy := installedGitAndLegacyDir(t, e)
 	folder := t.TempDir()
@@ -97,6 +98,7 @@ func TestPluginOrigin(t *testing.T) {
 // install consumes (or DiscardPluginPreview drops); a migration reloads, so
 // the plugin runs at once.
 func TestCoreUpdateAndMigrate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ctx := context.Background()
 	store, _, push, legacy := installedGitAndLegacyDir(t, e)

@@ -14,6 +14,7 @@ import (
 // The core's side: "always" writes a scoped rule; the same program runs
 // unasked, another program asks, and after RevokeAlways it asks again.
 func TestAlwaysApprovalIsScopedAndRevocable(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{approve: agent.ApproveAlways}
@@ -54,6 +55,7 @@ func TestAlwaysApprovalIsScopedAndRevocable(t *testing.T) {
 // with a shell operator chaining another command. Revoking it by its
 // description asks again.
 func TestSessionApprovalIsScopedToTheProgram(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{approve: agent.ApproveSession}
@@ -108,6 +110,7 @@ func TestSessionApprovalIsScopedToTheProgram(t *testing.T) {
 // never widens it. A bare run_command (program unknown) is dropped; another
 // tool becomes a rule bound to the session's workspace.
 func TestLegacySessionApprovalsLoadNarrowed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	st, err := agent.NewSessionStore(dir)
 	if err != nil {

@@ -66,6 +66,7 @@ func confineFixture(t *testing.T) (plugin.Package, string) {
 // read: a file that became a link leaving it after the load is refused,
 // named in a notice, and never reaches the model.
 func TestPackageFilesChangedAfterTheLoadStayInside(t *testing.T) {
+	t.Parallel()
 	pkg, secret := confineFixture(t)
 	fe := &recorder{}
 	_, c := openWithPackages(t, fe, pkg)

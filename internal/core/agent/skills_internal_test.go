@@ -23,6 +23,7 @@ func (quietFrontend) Prompt(context.Context, *surfaces.Prompt) (map[string]any, 
 // The system prompt a turn starts from and the tools it offers, with and
 // without an agent profile, and after the packages change.
 func TestSystemPromptAndToolsFollowSkillsAndAgent(t *testing.T) {
+	t.Parallel()
 	root, _ := filepath.Abs(filepath.Join("..", "..", "packages", "skill", "testdata", "review-kit"))
 	pkg := plugin.Package{Name: "review-kit", Root: root, Skills: []string{filepath.Join(root, "skills")},
 		Agents: []string{filepath.Join(root, "agents")}}

@@ -62,6 +62,7 @@ func toolMessages(c *agent.Core) []protocol.ProviderMessage {
 }
 
 func TestRunSkillInlineReturnsTheBodyWithoutAsking(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	_, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	for _, tc := range []struct{ tool, want string }{
@@ -86,6 +87,7 @@ func TestRunSkillInlineReturnsTheBodyWithoutAsking(t *testing.T) {
 }
 
 func TestSubagentSkillRunsIsolatedWithItsAllowedTools(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	if err := os.WriteFile(filepath.Join(e.workspace, "marker.txt"), []byte("x"), 0o644); err != nil {
@@ -125,6 +127,7 @@ func TestSubagentSkillRunsIsolatedWithItsAllowedTools(t *testing.T) {
 }
 
 func TestPackageCommandsExpandAndAreListed(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{}
 	_, c := openWithPackages(t, fe, skillFixture(t, "review-kit"), skillFixture(t, "other-kit"))
 	ctx := context.Background()
@@ -185,6 +188,7 @@ func TestPackageCommandsExpandAndAreListed(t *testing.T) {
 }
 
 func TestAgentProfileFiltersToolsAndIsKept(t *testing.T) {
+	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	e, c := openWithPackages(t, fe, skillFixture(t, "review-kit"))
 	ctx := context.Background()
@@ -227,6 +231,7 @@ func TestAgentProfileFiltersToolsAndIsKept(t *testing.T) {
 }
 
 func TestSessionWithoutAgentFieldLoads(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := `{"version":1,"id":"6f1f0c3e-2b8a-4c1e-9a77-0d5b2f1e8c11","workspaceRoot":"/w","created":"2026-01-01T00:00:00Z","updated":"2026-01-01T00:00:00Z","messages":[]}`
 	if err := os.WriteFile(filepath.Join(dir, "6f1f0c3e-2b8a-4c1e-9a77-0d5b2f1e8c11.json"), []byte(old), 0o644); err != nil {

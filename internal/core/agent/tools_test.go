@@ -11,6 +11,7 @@ import (
 )
 
 func TestConfine(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	outside := t.TempDir()
 	os.Mkdir(filepath.Join(root, "sub"), 0o755)
@@ -56,6 +57,7 @@ func runTool(t *testing.T, name, root string, args string) (string, error) {
 }
 
 func TestBuiltinTools(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	if out, err := runTool(t, "write_file", root, `{"path":"d/a.txt","content":"line1\nline2"}`); err != nil || !strings.Contains(out, "wrote 11 bytes") {
 		t.Fatalf("write: %q %v", out, err)

@@ -21,6 +21,7 @@ const u, a = string(protocol.RoleUser), string(protocol.RoleAssistant)
 // The session side of versions: what Regenerate stashes and what
 // ShowVersion brings back, with notes and stale groups.
 func TestStashAndShowVersions(t *testing.T) {
+	t.Parallel()
 	type step struct {
 		op     string // "stash", "edit <text>", "answer <text>", "show <i>"
 		arg    int
@@ -116,6 +117,7 @@ func TestStashAndShowVersions(t *testing.T) {
 // A snapshot taken before a change keeps its versions (copy on write): the
 // front end reads Session() snapshots while the core edits.
 func TestVersionEditsDoNotReachSnapshots(t *testing.T) {
+	t.Parallel()
 	s := &Session{Messages: msgs(u, "q", a, "r1")}
 	if _, err := s.stashReply(nil); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // answer as a version; ShowVersion switches between them; both are saved,
 // and a file written before versions existed still loads.
 func TestRegenerateKeepsVersionsOfTheAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -100,6 +101,7 @@ func TestRegenerateKeepsVersionsOfTheAnswer(t *testing.T) {
 // message, and the first question comes back with its answer as version 1,
 // in the file too.
 func TestEditLastKeepsEachQuestionWithItsAnswer(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
 	fe := &recorder{}
@@ -150,6 +152,7 @@ func TestEditLastKeepsEachQuestionWithItsAnswer(t *testing.T) {
 // unsent one: a further Retry adds no second user message, and a reopened
 // chat shows the question once.
 func TestRetryThatFailsAgainKeepsNoUnsentCopy(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "x:1")
 	c := e.open(t, &recorder{})
