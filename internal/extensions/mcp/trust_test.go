@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -306,7 +307,14 @@ func TestPluginRootIsTextInCommandAndArgs(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(bin, b, 0o755); err != nil {
+	// Written while no process is forked: the other tests start servers
+	// in parallel, and a child forked while the file is open for writing
+	// holds it open until its exec, failing this one's with "text file
+	// busy" (golang/go#22315).
+	syscall.ForkLock.Lock()
+	err = os.WriteFile(bin, b, 0o755)
+	syscall.ForkLock.Unlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	servers, err := PackageServers("kit", root, json.RawMessage(`{"srv":{"command":"${CLAUDE_PLUGIN_ROOT}/bin/srv","args":["${REASONIX_PLUGIN_ROOT}/label"]}}`))
