@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
@@ -60,7 +61,14 @@ func TestRootQuotedForSh(t *testing.T) {
 					t.Fatal(err)
 				}
 				script := "#!/bin/sh\ncat >/dev/null\nprintf 'ran %s' \"$*\"\n"
-				if err := os.WriteFile(filepath.Join(root, "say.sh"), []byte(script), 0o755); err != nil {
+				// Written while no process is forked: a shell another case
+				// forks while the script is open for writing holds it open
+				// until its exec, and this case's exec of it fails with
+				// "text file busy" (golang/go#22315).
+				syscall.ForkLock.Lock()
+				err := os.WriteFile(filepath.Join(root, "say.sh"), []byte(script), 0o755)
+				syscall.ForkLock.Unlock()
+				if err != nil {
 					t.Fatal(err)
 				}
 				p := plugin.Package{Name: "demo", Root: root, Kind: plugin.PackageReasonix,
