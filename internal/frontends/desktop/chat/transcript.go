@@ -153,9 +153,7 @@ func (t *Transcript) AddUser(text string) {
 	t.th.Kick()
 }
 
-// AppendDelta streams text (or reasoning) into the open reply.
-//
-// appendDelta adds streamed text or reasoning to the open assistant message.
+// AppendDelta adds streamed text or reasoning to the open assistant message.
 func (t *Transcript) AppendDelta(s string, reasoning bool) {
 	t.mu.Lock()
 	it := t.openMessage()
@@ -178,9 +176,7 @@ func (t *Transcript) openMessage() *item {
 	return t.open
 }
 
-// ToolCall adds or updates a tool call's card.
-//
-// toolCall creates or updates a tool card. Text after a card starts a new
+// ToolCall creates or updates a tool card. Text after a card starts a new
 // message, so the transcript reads in order.
 func (t *Transcript) ToolCall(c agent.ToolCall) {
 	t.mu.Lock()
@@ -223,18 +219,14 @@ func (t *Transcript) lastInTurn() *item {
 	return nil
 }
 
-// EndMessage closes the open reply.
-//
-// endMessage closes the open assistant message (turn boundaries).
+// EndMessage closes the open assistant message (turn boundaries).
 func (t *Transcript) EndMessage() {
 	t.mu.Lock()
 	t.open = nil
 	t.mu.Unlock()
 }
 
-// BeginTurn starts a turn: its messages and cards belong to it.
-//
-// beginTurn starts a new turn: tool cards from now on are new cards.
+// BeginTurn starts a new turn: tool cards from now on are new cards.
 func (t *Transcript) BeginTurn() {
 	t.mu.Lock()
 	t.open = nil
@@ -242,9 +234,7 @@ func (t *Transcript) BeginTurn() {
 	t.mu.Unlock()
 }
 
-// SetUsage records a model call's token use on its reply.
-//
-// setUsage records a model call's token use on the message it produced.
+// SetUsage records a model call's token use on the message it produced.
 func (t *Transcript) SetUsage(u protocol.ProviderUsage) {
 	t.mu.Lock()
 	it := t.open
@@ -260,9 +250,7 @@ func (t *Transcript) SetUsage(u protocol.ProviderUsage) {
 	t.th.Kick()
 }
 
-// Stopped marks the turn's last message as stopped by the user.
-//
-// stopped marks the turn's reply "Stopped": its partial text stays. A turn
+// Stopped marks the turn's reply "Stopped": its partial text stays. A turn
 // stopped before any reply gets a quiet notice instead.
 func (t *Transcript) Stopped() {
 	t.mu.Lock()
@@ -286,9 +274,7 @@ func (t *Transcript) markStopped() {
 	t.add(it)
 }
 
-// Failed adds a failed turn's notice, with Retry.
-//
-// failed shows why a turn failed, with a Retry that resends its message.
+// Failed shows why a turn failed, with a Retry that resends its message.
 func (t *Transcript) Failed(reason string) {
 	t.mu.Lock()
 	it := &item{kind: itemNotice, level: uikit.NoticeError}
@@ -310,9 +296,7 @@ func (t *Transcript) lastUserText() string {
 	return ""
 }
 
-// LastUser is the text of the last user message.
-//
-// lastUser is the latest user message (any goroutine).
+// LastUser is the latest user message (any goroutine).
 func (t *Transcript) LastUser() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -330,9 +314,7 @@ func (t *Transcript) AddNotice(text string, level uikit.NoticeLevel) {
 	t.th.Kick()
 }
 
-// SetApproval shows a tool call waiting for the user on its card.
-//
-// setApproval shows approval buttons on the call's card (creating the card
+// SetApproval shows approval buttons on the call's card (creating the card
 // when the core asked before announcing it).
 func (t *Transcript) SetApproval(a *Approval) {
 	t.mu.Lock()
@@ -361,9 +343,8 @@ func (t *Transcript) ClearApproval(a *Approval) {
 	t.th.Kick()
 }
 
-// PendingApproval is the approval waiting for the user, nil for none.
-//
-// pendingApproval is the newest approval still waiting (any goroutine).
+// PendingApproval is the newest approval still waiting, nil for none (any
+// goroutine).
 func (t *Transcript) PendingApproval() *Approval {
 	t.mu.Lock()
 	defer t.mu.Unlock()

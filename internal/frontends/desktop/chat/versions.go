@@ -4,14 +4,10 @@ package chat
 // many (Regenerate keeps the answers it replaces).
 type versions struct{ shown, total int }
 
-// DropReply takes the last answer off the transcript (everything after the
-// last user message): Regenerate is about to stream its new version (any
-// goroutine).
-//
-// dropReply takes the items after the last user message off (Regenerate
+// DropReply takes the items after the last user message off (Regenerate
 // streams the new answer in their place). The rows are rebuilt from the
 // items that stay (a new epoch); their markdown is parsed again only for
-// the rows that come into view.
+// the rows that come into view (any goroutine).
 func (t *Transcript) DropReply() {
 	t.mu.Lock()
 	last := -1
@@ -35,8 +31,6 @@ func (t *Transcript) DropReply() {
 // EditLastUser takes the last answer off the transcript and shows text as
 // the last question: an edit of it is about to stream its answer (any
 // goroutine).
-//
-// editLastUser drops the reply and gives the last question text.
 func (t *Transcript) EditLastUser(text string) {
 	t.DropReply()
 	t.mu.Lock()
@@ -52,11 +46,8 @@ func (t *Transcript) EditLastUser(text string) {
 	t.th.Kick()
 }
 
-// LastAnswered is the last question's text and whether an answer follows
-// it (what Edit and Up can edit; any goroutine).
-//
-// lastAnswered is the last user message and whether an assistant message
-// follows it.
+// LastAnswered is the last user message and whether an assistant message
+// follows it (what Edit and Up can edit; any goroutine).
 func (t *Transcript) LastAnswered() (string, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
