@@ -40,12 +40,21 @@ func (c *pipeClient) Call(ctx context.Context, m string, p, r any) error {
 // ends close at the test's cleanup, inside the bubble.
 func pipeProvider(t *testing.T, hub *providers.Hub, open ndjson.Handler) (*pipeClient, *ndjson.Conn) {
 	t.Helper()
+	return pipeProviderWith(t, hub, map[string]ndjson.Handler{protocol.MethodStreamOpen: open})
+}
+
+// pipeProviderWith is pipeProvider answering the given methods (stream
+// cancels are always accepted).
+func pipeProviderWith(t *testing.T, hub *providers.Hub, handlers map[string]ndjson.Handler) (*pipeClient, *ndjson.Conn) {
+	t.Helper()
 	hostEnd, pluginEnd := net.Pipe()
 	c := &pipeClient{name: "slow", exited: make(chan struct{}),
 		conn: ndjson.NewConn(hostEnd, hostEnd, ndjson.Options{Name: "plugin slow"})}
 	hub.Bind(c.name, c.conn)
 	peer := ndjson.NewConn(pluginEnd, pluginEnd, ndjson.Options{Name: "provider"})
-	peer.Handle(protocol.MethodStreamOpen, open)
+	for method, h := range handlers {
+		peer.Handle(method, h)
+	}
 	peer.Handle(protocol.MethodStreamCancel, func(context.Context, json.RawMessage) (any, error) {
 		return protocol.StreamCancelResult{}, nil
 	})
@@ -192,4 +201,21 @@ func TestStreamGapWait(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The catalog's default bound: a provider that never answers
+// extension/provider/catalog is reported after exactly 10 s as timed out.
+func TestCatalogDefaultTimeout(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c, _ := pipeProviderWith(t, providers.NewHub(nil), map[string]ndjson.Handler{protocol.MethodProviderCatalog: neverAnswers})
+		start := time.Now()
+		models, errs := providers.NewCatalog(nil).Models(context.Background(), []providers.Client{c})
+		if elapsed := time.Since(start); elapsed != 10*time.Second {
+			t.Fatalf("the catalog gave up after %s, want 10s", elapsed)
+		}
+		if len(models) != 0 || len(errs) != 1 ||
+			!strings.Contains(errs[0].Error(), "catalog of slow timed out: no answer to extension/provider/catalog within 10s") {
+			t.Fatalf("models %v errs %v", models, errs)
+		}
+	})
 }
