@@ -469,11 +469,21 @@ func TestStopEndsAStreamThatNeverEnds(t *testing.T) {
 	// the only event there is to wait on.
 	testutil.Eventually(t, "the provider to be sent stream/cancel", func() bool { return len(e.logLines(t, "cancel")) > 0 })
 	// The core is idle again: the next turn starts (and hangs the same way
-	// until its context ends).
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	// until its context ends, which it does once the turn has started:
+	// it used to be a 500 ms deadline waited out).
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if err := c.Send(ctx, "next"); errors.Is(err, agent.ErrTurnRunning) {
+	fe.setOnEvent(func(ev agent.Event) {
+		if ev.Kind == agent.EventTurnStarted {
+			cancel()
+		}
+	})
+	err := c.Send(ctx, "next")
+	if errors.Is(err, agent.ErrTurnRunning) {
 		t.Fatal("the core still thinks a turn is running")
+	}
+	if !errors.Is(err, context.Canceled) && protocol.ReasonOf(err) != protocol.ReasonStreamCancelled {
+		t.Fatalf("the next turn did not start: %v", err)
 	}
 }
 
