@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -115,6 +116,10 @@ type Options struct {
 	// no call shows (a server declined for asking too often outside a
 	// call), once per minute and server.
 	Notice func(string)
+	// OAuth, if set, gives a remote server's connection its sign-in: the
+	// handler adds the server's token to every request and, on a 401 or
+	// 403, runs the authorization flow (nil for a server that needs none).
+	OAuth func(s Server) auth.OAuthHandler
 
 	// dial, if set, is the connection to every server instead of the one
 	// its entry names (tests: an in-memory server, so the handshake bound

@@ -170,7 +170,11 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 	}
 	switch s.cfg.Transport() {
 	case TypeHTTP:
-		return &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers), MaxRetries: -1}, nil, nil
+		t := &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers), MaxRetries: -1}
+		if s.m.opts.OAuth != nil {
+			t.OAuthHandler = s.m.opts.OAuth(s.cfg)
+		}
+		return t, nil, nil
 	case TypeSSE:
 		return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers)}, nil, nil
 	}
