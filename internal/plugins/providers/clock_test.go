@@ -195,8 +195,8 @@ func TestStreamGapWait(t *testing.T) {
 				if elapsed := time.Since(ended); elapsed != providers.GapWait {
 					t.Fatalf("failed %s after the end, want %s", elapsed, providers.GapWait)
 				}
-				if protocol.ReasonOf(err) != protocol.ReasonStreamGap || !strings.Contains(err.Error(), "missing chunk 2 of 3") {
-					t.Fatalf("err = %v", err)
+				if protocol.ReasonOf(err) != protocol.ReasonStreamGap || !strings.Contains(err.Error(), "missing chunk 2 of 3") || text.String() != "1" {
+					t.Fatalf("text %q err = %v", text.String(), err)
 				}
 			})
 		})
@@ -216,6 +216,41 @@ func TestCatalogDefaultTimeout(t *testing.T) {
 		if len(models) != 0 || len(errs) != 1 ||
 			!strings.Contains(errs[0].Error(), "catalog of slow timed out: no answer to extension/provider/catalog within 10s") {
 			t.Fatalf("models %v errs %v", models, errs)
+		}
+	})
+}
+
+// A healthy stream is never cut: chunks that each come a millisecond before
+// the product's deadline (60 s for the first and for every next one) keep
+// it going, the deadline counting again from every chunk.
+func TestHealthyStreamIsNotCutByDeadlines(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hub := providers.NewHub(nil)
+		c, peer := pipeProvider(t, hub, accepts)
+		s, err := hub.Open(context.Background(), c, slowModel, "", request())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(chan string)
+		go func() {
+			var text strings.Builder
+			for ev := range s.Events() {
+				text.WriteString(ev.Text)
+			}
+			got <- text.String()
+		}()
+		for seq := int64(1); seq <= 3; seq++ {
+			time.Sleep(providers.DefaultDeadlines.NextChunk - time.Millisecond) // the bubble's clock
+			if err := peer.Notify(context.Background(), protocol.MethodStreamChunk, protocol.StreamChunkParams{StreamID: s.ID, Seq: seq,
+				Chunk: protocol.ProviderChunk{Type: protocol.ChunkText, Text: fmt.Sprint(seq)}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := peer.Notify(context.Background(), protocol.MethodStreamEnd, protocol.StreamEndParams{StreamID: s.ID, LastSeq: 3}); err != nil {
+			t.Fatal(err)
+		}
+		if text := <-got; text != "123" || s.Err() != nil {
+			t.Fatalf("text %q err %v", text, s.Err())
 		}
 	})
 }

@@ -95,19 +95,6 @@ func TestManifestTimeoutDoesNotShortenStreams(t *testing.T) {
 	}
 }
 
-func TestHealthyStreamIsNotCutByDeadlines(t *testing.T) {
-	hub := providers.NewHubWithDeadlines(nil, providers.Deadlines{Open: time.Second, FirstChunk: time.Second, NextChunk: time.Second})
-	c := mockProvider(t, hub, "c:1;sleep:300;c:2;sleep:300;c:3;sleep:300;end:3")
-	s, err := hub.Open(context.Background(), c, model, "", request())
-	if err != nil {
-		t.Fatal(err)
-	}
-	text, err := collect(t, s)
-	if err != nil || text != "t1t2t3" {
-		t.Fatalf("text %q err %v", text, err)
-	}
-}
-
 func TestCatalogTimeoutSaysItTimedOut(t *testing.T) {
 	hub := providers.NewHub(nil)
 	c := hostileProvider(t, hub, "catalog-hang", 0)

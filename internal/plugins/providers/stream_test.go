@@ -76,6 +76,8 @@ func collect(t *testing.T, s *providers.Stream) (string, error) {
 	}
 }
 
+// A gap left at the end waits GapWait: TestStreamGapWait, on the synctest
+// clock.
 func TestReassembly(t *testing.T) {
 	tests := []struct {
 		name, script string
@@ -86,7 +88,6 @@ func TestReassembly(t *testing.T) {
 		{"in order", "c:1,2,3;end:3", "t1t2t3", "", ""},
 		{"out of order and duplicated", "c:2,1,1,3,2;end:3", "t1t2t3", "", ""},
 		{"end before the last chunks", "c:1;end:3;c:3,2", "t1t2t3", "", ""},
-		{"gap", "c:1,2,4;end:4", "t1t2", protocol.ReasonStreamGap, "missing chunk 3 of 4"},
 		{"too far ahead", "c:1,300", "t1", protocol.ReasonProviderInterrupted, "more than 256 ahead"},
 		{"beyond the frozen end", "c:1;end:2;c:3", "t1", protocol.ReasonProviderInterrupted, "after the stream ended at 2"},
 		{"conflicting duplicate end", "c:1;end:3;end:4", "t1", protocol.ReasonProviderInterrupted, "conflicting stream/end"},
@@ -137,7 +138,9 @@ func TestChunksBeforeTheOpenAnswerNeverHang(t *testing.T) {
 	for i := range seqs {
 		seqs[i] = strconv.Itoa(i + 1)
 	}
-	hub := providers.NewHubWithDeadlines(nil, providers.Deadlines{Open: 2 * time.Second})
+	// Either outcome is right, so a short open deadline is: the stream
+	// read whole, or the open's timeout (the answer behind the chunks).
+	hub := providers.NewHubWithDeadlines(nil, providers.Deadlines{Open: 500 * time.Millisecond})
 	bin := testutil.Binary(t, "internal/testing/testplugins/misbehave")
 	c := startProvider(t, hub, "mock", bin, map[string]any{
 		"capabilities": []string{"providers"},
