@@ -120,6 +120,11 @@ type Options struct {
 	// handler adds the server's token to every request and, on a 401 or
 	// 403, runs the authorization flow (nil for a server that needs none).
 	OAuth func(s Server) auth.OAuthHandler
+	// Sample, if set, answers a server's sampling/createMessage (the
+	// chat's model, with the user's approval), told which server asks.
+	// Nil: the client does not offer sampling.
+	//lint:ignore SA1019 deprecated as of protocol 2026-07-28, still asked for by servers of earlier versions (sampling.go)
+	Sample func(ctx context.Context, server string, req *sdk.CreateMessageParams) (*sdk.CreateMessageResult, error)
 
 	// dial, if set, is the connection to every server instead of the one
 	// its entry names (tests: an in-memory server, so the handshake bound

@@ -95,14 +95,16 @@ func (s *server) connect(ctx context.Context) error {
 	s.mu.Lock()
 	gen := s.gen
 	s.mu.Unlock()
-	client := sdk.NewClient(&sdk.Implementation{Name: "reasonix-desktop", Version: "1"}, &sdk.ClientOptions{
+	copts := &sdk.ClientOptions{
 		Logger:                      s.m.log.With("server", s.cfg.Name),
 		ElicitationHandler:          s.elicit,
 		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh() },
 		PromptListChangedHandler:    func(context.Context, *sdk.PromptListChangedRequest) { go s.refreshPrompts() },
 		ProgressNotificationHandler: s.onProgress,
 		Capabilities:                rootsCapability(),
-	})
+	}
+	s.offerSampling(copts)
+	client := sdk.NewClient(&sdk.Implementation{Name: "reasonix-desktop", Version: "1"}, copts)
 	s.m.offerRoots(client)
 	transport, child, err := s.transport(ctx)
 	if err != nil {
