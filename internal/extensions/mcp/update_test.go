@@ -120,4 +120,3 @@ func TestUpdateReconcilesARunningManager(t *testing.T) {
 		t.Fatalf("call to the removed server: %v", err)
 	}
 }
-
