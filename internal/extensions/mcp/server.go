@@ -38,7 +38,8 @@ type server struct {
 	child   *proc.Child // a stdio server's process
 	tools   []Tool
 	prompts []Prompt
-	gen     int // bumped by stop: a late connect of an older start is dropped
+	gen     int                // bumped by stop: a late connect of an older start is dropped
+	endLife context.CancelFunc // ends the session's connection context
 
 	progress sync.Map // progress token → func(Progress)
 	elicits  *elicitGate
@@ -110,14 +111,31 @@ func (s *server) connect(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	session, err := client.Connect(ctx, transport, nil)
+	// The connection lives until the server is stopped, not as long as
+	// ctx: the SSE transport's GET (and any stream a transport opens in
+	// Connect) is made with the context Connect is given, and the
+	// handshake's deadline must never end a stream. Until the handshake
+	// is done, its deadline ends the connection too (a server that
+	// accepts the GET and never sends its endpoint).
+	life, endLife := context.WithCancel(context.Background())
+	bound := context.AfterFunc(ctx, endLife)
+	session, err := client.Connect(ctx, lifetime{transport, life}, nil)
 	if err != nil {
+		endLife()
+		if ctx.Err() != nil { // the bound ended the connection: say so, not "canceled"
+			err = errors.Join(ctx.Err(), err)
+		}
 		return s.startErr(child, "handshake", err)
 	}
 	tools, err := s.list(ctx, session)
 	if err != nil {
 		session.Close()
+		endLife()
 		return s.startErr(child, "tools/list", err)
+	}
+	if !bound() { // the deadline came as the handshake ended: the connection is gone
+		session.Close()
+		return s.startErr(child, "handshake", ctx.Err())
 	}
 	prompts, err := s.listPrompts(ctx, session)
 	if err != nil { // the tools still work: the prompts are named missing
@@ -127,12 +145,14 @@ func (s *server) connect(ctx context.Context) error {
 	if s.gen != gen {
 		s.mu.Unlock()
 		session.Close()
+		endLife()
 		if child != nil {
 			child.Kill("stopped while starting")
 		}
 		return nil
 	}
 	s.session, s.child, s.tools, s.prompts, s.state, s.err = session, child, tools, prompts, StateReady, nil
+	s.endLife = endLife
 	s.mu.Unlock()
 	s.m.changed()
 	go s.watch(session, gen)
@@ -143,6 +163,9 @@ func (s *server) connect(ctx context.Context) error {
 // the end of its stderr.
 func (s *server) startErr(child *proc.Child, stage string, err error) error {
 	if child == nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("%s: no answer within %v: %w", stage, s.m.opts.Handshake, err)
+		}
 		return fmt.Errorf("%s: %w", stage, err)
 	}
 	child.Kill("start failed")
@@ -162,6 +185,21 @@ func (s *server) startErr(child *proc.Child, stage string, err error) error {
 		msg += "; stderr: " + strings.Join(lines, " | ")
 	}
 	return errors.New(msg)
+}
+
+// lifetime connects its transport with the connection's own context
+// instead of the one Connect is given (the handshake's): see connect.
+type lifetime struct {
+	sdk.Transport
+	ctx context.Context
+}
+
+func (l lifetime) Connect(context.Context) (sdk.Connection, error) {
+	conn, err := l.Transport.Connect(l.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	return conn, nil
 }
 
 // transport makes the connection of the entry's type; a stdio server's
@@ -317,9 +355,12 @@ func (s *server) watch(session *sdk.ClientSession, gen int) {
 		s.mu.Unlock()
 		return
 	}
-	child := s.child
-	s.session, s.child = nil, nil
+	child, endLife := s.child, s.endLife
+	s.session, s.child, s.endLife = nil, nil, nil
 	s.mu.Unlock()
+	if endLife != nil {
+		endLife()
+	}
 	msg := "the connection closed"
 	if err != nil {
 		msg += ": " + err.Error()
@@ -341,11 +382,15 @@ func (s *server) watch(session *sdk.ClientSession, gen int) {
 func (s *server) stop() {
 	s.mu.Lock()
 	s.gen++
-	session, child := s.session, s.child
+	session, child, endLife := s.session, s.child, s.endLife
 	s.session, s.child, s.tools, s.prompts, s.state, s.err = nil, nil, nil, nil, StateStopped, nil
+	s.endLife = nil
 	s.mu.Unlock()
 	if session != nil {
 		session.Close()
+	}
+	if endLife != nil {
+		endLife()
 	}
 	if child != nil {
 		child.Kill("stopped")
