@@ -45,12 +45,6 @@ func (d *UI) showMCPServers() {
 	d.trace("mcp servers")
 }
 
-// ShowMCPServers makes Settings and the plugin manager dialogs.MCPOpener.
-func (h settingsHost) ShowMCPServers() { h.d.showMCPServers() }
-
-// ShowMCPServers makes the plugin manager a dialogs.MCPOpener.
-func (h pluginsHost) ShowMCPServers() { h.d.showMCPServers() }
-
 // The MCP servers window's data, named here for the wiring above the
 // window (cmd/reasonix-desktop builds the source over a chat's servers).
 type (

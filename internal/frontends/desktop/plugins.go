@@ -67,3 +67,6 @@ func (h pluginsHost) RestartAll()                 { h.d.restartPlugins() }
 func (h pluginsHost) ShowLogs()                   { h.d.showLogs() }
 func (h pluginsHost) ShowText(title, text string) { h.d.showText(title, text, nil) }
 func (h pluginsHost) ExtensionsDir() string       { return h.d.opts.Layout.ExtensionsDir() }
+
+// ShowMCPServers makes the plugin manager a dialogs.MCPOpener.
+func (h pluginsHost) ShowMCPServers() { h.d.showMCPServers() }

@@ -61,3 +61,6 @@ func (h settingsHost) SettingsFile() dialogs.SettingsFileStatus { return h.d.ban
 func (h settingsHost) OpenSettingsFile()                        { h.d.banner.openFile() }
 func (h settingsHost) ResetSettingsFile()                       { h.d.banner.resetFile() }
 func (h settingsHost) CheckSettingsFile()                       { h.d.CheckSettings() }
+
+// ShowMCPServers makes Settings a dialogs.MCPOpener.
+func (h settingsHost) ShowMCPServers() { h.d.showMCPServers() }
