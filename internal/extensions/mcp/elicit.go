@@ -155,5 +155,15 @@ func (s *server) elicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 	if s.m.opts.Elicit == nil {
 		return &sdk.ElicitResult{Action: "decline"}, nil
 	}
-	return s.m.opts.Elicit.Elicit(ctx, s.cfg.Name, req.Params)
+	res, err := s.m.opts.Elicit.Elicit(ctx, s.cfg.Name, req.Params)
+	if err != nil {
+		return nil, fmt.Errorf("elicitation for mcp server %s: %w", s.cfg.Name, err)
+	}
+	if res != nil && res.Action == "accept" && res.Content == nil {
+		// Accepted with nothing filled in: the SDK completes a non-nil
+		// content with the schema's defaults (SEP-1034), and leaves a nil
+		// one as it is, so the server would get none of them.
+		res.Content = map[string]any{}
+	}
+	return res, nil
 }

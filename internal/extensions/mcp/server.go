@@ -210,7 +210,10 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 	}
 	switch s.cfg.Transport() {
 	case TypeHTTP:
-		t := &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers), MaxRetries: -1}
+		// MaxRetries left at the SDK's default: a dropped stream is resumed
+		// with Last-Event-ID after the server's retry: interval, not given
+		// up (the conformance scenario sse-retry checks both).
+		t := &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers)}
 		if s.m.opts.OAuth != nil {
 			t.OAuthHandler = s.m.opts.OAuth(s.cfg)
 		}
