@@ -52,6 +52,17 @@ func TestHangingPluginsCannotStarveHealthyOnes(t *testing.T) {
 	}
 }
 
+// The product's own deadlines, which the test above scales down: one round
+// of hanging handshakes (as many as there are start workers) uses at most
+// a third of a generation's start budget, the rest is left to the plugins
+// behind them.
+func TestProductHandshakeDeadlineLeavesTheBudgetToOthers(t *testing.T) {
+	if 3*sidecar.HandshakeTimeout > host.StartBudget {
+		t.Fatalf("a round of %d hanging handshakes of %s uses more than a third of the %s budget",
+			host.MaxParallelInit, sidecar.HandshakeTimeout, host.StartBudget)
+	}
+}
+
 // A plugin that never got a worker before the budget ran out says so and
 // names the plugins that used the budget up.
 func TestNotStartedNamesWhoUsedTheBudget(t *testing.T) {
