@@ -32,17 +32,26 @@ const EventuallyTimeout = 15 * time.Second
 // waits on directly; time the code owns runs in a testing/synctest bubble.
 func Eventually(tb testing.TB, what string, check func() bool) {
 	tb.Helper()
-	deadline := time.Now().Add(EventuallyTimeout)
+	if !within(EventuallyTimeout, check) {
+		tb.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// within checks at once, then every few milliseconds, backing off to 10 ms,
+// until check holds (true) or limit has passed (false).
+func within(limit time.Duration, check func() bool) bool {
+	deadline := time.Now().Add(limit)
 	pause := time.Millisecond
 	for !check() {
 		if time.Now().After(deadline) {
-			tb.Fatalf("timed out waiting for %s", what)
+			return false
 		}
 		// Polling another process's state is the one sleep a wait may
 		// have: there is no event to wait on.
 		time.Sleep(pause)
 		pause = min(2*pause, 10*time.Millisecond)
 	}
+	return true
 }
 
 // WaitUntil is Eventually under its older name, kept for the callers that
