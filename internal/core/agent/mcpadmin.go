@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
 
 // The user's MCP servers as the command line manages them: the servers
@@ -27,15 +30,48 @@ type MCPServerSpec struct {
 	Headers map[string]string
 	// TrustHints lets the server's readOnlyHint skip approval.
 	TrustHints bool
+	// Disabled keeps the server in the file without starting it
+	// (auto_start false).
+	Disabled bool
+}
+
+// specOf is a user's entry as the window edits it.
+func specOf(s mcp.Server) MCPServerSpec {
+	spec := MCPServerSpec{Name: s.Name, Type: s.Type, URL: s.URL, Env: s.Env, Headers: s.Headers,
+		TrustHints: s.TrustHints, Disabled: !s.Starts()}
+	if s.Command != "" {
+		spec.Command = append([]string{s.Command}, s.Args...)
+	}
+	return spec
 }
 
 func mcpStore(layout Layout) mcp.Store {
 	return mcp.Store{Path: filepath.Join(layout.Root, mcp.FileName)}
 }
 
-// AddMCPServer adds (or replaces) a server in the user's servers file.
+// AddMCPServer adds (or replaces) a server in the user's servers file,
+// creating the data directory on a first use (the command line's `mcp add`
+// may come before any chat made it). Replacing an entry keeps what the
+// spec does not hold (its display name, description, tier).
 func AddMCPServer(layout Layout, spec MCPServerSpec) error {
+	if err := os.MkdirAll(layout.Root, 0o700); err != nil {
+		return fmt.Errorf("mcp servers: the data directory: %w", err)
+	}
+	st := mcpStore(layout)
+	old, err := st.Load()
+	if err != nil {
+		return err
+	}
 	s := mcp.Server{Name: spec.Name, Server: mcpspec.Server{Type: spec.Type, URL: spec.URL}, TrustHints: spec.TrustHints}
+	for _, o := range old {
+		if o.Name == spec.Name {
+			s.Tier, s.DisplayName, s.Description = o.Tier, o.DisplayName, o.Description
+		}
+	}
+	if spec.Disabled {
+		off := false
+		s.AutoStart = &off
+	}
 	if len(spec.Command) > 0 {
 		s.Command, s.Args = spec.Command[0], spec.Command[1:]
 	}
@@ -45,11 +81,41 @@ func AddMCPServer(layout Layout, spec MCPServerSpec) error {
 	if len(spec.Headers) > 0 {
 		s.Headers = spec.Headers
 	}
-	return mcpStore(layout).Put(s)
+	return st.Put(s)
 }
 
 // RemoveMCPServer removes a server from the user's servers file.
 func RemoveMCPServer(layout Layout, name string) error { return mcpStore(layout).Remove(name) }
+
+// MCPServerSpecs lists the user's own servers (mcp.json), by name, as
+// AddMCPServer takes them: what the window's edit form starts from.
+func MCPServerSpecs(layout Layout) ([]MCPServerSpec, error) {
+	all, err := mcpStore(layout).Load()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MCPServerSpec, 0, len(all))
+	for _, s := range all {
+		out = append(out, specOf(s))
+	}
+	return out, nil
+}
+
+// SetMCPServerEnabled turns one of the user's servers on or off: an off
+// server stays in mcp.json (auto_start false) and is not started.
+func SetMCPServerEnabled(layout Layout, name string, enabled bool) error {
+	specs, err := MCPServerSpecs(layout)
+	if err != nil {
+		return err
+	}
+	for _, spec := range specs {
+		if spec.Name == name {
+			spec.Disabled = !enabled
+			return AddMCPServer(layout, spec)
+		}
+	}
+	return fmt.Errorf("no mcp server %q in your servers file (a plugin's server is turned off with its plugin)", name)
+}
 
 // MCPRun is every MCP server started once, outside a chat. Its methods are
 // safe for concurrent use; Close stops the servers.
@@ -58,11 +124,22 @@ type MCPRun struct{ m *mcp.Manager }
 // ErrNoMCPServers is returned by StartMCPServers when there is none to run.
 var ErrNoMCPServers = errors.New("no MCP servers (add one: reasonix-desktop mcp add NAME -- COMMAND ARGS)")
 
-// StartMCPServers runs the user's servers and the enabled packages' with
-// workdir as their root, and waits for their starts (each bounded by
-// handshake; 0 is the mcp package's default). A broken servers file is an
-// error naming it; a package's broken entry only leaves that server out.
-func StartMCPServers(ctx context.Context, layout Layout, workdir string, handshake time.Duration) (*MCPRun, error) {
+// MCPRunOptions is how StartMCPServers runs the servers.
+type MCPRunOptions struct {
+	// Workdir is the servers' root (the workspace).
+	Workdir string
+	// Handshake bounds each start (0: the mcp package's default).
+	Handshake time.Duration
+	// Prompt, if set, asks a server's elicitation (a form, one question
+	// per field on the terminal), titled with the server; nil declines them.
+	Prompt func(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool)
+}
+
+// StartMCPServers runs the user's servers and the enabled packages', and
+// waits for their starts (each bounded by the handshake). A broken servers
+// file is an error naming it; a package's broken entry only leaves that
+// server out.
+func StartMCPServers(ctx context.Context, layout Layout, opts MCPRunOptions) (*MCPRun, error) {
 	if _, err := mcpStore(layout).Load(); err != nil {
 		return nil, err
 	}
@@ -70,7 +147,11 @@ func StartMCPServers(ctx context.Context, layout Layout, workdir string, handsha
 	if len(servers) == 0 {
 		return nil, ErrNoMCPServers
 	}
-	m := mcp.NewManager(mcp.Options{Handshake: handshake, Roots: []string{workdir}})
+	mo := mcp.Options{Handshake: opts.Handshake, Roots: []string{opts.Workdir}}
+	if opts.Prompt != nil {
+		mo.Elicit = elicitor{ask: opts.Prompt}
+	}
+	m := mcp.NewManager(mo)
 	m.Start(servers)
 	if err := m.WaitStarted(ctx); err != nil {
 		m.Close()

@@ -46,6 +46,9 @@ type chatMCP struct {
 	m        *mcp.Manager
 	disabled mcp.DisabledStore
 	mu       sync.Mutex // serialises the disabled file's read-modify-write
+
+	// live is how the running set follows mcp.json (mcplive.go).
+	live mcpLive
 }
 
 // startMCP starts the chat's servers in the background (Open).
@@ -62,7 +65,9 @@ func (c *Core) startMCP(ctx context.Context, cfg MCPConfig) *chatMCP {
 		warn(err.Error())
 	}
 	m.SetDisabled(off)
-	m.Start(MCPServers(c.cfg.Layout, c.cfg.Packages, warn))
+	cm.live = mcpLive{file: mcpStore(c.cfg.Layout).Path, wait: cfg.WaitStarted, warn: warn,
+		servers: func() []mcp.Server { return MCPServers(c.cfg.Layout, c.cfg.Packages, warn) }}
+	m.Start(cm.live.first())
 	if cfg.WaitStarted {
 		if err := m.WaitStarted(ctx); err != nil {
 			warn(fmt.Sprintf("MCP servers: %v", err))
@@ -94,6 +99,11 @@ type MCPServerInfo struct {
 	Err       string
 	Stderr    []string // the last lines it wrote to stderr
 	Tools     []MCPToolInfo
+	// Enabled: it starts with the chat (auto_start is not false).
+	Enabled bool
+	// Spec is the user's entry, for the window's edit form; nil for a
+	// plugin package's server, which the user does not edit.
+	Spec *MCPServerSpec
 }
 
 // MCPToolInfo is one tool of a ready MCP server.
@@ -122,8 +132,16 @@ func (c *Core) MCPServers() []MCPServerInfo {
 	}
 	var out []MCPServerInfo
 	for _, st := range c.mcp.m.Servers() {
-		out = append(out, MCPServerInfo{Name: st.Name, Transport: st.Transport, Source: st.Source,
-			State: string(st.State), Err: st.Err, Stderr: st.Stderr, Tools: tools[st.Name]})
+		info := MCPServerInfo{Name: st.Name, Transport: st.Transport, Source: st.Source,
+			State: string(st.State), Err: st.Err, Stderr: st.Stderr, Tools: tools[st.Name], Enabled: true}
+		if cfg, ok := c.mcp.configured(st.Name); ok {
+			info.Enabled = cfg.Starts()
+			if cfg.Source == "settings" {
+				spec := specOf(cfg)
+				info.Spec = &spec
+			}
+		}
+		out = append(out, info)
 	}
 	return out
 }

@@ -109,6 +109,7 @@ func (c *Core) prepare(ctx context.Context) (*turnState, error) {
 // messages (unless run resumes one already there), then model steps and
 // tool calls until a reply without calls.
 func (c *Core) turn(ctx context.Context, run *turnRun) error {
+	c.syncMCP(ctx) // a server added or removed since the last turn (mcplive.go)
 	ts, err := c.prepare(ctx)
 	if err != nil {
 		return err
