@@ -69,7 +69,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "models":
 		return runModels(ctx, args[1:], stdout, stderr)
 	case "mcp":
-		return runMCP(ctx, args[1:], stdout, stderr)
+		return runMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0

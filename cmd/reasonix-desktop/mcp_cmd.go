@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
 
 const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
@@ -23,13 +25,20 @@ const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
       --trust-hints                               let the server's read-only claims
                                                   (readOnlyHint) skip approval
   remove NAME                                     remove a server
+  enable NAME | disable NAME                      start it with chats, or keep it
+                                                  in mcp.json without starting it
+  import [--dry-run] FILE                         add the servers of a Claude Desktop
+                                                  claude_desktop_config.json or a
+                                                  .mcp.json (a name you have is kept)
   list [--json]                                   start every server and show its state
   tools [NAME]                                    list the tools (mcp__<server>__<tool>)
-  call TOOL [JSON]                                call a tool with JSON object arguments
+  call TOOL [JSON]                                call a tool with JSON object arguments;
+                                                  a server's questions are asked here
 
 The servers are kept in mcp.json in the data dir, in the .mcp.json format
 Claude Code and Reasonix read ({"mcpServers": {...}}). Flags: --data-dir DIR.
-A server has 5 s to start; REASONIX_MCP_HANDSHAKE_TIMEOUT (e.g. 30s) changes it.
+A chat that is open runs a server added or removed here from its next
+message on. A server has 5 s to start; REASONIX_MCP_HANDSHAKE_TIMEOUT (e.g. 30s) changes it.
 `
 
 // kv collects repeated K=V flags.
@@ -45,7 +54,7 @@ func (m kv) Set(v string) error {
 	return nil
 }
 
-func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, mcpUsage)
 		return 2
@@ -56,7 +65,7 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	dataDir := fs.String("data-dir", "", "data directory")
 	env, headers := kv{}, kv{}
 	var typ, url string
-	var asJSON, trust bool
+	var asJSON, trust, dryRun bool
 	switch sub {
 	case "add":
 		fs.Var(env, "env", "K=V for a stdio server's environment (repeatable)")
@@ -66,7 +75,9 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&trust, "trust-hints", false, "let the server's readOnlyHint skip approval (kept in mcp.json as trust_hints)")
 	case "list":
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
-	case "remove", "tools", "call":
+	case "import":
+		fs.BoolVar(&dryRun, "dry-run", false, "say what would be added, change nothing")
+	case "remove", "enable", "disable", "tools", "call":
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, mcpUsage)
 		return 0
@@ -95,12 +106,16 @@ func runMCP(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = mcpAdd(layout, positional, command, typ, url, env, headers, trust)
 	case "remove":
 		err = withName(positional, func(name string) error { return agent.RemoveMCPServer(layout, name) })
+	case "enable", "disable":
+		err = withName(positional, func(name string) error { return agent.SetMCPServerEnabled(layout, name, sub == "enable") })
+	case "import":
+		err = mcpImport(layout, positional, dryRun, stdout)
 	case "list":
 		err = mcpList(ctx, layout, stdout, asJSON)
 	case "tools":
 		err = mcpTools(ctx, layout, positional, stdout)
 	case "call":
-		err = mcpCall(ctx, layout, positional, stdout, stderr)
+		err = mcpCall(ctx, layout, positional, stdin, stdout, stderr)
 	}
 	if err != nil {
 		var ue usageError
@@ -140,15 +155,34 @@ func mcpAdd(layout agent.Layout, args, command []string, typ, url string, env, h
 		Env: env, Headers: headers, TrustHints: trust})
 }
 
+func mcpImport(layout agent.Layout, args []string, dryRun bool, stdout io.Writer) error {
+	file, err := oneArg(args, "FILE")
+	if err != nil {
+		return err
+	}
+	var imp agent.MCPImport
+	if dryRun {
+		imp, err = agent.PreviewMCPImport(layout, file)
+	} else {
+		imp, err = agent.ImportMCPServers(layout, file)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, safe(imp.Summary(!dryRun)))
+	return nil
+}
+
 // start runs the user's servers and the plugin packages' for one command
 // and waits for their starts (each bounded by the handshake timeout).
-func start(ctx context.Context, layout agent.Layout) (*agent.MCPRun, error) {
+// prompt, if set, asks the servers' elicitations.
+func start(ctx context.Context, layout agent.Layout, prompt func(context.Context, *surfaces.Prompt) (map[string]any, bool)) (*agent.MCPRun, error) {
 	handshake, err := handshakeOverride()
 	if err != nil {
 		return nil, err
 	}
 	wd, _ := os.Getwd()
-	return agent.StartMCPServers(ctx, layout, wd, handshake)
+	return agent.StartMCPServers(ctx, layout, agent.MCPRunOptions{Workdir: wd, Handshake: handshake, Prompt: prompt})
 }
 
 // HandshakeEnv overrides the 5 s bound on a server's start (a slow
@@ -178,7 +212,7 @@ func mcpConfig(stderr io.Writer) (agent.MCPConfig, error) {
 }
 
 func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON bool) error {
-	m, err := start(ctx, layout)
+	m, err := start(ctx, layout, nil)
 	if err != nil {
 		return err
 	}
@@ -209,7 +243,7 @@ func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io
 	if len(args) > 1 {
 		return usageError("at most one NAME")
 	}
-	m, err := start(ctx, layout)
+	m, err := start(ctx, layout, nil)
 	if err != nil {
 		return err
 	}
@@ -237,7 +271,7 @@ func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io
 	return nil
 }
 
-func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdout, stderr io.Writer) error {
+func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) < 1 || len(args) > 2 {
 		return usageError("want TOOL [JSON]")
 	}
@@ -249,7 +283,12 @@ func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdout, st
 			return usageError(fmt.Sprintf("the arguments must be a JSON object: %v", err))
 		}
 	}
-	m, err := start(ctx, layout)
+	// A server's elicitation is asked on the terminal, one question per
+	// field, as a chat's are (the headless front end's forms); with no
+	// input to answer from it is cancelled.
+	fe := headless.New(headless.Options{Out: stdout, Err: stderr, In: stdin})
+	defer fe.Close()
+	m, err := start(ctx, layout, fe.Prompt)
 	if err != nil {
 		return err
 	}
