@@ -23,8 +23,6 @@ const (
 	HandshakeTimeout = 5 * time.Second
 	// CallTimeout bounds one tool call.
 	CallTimeout = 300 * time.Second
-	// MaxStarting is how many servers may be starting at once.
-	MaxStarting = 8
 	// TailBytes sizes a stdio server's stderr tail.
 	TailBytes = 16 << 10
 )
@@ -98,10 +96,14 @@ type Elicitor interface {
 // no roots, elicitations declined.
 type Options struct {
 	Log *slog.Logger
-	// Handshake, Call and MaxStarting override the limits (tests).
+	// Handshake, Call and MaxStarting override the limits (tests);
+	// MaxStarting's default is one per core, at least two (lifecycle.go).
 	Handshake   time.Duration
 	Call        time.Duration
 	MaxStarting int
+	// StartAttempts and Backoff override StartAttempts and StartBackoff.
+	StartAttempts int
+	Backoff       time.Duration
 	// BaseEnv is a stdio server's environment before its entry's env (nil:
 	// the host's).
 	BaseEnv []string
@@ -138,7 +140,8 @@ type Manager struct {
 	opts  Options
 	log   *slog.Logger
 	sem   chan struct{}
-	watch watchers // watch.go
+	done  chan struct{} // closed by Close: ends the waits between start attempts
+	watch watchers      // watch.go
 
 	mu       sync.Mutex
 	servers  map[string]*server
@@ -156,13 +159,19 @@ func NewManager(opts Options) *Manager {
 		opts.Call = CallTimeout
 	}
 	if opts.MaxStarting <= 0 {
-		opts.MaxStarting = MaxStarting
+		opts.MaxStarting = maxStarting()
+	}
+	if opts.StartAttempts <= 0 {
+		opts.StartAttempts = StartAttempts
+	}
+	if opts.Backoff <= 0 {
+		opts.Backoff = StartBackoff
 	}
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{opts: opts, log: log, sem: make(chan struct{}, opts.MaxStarting), servers: map[string]*server{}}
+	return &Manager{opts: opts, log: log, sem: make(chan struct{}, opts.MaxStarting), done: make(chan struct{}), servers: map[string]*server{}}
 }
 
 // Start adds the servers and starts, in the background, those whose
@@ -197,28 +206,6 @@ func (m *Manager) add(cfg Server) *server {
 	return s
 }
 
-func (m *Manager) launch(s *server) {
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return
-	}
-	m.wg.Add(1)
-	m.mu.Unlock()
-	s.setState(StateStarting, nil)
-	go func() {
-		defer m.wg.Done()
-		m.sem <- struct{}{}
-		defer func() { <-m.sem }()
-		ctx, cancel := context.WithTimeout(context.Background(), m.opts.Handshake)
-		defer cancel()
-		if err := s.connect(ctx); err != nil {
-			s.fail(err)
-			m.log.Warn("mcp server did not start", "server", s.cfg.Name, "err", redact.String(err.Error()))
-		}
-	}()
-}
-
 // Restart stops the named server and starts it again in the background.
 func (m *Manager) Restart(name string) error {
 	s := m.get(name)
@@ -245,6 +232,9 @@ func (m *Manager) Stop(name string) error {
 // is bounded by the handshake timeout).
 func (m *Manager) Close() {
 	m.mu.Lock()
+	if !m.closed {
+		close(m.done)
+	}
 	m.closed = true
 	all := make([]*server, 0, len(m.servers))
 	for _, s := range m.servers {

@@ -244,10 +244,12 @@ func TestHangingAndCrashingServersAreNamed(t *testing.T) {
 	// The hanging one never answers however long it is given, so its bound
 	// is short: the test waits it out in real time (a real process's pipes
 	// are not a synctest bubble's), and any bound proves the same.
-	m := NewManager(Options{Handshake: 500 * time.Millisecond})
+	// One attempt each: the retries (TestStartIsRetriedWithBackoff) would
+	// only repeat what is checked here.
+	m := NewManager(Options{Handshake: 500 * time.Millisecond, StartAttempts: 1})
 	t.Cleanup(m.Close)
 	m.Start([]Server{hang})
-	crashes := started(t, slow, crash)
+	crashes := started(t, Options{Handshake: slow.Handshake, StartAttempts: 1}, crash)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := m.WaitStarted(ctx); err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -40,6 +41,15 @@ type server struct {
 	prompts []Prompt
 	gen     int                // bumped by stop: a late connect of an older start is dropped
 	endLife context.CancelFunc // ends the session's connection context
+	end     *ending            // how the session ended, once it has
+	// wake is closed, and replaced, at every change of state: a call
+	// waiting for a restart waits on it (lifecycle.go).
+	wake chan struct{}
+	// crashed: the last session ended on its own (not stopped). Its tools
+	// stay listed, so the model can call one, and that call restarts it
+	// within the restart budget (restarts, the times of the last ones).
+	crashed  bool
+	restarts []time.Time
 
 	progress sync.Map // progress token → func(Progress)
 	elicits  *elicitGate
@@ -50,12 +60,26 @@ var tokens atomic.Int64
 
 func (s *server) setState(st State, err error) {
 	s.mu.Lock()
+	s.setStateLocked(st, err)
+	s.mu.Unlock()
+	s.m.changed()
+}
+
+// setStateLocked is setState with s.mu held, without telling the watchers.
+func (s *server) setStateLocked(st State, err error) {
 	s.state, s.err = st, err
 	if st != StateReady {
 		s.tools, s.prompts = nil, nil
+		s.crashed = false
 	}
-	s.mu.Unlock()
-	s.m.changed()
+	s.wakeLocked()
+}
+
+func (s *server) wakeLocked() {
+	if s.wake != nil {
+		close(s.wake)
+	}
+	s.wake = make(chan struct{})
 }
 
 func (s *server) fail(err error) {
@@ -90,12 +114,17 @@ func (s *server) listed() []Tool {
 	return append([]Tool(nil), s.tools...)
 }
 
+// ending is how a session ended: why is set before done is closed, by
+// whoever took the session away (watch for a crash, stop for a stop).
+type ending struct {
+	done chan struct{}
+	why  error
+}
+
 // connect starts the server, completes the handshake and lists its tools,
-// all within ctx (the handshake bound).
-func (s *server) connect(ctx context.Context) error {
-	s.mu.Lock()
-	gen := s.gen
-	s.mu.Unlock()
+// all within ctx (the handshake bound). gen is the start it belongs to: a
+// stop since then makes it drop what it connected.
+func (s *server) connect(ctx context.Context, gen int) error {
 	copts := &sdk.ClientOptions{
 		Logger:                      s.m.log.With("server", s.cfg.Name),
 		ElicitationHandler:          s.elicit,
@@ -152,7 +181,8 @@ func (s *server) connect(ctx context.Context) error {
 		return nil
 	}
 	s.session, s.child, s.tools, s.prompts, s.state, s.err = session, child, tools, prompts, StateReady, nil
-	s.endLife = endLife
+	s.endLife, s.end, s.crashed = endLife, &ending{done: make(chan struct{})}, false
+	s.wakeLocked()
 	s.mu.Unlock()
 	s.m.changed()
 	go s.watch(session, gen)
@@ -350,7 +380,8 @@ func (s *server) refresh() {
 }
 
 // watch marks the server failed when its connection ends on its own (a
-// crash, a closed stream), naming how.
+// crash, a closed stream), naming how: the exit status and the end of its
+// stderr. Its tools stay listed: the next call restarts it (lifecycle.go).
 func (s *server) watch(session *sdk.ClientSession, gen int) {
 	err := session.Wait()
 	s.mu.Lock()
@@ -358,8 +389,8 @@ func (s *server) watch(session *sdk.ClientSession, gen int) {
 		s.mu.Unlock()
 		return
 	}
-	child, endLife := s.child, s.endLife
-	s.session, s.child, s.endLife = nil, nil, nil
+	child, endLife, end := s.child, s.endLife, s.end
+	s.session, s.child, s.endLife, s.end = nil, nil, nil, nil
 	s.mu.Unlock()
 	if endLife != nil {
 		endLife()
@@ -378,22 +409,35 @@ func (s *server) watch(session *sdk.ClientSession, gen int) {
 			msg += "; stderr: " + strings.Join(lines, " | ")
 		}
 	}
-	s.fail(errors.New(msg))
+	why := errors.New(msg)
+	s.mu.Lock()
+	if s.gen == gen { // not stopped meanwhile
+		s.state, s.err, s.crashed = StateFailed, why, true
+		s.wakeLocked()
+	}
+	s.mu.Unlock()
+	end.why = why
+	close(end.done)
+	s.m.changed()
 }
 
 // stop ends the session and the process.
 func (s *server) stop() {
 	s.mu.Lock()
 	s.gen++
-	session, child, endLife := s.session, s.child, s.endLife
-	s.session, s.child, s.tools, s.prompts, s.state, s.err = nil, nil, nil, nil, StateStopped, nil
-	s.endLife = nil
+	session, child, endLife, end := s.session, s.child, s.endLife, s.end
+	s.session, s.child, s.endLife, s.end = nil, nil, nil, nil
+	s.setStateLocked(StateStopped, nil)
 	s.mu.Unlock()
 	if session != nil {
 		session.Close()
 	}
 	if endLife != nil {
 		endLife()
+	}
+	if end != nil {
+		end.why = errors.New("the server was stopped")
+		close(end.done)
 	}
 	if child != nil {
 		child.Kill("stopped")
@@ -402,14 +446,9 @@ func (s *server) stop() {
 }
 
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, progress func(Progress)) (Result, error) {
-	s.mu.Lock()
-	session, state, why := s.session, s.state, s.err
-	s.mu.Unlock()
-	if session == nil {
-		if why != nil {
-			return Result{}, fmt.Errorf("%w (%s: %v)", ErrNotReady, state, why)
-		}
-		return Result{}, fmt.Errorf("%w (%s)", ErrNotReady, state)
+	session, end, err := s.ready(ctx)
+	if err != nil {
+		return Result{}, err
 	}
 	params := &sdk.CallToolParams{Name: tool}
 	if len(args) > 0 && string(args) != "null" {
@@ -428,7 +467,7 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, pr
 		s.m.log.Warn("mcp elicitations declined", "server", s.cfg.Name, "tool", tool, "declined", declined, "why", reason)
 	}
 	if err != nil {
-		return Result{}, err
+		return Result{}, s.ended(ctx, end, err)
 	}
 	text := redact.String(resultText(res))
 	if declined > 0 { // the user and the model see that the server was cut off

@@ -59,7 +59,7 @@ func TestHandshakeBoundOnAFakeClock(t *testing.T) {
 			return clientEnd
 		}
 		const bound = 5 * time.Second
-		m := NewManager(Options{Handshake: bound, dial: dial})
+		m := NewManager(Options{Handshake: bound, StartAttempts: 1, dial: dial})
 		t.Cleanup(m.Close)
 		start := time.Now()
 		m.Start([]Server{

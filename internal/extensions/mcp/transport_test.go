@@ -76,7 +76,7 @@ func TestSSEStartThatNeverCompletesIsBounded(t *testing.T) {
 		close(ended)
 	}))
 	t.Cleanup(srv.Close)
-	m := NewManager(Options{Handshake: 300 * time.Millisecond})
+	m := NewManager(Options{Handshake: 300 * time.Millisecond, StartAttempts: 1})
 	t.Cleanup(m.Close)
 	m.Start([]Server{{Name: "mute", Server: mcpspec.Server{Type: TypeSSE, URL: srv.URL + "/sse"}}})
 	waitStarted(t, m)
