@@ -126,7 +126,7 @@ func (c *chats) broadcast() {
 }
 
 // newTranscript is a transcript wired like the first one (UI goroutine).
-func (d *UI) newTranscript() *chat.Transcript { return chat.New(d.b, d.state, chatHost{d}) }
+func (d *UI) newTranscript() *chat.Transcript { return chat.New(d.b, d.state, d.chatHost()) }
 
 // transcriptOf is the live transcript of a session's events: the chat's
 // own, nil for a chat no transcript shows (its turn is saved; it is read

@@ -131,3 +131,45 @@ func (d *UI) bannerDeps() bannerDeps {
 		checkAgain:     d.CheckSettings,
 		settingsWindow: func() *dialogs.Settings { return d.wins.settings }}
 }
+
+// The hosts: the window as each interface chat and dialogs declare, built
+// when the chat or dialog is made. What a part built after the host is
+// (the composer, for the first chat's host) is a closure.
+
+func (d *UI) chatHost() chatHost {
+	return chatHost{copyText: d.copyText, confirmLink: d.confirmLink,
+		resend:      func(text string) { d.composer.resend(text) },
+		retry:       func() { d.composer.retry() },
+		regenerate:  d.regenerate,
+		showVersion: d.showVersion,
+		editLast:    func(text string) { d.composer.beginEdit(text) },
+		canEdit:     func() bool { return d.composer.canEdit() }}
+}
+
+func (d *UI) promptHost() promptHost {
+	return promptHost{getCore: d.getCore, modalKeys: d.modalKeys, trace: d.trace}
+}
+
+// settingsHost is built when Settings opens: the composer and the banner
+// exist by then.
+func (d *UI) settingsHost() settingsHost {
+	return settingsHost{calls: d.calls(), b: d.b, trace: d.trace,
+		themeMode: d.themeMode, applyTheme: d.applyTheme,
+		enterSends: d.composer.enterSends,
+		setEnterSends: func(on bool) {
+			d.composer.setEnterSends(on)
+			d.win.SetMainMenu(d.buildMainMenu()) // the View menu's check follows
+		},
+		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers}
+}
+
+func (d *UI) pluginsHost() pluginsHost {
+	return pluginsHost{calls: d.calls(), pluginCommand: d.pluginCommand, installOver: d.installOver,
+		restartAll: d.restartPlugins, showLogs: d.showLogs,
+		showText:       func(title, text string) { d.showText(title, text, nil) },
+		showMCPServers: d.showMCPServers, extensionsDir: d.opts.Layout.ExtensionsDir()}
+}
+
+func (d *UI) installHost() installHost {
+	return installHost{async: d.async, withCore: d.withCore, pluginCommand: d.pluginCommand}
+}

@@ -28,7 +28,9 @@
 // notifications are package panels; prompts, the command palette, Settings,
 // the plugin manager, Install…, the inspector and the help windows are
 // package dialogs, each given a small host interface this package
-// implements (promptHost, settingsHost, pluginsHost, installHost). This
+// implements (promptHost, settingsHost, pluginsHost, installHost; chatHost
+// for package chat), each a struct of the functions it uses, built in
+// deps.go like the parts' dependencies: no struct holds the whole *UI. This
 // package is the wiring: the window, toolbar, composer, menus, sidebar,
 // surface panel and the core link. The keys of the composer, dialogs and
 // approvals are in composer.go and keys.go.

@@ -29,21 +29,26 @@ func (d *UI) installPlugin() {
 // installOver opens the Install… dialog over parent, whose Esc and Enter
 // keys gives to the dialog on top (UI goroutine).
 func (d *UI) installOver(parent fyne.Window, keys dialogs.ModalKeys) {
-	dialogs.NewInstall(parent, keys, d.b, installHost{d}).Show()
+	dialogs.NewInstall(parent, keys, d.b, d.installHost()).Show()
 }
 
-// installHost is the window as dialogs.InstallHost (UI goroutine).
-type installHost struct{ d *UI }
+// installHost is the window as dialogs.InstallHost (UI goroutine); built
+// by UI.installHost (deps.go).
+type installHost struct {
+	async         func(what string, fn func(ctx context.Context) error)
+	withCore      func(what string, fn func(ctx context.Context, c coreAPI) error)
+	pluginCommand func(what string, run func(ctx context.Context, c coreAPI) error)
+}
 
 func (h installHost) WithCore(what string, fn func(context.Context, dialogs.InstallCore) error) {
-	h.d.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
+	h.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
 func (h installHost) PluginCommand(what string, fn func(context.Context, dialogs.InstallCore) error) {
-	h.d.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
+	h.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
-func (h installHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
+func (h installHost) Async(what string, fn func(context.Context) error) { h.async(what, fn) }
 
 // logTail bounds what Logs shows of the host log.
 const logTail = 128 << 10

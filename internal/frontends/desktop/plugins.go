@@ -16,7 +16,7 @@ func (d *UI) showPluginManager() {
 		d.wins.plugins.Raise()
 		return
 	}
-	d.wins.plugins = dialogs.ShowPluginManager(d.opts.App, d.b, d.state, pluginsHost{d}, func() { d.wins.plugins = nil })
+	d.wins.plugins = dialogs.ShowPluginManager(d.opts.App, d.b, d.state, d.pluginsHost(), func() { d.wins.plugins = nil })
 }
 
 // pluginCommand runs a plugin command of the core (which restarts the
@@ -40,33 +40,44 @@ func (d *UI) restartPlugins() {
 	})
 }
 
-// pluginsHost is the window as dialogs.PluginsHost (UI goroutine).
-type pluginsHost struct{ d *UI }
+// pluginsHost is the window as dialogs.PluginsHost (UI goroutine); built
+// by UI.pluginsHost (deps.go) when the manager opens.
+type pluginsHost struct {
+	calls
+	// pluginCommand runs a plugin command and tells the user it is done.
+	pluginCommand  func(what string, run func(ctx context.Context, c coreAPI) error)
+	installOver    func(parent fyne.Window, keys dialogs.ModalKeys)
+	restartAll     func()
+	showLogs       func()
+	showText       func(title, text string)
+	showMCPServers func()
+	extensionsDir  string
+}
 
 // Core is nil before Attach (never a typed nil).
 func (h pluginsHost) Core() dialogs.PluginsCore {
-	if c := h.d.getCore(); c != nil {
+	if c := h.getCore(); c != nil {
 		return c
 	}
 	return nil
 }
 
 func (h pluginsHost) WithCore(what string, fn func(context.Context, dialogs.PluginsCore) error) {
-	h.d.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
+	h.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
 func (h pluginsHost) PluginCommand(what string, fn func(context.Context, dialogs.PluginsCore) error) {
-	h.d.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
+	h.pluginCommand(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
-func (h pluginsHost) Async(what string, fn func(context.Context) error) { h.d.async(what, fn) }
+func (h pluginsHost) Async(what string, fn func(context.Context) error) { h.async(what, fn) }
 func (h pluginsHost) Install(parent fyne.Window, keys dialogs.ModalKeys) {
-	h.d.installOver(parent, keys)
+	h.installOver(parent, keys)
 }
-func (h pluginsHost) RestartAll()                 { h.d.restartPlugins() }
-func (h pluginsHost) ShowLogs()                   { h.d.showLogs() }
-func (h pluginsHost) ShowText(title, text string) { h.d.showText(title, text, nil) }
-func (h pluginsHost) ExtensionsDir() string       { return h.d.opts.Layout.ExtensionsDir() }
+func (h pluginsHost) RestartAll()                 { h.restartAll() }
+func (h pluginsHost) ShowLogs()                   { h.showLogs() }
+func (h pluginsHost) ShowText(title, text string) { h.showText(title, text) }
+func (h pluginsHost) ExtensionsDir() string       { return h.extensionsDir }
 
 // ShowMCPServers makes the plugin manager a dialogs.MCPOpener.
-func (h pluginsHost) ShowMCPServers() { h.d.showMCPServers() }
+func (h pluginsHost) ShowMCPServers() { h.showMCPServers() }

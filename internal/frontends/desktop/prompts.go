@@ -13,21 +13,26 @@ type promptDialogs struct{ *dialogs.Prompts }
 
 func (p *promptDialogs) wake() { p.Wake() }
 
-// promptHost is the window as dialogs.PromptHost.
-type promptHost struct{ d *UI }
+// promptHost is the window as dialogs.PromptHost; built by UI.promptHost
+// (deps.go).
+type promptHost struct {
+	getCore   func() coreAPI
+	modalKeys func(cancel, confirm func()) (pop func())
+	trace     func(string)
+}
 
 // Stale asks the store whether p's generation or session is gone (any
 // goroutine: getCore takes a read lock, the store never waits on a sidecar).
 func (h promptHost) Stale(p *surfaces.Prompt) bool {
-	c := h.d.getCore()
+	c := h.getCore()
 	return c != nil && c.PromptStale(p)
 }
 
 func (h promptHost) PushModal(cancel, confirm func()) func() {
-	return h.d.modalKeys(cancel, confirm)
+	return h.modalKeys(cancel, confirm)
 }
 
-func (h promptHost) Trace(event string) { h.d.trace(event) }
+func (h promptHost) Trace(event string) { h.trace(event) }
 
 // Prompt implements agent.Frontend for host/ui/request: a modal dialog
 // named after the plugin. It runs on a core goroutine and blocks until the

@@ -88,7 +88,7 @@ func TestEditTheLastQuestion(t *testing.T) {
 	e := h.d.composer.entry
 	h.ui(func() {
 		test.Type(e, "a draft")
-		chatHost{h.d}.EditLast("first question") // the message menu's Edit
+		h.d.chatHost().EditLast("first question") // the message menu's Edit
 		if e.Text != "first question" || !h.d.composer.editLine.Visible() {
 			t.Fatalf("Edit: the composer holds %q, edit line shown %v", e.Text, h.d.composer.editLine.Visible())
 		}
@@ -96,7 +96,7 @@ func TestEditTheLastQuestion(t *testing.T) {
 		if e.Text != "a draft" || h.d.composer.editLine.Visible() {
 			t.Fatalf("Esc: the composer holds %q, edit line shown %v", e.Text, h.d.composer.editLine.Visible())
 		}
-		chatHost{h.d}.EditLast("first question")
+		h.d.chatHost().EditLast("first question")
 		e.SetText("edited question")
 		e.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault})
 	})
@@ -143,8 +143,8 @@ func TestEditALongQuestion(t *testing.T) {
 	e := h.d.composer.entry
 	h.ui(func() {
 		test.Type(e, "draft")
-		chatHost{h.d}.EditLast(long)
-		chatHost{h.d}.EditLast(long)
+		h.d.chatHost().EditLast(long)
+		h.d.chatHost().EditLast(long)
 		if p := h.d.composer.attach.pastes(); len(p) != 1 || p[0] != long || e.Text != "" {
 			t.Fatalf("editing a long question: pastes %d, entry %q", len(p), e.Text)
 		}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
 // settingsShortcut opens Settings (Ctrl+, as in most desktop apps).
@@ -18,49 +19,58 @@ func (d *UI) showSettings() {
 		d.wins.settings.Raise()
 		return
 	}
-	d.wins.settings = dialogs.ShowSettings(d.opts.App, d.b, d.state, settingsHost{d}, func() { d.wins.settings = nil })
+	d.wins.settings = dialogs.ShowSettings(d.opts.App, d.b, d.state, d.settingsHost(), func() { d.wins.settings = nil })
 }
 
-// settingsHost is the window as dialogs.SettingsHost (UI goroutine).
-type settingsHost struct{ d *UI }
+// settingsHost is the window as dialogs.SettingsHost (UI goroutine); built
+// by UI.settingsHost (deps.go) when Settings opens.
+type settingsHost struct {
+	calls
+	b              *uikit.Bridge
+	trace          func(string)
+	themeMode      func() string
+	applyTheme     func(mode string)
+	enterSends     func() bool
+	setEnterSends  func(on bool)
+	pickModel      func(id, effort string)
+	banner         *settingsBanner // settings.json's status and its buttons
+	checkSettings  func()
+	showMCPServers func()
+}
 
-func (h settingsHost) ThemeMode() string           { return h.d.themeMode() }
-func (h settingsHost) SetThemeMode(mode string)    { h.d.applyTheme(mode) }
-func (h settingsHost) EnterSends() bool            { return h.d.composer.enterSends() }
-func (h settingsHost) PickModel(id, effort string) { h.d.pickModel(id, effort) }
-func (h settingsHost) Trace(event string)          { h.d.trace(event) }
+func (h settingsHost) ThemeMode() string           { return h.themeMode() }
+func (h settingsHost) SetThemeMode(mode string)    { h.applyTheme(mode) }
+func (h settingsHost) EnterSends() bool            { return h.enterSends() }
+func (h settingsHost) SetEnterSends(on bool)       { h.setEnterSends(on) }
+func (h settingsHost) PickModel(id, effort string) { h.pickModel(id, effort) }
+func (h settingsHost) Trace(event string)          { h.trace(event) }
 
 // Async runs fn off the UI goroutine; "done <what>" is traced once what fn
 // posted to the UI goroutine has run (the end-to-end script waits for the
 // Providers window's fields by it).
 func (h settingsHost) Async(what string, fn func(context.Context) error) {
-	h.d.async(what, func(ctx context.Context) error {
-		defer h.d.b.Post(func() { h.d.trace("done " + what) })
+	h.async(what, func(ctx context.Context) error {
+		defer h.b.Post(func() { h.trace("done " + what) })
 		return fn(ctx)
 	})
 }
 
-func (h settingsHost) SetEnterSends(on bool) {
-	h.d.composer.setEnterSends(on)
-	h.d.win.SetMainMenu(h.d.buildMainMenu()) // the View menu's check follows
-}
-
 // Core is nil before Attach (never a typed nil).
 func (h settingsHost) Core() dialogs.SettingsCore {
-	if c := h.d.getCore(); c != nil {
+	if c := h.getCore(); c != nil {
 		return c
 	}
 	return nil
 }
 
 func (h settingsHost) WithCore(what string, fn func(context.Context, dialogs.SettingsCore) error) {
-	h.d.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
+	h.withCore(what, func(ctx context.Context, c coreAPI) error { return fn(ctx, c) })
 }
 
-func (h settingsHost) SettingsFile() dialogs.SettingsFileStatus { return h.d.banner.status }
-func (h settingsHost) OpenSettingsFile()                        { h.d.banner.openFile() }
-func (h settingsHost) ResetSettingsFile()                       { h.d.banner.resetFile() }
-func (h settingsHost) CheckSettingsFile()                       { h.d.CheckSettings() }
+func (h settingsHost) SettingsFile() dialogs.SettingsFileStatus { return h.banner.status }
+func (h settingsHost) OpenSettingsFile()                        { h.banner.openFile() }
+func (h settingsHost) ResetSettingsFile()                       { h.banner.resetFile() }
+func (h settingsHost) CheckSettingsFile()                       { h.checkSettings() }
 
 // ShowMCPServers makes Settings a dialogs.MCPOpener.
-func (h settingsHost) ShowMCPServers() { h.d.showMCPServers() }
+func (h settingsHost) ShowMCPServers() { h.showMCPServers() }

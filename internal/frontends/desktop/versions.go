@@ -14,10 +14,10 @@ import (
 // Regenerate, ShowVersion and EditLast make chatHost a chat.Versioner:
 // the last answer is asked for again with its old version kept (no second
 // question); an edit asks again with the question changed.
-func (h chatHost) Regenerate()          { h.d.regenerate() }
-func (h chatHost) ShowVersion(i int)    { h.d.showVersion(i) }
-func (h chatHost) EditLast(text string) { h.d.composer.beginEdit(text) }
-func (h chatHost) CanEdit() bool        { return h.d.composer.canEdit() }
+func (h chatHost) Regenerate()          { h.regenerate() }
+func (h chatHost) ShowVersion(i int)    { h.showVersion(i) }
+func (h chatHost) EditLast(text string) { h.editLast(text) }
+func (h chatHost) CanEdit() bool        { return h.canEdit() }
 
 // versioner is what Regenerate needs of the core (*agent.Core has it; it
 // is asserted so the window's coreAPI stays as it is). Regenerate and
