@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -147,17 +148,41 @@ func (e *env) install(t *testing.T, root string) {
 
 func (e *env) example(t *testing.T, name string) { e.install(t, examplePlugin(t, name)) }
 
-// examplePlugin is testutil.ExamplePlugin with its binary copied while no
-// process is forked (syscall.ForkLock): the tests run in parallel, and a
-// child another test forks while the copy is open for writing holds it
-// open until its own exec, so the plugin's start fails with "text file
-// busy" (golang/go#22315).
+// examplePlugin lays out examples/<name> as testutil.ExamplePlugin does,
+// with its binary written while no process is forked (syscall.ForkLock):
+// the tests run in parallel, and a child another test forks while the copy
+// is open for writing holds it open until its own exec, so the plugin's
+// start fails with "text file busy" (golang/go#22315). Only the write is
+// under the lock: a build (testutil.Binary) forks, and holding the lock
+// around it deadlocked against another test's build.
 func examplePlugin(t *testing.T, name string) string {
 	t.Helper()
-	testutil.Binary(t, "examples/"+name) // built before the lock: go build is a fork
+	manifest, err := os.ReadFile(filepath.Join(testutil.ModuleRoot(t), "examples", name, "reasonix-plugin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(testutil.Binary(t, "examples/"+name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), name)
+	if err := os.MkdirAll(filepath.Join(root, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "reasonix-plugin.json"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "bin", name)
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	syscall.ForkLock.Lock()
-	defer syscall.ForkLock.Unlock()
-	return testutil.ExamplePlugin(t, name)
+	err = os.WriteFile(bin, data, 0o755)
+	syscall.ForkLock.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // installB is install for benchmarks.
