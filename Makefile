@@ -16,7 +16,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -88,16 +88,21 @@ deps:
 	fi
 
 ## mcp-servers: the MCP reference servers from npm (server-everything, server-filesystem) at the
-## versions pinned in testdata/mcp-servers/package-lock.json, for the tests
-MCP_SERVERS := testdata/mcp-servers
-mcp-servers: $(MCP_SERVERS)/node_modules/.package-lock.json
-$(MCP_SERVERS)/node_modules/.package-lock.json: $(MCP_SERVERS)/package-lock.json
+## versions pinned in testdata/mcp-servers/package-lock.json, and the official MCP conformance
+## runner pinned in testdata/mcp-conformance, for the tests
+MCP_SERVERS     := testdata/mcp-servers
+MCP_CONFORMANCE := testdata/mcp-conformance
+mcp-servers: $(MCP_SERVERS)/node_modules/.package-lock.json $(MCP_CONFORMANCE)/node_modules/.package-lock.json
+node-npm:
 	@if ! command -v node >/dev/null || ! command -v npm >/dev/null; then \
 		echo "installing: nodejs npm"; \
 		SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm; \
 	fi
+$(MCP_SERVERS)/node_modules/.package-lock.json: $(MCP_SERVERS)/package-lock.json | node-npm
 	cd $(MCP_SERVERS) && npm ci --no-audit --no-fund --loglevel=error
+$(MCP_CONFORMANCE)/node_modules/.package-lock.json: $(MCP_CONFORMANCE)/package-lock.json | node-npm
+	cd $(MCP_CONFORMANCE) && npm ci --no-audit --no-fund --loglevel=error
 
 build:
 	@mkdir -p $(BIN)
