@@ -22,6 +22,11 @@ type MCPServer struct {
 	Err                     string
 	Stderr                  []string // the last lines it wrote to stderr
 	Tools                   []MCPTool
+	// Enabled: it starts with the chat.
+	Enabled bool
+	// Entry is the user's own entry (mcp.json), which the window edits;
+	// nil for a plugin package's server.
+	Entry *MCPEntry
 }
 
 // MCPTool is one tool of a server and whether the model is offered it.
@@ -63,6 +68,7 @@ type MCPServers struct {
 	details  *fyne.Container
 	restart  *widget.Button
 	errs     func(error)
+	editing  *entryForm // the add/edit form last opened (mcpservers_edit.go)
 }
 
 // ShowMCPServers opens the window over src; onError shows a failure to the
@@ -87,7 +93,12 @@ func ShowMCPServers(app fyne.App, b *uikit.Bridge, src MCPSource, onError func(e
 	w.list.OnSelected = func(i widget.ListItemID) { w.selected = i; w.showSelected() }
 	w.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), w.restartSelected)
 	w.restart.Disable()
-	top := container.NewHBox(widget.NewLabel("Servers from mcp.json and plugin packages"), layout.NewSpacer(), w.restart)
+	top := container.NewHBox(widget.NewLabel("Servers from mcp.json and plugin packages"), layout.NewSpacer())
+	if w.editor() != nil {
+		top.Add(widget.NewButtonWithIcon("Add…", theme.ContentAddIcon(), func() { w.showEdit(nil) }))
+		top.Add(widget.NewButtonWithIcon("Import…", theme.FolderOpenIcon(), w.showImport))
+	}
+	top.Add(w.restart)
 	split := container.NewHSplit(w.list, container.NewVScroll(container.NewPadded(w.details)))
 	split.Offset = 0.3
 	w.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split))
@@ -111,6 +122,22 @@ func (w *MCPServers) Window() fyne.Window { return w.win }
 // Raise brings the window to the front.
 func (w *MCPServers) Raise() { w.win.RequestFocus() }
 
+// SelectServer shows the named server's details, reporting whether it is
+// listed (UI goroutine).
+func (w *MCPServers) SelectServer(name string) bool {
+	for i, s := range w.servers {
+		if s.Name == name {
+			// The list does not call OnSelected for the row it already
+			// has selected (a reload may have cleared the details).
+			w.list.Select(i)
+			w.selected = i
+			w.showSelected()
+			return true
+		}
+	}
+	return false
+}
+
 // reload reads the servers again, keeping the selection by name (UI
 // goroutine).
 func (w *MCPServers) reload() {
@@ -128,6 +155,7 @@ func (w *MCPServers) reload() {
 		}
 	}
 	w.selected = -1
+	w.list.UnselectAll() // else a click on the row that was selected does nothing
 	w.showSelected()
 }
 
@@ -136,7 +164,7 @@ func (w *MCPServers) showSelected() {
 	w.details.RemoveAll()
 	if w.selected < 0 || w.selected >= len(w.servers) {
 		w.restart.Disable()
-		w.details.Add(widget.NewLabel("No MCP servers: add one with reasonix-desktop mcp add, or install a plugin that brings one."))
+		w.details.Add(widget.NewLabel("No MCP servers: add one here or with reasonix-desktop mcp add, import them\nfrom a Claude Desktop config or a .mcp.json, or install a plugin that brings one."))
 		return
 	}
 	s := w.servers[w.selected]
@@ -144,7 +172,12 @@ func (w *MCPServers) showSelected() {
 	title := widget.NewLabel(termsafe.Visible(s.Name))
 	title.TextStyle.Bold = true
 	w.details.Add(title)
-	w.details.Add(widget.NewLabel(fmt.Sprintf("%s · %s · from %s", s.State, s.Transport, termsafe.Visible(s.Source))))
+	state := s.State
+	if s.Entry != nil && s.Entry.Disabled && s.State != "ready" && s.State != "starting" {
+		state = "off" // kept in mcp.json, not started: not a failure
+	}
+	w.details.Add(widget.NewLabel(fmt.Sprintf("%s · %s · from %s", state, s.Transport, termsafe.Visible(s.Source))))
+	w.details.Add(w.editButtons(s))
 	if s.Err != "" {
 		e := widget.NewLabel(termsafe.Visible(s.Err))
 		e.Wrapping, e.Importance = fyne.TextWrapWord, widget.DangerImportance
