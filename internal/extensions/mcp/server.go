@@ -249,7 +249,7 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 		}
 		return t, nil, nil
 	case TypeSSE:
-		return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: httpClient(s.cfg.Headers)}, nil, nil
+		return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.sseClient()}, nil, nil
 	}
 	path, err := s.resolve()
 	if err != nil {
