@@ -21,6 +21,9 @@ import (
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
 )
 
+// The tests run in parallel but TestFailurePolicy: each starts its own
+// plugins, folders and runtime, and their time is mostly waiting on plugin
+// processes.
 func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
 
 // spec describes one misbehave plugin of a test generation.
@@ -132,6 +135,7 @@ func toolBefore(cmd string) intercept.Call {
 }
 
 func TestOrderIsPriorityThenName(t *testing.T) {
+	t.Parallel()
 	w := start(t,
 		spec{name: "delta", priority: 10},
 		spec{name: "alpha", priority: 0},
@@ -150,6 +154,7 @@ func TestOrderIsPriorityThenName(t *testing.T) {
 }
 
 func TestDecisions(t *testing.T) {
+	t.Parallel()
 	w := start(t,
 		spec{name: "a-rewriter", priority: 1, decide: map[string]any{"tool.before": map[string]any{
 			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"ls -la"}`}}}},
@@ -186,6 +191,7 @@ func TestDecisions(t *testing.T) {
 }
 
 func TestReplaceIsSeenByTheNextInterceptor(t *testing.T) {
+	t.Parallel()
 	w := start(t,
 		spec{name: "a", decide: map[string]any{"tool.before": map[string]any{
 			"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"echo safe"}`}}}},
@@ -204,6 +210,8 @@ func TestReplaceIsSeenByTheNextInterceptor(t *testing.T) {
 	}
 }
 
+// Not parallel: its plugin has a 200 ms timeout that the cases other than
+// "timeout" must answer within, and runs alone before the parallel tests.
 func TestFailurePolicy(t *testing.T) {
 	badReplacement := map[string]any{"tool.before": map[string]any{"decision": "replace", "replacement": map[string]any{"name": ""}}}
 	allowAtToolBefore := map[string]any{"tool.before": map[string]any{"decision": "allow"}}
@@ -266,6 +274,7 @@ func TestFailurePolicy(t *testing.T) {
 }
 
 func TestTimeoutDiscardsTheLateAnswer(t *testing.T) {
+	t.Parallel()
 	// A response the host no longer waits for has no method in the tap:
 	// that is the late answer reaching the host.
 	arrived := make(chan struct{})
@@ -296,6 +305,7 @@ func TestTimeoutDiscardsTheLateAnswer(t *testing.T) {
 }
 
 func TestSlotOwnerHasTheFinalSay(t *testing.T) {
+	t.Parallel()
 	sp := intercept.Call{Point: protocol.HookSystemPromptBuild, Payload: &protocol.SystemPromptPayload{Prompt: "base", WorkspaceRoot: "/w"}}
 	w := start(t,
 		spec{name: "chain", points: []string{"system_prompt.build"}, decide: map[string]any{"system_prompt.build": map[string]any{
@@ -332,6 +342,7 @@ func TestSlotOwnerHasTheFinalSay(t *testing.T) {
 }
 
 func TestToolSlotFollowsTheToolName(t *testing.T) {
+	t.Parallel()
 	w := start(t, spec{name: "owner", points: []string{}, slots: []string{"tool:run_command"}, decide: map[string]any{
 		"tool.before": map[string]any{"decision": "replace", "replacement": map[string]any{"name": "run_command", "arguments": `{"command":"true"}`}}}})
 	res, err := w.chain.Run(context.Background(), toolBefore("ls"))
@@ -353,6 +364,7 @@ func bigToolCall(size int) intercept.Call {
 }
 
 func TestContentRefsRoundTripBothWays(t *testing.T) {
+	t.Parallel()
 	for _, size := range []int{100 << 10, 1 << 20, 79 << 20 / 10} {
 		for _, byRef := range []bool{false, true} {
 			name := map[bool]string{false: "inline back", true: "by reference back"}[byRef]
@@ -376,6 +388,7 @@ func TestContentRefsRoundTripBothWays(t *testing.T) {
 }
 
 func TestOversizedPayloadIsRefused(t *testing.T) {
+	t.Parallel()
 	w := start(t, spec{name: "echo", decide: map[string]any{"tool.before": map[string]any{"echo": true}}})
 	_, err := w.chain.Run(context.Background(), bigToolCall(8<<20+1))
 	if protocol.ReasonOf(err) != protocol.ReasonFrameTooLarge {
@@ -384,6 +397,7 @@ func TestOversizedPayloadIsRefused(t *testing.T) {
 }
 
 func TestLyingChecksumIsAProtocolError(t *testing.T) {
+	t.Parallel()
 	w := start(t, spec{name: "liar", required: true, decide: map[string]any{"tool.before": map[string]any{"echo": true, "byRef": true, "lieSha": true}}})
 	_, err := w.chain.Run(context.Background(), bigToolCall(100<<10))
 	if protocol.ReasonOf(err) != protocol.ReasonProtocolError || !strings.Contains(err.Error(), "sha256") {
@@ -392,6 +406,7 @@ func TestLyingChecksumIsAProtocolError(t *testing.T) {
 }
 
 func TestEventsFanOutWithoutBlocking(t *testing.T) {
+	t.Parallel()
 	w := start(t,
 		spec{name: "watcher", points: []string{"session.save"}},
 		spec{name: "owner", points: []string{}, slots: []string{"session_policy"}},
@@ -458,6 +473,7 @@ func jsonEqual(a, b json.RawMessage) bool {
 }
 
 func TestAnEvictedRefIsAProtocolError(t *testing.T) {
+	t.Parallel()
 	w := start(t, spec{name: "hoarder", required: true, decide: map[string]any{"tool.before": map[string]any{"echo": true, "byRef": true, "firstRef": true}}})
 	call := bigToolCall(70 << 10)
 	for i := 0; i < 64; i++ { // the first ref stays in the store for 64 objects

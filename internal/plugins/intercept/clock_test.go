@@ -81,6 +81,7 @@ func chainOf(t *testing.T, p *slowPlugin, required bool) *intercept.Chain {
 // is skipped after exactly 5 s, and its answer, when it comes, changes
 // nothing: the next run continues without asking it.
 func TestInterceptDefaultTimeoutSkipsAnOptionalPlugin(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		p := &slowPlugin{delay: 6 * time.Second, decision: protocol.DecisionBlock}
 		chain := chainOf(t, p, false)
@@ -108,6 +109,7 @@ func TestInterceptDefaultTimeoutSkipsAnOptionalPlugin(t *testing.T) {
 // A required plugin's timeout fails the operation, naming the plugin; the
 // default is 5 s at tool.before and 30 s at the other points.
 func TestInterceptDefaultTimeoutFailsARequiredPlugin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		call intercept.Call
 		want time.Duration
