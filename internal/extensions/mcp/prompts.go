@@ -227,12 +227,9 @@ func firstNonEmpty(v ...string) string {
 	return ""
 }
 
-// refreshPrompts re-lists the prompts after notifications/prompts/list_changed.
-func (s *server) refreshPrompts() {
-	session, err := s.live()
-	if err != nil {
-		return
-	}
+// refreshPrompts re-lists session's prompts after
+// notifications/prompts/list_changed.
+func (s *server) refreshPrompts(session *sdk.ClientSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.m.opts.Handshake)
 	defer cancel()
 	prompts, err := s.listPrompts(ctx, session)

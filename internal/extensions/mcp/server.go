@@ -50,6 +50,10 @@ type server struct {
 	// within the restart budget (restarts, the times of the last ones).
 	crashed  bool
 	restarts []time.Time
+	// pending: lists that changed while pendingFor was starting
+	// (listchanged.go).
+	pendingFor *sdk.ClientSession
+	pending    lists
 
 	progress sync.Map // progress token → func(Progress)
 	elicits  *elicitGate
@@ -128,12 +132,11 @@ func (s *server) connect(ctx context.Context, gen int) error {
 	copts := &sdk.ClientOptions{
 		Logger:                      s.m.log.With("server", s.cfg.Name),
 		ElicitationHandler:          s.elicit,
-		ToolListChangedHandler:      func(context.Context, *sdk.ToolListChangedRequest) { go s.refresh() },
-		PromptListChangedHandler:    func(context.Context, *sdk.PromptListChangedRequest) { go s.refreshPrompts() },
 		ProgressNotificationHandler: s.onProgress,
 		Capabilities:                rootsCapability(),
 	}
 	s.offerSampling(copts)
+	s.listChangedHandlers(copts)
 	client := sdk.NewClient(&sdk.Implementation{Name: "reasonix-desktop", Version: "1"}, copts)
 	s.m.offerRoots(client)
 	transport, child, err := s.transport(ctx)
@@ -183,7 +186,11 @@ func (s *server) connect(ctx context.Context, gen int) error {
 	s.session, s.child, s.tools, s.prompts, s.state, s.err = session, child, tools, prompts, StateReady, nil
 	s.endLife, s.end, s.crashed = endLife, &ending{done: make(chan struct{})}, false
 	s.wakeLocked()
+	changed := s.takePendingLocked(session)
 	s.mu.Unlock()
+	if changed != 0 {
+		go s.relist(session, changed)
+	}
 	s.m.changed()
 	go s.watch(session, gen)
 	return nil
@@ -356,14 +363,8 @@ func (s *server) tool(t *sdk.Tool) Tool {
 	return out
 }
 
-// refresh re-lists the tools after notifications/tools/list_changed.
-func (s *server) refresh() {
-	s.mu.Lock()
-	session := s.session
-	s.mu.Unlock()
-	if session == nil {
-		return
-	}
+// refresh re-lists session's tools after notifications/tools/list_changed.
+func (s *server) refresh(session *sdk.ClientSession) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.m.opts.Handshake)
 	defer cancel()
 	tools, err := s.list(ctx, session)
