@@ -187,3 +187,30 @@ func TestMCPImport(t *testing.T) {
 		t.Fatalf("mcp.json after the import:\n%s", b)
 	}
 }
+
+// A server's sampling request reaches the chat's model only when the user
+// approves it: the question names the server and shows its messages, the
+// model's reply goes back to the server; declined, the server is told so
+// and the model is not asked.
+func TestHeadlessChatRoutesSamplingToTheModelWithApproval(t *testing.T) {
+	h := mcpChatHost(t)
+	call := `call mcp__ev__trigger-sampling-request {"prompt":"hello sampler","maxTokens":50}`
+	// The tool call's approval, then the sampling request's.
+	r := h.echoChat("o\no\n", "--prompt", call)
+	out := r.stdout + r.stderr
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, out)
+	}
+	for _, w := range []string{"Allow MCP server ev to use the model plugin/echo-provider/echo/echo-1 with",
+		"system: You are a helpful test server.", "user: Resource trigger-sampling-request context: hello sampler",
+		"LLM sampling result:", `"text": "Echo: Resource trigger-sampling-request context: hello sampler"`} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+	r = h.echoChat("o\nn\n", "--prompt", call)
+	out = r.stdout + r.stderr
+	if strings.Contains(out, "LLM sampling result:") || !strings.Contains(out, "declined the sampling request") {
+		t.Errorf("a declined sampling request: %d\n%s", r.code, out)
+	}
+}

@@ -58,7 +58,7 @@ func (c *Core) startMCP(ctx context.Context, cfg MCPConfig) *chatMCP {
 		warn = func(string) {}
 	}
 	m := mcp.NewManager(mcp.Options{Log: c.log, Handshake: cfg.Handshake, Roots: []string{c.cfg.Workspace},
-		Notice: warn, Elicit: elicitor{ask: c.fe.Prompt}})
+		Notice: warn, Elicit: elicitor{ask: c.fe.Prompt}, Sample: c.sample})
 	cm := &chatMCP{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(c.cfg.Layout.Root, mcp.DisabledFileName)}}
 	off, err := cm.disabled.Load()
 	if err != nil {
