@@ -87,12 +87,26 @@ func newToolView(d *env) *toolView {
 
 func (v *toolView) object() fyne.CanvasObject { return v.obj }
 
+// toolTitle is the card's title: the tool's full name, which is what is
+// approved, and for an MCP tool (mcp__<server>__<tool>) the server that
+// runs it, said in words. A server's name has no "__" (mcpspec.CheckName),
+// so the first one after the prefix ends it.
+func toolTitle(name string) string {
+	title := termsafe.Visible(name)
+	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
+		if server, tool, ok := strings.Cut(rest, "__"); ok && server != "" && tool != "" {
+			title += "  ·  MCP server " + termsafe.Visible(server)
+		}
+	}
+	return title
+}
+
 func (v *toolView) bind(r *row) {
 	v.r = r
 	c := r.snap.call
 	// What is approved is shown as it is: bidi overrides and zero-width
 	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
-	v.title.SetText(termsafe.Visible(c.Name))
+	v.title.SetText(toolTitle(c.Name))
 	v.state.Importance = stateImportance(c.State)
 	v.state.SetText("• " + string(c.State))
 	v.args.SetText(termsafe.Visible(c.Arguments))
