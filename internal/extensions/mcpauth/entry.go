@@ -136,6 +136,7 @@ func (e *entry) Token() (*oauth2.Token, error) {
 			e.a.cfg.Log.Info("an MCP token could not be refreshed early; it is used until it expires", "url", e.key, "error", redact.String(err.Error()))
 			return cloneToken(t), nil
 		}
+		e.forgetIfDeadLocked(err)
 		return nil, err
 	}
 	return cloneToken(nt), nil
@@ -152,7 +153,23 @@ func (e *entry) forceRefresh() error {
 		return errors.New("no refresh token")
 	}
 	_, err := e.refreshLocked()
+	e.forgetIfDeadLocked(err)
 	return err
+}
+
+// forgetIfDeadLocked drops a sign-in the authorization server ended (it
+// refused the refresh token: invalid_grant), so Status says so and the
+// next 401 asks the user instead of retrying a dead token.
+func (e *entry) forgetIfDeadLocked(err error) {
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) || re.ErrorCode != "invalid_grant" {
+		return
+	}
+	e.rec = nil
+	if err := deleteSecret(e.a.cfg.Secrets, "token "+e.key); err != nil {
+		e.a.cfg.Log.Warn("an ended MCP sign-in could not be removed", "url", e.key, "error", redact.String(err.Error()))
+	}
+	e.a.cfg.Log.Info("an MCP sign-in ended: the authorization server refused its refresh", "url", e.key)
 }
 
 // refreshLocked gets a new access token: with the refresh token, or for

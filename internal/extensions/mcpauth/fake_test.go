@@ -23,12 +23,13 @@ type fakeAuth struct {
 	as *httptest.Server // the authorization server
 	rs *httptest.Server // the MCP server; its endpoint is rs.URL + "/mcp"
 
-	mu        sync.Mutex
-	expiresIn int             // seconds; 0: no expiry given
-	valid     map[string]bool // access tokens the MCP server takes
-	refreshes int             // refresh_token grants answered
-	codes     int             // authorization_code grants answered
-	n         int
+	mu          sync.Mutex
+	expiresIn   int             // seconds; 0: no expiry given
+	valid       map[string]bool // access tokens the MCP server takes
+	refreshes   int             // refresh_token grants answered
+	codes       int             // authorization_code grants answered
+	deadRefresh bool            // refresh tokens are refused (the user revoked the app)
+	n           int
 }
 
 func newFakeAuth(t *testing.T, expiresIn int) *fakeAuth {
@@ -86,8 +87,7 @@ func (f *fakeAuth) serveAS(w http.ResponseWriter, r *http.Request) {
 		_ = json.NewDecoder(r.Body).Decode(&md)
 		md["client_id"] = "client-1"
 		md["token_endpoint_auth_method"] = "none"
-		w.WriteHeader(http.StatusCreated)
-		writeJSON(w, md)
+		writeJSONStatus(w, http.StatusCreated, md)
 	case "/authorize":
 		q := r.URL.Query()
 		if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" {
@@ -112,15 +112,13 @@ func (f *fakeAuth) serveAS(w http.ResponseWriter, r *http.Request) {
 		case "authorization_code":
 			f.codes++
 		case "refresh_token":
-			if !strings.HasPrefix(r.PostForm.Get("refresh_token"), "refresh-") {
-				w.WriteHeader(http.StatusBadRequest)
-				writeJSON(w, map[string]any{"error": "invalid_grant"})
+			if f.deadRefresh || !strings.HasPrefix(r.PostForm.Get("refresh_token"), "refresh-") {
+				writeJSONStatus(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
 				return
 			}
 			f.refreshes++
 		default:
-			w.WriteHeader(http.StatusBadRequest)
-			writeJSON(w, map[string]any{"error": "unsupported_grant_type"})
+			writeJSONStatus(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
 			return
 		}
 		f.n++
@@ -142,15 +140,20 @@ func (f *fakeAuth) counts() (codes, refreshes int) {
 	return f.codes, f.refreshes
 }
 
-// revokeAll makes the MCP server refuse every token issued so far.
-func (f *fakeAuth) revokeAll() {
+// revokeAll makes the MCP server refuse every token issued so far; and
+// with refresh, the authorization server every refresh token too.
+func (f *fakeAuth) revokeAll(refresh bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.valid = map[string]bool{}
+	f.deadRefresh = refresh
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func writeJSON(w http.ResponseWriter, v any) { writeJSONStatus(w, http.StatusOK, v) }
+
+func writeJSONStatus(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
 	_ = json.NewEncoder(w).Encode(v)
 }
 

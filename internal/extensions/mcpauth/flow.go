@@ -160,7 +160,8 @@ func callbackHandler(name string, results chan<- callback) http.Handler {
 }
 
 // probe asks the server to initialize without a token, to get the 401 a
-// sign-in starts from (SignIn has no failed request of its own).
+// sign-in starts from (SignIn has no failed request of its own); an
+// endpoint that takes no POST is asked for its SSE stream instead.
 func probe(ctx context.Context, hc *http.Client, serverURL string) (*http.Request, *http.Response, error) {
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"reasonix-desktop","version":"sign-in"}}}`
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, serverURL, bytes.NewReader([]byte(body)))
@@ -172,6 +173,21 @@ func probe(ctx context.Context, hc *http.Client, serverURL string) (*http.Reques
 	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ask the server: %w", err)
+	}
+	switch resp.StatusCode {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusBadRequest:
+		// Not a Streamable HTTP endpoint: an SSE server's is a GET stream.
+		get, err := http.NewRequestWithContext(ctx, http.MethodGet, serverURL, nil)
+		if err != nil {
+			return req, resp, nil
+		}
+		get.Header.Set("Accept", "text/event-stream")
+		gresp, err := hc.Do(get)
+		if err != nil {
+			return req, resp, nil
+		}
+		resp.Body.Close()
+		return get, gresp, nil
 	}
 	if resp.StatusCode/100 == 2 {
 		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {

@@ -160,7 +160,7 @@ func (a *Auth) SignIn(ctx context.Context, name, serverURL string) error {
 		return fmt.Errorf("sign in to %s: %w", name, err)
 	}
 	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden {
-		drain(resp)
+		drain(resp) // an SSE stream too: closing it ends it
 		if resp.StatusCode/100 == 2 {
 			return fmt.Errorf("sign in to %s: %w", name, ErrNotRequired)
 		}

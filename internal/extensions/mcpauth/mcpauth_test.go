@@ -196,12 +196,33 @@ func TestRefusedTokenIsRefreshed(t *testing.T) {
 	if err := r.auth(false).SignIn(context.Background(), "fake", r.f.endpoint()); err != nil {
 		t.Fatal(err)
 	}
-	r.f.revokeAll()
+	r.f.revokeAll(false)
 	if err := call(t, r.auth(false), r.f.endpoint()); err != nil {
 		t.Fatal(err)
 	}
 	if _, refreshes := r.f.counts(); refreshes != 1 || r.b.count() != 1 {
 		t.Fatalf("refreshes %d, browser %d", refreshes, r.b.count())
+	}
+}
+
+// A sign-in the authorization server ended (its refresh token refused)
+// is forgotten: Status says signed out, the store holds nothing, and the
+// connection is refused with what to do.
+func TestEndedSignInIsForgotten(t *testing.T) {
+	r := newRig(t, 3600)
+	if err := r.auth(false).SignIn(context.Background(), "fake", r.f.endpoint()); err != nil {
+		t.Fatal(err)
+	}
+	r.f.revokeAll(true)
+	a := r.auth(false)
+	if err := call(t, a, r.f.endpoint()); !errors.Is(err, mcpauth.ErrSignInRequired) {
+		t.Fatalf("got %v", err)
+	}
+	if st, err := a.Status("fake", r.f.endpoint()); err != nil || st.SignedIn {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	if _, ok := savedRecord(t, r.store, r.f.endpoint()); ok {
+		t.Fatal("the ended sign-in is still saved")
 	}
 }
 
@@ -278,14 +299,20 @@ func TestSignInOnDemandOnce(t *testing.T) {
 	}
 }
 
+// Sign in to a server that wants none says so, for a Streamable HTTP
+// server and for an SSE one (whose endpoint takes no POST).
 func TestSignInToAnOpenServer(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "open", Version: "1"}, nil)
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
-	ts := httptest.NewServer(h)
-	defer ts.Close()
-	a := mcpauth.New(mcpauth.Config{Secrets: secrets.Open(secrets.Options{Dir: t.TempDir(), Mode: secrets.ModeFile}), OpenBrowser: func(string) error { return errors.New("not wanted") }})
-	if err := a.SignIn(context.Background(), "open", ts.URL); !errors.Is(err, mcpauth.ErrNotRequired) {
-		t.Fatalf("got %v", err)
+	for name, h := range map[string]http.Handler{
+		"streamable": mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil),
+		"sse":        mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil),
+	} {
+		ts := httptest.NewServer(h)
+		a := mcpauth.New(mcpauth.Config{Secrets: secrets.Open(secrets.Options{Dir: t.TempDir(), Mode: secrets.ModeFile}), OpenBrowser: func(string) error { return errors.New("not wanted") }})
+		if err := a.SignIn(context.Background(), "open", ts.URL); !errors.Is(err, mcpauth.ErrNotRequired) {
+			t.Errorf("%s: got %v", name, err)
+		}
+		ts.Close()
 	}
 }
 
