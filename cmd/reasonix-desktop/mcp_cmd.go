@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"net/url"
+	"os/exec"
+	"runtime"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -27,6 +30,8 @@ const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
   remove NAME                                     remove a server
   enable NAME | disable NAME                      start it with chats, or keep it
                                                   in mcp.json without starting it
+  login NAME | logout NAME                        sign in to a remote server (the browser
+                                                  opens) or forget its sign-in
   import [--dry-run] FILE                         add the servers of a Claude Desktop
                                                   claude_desktop_config.json or a
                                                   .mcp.json (a name you have is kept)
@@ -77,7 +82,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fs.BoolVar(&asJSON, "json", false, "print JSON")
 	case "import":
 		fs.BoolVar(&dryRun, "dry-run", false, "say what would be added, change nothing")
-	case "remove", "enable", "disable", "tools", "call":
+	case "remove", "enable", "disable", "login", "logout", "tools", "call":
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, mcpUsage)
 		return 0
@@ -110,6 +115,16 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		err = withName(positional, func(name string) error { return agent.SetMCPServerEnabled(layout, name, sub == "enable") })
 	case "import":
 		err = mcpImport(layout, positional, dryRun, stdout)
+	case "login":
+		err = withName(positional, func(name string) error {
+			if err := agent.SignInMCPServer(ctx, layout, name, agent.MCPAuthOptions{OpenBrowser: browserOn(stderr)}); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "signed in to %s\n", safe(name))
+			return nil
+		})
+	case "logout":
+		err = withName(positional, func(name string) error { return agent.SignOutMCPServer(layout, name) })
 	case "list":
 		err = mcpList(ctx, layout, stdout, asJSON)
 	case "tools":
@@ -182,7 +197,37 @@ func start(ctx context.Context, layout agent.Layout, prompt func(context.Context
 		return nil, err
 	}
 	wd, _ := os.Getwd()
-	return agent.StartMCPServers(ctx, layout, agent.MCPRunOptions{Workdir: wd, Handshake: handshake, Prompt: prompt})
+	// The user is at the terminal: a server that asks for a sign-in gets
+	// it there and then, the page's address printed and the browser tried.
+	return agent.StartMCPServers(ctx, layout, agent.MCPRunOptions{Workdir: wd, Handshake: handshake, Prompt: prompt,
+		Auth: agent.MCPAuthOptions{OpenBrowser: browserOn(os.Stderr), OnDemand: true}})
+}
+
+// browserOn opens a sign-in page: its address is printed first (a machine
+// without a desktop, or an opener that fails, still lets the user copy
+// it), then the system's opener is tried.
+func browserOn(w io.Writer) func(string) error {
+	return func(u string) error {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "https" && p.Scheme != "http") {
+			return fmt.Errorf("the sign-in page %q is not an http(s) address", safe(u))
+		}
+		fmt.Fprintf(w, "sign in at: %s\n", safe(u))
+		var cmd *exec.Cmd
+		switch runtime.GOOS {
+		case "darwin":
+			cmd = exec.Command("open", u)
+		case "windows":
+			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
+		default:
+			cmd = exec.Command("xdg-open", u)
+		}
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintf(w, "(could not open a browser: %v; open the address above)\n", err)
+			return nil // the printed address is the way in
+		}
+		go cmd.Wait() // reap the opener
+		return nil
+	}
 }
 
 // HandshakeEnv overrides the 5 s bound on a server's start (a slow
@@ -205,7 +250,8 @@ func handshakeOverride() (time.Duration, error) {
 // mcpConfig is how a chat runs its MCP servers: the handshake override,
 // and what did not start told on stderr as a warning.
 func mcpConfig(stderr io.Writer) (agent.MCPConfig, error) {
-	cfg := agent.MCPConfig{Warn: func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) }}
+	cfg := agent.MCPConfig{Warn: func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) },
+		OpenBrowser: browserOn(stderr)} // the window's Sign in
 	d, err := handshakeOverride()
 	cfg.Handshake = d
 	return cfg, err

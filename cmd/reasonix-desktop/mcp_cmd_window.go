@@ -3,6 +3,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop"
@@ -17,6 +19,7 @@ type mcpWindowSource struct{ core *agent.Core }
 var (
 	_ desktop.MCPSource = mcpWindowSource{}
 	_ dialogs.MCPEditor = mcpWindowSource{}
+	_ dialogs.MCPSignIn = mcpWindowSource{}
 )
 
 func (s mcpWindowSource) Servers() []desktop.MCPServer {
@@ -77,3 +80,11 @@ func (s mcpWindowSource) Import(path string) (dialogs.MCPImportPreview, error) {
 	imp, err := s.core.ImportMCPServers(path)
 	return previewOf(imp, true), err
 }
+
+// SignIn runs the browser flow (bounded by mcpauth's sign-in timeout) and
+// starts the server again with its token.
+func (s mcpWindowSource) SignIn(name string) error {
+	return s.core.SignInMCPServer(context.Background(), name)
+}
+
+func (s mcpWindowSource) SignOut(name string) error { return s.core.SignOutMCPServer(name) }

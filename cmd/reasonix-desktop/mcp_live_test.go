@@ -214,3 +214,18 @@ func TestHeadlessChatRoutesSamplingToTheModelWithApproval(t *testing.T) {
 		t.Errorf("a declined sampling request: %d\n%s", r.code, out)
 	}
 }
+
+// mcp login says when there is nothing to sign in to: a server that runs
+// on this machine, or a name that is not configured.
+func TestMCPLoginNamesWhatCannotSignIn(t *testing.T) {
+	h := newHost(t)
+	if r := h.run("", "mcp", "add", "local", "--", "srv"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if r := h.run("", "mcp", "login", "local"); r.code != 1 || !strings.Contains(r.stderr, "runs on this machine (stdio): there is nothing to sign in to") {
+		t.Errorf("login to a stdio server: %d %s", r.code, r.stderr)
+	}
+	if r := h.run("", "mcp", "logout", "nope"); r.code != 1 || !strings.Contains(r.stderr, `no mcp server "nope"`) {
+		t.Errorf("logout of an unknown server: %d %s", r.code, r.stderr)
+	}
+}

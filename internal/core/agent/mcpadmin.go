@@ -133,6 +133,9 @@ type MCPRunOptions struct {
 	// Prompt, if set, asks a server's elicitation (a form, one question
 	// per field on the terminal), titled with the server; nil declines them.
 	Prompt func(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool)
+	// Auth signs in to remote servers (the one-off commands set OnDemand:
+	// the user is at the terminal to finish a sign-in a 401 asks for).
+	Auth MCPAuthOptions
 }
 
 // StartMCPServers runs the user's servers and the enabled packages', and
@@ -147,7 +150,8 @@ func StartMCPServers(ctx context.Context, layout Layout, opts MCPRunOptions) (*M
 	if len(servers) == 0 {
 		return nil, ErrNoMCPServers
 	}
-	mo := mcp.Options{Handshake: opts.Handshake, Roots: []string{opts.Workdir}}
+	mo := mcp.Options{Handshake: opts.Handshake, Roots: []string{opts.Workdir},
+		OAuth: oauthFor(newMCPAuth(secretsOf(layout, opts.Auth.Log), opts.Auth))}
 	if opts.Prompt != nil {
 		mo.Elicit = elicitor{ask: opts.Prompt}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/gate"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/mcpauth"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -32,6 +33,9 @@ type MCPConfig struct {
 	// by Handshake, so the first turn has their tools (the terminal). The
 	// window never waits: a server that starts later joins the next turn.
 	WaitStarted bool
+	// OpenBrowser shows the user a remote server's sign-in page (the
+	// window's Sign in); nil: only saved sign-ins are used.
+	OpenBrowser func(url string) error
 	// Warn is told, in words, what did not load or start: a broken
 	// servers file, a package's bad entry, a failed start when Open waits
 	// for them, a server declined for asking too often. Unredacted: the
@@ -49,6 +53,8 @@ type chatMCP struct {
 
 	// live is how the running set follows mcp.json (mcplive.go).
 	live mcpLive
+	// auth signs in to the remote servers (mcpsignin.go).
+	auth *mcpauth.Auth
 }
 
 // startMCP starts the chat's servers in the background (Open).
@@ -57,9 +63,10 @@ func (c *Core) startMCP(ctx context.Context, cfg MCPConfig) *chatMCP {
 	if warn == nil {
 		warn = func(string) {}
 	}
+	a := newMCPAuth(c.keys.store, MCPAuthOptions{OpenBrowser: cfg.OpenBrowser, Log: c.log})
 	m := mcp.NewManager(mcp.Options{Log: c.log, Handshake: cfg.Handshake, Roots: []string{c.cfg.Workspace},
-		Notice: warn, Elicit: elicitor{ask: c.fe.Prompt}, Sample: c.sample})
-	cm := &chatMCP{m: m, disabled: mcp.DisabledStore{Path: filepath.Join(c.cfg.Layout.Root, mcp.DisabledFileName)}}
+		Notice: warn, Elicit: elicitor{ask: c.fe.Prompt}, Sample: c.sample, OAuth: oauthFor(a)})
+	cm := &chatMCP{m: m, auth: a, disabled: mcp.DisabledStore{Path: filepath.Join(c.cfg.Layout.Root, mcp.DisabledFileName)}}
 	off, err := cm.disabled.Load()
 	if err != nil {
 		warn(err.Error())

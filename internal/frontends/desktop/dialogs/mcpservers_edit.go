@@ -58,6 +58,41 @@ type MCPEditor interface {
 	Import(path string) (MCPImportPreview, error)
 }
 
+// MCPSignIn is a source that signs in to remote servers (OAuth). SignIn
+// opens the browser and returns once the user finished there (or the
+// sign-in timed out); both start the server again.
+type MCPSignIn interface {
+	SignIn(name string) error
+	SignOut(name string) error
+}
+
+// signInButtons are a remote server's Sign in and Sign out.
+func (w *MCPServers) signInButtons(s MCPServer) []fyne.CanvasObject {
+	si, ok := w.src.(MCPSignIn)
+	if !ok || s.Transport == "stdio" || s.Transport == "" {
+		return nil
+	}
+	name := s.Name
+	in := widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() {
+		go func() {
+			err := si.SignIn(name)
+			w.b.Post(func() {
+				if err != nil {
+					if w.errs != nil {
+						w.errs(err)
+					}
+					return
+				}
+				dialog.ShowInformation("MCP servers", "Signed in to "+termsafe.Visible(name)+".", w.win)
+			})
+		}()
+	})
+	out := widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() {
+		w.background(func() error { return si.SignOut(name) })
+	})
+	return []fyne.CanvasObject{in, out}
+}
+
 // editor is the source's MCPEditor, nil when it has none.
 func (w *MCPServers) editor() MCPEditor {
 	ed, _ := w.src.(MCPEditor)
@@ -78,11 +113,13 @@ func (w *MCPServers) background(call func() error) {
 // chat" controls, or a line saying why there are none.
 func (w *MCPServers) editButtons(s MCPServer) fyne.CanvasObject {
 	ed := w.editor()
+	signIn := w.signInButtons(s)
 	if ed == nil {
-		return container.NewHBox()
+		return container.NewHBox(signIn...)
 	}
 	if s.Entry == nil {
-		return widget.NewLabel("From " + termsafe.Visible(s.Source) + ": it changes with its plugin.")
+		return container.NewHBox(append([]fyne.CanvasObject{
+			widget.NewLabel("From " + termsafe.Visible(s.Source) + ": it changes with its plugin.")}, signIn...)...)
 	}
 	entry, name := *s.Entry, s.Name
 	on := widget.NewCheck("Starts with the chat", nil)
@@ -97,7 +134,7 @@ func (w *MCPServers) editButtons(s MCPServer) fyne.CanvasObject {
 				}
 			}, w.win)
 	})
-	return container.NewHBox(on, edit, remove)
+	return container.NewHBox(append([]fyne.CanvasObject{on, edit, remove}, signIn...)...)
 }
 
 // entryForm is the add/edit form's fields.

@@ -162,3 +162,50 @@ func TestMCPEntryForm(t *testing.T) {
 		t.Errorf("edit form %q %q %q %v", g.typ.Selected, g.url.Text, g.headers.Text, g.enabled.Checked)
 	}
 }
+
+// signInSource is a source that signs in, recording which server it was
+// asked to.
+type signInSource struct {
+	editSource
+	signedIn chan string
+}
+
+func (s *signInSource) SignIn(name string) error { s.signedIn <- name; return nil }
+func (*signInSource) SignOut(string) error       { return nil }
+
+// A remote server has Sign in and Sign out; a stdio server has neither
+// (there is nothing to sign in to); Sign in asks the source for that server.
+func TestMCPRemoteServerHasSignIn(t *testing.T) {
+	a := test.NewTempApp(t)
+	b := uikit.NewBridge()
+	t.Cleanup(b.Stop)
+	src := &signInSource{signedIn: make(chan string, 1), editSource: editSource{servers: []MCPServer{
+		{Name: "local", Transport: "stdio", State: "ready", Entry: &MCPEntry{Name: "local", Command: []string{"x"}}},
+		{Name: "remote", Transport: "http", State: "failed", Err: "MCP server remote needs you to sign in",
+			Entry: &MCPEntry{Name: "remote", Type: "http", URL: "https://r.example/mcp"}}}}}
+	var w *MCPServers
+	b.OnUI(func() { w = ShowMCPServers(a, b, src, func(err error) { t.Errorf("shown error: %v", err) }, func() {}) })
+	buttons := func(name string) map[string]*widget.Button {
+		out := map[string]*widget.Button{}
+		b.OnUI(func() {
+			w.SelectServer(name)
+			for _, o := range test.LaidOutObjects(w.Window().Content()) {
+				if bt, ok := o.(*widget.Button); ok && bt.Visible() {
+					out[bt.Text] = bt
+				}
+			}
+		})
+		return out
+	}
+	if bs := buttons("local"); bs["Sign in"] != nil || bs["Sign out"] != nil || bs["Edit…"] == nil {
+		t.Errorf("a stdio server's buttons: %v", bs)
+	}
+	bs := buttons("remote")
+	if bs["Sign in"] == nil || bs["Sign out"] == nil {
+		t.Fatalf("a remote server's buttons: %v", bs)
+	}
+	b.OnUI(func() { test.Tap(bs["Sign in"]) })
+	if got := <-src.signedIn; got != "remote" {
+		t.Errorf("signed in to %q", got)
+	}
+}
