@@ -1,9 +1,18 @@
 // Package mcp owns the host's MCP servers: their configuration entries (a
 // package's mcpServers and the user's own), their life (started in the
-// background, at most MaxStarting at once, each handshake bounded, the
-// process tree under internal/foundation/proc's watchdog, stderr in a redacted tail),
-// their tools under the names mcp__<server>__<tool>, and tool calls with
+// background, one start per core at once, each handshake bounded and
+// tried StartAttempts times, the process tree under
+// internal/foundation/proc's watchdog, stderr in a redacted tail), their
+// tools under the names mcp__<server>__<tool>, and tool calls with
 // progress, cancellation and a per-call bound.
+//
+// Lifetimes: the handshake bound covers connecting, initialize and the
+// first lists only; a connection (an SSE GET, a Streamable HTTP stream, a
+// process's pipes) lives until the server is stopped or the connection
+// ends. A server whose connection ends on its own keeps its tools offered
+// and is started again by the next call to it, at most MaxRestarts times
+// per RestartWindow; the call it crashed in reads its exit status and
+// stderr. Update reconciles a running Manager with a changed configuration.
 //
 // The protocol itself is github.com/modelcontextprotocol/go-sdk: nothing
 // here reads or writes an MCP frame. What the package adds is what a host
