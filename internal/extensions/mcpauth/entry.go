@@ -40,6 +40,30 @@ func (e *entry) loadLocked() error {
 	return nil
 }
 
+// reloadLocked reads the saved sign-in again: another process (the CLI's
+// `mcp login`, another window) may have signed in, refreshed or signed
+// out since. Read where it matters only (a 401, a refresh, Status), not
+// per request: a keyring read is a D-Bus round trip. On a failed read
+// what is in memory stays.
+func (e *entry) reloadLocked() error {
+	rec, err := loadJSON[record](e.a.cfg.Secrets, "token "+e.key)
+	if err != nil {
+		return err
+	}
+	e.rec, e.loaded = rec, true
+	mask(rec, nil)
+	return nil
+}
+
+// reload is reloadLocked for a caller without the lock.
+func (e *entry) reload() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if err := e.reloadLocked(); err != nil {
+		e.a.cfg.Log.Info("the saved MCP sign-in could not be read again", "url", e.key, "error", redact.String(err.Error()))
+	}
+}
+
 func (e *entry) loadClient() (*Client, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -126,20 +150,37 @@ func (e *entry) Token() (*oauth2.Token, error) {
 		// follows brings Authorize, which says what to do.
 		return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "not signed in"}
 	}
-	t := e.rec.Token
-	if t.AccessToken != "" && (t.Expiry.IsZero() || e.a.cfg.now().Add(e.a.cfg.RefreshBefore).Before(t.Expiry)) {
-		return cloneToken(t), nil
+	if e.freshLocked() {
+		return cloneToken(e.rec.Token), nil
 	}
+	// Another process may have refreshed it already (and a rotating
+	// authorization server has then spent the refresh token we hold).
+	if e.reloadLocked() == nil {
+		if e.rec == nil || e.rec.Token == nil {
+			return nil, &oauth2.RetrieveError{ErrorCode: "invalid_grant", ErrorDescription: "signed out"}
+		}
+		if e.freshLocked() {
+			return cloneToken(e.rec.Token), nil
+		}
+	}
+	t := e.rec.Token
 	nt, err := e.refreshLocked()
 	if err != nil {
 		if e.validLocked() {
 			e.a.cfg.Log.Info("an MCP token could not be refreshed early; it is used until it expires", "url", e.key, "error", redact.String(err.Error()))
 			return cloneToken(t), nil
 		}
-		e.forgetIfDeadLocked(err)
+		e.forgetIfDeadLocked(err, t.RefreshToken)
 		return nil, err
 	}
 	return cloneToken(nt), nil
+}
+
+// freshLocked: the token in hand goes out as it is (not within
+// RefreshBefore of its expiry).
+func (e *entry) freshLocked() bool {
+	t := e.rec.Token
+	return t.AccessToken != "" && (t.Expiry.IsZero() || e.a.cfg.now().Add(e.a.cfg.RefreshBefore).Before(t.Expiry))
 }
 
 // forceRefresh renews the token now (a server refused it).
@@ -152,17 +193,23 @@ func (e *entry) forceRefresh() error {
 	if !e.canRefreshLocked() {
 		return errors.New("no refresh token")
 	}
+	tried := e.rec.Token.RefreshToken
 	_, err := e.refreshLocked()
-	e.forgetIfDeadLocked(err)
+	e.forgetIfDeadLocked(err, tried)
 	return err
 }
 
 // forgetIfDeadLocked drops a sign-in the authorization server ended (it
 // refused the refresh token: invalid_grant), so Status says so and the
 // next 401 asks the user instead of retrying a dead token.
-func (e *entry) forgetIfDeadLocked(err error) {
+// A sign-in another process saved meanwhile (a new refresh token) is
+// taken instead of deleted.
+func (e *entry) forgetIfDeadLocked(err error, tried string) {
 	var re *oauth2.RetrieveError
 	if !errors.As(err, &re) || re.ErrorCode != "invalid_grant" {
+		return
+	}
+	if e.reloadLocked() == nil && e.rec != nil && e.rec.Token != nil && e.rec.Token.RefreshToken != tried {
 		return
 	}
 	e.rec = nil

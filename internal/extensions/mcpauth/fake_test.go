@@ -26,6 +26,7 @@ type fakeAuth struct {
 	mu          sync.Mutex
 	expiresIn   int             // seconds; 0: no expiry given
 	valid       map[string]bool // access tokens the MCP server takes
+	refresh     map[string]bool // refresh tokens not yet used: each is good once (rotation)
 	refreshes   int             // refresh_token grants answered
 	codes       int             // authorization_code grants answered
 	deadRefresh bool            // refresh tokens are refused (the user revoked the app)
@@ -33,7 +34,7 @@ type fakeAuth struct {
 }
 
 func newFakeAuth(t *testing.T, expiresIn int) *fakeAuth {
-	f := &fakeAuth{t: t, expiresIn: expiresIn, valid: map[string]bool{}}
+	f := &fakeAuth{t: t, expiresIn: expiresIn, valid: map[string]bool{}, refresh: map[string]bool{}}
 	f.as = httptest.NewServer(http.HandlerFunc(f.serveAS))
 	t.Cleanup(f.as.Close)
 	srv := mcp.NewServer(&mcp.Implementation{Name: "fake", Version: "1"}, nil)
@@ -112,10 +113,11 @@ func (f *fakeAuth) serveAS(w http.ResponseWriter, r *http.Request) {
 		case "authorization_code":
 			f.codes++
 		case "refresh_token":
-			if f.deadRefresh || !strings.HasPrefix(r.PostForm.Get("refresh_token"), "refresh-") {
+			if rt := r.PostForm.Get("refresh_token"); f.deadRefresh || !f.refresh[rt] {
 				writeJSONStatus(w, http.StatusBadRequest, map[string]any{"error": "invalid_grant"})
 				return
 			}
+			delete(f.refresh, r.PostForm.Get("refresh_token"))
 			f.refreshes++
 		default:
 			writeJSONStatus(w, http.StatusBadRequest, map[string]any{"error": "unsupported_grant_type"})
@@ -124,7 +126,9 @@ func (f *fakeAuth) serveAS(w http.ResponseWriter, r *http.Request) {
 		f.n++
 		access := fmt.Sprintf("access-Tk%dxYz9", f.n)
 		f.valid[access] = true
-		body := map[string]any{"access_token": access, "token_type": "Bearer", "refresh_token": fmt.Sprintf("refresh-Rq%dwVb7", f.n)}
+		rt := fmt.Sprintf("refresh-Rq%dwVb7", f.n)
+		f.refresh[rt] = true
+		body := map[string]any{"access_token": access, "token_type": "Bearer", "refresh_token": rt}
 		if f.expiresIn > 0 {
 			body["expires_in"] = f.expiresIn
 		}

@@ -209,7 +209,7 @@ func (a *Auth) Status(name, serverURL string) (Status, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if err := e.loadLocked(); err != nil {
+	if err := e.reloadLocked(); err != nil {
 		return Status{}, fmt.Errorf("the sign-in of %s: %w", name, err)
 	}
 	r := e.rec
@@ -305,6 +305,7 @@ func (e *entry) authorize(ctx context.Context, name string, req *http.Request, r
 	// One flow at a time per server: the chats sharing it wait for it.
 	e.flow.Lock()
 	defer e.flow.Unlock()
+	e.reload() // a sign-in another process made counts
 
 	sent := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
 	if !explicit {

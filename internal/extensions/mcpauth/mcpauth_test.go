@@ -189,6 +189,51 @@ func TestRefreshBeforeExpiry(t *testing.T) {
 	}
 }
 
+// A sign-in made by another process (`mcp login` in a terminal while the
+// app runs) reaches a chat that was refused before, without a restart.
+func TestSignInFromAnotherProcess(t *testing.T) {
+	r := newRig(t, 3600)
+	chat := r.auth(false)
+	if err := call(t, chat, r.f.endpoint()); !errors.Is(err, mcpauth.ErrSignInRequired) {
+		t.Fatalf("before sign-in: %v", err)
+	}
+	if err := r.auth(false).SignIn(context.Background(), "fake", r.f.endpoint()); err != nil {
+		t.Fatal(err)
+	}
+	if err := call(t, chat, r.f.endpoint()); err != nil {
+		t.Fatalf("after another process signed in: %v", err)
+	}
+}
+
+// Two processes share one sign-in with an authorization server that
+// rotates refresh tokens (each is good once): the one that refreshes
+// second takes the first's new token instead of spending a dead one and
+// losing the sign-in. Both run an hour on, where every token is expired.
+func TestRotatedRefreshSharedAcrossProcesses(t *testing.T) {
+	r := newRig(t, 3600)
+	hourOn := func() time.Time { return time.Now().Add(time.Hour + time.Minute) }
+	cfg := mcpauth.Config{Secrets: r.store, OpenBrowser: r.b.open}
+	first := mcpauth.NewAt(cfg, hourOn)
+	if err := first.SignIn(context.Background(), "fake", r.f.endpoint()); err != nil {
+		t.Fatal(err)
+	}
+	r.f.mu.Lock()
+	r.f.expiresIn = 3 * 3600 // refreshed tokens outlive the shifted clock
+	r.f.mu.Unlock()
+	if err := call(t, mcpauth.NewAt(cfg, hourOn), r.f.endpoint()); err != nil { // the other process refreshes
+		t.Fatal(err)
+	}
+	if err := call(t, first, r.f.endpoint()); err != nil {
+		t.Fatalf("the first process after the second refreshed: %v", err)
+	}
+	if st, err := first.Status("fake", r.f.endpoint()); err != nil || !st.SignedIn {
+		t.Fatalf("status %+v %v", st, err)
+	}
+	if r.b.count() != 1 {
+		t.Fatalf("the browser was opened %d times, want 1", r.b.count())
+	}
+}
+
 // A token the server refuses (revoked) is refreshed once, without the
 // user, and the request goes through.
 func TestRefusedTokenIsRefreshed(t *testing.T) {
