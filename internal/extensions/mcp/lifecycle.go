@@ -66,7 +66,7 @@ func (m *Manager) start(s *server, gen int) {
 		if err == nil || !s.current(gen) {
 			return
 		}
-		if attempt >= m.opts.StartAttempts {
+		if attempt >= m.opts.StartAttempts || errors.As(err, new(permanent)) {
 			if attempt > 1 {
 				err = fmt.Errorf("%w (after %d attempts)", err, attempt)
 			}
@@ -102,6 +102,12 @@ func (m *Manager) attempt(s *server, gen int) error {
 	defer cancel()
 	return s.connect(ctx, gen)
 }
+
+// permanent is a start error that trying again cannot mend (a command
+// that is not there): the start fails at once.
+type permanent struct{ error }
+
+func (p permanent) Unwrap() error { return p.error }
 
 // current reports whether gen is still s's start (no stop since).
 func (s *server) current(gen int) bool {

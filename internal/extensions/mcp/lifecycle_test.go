@@ -163,3 +163,19 @@ rl.on('line',l=>{const r=JSON.parse(l);
 		t.Fatalf("the call past the restart budget: %v", err)
 	}
 }
+
+// An entry whose command is not there fails at once: trying again cannot
+// mend it, so the user reads why without waiting out the retries.
+func TestMissingCommandIsNotRetried(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		m := NewManager(Options{})
+		t.Cleanup(m.Close)
+		start := time.Now()
+		m.Start([]Server{{Name: "gone", Server: mcpspec.Server{Command: "/nonexistent/mcp-server"}}})
+		waitStarted(t, m)
+		st := m.Servers()[0]
+		if st.State != StateFailed || !strings.Contains(st.Err, "not an executable file") || strings.Contains(st.Err, "attempts") || time.Since(start) != 0 {
+			t.Fatalf("after %v: %+v, want failed at once naming the command", time.Since(start), st)
+		}
+	})
+}

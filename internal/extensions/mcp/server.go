@@ -140,8 +140,8 @@ func (s *server) connect(ctx context.Context, gen int) error {
 	client := sdk.NewClient(&sdk.Implementation{Name: "reasonix-desktop", Version: "1"}, copts)
 	s.m.offerRoots(client)
 	transport, child, err := s.transport(ctx)
-	if err != nil {
-		return err
+	if err != nil { // the entry itself is wrong (no such command): no retry mends it
+		return permanent{err}
 	}
 	// The connection lives until the server is stopped, not as long as
 	// ctx: the SSE transport's GET (and any stream a transport opens in
