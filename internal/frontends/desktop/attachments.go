@@ -1,7 +1,6 @@
 package desktop
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -180,18 +179,6 @@ func (t *tray) restore(atts []agent.Attachment) {
 	}
 }
 
-// attachSender is the part of the core that sends a message with files
-// (*agent.Core has it); called off the UI goroutine, like coreAPI's
-// context-taking methods. A core without it (a test's fake) refuses.
-type attachSender interface {
-	SendWithAttachments(ctx context.Context, text string, atts []agent.Attachment) error
-}
-
-var _ attachSender = (*agent.Core)(nil)
-
-// errNoAttach is a core that cannot take attachments.
-var errNoAttach = errors.New("this core cannot send attachments")
-
 // sendAttached sends text with the attachments (UI goroutine): the files
 // are read off it, the transcript is told the images' chips, and a refusal
 // puts the text and the attachments back into the composer with the
@@ -212,10 +199,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 				}
 			}
 			tr.ExpectImages(labels)
-			err = errNoAttach
-			if as, ok := core.(attachSender); ok {
-				err = as.SendWithAttachments(d.link.ctx, text, read)
-			}
+			err = core.SendWithAttachments(d.link.ctx, text, read)
 		}
 		var refused *agent.AttachmentError
 		switch {
@@ -228,7 +212,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 				}
 				c.attach.restore(atts)
 			})
-		case errors.Is(err, agent.ErrTurnRunning), errors.Is(err, errNoAttach):
+		case errors.Is(err, agent.ErrTurnRunning):
 			tr.ExpectImages(nil)
 			d.notes.HostNotice(err.Error(), uikit.NoticeWarn)
 		}

@@ -24,15 +24,6 @@ import (
 // completionRows is how many commands the list shows at once.
 const completionRows = 8
 
-// completer is what the completion asks of the core: every command a user
-// can type (agent.Core.Completions). Called off the UI goroutine; it never
-// waits on a plugin but may read the packages' files after a reload.
-type completer interface {
-	Completions() []agent.CommandInfo
-}
-
-var _ completer = (*agent.Core)(nil)
-
 type completion struct {
 	c    *composer
 	obj  *fyne.Container // the panel; hidden unless a command is being typed and something matches
@@ -129,8 +120,10 @@ func matchesCommand(name, prefix string) bool {
 // for whatever the composer holds by then.
 func (k *completion) fetch() {
 	d := k.c.deps
-	src, ok := d.getCore().(completer)
-	if !ok || k.fetching {
+	// Completions is called off the UI goroutine: it never waits on a
+	// plugin but may read the packages' files after a reload.
+	src := d.getCore()
+	if src == nil || k.fetching {
 		return
 	}
 	k.fetching = true

@@ -214,8 +214,18 @@ func (f *fakeCore) prompt(t testing.TB, plugin, kind, payload string) *surfaces.
 }
 
 func (f *fakeCore) SendAll(context.Context, string) error { return nil }
-func (f *fakeCore) Retry(context.Context) error           { return agent.ErrNothingToRetry }
-func (f *fakeCore) Stop()                                 {}
+func (f *fakeCore) SendWithAttachments(context.Context, string, []agent.Attachment) error {
+	return nil
+}
+func (f *fakeCore) Completions() []agent.CommandInfo { return nil }
+
+// The fake keeps no versions: there is nothing to ask again.
+func (f *fakeCore) Regenerate(context.Context) error       { return agent.ErrNothingToRegenerate }
+func (f *fakeCore) EditLast(context.Context, string) error { return agent.ErrNothingToRegenerate }
+func (f *fakeCore) ShowVersion(context.Context, int) error { return agent.ErrNothingToRegenerate }
+func (f *fakeCore) LastReplyVersion() (shown, total int)   { return 0, 0 }
+func (f *fakeCore) Retry(context.Context) error            { return agent.ErrNothingToRetry }
+func (f *fakeCore) Stop()                                  {}
 func (f *fakeCore) Session() agent.Session {
 	return agent.Session{ID: fakeSession}
 }

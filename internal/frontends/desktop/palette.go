@@ -22,14 +22,12 @@ func (d *UI) paletteEntries() []dialogs.PaletteEntry {
 		}
 		// Package commands take arguments: picking one puts it in the
 		// composer to complete and send.
-		if src, ok := c.(completer); ok {
-			for _, ci := range src.Completions() {
-				if ci.Kind != agent.CommandKindPackage {
-					continue
-				}
-				name := ci.Name
-				out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: name, Detail: ci.Description, Run: func() { d.composer.startCommand(name) }})
+		for _, ci := range c.Completions() {
+			if ci.Kind != agent.CommandKindPackage {
+				continue
 			}
+			name := ci.Name
+			out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: name, Detail: ci.Description, Run: func() { d.composer.startCommand(name) }})
 		}
 	}
 	for _, m := range sortedModels(d.state.Models()) {

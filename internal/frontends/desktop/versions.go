@@ -19,20 +19,6 @@ func (h chatHost) ShowVersion(i int)    { h.showVersion(i) }
 func (h chatHost) EditLast(text string) { h.editLast(text) }
 func (h chatHost) CanEdit() bool        { return h.canEdit() }
 
-// versioner is what Regenerate needs of the core (*agent.Core has it; it
-// is asserted so the window's coreAPI stays as it is). Regenerate and
-// ShowVersion wait on the disk and a sidecar: goroutines only;
-// LastReplyVersion and Session are safe from any goroutine.
-type versioner interface {
-	Regenerate(ctx context.Context) error
-	EditLast(ctx context.Context, text string) error
-	ShowVersion(ctx context.Context, i int) error
-	LastReplyVersion() (shown, total int)
-	Session() agent.Session
-}
-
-var _ versioner = (*agent.Core)(nil)
-
 // The chat finds Retry and the versions on its host by type assertion.
 var (
 	_ chat.Retrier   = chatHost{}
@@ -44,14 +30,13 @@ var (
 // ‹ n/N › once it ends. The old answer is the core's to keep.
 func (d *UI) regenerate() {
 	d.askAgain((*chat.Transcript).DropReply,
-		func(ctx context.Context, v versioner) error { return v.Regenerate(ctx) }, nil)
+		func(ctx context.Context, v coreAPI) error { return v.Regenerate(ctx) }, nil)
 }
 
 // canEdit says whether the last question can be edited now: the chat on
 // screen is the core's and idle (UI goroutine).
 func (c *composer) canEdit() bool {
-	_, ok := c.deps.getCore().(versioner)
-	return ok && c.deps.state.Ready() && !c.deps.state.Busy()
+	return c.deps.getCore() != nil && c.deps.state.Ready() && !c.deps.state.Busy()
 }
 
 // editLast asks again with the last question changed to text (UI
@@ -62,7 +47,7 @@ func (c *composer) canEdit() bool {
 func (d *UI) editLast(text string) {
 	d.trace("edited the last message")
 	d.askAgain(func(t *chat.Transcript) { t.EditLastUser(text) },
-		func(ctx context.Context, v versioner) error { return v.EditLast(ctx, text) },
+		func(ctx context.Context, v coreAPI) error { return v.EditLast(ctx, text) },
 		func() { d.composer.editRefused(text) })
 }
 
@@ -71,9 +56,11 @@ func (d *UI) editLast(text string) {
 // failed says so through its events; when nothing ran (nothing to answer
 // again, a blank edit, a turn running) the view goes back to what the
 // session holds and refused runs on the UI goroutine.
-func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, versioner) error, refused func()) {
-	v, ok := d.getCore().(versioner)
-	if !ok || d.state.Busy() || !d.state.Ready() {
+func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, coreAPI) error, refused func()) {
+	// Regenerate, EditLast and ShowVersion wait on the disk and a sidecar:
+	// goroutines only; LastReplyVersion and Session are safe from any.
+	v := d.getCore()
+	if v == nil || d.state.Busy() || !d.state.Ready() {
 		return
 	}
 	t := d.transcript.get()
@@ -104,8 +91,8 @@ func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, ver
 // showVersion shows version i of the last answer (UI goroutine; the core
 // swaps and saves it off the UI goroutine, then the chat is shown again).
 func (d *UI) showVersion(i int) {
-	v, ok := d.getCore().(versioner)
-	if !ok || d.state.Busy() || !d.state.Ready() { // Ready: the chat on screen is the core's
+	v := d.getCore()
+	if v == nil || d.state.Busy() || !d.state.Ready() { // Ready: the chat on screen is the core's
 		return
 	}
 	t := d.transcript.get()
