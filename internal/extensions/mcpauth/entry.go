@@ -17,7 +17,9 @@ type entry struct {
 	a   *Auth
 	key string
 
-	flow sync.Mutex // held through one authorization (the browser's wait included)
+	// flow is held through one authorization, the browser's wait
+	// included (minutes): a channel, so a waiter gives up with its context.
+	flow chan struct{}
 
 	mu           sync.Mutex // guards what follows; held through a refresh, so one runs at a time
 	loaded       bool

@@ -260,7 +260,7 @@ func (a *Auth) entry(serverURL string) (*entry, error) {
 	defer a.mu.Unlock()
 	e := a.entries[key]
 	if e == nil {
-		e = &entry{a: a, key: key}
+		e = &entry{a: a, key: key, flow: make(chan struct{}, 1)}
 		a.entries[key] = e
 	}
 	return e, nil
@@ -302,9 +302,16 @@ func (e *entry) authorize(ctx context.Context, name string, req *http.Request, r
 		drain(resp)
 		return nil
 	}
-	// One flow at a time per server: the chats sharing it wait for it.
-	e.flow.Lock()
-	defer e.flow.Unlock()
+	// One flow at a time per server: the chats sharing it wait for it,
+	// as long as their context lets them (a start's handshake bound is
+	// not stretched by a browser left open).
+	select {
+	case e.flow <- struct{}{}:
+		defer func() { <-e.flow }()
+	case <-ctx.Done():
+		drain(resp)
+		return fmt.Errorf("waiting for the sign-in to %s under way: %w", name, ctx.Err())
+	}
 	e.reload() // a sign-in another process made counts
 
 	sent := strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer ")
@@ -345,9 +352,13 @@ func (e *entry) authorize(ctx context.Context, name string, req *http.Request, r
 		}
 	}
 
-	if !interactive || e.a.cfg.OpenBrowser == nil {
+	if !interactive {
 		drain(resp)
 		return &SignInError{Server: name, URL: e.key, Command: e.a.cfg.Command}
+	}
+	if e.a.cfg.OpenBrowser == nil {
+		drain(resp)
+		return &SignInError{Server: name, URL: e.key, Command: e.a.cfg.Command, Err: errors.New("no browser can be opened here")}
 	}
 	if err := e.authorizationCode(ctx, name, req, resp, c); err != nil {
 		if ctx.Err() != nil {

@@ -73,6 +73,10 @@ func call(t *testing.T, a *mcpauth.Auth, endpoint string) error {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	return callCtx(ctx, t, a, endpoint)
+}
+
+func callCtx(ctx context.Context, t *testing.T, a *mcpauth.Auth, endpoint string) error {
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	s, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, OAuthHandler: a.Handler("fake", endpoint), MaxRetries: -1}, nil)
 	if err != nil {
@@ -341,6 +345,43 @@ func TestSignInOnDemandOnce(t *testing.T) {
 	}
 	if codes, _ := r.f.counts(); codes != 1 || r.b.count() != 1 {
 		t.Fatalf("%d sign-ins (browser %d) for two connections at once, want 1", codes, r.b.count())
+	}
+}
+
+// A chat's connection does not wait out a sign-in left open in the
+// browser: it gives up with its own context (a start's handshake bound),
+// and the sign-in still completes.
+func TestWaitForASignInEndsWithTheContext(t *testing.T) {
+	r := newRig(t, 3600)
+	opened, release := make(chan struct{}), make(chan struct{})
+	a := mcpauth.New(mcpauth.Config{Secrets: r.store, OpenBrowser: func(u string) error {
+		close(opened)
+		<-release // the user has not come back yet
+		return r.b.open(u)
+	}})
+	signedIn := make(chan error, 1)
+	go func() { signedIn <- a.SignIn(context.Background(), "fake", r.f.endpoint()) }()
+	<-opened
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- callCtx(ctx, t, a, r.f.endpoint()) }()
+	guard := time.NewTimer(20 * time.Second)
+	defer guard.Stop()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v", err)
+		}
+	case <-guard.C:
+		t.Error("the connection was still waiting for the browser 20 s on")
+	}
+	close(release)
+	if err := <-signedIn; err != nil {
+		t.Fatal(err)
+	}
+	if err := call(t, a, r.f.endpoint()); err != nil {
+		t.Fatal(err)
 	}
 }
 
