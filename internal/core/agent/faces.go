@@ -104,6 +104,15 @@ type MCPAdmin interface {
 	SetMCPToolEnabled(tool string, enabled bool) error
 	RestartMCPServer(name string) error
 	WatchMCP(fn func()) (stop func())
+	// The user's servers, edited while the chat runs (mcplive.go).
+	AddMCPServer(spec MCPServerSpec, was string) error
+	RemoveMCPServer(name string) error
+	SetMCPServerEnabled(name string, enabled bool) error
+	PreviewMCPImport(path string) (MCPImport, error)
+	ImportMCPServers(path string) (MCPImport, error)
+	// A remote server's sign-in (mcpsignin.go).
+	SignInMCPServer(ctx context.Context, name string) error
+	SignOutMCPServer(name string) error
 }
 
 var (
