@@ -17,8 +17,10 @@ import (
 const (
 	// StartAttempts is how many times a start is tried before "failed"
 	// sticks: on a busy machine a server that starts in 1-2 s alone can
-	// miss the handshake bound once and make it the next time.
-	StartAttempts = 3
+	// miss the handshake bound once and make it the next time. Each
+	// attempt more costs a server that truly hangs one more bound before
+	// the user reads why, so there is one retry.
+	StartAttempts = 2
 	// StartBackoff is the wait before the second attempt, doubled before
 	// each one after it.
 	StartBackoff = time.Second
