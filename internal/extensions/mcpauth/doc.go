@@ -37,6 +37,16 @@
 // in the window's MCP servers", and the user starts the flow when they
 // choose. A saved token the server refuses is refreshed once first.
 //
+// The sign-in is shared: every handler of one URL uses one token, one
+// browser flow runs at a time per server (a connection waiting for it
+// gives up with its own context, so a chat's start is not held by a
+// browser left open), and the store is read again on a 401, before a
+// refresh and in Status, so a sign-in made by another process (`mcp
+// login` in a terminal while the window runs) reaches the open chats, and
+// two processes refreshing one rotating refresh token do not lose it. A
+// sign-in whose refresh the authorization server refuses (invalid_grant)
+// is forgotten, so Status says signed out.
+//
 // Tokens are saved under the canonical form of the server's URL (scheme
 // and host lower-cased, no fragment, no trailing slash), so two entries
 // naming the same server share one sign-in. Every token and client secret

@@ -166,11 +166,7 @@ func (a *Auth) SignIn(ctx context.Context, name, serverURL string) error {
 		}
 		return fmt.Errorf("sign in to %s: the server answered %s", name, resp.Status)
 	}
-	if err := e.authorize(ctx, name, req, resp, true, true); err != nil {
-		return err
-	}
-	a.cfg.Log.Info("signed in to an MCP server", "server", name, "url", e.key)
-	return nil
+	return e.authorize(ctx, name, req, resp, true, true) // logs the sign-in
 }
 
 // SignOut forgets the server's tokens, here and in the secrets store. A
@@ -323,12 +319,12 @@ func (e *entry) authorize(ctx context.Context, name string, req *http.Request, r
 		}
 		if resp.StatusCode == http.StatusUnauthorized && sent != "" {
 			// The server refused a token we hold: one refresh may mend it.
-			if err := e.forceRefresh(); err == nil {
+			err := e.forceRefresh()
+			if err == nil {
 				drain(resp)
 				return nil
-			} else {
-				e.a.cfg.Log.Info("refreshing a refused MCP token failed", "server", name, "error", redact.String(err.Error()))
 			}
+			e.a.cfg.Log.Info("refreshing a refused MCP token failed", "server", name, "error", redact.String(err.Error()))
 		}
 	}
 
