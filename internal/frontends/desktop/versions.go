@@ -11,20 +11,6 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
-// Regenerate, ShowVersion and EditLast make chatHost a chat.Versioner:
-// the last answer is asked for again with its old version kept (no second
-// question); an edit asks again with the question changed.
-func (h chatHost) Regenerate()          { h.regenerate() }
-func (h chatHost) ShowVersion(i int)    { h.showVersion(i) }
-func (h chatHost) EditLast(text string) { h.editLast(text) }
-func (h chatHost) CanEdit() bool        { return h.canEdit() }
-
-// The chat finds Retry and the versions on its host by type assertion.
-var (
-	_ chat.Retrier   = chatHost{}
-	_ chat.Versioner = chatHost{}
-)
-
 // regenerate runs the last message's turn again (UI goroutine): the reply
 // on screen goes, the new one streams in its place, and the footer offers
 // ‹ n/N › once it ends. The old answer is the core's to keep.

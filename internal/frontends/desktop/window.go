@@ -561,28 +561,6 @@ func (d *UI) RunDemo(messages ...string) {
 	})
 }
 
-// chatHost is what the chat asks of the window (UI goroutine); built by
-// UI.chatHost (deps.go).
-type chatHost struct {
-	copyText    func(string)
-	confirmLink func(dest string)
-	resend      func(text string)
-	retry       func()
-	// The versions of the last answer (versions.go).
-	regenerate  func()
-	showVersion func(i int)
-	editLast    func(text string)
-	canEdit     func() bool
-}
-
-func (h chatHost) CopyText(s string)       { h.copyText(s) }
-func (h chatHost) ConfirmLink(dest string) { h.confirmLink(dest) }
-func (h chatHost) Resend(text string)      { h.resend(text) }
-
-// Retry makes chatHost a chat.Retrier: a failed turn's Retry re-runs it
-// with exactly its kept message (the core's Retry), never as a new turn.
-func (h chatHost) Retry() { h.retry() }
-
 // copyText puts s on the clipboard.
 func (d *UI) copyText(s string) { d.opts.App.Clipboard().SetContent(s) }
 

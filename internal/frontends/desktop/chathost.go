@@ -1,0 +1,39 @@
+package desktop
+
+import "github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+
+// chatHost is what the chat asks of the window (UI goroutine); built by
+// UI.chatHost (deps.go).
+type chatHost struct {
+	copyText    func(string)
+	confirmLink func(dest string)
+	resend      func(text string)
+	retry       func()
+	// The versions of the last answer (versions.go).
+	regenerate  func()
+	showVersion func(i int)
+	editLast    func(text string)
+	canEdit     func() bool
+}
+
+func (h chatHost) CopyText(s string)       { h.copyText(s) }
+func (h chatHost) ConfirmLink(dest string) { h.confirmLink(dest) }
+func (h chatHost) Resend(text string)      { h.resend(text) }
+
+// Retry makes chatHost a chat.Retrier: a failed turn's Retry re-runs it
+// with exactly its kept message (the core's Retry), never as a new turn.
+func (h chatHost) Retry() { h.retry() }
+
+// Regenerate, ShowVersion and EditLast make chatHost a chat.Versioner:
+// the last answer is asked for again with its old version kept (no second
+// question); an edit asks again with the question changed.
+func (h chatHost) Regenerate()          { h.regenerate() }
+func (h chatHost) ShowVersion(i int)    { h.showVersion(i) }
+func (h chatHost) EditLast(text string) { h.editLast(text) }
+func (h chatHost) CanEdit() bool        { return h.canEdit() }
+
+// The chat finds Retry and the versions on its host by type assertion.
+var (
+	_ chat.Retrier   = chatHost{}
+	_ chat.Versioner = chatHost{}
+)
