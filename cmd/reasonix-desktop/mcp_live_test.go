@@ -186,6 +186,19 @@ func TestMCPImport(t *testing.T) {
 	if !strings.Contains(string(b), `"command": "uvx"`) || !strings.Contains(string(b), `"command": "mine"`) {
 		t.Fatalf("mcp.json after the import:\n%s", b)
 	}
+	// disable keeps the entry, not started; enable starts it again.
+	if r := h.run("", "mcp", "disable", "weather"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.data, "mcp.json")); !strings.Contains(string(b), `"auto_start": false`) || !strings.Contains(string(b), `"uvx"`) {
+		t.Fatalf("mcp.json after disable:\n%s", b)
+	}
+	if r := h.run("", "mcp", "enable", "weather"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(h.data, "mcp.json")); strings.Contains(string(b), "auto_start") {
+		t.Fatalf("mcp.json after enable:\n%s", b)
+	}
 }
 
 // A server's sampling request reaches the chat's model only when the user
