@@ -140,8 +140,8 @@ func (s *server) connect(ctx context.Context, gen int) error {
 	client := sdk.NewClient(&sdk.Implementation{Name: "reasonix-desktop", Version: "1"}, copts)
 	s.m.offerRoots(client)
 	transport, child, err := s.transport(ctx)
-	if err != nil { // the entry itself is wrong (no such command): no retry mends it
-		return permanent{err}
+	if err != nil {
+		return err
 	}
 	// The connection lives until the server is stopped, not as long as
 	// ctx: the SSE transport's GET (and any stream a transport opens in
@@ -259,8 +259,8 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 		return &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.sseClient()}, nil, nil
 	}
 	path, err := s.resolve()
-	if err != nil {
-		return nil, nil, err
+	if err != nil { // the entry itself is wrong (no such command): no retry mends it
+		return nil, nil, permanent{err}
 	}
 	base := s.m.opts.BaseEnv
 	if base == nil {
@@ -281,7 +281,7 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, *proc.Child, err
 	}
 	if runtime.GOOS == "windows" {
 		if err := batchSafe(path, args); err != nil {
-			return nil, nil, err
+			return nil, nil, permanent{err}
 		}
 	}
 	child, err := proc.Spawn(ctx, proc.Spec{Path: path, Args: args, Env: env, Dir: s.cfg.Dir,
