@@ -27,8 +27,9 @@ var runnerBugs = map[string]string{
 }
 
 // Every auth/* client scenario of the official conformance runner, run
-// against this package's program (the go-sdk's Streamable HTTP client with
-// the host's mcpauth handler), failed on any FAILURE or WARNING the runner
+// against this package's program twice: the go-sdk's Streamable HTTP
+// client with the host's mcpauth handler (sdk/), and the host's own client,
+// mcp.Manager, with the handler on Options.OAuth (host/); failed on any FAILURE or WARNING the runner
 // reports or on its exit status. The runner is pinned in
 // testdata/mcp-conformance; skipped only where there is no node.
 func TestOfficialAuthScenarios(t *testing.T) {
@@ -50,28 +51,42 @@ func TestOfficialAuthScenarios(t *testing.T) {
 		t.Fatalf("the runner lists %d auth scenarios, 0.1.13 has 19:\n%s", len(scenarios), list)
 	}
 	client := testutil.Binary(t, "internal/testing/mcpauthconformance")
-	for _, m := range scenarios {
-		scenario := m[1]
-		t.Run(strings.TrimPrefix(scenario, "auth/"), func(t *testing.T) {
-			t.Parallel() // each run has its own runner, servers and client
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, node, runner, "client", "--command", client, "--scenario", scenario)
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			passed := err == nil && !strings.Contains(string(out), "FAILURE") && strings.Contains(string(out), "OVERALL: PASSED")
-			if why, bug := runnerBugs[scenario]; bug {
-				if passed {
-					t.Fatalf("scenario %s passes now: take it out of runnerBugs\n%s", scenario, out)
-				}
-				if !strings.Contains(string(out), why) {
-					t.Fatalf("scenario %s failed, but not for the runner's known fault (%q):\n%s", scenario, why, out)
-				}
-				return
+	for _, host := range []bool{false, true} {
+		for _, m := range scenarios {
+			scenario := m[1]
+			name := "sdk/" + strings.TrimPrefix(scenario, "auth/")
+			if host {
+				name = "host/" + strings.TrimPrefix(scenario, "auth/")
 			}
-			if !passed {
-				t.Fatalf("scenario %s: %v\n%s", scenario, err, out)
-			}
-		})
+			t.Run(name, func(t *testing.T) { runScenario(t, node, runner, dir, client, scenario, host) })
+		}
+	}
+}
+
+// runScenario runs one scenario against the program: with host, through
+// the host's mcp.Manager rather than a bare go-sdk client.
+func runScenario(t *testing.T, node, runner, dir, client, scenario string, host bool) {
+	t.Parallel() // each run has its own runner, servers and client
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, runner, "client", "--command", client, "--scenario", scenario)
+	cmd.Dir = dir
+	cmd.Env = os.Environ()
+	if host {
+		cmd.Env = append(cmd.Env, hostEnv+"=1")
+	}
+	out, err := cmd.CombinedOutput()
+	passed := err == nil && !strings.Contains(string(out), "FAILURE") && strings.Contains(string(out), "OVERALL: PASSED")
+	if why, bug := runnerBugs[scenario]; bug {
+		if passed {
+			t.Fatalf("scenario %s passes now: take it out of runnerBugs\n%s", scenario, out)
+		}
+		if !strings.Contains(string(out), why) {
+			t.Fatalf("scenario %s failed, but not for the runner's known fault (%q):\n%s", scenario, why, out)
+		}
+		return
+	}
+	if !passed {
+		t.Fatalf("scenario %s: %v\n%s", scenario, err, out)
 	}
 }

@@ -1,7 +1,9 @@
 // Command mcpauthconformance is the client the official MCP conformance
 // runner (@modelcontextprotocol/conformance) drives for its auth/*
 // scenarios: the go-sdk's Streamable HTTP client with the host's sign-in
-// (internal/extensions/mcpauth) as its OAuthHandler. The runner starts a
+// (internal/extensions/mcpauth) as its OAuthHandler, or with
+// MCPAUTH_CONFORMANCE_HOST set the host's own client (mcp.Manager) with
+// the sign-in on its Options.OAuth hook. The runner starts a
 // test server and an authorization server that approves at once, and runs
 // this program with the server's URL as its last argument, the scenario in
 // MCP_CONFORMANCE_SCENARIO and the scenario's client registration (if any)
@@ -22,9 +24,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	hostmcp "github.com/reasonix/reasonix-desktop/internal/extensions/mcp"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/mcpauth"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/secrets"
 )
 
@@ -77,6 +82,9 @@ func run(ctx context.Context, serverURL string) error {
 			return err
 		}
 	}
+	if os.Getenv(hostEnv) != "" {
+		return runHost(ctx, a, serverURL)
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "reasonix-desktop-auth-conformance", Version: "1"}, nil)
 	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: serverURL, OAuthHandler: a.Handler("conformance", serverURL)}, nil)
 	if err != nil {
@@ -88,6 +96,35 @@ func run(ctx context.Context, serverURL string) error {
 	}
 	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test-tool", Arguments: map[string]any{}}); err != nil {
 		return fmt.Errorf("call test-tool: %w", err)
+	}
+	return nil
+}
+
+// hostEnv, when set, runs the scenario through the host's own client (the
+// mcp.Manager a chat uses, with the handler on its Options.OAuth hook)
+// instead of a bare go-sdk client.
+const hostEnv = "MCPAUTH_CONFORMANCE_HOST"
+
+func runHost(ctx context.Context, a *mcpauth.Auth, serverURL string) error {
+	m := hostmcp.NewManager(hostmcp.Options{
+		Log:       slog.New(slog.NewTextHandler(os.Stderr, nil)),
+		Handshake: 20 * time.Second,
+		OAuth:     func(s hostmcp.Server) auth.OAuthHandler { return a.Handler(s.Name, s.URL) },
+	})
+	defer m.Close()
+	m.Start([]hostmcp.Server{{Name: "conformance", Server: mcpspec.Server{Type: hostmcp.TypeHTTP, URL: serverURL}}})
+	if err := m.WaitStarted(ctx); err != nil {
+		return fmt.Errorf("waiting for the start: %w", err)
+	}
+	if st := m.Servers(); len(st) != 1 || st[0].State != hostmcp.StateReady {
+		return fmt.Errorf("the server did not start: %+v", st)
+	}
+	res, err := m.Call(ctx, hostmcp.ToolName("conformance", "test-tool"), json.RawMessage(`{}`), nil)
+	if err != nil {
+		return fmt.Errorf("call test-tool: %w", err)
+	}
+	if res.IsError {
+		return fmt.Errorf("test-tool answered with an error: %s", res.Text)
 	}
 	return nil
 }
