@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
@@ -44,6 +45,7 @@ The servers are kept in mcp.json in the data dir, in the .mcp.json format
 Claude Code and Reasonix read ({"mcpServers": {...}}). Flags: --data-dir DIR.
 A chat that is open runs a server added or removed here from its next
 message on. A server has 5 s to start; REASONIX_MCP_HANDSHAKE_TIMEOUT (e.g. 30s) changes it.
+A sign-in opens $BROWSER if set, else the system's opener, and prints the page's address.
 `
 
 // kv collects repeated K=V flags.
@@ -211,12 +213,17 @@ func browserOn(w io.Writer) func(string) error {
 		if p, err := url.Parse(u); err != nil || (p.Scheme != "https" && p.Scheme != "http") {
 			return fmt.Errorf("the sign-in page %q is not an http(s) address", safe(u))
 		}
-		fmt.Fprintf(w, "sign in at: %s\n", safe(u))
+		// Shown whole (escapes made visible, not redacted): the user may
+		// have to copy it, and it holds no secret (a PKCE challenge, a
+		// one-time state).
+		fmt.Fprintf(w, "sign in at: %s\n", termsafe.String(u))
 		var cmd *exec.Cmd
-		switch runtime.GOOS {
-		case "darwin":
+		switch {
+		case os.Getenv("BROWSER") != "": // the usual way to name one (xdg-open honours it too)
+			cmd = exec.Command(os.Getenv("BROWSER"), u)
+		case runtime.GOOS == "darwin":
 			cmd = exec.Command("open", u)
-		case "windows":
+		case runtime.GOOS == "windows":
 			cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", u)
 		default:
 			cmd = exec.Command("xdg-open", u)

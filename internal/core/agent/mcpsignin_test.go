@@ -36,7 +36,8 @@ func newOAuthServer(t *testing.T) *oauthServer {
 		w.WriteHeader(status)
 		json.NewEncoder(w).Encode(v)
 	}
-	o.as = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Unstarted until the fields are set: the handlers read their URLs.
+	o.as = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/.well-known/oauth-authorization-server":
 			reply(w, 200, map[string]any{"issuer": o.as.URL, "authorization_endpoint": o.as.URL + "/authorize",
@@ -65,13 +66,14 @@ func newOAuthServer(t *testing.T) *oauthServer {
 			http.NotFound(w, r)
 		}
 	}))
+	o.as.Start()
 	t.Cleanup(o.as.Close)
 	srv := sdk.NewServer(&sdk.Implementation{Name: "remote", Version: "1"}, nil)
 	sdk.AddTool(srv, &sdk.Tool{Name: "whoami"}, func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "signed in"}}}, nil, nil
 	})
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv }, nil)
-	o.rs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	o.rs = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/.well-known/oauth-protected-resource/mcp" {
 			reply(w, 200, map[string]any{"resource": o.rs.URL + "/mcp", "authorization_servers": []string{o.as.URL}})
 			return
@@ -86,6 +88,7 @@ func newOAuthServer(t *testing.T) *oauthServer {
 		}
 		mcpHandler.ServeHTTP(w, r)
 	}))
+	o.rs.Start()
 	t.Cleanup(o.rs.Close)
 	t.Cleanup(func() { // after the core closed (its own deferred Close): the server's side of each session
 		for ss := range srv.Sessions() {
