@@ -150,7 +150,11 @@ func mask(r *record, c *Client) {
 	if c != nil {
 		env = append(env, "MCP_OAUTH_CLIENT_SECRET="+c.Secret)
 		for _, line := range strings.Split(c.PrivateKeyPEM, "\n") {
-			env = append(env, "MCP_OAUTH_PRIVATE_KEY="+strings.TrimSpace(line))
+			// The body's lines; the armour (-----BEGIN …-----) is no secret,
+			// and masking it everywhere would hide what a key file is.
+			if line = strings.TrimSpace(line); !strings.HasPrefix(line, "-----") {
+				env = append(env, "MCP_OAUTH_PRIVATE_KEY="+line)
+			}
 		}
 	}
 	redact.RegisterEnviron(env)
