@@ -3,6 +3,7 @@ package agent
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"sync"
@@ -70,7 +71,14 @@ func (cm *chatMCP) sync() []string {
 	for _, s := range l.list {
 		before[s.Name] = s
 	}
-	l.seen, l.list = b, l.servers()
+	l.seen = b
+	if _, err := (mcp.Store{Path: l.file}).Load(); err != nil {
+		// A file caught mid-edit (or with a typo) is not "no servers":
+		// the running set stays until the file reads again.
+		l.warn(fmt.Sprintf("%v; the chat keeps the MCP servers it runs", err))
+		return nil
+	}
+	l.list = l.servers()
 	var changed []string
 	for _, s := range l.list {
 		if old, ok := before[s.Name]; !ok || !reflect.DeepEqual(old, s) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,13 +41,19 @@ func serverNamed(c *agent.Core, name string) (agent.MCPServerInfo, bool) {
 // shown off), edited it starts again with its new entry, removed it leaves.
 func TestWindowEditsReachTheOpenChat(t *testing.T) {
 	t.Parallel()
+	var mu sync.Mutex
+	var warned []string
 	node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
 	layout := agent.Layout{Root: t.TempDir()}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: t.TempDir(), Frontend: quiet{},
 		Packages: func() ([]agent.Package, []error) { return nil, nil },
-		MCP:      &agent.MCPConfig{Handshake: time.Minute}})
+		MCP: &agent.MCPConfig{Handshake: time.Minute, Warn: func(s string) {
+			mu.Lock()
+			warned = append(warned, s)
+			mu.Unlock()
+		}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,6 +82,24 @@ func TestWindowEditsReachTheOpenChat(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(layout.Root, "mcp.json")); !strings.Contains(string(b), `"auto_start": false`) {
 		t.Errorf("mcp.json does not keep it off:\n%s", b)
 	}
+	// A file caught mid-edit (broken JSON) does not stop what runs: the
+	// chat says so and keeps the servers until the file reads again.
+	good, _ := os.ReadFile(filepath.Join(layout.Root, "mcp.json"))
+	os.WriteFile(filepath.Join(layout.Root, "mcp.json"), []byte(`{"mcpServers": {"ev": `), 0o600)
+	if err := c.SetMCPServerEnabled("ev", true); err == nil {
+		t.Fatal("an edit of a broken file succeeded")
+	}
+	if s, ok := serverNamed(c, "ev"); !ok {
+		t.Fatalf("a broken mcp.json removed the running servers: %+v", c.MCPServers())
+	} else if s.Enabled {
+		t.Errorf("ev %+v changed by a broken file", s)
+	}
+	mu.Lock()
+	if len(warned) == 0 || !strings.Contains(warned[len(warned)-1], "the chat keeps the MCP servers it runs") {
+		t.Errorf("warnings %q", warned)
+	}
+	mu.Unlock()
+	os.WriteFile(filepath.Join(layout.Root, "mcp.json"), good, 0o600)
 	spec.Command = append(spec.Command, "--ignored-by-it")
 	if err := c.AddMCPServer(agent.MCPServerSpec{Name: "ev2", Command: spec.Command}, "ev"); err != nil {
 		t.Fatal(err)
