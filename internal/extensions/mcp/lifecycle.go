@@ -17,9 +17,9 @@ import (
 const (
 	// StartAttempts is how many times a start is tried before "failed"
 	// sticks: on a busy machine a server that starts in 1-2 s alone can
-	// miss the handshake bound once and make it the next time. Each
-	// attempt more costs a server that truly hangs one more bound before
-	// the user reads why, so there is one retry.
+	// miss the handshake bound once and make it the next time, given
+	// twice the bound. Each attempt more costs a server that truly hangs
+	// a longer bound before the user reads why, so there is one retry.
 	StartAttempts = 2
 	// StartBackoff is the wait before the second attempt, doubled before
 	// each one after it.
@@ -59,12 +59,12 @@ func (m *Manager) launch(s *server) {
 }
 
 // start tries to connect s, up to StartAttempts times with a growing wait
-// between attempts (which holds no start slot). A stop or a newer start
+// between attempts (which holds no start slot) and a growing bound. A stop or a newer start
 // since gen ends it quietly; Close ends the wait.
 func (m *Manager) start(s *server, gen int) {
 	wait := m.opts.Backoff
 	for attempt := 1; ; attempt++ {
-		err := m.attempt(s, gen)
+		err := m.attempt(s, gen, attempt)
 		if err == nil || !s.current(gen) {
 			return
 		}
@@ -92,17 +92,31 @@ func (m *Manager) start(s *server, gen int) {
 	}
 }
 
-// attempt is one start: a start slot, then the handshake within its bound.
-func (m *Manager) attempt(s *server, gen int) error {
+// attempt is one start: a start slot, then the handshake within its bound,
+// which doubles with each attempt: a machine busy enough for a server to
+// miss the bound once is likely still busy when it is tried again.
+func (m *Manager) attempt(s *server, gen, n int) error {
 	select {
 	case m.sem <- struct{}{}:
 	case <-m.done:
 		return errors.New("the host is closing")
 	}
 	defer func() { <-m.sem }()
-	ctx, cancel := context.WithTimeout(context.Background(), m.opts.Handshake)
+	bound := m.opts.Handshake << (n - 1)
+	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), boundKey{}, bound), bound)
 	defer cancel()
 	return s.connect(ctx, gen)
+}
+
+// boundKey carries an attempt's handshake bound in its context, for the
+// error that names it.
+type boundKey struct{}
+
+func (m *Manager) boundOf(ctx context.Context) time.Duration {
+	if b, ok := ctx.Value(boundKey{}).(time.Duration); ok {
+		return b
+	}
+	return m.opts.Handshake
 }
 
 // permanent is a start error that trying again cannot mend (a command

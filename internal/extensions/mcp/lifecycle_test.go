@@ -56,9 +56,10 @@ func (f *flaky) dial(t *testing.T) func(Server) sdk.Transport {
 	}
 }
 
-// A start that misses the handshake bound is tried again after the backoff
-// instead of failing for the session; one that never answers fails after
-// its last attempt, at exactly the bounds and waits added up (fake clock).
+// A start that misses the handshake bound is tried again after the backoff,
+// with twice the bound, instead of failing for the session; one that never
+// answers fails after its last attempt, at exactly the bounds and waits
+// added up, naming the last bound (fake clock).
 func TestStartIsRetriedWithBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &flaky{hangs: map[string]int{"late": 1, "never": 99}, dials: map[string]int{}}
@@ -77,12 +78,13 @@ func TestStartIsRetriedWithBackoff(t *testing.T) {
 			t.Fatalf("late after its retry: %+v %v", res, err)
 		}
 		waitStarted(t, m)
-		// three bounds, and the waits of one then two backoffs between them
-		if took, want := time.Since(start), 3*bound+backoff+2*backoff; took != want {
+		// the bound, then twice and four times it, and the waits of one
+		// then two backoffs between them
+		if took, want := time.Since(start), bound+2*bound+4*bound+backoff+2*backoff; took != want {
 			t.Errorf("never gave up after %v, want %v", took, want)
 		}
 		st := m.Servers()[1]
-		if st.Name != "never" || st.State != StateFailed || !strings.Contains(st.Err, "after 3 attempts") || !strings.Contains(st.Err, "no answer within 5s") {
+		if st.Name != "never" || st.State != StateFailed || !strings.Contains(st.Err, "after 3 attempts") || !strings.Contains(st.Err, "no answer within 20s") {
 			t.Fatalf("never: %+v", st)
 		}
 		if f.dials["late"] != 2 || f.dials["never"] != 3 {

@@ -157,17 +157,17 @@ func (s *server) connect(ctx context.Context, gen int) error {
 		if ctx.Err() != nil { // the bound ended the connection: say so, not "canceled"
 			err = errors.Join(ctx.Err(), err)
 		}
-		return s.startErr(child, "handshake", err)
+		return s.startErr(ctx, child, "handshake", err)
 	}
 	tools, err := s.list(ctx, session)
 	if err != nil {
 		session.Close()
 		endLife()
-		return s.startErr(child, "tools/list", err)
+		return s.startErr(ctx, child, "tools/list", err)
 	}
 	if !bound() { // the deadline came as the handshake ended: the connection is gone
 		session.Close()
-		return s.startErr(child, "handshake", ctx.Err())
+		return s.startErr(ctx, child, "handshake", ctx.Err())
 	}
 	prompts, err := s.listPrompts(ctx, session)
 	if err != nil { // the tools still work: the prompts are named missing
@@ -198,10 +198,11 @@ func (s *server) connect(ctx context.Context, gen int) error {
 
 // startErr names what failed and, for a process that exited, how, with
 // the end of its stderr.
-func (s *server) startErr(child *proc.Child, stage string, err error) error {
+func (s *server) startErr(ctx context.Context, child *proc.Child, stage string, err error) error {
+	bound := s.m.boundOf(ctx)
 	if child == nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("%s: no answer within %v: %w", stage, s.m.opts.Handshake, err)
+			return fmt.Errorf("%s: no answer within %v: %w", stage, bound, err)
 		}
 		return fmt.Errorf("%s: %w", stage, err)
 	}
@@ -209,7 +210,7 @@ func (s *server) startErr(child *proc.Child, stage string, err error) error {
 	<-child.Done()
 	msg := fmt.Sprintf("%s: %v", stage, err)
 	if errors.Is(err, context.DeadlineExceeded) {
-		msg = fmt.Sprintf("%s: no answer within %v", stage, s.m.opts.Handshake)
+		msg = fmt.Sprintf("%s: no answer within %v", stage, bound)
 	}
 	select {
 	case <-child.Exited():
