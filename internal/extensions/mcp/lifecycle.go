@@ -59,18 +59,24 @@ func (m *Manager) launch(s *server) {
 }
 
 // start tries to connect s, up to StartAttempts times with a growing wait
-// between attempts (which holds no start slot) and a growing bound. A stop or a newer start
-// since gen ends it quietly; Close ends the wait.
+// between attempts (which holds no start slot) and a growing bound. A
+// stop or a newer start since gen ends it quietly; Close ends the wait.
+// The error that sticks is the first attempt's (with the bound the user
+// set) and then the last one's.
 func (m *Manager) start(s *server, gen int) {
 	wait := m.opts.Backoff
+	var first error
 	for attempt := 1; ; attempt++ {
 		err := m.attempt(s, gen, attempt)
 		if err == nil || !s.current(gen) {
 			return
 		}
+		if first == nil {
+			first = err
+		}
 		if attempt >= m.opts.StartAttempts || errors.As(err, new(permanent)) {
 			if attempt > 1 {
-				err = fmt.Errorf("%w (after %d attempts)", err, attempt)
+				err = fmt.Errorf("%v; tried %d times, the last: %w", first, attempt, err)
 			}
 			s.failIf(gen, err)
 			m.log.Warn("mcp server did not start", "server", s.cfg.Name, "err", redact.String(err.Error()))
