@@ -29,9 +29,11 @@ import (
 type MCPConfig struct {
 	// Handshake bounds each server's start (0: the mcp package's default).
 	Handshake time.Duration
-	// WaitStarted makes Open wait for every server's start, each bounded
-	// by Handshake, so the first turn has their tools (the terminal). The
-	// window never waits: a server that starts later joins the next turn.
+	// WaitStarted makes Open wait for the servers' starts, one Handshake
+	// bound and never a server's retries, so the first turn has their
+	// tools (the terminal); one not ready by then is a warning and joins a
+	// later turn. The window never waits: a server that starts later joins
+	// the next turn.
 	WaitStarted bool
 	// OpenBrowser shows the user a remote server's sign-in page (the
 	// window's Sign in); nil: only saved sign-ins are used.
@@ -55,6 +57,8 @@ type chatMCP struct {
 	live mcpLive
 	// auth signs in to the remote servers (mcpsignin.go).
 	auth *mcpauth.Auth
+	// bound is one server's handshake bound (the terminal waits that long).
+	bound time.Duration
 }
 
 // startMCP starts the chat's servers in the background (Open).
@@ -74,18 +78,45 @@ func (c *Core) startMCP(ctx context.Context, cfg MCPConfig) *chatMCP {
 	m.SetDisabled(off)
 	cm.live = mcpLive{file: mcpStore(c.cfg.Layout).Path, wait: cfg.WaitStarted, warn: warn,
 		servers: func() []mcp.Server { return MCPServers(c.cfg.Layout, c.cfg.Packages, warn) }}
+	cm.bound = cfg.Handshake
+	if cm.bound <= 0 {
+		cm.bound = mcp.HandshakeTimeout
+	}
 	m.Start(cm.live.first())
 	if cfg.WaitStarted {
-		if err := m.WaitStarted(ctx); err != nil {
-			warn(fmt.Sprintf("MCP servers: %v", err))
-		}
-		for _, st := range m.Servers() {
-			if st.State == mcp.StateFailed {
-				warn(st.StartFailure())
-			}
-		}
+		cm.waitStarts(ctx, nil, warn)
 	}
 	return cm
+}
+
+// startSlack is what a start may take beyond its handshake bound before
+// the terminal stops waiting for it: spawning the process and taking a
+// start slot.
+const startSlack = 2 * time.Second
+
+// waitStarts is the terminal's wait for the named servers' starts (nil:
+// all): one handshake bound, never a server's retries. A server that
+// failed is a warning with its error; one still starting (its first
+// attempt missed the bound and it is tried again, or it waits for a start
+// slot) is a warning that it joins a later message. A hanging server so
+// costs the chat one bound, as it costs a turn one timeout.
+func (cm *chatMCP) waitStarts(ctx context.Context, names map[string]bool, warn func(string)) {
+	wctx, cancel := context.WithTimeout(ctx, cm.bound+startSlack)
+	defer cancel()
+	if err := cm.m.WaitStarted(wctx); err != nil && ctx.Err() != nil {
+		return // the chat or the turn was stopped: it says so itself
+	}
+	for _, st := range cm.m.Servers() {
+		if names != nil && !names[st.Name] {
+			continue
+		}
+		switch st.State {
+		case mcp.StateFailed:
+			warn(st.StartFailure())
+		case mcp.StateStarting:
+			warn(fmt.Sprintf("mcp server %s is not ready after %v: it keeps starting in the background and its tools join a later message", st.Name, cm.bound+startSlack))
+		}
+	}
 }
 
 // extensions is what the core offers as extension tools and commands: the

@@ -103,7 +103,7 @@ func (cm *chatMCP) configured(name string) (mcp.Server, bool) {
 
 // syncMCP brings the chat's servers up to mcp.json at a turn's start. On
 // the terminal (MCPConfig.WaitStarted) the turn waits for the added
-// servers' starts, each bounded by the handshake, as Open does, so a
+// servers' starts, one handshake bound, as Open does, so a
 // server added from another terminal is usable in the very next message;
 // one that failed is a warning. The window does not wait: its edits sync
 // at once (mcpEdited) and a server still starting joins the next turn.
@@ -115,18 +115,11 @@ func (c *Core) syncMCP(ctx context.Context) {
 	if len(changed) == 0 || !c.mcp.live.wait {
 		return
 	}
-	if err := c.mcp.m.WaitStarted(ctx); err != nil {
-		return // the turn was stopped: it says so itself
-	}
 	want := map[string]bool{}
 	for _, n := range changed {
 		want[n] = true
 	}
-	for _, st := range c.mcp.m.Servers() {
-		if want[st.Name] && st.State == mcp.StateFailed {
-			c.mcp.live.warn(st.StartFailure())
-		}
-	}
+	c.mcp.waitStarts(ctx, want, c.mcp.live.warn)
 }
 
 // mcpEdited syncs the running set after an edit of mcp.json made through

@@ -111,6 +111,15 @@ func (m *Manager) attempt(s *server, gen, n int) error {
 	bound := m.opts.Handshake << (n - 1)
 	ctx, cancel := context.WithTimeout(context.WithValue(context.Background(), boundKey{}, bound), bound)
 	defer cancel()
+	// Close ends a handshake under way: a server that hangs would
+	// otherwise hold Close (and the app's exit) for the rest of its bound.
+	go func() {
+		select {
+		case <-m.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	return s.connect(ctx, gen)
 }
 

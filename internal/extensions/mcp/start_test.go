@@ -99,3 +99,30 @@ func TestHandshakeBoundOnAFakeClock(t *testing.T) {
 		}
 	})
 }
+
+// Close ends a handshake under way: a hanging server never holds Close
+// (and the app's exit) for the rest of its bound. On the fake clock, Close
+// returns with no time passed.
+func TestCloseEndsAHandshakeUnderWay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var pipes []io.Closer
+		dial := func(Server) sdk.Transport {
+			fromServer, toClient := io.Pipe() // nothing is ever written
+			fromClient, toServer := io.Pipe()
+			go io.Copy(io.Discard, fromClient)
+			pipes = append(pipes, toClient, toServer, fromServer, fromClient)
+			return &sdk.IOTransport{Reader: fromServer, Writer: toServer}
+		}
+		m := NewManager(Options{Handshake: time.Minute, dial: dial})
+		m.Start([]Server{{Name: "hangs", Server: mcpspec.Server{Command: "unused"}}})
+		synctest.Wait() // the handshake is under way
+		start := time.Now()
+		m.Close()
+		if waited := time.Since(start); waited != 0 {
+			t.Errorf("Close waited %v of the handshake's bound", waited)
+		}
+		for _, p := range pipes {
+			p.Close()
+		}
+	})
+}
