@@ -3,6 +3,7 @@ package sidecar
 import (
 	"bytes"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -114,9 +115,15 @@ func inspectFile(path string) FileFacts {
 		return f
 	}
 	defer fh.Close()
-	head := make([]byte, 256)
+	// 4 KiB reaches a PE header's signature wherever a linker put it.
+	head := make([]byte, 4096)
 	n, _ := io.ReadFull(fh, head)
 	head = head[:n]
+	if kind, goos, arch, ok := binaryFormat(head); ok {
+		f.Kind = kind
+		f.ForThisMachine = goos == runtime.GOOS && (arch == "" || arch == runtime.GOARCH)
+		return f
+	}
 	switch {
 	case bytes.HasPrefix(head, []byte("#!")):
 		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
@@ -154,3 +161,56 @@ func machineMatches(m elf.Machine) bool {
 
 // errNonJSONStdout marks a sidecar that printed something that is not a frame.
 var errNonJSONStdout = errors.New("sidecar wrote a non-JSON line to stdout")
+
+// binaryFormat names a Windows (PE) or macOS (Mach-O) executable from its
+// first bytes and says which OS and CPU it is for (arch "" is any: a
+// universal Mach-O). ok is false for anything else. Without it every .exe
+// read as "not a binary", so on Windows a start that failed for any reason
+// was reported as a command that is not runnable.
+func binaryFormat(head []byte) (kind, goos, arch string, ok bool) {
+	if len(head) >= 0x40 && string(head[:2]) == "MZ" {
+		at := int(binary.LittleEndian.Uint32(head[0x3c:]))
+		if at < 0x40 || at+6 > len(head) || string(head[at:at+4]) != "PE\x00\x00" {
+			return "", "", "", false
+		}
+		machine := binary.LittleEndian.Uint16(head[at+4:])
+		arch, name := peMachine(machine)
+		return "PE " + name, "windows", arch, true
+	}
+	if len(head) >= 8 {
+		switch binary.LittleEndian.Uint32(head) {
+		case 0xfeedfacf, 0xfeedface:
+			cpu := binary.LittleEndian.Uint32(head[4:])
+			arch, name := machOCPU(cpu)
+			return "Mach-O " + name, "darwin", arch, true
+		}
+		if binary.BigEndian.Uint32(head) == 0xcafebabe && binary.BigEndian.Uint32(head[4:]) < 32 {
+			// A fat binary's count of architectures is small; a Java class
+			// file shares the magic and has a version number (45 or more) there.
+			return "Mach-O universal", "darwin", "", true
+		}
+	}
+	return "", "", "", false
+}
+
+func peMachine(m uint16) (arch, name string) {
+	switch m {
+	case 0x8664:
+		return "amd64", "x86-64"
+	case 0xaa64:
+		return "arm64", "ARM64"
+	case 0x14c:
+		return "386", "i386"
+	}
+	return fmt.Sprintf("machine 0x%x", m), fmt.Sprintf("machine 0x%x", m)
+}
+
+func machOCPU(c uint32) (arch, name string) {
+	switch c {
+	case 0x01000007:
+		return "amd64", "x86-64"
+	case 0x0100000c:
+		return "arm64", "ARM64"
+	}
+	return fmt.Sprintf("cpu 0x%x", c), fmt.Sprintf("cpu 0x%x", c)
+}
