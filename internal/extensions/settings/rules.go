@@ -2,8 +2,10 @@ package settings
 
 import (
 	"encoding/json"
+	"net/url"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/cmdscope"
 )
@@ -25,10 +27,32 @@ type Rule struct {
 	// build runner), not a program to cover. Older versions of the app,
 	// which do not know it, read the line as a prefix.
 	Exact bool `json:"exact,omitempty"`
+	// Host scopes a web_fetch rule to one host ("example.com", with its
+	// port when the URL named one): fetching sends data out of the
+	// workspace, so an approval covers the host approved, never the web.
+	Host string `json:"host,omitempty"`
 }
 
 // runCommandTool is the built-in tool whose rules carry a command scope.
 const runCommandTool = "run_command"
+
+// WebFetchTool is the built-in tool whose rules carry a host scope.
+const WebFetchTool = "web_fetch"
+
+// FetchHost is the host a web_fetch call's url names, lower case and with
+// its port when it has one; "" when the url is missing, not http(s) or has
+// no host (no approval can cover such a call).
+func FetchHost(args json.RawMessage) string {
+	var a struct {
+		URL string `json:"url"`
+	}
+	_ = json.Unmarshal(args, &a) // no url: no host, never a match
+	u, err := url.Parse(strings.TrimSpace(a.URL))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return ""
+	}
+	return strings.ToLower(u.Host)
+}
 
 // AlwaysRule is the rule an approval of the call writes: the tool in the
 // session's workspace, and for run_command the scope cmdscope allows
@@ -38,6 +62,9 @@ const runCommandTool = "run_command"
 // ask CommandScope why and approve once.
 func AlwaysRule(tool, workspace string, args json.RawMessage) Rule {
 	r := Rule{Tool: tool, Workspace: cleanWorkspace(workspace)}
+	if tool == WebFetchTool {
+		r.Host = FetchHost(args)
+	}
 	if tool == runCommandTool {
 		if sc, ok := CommandScope(args).Scope(); ok {
 			r.CommandPrefix, r.Exact = sc.Prefix(), sc.Exact != ""
@@ -70,6 +97,12 @@ func (r Rule) Allows(tool, workspace string, args json.RawMessage) bool {
 	if r.Workspace != "" && r.Workspace != cleanWorkspace(workspace) {
 		return false
 	}
+	if tool == WebFetchTool {
+		// A rule written with a host covers that host only; one without
+		// (a bare "always" the user wrote by hand) every host, as for
+		// other tools.
+		return r.Host == "" || r.Host == FetchHost(args)
+	}
 	if tool != runCommandTool || r.CommandPrefix == "" {
 		// A run_command rule without a prefix (a legacy "always") allows
 		// every command, as it did when it was written.
@@ -89,6 +122,9 @@ func (r Rule) Describe() string {
 	}
 	if r.CommandPrefix != "" {
 		return r.Tool + " `" + r.CommandPrefix + " …` " + where
+	}
+	if r.Host != "" {
+		return r.Tool + " of " + r.Host + " " + where
 	}
 	return r.Tool + " " + where
 }

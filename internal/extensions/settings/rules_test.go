@@ -163,3 +163,31 @@ func TestLegacyPrefixRulesNarrow(t *testing.T) {
 		}
 	}
 }
+
+// A web_fetch approval covers the host approved: "always" for one site
+// must not let the model send workspace data to any other.
+func TestWebFetchRuleCoversItsHostOnly(t *testing.T) {
+	args := func(u string) json.RawMessage { return json.RawMessage(`{"url":"` + u + `"}`) }
+	r := AlwaysRule(WebFetchTool, "/w", args("https://Docs.Example.com/a?b=1"))
+	if r.Host != "docs.example.com" {
+		t.Fatalf("rule host = %q", r.Host)
+	}
+	for u, want := range map[string]bool{
+		"https://docs.example.com/other": true,
+		"http://docs.example.com/x":      true,
+		"https://evil.example.net/":      false,
+		"https://docs.example.com:8443/": false,
+		"file:///etc/passwd":             false,
+		"":                               false,
+	} {
+		if got := r.Allows(WebFetchTool, "/w", args(u)); got != want {
+			t.Errorf("rule for docs.example.com allows %q = %v, want %v", u, got, want)
+		}
+	}
+	if got := r.Describe(); got != "web_fetch of docs.example.com in /w" {
+		t.Errorf("Describe = %q", got)
+	}
+	if h := FetchHost(args("ftp://x.org/")); h != "" {
+		t.Errorf("FetchHost of ftp = %q, want none", h)
+	}
+}

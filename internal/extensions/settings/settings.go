@@ -23,6 +23,10 @@ type Settings struct {
 	Rules []Rule `json:"rules,omitempty"`
 	// Hooks is the shell hooks bus (command per event); see internal/plugins/host/xdev.
 	Hooks json.RawMessage `json:"hooks,omitempty"`
+	// WebFetchPrivate lets web_fetch reach private, loopback and
+	// link-local addresses (a dev server, the LAN); off, such an address
+	// is refused when the connection is made, redirects included.
+	WebFetchPrivate bool `json:"webFetchPrivate,omitempty"`
 }
 
 // File loads and saves settings.json. It is safe for concurrent use: Get
