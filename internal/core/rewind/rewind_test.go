@@ -313,11 +313,20 @@ func TestIdenticalContentIsStoredOnce(t *testing.T) {
 	a := newAgent(t)
 	big := strings.Repeat("same bytes\n", 1000)
 	a.write(1, "a.txt", big, false)
+	blob := filepath.Join(a.j.dir, blobsName, hashOf([]byte(big)))
+	st1, err := os.Stat(blob)
+	if err != nil {
+		t.Fatal(err)
+	}
 	a.write(1, "b.txt", big, false)
 	a.write(3, "a.txt", "", true)
 	a.write(5, "a.txt", big, false)
 	if n := blobCount(t, a.j); n != 1 {
 		t.Fatalf("%d blobs for one content", n)
+	}
+	// Not written again either: a rewrite would be a new file.
+	if st2, err := os.Stat(blob); err != nil || !os.SameFile(st1, st2) {
+		t.Fatalf("the blob was written again (%v)", err)
 	}
 }
 
