@@ -92,7 +92,12 @@ func fuzzyFind(text, old string) (start, end int, ok bool) {
 			for _, l := range lines[:at] {
 				start += len(l) + 1
 			}
-			return start, start + len(strings.Join(lines[at:at+len(want)], "\n")), true
+			end = start + len(strings.Join(lines[at:at+len(want)], "\n"))
+			// The last line's "\r" is its line ending, not part of the match.
+			if end > start && text[end-1] == '\r' {
+				end--
+			}
+			return start, end, true
 		}
 	}
 	return 0, 0, false
