@@ -24,7 +24,7 @@ func TestApprovalQuestionSaysWhatItCovers(t *testing.T) {
 			nil, []string{"\x1b"}},
 	}
 	for _, c := range cases {
-		q := approvalQuestion(c.req)
+		q := approvalQuestion(c.req, "")
 		for _, s := range c.has {
 			if !strings.Contains(q, s) {
 				t.Errorf("question %q lacks %q", q, s)

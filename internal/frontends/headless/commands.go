@@ -104,6 +104,10 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 		f.commandOutput(line, res)
 	case agent.CommandSend:
 		return f.send(ctx, core, res.Text)
+	case agent.CommandRewinds:
+		f.listRewinds(line, res)
+	case agent.CommandRewound:
+		f.rewound(line, res)
 	case agent.CommandRetry:
 		if !f.opts.JSON { // JSON: the turn's events say it
 			f.say("retrying: %s\n", safe(firstLines(res.Text, 1)))

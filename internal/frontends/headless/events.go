@@ -7,6 +7,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -34,6 +35,8 @@ const (
 	KindSessions        = "sessions"
 	KindDoctor          = "doctor"
 	KindError           = "error"
+	KindRewinds         = "rewinds"
+	KindRewound         = "rewound"
 )
 
 // jsonEvent is one line of `chat --json`. Kind says which of the other
@@ -57,6 +60,15 @@ type jsonEvent struct {
 	// Command is what the user typed; Result is the command's answer.
 	Command string      `json:"command,omitempty"`
 	Result  *jsonResult `json:"result,omitempty"`
+	// Todos is the whole todo list on todo events (empty when cleared).
+	Todos []jsonTodo `json:"todos,omitzero"`
+}
+
+// jsonTodo is one item of the model's todo list.
+type jsonTodo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"` // pending, in_progress, completed
+	ActiveForm string `json:"activeForm,omitempty"`
 }
 
 // jsonCall is a tool call card's state.
@@ -69,6 +81,8 @@ type jsonCall struct {
 	Reason    string `json:"reason,omitempty"`
 	// Progress is set on tool_progress only.
 	Progress *agent.ToolProgress `json:"progress,omitempty"`
+	// Diff is what a file-changing call writes (from pending on).
+	Diff []textdiff.File `json:"diff,omitempty"`
 }
 
 // jsonSurface is a surface and where it belongs. Exactly one payload is
@@ -120,7 +134,9 @@ type jsonApproval struct {
 	// "always" would allow, or (onceOnly) why only once is possible.
 	Covers   string `json:"covers,omitempty"`
 	OnceOnly bool   `json:"onceOnly,omitempty"`
-	Decision string `json:"decision,omitempty"` // deny, once, session, always; not on approval_request
+	// Diff is what approving writes (approval_request only).
+	Diff     []textdiff.File `json:"diff,omitempty"`
+	Decision string          `json:"decision,omitempty"` // deny, once, session, always; not on approval_request
 }
 
 // jsonResult answers a command: an action's result, an extension
@@ -143,6 +159,22 @@ type jsonResult struct {
 	Commands []jsonCommand  `json:"commands,omitzero"`
 	Sessions []jsonSession  `json:"sessions,omitzero"`
 	Forms    []jsonFormItem `json:"forms,omitzero"`
+	Rewinds  []jsonRewind   `json:"rewinds,omitzero"`
+	// What /rewind <n> did: the files written back, and for a
+	// conversation rewind the message it took back.
+	Restored []string `json:"restored,omitzero"`
+	Draft    string   `json:"draft,omitempty"`
+}
+
+// jsonRewind is one of the user's messages /rewind lists, with what
+// rewinding to it does.
+type jsonRewind struct {
+	MessageIndex  int             `json:"messageIndex"`
+	Message       string          `json:"message"`
+	Files         []textdiff.File `json:"files"`
+	Conflicts     []string        `json:"conflicts,omitzero"`
+	DropsMessages int             `json:"dropsMessages"`
+	Untracked     []string        `json:"untracked,omitzero"`
 }
 
 type jsonRenderer struct {
@@ -192,12 +224,17 @@ func (f *Frontend) coreEvent(ev agent.Event) (jsonEvent, bool) {
 	case agent.EventToolCall, agent.EventToolProgress:
 		if c := ev.Call; c != nil {
 			out.Call = &jsonCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: string(c.State), Result: c.Result, Reason: c.Reason,
-				Progress: c.Progress}
+				Progress: c.Progress, Diff: c.Diff}
 		} else {
 			return jsonEvent{}, false
 		}
 	case agent.EventUsage:
 		out.Usage = ev.Usage
+	case agent.EventTodo:
+		out.Todos = make([]jsonTodo, 0, len(ev.Todos))
+		for _, it := range ev.Todos {
+			out.Todos = append(out.Todos, jsonTodo{Content: redact.String(it.Content), Status: it.Status, ActiveForm: redact.String(it.ActiveForm)})
+		}
 	case agent.EventTurnFailed:
 		out.Error, out.End = ev.Error, ev.End
 	case agent.EventTurnDone:

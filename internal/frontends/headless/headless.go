@@ -57,6 +57,8 @@ type Frontend struct {
 	stream       streamRedactor             // the reply (or reasoning) being streamed
 	shownSurface bool                       // a surface event was printed since the last clear (JSON)
 	line         lineInFlight               // what Ctrl+C stops
+	outputs      map[string]*outputTail     // a running call's output printed so far, per call
+	diffed       map[string]bool            // calls whose diff was printed (in their approval)
 }
 
 // lineInFlight is the command line Loop is running, for Interrupt (which
@@ -75,7 +77,7 @@ func safe(s string) string { return termsafe.String(redact.String(s)) }
 // New makes a terminal front end. Close it when done: it may own a
 // goroutine reading In.
 func New(opts Options) *Frontend {
-	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}}
+	f := &Frontend{opts: opts, shown: map[string]agent.ToolState{}, outputs: map[string]*outputTail{}, diffed: map[string]bool{}}
 	if opts.In != nil {
 		f.lines = newLineReader(opts.In)
 	}
@@ -131,20 +133,17 @@ func (f *Frontend) Emit(ev agent.Event) {
 		f.shown[c.ID] = c.State
 		f.endReasoning()
 		f.newline()
-		line := fmt.Sprintf("[tool] %s %s — %s", safe(c.Name), safe(c.Arguments), c.State)
-		if c.Reason != "" {
-			line += ": " + safe(c.Reason)
-		}
-		if c.Result != "" && (c.State == agent.ToolDone || c.State == agent.ToolFailed) {
-			line += "\n" + indent(firstLines(safe(c.Result), 8))
-		}
-		fmt.Fprintln(f.opts.Out, line)
+		f.toolCard(c)
 	case agent.EventToolProgress:
 		if p := ev.Call.Progress; p != nil {
 			f.endReasoning()
 			f.newline()
-			fmt.Fprintln(f.opts.Out, progressLine(ev.Call.Name, p))
+			f.progress(ev.Call, p)
 		}
+	case agent.EventTodo:
+		f.endReasoning()
+		f.newline()
+		fmt.Fprint(f.opts.Out, todoText(ev.Todos))
 	case agent.EventTurnDone:
 		f.endReasoning()
 		f.newline()
@@ -212,7 +211,7 @@ func (f *Frontend) newline() {
 func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	ja := jsonApproval{CallID: req.CallID, Tool: redact.String(req.Tool), Arguments: redact.String(req.Arguments)}
 	asked := ja
-	asked.Covers, asked.OnceOnly = redact.String(req.Covers), req.OnceOnly
+	asked.Covers, asked.OnceOnly, asked.Diff = redact.String(req.Covers), req.OnceOnly, req.Diff
 	f.event(jsonEvent{Kind: KindApprovalRequest, SessionID: req.SessionID, Approval: &asked})
 	a := f.approve(ctx, req)
 	ja.Decision = string(a)
@@ -221,11 +220,19 @@ func (f *Frontend) Approve(ctx context.Context, req agent.ApprovalRequest) agent
 }
 
 func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
+	// The diff is shown with the question (approving covers exactly it),
+	// and with a refusal, so the user sees what was not written.
+	diff := diffText(req.Diff, f.opts.Color)
+	if diff != "" {
+		f.mu.Lock()
+		f.diffed[req.CallID] = true
+		f.mu.Unlock()
+	}
 	if !f.answering() {
-		f.say("! %s needs approval; declined (not interactive)\n", safe(req.Tool))
+		f.say("! %s needs approval; declined (not interactive)\n%s", safe(req.Tool), diff)
 		return agent.ApproveDeny
 	}
-	answer, ok := f.ask(ctx, approvalQuestion(req))
+	answer, ok := f.ask(ctx, approvalQuestion(req, diff))
 	if !ok {
 		return agent.ApproveDeny
 	}
@@ -243,13 +250,21 @@ func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent
 // approvalQuestion asks about a call and says what each answer covers:
 // a session or always answer covers what req.Covers names, and for a call
 // no approval can cover (OnceOnly) it says why and offers once or no.
-func approvalQuestion(req agent.ApprovalRequest) string {
+// diff (diffText's, may be empty) is printed between the call and the
+// question.
+func approvalQuestion(req agent.ApprovalRequest, diff string) string {
 	q := fmt.Sprintf("Allow %s %s?", safe(req.Tool), safe(req.Arguments))
+	if diff != "" {
+		q += "\n" + strings.TrimSuffix(diff, "\n")
+	}
 	switch {
 	case req.OnceOnly:
 		return q + fmt.Sprintf("\n  only once: %s\n[o]nce / [N]o: ", safe(req.Covers))
 	case req.Covers != "":
 		return q + fmt.Sprintf("\n  session or always covers: %s\n[o]nce / [s]ession / [a]lways / [N]o: ", safe(req.Covers))
+	}
+	if diff != "" {
+		return q + "\n[o]nce / [s]ession / [a]lways / [N]o: "
 	}
 	return q + " [o]nce / [s]ession / [a]lways / [N]o: "
 }
