@@ -125,11 +125,12 @@ func window(ctx context.Context, src io.Reader, offset, limit int) (string, erro
 				more = true
 				break
 			}
-			if size+len(line) > ReadOutputCap && len(lines) > 0 {
+			// A line costs its text and its number (at most 8 bytes more).
+			if size+len(line)+8 > ReadOutputCap && len(lines) > 0 {
 				capped = true
 				break
 			}
-			size += len(line)
+			size += len(line) + 8
 			lines = append(lines, string(line))
 		}
 		if err != nil {

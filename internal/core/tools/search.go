@@ -104,7 +104,8 @@ func workspacePattern(workspace, root, p string) (string, error) {
 }
 
 // globWalk lists the files under root whose relative path matches the
-// pattern's segments, skipping .git and what .gitignore ignores. The walk
+// pattern's segments, skipping .git, node_modules and what .gitignore
+// ignores (hidden folders are listed: .github is often what is looked for). The walk
 // starts at the pattern's literal leading folders, not the whole tree.
 func globWalk(ctx context.Context, root string, pat []string) ([]string, bool, error) {
 	start := 0
@@ -136,7 +137,7 @@ func globWalk(ctx context.Context, root string, pat []string) ([]string, bool, e
 			if p == walkRoot {
 				return nil
 			}
-			if d.Name() == ".git" || ig.ignored(rel, true) {
+			if d.Name() == ".git" || d.Name() == "node_modules" || ig.ignored(rel, true) {
 				return filepath.SkipDir
 			}
 			ig.enter(rel)
@@ -293,7 +294,7 @@ func grepFiles(ctx context.Context, root, rel, filter string) ([]string, error) 
 		r = filepath.ToSlash(r)
 		hidden := strings.HasPrefix(d.Name(), ".")
 		if d.IsDir() {
-			if hidden || ig.ignored(r, true) {
+			if hidden || d.Name() == "node_modules" || ig.ignored(r, true) {
 				return filepath.SkipDir
 			}
 			ig.enter(r)
