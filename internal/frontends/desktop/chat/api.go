@@ -13,6 +13,7 @@ package chat
 
 import (
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -56,12 +57,38 @@ type Versioner interface {
 	CanEdit() bool
 }
 
+// CallStopper is a Host that stops one running tool call (the core's
+// StopCall): a running command's card offers Stop when the Host has it.
+// StopCall is called on the UI goroutine and must not block; the call's
+// card reports its end as usual.
+type CallStopper interface {
+	StopCall(callID string)
+}
+
+// Rewinder is a Host that takes the chat back to one of the user's
+// messages (the core's PlanRewind and Rewind): each user message's menu
+// offers "Rewind to here" while CanRewind says so (the chat is the core's
+// and idle). The message is named by its text and how many user messages
+// with the same text follow it (0: the last such), which the Host maps to
+// the session's messages. Both are called on the UI goroutine and must not
+// block.
+type Rewinder interface {
+	RewindTo(text string, fromEnd int)
+	CanRewind() bool
+}
+
 // env is what every view of the chat shares.
 type env struct {
 	host       Host
 	b          *uikit.Bridge
 	state      *viewmodel.State // busy, the current model (UI goroutine)
 	transcript *Transcript
+}
+
+// stopper is the host's StopCall, nil when it has none.
+func (d *env) stopper() CallStopper {
+	s, _ := d.host.(CallStopper)
+	return s
 }
 
 // New is an empty transcript. It posts its frames through b and reads
@@ -87,6 +114,7 @@ func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) {
 func (t *Transcript) ShowSession(s agent.Session) {
 	shown, total := s.LastReplyVersion()
 	t.replace(s.Messages, s.Notes, versions{shown, total})
+	t.SetTodos(s.Todos)
 }
 
 // Prepared is a session's transcript model built by Prepare, for one
@@ -96,6 +124,7 @@ type Prepared struct {
 	open  *item
 	turns uint64
 	vs    versions
+	todos []todo.Item
 }
 
 // Prepare builds what ShowSession would show of s, on any goroutine and
@@ -106,7 +135,7 @@ func Prepare(s agent.Session) *Prepared {
 	tmp := &Transcript{}
 	tmp.load(s.Messages, s.Notes)
 	shown, total := s.LastReplyVersion()
-	return &Prepared{items: tmp.items, open: tmp.open, turns: tmp.turn, vs: versions{shown, total}}
+	return &Prepared{items: tmp.items, open: tmp.open, turns: tmp.turn, vs: versions{shown, total}, todos: s.Todos}
 }
 
 // ShowPrepared shows a prepared session as ShowSession shows s (any
@@ -120,6 +149,8 @@ func (t *Transcript) ShowPrepared(p *Prepared) {
 	t.turn += p.turns
 	t.items, t.open, t.touched = p.items, p.open, nil
 	t.versions = p.vs
+	t.todos = append([]todo.Item(nil), p.todos...)
+	t.todosRev++
 	t.mu.Unlock()
 	t.th.Kick()
 }
@@ -133,6 +164,7 @@ func (t *Transcript) Render() { t.sync() }
 func (t *Transcript) LoadSession(s agent.Session) {
 	shown, total := s.LastReplyVersion()
 	t.loadHistory(s.Messages, s.Notes, versions{shown, total})
+	t.SetTodos(s.Todos)
 }
 
 // SetReplyVersions says which version (from 0) of the last answer is shown,

@@ -173,7 +173,12 @@ func (w *codeBox) set(b markdown.Block) {
 // colours: the code follows the light or dark theme and no HTML or
 // style sheet is involved.
 func highlight(lang, code string) []widget.RichTextSegment {
-	lexer := lexers.Get(lang)
+	return highlightWith(lexers.Get(lang), code)
+}
+
+// highlightWith is highlight with a lexer found otherwise (a diff's, by its
+// file's name); nil is plain text.
+func highlightWith(lexer chroma.Lexer, code string) []widget.RichTextSegment {
 	if lexer == nil {
 		lexer = lexers.Fallback
 	}

@@ -73,8 +73,10 @@ func (w *testWindow) Emit(ev agent.Event) {
 		t.AppendDelta(ev.Text, false)
 	case agent.EventReasoning:
 		t.AppendDelta(ev.Text, true)
-	case agent.EventToolCall:
+	case agent.EventToolCall, agent.EventToolProgress:
 		t.ToolCall(*ev.Call)
+	case agent.EventTodo:
+		t.SetTodos(ev.Todos)
 	case agent.EventUsage:
 		t.SetUsage(*ev.Usage)
 	case agent.EventTurnDone:

@@ -87,6 +87,10 @@ func msgMenu(d *env, r func() *row) *fyne.Menu {
 		text := r().snap.text
 		items = append(items, fyne.NewMenuItem("Edit", func() { v.EditLast(text) }))
 	}
+	if rw, ok := d.host.(Rewinder); ok && r().snap.kind == itemUser && rw.CanRewind() {
+		text, fromEnd := r().snap.text, d.transcript.view.sameUserAfter(r().index)
+		items = append(items, fyne.NewMenuItem("Rewind to here…", func() { rw.RewindTo(text, fromEnd) }))
+	}
 	return fyne.NewMenu("", items...)
 }
 

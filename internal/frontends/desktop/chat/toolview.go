@@ -34,8 +34,15 @@ type toolView struct {
 	// notifications): a bar when the total is known, and its message.
 	progress *widget.ProgressBar
 	stepText *widget.Label
-	ask      *fyne.Container
-	once     *widget.Button
+	// output is a running command's output so far (its tail), and stop
+	// stops that one call (the turn goes on).
+	output *widget.Label
+	stop   *widget.Button
+	// diff is what a file-changing call writes: the plan being approved,
+	// then what the call did.
+	diff *diffView
+	ask  *fyne.Container
+	once *widget.Button
 	// covers says what "For this session" and "Always" would allow, or why
 	// only once is possible (then those two buttons are hidden).
 	covers          *widget.Label
@@ -54,7 +61,15 @@ func newToolView(d *env) *toolView {
 		l.Selectable = true
 		return l
 	}
-	v.args, v.result = mono(), mono()
+	v.args, v.result, v.output = mono(), mono(), mono()
+	v.output.Wrapping = fyne.TextWrapBreak
+	v.output.Hide()
+	v.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.stopCall() })
+	v.stop.Importance = widget.DangerImportance
+	v.stop.Hide()
+	v.diff = newDiffView(d.b, d.host.CopyText, func() {
+		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showDiff = !u.showDiff })
+	})
 	v.more = widget.NewButton("", func() {
 		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showAll = !u.showAll })
 	})
@@ -80,7 +95,8 @@ func newToolView(d *env) *toolView {
 	v.ask.Hide()
 	copyBtn := uikit.CopyButton(d.b, "", func() { d.host.CopyText(v.r.snap.call.Result) })
 	head := container.NewHBox(widget.NewIcon(theme.SettingsIcon()), v.title, v.state, layout.NewSpacer(), copyBtn)
-	box := container.NewVBox(head, v.args, v.progress, v.stepText, v.result, container.NewHBox(v.more), v.reason, v.ask)
+	box := container.NewVBox(head, v.args, v.progress, v.stepText, v.output, container.NewHBox(v.stop),
+		v.diff.object(), v.result, container.NewHBox(v.more), v.reason, v.ask)
 	v.obj = uikit.PanelBox(theme.ColorNameInputBackground, 0, box)
 	return v
 }
@@ -125,10 +141,16 @@ func (v *toolView) bind(r *row) {
 	setOptional(v.result, result)
 	setOptional(v.reason, c.Reason)
 	v.bindProgress(c)
+	v.bindOutput(c)
 	v.current = r.snap.approval
+	diff := c.Diff
 	if v.current != nil {
 		v.bindCovers(v.current.req)
+		if len(v.current.req.Diff) > 0 { // what approving writes, exactly
+			diff = v.current.req.Diff
+		}
 	}
+	v.diff.set(diff, r.ui.showDiff)
 	uikit.SetShown(v.ask, v.current != nil)
 }
 
@@ -169,6 +191,62 @@ func (v *toolView) bindProgress(c agent.ToolCall) {
 		step += " · " + termsafe.Visible(p.Message)
 	}
 	setOptional(v.stepText, step)
+}
+
+// bindOutput shows a running command's output tail and its Stop; a call
+// that ended keeps neither (its result says what it printed).
+func (v *toolView) bindOutput(c agent.ToolCall) {
+	running := c.State == agent.ToolRunning
+	out := ""
+	if running && c.Progress != nil {
+		out = outputTail(c.Progress.Output, maxOutputLines)
+	}
+	setOptional(v.output, out)
+	stoppable := running && v.d.stopper() != nil && (c.Name == "run_command" || out != "")
+	uikit.SetShown(v.stop, stoppable)
+	stopping := v.r.ui.stopping
+	if stopping != v.stop.Disabled() {
+		if stopping {
+			v.stop.Disable()
+		} else {
+			v.stop.Enable()
+		}
+	}
+	if stopping {
+		v.stop.SetText("Stopping…")
+	} else {
+		v.stop.SetText("Stop")
+	}
+}
+
+// stopCall asks the host to stop this call; the button stays disabled
+// until the card is bound for another call.
+func (v *toolView) stopCall() {
+	s := v.d.stopper()
+	if s == nil || v.r == nil || v.r.ui.stopping {
+		return
+	}
+	id := v.r.snap.call.ID
+	v.d.transcript.view.toggle(v.r, func(u *rowUI) { u.stopping = true })
+	s.StopCall(id)
+}
+
+// maxOutputLines is how much of a running command's output its card shows:
+// the core sends at most 16 KiB of tail, and a frame lays out only this.
+const maxOutputLines = 20
+
+// outputTail is the last n lines of s.
+func outputTail(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	i := len(s)
+	for range n {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return s
+		}
+		i = j
+	}
+	return s[i+1:]
 }
 
 // answer resolves the pending approval; the core goroutine waiting on it

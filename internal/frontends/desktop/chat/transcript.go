@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -109,6 +110,9 @@ type Transcript struct {
 	versions versions
 	// pendingImages label the images of the next user message (ExpectImages).
 	pendingImages []string
+	// todos is the chat's todo list (todos.go), todosRev bumped per change.
+	todos    []todo.Item
+	todosRev uint64
 
 	view *transcriptView // UI goroutine only
 }
@@ -327,6 +331,9 @@ func (t *Transcript) SetApproval(a *Approval) {
 	it.approval = a
 	t.touch(it)
 	t.mu.Unlock()
+	// The card asking is the newest row: bring it (its diff and its
+	// buttons) into view even when the user had scrolled up to read.
+	t.d.b.Post(func() { t.view.list.jumpToEnd() })
 	t.th.Kick()
 }
 

@@ -32,6 +32,7 @@ type transcriptView struct {
 	metrics     textMetrics
 	lastReply   int  // the row offering Regenerate, -1 for none
 	lastRunning bool // d.running when lastReply's footer was bound
+	todos       *todoPanel
 }
 
 // row is one item as the UI holds it. Its parsed markdown lives here, not
@@ -49,6 +50,8 @@ type row struct {
 // rowUI is what the user toggled on a row.
 type rowUI struct {
 	showReasoning, showAll, selecting bool
+	showDiff                          bool // a tool card's whole diff
+	stopping                          bool // Stop was pressed on a running call
 }
 
 func newTranscriptView(t *Transcript) *transcriptView {
@@ -78,7 +81,9 @@ func newTranscriptView(t *Transcript) *transcriptView {
 			overlay.Refresh() // place the button: Show does not lay out its parents
 		}
 	}
-	v.obj = container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay))
+	v.todos = newTodoPanel()
+	v.obj = container.NewBorder(nil, v.todos.box, nil, nil,
+		container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay)))
 	return v
 }
 
@@ -101,6 +106,7 @@ func (v *transcriptView) sync() {
 		}
 	}
 	t.touched = t.touched[:0]
+	todos, todosRev := t.todos, t.todosRev
 	for i := len(v.rows); i < len(t.items); i++ {
 		it := t.items[i]
 		v.rows = append(v.rows, &row{index: i, snap: it.snap(), modelRev: it.rev, rev: 1})
@@ -109,6 +115,7 @@ func (v *transcriptView) sync() {
 	if fresh {
 		v.list.reset()
 	}
+	v.todos.show(todos, todosRev)
 	for _, i := range changed {
 		v.list.dirty(i)
 	}
@@ -164,6 +171,18 @@ func (v *transcriptView) isLastAnsweredUser(i int) bool {
 		}
 	}
 	return answered
+}
+
+// sameUserAfter is how many user messages after row i have its text: with
+// the text it names the message among the session's (Rewinder).
+func (v *transcriptView) sameUserAfter(i int) int {
+	n := 0
+	for _, r := range v.rows[i+1:] {
+		if r.snap.kind == itemUser && r.snap.text == v.rows[i].snap.text {
+			n++
+		}
+	}
+	return n
 }
 
 // userBefore is the user message that row i answers.
@@ -240,6 +259,9 @@ func (v *transcriptView) estimate(i int, w float32) float32 {
 		}
 	case itemTool:
 		lines = 3 + countLines(s.call.Arguments, cols) + min(countLines(s.call.Result, cols), maxResultLines+2)
+		for _, f := range s.call.Diff {
+			lines += 2 + min(diffLines(f), DiffCollapsed)
+		}
 	case itemNotice:
 		lines = 1 + countLines(s.text, cols)
 	}

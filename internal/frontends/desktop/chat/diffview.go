@@ -1,0 +1,269 @@
+package chat
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// DiffCollapsed is how many diff lines a collapsed diff shows: a
+// one-screen change reads whole, a rewrite of a file asks first.
+const DiffCollapsed = 40
+
+// diffMaxShown bounds the lines an expanded diff builds widgets for (a
+// 4000-line rewrite would be 4000 lines of layout in the transcript's row);
+// the rest is in Copy diff.
+const diffMaxShown = 2000
+
+// diffTint is the alpha of an inserted or deleted line's background.
+const diffTint = 0x30
+
+// diffView shows file changes (a tool's plan, what a rewind restores) as
+// unified diffs: per file a header (path, created, deleted or moved, +added
+// −removed), then its hunks, each run of inserted or deleted lines on a
+// tinted background, the code coloured by its language and the old and new
+// line numbers in a gutter. Beyond DiffCollapsed lines it shows the first
+// ones and "Show full diff (N lines)". UI goroutine only.
+type diffView struct {
+	b        *uikit.Bridge
+	copyText func(string)
+	toggle   func() // the expanded state lives with the caller (a recycled card's row)
+	box      *fyne.Container
+	files    *fyne.Container
+	more     *widget.Button
+	shown    []textdiff.File
+	expanded bool
+	built    bool
+	total    int // diff lines of the files (hunk headers included)
+}
+
+// newDiffView is an empty diff. toggle is called by Show full diff / Show
+// less; the caller flips its state and calls set again.
+func newDiffView(b *uikit.Bridge, copyText func(string), toggle func()) *diffView {
+	v := &diffView{b: b, copyText: copyText, toggle: toggle, files: container.NewVBox()}
+	v.more = widget.NewButton("", func() { v.toggle() })
+	v.more.Importance = widget.LowImportance
+	copyBtn := uikit.CopyButton(b, "Copy diff", func() { v.copyText(textdiff.Unified(v.shown)) })
+	v.box = container.NewVBox(v.files, container.NewHBox(v.more, layout.NewSpacer(), copyBtn))
+	v.box.Hide()
+	return v
+}
+
+func (v *diffView) object() fyne.CanvasObject { return v.box }
+
+// set shows files, collapsed or not. The widgets are built again only when
+// the files or the state changed: a running card is bound at every frame.
+func (v *diffView) set(files []textdiff.File, expanded bool) {
+	if len(files) == 0 {
+		v.shown, v.built = nil, false
+		v.box.Hide()
+		return
+	}
+	if v.built && expanded == v.expanded && sameFiles(files, v.shown) {
+		v.box.Show()
+		return
+	}
+	v.shown, v.expanded, v.built = files, expanded, true
+	v.total = 0
+	for _, f := range files {
+		v.total += diffLines(f)
+	}
+	budget := DiffCollapsed
+	if expanded {
+		budget = diffMaxShown
+	}
+	var objs []fyne.CanvasObject
+	for _, f := range files {
+		var used int
+		objs, used = appendFile(objs, f, budget)
+		budget -= used
+	}
+	v.files.Objects = objs
+	v.files.Refresh()
+	switch {
+	case v.total <= DiffCollapsed:
+		v.more.Hide()
+	case expanded:
+		v.more.SetText("Show less")
+		v.more.Show()
+	default:
+		v.more.SetText(fmt.Sprintf("Show full diff (%d lines)", v.total))
+		v.more.Show()
+	}
+	v.box.Show()
+	v.box.Refresh()
+}
+
+// sameFiles says whether a and b are the same slice of files (a card's
+// snapshot keeps the core's slice, so identity is equality here).
+func sameFiles(a, b []textdiff.File) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
+// diffLines is how many lines a file's diff takes: a hunk header and its
+// lines per hunk.
+func diffLines(f textdiff.File) int {
+	n := 0
+	for _, h := range f.Hunks {
+		n += 1 + len(h.Lines)
+	}
+	return n
+}
+
+// fileTitle is a file's header: its path and what happens to it.
+func fileTitle(f textdiff.File) string {
+	old, nw := termsafe.Visible(f.OldPath), termsafe.Visible(f.NewPath)
+	switch {
+	case f.OldPath == "":
+		return nw + "  (new file)"
+	case f.NewPath == "":
+		return old + "  (deleted)"
+	case f.OldPath != f.NewPath:
+		return old + " → " + nw
+	}
+	return nw
+}
+
+// appendFile adds one file's header and at most budget lines of its hunks;
+// it says how many it used.
+func appendFile(objs []fyne.CanvasObject, f textdiff.File, budget int) ([]fyne.CanvasObject, int) {
+	title := widget.NewLabel(fileTitle(f))
+	title.TextStyle = fyne.TextStyle{Bold: true} // (bold monospace is a font some themes lack)
+	title.Truncation = fyne.TextTruncateEllipsis
+	added := widget.NewLabel("+" + strconv.Itoa(f.Added))
+	added.Importance = widget.SuccessImportance
+	removed := widget.NewLabel("−" + strconv.Itoa(f.Removed))
+	removed.Importance = widget.DangerImportance
+	objs = append(objs, container.NewBorder(nil, nil, nil, container.NewHBox(added, removed), title))
+	if f.Binary {
+		return append(objs, diffNote("Binary file: no text diff is shown.")), 0
+	}
+	lexer := lexers.Match(f.NewPath)
+	if lexer == nil {
+		lexer = lexers.Match(f.OldPath)
+	}
+	used := 0
+	for _, h := range f.Hunks {
+		if used >= budget {
+			break
+		}
+		head := fmt.Sprintf("@@ -%d,%d +%d,%d @@", h.OldStart, h.OldCount, h.NewStart, h.NewCount)
+		objs = append(objs, diffRun(nil, []widget.RichTextSegment{codeSeg(head, theme.ColorNamePlaceHolder)}))
+		used++
+		lines := h.Lines[:min(len(h.Lines), budget-used)]
+		used += len(lines)
+		for len(lines) > 0 {
+			n := 1
+			for n < len(lines) && lines[n].Kind == lines[0].Kind {
+				n++
+			}
+			objs = append(objs, lineRun(lexer, lines[:n]))
+			lines = lines[n:]
+		}
+	}
+	if f.Truncated {
+		objs = append(objs, diffNote(fmt.Sprintf("The diff is cut short; the whole change is +%d −%d lines.", f.Added, f.Removed)))
+	}
+	return objs, used
+}
+
+func diffNote(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Importance = widget.LowImportance
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// lineRun is a run of lines of one kind: one text on one background, the
+// old and new line numbers and the +/− marker in a gutter before each line.
+func lineRun(lexer chroma.Lexer, lines []textdiff.Line) fyne.CanvasObject {
+	width := 1
+	for _, l := range lines {
+		width = max(width, len(strconv.Itoa(l.OldLine)), len(strconv.Itoa(l.NewLine)))
+	}
+	num := func(n int) string {
+		if n == 0 {
+			return strings.Repeat(" ", width)
+		}
+		return fmt.Sprintf("%*d", width, n)
+	}
+	marker := " "
+	var tint fyne.ThemeColorName
+	switch lines[0].Kind {
+	case textdiff.Insert:
+		marker, tint = "+", theme.ColorNameSuccess
+	case textdiff.Delete:
+		marker, tint = "-", theme.ColorNameError
+	}
+	gutters := make([]string, len(lines))
+	texts := make([]string, len(lines))
+	for i, l := range lines {
+		gutters[i] = num(l.OldLine) + " " + num(l.NewLine) + " " + marker + " "
+		// What is approved is shown as it is: a bidi override in the new
+		// code cannot make it read as something else.
+		texts[i] = termsafe.Visible(l.Text)
+	}
+	return diffRun(tintOf(tint), withGutters(highlightWith(lexer, strings.Join(texts, "\n")), gutters))
+}
+
+func tintOf(name fyne.ThemeColorName) *uikit.ThemedRect {
+	if name == "" {
+		return nil
+	}
+	r := uikit.NewThemedRect(name, diffTint)
+	r.Square = true
+	return r
+}
+
+// diffRun is a selectable monospace text, on a tint when bg is not nil.
+func diffRun(bg *uikit.ThemedRect, segs []widget.RichTextSegment) fyne.CanvasObject {
+	t := newSelText()
+	t.code = true
+	t.Wrapping = fyne.TextWrapBreak
+	t.Segments = segs
+	if bg == nil {
+		return t
+	}
+	return container.NewStack(bg, t)
+}
+
+// withGutters puts gutters[i] before line i of the highlighted code.
+func withGutters(code []widget.RichTextSegment, gutters []string) []widget.RichTextSegment {
+	out := []widget.RichTextSegment{codeSeg(gutters[0], theme.ColorNamePlaceHolder)}
+	line := 1
+	for _, s := range code {
+		ts := s.(*widget.TextSegment)
+		text := ts.Text
+		for {
+			i := strings.IndexByte(text, '\n')
+			if i < 0 {
+				if text != "" {
+					out = append(out, codeSeg(text, ts.Style.ColorName))
+				}
+				break
+			}
+			out = append(out, codeSeg(text[:i+1], ts.Style.ColorName))
+			if line < len(gutters) {
+				out = append(out, codeSeg(gutters[line], theme.ColorNamePlaceHolder))
+				line++
+			}
+			text = text[i+1:]
+		}
+	}
+	for ; line < len(gutters); line++ { // empty last lines chroma did not return
+		out = append(out, codeSeg("\n"+gutters[line], theme.ColorNamePlaceHolder))
+	}
+	return out
+}

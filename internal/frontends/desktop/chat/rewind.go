@@ -1,0 +1,215 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// RewindDialog asks before taking the chat back to one of the user's
+// messages: it shows what the rewind restores (the files as diffs), the
+// files changed outside the agent that it would overwrite, what it cannot
+// take back (a command's effects), and offers code and conversation,
+// conversation only or code only. The core is asked off the UI goroutine;
+// the dialog's widgets change on it (through the bridge).
+type RewindDialog struct {
+	win      fyne.Window
+	b        *uikit.Bridge
+	r        agent.Rewinding
+	index    int
+	done     func(agent.RewindResult)
+	ctx      context.Context
+	cancel   context.CancelFunc
+	dlg      *dialog.CustomDialog
+	status   *widget.Label
+	drops    *widget.Label
+	conflict *widget.Label
+	notes    *widget.Label
+	diff     *diffView
+	expanded bool
+	both     *widget.Button
+	conv     *widget.Button
+	code     *widget.Button
+	plan     agent.RewindPlan
+	planned  bool
+	confirm  dialog.Dialog // the "restore anyway" question, while open
+}
+
+// ShowRewind opens the rewind dialog for the user message at messageIndex
+// (in the session's messages) over win (UI goroutine). done gets what the
+// rewind did, on the UI goroutine, once it succeeded; the caller shows the
+// rewound chat and puts Draft in the composer.
+func ShowRewind(win fyne.Window, b *uikit.Bridge, r agent.Rewinding, messageIndex int,
+	copyText func(string), done func(agent.RewindResult)) *RewindDialog {
+	v := &RewindDialog{win: win, b: b, r: r, index: messageIndex, done: done}
+	v.ctx, v.cancel = context.WithCancel(context.Background())
+	label := func(imp widget.Importance) *widget.Label {
+		l := widget.NewLabel("")
+		l.Wrapping = fyne.TextWrapWord
+		l.Importance = imp
+		l.Hide()
+		return l
+	}
+	v.status = label(widget.MediumImportance)
+	v.status.SetText("Reading what the rewind would restore…")
+	v.status.Show()
+	v.drops, v.conflict, v.notes = label(widget.MediumImportance), label(widget.WarningImportance), label(widget.LowImportance)
+	v.diff = newDiffView(b, copyText, func() {
+		v.expanded = !v.expanded
+		v.diff.set(v.plan.Files, v.expanded)
+	})
+	v.both = widget.NewButton("Code and conversation", func() { v.pick(agent.RewindBoth) })
+	v.both.Importance = widget.HighImportance
+	v.conv = widget.NewButton("Conversation only", func() { v.pick(agent.RewindConversation) })
+	v.code = widget.NewButton("Code only", func() { v.pick(agent.RewindCode) })
+	cancel := widget.NewButton("Cancel", func() { v.dlg.Hide() })
+	for _, btn := range []*widget.Button{v.both, v.conv, v.code} {
+		btn.Disable()
+	}
+	files := container.NewVScroll(v.diff.object())
+	files.SetMinSize(fyne.NewSize(640, 320))
+	body := container.NewBorder(container.NewVBox(v.status, v.drops, v.conflict, v.notes),
+		container.NewHBox(layout.NewSpacer(), cancel, v.code, v.conv, v.both), nil, nil, files)
+	v.dlg = dialog.NewCustomWithoutButtons("Rewind to this message", body, win)
+	v.dlg.SetOnClosed(v.cancel)
+	v.dlg.Resize(fyne.NewSize(760, 560))
+	v.dlg.Show()
+	go v.load()
+	return v
+}
+
+// load asks the core for the plan (its own goroutine).
+func (v *RewindDialog) load() {
+	plan, err := v.r.PlanRewind(v.ctx, v.index)
+	v.b.Post(func() {
+		if err != nil {
+			v.fail(fmt.Errorf("reading what the rewind would restore: %w", err))
+			return
+		}
+		v.showPlan(plan)
+	})
+}
+
+// showPlan fills the dialog with what the rewind does (UI goroutine).
+func (v *RewindDialog) showPlan(p agent.RewindPlan) {
+	v.plan, v.planned = p, true
+	if len(p.Files) == 0 {
+		v.status.SetText("No file the agent changed after this message needs restoring.")
+	} else {
+		v.status.SetText(fmt.Sprintf("Restoring the code puts back %d %s as they were before this message:",
+			len(p.Files), plural(len(p.Files), "file", "files")))
+	}
+	v.drops.SetText(fmt.Sprintf("Rewinding the conversation removes this message and everything after it "+
+		"(%d %s); its text goes back into the composer.", p.DropsMessages, plural(p.DropsMessages, "message", "messages")))
+	v.drops.Show()
+	setOptional(v.conflict, conflictText(p.Conflicts))
+	setOptional(v.notes, visibleLines(p.Untracked))
+	v.diff.set(p.Files, v.expanded)
+	v.both.Enable()
+	v.conv.Enable()
+	if len(p.Files) > 0 {
+		v.code.Enable()
+	}
+}
+
+func conflictText(paths []string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return "Changed outside the agent since its last change (restoring overwrites this): " +
+		visibleList(paths) + "."
+}
+
+func visibleList(paths []string) string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = termsafe.Visible(p)
+	}
+	return strings.Join(out, ", ")
+}
+
+func visibleLines(notes []string) string {
+	out := make([]string, len(notes))
+	for i, n := range notes {
+		out[i] = termsafe.Visible(n)
+	}
+	return strings.Join(out, "\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// pick runs a rewind, first asking to restore anyway when it would
+// overwrite files changed outside the agent.
+func (v *RewindDialog) pick(mode agent.RewindMode) {
+	if !v.planned {
+		return
+	}
+	if mode != agent.RewindConversation && len(v.plan.Conflicts) > 0 {
+		v.confirm = dialog.NewConfirm("Restore anyway?",
+			"These files changed outside the agent since its last change, and restoring overwrites that:\n"+
+				visibleList(v.plan.Conflicts), func(ok bool) {
+				v.confirm = nil
+				if ok {
+					v.run(mode, true)
+				}
+			}, v.win)
+		v.confirm.Show()
+		return
+	}
+	v.run(mode, false)
+}
+
+// run rewinds off the UI goroutine; the dialog closes once it is done, or
+// says why it failed.
+func (v *RewindDialog) run(mode agent.RewindMode, force bool) {
+	for _, btn := range []*widget.Button{v.both, v.conv, v.code} {
+		btn.Disable()
+	}
+	v.status.SetText("Rewinding…")
+	go func() {
+		res, err := v.r.Rewind(v.ctx, v.index, mode, force)
+		v.b.Post(func() {
+			if err != nil {
+				v.fail(fmt.Errorf("rewinding: %w", err))
+				v.showPlanButtons()
+				return
+			}
+			v.dlg.Hide()
+			v.done(res)
+		})
+	}()
+}
+
+func (v *RewindDialog) showPlanButtons() {
+	if !v.planned {
+		return
+	}
+	v.both.Enable()
+	v.conv.Enable()
+	if len(v.plan.Files) > 0 {
+		v.code.Enable()
+	}
+}
+
+func (v *RewindDialog) fail(err error) {
+	v.status.Importance = widget.DangerImportance
+	v.status.SetText(termsafe.Visible(err.Error()))
+}
+
+// Hide closes the dialog (the chat went away under it).
+func (v *RewindDialog) Hide() { v.dlg.Hide() }
