@@ -35,6 +35,30 @@ func effects(c changeRec) []effect {
 	return []effect{{c.Rel, c.Before, ""}, {c.NewRel, "", moved}}
 }
 
+// rewoundFrom is where the records a rewind to messageIndex takes back
+// begin: the last run of records with a message index from messageIndex on.
+// Records are chronological, and within one line of the conversation their
+// message indexes never go down; an index going down means the conversation
+// went back (a regenerated answer, an edited message) without the journal
+// being rewound. Records of messageIndex's earlier version, before such a
+// step back to messageIndex itself (or below), belong to a line of the
+// conversation that is not on screen, and restoring their Before would undo
+// the present line's work; a step back to a later message keeps
+// messageIndex's turn shared by both lines, so the walk goes on past it.
+func rewoundFrom(recs []record, messageIndex int) int {
+	start := len(recs)
+	for k := len(recs) - 1; k >= 0; k-- {
+		if recs[k].Msg < messageIndex {
+			break
+		}
+		if k+1 < len(recs) && recs[k].Msg > recs[k+1].Msg && recs[k+1].Msg <= messageIndex {
+			break
+		}
+		start = k
+	}
+	return start
+}
+
 // restoreTarget is a Restore with what Apply needs besides: the resolved
 // path on disk and whether the file there is not a regular file.
 type restoreTarget struct {
@@ -46,6 +70,8 @@ type restoreTarget struct {
 // Plan computes what rewinding the workspace to before messageIndex's turn
 // does, writing nothing: each path the entries from messageIndex on touched
 // goes back to what the earliest of them found (absent if it created it).
+// With a conversation that went back without a rewind, only the entries of
+// the line of it now on screen count (see rewoundFrom).
 func (j *Journal) Plan(workspace string, messageIndex int) (Plan, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -59,17 +85,18 @@ func (j *Journal) plan(workspace string, messageIndex int) (Plan, []restoreTarge
 	first := map[string]string{} // rel -> before, of the earliest rewound effect
 	last := map[string]string{}  // rel -> after, of the journal's last effect
 	var order []string
-	for _, r := range j.recs {
+	start := rewoundFrom(j.recs, messageIndex)
+	for i, r := range j.recs {
 		switch r.Op {
 		case opUntracked:
-			if r.Msg >= messageIndex && !slices.Contains(p.Untracked, r.Note) {
+			if i >= start && !slices.Contains(p.Untracked, r.Note) {
 				p.Untracked = append(p.Untracked, r.Note)
 			}
 		case opChange:
 			for _, c := range r.Changes {
 				for _, e := range effects(c) {
 					last[e.rel] = e.after
-					if r.Msg < messageIndex {
+					if i < start {
 						continue
 					}
 					if _, seen := first[e.rel]; !seen {

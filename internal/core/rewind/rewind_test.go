@@ -188,6 +188,46 @@ func TestRewindRestoresFiles(t *testing.T) {
 			}
 			a.want("empty.txt", "", false)
 		}},
+		{"a regenerated answer's line is the one rewound", func(a *agent) {
+			// Message 2 answered, then 4; then 2's answer regenerated (the
+			// conversation went back, the journal was not rewound), then 4 again.
+			a.write(0, "a.txt", "v0", false)
+			a.write(2, "a.txt", "v1", false)
+			a.write(4, "a.txt", "v2", false)
+			a.write(4, "old4.txt", "only in the old line", false)
+			a.write(2, "a.txt", "v3", false)
+			a.write(4, "b.txt", "new 4", false)
+			p, err := a.j.Plan(a.ws, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Only the present line's message 4: a.txt keeps the regenerated
+			// 2's v3, old4.txt is not this line's to remove.
+			if len(p.Files) != 1 || p.Files[0].Rel != "b.txt" {
+				t.Fatalf("plan %+v", p)
+			}
+			// Rewound to 2: back to the state the present 2 began from.
+			if p, _ = a.j.Plan(a.ws, 2); len(p.Files) != 2 || p.Files[0].Rel != "a.txt" || string(p.Files[0].Restored) != "v2" {
+				t.Fatalf("plan %+v", p)
+			}
+			// Rewound to 0: both lines' work is after it.
+			if _, err := a.rewind(0, false); err != nil {
+				t.Fatal(err)
+			}
+			a.want("a.txt", "", true)
+			a.want("old4.txt", "", true)
+			a.want("b.txt", "", true)
+		}},
+		{"a step back to a later message keeps the earlier turn shared", func(a *agent) {
+			a.write(2, "a.txt", "v1", false)
+			a.write(4, "a.txt", "v2", false)
+			a.write(6, "a.txt", "v3", false)
+			a.write(4, "a.txt", "v4", false) // 4 edited and resent
+			if _, err := a.rewind(2, false); err != nil {
+				t.Fatal(err)
+			}
+			a.want("a.txt", "", true)
+		}},
 		{"created then deleted by the agent is nothing to do", func(a *agent) {
 			a.write(1, "tmp.txt", "x", false)
 			a.write(1, "tmp.txt", "", true)
