@@ -183,7 +183,7 @@ func (jb *job) unread() (string, string) {
 	if lost > 0 {
 		text = fmt.Sprintf("[%d earlier bytes dropped: the job printed more than %d KiB since the last read]\n", lost, JobOutput>>10) + text
 	}
-	return redact.String(text), jb.status()
+	return strings.TrimRight(redact.String(text), "\n"), jb.status()
 }
 
 func (j *Jobs) get(id string) *job {

@@ -217,6 +217,10 @@ func skipEscape(s string, i int) int {
 		}
 		return i
 	default:
-		return i + 1
+		// ESC, intermediate bytes (charset designations: ESC ( B), a final byte.
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+			i++
+		}
+		return min(i+1, len(s))
 	}
 }
