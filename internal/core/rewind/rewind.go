@@ -104,7 +104,9 @@ func Open(dir string) (*Journal, error) {
 	}
 	recs, good, terminated, err := parseIndex(data)
 	if err != nil {
-		return nil, fmt.Errorf("open change journal %s: %w", dir, err)
+		// Not mended silently: restoring from a journal partly read could
+		// write wrong bytes over the user's files.
+		return nil, fmt.Errorf("open change journal %s (remove it to start a new one; the changes so far can then not be rewound): %w", dir, err)
 	}
 	j.recs = recs
 	if good != len(data) || !terminated {
