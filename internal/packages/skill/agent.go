@@ -14,11 +14,15 @@ type Agent struct {
 	Description string
 	Prompt      string // the body, trimmed
 	// Tools is the allow-list (frontmatter allowed-tools, else Claude's
-	// tools); empty allows every tool.
+	// tools) as the package wrote it: this host's names, Claude Code's or
+	// Codex's (Allows reads all three); empty allows every tool.
 	Tools  []string
 	Model  string // frontmatter model, informational here
 	Plugin string
 	Path   string
+	// Warnings name the entries of Tools that select no tool here (and
+	// say when none does), for the package's compatibility report.
+	Warnings []string
 }
 
 // LoadAgents reads the flat *.md files of each root (no subfolders, as the
@@ -67,7 +71,8 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 				tools = splitList(fm["tools"])
 			}
 			agents = append(agents, Agent{Name: name, Description: strings.TrimSpace(fm["description"]),
-				Prompt: strings.TrimSpace(body), Tools: tools, Model: strings.TrimSpace(fm["model"]), Plugin: r.Plugin, Path: path})
+				Prompt: strings.TrimSpace(body), Tools: tools, Model: strings.TrimSpace(fm["model"]), Plugin: r.Plugin, Path: path,
+				Warnings: listWarnings("agent "+name, tools)})
 		}
 		pfs.Close()
 	}
@@ -75,15 +80,7 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 	return agents, errs
 }
 
-// Allows reports whether the profile lets a turn offer tool.
-func (a Agent) Allows(tool string) bool {
-	if len(a.Tools) == 0 {
-		return true
-	}
-	for _, t := range a.Tools {
-		if t == tool {
-			return true
-		}
-	}
-	return false
-}
+// Allows reports whether the profile lets a turn offer tool (this host's
+// name): an entry admits it by our name or by the Claude Code or Codex
+// name of the same tool ("Read" admits read_file, "LS" ls and list_dir).
+func (a Agent) Allows(tool string) bool { return allowsTool(a.Tools, tool) }

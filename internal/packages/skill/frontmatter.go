@@ -71,11 +71,17 @@ func SplitFrontmatter(s string) (map[string]string, string) {
 }
 
 // splitList reads a comma-separated value (allowed-tools, tools) into
-// trimmed, non-empty names; nil when there is none.
+// trimmed, non-empty names; nil when there is none. A YAML flow list
+// (tools: ["Read", "Grep"], as hookify's agent writes it) loses its
+// brackets and each item its quotes.
 func splitList(raw string) []string {
+	raw = strings.TrimSpace(raw)
+	if strings.HasPrefix(raw, "[") && strings.HasSuffix(raw, "]") {
+		raw = raw[1 : len(raw)-1]
+	}
 	var out []string
 	for _, p := range strings.Split(raw, ",") {
-		if t := strings.TrimSpace(p); t != "" {
+		if t := strings.Trim(strings.TrimSpace(p), `"'`); t != "" {
 			out = append(out, t)
 		}
 	}
