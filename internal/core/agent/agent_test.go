@@ -385,7 +385,11 @@ func TestPolicyGuardBlocksAndItsReasonReachesTheModel(t *testing.T) {
 	}
 }
 
-func TestPolicyGuardAsksBeforeWritingOutside(t *testing.T) {
+// A write outside the workspace is refused by the host's own confinement
+// when the call is planned, before any policy is consulted: neither the
+// policy guard (which would ask about it) nor the user is asked about a
+// change that cannot be made.
+func TestWriteOutsideTheWorkspaceFailsBeforeAnyPolicy(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.example(t, "echo-provider")
@@ -394,19 +398,22 @@ func TestPolicyGuardAsksBeforeWritingOutside(t *testing.T) {
 	var asked *surfaces.Prompt
 	fe := &recorder{answer: func(p *surfaces.Prompt) (map[string]any, bool) {
 		asked = p
-		return map[string]any{"value": false}, false
-	}}
+		return map[string]any{"value": true}, false
+	}, approve: agent.ApproveOnce}
 	c := e.open(t, fe)
 	c.SetModel(context.Background(), echoModel, "")
 	args, _ := json.Marshal(map[string]string{"path": outside, "content": "x"})
 	if err := c.Send(context.Background(), "call write_file "+string(args)); err != nil {
 		t.Fatal(err)
 	}
-	if asked == nil || asked.Plugin != "policy-guard" || asked.Kind != protocol.RequestConfirm {
-		t.Fatalf("prompt %+v", asked)
+	if asked != nil || len(fe.approved) != 0 {
+		t.Fatalf("asked about a write that cannot be made: prompt %+v, approvals %+v", asked, fe.approved)
 	}
-	if got := fe.text(agent.EventText); !strings.Contains(got, "Denied") {
+	if got := fe.text(agent.EventText); !strings.Contains(got, "Tool result: error: ") || !strings.Contains(got, "outside") {
 		t.Fatalf("reply %q", got)
+	}
+	if _, err := os.Stat(outside); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the file outside was written: %v", err)
 	}
 }
 

@@ -37,6 +37,7 @@ const (
 	OpPluginSet Operation = "changing the plugins"
 	OpRevoke    Operation = "revoking an approval"
 	OpTrash     Operation = "deleting a session"
+	OpRewind    Operation = "rewinding the chat"
 )
 
 // BusyError is an operation refused because another holds the busy token.

@@ -34,6 +34,8 @@ const (
 	CommandRan      CommandKind = "command_output" // Output: an extension or package command's output
 	CommandRetry    CommandKind = "retry"          // Text: the message the last (failed) turn sends again; the front end runs Retry
 	CommandSend     CommandKind = "send"           // Text: a template the command expanded (a package command, an MCP prompt); the front end sends it to the model as the user's message
+	CommandRewinds  CommandKind = "rewinds"        // Rewinds: each of your messages with what rewinding to it does
+	CommandRewound  CommandKind = "rewound"        // Rewound: what a rewind did (Draft goes back to the composer)
 )
 
 // CommandResult is a command's answer, plain data. Kind says which fields
@@ -55,6 +57,8 @@ type CommandResult struct {
 	Action     *ActionOutcome
 	Output     *CommandOutput
 	Help       []HelpEntry
+	Rewinds    []RewindChoice
+	Rewound    *RewindResult
 }
 
 // CommandInfo is a command offered by an extension or a package.
@@ -137,7 +141,7 @@ type builtin struct {
 var builtins = map[string]builtin{}
 
 // builtinOrder is /help's order.
-var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/actions", "/agent", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
+var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/rewind", "/actions", "/agent", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
 
 func init() {
 	builtins["/help"] = builtin{"/help", "this list", (*Core).cmdHelp}

@@ -75,10 +75,11 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 		return err
 	}
 	c.mu.Lock()
-	kept := append([]protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "Summary of the earlier conversation:\n" + done.Summary},
+	kept := append([]protocol.ProviderMessage{{Role: protocol.RoleUser, Content: summaryPrefix + done.Summary},
 		{Role: protocol.RoleAssistant, Content: "Understood."}}, c.session.Messages[keepFrom:]...)
 	c.session.Messages = kept
 	c.session.shiftNotes(keepFrom)
+	c.session.RewindBase += keepFrom - 2 // the journal's indexes stay those of the messages it knew
 	c.mu.Unlock()
 	c.addNote(Note{Kind: NoteNotice, Text: CompactedNotice})
 	c.fe.Emit(Event{Kind: EventCompacted, Text: done.Summary})

@@ -81,6 +81,8 @@ type Core struct {
 	starting     map[string]*sidecar.Client // clients of the generation being started
 	session      *Session                   // current only once its generation is live
 	queue        turnQueue                  // the turn in progress and what waits for it
+	chat         *chatKit                   // the current chat's todo list, jobs and journal (chatkit.go)
+	calls        runningCalls               // the tool calls running now (StopCall)
 }
 
 // turnQueue is the running turn's cancel and the text queued for it or
@@ -119,7 +121,8 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	}
 	c := &Core{cfg: cfg, log: cfg.Logger, fe: cfg.Frontend, sessions: sessions, settings: settings,
 		hub: providers.NewHub(cfg.Logger), catalog: providers.NewCatalog(cfg.Logger),
-		actions: surfaces.NewActions(cfg.Logger), tools: BuiltinTools()}
+		actions: surfaces.NewActions(cfg.Logger)}
+	c.tools = c.builtinTools()
 	c.keys = OpenProviderKeys(cfg.Layout, cfg.Secrets, cfg.Logger)
 	c.surfaces = surfaces.NewStore(c.pluginState)
 	c.surfaces.Subscribe(func(ch surfaces.Change) {
@@ -127,6 +130,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	})
 	c.session = NewSession(cfg.Workspace)
 	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
+	c.chat = c.newChatKit(c.session)
 	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
 		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame, Env: c.keys.Env,
 		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())}) },
@@ -170,6 +174,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		if c.ext != nil {
 			c.ext.Close(ctx)
 		}
+		c.chat.close()
 		return nil, err
 	}
 	c.sessionEvent(protocol.HookSessionStart, c.session.ID)
@@ -335,6 +340,7 @@ func (c *Core) Close(ctx context.Context) {
 		c.ext.Close(ctx)
 	}
 	c.runtime.Shutdown(ctx)
+	c.kit().close() // the chat's background jobs end with it
 }
 
 // Stop cancels the running turn: the stream is cancelled and a running tool

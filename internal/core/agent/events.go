@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 
+	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -27,6 +29,9 @@ const (
 	EventSession      EventKind = "session"
 	EventCompacted    EventKind = "compacted"
 	EventUserMessage  EventKind = "user_message"
+	// EventTodo: the model's todo list changed, or a loaded chat shows its
+	// list (Event.Todos, the whole list each time).
+	EventTodo EventKind = "todo"
 )
 
 // ToolState is the life of one tool call card.
@@ -54,6 +59,9 @@ type ToolCall struct {
 	Reason string `json:"reason,omitempty"`
 	// Progress is set on EventToolProgress only.
 	Progress *ToolProgress `json:"progress,omitempty"`
+	// Diff is what a file-changing call does (set from its plan on pending,
+	// kept on done and failed); each line's text is redacted.
+	Diff []textdiff.File `json:"diff,omitempty"`
 }
 
 // TurnOutcome is how a turn ended.
@@ -95,6 +103,8 @@ type Event struct {
 	// End is set on turn_done and turn_failed. (A stopped turn's Error is
 	// still "stopped" for front ends that compare it.)
 	End *TurnEnd `json:"end,omitempty"`
+	// Todos is the whole todo list on EventTodo.
+	Todos []todo.Item `json:"todos,omitempty"`
 }
 
 // Approval is the user's answer to a tool approval.
@@ -120,6 +130,9 @@ type ApprovalRequest struct {
 	// variables, so no approval can cover it"): those answers approve once.
 	Covers   string
 	OnceOnly bool
+	// Diff is what approving writes (redacted): the approval covers exactly
+	// this plan, and a file changed in between fails the call unwritten.
+	Diff []textdiff.File
 }
 
 // Frontend is what a front end implements. The core calls it from its own

@@ -27,6 +27,10 @@ type Chat interface {
 	// Retry re-runs the last failed turn with exactly its kept message.
 	Retry(ctx context.Context) error
 	Stop()
+	// StopCall stops one running tool call (a command, a job start); the
+	// turn goes on with "stopped by the user" as the call's result. False
+	// when no such call is running.
+	StopCall(callID string) bool
 	Session() Session
 	NewSession(ctx context.Context, workspace string) error
 	LoadSession(ctx context.Context, id string) error
@@ -124,4 +128,5 @@ var (
 	_ PluginAdmin   = (*Core)(nil)
 	_ Grants        = (*Core)(nil)
 	_ MCPAdmin      = (*Core)(nil)
+	_ Rewinding     = (*Core)(nil)
 )

@@ -77,7 +77,7 @@ func (c *Core) revokeSession(ctx context.Context, match func(Rule) bool) error {
 // that run programs, shell syntax), or with no program at all.
 func approvalRule(tool, workspace string, args json.RawMessage) (Rule, bool) {
 	r := AlwaysRule(tool, workspace, args)
-	if r.Tool == runCommandTool && r.CommandPrefix == "" {
+	if r.Tool == runCommandTool && r.CommandPrefix == "" || r.Tool == settings.WebFetchTool && r.Host == "" {
 		return Rule{}, false
 	}
 	return r, true
@@ -85,6 +85,9 @@ func approvalRule(tool, workspace string, args json.RawMessage) (Rule, bool) {
 
 // onceOnly says why no approval of a call can go beyond "once".
 func onceOnly(tool string, args json.RawMessage) string {
+	if tool == settings.WebFetchTool {
+		return "a " + tool + " call without an http(s) address cannot be approved beyond once"
+	}
 	if tool != runCommandTool {
 		return "a " + tool + " call cannot be approved beyond once"
 	}

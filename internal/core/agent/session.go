@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/intercept"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -54,6 +55,16 @@ type Session struct {
 	// Agent is the agent profile picked for this chat (/agent <name>);
 	// empty (and absent in older files): none.
 	Agent string `json:"agent,omitempty"`
+
+	// Todos is the model's todo list as it last set it, so a reloaded
+	// chat shows it; files without one load with none.
+	Todos []todo.Item `json:"todos,omitempty"`
+
+	// RewindBase is how many messages compactions took out of Messages
+	// (less the two of each summary): the change journal indexes a
+	// change by the user message's index as it was, so message i is
+	// i+RewindBase there. Files without it: 0.
+	RewindBase int `json:"rewindBase,omitempty"`
 }
 
 // NewSession makes an empty session in a workspace.

@@ -75,6 +75,7 @@ func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session,
 		c.sessionEvent(protocol.HookSessionStart, old.ID)
 		return &SessionSwitchError{Op: op, Kept: old.ID, Wanted: s.ID, Err: err}
 	}
+	c.switchKit(s) // the jobs of the chat left end; s gets its todo list and journal
 	if startPoint == protocol.HookSessionLoad {
 		// A load cannot be undone once the sessions switched: the owner's
 		// failure is a notice, as in the Reasonix host.
@@ -171,6 +172,7 @@ func (c *Core) LoadSession(ctx context.Context, id string) error {
 	})
 	if err == nil {
 		c.fe.Emit(Event{Kind: EventSession, SessionID: id})
+		c.emitTodos() // after the switch: the front end shows the loaded chat's list
 	}
 	return err
 }

@@ -1,13 +1,12 @@
 package agent
 
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/extensions/gate"
 )
 
 func TestConfine(t *testing.T) {
@@ -45,43 +44,36 @@ func TestConfine(t *testing.T) {
 	}
 }
 
-func runTool(t *testing.T, name, root string, args string) (string, error) {
-	t.Helper()
-	for _, tool := range BuiltinTools() {
-		if tool.Name == name {
-			return tool.Run(context.Background(), root, json.RawMessage(args))
+// The core offers every built-in gate.Builtins declares, with the same
+// asking rule: xdev keeps extension tools off these names, so a tool the
+// core added without declaring it could be shadowed, and a write declared
+// read-only would run unasked.
+func TestBuiltinsMatchTheirDeclarations(t *testing.T) {
+	t.Parallel()
+	offered := map[string]bool{}
+	tools := BuiltinTools()
+	k := (&Core{sessions: &SessionStore{dir: t.TempDir()}}).newChatKit(NewSession(t.TempDir()))
+	defer k.close()
+	tools = append(tools, k.tools...)
+	for _, tl := range tools {
+		if tl.Run == nil || len(tl.Parameters) == 0 {
+			t.Errorf("%s has no implementation or schema", tl.Name)
+		}
+		offered[tl.Name] = tl.ReadOnly
+	}
+	declared := gate.Builtins()
+	if len(declared) != len(offered) {
+		t.Errorf("declared %d built-ins, offered %d (%v)", len(declared), len(offered), offered)
+	}
+	for _, d := range declared {
+		ro, ok := offered[d.Name]
+		if !ok || ro != d.ReadOnly {
+			t.Errorf("%s: declared read-only %v, offered %v (present %v)", d.Name, d.ReadOnly, ro, ok)
 		}
 	}
-	t.Fatalf("no tool %s", name)
-	return "", nil
-}
-
-func TestBuiltinTools(t *testing.T) {
-	t.Parallel()
-	root := t.TempDir()
-	if out, err := runTool(t, "write_file", root, `{"path":"d/a.txt","content":"line1\nline2"}`); err != nil || !strings.Contains(out, "wrote 11 bytes") {
-		t.Fatalf("write: %q %v", out, err)
-	}
-	if out, err := runTool(t, "read_file", root, `{"path":"d/a.txt"}`); err != nil || out != "line1\nline2" {
-		t.Fatalf("read: %q %v", out, err)
-	}
-	if out, err := runTool(t, "list_dir", root, `{"path":"."}`); err != nil || out != "d/" {
-		t.Fatalf("list: %q %v", out, err)
-	}
-	if _, err := runTool(t, "write_file", root, `{"path":"../evil","content":"x"}`); !errors.Is(err, ErrOutsideWorkspace) {
-		t.Fatalf("escape: %v", err)
-	}
-	if _, err := runTool(t, "read_file", root, `{"path":"a","extra":1}`); err == nil || !strings.Contains(err.Error(), "invalid arguments") {
-		t.Fatalf("unknown argument: %v", err)
-	}
-	if out, err := runTool(t, "run_command", root, `{"command":"pwd; echo err >&2; exit 3"}`); err == nil || !strings.Contains(out, root) || !strings.Contains(out, "err") {
-		t.Fatalf("command: %q %v", out, err)
-	}
-	if _, err := runTool(t, "run_command", root, `{"command":"sleep 30","timeoutSeconds":1}`); err == nil || !strings.Contains(err.Error(), "timed out") {
-		t.Fatalf("timeout: %v", err)
-	}
-	out, err := runTool(t, "run_command", root, `{"command":"head -c 200000 /dev/zero | tr '\\0' 'a'"}`)
-	if err != nil || len(out) > OutputCap+100 || !strings.Contains(out, "output truncated") {
-		t.Fatalf("cap: %d bytes %v", len(out), err)
+	for _, asks := range []string{"write_file", "edit_file", "multi_edit", "move_file", "run_command", "web_fetch", "kill_shell"} {
+		if offered[asks] {
+			t.Errorf("%s runs without asking", asks)
+		}
 	}
 }

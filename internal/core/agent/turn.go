@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/host"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/intercept"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -295,13 +296,14 @@ func (c *Core) tool(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// toolset is the tools a turn offers: the built-ins and the skill tools,
+// toolset is the tools a turn offers: the built-ins (the chat's todo and
+// job tools among them) and the skill tools,
 // then the extension tools as they are now (an MCP server that finished
 // starting after open joins here), less those the chat's agent profile
 // leaves out. An extension tool never shadows another; each shadowing
 // name is reported once.
 func (c *Core) toolset() []Tool {
-	out := append(append([]Tool(nil), c.tools...), c.skillTools()...)
+	out := append(append(append([]Tool(nil), c.tools...), c.kit().tools...), c.skillTools()...)
 	if c.ext == nil {
 		return c.forAgent(out)
 	}
@@ -389,7 +391,19 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		c.emitCall(s.ID, card)
 		return fmt.Sprintf("error: there is no tool named %q", before.Name), card.Name, nil
 	}
-	allowed, reason, err := c.permit(ctx, ts, tool, args, call.ID)
+	// A file-changing call is planned on its final arguments: a plan that
+	// fails (not found, not unique, outside the workspace) asks nothing.
+	edit, err := planCall(ctx, s.WorkspaceRoot, tool.Name, args)
+	if err != nil {
+		card.State, card.Result = ToolFailed, err.Error()
+		c.emitCall(s.ID, card)
+		return "error: " + err.Error(), card.Name, nil
+	}
+	if edit != nil {
+		card.Diff = diffsOf(edit)
+		c.emitCall(s.ID, card)
+	}
+	allowed, reason, err := c.permit(ctx, ts, tool, args, call.ID, card.Diff)
 	if err != nil {
 		return "", card.Name, err
 	}
@@ -401,9 +415,7 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 
 	card.State = ToolRunning
 	c.emitCall(s.ID, card)
-	pctx, progressDone := c.withProgress(ctx, s.ID, card)
-	out, runErr := tool.Run(pctx, s.WorkspaceRoot, args)
-	progressDone()
+	out, runErr := c.runTool(ctx, s, card, tool, args, edit)
 	isError := runErr != nil
 	if isError {
 		if out != "" {
@@ -445,7 +457,7 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 // commands need a standing approval, a plugin's allow (audited when it
 // overrides the host's deny), or the user's approval. A plugin's deny or
 // block (a slot owner's included) refuses it.
-func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string) (bool, string, error) {
+func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.RawMessage, callID string, diff []textdiff.File) (bool, string, error) {
 	s := c.Session()
 	// An AlwaysAsk tool (an MCP tool declaring destructiveHint) is asked
 	// about every time: no standing approval covers it.
@@ -486,7 +498,7 @@ func (c *Core) permit(ctx context.Context, ts *turnState, tool Tool, args json.R
 	}
 	covers, once := approvalCovers(tool, s.WorkspaceRoot, args)
 	answer := c.fe.Approve(ctx, ApprovalRequest{SessionID: s.ID, CallID: callID, Tool: tool.Name, Arguments: redact.String(string(args)),
-		Covers: redact.String(covers), OnceOnly: once})
+		Covers: redact.String(covers), OnceOnly: once, Diff: diff})
 	if tool.AlwaysAsk && (answer == ApproveSession || answer == ApproveAlways) {
 		c.notice(fmt.Sprintf("approved once: %s says it may destroy data, so it is asked about every time", tool.Name))
 		answer = ApproveOnce

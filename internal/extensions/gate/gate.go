@@ -100,18 +100,27 @@ func (t Tool) Schema() protocol.ProviderToolSchema {
 	return protocol.ProviderToolSchema{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
 }
 
-// Builtins declares the host's built-in workspace tools, without their
-// implementations (Run is nil: agent supplies them). Every path they take
-// is confined to the workspace root. A new slice on every call.
+// Builtins declares the host's built-in tools by name and whether they
+// run without asking (ReadOnly), for the extensions that must not take
+// their names (xdev). Their schemas and implementations are the core's
+// (internal/core/tools and its subpackages, which import this package,
+// so they cannot be declared here); the core's tests keep this list in
+// step with what it offers. Every path the tools take is confined to the
+// workspace root. A new slice on every call.
 func Builtins() []Tool {
-	return []Tool{
-		{Name: "read_file", ReadOnly: true, Description: "Read a UTF-8 text file in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`)},
-		{Name: "list_dir", ReadOnly: true, Description: "List a directory in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)},
-		{Name: "write_file", Description: "Create or overwrite a file in the workspace.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"}},"required":["path","content"]}`)},
-		{Name: "run_command", Description: "Run a shell command in the workspace root.",
-			Parameters: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"},"timeoutSeconds":{"type":"integer"}},"required":["command"]}`)},
+	out := make([]Tool, 0, len(builtinNames))
+	for _, b := range builtinNames {
+		out = append(out, Tool{Name: b.name, ReadOnly: b.readOnly})
 	}
+	return out
+}
+
+var builtinNames = []struct {
+	name     string
+	readOnly bool
+}{
+	{"read_file", true}, {"ls", true}, {"list_dir", true}, {"glob", true}, {"grep", true},
+	{"write_file", false}, {"edit_file", false}, {"multi_edit", false}, {"move_file", false},
+	{"run_command", false}, {"web_fetch", false},
+	{"todo_write", true}, {"bash_output", true}, {"kill_shell", false}, {"wait", true},
 }
