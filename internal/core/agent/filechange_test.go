@@ -175,7 +175,9 @@ func TestStopCallStopsOneCommandAndTheTurnFinishes(t *testing.T) {
 	})
 	done := make(chan error, 1)
 	begin := time.Now()
-	go func() { done <- c.Send(context.Background(), `call run_command {"command":"echo started; sleep 60; echo never"}`) }()
+	go func() {
+		done <- c.Send(context.Background(), `call run_command {"command":"echo started; sleep 60; echo never"}`)
+	}()
 	select {
 	case <-started:
 	case err := <-done:
