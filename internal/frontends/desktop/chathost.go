@@ -14,6 +14,10 @@ type chatHost struct {
 	showVersion func(i int)
 	editLast    func(text string)
 	canEdit     func() bool
+	// One running call stopped, and Rewind to here (rewind.go).
+	stopCall  func(callID string)
+	rewindTo  func(text string, fromEnd int)
+	canRewind func() bool
 }
 
 func (h chatHost) CopyText(s string)       { h.copyText(s) }
@@ -32,8 +36,20 @@ func (h chatHost) ShowVersion(i int)    { h.showVersion(i) }
 func (h chatHost) EditLast(text string) { h.editLast(text) }
 func (h chatHost) CanEdit() bool        { return h.canEdit() }
 
-// The chat finds Retry and the versions on its host by type assertion.
+// StopCall makes chatHost a chat.CallStopper: a running command's card
+// offers Stop.
+func (h chatHost) StopCall(callID string) { h.stopCall(callID) }
+
+// RewindTo and CanRewind make chatHost a chat.Rewinder: a user message's
+// menu offers Rewind to here.
+func (h chatHost) RewindTo(text string, fromEnd int) { h.rewindTo(text, fromEnd) }
+func (h chatHost) CanRewind() bool                   { return h.canRewind() }
+
+// The chat finds Retry, the versions, Stop and Rewind on its host by type
+// assertion.
 var (
-	_ chat.Retrier   = chatHost{}
-	_ chat.Versioner = chatHost{}
+	_ chat.Retrier     = chatHost{}
+	_ chat.Versioner   = chatHost{}
+	_ chat.CallStopper = chatHost{}
+	_ chat.Rewinder    = chatHost{}
 )

@@ -21,6 +21,7 @@ type coreAPI interface {
 	agent.Forms
 	agent.PluginAdmin
 	agent.Grants
+	agent.Rewinding
 
 	// SavedStamp identifies a saved session's stored copy (size, time):
 	// a chat read before is decoded again only when it changed.

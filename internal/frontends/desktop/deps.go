@@ -143,7 +143,10 @@ func (d *UI) chatHost() chatHost {
 		regenerate:  d.regenerate,
 		showVersion: d.showVersion,
 		editLast:    func(text string) { d.composer.beginEdit(text) },
-		canEdit:     func() bool { return d.composer.canEdit() }}
+		canEdit:     func() bool { return d.composer.canEdit() },
+		stopCall:    d.stopCall,
+		rewindTo:    d.rewindTo,
+		canRewind:   d.canRewind}
 }
 
 func (d *UI) promptHost() promptHost {

@@ -94,6 +94,10 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventSession:
 		d.sessionChanged()
+	case agent.EventTodo:
+		if t != nil {
+			t.SetTodos(ev.Todos)
+		}
 	case agent.EventCompacted:
 		if t != nil {
 			t.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +170,12 @@ type fakeCore struct {
 	perms   agent.Permissions
 	exts    []agent.ExtensionStatus
 	cmdOut  string // what RunCommand answers ("" : no commands)
+	// Stop and rewind (rewind_test.go): the calls stopped, the session's
+	// messages, the plan PlanRewind answers and the rewinds asked.
+	stopped    []string
+	messages   []protocol.ProviderMessage
+	rewindPlan agent.RewindPlan
+	rewound    []string
 }
 
 const (
@@ -226,8 +234,32 @@ func (f *fakeCore) ShowVersion(context.Context, int) error { return agent.ErrNot
 func (f *fakeCore) LastReplyVersion() (shown, total int)   { return 0, 0 }
 func (f *fakeCore) Retry(context.Context) error            { return agent.ErrNothingToRetry }
 func (f *fakeCore) Stop()                                  {}
+func (f *fakeCore) StopCall(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = append(f.stopped, id)
+	return true
+}
+func (f *fakeCore) PlanRewind(_ context.Context, i int) (agent.RewindPlan, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p := f.rewindPlan
+	p.MessageIndex = i
+	return p, nil
+}
+func (f *fakeCore) Rewind(_ context.Context, i int, mode agent.RewindMode, force bool) (agent.RewindResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rewound = append(f.rewound, fmt.Sprintf("%d %s %v", i, mode, force))
+	if mode != agent.RewindCode && i < len(f.messages) {
+		f.messages = f.messages[:i]
+	}
+	return agent.RewindResult{Restored: []string{"a.txt"}, Draft: "draft of " + strconv.Itoa(i)}, nil
+}
 func (f *fakeCore) Session() agent.Session {
-	return agent.Session{ID: fakeSession}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return agent.Session{ID: fakeSession, Messages: slices.Clone(f.messages)}
 }
 func (f *fakeCore) Sessions() []agent.Summary                           { return nil }
 func (f *fakeCore) NewSession(context.Context, string) error            { return nil }

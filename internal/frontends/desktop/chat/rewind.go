@@ -26,6 +26,7 @@ type RewindDialog struct {
 	win      fyne.Window
 	b        *uikit.Bridge
 	r        agent.Rewinding
+	goCall   func(func())
 	index    int
 	done     func(agent.RewindResult)
 	ctx      context.Context
@@ -45,14 +46,35 @@ type RewindDialog struct {
 	confirm  dialog.Dialog // the "restore anyway" question, while open
 }
 
+// RewindDeps is what the rewind dialog uses.
+type RewindDeps struct {
+	Win    fyne.Window
+	Bridge *uikit.Bridge
+	Core   agent.Rewinding
+	// Ctx ends the core's calls (the window closing); closing the dialog
+	// ends them too.
+	Ctx context.Context
+	// Go runs a core call off the UI goroutine (the window's tracked
+	// goroutines; nil: a plain goroutine).
+	Go       func(func())
+	CopyText func(string)
+}
+
 // ShowRewind opens the rewind dialog for the user message at messageIndex
-// (in the session's messages) over win (UI goroutine). done gets what the
-// rewind did, on the UI goroutine, once it succeeded; the caller shows the
-// rewound chat and puts Draft in the composer.
-func ShowRewind(win fyne.Window, b *uikit.Bridge, r agent.Rewinding, messageIndex int,
-	copyText func(string), done func(agent.RewindResult)) *RewindDialog {
-	v := &RewindDialog{win: win, b: b, r: r, index: messageIndex, done: done}
-	v.ctx, v.cancel = context.WithCancel(context.Background())
+// (in the session's messages) over the window (UI goroutine). done gets
+// what the rewind did, on the UI goroutine, once it succeeded; the caller
+// shows the rewound chat and puts Draft in the composer.
+func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)) *RewindDialog {
+	win, b, copyText := deps.Win, deps.Bridge, deps.CopyText
+	v := &RewindDialog{win: win, b: b, r: deps.Core, goCall: deps.Go, index: messageIndex, done: done}
+	if v.goCall == nil {
+		v.goCall = func(fn func()) { go fn() }
+	}
+	parent := deps.Ctx
+	if parent == nil {
+		parent = context.Background()
+	}
+	v.ctx, v.cancel = context.WithCancel(parent)
 	label := func(imp widget.Importance) *widget.Label {
 		l := widget.NewLabel("")
 		l.Wrapping = fyne.TextWrapWord
@@ -84,7 +106,7 @@ func ShowRewind(win fyne.Window, b *uikit.Bridge, r agent.Rewinding, messageInde
 	v.dlg.SetOnClosed(v.cancel)
 	v.dlg.Resize(fyne.NewSize(760, 560))
 	v.dlg.Show()
-	go v.load()
+	v.goCall(v.load)
 	return v
 }
 
@@ -181,7 +203,7 @@ func (v *RewindDialog) run(mode agent.RewindMode, force bool) {
 		btn.Disable()
 	}
 	v.status.SetText("Rewinding…")
-	go func() {
+	v.goCall(func() {
 		res, err := v.r.Rewind(v.ctx, v.index, mode, force)
 		v.b.Post(func() {
 			if err != nil {
@@ -192,7 +214,7 @@ func (v *RewindDialog) run(mode agent.RewindMode, force bool) {
 			v.dlg.Hide()
 			v.done(res)
 		})
-	}()
+	})
 }
 
 func (v *RewindDialog) showPlanButtons() {

@@ -159,7 +159,7 @@ func TestRewindDialogWithoutConflicts(t *testing.T) {
 	done := make(chan agent.RewindResult, 1)
 	var v *RewindDialog
 	h.ui(func() {
-		v = ShowRewind(h.d.win, h.d.b, f, 2, h.d.host.CopyText, func(r agent.RewindResult) { done <- r })
+		v = ShowRewind(RewindDeps{Win: h.d.win, Bridge: h.d.b, Core: f, CopyText: h.d.host.CopyText}, 2, func(r agent.RewindResult) { done <- r })
 	})
 	h.waitFor("the plan", func() bool { return v.planned })
 	h.ui(func() {
@@ -195,7 +195,7 @@ func TestRewindDialogWithConflicts(t *testing.T) {
 	done := make(chan agent.RewindResult, 1)
 	var v *RewindDialog
 	h.ui(func() {
-		v = ShowRewind(h.d.win, h.d.b, f, 0, h.d.host.CopyText, func(r agent.RewindResult) { done <- r })
+		v = ShowRewind(RewindDeps{Win: h.d.win, Bridge: h.d.b, Core: f, CopyText: h.d.host.CopyText}, 0, func(r agent.RewindResult) { done <- r })
 	})
 	h.waitFor("the plan", func() bool { return v.planned })
 	h.ui(func() {

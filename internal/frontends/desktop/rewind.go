@@ -1,0 +1,98 @@
+package desktop
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// Rewind to here, and Stop on one running call: the chat's Rewinder and
+// CallStopper, run against the core off the UI goroutine.
+
+// canRewind says whether a user message may be rewound to now: the chat
+// on screen is the core's and idle (UI goroutine).
+func (d *UI) canRewind() bool {
+	return d.getCore() != nil && d.state.Ready() && !d.state.Busy()
+}
+
+// rewindTo opens the rewind dialog for the user message with text, fromEnd
+// messages of the same text after it (UI goroutine).
+func (d *UI) rewindTo(text string, fromEnd int) {
+	c := d.getCore()
+	if c == nil || !d.canRewind() {
+		return
+	}
+	idx := userMessageIndex(c.Session().Messages, text, fromEnd)
+	if idx < 0 {
+		d.notes.HostNotice("That message is not in the saved conversation, so the chat cannot be rewound to it.", uikit.NoticeWarn)
+		return
+	}
+	t := d.transcript.get()
+	d.trace(fmt.Sprintf("rewind dialog %d", idx))
+	chat.ShowRewind(chat.RewindDeps{Win: d.win, Bridge: d.b, Core: c, Ctx: d.link.ctx, Go: d.link.goCall,
+		CopyText: d.copyText}, idx, func(res agent.RewindResult) {
+		// The core rewound and saved: the chat shows what it now holds and
+		// the rewound message waits in the composer to be sent again.
+		d.link.goCall(func() {
+			t.ShowSession(c.Session())
+			d.b.Post(func() {
+				d.composer.putDraft(res.Draft)
+				if len(res.Restored) > 0 {
+					d.notes.HostNotice("Restored "+redact.String(strings.Join(res.Restored, ", ")), uikit.NoticeInfo)
+				}
+				d.sidebar.reload()
+				d.trace(fmt.Sprintf("rewound %d %d", idx, len(res.Restored)))
+			})
+		})
+	})
+}
+
+// userMessageIndex is the index in msgs of the user message with text that
+// has fromEnd user messages of the same text after it; -1 when none has.
+func userMessageIndex(msgs []protocol.ProviderMessage, text string, fromEnd int) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if m := msgs[i]; m.Role == protocol.RoleUser && m.Content == text {
+			if fromEnd == 0 {
+				return i
+			}
+			fromEnd--
+		}
+	}
+	return -1
+}
+
+// stopCall stops one running tool call (UI goroutine): the core is asked
+// off it, and the call's card reports the end.
+func (d *UI) stopCall(callID string) {
+	c := d.getCore()
+	if c == nil {
+		return
+	}
+	d.trace("stop call " + callID)
+	d.link.goCall(func() {
+		if !c.StopCall(callID) {
+			d.notes.HostNotice("That call had already ended.", uikit.NoticeInfo)
+		}
+	})
+}
+
+// putDraft puts a rewound message in the composer to send again; what the
+// user was typing is kept after it.
+func (c *composer) putDraft(text string) {
+	if text == "" {
+		return
+	}
+	if typed := c.entry.Text; typed != "" {
+		text += "\n\n" + typed
+	}
+	c.entry.setText(text)
+	c.entry.CursorRow = strings.Count(c.entry.Text, "\n")
+	c.entry.CursorColumn = len([]rune(c.entry.Text[strings.LastIndexByte(c.entry.Text, '\n')+1:]))
+	c.entry.Refresh()
+	c.deps.win.Canvas().Focus(c.entry)
+}
