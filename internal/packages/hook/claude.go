@@ -2,54 +2,21 @@ package hook
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
 )
 
-// The Claude Code names of this host's built-in tools, as the Reasonix host
-// maps its own (bash → Bash, read_file → Read, write_file → Write): a
-// Claude-format hook's matcher and its tool_name see these.
-var claudeTools = map[string]string{
-	"run_command": "Bash",
-	"read_file":   "Read",
-	"write_file":  "Write",
-}
+// claudeToolName is the name a Claude-format hook sees for tool: its
+// current Claude Code name (run_command → Bash, edit_file → Edit, …), else
+// the tool's own (internal/foundation/toolnames holds the table).
+func claudeToolName(tool string) string { return toolnames.Claude(tool) }
 
-// claudeToolName is the name a Claude-format hook sees for tool: the Claude
-// name where there is one, else the tool's own.
-func claudeToolName(tool string) string {
-	if n, ok := claudeTools[tool]; ok {
-		return n
-	}
-	return tool
-}
-
-// claudeInput renames the arguments Claude names differently (path →
-// file_path) and makes file paths absolute against cwd, as Claude's Read
-// and Write take them. Other arguments pass as they are.
+// claudeInput is tool's arguments under Claude's names and units (path →
+// an absolute file_path, timeoutSeconds → timeout in ms, …), as a
+// Claude-written hook script reads them.
 func claudeInput(tool string, args json.RawMessage, cwd string) json.RawMessage {
-	if tool != "read_file" && tool != "write_file" || len(args) == 0 {
-		return args
-	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(args, &obj) != nil {
-		return args
-	}
-	v, ok := obj["path"]
-	if !ok {
-		return args
-	}
-	delete(obj, "path")
-	var p string
-	if json.Unmarshal(v, &p) == nil && p != "" && !filepath.IsAbs(p) && cwd != "" {
-		v, _ = json.Marshal(filepath.Join(cwd, p))
-	}
-	obj["file_path"] = v
-	out, err := json.Marshal(obj)
-	if err != nil {
-		return args
-	}
-	return out
+	return toolnames.ClaudeInput(tool, args, cwd)
 }
 
 // claudeResponse is the tool_response a Claude-format PostToolUse hook

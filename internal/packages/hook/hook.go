@@ -134,4 +134,9 @@ type Report struct {
 	BlockedBy *Outcome
 	// Allowed: a Claude-format PermissionRequest hook answered allow.
 	Allowed bool
+	// UpdatedArgs: a Claude-format PreToolUse hook rewrote the call's
+	// tool_input (hookSpecificOutput.updatedInput); these are the new
+	// arguments in this host's names (toolnames.FromClaudeInput), which the
+	// call must run with. nil when no hook rewrote them.
+	UpdatedArgs json.RawMessage
 }

@@ -19,16 +19,21 @@ type Output struct {
 	// Allow: a PermissionRequest answered hookSpecificOutput.decision.behavior
 	// "allow".
 	Allow bool
+	// UpdatedInput: a PreToolUse hook's hookSpecificOutput.updatedInput, the
+	// call's new tool_input in Claude's argument names (Claude Code runs
+	// the tool with it); nil when absent or when the hook denied.
+	UpdatedInput json.RawMessage
 }
 
 type jsonOutput struct {
 	Decision string `json:"decision"`
 	Reason   string `json:"reason"`
 	Specific struct {
-		HookEventName            Event  `json:"hookEventName"`
-		AdditionalContext        string `json:"additionalContext"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		HookEventName            Event           `json:"hookEventName"`
+		AdditionalContext        string          `json:"additionalContext"`
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
 		Decision                 struct {
 			Behavior string `json:"behavior"`
 			Message  string `json:"message"`
@@ -63,6 +68,9 @@ func ParseOutput(e Event, stdout string) (Output, error) {
 		return Output{}, fmt.Errorf("hook output names event %q, but the event is %q", spec.HookEventName, e)
 	}
 	out := Output{AdditionalContext: strings.TrimSpace(spec.AdditionalContext), Allow: allow && !deny}
+	if e == PreToolUse && !deny && len(spec.UpdatedInput) > 0 && string(spec.UpdatedInput) != "null" {
+		out.UpdatedInput = spec.UpdatedInput
+	}
 	if deny {
 		out.Deny = true
 		reason := spec.PermissionDecisionReason

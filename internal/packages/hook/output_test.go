@@ -1,6 +1,8 @@
 package hook_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -32,10 +34,16 @@ func TestParseOutput(t *testing.T) {
 		{"decision block at Stop is nothing", hook.Stop, `{"decision":"block","reason":"r"}`, hook.Output{}, false},
 		{"another event's output", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","permissionDecision":"deny"}}`, hook.Output{}, true},
 		{"broken JSON", hook.PreToolUse, `{"hookSpecificOutput":`, hook.Output{}, true},
+		{"updatedInput at PreToolUse", hook.PreToolUse, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"ls -la"}}}`,
+			hook.Output{UpdatedInput: json.RawMessage(`{"command":"ls -la"}`)}, false},
+		{"updatedInput with a deny is not taken", hook.PreToolUse, `{"hookSpecificOutput":{"permissionDecision":"deny","updatedInput":{"command":"x"}}}`,
+			hook.Output{Deny: true}, false},
+		{"updatedInput null is none", hook.PreToolUse, `{"hookSpecificOutput":{"updatedInput":null}}`, hook.Output{}, false},
+		{"updatedInput elsewhere is nothing", hook.PermissionRequest, `{"hookSpecificOutput":{"updatedInput":{"command":"x"}}}`, hook.Output{}, false},
 	}
 	for _, tc := range cases {
 		got, err := hook.ParseOutput(tc.event, tc.stdout)
-		if got != tc.want || (err != nil) != tc.err {
+		if !reflect.DeepEqual(got, tc.want) || (err != nil) != tc.err {
 			t.Errorf("%s: %+v %v, want %+v err=%v", tc.name, got, err, tc.want, tc.err)
 		}
 		if err != nil && !strings.Contains(err.Error(), string(tc.event)) {
@@ -58,7 +66,7 @@ func FuzzParseOutput(f *testing.F) {
 	f.Fuzz(func(t *testing.T, i int, stdout string) {
 		e := hook.Events[(i%len(hook.Events)+len(hook.Events))%len(hook.Events)]
 		out, err := hook.ParseOutput(e, stdout)
-		if err != nil && out != (hook.Output{}) {
+		if err != nil && !reflect.DeepEqual(out, hook.Output{}) {
 			t.Fatalf("an error with an output: %+v", out)
 		}
 		if out.Deny && out.Allow {
@@ -69,6 +77,9 @@ func FuzzParseOutput(f *testing.F) {
 		}
 		if out.Allow && e != hook.PermissionRequest {
 			t.Fatalf("allow at %s", e)
+		}
+		if out.UpdatedInput != nil && (e != hook.PreToolUse || out.Deny || !json.Valid(out.UpdatedInput)) {
+			t.Fatalf("updatedInput at %s (deny %v): %s", e, out.Deny, out.UpdatedInput)
 		}
 	})
 }

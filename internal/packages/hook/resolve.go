@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 )
 
@@ -228,7 +229,14 @@ func (h Resolved) Matches(tool string) bool {
 		return false
 	}
 	if h.PayloadFormat == FormatClaude {
-		return h.re.MatchString(claudeToolName(tool)) || h.re.MatchString(tool)
+		// "Edit|Write", "Bash", "BashOutput": Claude's current and legacy
+		// names of the tool, and its own name.
+		for _, name := range toolnames.ClaudeMatchNames(tool) {
+			if h.re.MatchString(name) {
+				return true
+			}
+		}
+		return false
 	}
 	return h.re.MatchString(tool)
 }

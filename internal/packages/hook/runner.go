@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
 )
 
 // Runner runs package hooks for the core. Run may be called from several
@@ -96,7 +98,7 @@ func (r *Runner) Run(ctx context.Context, turn *Turn, hooks []Resolved, p Payloa
 		}
 		o := r.runOne(ctx, turn, h, stdin)
 		if o.Decision == Pass && h.PayloadFormat == FormatClaude {
-			claudeVerdict(&o, &rep)
+			claudeVerdict(&o, &rep, &p)
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
 		r.tell(o)
@@ -152,8 +154,10 @@ func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byt
 
 // claudeVerdict takes a Claude-format hook's JSON decision on exit 0: a
 // deny at PreToolUse, PermissionRequest or UserPromptSubmit blocks, an
-// allow at PermissionRequest answers the approval.
-func claudeVerdict(o *Outcome, rep *Report) {
+// allow at PermissionRequest answers the approval, and an updatedInput at
+// PreToolUse becomes the call's arguments (in this host's names) for the
+// hooks after it and for the call: Report.UpdatedArgs.
+func claudeVerdict(o *Outcome, rep *Report, p *Payload) {
 	e := o.Hook.Event
 	if e != PreToolUse && e != PermissionRequest && e != UserPromptSubmit {
 		return
@@ -169,6 +173,18 @@ func claudeVerdict(o *Outcome, rep *Report) {
 	case out.Allow:
 		rep.Allowed = true
 	}
+	if len(out.UpdatedInput) == 0 {
+		return
+	}
+	args, err := toolnames.FromClaudeInput(p.ToolName, out.UpdatedInput, p.Cwd)
+	if err != nil {
+		// The call runs as it was: a hook's rewrite that cannot be read is
+		// the hook's problem to report, not a reason to run something else.
+		o.Decision = Warn
+		o.Stderr = strings.TrimSpace(o.Stderr + "\nupdatedInput not applied: " + err.Error())
+		return
+	}
+	p.ToolArgs, rep.UpdatedArgs = args, args
 }
 
 // runAsync starts h in the background; its outcome is only logged.
