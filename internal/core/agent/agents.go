@@ -60,7 +60,29 @@ func (c *Core) forAgent(tools []Tool) []Tool {
 			out = append(out, t)
 		}
 	}
+	if len(out) == 0 {
+		c.warnToolless(a)
+	}
 	return out
+}
+
+// warnToolless tells the user, once per profile, that an agent profile
+// whose list names no tool this chat has runs with none: a list in
+// another host's names this host does not know would otherwise leave the
+// model silently unable to do anything.
+func (c *Core) warnToolless(a skill.Agent) {
+	key := "agent:" + a.Plugin + "/" + a.Name
+	c.mu.Lock()
+	if c.shadowWarned == nil {
+		c.shadowWarned = map[string]bool{}
+	}
+	warned := c.shadowWarned[key]
+	c.shadowWarned[key] = true
+	c.mu.Unlock()
+	if !warned {
+		c.notice(fmt.Sprintf("agent %s (%s) lists no tool this chat has (%s): it runs without tools",
+			a.Name, a.Plugin, strings.Join(a.Tools, ", ")))
+	}
 }
 
 // cmdAgent answers /agent (list), /agent off and /agent <name>.

@@ -74,7 +74,8 @@ type Core struct {
 	pkg packageState // the plugin packages' contributions and what is made of them (packages.go)
 
 	mu sync.Mutex
-	// shadowWarned: extension tools already reported as shadowing (mu).
+	// shadowWarned: extension tools already reported as shadowing, and
+	// agent profiles reported as selecting no tool ("agent:…") (mu).
 	shadowWarned map[string]bool
 	busy         Operation                  // the busy token's holder ("" when idle; busy.go)
 	opening      string                     // the session LoadSession is switching to ("" when none)

@@ -246,3 +246,53 @@ func TestSessionWithoutAgentFieldLoads(t *testing.T) {
 		t.Fatalf("old session: %+v %v", s, err)
 	}
 }
+
+// An agent profile whose every listed tool is unknown here (another host's
+// names this one does not map) runs without tools, and the user is told
+// which names it listed, once, instead of the model silently having none.
+// Claude's names it does map select the built-ins.
+func TestAgentWithNoKnownToolIsNamed(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	agents := filepath.Join(root, "agents")
+	if err := os.MkdirAll(agents, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, tools := range map[string]string{"ghost": "Teleport, Frobnicate", "explorer": "Glob, Grep, Read"} {
+		body := "---\nname: " + name + "\ndescription: d\ntools: " + tools + "\n---\nPrompt.\n"
+		if err := os.WriteFile(filepath.Join(agents, name+".md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkg := plugin.Package{Name: "odd-kit", Version: "1.0.0", Root: root, Kind: plugin.PackageReasonix, Agents: []string{agents}}
+	fe := &recorder{}
+	_, c := openWithPackages(t, fe, pkg)
+	ctx := context.Background()
+	if _, err := c.Exec(ctx, "/agent ghost"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := c.Send(ctx, "hello"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var named []string
+	for _, ev := range fe.eventsOf(agent.EventNotice) {
+		if strings.Contains(ev.Text, "ghost") {
+			named = append(named, ev.Text)
+		}
+	}
+	if len(named) != 1 || !strings.Contains(named[0], "Teleport, Frobnicate") || !strings.Contains(named[0], "without tools") {
+		t.Fatalf("notices %q", named)
+	}
+	if _, err := c.Exec(ctx, "/agent explorer"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(ctx, `call grep {"pattern":"x"}`); err != nil {
+		t.Fatal(err)
+	}
+	tm := toolMessages(c)
+	if got := tm[len(tm)-1].Content; strings.Contains(got, "there is no tool") {
+		t.Fatalf("the explorer's Grep did not select grep: %q", got)
+	}
+}
