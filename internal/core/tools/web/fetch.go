@@ -103,7 +103,11 @@ func Fetch(ctx context.Context, rawURL string, o Options) (string, error) {
 	req.Header.Set("Accept", "text/html,text/plain,text/markdown,application/json,*/*;q=0.5")
 	client := o.Client
 	if client == nil {
-		client = guardedClient(o.AllowPrivate)
+		allowed := Allowed
+		if o.AllowPrivate {
+			allowed = nil
+		}
+		client = guardedClient(allowed)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
@@ -215,13 +219,14 @@ func looksLikeHTML(s string) bool {
 	return strings.Contains(head, "<!doctype html") || strings.Contains(head, "<html")
 }
 
-// guardedClient dials only addresses Allowed (unless allowPrivate), uses no
-// proxy (a proxy would make the checked address the proxy's, not the
-// page's) and follows at most maxRedirects http(s) redirects.
-func guardedClient(allowPrivate bool) *http.Client {
+// guardedClient dials only addresses allowed says yes to (nil: any), uses
+// no proxy (a proxy would make the checked address the proxy's, not the
+// page's) and follows at most maxRedirects http(s) redirects, each dialled
+// through the same check.
+func guardedClient(allowed func(netip.Addr) bool) *http.Client {
 	dialer := &net.Dialer{Timeout: DefaultTimeout, KeepAlive: -1}
-	if !allowPrivate {
-		dialer.Control = refuseLocal
+	if allowed != nil {
+		dialer.Control = func(_, address string, _ syscall.RawConn) error { return refuse(allowed, address) }
 	}
 	tr := &http.Transport{
 		Proxy:                 nil,
@@ -242,14 +247,14 @@ func guardedClient(allowPrivate bool) *http.Client {
 	}}
 }
 
-// refuseLocal is the dialer's Control: address is the resolved ip:port
-// about to be connected.
-func refuseLocal(_, address string, _ syscall.RawConn) error {
+// refuse is the dialer's check: address is the resolved ip:port about to
+// be connected.
+func refuse(allowed func(netip.Addr) bool, address string) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
 		return fmt.Errorf("%w: cannot read %q", ErrBlockedAddress, address)
 	}
-	if !Allowed(ap.Addr()) {
+	if !allowed(ap.Addr()) {
 		return fmt.Errorf("%w: %s (allow private addresses in the settings to fetch it)", ErrBlockedAddress, ap.Addr())
 	}
 	return nil

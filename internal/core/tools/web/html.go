@@ -114,6 +114,7 @@ type textWriter struct {
 	inHead  bool
 	inTitle bool
 	space   bool // a space is owed before the next word
+	opened  bool // a [ or ` was just written: no space after it
 }
 
 func (w *textWriter) last() byte {
@@ -179,6 +180,7 @@ func (w *textWriter) start(tag string, attrs map[string]string, selfClosing bool
 		if w.pre == 0 && !selfClosing {
 			w.word()
 			w.b = append(w.b, '`')
+			w.opened = true
 		}
 	case "blockquote":
 		w.blank()
@@ -209,6 +211,7 @@ func (w *textWriter) start(tag string, attrs map[string]string, selfClosing bool
 		if href != "" {
 			w.word()
 			w.b = append(w.b, '[')
+			w.opened = true
 			l.start = len(w.b)
 		}
 		w.links = append(w.links, l)
@@ -277,8 +280,12 @@ func (w *textWriter) end(tag string) {
 
 // word writes the space owed before a new word, if any.
 func (w *textWriter) word() {
+	if w.opened {
+		w.opened, w.space = false, false
+		return
+	}
 	if w.space {
-		if c := w.last(); c != ' ' && c != '\n' && c != '[' && c != '`' {
+		if c := w.last(); c != ' ' && c != '\n' {
 			w.b = append(w.b, ' ')
 		}
 		w.space = false
