@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -75,6 +76,17 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 		t.Fatal("no turn finished")
 	}
 	chat("", "--prompt", "/open "+sessionID)
+	// The agent's tools: a diff on the approval and the tool card, a
+	// command's streamed output, the todo list, and /rewind's list and
+	// rewind.
+	if err := os.WriteFile(filepath.Join(h.workdir, "notes.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chat(strings.Join([]string{
+		callLine("edit_file", map[string]any{"path": "notes.txt", "old_string": "two", "new_string": "2"}), "o",
+		callLine("run_command", map[string]any{"command": "echo streamed"}), "o",
+		callLine("todo_write", map[string]any{"todos": []map[string]any{{"content": "Check the schema", "status": "in_progress", "activeForm": "Checking the schema"}}}),
+		"/rewind", "/rewind 0", ""}, "\n"), "--repl")
 	chat("", "--non-interactive", "--prompt", `call write_file {"path":"a.txt","content":"x"}`)
 	chat("", "--model", "plugin/nobody/x/y", "--prompt", "hi")
 
@@ -86,7 +98,7 @@ func TestHeadlessJSONFitsTheSchema(t *testing.T) {
 	var missing []string
 	for _, k := range []string{"plugins", "session", "turn_started", "user_message", "reasoning", "text", "tool_call", "turn_done",
 		"turn_failed", "surface", "prompt", "prompt_closed", "approval_request", "approval", "actions", "action_result", "command_output", "forms",
-		"form_submitted", "sessions", "error", "usage", "surfaces_cleared", "doctor"} {
+		"form_submitted", "sessions", "error", "usage", "surfaces_cleared", "doctor", "todo", "tool_progress", "rewinds", "rewound"} {
 		if seen[k] == 0 {
 			missing = append(missing, k)
 		}

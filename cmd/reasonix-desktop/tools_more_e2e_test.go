@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+)
+
+// web_fetch refuses a private address (a loopback test server here) unless
+// the user allowed private addresses: what it would fetch never reaches
+// the model.
+func TestHeadlessWebFetchRefusesAPrivateAddress(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fmt.Fprint(w, "<html><body><p>INTRANET-PAGE-3c9e</p></body></html>")
+	}))
+	defer srv.Close()
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	r := h.toolChat("o\n", "web_fetch", map[string]any{"url": srv.URL})
+	saw(t, r, "refusing to fetch an address of the local network")
+	if strings.Contains(r.stdout, "INTRANET-PAGE-3c9e") {
+		t.Fatalf("a private page was fetched:\n%s", r.stdout)
+	}
+}
+
+// The model's todo list is printed as a checklist when it changes, and
+// --json carries it as a todo event.
+func TestHeadlessTodoList(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	args := map[string]any{"todos": []map[string]any{
+		{"content": "Read the parser", "status": "completed", "activeForm": "Reading the parser"},
+		{"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"},
+		{"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}}}
+	r := h.toolChat("", "todo_write", args)
+	saw(t, r, "[todo] 1/3 done\n    [x] Read the parser\n    [>] Fixing the bug\n    [ ] Run the tests\n")
+	r = h.toolChat("", "todo_write", args, "--json")
+	saw(t, r, `{"kind":"todo","sessionId":"`, `"todos":[{"content":"Read the parser","status":"completed","activeForm":"Reading the parser"},`)
+}
+
+// run_command's output is printed as it arrives: the test sees the first
+// line while the command still runs (it waits for a file the test creates
+// only once that line showed), then the rest.
+func TestHeadlessRunCommandStreams(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	script := `echo started; i=0; while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo finished`
+	cmd := h.command("chat", "--headless", "--model", xdevEchoModel, "--prompt", callLine("run_command", map[string]any{"command": script}))
+	cmd.Stdin = strings.NewReader("o\n")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	lines := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+		exited <- cmd.Wait()
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	var out []string
+	waitLine := func(want string) {
+		t.Helper()
+		timeout := time.After(runGuard)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatalf("the output ended before %q:\n%s", want, strings.Join(out, "\n"))
+				}
+				out = append(out, l)
+				if strings.Contains(l, want) {
+					return
+				}
+			case <-timeout:
+				t.Fatalf("no %q within %v:\n%s", want, runGuard, strings.Join(out, "\n"))
+			}
+		}
+	}
+	waitLine("│ started")
+	for _, l := range out {
+		if strings.Contains(l, "— done") {
+			t.Fatalf("the call ended before its output showed:\n%s", strings.Join(out, "\n"))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(h.workdir, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitLine("│ finished")
+	waitLine("run_command")
+	for range lines {
+	}
+	if err := <-exited; err != nil {
+		t.Fatalf("the chat failed: %v\n%s", err, strings.Join(out, "\n"))
+	}
+}
+
+// The feature-dev-shaped package: its explorer agent names its tools as
+// Claude does (Glob, Grep, LS, Read, …); selected, it reads and greps with
+// ours.
+func TestHeadlessClaudeAgentReadsAndGreps(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	h.installPackage("feature-dev")
+	h.writeFile("src/auth.go", []byte("package src\n\nfunc Login() error { return nil } // FEATURE-LOGIN-5b2d\n"))
+	r := h.chat("/agent code-explorer")
+	m := peerSessionLine.FindStringSubmatch(r.stderr)
+	if r.code != 0 || m == nil {
+		t.Fatalf("/agent code-explorer: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	saw(t, r, "agent code-explorer for this chat (feature-dev)")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"grep", map[string]any{"pattern": "FEATURE-LOGIN"}, "src/auth.go"},
+		{"read_file", map[string]any{"path": "src/auth.go"}, "FEATURE-LOGIN-5b2d"},
+		{"glob", map[string]any{"pattern": "**/*.go"}, "src/auth.go"},
+		{"list_dir", map[string]any{"path": "src"}, "auth.go"},
+	} {
+		r := h.toolChat("", c.tool, c.args, "--session", m[1])
+		saw(t, r, c.want)
+		if strings.Contains(r.stdout+r.stderr, "no tool named") {
+			t.Errorf("%s is not offered to the agent:\n%s\n%s", c.tool, r.stdout, r.stderr)
+		}
+	}
+	// What the agent does not list is not offered to it.
+	r = h.toolChat("", "write_file", map[string]any{"path": "x.txt", "content": "x"}, "--session", m[1])
+	saw(t, r, `there is no tool named "write_file"`)
+	if _, err := os.Stat(filepath.Join(h.workdir, "x.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the read-only agent wrote a file: %v", err)
+	}
+}
+
+// A chat of three changes (two edits and a new file) rewound to its first
+// message: /rewind lists what each rewind restores, and /rewind 0 puts the
+// files back as they were (the new file gone) and the conversation too,
+// printing the message for the user to send again.
+func TestHeadlessRewindOfThreeEdits(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	original := []byte("one\ntwo\nthree\n")
+	h.writeFile("story.txt", original)
+	first := callLine("edit_file", map[string]any{"path": "story.txt", "old_string": "one", "new_string": "ONE"})
+	lines := []string{
+		first, "o",
+		callLine("edit_file", map[string]any{"path": "story.txt", "old_string": "two", "new_string": "TWO"}), "o",
+		callLine("write_file", map[string]any{"path": "new.txt", "content": "created\n"}), "o",
+		"/rewind",
+		"/rewind 0",
+		"/quit",
+	}
+	r := h.headless(strings.Join(lines, "\n")+"\n", "--repl", "--model", xdevEchoModel)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// The three changes were made before the rewind.
+	saw(t, r, "+ONE", "+TWO", "+created")
+	saw(t, r, "0  "+first[:30], "restores ", "story.txt", "new.txt (removed)", "/rewind <n> [code|conversation|both] [--force]",
+		"rewound to message 0 (both)", "your message is back: "+first)
+	h.fileIs(t, "story.txt", original, r)
+	if _, err := os.Stat(filepath.Join(h.workdir, "new.txt")); !os.IsNotExist(err) {
+		t.Fatalf("the file the chat created is still there: %v", err)
+	}
+	m := sessionLine.FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no session line:\n%s", r.stderr)
+	}
+	store, err := agent.NewSessionStore(filepath.Join(h.data, "sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := store.Load(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Messages) != 0 {
+		t.Fatalf("the conversation was not rewound: %d messages left, first %+v", len(s.Messages), s.Messages[0])
+	}
+}
