@@ -52,12 +52,12 @@ func HTMLToText(page string, base *url.URL) string {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			tag := string(name)
-			attrs := map[string]string{}
-			for hasAttr {
+			var attr string // a's href, img's alt: the only attributes shown
+			for hasAttr && (tag == "a" || tag == "img") {
 				var k, v []byte
 				k, v, hasAttr = z.TagAttr()
-				if key := string(k); key == "href" || key == "alt" {
-					attrs[key] = string(v)
+				if key := string(k); attr == "" && ((key == "href" && tag == "a") || (key == "alt" && tag == "img")) {
+					attr = string(v)
 				}
 			}
 			if dropped[tag] {
@@ -67,7 +67,7 @@ func HTMLToText(page string, base *url.URL) string {
 				continue
 			}
 			if w.skip == 0 {
-				w.start(tag, attrs, tt == html.SelfClosingTagToken)
+				w.start(tag, attr, tt == html.SelfClosingTagToken)
 			}
 		case html.EndTagToken:
 			name, _ := z.TagName()
@@ -138,7 +138,7 @@ func (w *textWriter) blank() {
 	}
 }
 
-func (w *textWriter) start(tag string, attrs map[string]string, selfClosing bool) {
+func (w *textWriter) start(tag, attr string, selfClosing bool) {
 	switch tag {
 	case "head":
 		w.inHead = true
@@ -199,14 +199,14 @@ func (w *textWriter) start(tag string, attrs map[string]string, selfClosing bool
 			w.space = false
 		}
 	case "img":
-		if alt := strings.TrimSpace(attrs["alt"]); alt != "" {
+		if alt := strings.TrimSpace(attr); alt != "" {
 			w.text("[image: " + alt + "]")
 		}
 	case "a":
 		if selfClosing {
 			return
 		}
-		href := w.resolve(attrs["href"])
+		href := w.resolve(attr)
 		l := link{href: href, start: -1}
 		if href != "" {
 			w.word()
@@ -342,9 +342,11 @@ func (w *textWriter) resolve(href string) string {
 	default:
 		return ""
 	}
-	// Spaces and parentheses would end the Markdown link early.
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(u.String())
+	return linkEscaper.Replace(u.String())
 }
+
+// linkEscaper escapes what would end a Markdown link early.
+var linkEscaper = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29")
 
 func (w *textWriter) result() string {
 	lines := strings.Split(string(w.b), "\n")
