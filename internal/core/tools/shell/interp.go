@@ -59,7 +59,9 @@ func (s shell) spec(command, dir string) proc.Spec {
 // errors, so its stderr is shown after the output (see run).
 func (s shell) args(command string) []string {
 	if s.kind != powerShell {
-		return []string{"-c", "exec 2>&1\n" + command}
+		// On the command's first line, so the shell's line numbers in its
+		// errors are the command's.
+		return []string{"-c", "exec 2>&1; " + command}
 	}
 	// The try/catch turns a terminating error into exit 1 and keeps a
 	// native command's own exit status (a bare -Command flattens both).

@@ -65,6 +65,15 @@ func TestRunCommandOutputAndExit(t *testing.T) {
 	if out, err := call(t, context.Background(), map[string]any{"command": "true"}); out != "" || err != nil {
 		t.Fatalf("true: %q %v", out, err)
 	}
+	// The shell's errors name the command's own lines; one it cannot parse
+	// is still reported.
+	if out, err := call(t, context.Background(), map[string]any{"command": "true\nnosuchcommand_x"}); err == nil ||
+		!strings.Contains(out, "line 2: nosuchcommand_x") && !strings.Contains(out, "2: nosuchcommand_x") {
+		t.Fatalf("%q %v", out, err)
+	}
+	if out, err := call(t, context.Background(), map[string]any{"command": "if then fi"}); err == nil || !strings.Contains(out, "[stderr]") {
+		t.Fatalf("%q %v", out, err)
+	}
 	for _, bad := range []map[string]any{{"command": "  "}, {"command": "x", "nope": 1}} {
 		if _, err := call(t, context.Background(), bad); err == nil {
 			t.Fatalf("%v accepted", bad)

@@ -170,7 +170,7 @@ func TestPowerShellArguments(t *testing.T) {
 		t.Fatal(ps.description())
 	}
 	sh := shell{kind: posix, path: "/bin/sh"}
-	if a := sh.args("ls"); len(a) != 2 || a[1] != "exec 2>&1\nls" || sh.check("a && b") != nil {
+	if a := sh.args("ls"); len(a) != 2 || a[1] != "exec 2>&1; ls" || sh.check("a && b") != nil {
 		t.Fatalf("%q", a)
 	}
 }
