@@ -48,7 +48,12 @@ type Options struct {
 const (
 	DefaultTimeout  = 15 * time.Second
 	DefaultMaxBytes = 1 << 20
-	maxRedirects    = 10
+	// MaxText is the most text the model gets from one page: a 1 MiB page
+	// of text would fill its context (the real host snips it to the first
+	// 12,000 characters and the last 2,000 on the way to the model; this
+	// host has no such step, so the tool keeps the start).
+	MaxText      = 128 << 10
+	maxRedirects = 10
 )
 
 // ErrBlockedAddress is a connection refused because of where it leads.
@@ -134,6 +139,14 @@ func Fetch(ctx context.Context, rawURL string, o Options) (string, error) {
 		text = strings.TrimSpace(dropControls(text))
 	}
 	var notes []string
+	if len(text) > MaxText {
+		keep := MaxText
+		for keep > 0 && !utf8.RuneStart(text[keep]) {
+			keep--
+		}
+		notes = append(notes, fmt.Sprintf("[cut: the page's text is %d bytes; this is its first %d]", len(text), keep))
+		text = text[:keep]
+	}
 	if cut {
 		notes = append(notes, fmt.Sprintf("[cut: the page is larger than %d bytes; this is its start]", o.MaxBytes))
 	}

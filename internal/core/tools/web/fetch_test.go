@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/encoding/simplifiedchinese"
 
@@ -145,6 +146,17 @@ func TestSizeCap(t *testing.T) {
 	out, err := Fetch(t.Context(), s.URL, Options{AllowPrivate: true, MaxBytes: 100})
 	if err != nil || !strings.Contains(out, "\n\n"+strings.Repeat("a", 100)+"\n\n[cut: the page is larger than 100 bytes; this is its start]") {
 		t.Fatalf("%q %v", out, err)
+	}
+}
+
+// The text the model gets is cut at MaxText, on a character boundary.
+func TestTextCap(t *testing.T) {
+	s := server(t, func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("a" + strings.Repeat("é", MaxText)))
+	})
+	out, err := Fetch(t.Context(), s.URL, private())
+	if err != nil || !strings.HasSuffix(out, "é\n\n[cut: the page's text is 262145 bytes; this is its first 131071]") || !utf8.ValidString(out) {
+		t.Fatalf("%q %v", out[len(out)-100:], err)
 	}
 }
 
