@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
@@ -139,6 +140,14 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	}
 	t.SetApproval(a)
 	d.trace("approval " + req.Tool)
+	if n := len(req.Diff); n > 0 {
+		// Traced once the card with what approving writes is laid out (a
+		// script screenshots it).
+		d.b.Post(func() {
+			t.Render()
+			d.trace(fmt.Sprintf("approval diff %s %d", req.Tool, n))
+		})
+	}
 	toast := "approval:" + req.CallID
 	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
 	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more

@@ -29,6 +29,7 @@ func (d *UI) paletteEntries() []dialogs.PaletteEntry {
 			name := ci.Name
 			out = append(out, dialogs.PaletteEntry{Kind: "Command", Label: name, Detail: ci.Description, Run: func() { d.composer.startCommand(name) }})
 		}
+		out = append(out, d.rewindEntries(c)...)
 	}
 	for _, m := range sortedModels(d.state.Models()) {
 		id := m.ID

@@ -6,7 +6,9 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -32,10 +34,20 @@ func (d *UI) rewindTo(text string, fromEnd int) {
 		d.notes.HostNotice("That message is not in the saved conversation, so the chat cannot be rewound to it.", uikit.NoticeWarn)
 		return
 	}
+	d.rewindAt(idx)
+}
+
+// rewindAt opens the rewind dialog for the user message at idx in the
+// session's messages (UI goroutine).
+func (d *UI) rewindAt(idx int) {
+	c := d.getCore()
+	if c == nil || !d.canRewind() {
+		return
+	}
 	t := d.transcript.get()
 	d.trace(fmt.Sprintf("rewind dialog %d", idx))
 	chat.ShowRewind(chat.RewindDeps{Win: d.win, Bridge: d.b, Core: c, Ctx: d.link.ctx, Go: d.link.goCall,
-		CopyText: d.copyText}, idx, func(res agent.RewindResult) {
+		CopyText: d.copyText, Keys: d.modalKeys, Trace: d.trace}, idx, func(res agent.RewindResult) {
 		// The core rewound and saved: the chat shows what it now holds and
 		// the rewound message waits in the composer to be sent again.
 		d.link.goCall(func() {
@@ -50,6 +62,33 @@ func (d *UI) rewindTo(text string, fromEnd int) {
 			})
 		})
 	})
+}
+
+// maxRewindEntries is how many of the latest user messages the command
+// palette offers to rewind to.
+const maxRewindEntries = 50
+
+// rewindEntries are the palette's "Rewind to here" entries, the latest
+// user message first (UI goroutine): the keyboard's way to a rewind.
+func (d *UI) rewindEntries(c coreAPI) []dialogs.PaletteEntry {
+	if !d.canRewind() {
+		return nil
+	}
+	var out []dialogs.PaletteEntry
+	msgs := c.Session().Messages
+	for i := len(msgs) - 1; i >= 0 && len(out) < maxRewindEntries; i-- {
+		if msgs[i].Role != protocol.RoleUser {
+			continue
+		}
+		idx := i
+		first, _, _ := strings.Cut(strings.TrimSpace(msgs[i].Content), "\n")
+		if r := []rune(first); len(r) > 80 {
+			first = string(r[:80]) + "…"
+		}
+		out = append(out, dialogs.PaletteEntry{Kind: "Rewind", Label: "Rewind to here: " + termsafe.Visible(first),
+			Detail: fmt.Sprintf("message %d", idx), Run: func() { d.rewindAt(idx) }})
+	}
+	return out
 }
 
 // userMessageIndex is the index in msgs of the user message with text that

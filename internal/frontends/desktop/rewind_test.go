@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -89,4 +90,47 @@ func TestUserMessageIndex(t *testing.T) {
 			t.Errorf("%q %d: %d, want %d", c.text, c.fromEnd, got, c.want)
 		}
 	}
+}
+
+// The command palette offers the latest user messages to rewind to (the
+// keyboard's way): picking one opens its dialog, and Enter there rewinds
+// code and conversation.
+func TestPaletteRewindsWithTheKeyboard(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	f.mu.Lock()
+	f.messages = []protocol.ProviderMessage{
+		{Role: protocol.RoleUser, Content: "first\nsecond line"}, {Role: protocol.RoleAssistant, Content: "a"},
+		{Role: protocol.RoleUser, Content: "again"}, {Role: protocol.RoleAssistant, Content: "b"}}
+	f.mu.Unlock()
+	h.waitFor("the chat ready", h.d.canRewind)
+	var run func()
+	h.ui(func() {
+		var got []string
+		for _, e := range h.d.paletteEntries() {
+			if e.Kind == "Rewind" {
+				got = append(got, e.Label+" · "+e.Detail)
+				if e.Detail == "message 0" {
+					run = e.Run
+				}
+			}
+		}
+		if want := []string{"Rewind to here: again · message 2", "Rewind to here: first · message 0"}; !slices.Equal(got, want) {
+			t.Errorf("palette rewind entries %q, want %q", got, want)
+		}
+	})
+	if run == nil {
+		t.Fatal("no entry for the first message")
+	}
+	h.ui(run)
+	h.waitFor("the plan", func() bool {
+		b := overlayHas(h.d.win, "Code and conversation")
+		return b != nil && !b.Disabled()
+	})
+	h.ui(func() { h.d.typedKey(key(fyne.KeyReturn)) })
+	h.waitFor("the rewind", func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return slices.Equal(f.rewound, []string{"0 both false"})
+	})
 }

@@ -27,6 +27,7 @@ type RewindDialog struct {
 	b        *uikit.Bridge
 	r        agent.Rewinding
 	goCall   func(func())
+	trace    func(string)
 	index    int
 	done     func(agent.RewindResult)
 	ctx      context.Context
@@ -58,6 +59,11 @@ type RewindDeps struct {
 	// goroutines; nil: a plain goroutine).
 	Go       func(func())
 	CopyText func(string)
+	// Keys gives the window's Esc (Cancel) and Enter (Code and
+	// conversation) to the dialog while it is open; nil: none.
+	Keys func(cancel, confirm func()) (pop func())
+	// Trace says what the dialog did ("rewind plan <files>"); nil: nothing.
+	Trace func(string)
 }
 
 // ShowRewind opens the rewind dialog for the user message at messageIndex
@@ -69,6 +75,10 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 	v := &RewindDialog{win: win, b: b, r: deps.Core, goCall: deps.Go, index: messageIndex, done: done}
 	if v.goCall == nil {
 		v.goCall = func(fn func()) { go fn() }
+	}
+	v.trace = deps.Trace
+	if v.trace == nil {
+		v.trace = func(string) {}
 	}
 	parent := deps.Ctx
 	if parent == nil {
@@ -103,7 +113,18 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 	body := container.NewBorder(container.NewVBox(v.status, v.drops, v.conflict, v.notes),
 		container.NewHBox(layout.NewSpacer(), cancel, v.code, v.conv, v.both), nil, nil, files)
 	v.dlg = dialog.NewCustomWithoutButtons("Rewind to this message", body, win)
-	v.dlg.SetOnClosed(v.cancel)
+	pop := func() {}
+	if deps.Keys != nil {
+		pop = deps.Keys(v.dlg.Hide, func() {
+			if !v.both.Disabled() {
+				v.pick(agent.RewindBoth)
+			}
+		})
+	}
+	v.dlg.SetOnClosed(func() {
+		pop()
+		v.cancel()
+	})
 	v.dlg.Resize(fyne.NewSize(760, 560))
 	v.dlg.Show()
 	v.goCall(v.load)
@@ -137,6 +158,7 @@ func (v *RewindDialog) showPlan(p agent.RewindPlan) {
 	setOptional(v.conflict, conflictText(p.Conflicts))
 	setOptional(v.notes, visibleLines(p.Untracked))
 	v.diff.set(p.Files, v.expanded)
+	v.trace(fmt.Sprintf("rewind plan %d", len(p.Files)))
 	v.both.Enable()
 	v.conv.Enable()
 	if len(p.Files) > 0 {
