@@ -6,12 +6,16 @@
 // The algorithm: the common prefix and suffix are trimmed at the byte level
 // (a 5 MB file with one line changed splits only the changed line into
 // lines), the middle is interned and diffed with Myers' greedy O((N+M)·D)
-// algorithm. Myers is given a cost bound: when the edit distance D of the
-// middle exceeds maxEdits(N+M) (at most 2000, fewer for a long middle, so
-// the work stays near 10⁸ steps and the trace near 16 MB), the middle is
-// reported as a whole replace: every old middle line deleted, every new one
-// inserted. The diff is then still correct (applying it gives the new text),
-// just not minimal; Added and Removed count that replace.
+// algorithm under a cost bound. A segment whose edit distance is beyond
+// maxEdits(N+M) (at most 2000, fewer for a long segment, so one search's
+// trace stays near 16 MB) or whose search passes its share of the steps is
+// split at its patience anchors (lines occurring exactly once on each side,
+// the longest run of them in order on both) and each piece is diffed the
+// same way: a large file with edits all over it still diffs to its edits.
+// A segment with no anchor that Myers cannot finish within the bound (or
+// the 10⁸ steps a whole diff may take) is reported as a whole replace:
+// every old line of it deleted, every new one inserted. The diff is then still correct (applying it gives the new
+// text), just not minimal; Added and Removed count that replace.
 //
 // Lines are compared with their line endings, so a line whose ending alone
 // changed (LF to CRLF, or a last line gaining its newline) is a delete and an
@@ -116,13 +120,13 @@ func Compute(oldPath, newPath, oldText, newText string, opt Options) File {
 
 	// The prefix and suffix hold no change: only the ctx lines next to the
 	// middle can appear in a hunk.
-	var ops []op
+	mid := diffLines(oldMid, newMid)
+	ops := make([]op, 0, len(mid)+2*ctx)
 	tail := lastLines(oldText[:pre], ctx)
 	for i, l := range tail {
 		n := preLines - len(tail) + i
 		ops = append(ops, op{kind: Context, oldPos: n, newPos: n, line: l})
 	}
-	mid := diffLines(oldMid, newMid)
 	oi, ni := preLines, preLines
 	for _, m := range mid {
 		switch m.kind {

@@ -175,22 +175,46 @@ func TestMaxLinesTruncatesButCountsAll(t *testing.T) {
 	}
 }
 
-// An edit distance beyond the bound falls back to a whole replace of the
-// middle: still a correct diff, and bounded in time.
-func TestCostBoundFallsBackToReplace(t *testing.T) {
-	const n = 6000
+// An edit distance beyond the cost bound is split at the lines unique on
+// both sides, so a large file with many scattered edits still diffs to
+// just those edits.
+func TestManyEditsSplitAtAnchors(t *testing.T) {
+	const n = 100_000
 	var ob, nb strings.Builder
 	for i := range n {
 		fmt.Fprintf(&ob, "line %d\n", i)
-		if i%2 == 0 {
-			fmt.Fprintf(&nb, "other %d\n", i)
+		if i%200 == 100 {
+			fmt.Fprintf(&nb, "changed %d\n", i)
 		} else {
 			fmt.Fprintf(&nb, "line %d\n", i)
 		}
 	}
 	f := textdiff.Compute("x", "x", ob.String(), nb.String(), textdiff.Options{MaxLines: 1 << 30})
-	// Myers would keep the 2999 unchanged odd lines between the first and
-	// the last change; the replace deletes and inserts them.
+	// 500 edits of both kinds: D = 1000, four times what one Myers search
+	// of 200,000 lines may spend.
+	if f.Removed != n/200 || f.Added != n/200 || len(f.Hunks) != n/200 {
+		t.Fatalf("removed %d added %d in %d hunks, want %d of each", f.Removed, f.Added, len(f.Hunks), n/200)
+	}
+	checkApplies(t, ob.String(), nb.String(), f)
+}
+
+// With no anchor to split at, a segment beyond the bound is a whole
+// replace: still a correct diff, and bounded in time.
+func TestCostBoundFallsBackToReplace(t *testing.T) {
+	const n = 6000
+	var ob, nb strings.Builder
+	for i := range n {
+		if i%2 == 0 {
+			ob.WriteString("a\n")
+			nb.WriteString("a\n")
+		} else {
+			ob.WriteString("b\n")
+			nb.WriteString("c\n")
+		}
+	}
+	f := textdiff.Compute("x", "x", ob.String(), nb.String(), textdiff.Options{MaxLines: 1 << 30})
+	// Myers would keep the 2999 "a" lines after the first; every line is
+	// repeated, so there is no anchor, and the middle is replaced whole.
 	if f.Removed != n-1 || f.Added != n-1 {
 		t.Fatalf("removed %d added %d, want the whole middle (%d) replaced", f.Removed, f.Added, n-1)
 	}
@@ -200,11 +224,12 @@ func TestCostBoundFallsBackToReplace(t *testing.T) {
 	ob.Reset()
 	nb.Reset()
 	for i := range 200 {
-		fmt.Fprintf(&ob, "line %d\n", i)
 		if i%2 == 0 {
-			fmt.Fprintf(&nb, "other %d\n", i)
+			ob.WriteString("a\n")
+			nb.WriteString("a\n")
 		} else {
-			fmt.Fprintf(&nb, "line %d\n", i)
+			ob.WriteString("b\n")
+			nb.WriteString("c\n")
 		}
 	}
 	g := textdiff.Compute("x", "x", ob.String(), nb.String(), textdiff.Options{})
@@ -409,14 +434,33 @@ func BenchmarkDiff5MBLineSplit(b *testing.B) {
 	}
 }
 
-// BenchmarkDiffWorstCase is the bounded worst case: 20,000 lines of which
-// every other one changed, beyond the cost bound.
+// BenchmarkDiffWorstCase is the bounded worst case: 20,000 lines, every
+// other one changed and none unique (no anchor), beyond the cost bound.
 func BenchmarkDiffWorstCase(b *testing.B) {
 	var ob, nb strings.Builder
 	for i := range 20000 {
-		fmt.Fprintf(&ob, "line %d\n", i)
 		if i%2 == 0 {
-			fmt.Fprintf(&nb, "other %d\n", i)
+			ob.WriteString("a\n")
+			nb.WriteString("a\n")
+		} else {
+			ob.WriteString("b\n")
+			nb.WriteString("c\n")
+		}
+	}
+	old, new := ob.String(), nb.String()
+	for b.Loop() {
+		textdiff.Compute("x", "x", old, new, textdiff.Options{})
+	}
+}
+
+// BenchmarkDiffScattered is 100,000 lines with 500 of them changed across
+// the file: split at anchors.
+func BenchmarkDiffScattered(b *testing.B) {
+	var ob, nb strings.Builder
+	for i := range 100_000 {
+		fmt.Fprintf(&ob, "line %d\n", i)
+		if i%200 == 100 {
+			fmt.Fprintf(&nb, "changed %d\n", i)
 		} else {
 			fmt.Fprintf(&nb, "line %d\n", i)
 		}
