@@ -85,6 +85,15 @@ func HTMLToText(page string, base *url.URL) string {
 	}
 }
 
+// headElement reports what may stand in a head.
+func headElement(tag string) bool {
+	switch tag {
+	case "head", "title", "meta", "link", "base", "style", "script", "noscript", "template":
+		return true
+	}
+	return false
+}
+
 func voidElement(tag string) bool {
 	switch tag {
 	case "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr":
@@ -139,6 +148,9 @@ func (w *textWriter) blank() {
 }
 
 func (w *textWriter) start(tag, attr string, selfClosing bool) {
+	if w.inHead && !headElement(tag) {
+		w.inHead = false // a body element ends the head: </head> is optional
+	}
 	switch tag {
 	case "head":
 		w.inHead = true
@@ -294,7 +306,10 @@ func (w *textWriter) word() {
 
 func (w *textWriter) text(s string) {
 	if w.inHead && !w.inTitle {
-		return // only the title of the head is text
+		if strings.TrimSpace(s) == "" {
+			return // only the title of the head is text
+		}
+		w.inHead = false // text ends a head, as in a browser (</head> is optional)
 	}
 	s = dropControls(strings.ReplaceAll(s, "\u00a0", " "))
 	if w.pre > 0 {

@@ -29,6 +29,8 @@ func TestHTMLToText(t *testing.T) {
 		{`<html><head><meta charset="utf-8"><title>T</title><link rel=x></head><body>b</body></html>`, "# T\n\nb"},
 		{"ctl\x01\x1b[31m\u0085chars\r\nnext", "ctl[31mchars next"},
 		{`<p>unclosed <b>tags <i>everywhere`, "unclosed tags everywhere"},
+		{`<html><head><title>T</title><p>no end of head</p>`, "# T\n\nno end of head"},
+		{`<head><meta x=y>loose text`, "loose text"},
 		{``, ""},
 	} {
 		if got := HTMLToText(tc.in, base); got != tc.want {
