@@ -122,3 +122,27 @@ func TestApprovalRequestSaysWhatItCovers(t *testing.T) {
 		t.Errorf("session rules %+v, want git status, ls and the exact python line", p.SessionRules)
 	}
 }
+
+// A web_fetch approved for the session covers its host only: fetching
+// carries data out, so another host is asked about again.
+func TestWebFetchApprovalCoversItsHostOnly(t *testing.T) {
+	t.Parallel()
+	fe := &recorder{approve: agent.ApproveSession}
+	_, c := echoCore(t, fe)
+	ctx := context.Background()
+	fetch := func(u string) {
+		t.Helper()
+		if err := c.Send(ctx, `call web_fetch {"url":"`+u+`"}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fetch("http://127.0.0.1:9/a") // private addresses are refused when dialled: no network is needed
+	fetch("http://127.0.0.1:9/b")
+	fetch("http://127.0.0.2:9/c")
+	fe.mu.Lock()
+	defer fe.mu.Unlock()
+	if len(fe.approved) != 2 || fe.approved[0].Covers != "web_fetch of 127.0.0.1:9 in "+c.Session().WorkspaceRoot ||
+		!strings.Contains(fe.approved[1].Arguments, "127.0.0.2") {
+		t.Fatalf("approvals %+v", fe.approved)
+	}
+}

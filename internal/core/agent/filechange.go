@@ -35,7 +35,7 @@ func diffsOf(e *filetools.Edit) []textdiff.File {
 	if e == nil {
 		return nil
 	}
-	files := editDiffs(e)
+	files := e.Diffs()
 	out := make([]textdiff.File, len(files))
 	for i, f := range files {
 		f.OldPath, f.NewPath = redact.String(f.OldPath), redact.String(f.NewPath)
@@ -127,37 +127,4 @@ const summaryPrefix = "Summary of the earlier conversation:\n"
 // began there, so nothing can be rewound to it.
 func isSummary(ms []protocol.ProviderMessage, i int) bool {
 	return i == 0 && len(ms) > 0 && len(ms[0].Content) >= len(summaryPrefix) && ms[0].Content[:len(summaryPrefix)] == summaryPrefix
-}
-
-// editDiffs is each change of e decoded in its file's encoding and diffed.
-// (The file tools' Edit.Diffs, when they have it, does the same.)
-func editDiffs(e *filetools.Edit) []textdiff.File {
-	out := make([]textdiff.File, 0, len(e.Changes))
-	for _, fc := range e.Changes {
-		oldPath, newPath := fc.Rel, fc.Rel
-		if fc.NewRel != "" {
-			newPath = fc.NewRel
-		}
-		if fc.Before == nil {
-			oldPath = ""
-		}
-		if fc.After == nil && fc.NewRel == "" {
-			newPath = ""
-		}
-		after := fc.After
-		if after == nil && fc.NewRel != "" {
-			after = fc.Before // moved unchanged
-		}
-		out = append(out, textdiff.Compute(oldPath, newPath, decoded(fc.Before, fc.Encoding), decoded(after, fc.Encoding), textdiff.Options{}))
-	}
-	return out
-}
-
-// decoded is a file's text; bytes the encoding cannot decode are shown as
-// they are (the diff is for reading, what is written is the bytes).
-func decoded(b []byte, enc string) string {
-	if s, err := filetools.Decode(b, enc); err == nil {
-		return s
-	}
-	return string(b)
 }

@@ -312,9 +312,15 @@ func TestRewindCommand(t *testing.T) {
 	e, c := echoCore(t, fe)
 	users := threeEdits(t, e, c)
 	ctx := context.Background()
+	if err := c.Send(ctx, `call run_command {"command":"true"}`); err != nil {
+		t.Fatal(err)
+	}
 	res, err := c.Exec(ctx, "/rewind")
-	if err != nil || res.Kind != agent.CommandRewinds || len(res.Rewinds) != 3 || !strings.Contains(res.Text, "restores a.txt, b.txt") {
+	if err != nil || res.Kind != agent.CommandRewinds || len(res.Rewinds) != 4 || !strings.Contains(res.Text, "restores a.txt, b.txt") {
 		t.Fatalf("/rewind: %+v %v", res, err)
+	}
+	if u := res.Rewinds[0].Plan.Untracked; len(u) != 1 || u[0] != "run_command `true` ran after this message: what it changed is not tracked" {
+		t.Fatalf("untracked %q", u)
 	}
 	res, err = c.Exec(ctx, "/rewind "+strconv.Itoa(users[2])+" code")
 	if err != nil || res.Kind != agent.CommandRewound || res.Rewound == nil {
