@@ -91,6 +91,17 @@ var rows = []row{
 	{"18", "lead over go-plugin net/rpc: one call vs one intercept", "./bench/peers", "GoPluginNetRPC", "@Intercept1", "ns/op", true, "ratio", 3, "3000x"},
 	{"18", "lead over go-plugin gRPC: one call vs one intercept", "./bench/peers", "GoPluginGRPC", "@Intercept1", "ns/op", true, "ratio", 3, "3000x"},
 	{"15", "redaction of a 1 MiB tool result (baseline: one strings.Index)", "./internal/foundation/redact", "RedactResult1MiB", "IndexResult1MiB", "MB/s", true, "abs", 100, "50x"},
+	// The file tools against the commands they stand in for, on the same
+	// files in the same run: grep over 50,000 files (built once in the temp
+	// folder) against grep -r, or ripgrep when installed; edit_file (plan,
+	// encoding checks, the atomic fsync'd write) against a plain read and
+	// write, and against the same read with the same atomic write. The plain
+	// write does not fsync: on a busy disk the fsync alone is 1 to 3 times
+	// the plain read and write, so that row's target is loose and the
+	// atomic row is the tool's own cost.
+	{"34", "grep tool over 50,000 files vs grep -r (ripgrep when installed)", "./internal/core/tools", "Grep50k", "GrepR50k", "ns/op", false, "ratio", 1.5, "5x"},
+	{"34", "edit_file, one line of a 5 MB file vs a plain read+write", "./internal/core/tools", "EditFile5MB", "ReadWrite5MB", "ns/op", false, "ratio", 5, "20x"},
+	{"34", "that edit vs the same read and an atomic (fsync'd) write", "./internal/core/tools", "@EditFile5MB", "ReadAtomicWrite5MB", "ns/op", false, "ratio", 1.5, "20x"},
 }
 
 var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -220,7 +219,10 @@ func grep(ctx context.Context, workspace string, raw json.RawMessage) (string, e
 	results := make([][]string, len(files))
 	var next, total atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), 4, len(files)) {
+	// More workers than cores: a worker is mostly waiting in open and read,
+	// and with one per core (2) grep took 1.4× grep -r's time over 50,000
+	// files, with 4 0.95×.
+	for range min(max(runtime.GOMAXPROCS(0), 4), 8, len(files)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -323,26 +325,18 @@ func grepFiles(ctx context.Context, root, rel, filter string) ([]string, error) 
 
 // grepFile gives the matching lines of one file as path:line:text; a
 // binary or unreadable file gives none. A file up to MaxEditSize is read
-// whole (one search over its bytes rules most files out); a larger one is
-// streamed.
+// whole, a larger one in blocks of whole lines; each is first searched as
+// a whole (one search rules most files and blocks out), then line by line.
 func grepFile(ctx context.Context, full, rel string, re, pre *regexp.Regexp) []string {
-	f, err := os.Open(full)
+	data, big, err := readSmall(full, MaxEditSize)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	var src io.Reader
-	if st.Size() <= MaxEditSize {
-		data, err := io.ReadAll(f)
-		if err != nil || isBinary(data) {
+	if !big {
+		if isBinary(data) {
 			return nil
 		}
-		enc := Detect(data)
-		if enc != UTF8 {
+		if enc := Detect(data); enc != UTF8 {
 			text, err := Decode(data, enc)
 			if err != nil {
 				return nil
@@ -352,47 +346,75 @@ func grepFile(ctx context.Context, full, rel string, re, pre *regexp.Regexp) []s
 		if !pre.Match(data) {
 			return nil
 		}
-		src = bytes.NewReader(data)
-	} else {
-		head := make([]byte, readDetectSample)
-		n, _ := io.ReadFull(f, head)
-		head = head[:n]
-		if isBinary(head) || hasUTF16BOM(head) {
-			return nil // a UTF-16 file this large is not searched
-		}
-		sample := head
-		if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
-			sample = head[:i+1]
-		}
-		src = io.MultiReader(bytes.NewReader(head), f)
-		switch enc := Detect(sample); enc {
-		case GB18030, Big5, ShiftJIS:
-			src = transform.NewReader(src, legacy[enc].NewDecoder())
-		}
+		return grepLines(nil, data, 0, rel, re)
 	}
-	r := bufio.NewReaderSize(src, 64<<10)
+	f, err := os.Open(full)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, readDetectSample)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if isBinary(head) || hasUTF16BOM(head) {
+		return nil // a UTF-16 file this large is not searched
+	}
+	sample := head
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
+		sample = head[:i+1]
+	}
+	var src io.Reader = io.MultiReader(bytes.NewReader(head), f)
+	switch enc := Detect(sample); enc {
+	case GB18030, Big5, ShiftJIS:
+		src = transform.NewReader(src, legacy[enc].NewDecoder())
+	}
 	var out []string
-	for n := 1; ; n++ {
-		line, err := readLine(r, 1<<20)
-		if line == nil {
+	buf := make([]byte, 0, 1<<20)
+	for line := 0; len(out) < GrepMaxMatches && ctx.Err() == nil; {
+		n, err := io.ReadFull(src, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		end := err != nil
+		// A block ends at its last whole line; a line longer than the
+		// block is searched in block-sized pieces.
+		cut := len(buf)
+		if i := bytes.LastIndexByte(buf, '\n'); !end && i >= 0 {
+			cut = i + 1
+		}
+		block := buf[:cut]
+		if pre.Match(block) {
+			out = grepLines(out, block, line, rel, re)
+		}
+		line += bytes.Count(block, []byte("\n"))
+		if end {
 			break
 		}
-		if re.Match(line) {
-			if len(line) > GrepLineCut {
-				cut := GrepLineCut
-				for cut > 0 && !utf8.RuneStart(line[cut]) {
-					cut--
-				}
-				line = append(line[:cut:cut], "…"...)
-			}
-			out = append(out, fmt.Sprintf("%s:%d:%s", rel, n, line))
-			if len(out) == GrepMaxMatches {
-				break
-			}
+		buf = buf[:copy(buf, buf[cut:])]
+	}
+	return out[:min(len(out), GrepMaxMatches)]
+}
+
+// grepLines appends the lines of text that match re, the first being
+// line first+1, as path:line:text (a long one cut at GrepLineCut).
+func grepLines(out []string, text []byte, first int, rel string, re *regexp.Regexp) []string {
+	for i := 0; len(text) > 0 && len(out) < GrepMaxMatches; i++ {
+		line := text
+		if j := bytes.IndexByte(text, '\n'); j >= 0 {
+			line, text = text[:j], text[j+1:]
+		} else {
+			text = nil
 		}
-		if err != nil || (n%4096 == 0 && ctx.Err() != nil) {
-			break
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if !re.Match(line) {
+			continue
 		}
+		if len(line) > GrepLineCut {
+			cut := GrepLineCut
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			line = append(line[:cut:cut], "…"...)
+		}
+		out = append(out, fmt.Sprintf("%s:%d:%s", rel, first+i+1, line))
 	}
 	return out
 }

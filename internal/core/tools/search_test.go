@@ -119,3 +119,14 @@ func TestGrepCaps(t *testing.T) {
 		t.Fatalf("long line: %d bytes %v", len(out), err)
 	}
 }
+
+// A file over MaxEditSize is streamed, not read whole, and still searched.
+func TestGrepStreamsABigFile(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, "big.log", strings.Repeat("filler line\n", MaxEditSize/12+10)+"the needle\n")
+	out, err := run(t, "grep", root, `{"pattern":"needle"}`)
+	if err != nil || out != fmt.Sprintf("big.log:%d:the needle", MaxEditSize/12+11) {
+		t.Fatalf("%q %v", out, err)
+	}
+}

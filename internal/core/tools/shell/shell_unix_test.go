@@ -14,10 +14,22 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/proc"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
-func TestMain(m *testing.M) { os.Exit(testutil.Run(m)) }
+// TestMain runs the commands as the app does: under proc's reaper,
+// registered with the watchdog (this binary re-executed as either).
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == proc.WatchdogCommand {
+		proc.RunWatchdog()
+		os.Exit(0)
+	}
+	if self, err := os.Executable(); err == nil {
+		proc.EnableWatchdog(self, []string{proc.WatchdogCommand}, nil, nil)
+	}
+	os.Exit(testutil.Run(m))
+}
 
 func call(t *testing.T, ctx context.Context, args map[string]any) (string, error) {
 	t.Helper()
