@@ -142,10 +142,14 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 	d.trace("approval " + req.Tool)
 	if n := len(req.Diff); n > 0 {
 		// Traced once the card with what approving writes is laid out (a
-		// script screenshots it).
+		// script screenshots it): the first frame measures the grown card,
+		// the second scrolls to its end.
 		d.b.Post(func() {
 			t.Render()
-			d.trace(fmt.Sprintf("approval diff %s %d", req.Tool, n))
+			d.b.Post(func() {
+				t.Render()
+				d.trace(fmt.Sprintf("approval diff %s %d", req.Tool, n))
+			})
 		})
 	}
 	toast := "approval:" + req.CallID

@@ -57,4 +57,5 @@ func (d *UI) showPalette() {
 		return
 	}
 	d.wins.palette = dialogs.ShowPalette(d.win, d.paletteEntries())
+	d.trace("palette")
 }

@@ -149,8 +149,8 @@ func (v *RewindDialog) showPlan(p agent.RewindPlan) {
 	if len(p.Files) == 0 {
 		v.status.SetText("No file the agent changed after this message needs restoring.")
 	} else {
-		v.status.SetText(fmt.Sprintf("Restoring the code puts back %d %s as they were before this message:",
-			len(p.Files), plural(len(p.Files), "file", "files")))
+		v.status.SetText(fmt.Sprintf("Restoring the code puts back %d %s before this message:",
+			len(p.Files), plural(len(p.Files), "file as it was", "files as they were")))
 	}
 	v.drops.SetText(fmt.Sprintf("Rewinding the conversation removes this message and everything after it "+
 		"(%d %s); its text goes back into the composer.", p.DropsMessages, plural(p.DropsMessages, "message", "messages")))
