@@ -232,7 +232,14 @@ func readText(workspace, path, forced, tool string, mustExist bool) (*textFile, 
 		return f, nil
 	}
 	if f.text, err = Decode(raw, f.enc); err != nil {
+		if tool == "write_file" { // its content replaces whatever this was
+			f.enc, f.text = UTF8, ""
+			return f, nil
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if tool == "write_file" {
+		return f, nil // nothing of the old bytes is kept: no round trip to check
 	}
 	// An encoding whose decode and encode do not give back the same bytes
 	// would rewrite the parts of the file the edit never touched. UTF-8
@@ -256,7 +263,7 @@ func (f *textFile) change(text, path string) (FileChange, error) {
 	}
 	out, err := Encode(text, f.enc)
 	if err != nil {
-		return FileChange{}, fmt.Errorf("the new text for %s %w", path, errors.Unwrap(err))
+		return FileChange{}, fmt.Errorf("the new text for %s has characters %s cannot encode, and the file is %s; keep to characters it has", path, f.enc, f.enc)
 	}
 	return FileChange{Rel: f.rel, Before: f.raw, After: out, Encoding: f.enc}, nil
 }

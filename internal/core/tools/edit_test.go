@@ -290,3 +290,38 @@ func FuzzEditMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestEncodingLimits(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeBytes(t, root, "b5.txt", mustEncode(t, "這是中文\n", Big5))
+	_, err := run(t, "edit_file", root, `{"path":"b5.txt","old_string":"中文","new_string":"한국어"}`)
+	if err == nil || !contains(err.Error(), "the new text for b5.txt has characters big5 cannot encode") {
+		t.Fatalf("err = %v", err)
+	}
+	// Bytes that do not read back the same in their encoding (here a
+	// UTF-16 file with a lone surrogate) are not rewritten by an edit...
+	odd := append([]byte{0xFF, 0xFE}, 'a', 0, 0x00, 0xD8, 'b', 0)
+	writeBytes(t, root, "odd.txt", odd)
+	if _, err := run(t, "edit_file", root, `{"path":"odd.txt","old_string":"b","new_string":"c"}`); err == nil || !contains(err.Error(), "does not read back byte for byte as utf-16le") {
+		t.Fatalf("err = %v", err)
+	}
+	if readBack(t, root, "odd.txt") != string(odd) {
+		t.Fatal("the odd file changed")
+	}
+	// ...but write_file replaces them whole, in the file's encoding.
+	if _, err := run(t, "write_file", root, `{"path":"odd.txt","content":"new"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := readBack(t, root, "odd.txt"); got != string(mustEncode(t, "new", UTF16LE)) {
+		t.Fatalf("odd.txt = %x", got)
+	}
+	// An edit in a forced encoding.
+	writeBytes(t, root, "forced.txt", mustEncode(t, "中文\n", GB18030))
+	if _, err := run(t, "edit_file", root, `{"path":"forced.txt","old_string":"中文","new_string":"汉字","encoding":"GBK"}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := readBack(t, root, "forced.txt"); got != string(mustEncode(t, "汉字\n", GB18030)) {
+		t.Fatalf("forced.txt = %x", got)
+	}
+}
