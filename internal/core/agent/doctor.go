@@ -127,6 +127,9 @@ func checks(ctx context.Context, r *DoctorReport, rec plugin.Record, opts Doctor
 	for _, w := range pkg.Warnings {
 		r.Notes = append(r.Notes, "package: "+redact.String(w))
 	}
+	for _, w := range compatWarnings(pkg) {
+		r.Notes = append(r.Notes, "package: "+w)
+	}
 	m := pkg.Manifest
 	if m == nil || !m.HasRuntime() {
 		// A package: nothing to start (its hooks and MCP servers run when

@@ -271,7 +271,7 @@ type pkgGate struct{ c *Core }
 func (pkgGate) Name() string { return "plugin hook" }
 
 // BeforeTool implements ToolGate: a block denies the call, naming the hook
-// and its reason.
+// and its reason; a hook that rewrote the arguments gives the call them.
 func (g pkgGate) BeforeTool(ctx context.Context, call GateCall) (GateVerdict, error) {
 	rep := g.c.firePkg(ctx, hook.Payload{Event: hook.PreToolUse, ToolName: call.Tool, ToolArgs: call.Arguments})
 	if err := ctx.Err(); err != nil {
@@ -280,7 +280,9 @@ func (g pkgGate) BeforeTool(ctx context.Context, call GateCall) (GateVerdict, er
 	if rep.Blocked {
 		return GateVerdict{Deny: true, Reason: hook.FormatOutcome(*rep.BlockedBy)}, nil
 	}
-	return GateVerdict{}, nil
+	// A Claude-format hook's updatedInput (in our argument names) is what
+	// runs: the gates after this one, the plan and its diff see it.
+	return GateVerdict{Arguments: rep.UpdatedArgs}, nil
 }
 
 // AfterTool implements ToolGate: the hooks observe the result (they cannot

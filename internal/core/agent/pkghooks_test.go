@@ -384,3 +384,35 @@ func TestPackageHookUserPromptSubmitBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A Claude-format PreToolUse hook's updatedInput is what runs: the write
+// hookify's rule sends elsewhere is planned, shown and written there.
+func TestPackageHookUpdatedInputIsWhatIsPlannedAndWritten(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fixture hooks are sh scripts")
+	}
+	root, err := filepath.Abs(filepath.Join("..", "..", "packages", "hook", "testdata", "hookify"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := plugin.LoadPackage(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fe := &recorder{approve: agent.ApproveOnce}
+	e, c := openWithPackages(t, fe, pkg)
+	if err := c.Send(context.Background(), `call write_file {"path":"generated/x.txt","content":"a"}`); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(e.workspace, "src", "kept.txt")); err != nil || string(data) != "rewritten\n" {
+		t.Fatalf("src/kept.txt: %q %v", data, err)
+	}
+	if _, err := os.Stat(filepath.Join(e.workspace, "generated", "x.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the original write happened: %v", err)
+	}
+	calls := fe.calls()
+	if last := calls[len(calls)-1]; len(last.Diff) != 1 || last.Diff[0].NewPath != "src/kept.txt" {
+		t.Fatalf("card %+v", last)
+	}
+}

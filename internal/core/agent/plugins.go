@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/packages/skill"
 )
 
 // Layout names the files and folders of a data directory. It is the
@@ -203,6 +205,7 @@ func (p *Plugins) Manifest(name string) (PluginManifest, error) {
 	for _, w := range pkg.Warnings {
 		out.Warnings = append(out.Warnings, redact.String(w))
 	}
+	out.Warnings = append(out.Warnings, compatWarnings(pkg)...)
 	if m := pkg.Manifest; m != nil {
 		out.LegacyNotes = m.LegacyNotes()
 		for k := range m.Runtime.Env {
@@ -258,6 +261,9 @@ func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (I
 		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: staged, Commit: commit, RunsCode: plan.Package.RunsCode()}
 	if e := plan.Existing; e != nil {
 		pv.Replaces = e.Name + " " + redact.String(e.Version)
+	}
+	for _, w := range compatWarnings(plan.Package) {
+		pv.Text += "Warning: " + w + "\n"
 	}
 	return pv, nil
 }
@@ -338,4 +344,16 @@ func (p *Plugins) SetEnabled(name string, enabled bool) error {
 		return err
 	}
 	return s.SetEnabled(name, enabled) // its errors name the plugin
+}
+
+// compatWarnings are what a package's agents, skills and Claude-format
+// hooks name that this host cannot honour (a tool no name maps to, a
+// matcher that never fires), redacted, for its compatibility report: the
+// install preview, the manifest view and the doctor.
+func compatWarnings(pkg plugin.Package) []string {
+	var out []string
+	for _, w := range append(skill.CompatWarnings(pkg), hook.CompatWarnings(pkg)...) {
+		out = append(out, redact.String(w))
+	}
+	return out
 }

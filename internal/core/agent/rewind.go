@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/rewind"
 	filetools "github.com/reasonix/reasonix-desktop/internal/core/tools"
@@ -95,7 +94,7 @@ func (c *Core) Rewind(ctx context.Context, messageIndex int, mode RewindMode, fo
 			}
 			restored, err := j.Apply(s.WorkspaceRoot, jp, force)
 			if errors.Is(err, rewind.ErrConflict) {
-				return fmt.Errorf("rewind: %s %w; rewind with force to overwrite them", strings.Join(jp.Conflicts, ", "), err)
+				return fmt.Errorf("%w; rewind with force to overwrite them", err) // the journal's error names the files
 			}
 			if err != nil {
 				return fmt.Errorf("rewind the files: %w", err)

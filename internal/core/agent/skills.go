@@ -151,7 +151,7 @@ func (c *Core) runSubagent(ctx context.Context, sk skill.Skill, task string) (st
 	allowed := map[string]bool{}
 	var schemas []protocol.ProviderToolSchema
 	for _, t := range c.toolset() {
-		if t.Name == skill.RunSkillName || t.Name == skill.ReadSkillName || !skillAllows(sk, t.Name) {
+		if t.Name == skill.RunSkillName || t.Name == skill.ReadSkillName || !sk.Allows(t.Name) {
 			continue
 		}
 		allowed[t.Name] = true
@@ -190,16 +190,4 @@ func (c *Core) runSubagent(ctx context.Context, sk skill.Skill, task string) (st
 		}
 	}
 	return "", fmt.Errorf("run_skill: skill %q stopped after %d model steps without a final answer", sk.Name, c.cfg.MaxSteps)
-}
-
-func skillAllows(sk skill.Skill, tool string) bool {
-	if len(sk.AllowedTools) == 0 {
-		return true
-	}
-	for _, t := range sk.AllowedTools {
-		if t == tool {
-			return true
-		}
-	}
-	return false
 }

@@ -296,3 +296,34 @@ func TestAgentWithNoKnownToolIsNamed(t *testing.T) {
 		t.Fatalf("the explorer's Grep did not select grep: %q", got)
 	}
 }
+
+// What a package names that this host cannot honour (an agent's tool no
+// name maps to) is in its compatibility report: the install preview the
+// user authorizes and the manifest view.
+func TestCompatWarningsReachThePreviewAndTheManifest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.open(t, &recorder{})
+	src, err := filepath.Abs(filepath.Join("..", "..", "packages", "skill", "testdata", "feature-dev"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	pv, err := c.PreviewPluginInstall(ctx, agent.InstallRequest{Source: src, Link: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(pv.Text, "Warning: agents/searcher.md") || !strings.Contains(pv.Text, "Frobnicate") {
+		t.Fatalf("the preview does not name what selects nothing:\n%s", pv.Text)
+	}
+	if _, err := c.InstallPlugin(ctx, pv); err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.PluginManifest(pv.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "Frobnicate") }) {
+		t.Fatalf("manifest warnings %q", m.Warnings)
+	}
+}
