@@ -19,6 +19,8 @@ func TestEditFile(t *testing.T) {
 		{name: "exact", file: "a\nb\nc\n", args: `{"old_string":"b","new_string":"B"}`, want: "a\nB\nc\n", result: "edited f.txt"},
 		{name: "delete", file: "a\nb\nc\n", args: `{"old_string":"b\n","new_string":""}`, want: "a\nc\n"},
 		{name: "crlf kept", file: "one\r\ntwo\r\nthree\r\n", args: `{"old_string":"one\ntwo\n","new_string":"1\n2\n"}`, want: "1\r\n2\r\nthree\r\n"},
+		{name: "crlf kept by one line made two", file: "a\r\nb\r\nc\r\n", args: `{"old_string":"b","new_string":"B\nB2"}`, want: "a\r\nB\r\nB2\r\nc\r\n"},
+		{name: "lf file stays lf", file: "a\nb\nc\n", args: `{"old_string":"b","new_string":"B\nB2"}`, want: "a\nB\nB2\nc\n"},
 		{name: "trailing blanks", file: "func f() {  \n\treturn 1\n}\n", args: `{"old_string":"func f() {\n\treturn 1","new_string":"func f() {\n\treturn 2"}`,
 			want: "func f() {\n\treturn 2\n}\n", result: "edited f.txt (fuzzy match)"},
 		{name: "tabs as spaces", file: "x\n\tif a {\n\t\tb()\n\t}\n", args: `{"old_string":"    if a {\n        b()","new_string":"\tif a {\n\t\tc()"}`,
@@ -284,6 +286,9 @@ func FuzzEditMatch(f *testing.F) {
 		}
 		if !fuzzy && !all && strings.Count(text, old) == 1 {
 			i := strings.Index(text, old)
+			if crlf := strings.Count(text, "\r\n"); crlf > 0 && crlf*2 > strings.Count(text, "\n") {
+				new = toCRLF(new) // a CRLF file stays CRLF
+			}
 			if out != text[:i]+new+text[i+len(old):] {
 				t.Fatalf("unique replace gave %q", out)
 			}

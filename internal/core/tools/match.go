@@ -18,8 +18,14 @@ var (
 // compared without trailing blanks, then with tabs as four spaces, then
 // without indentation; the file's own text is what gets replaced, so its
 // formatting stays. n is how many occurrences were replaced.
+//
+// In a file whose lines end in CRLF, the new text's lines end so too,
+// whether old spanned lines or not: a CRLF file stays CRLF.
 func replace(text, old, new string, all bool) (out string, n int, fuzzy bool, err error) {
 	old, new = matchLineEndings(text, old, new)
+	if crlf := strings.Count(text, "\r\n"); crlf > 0 && crlf*2 > strings.Count(text, "\n") {
+		new = toCRLF(new)
+	}
 	switch c := strings.Count(text, old); {
 	case c == 0:
 		start, end, ok := fuzzyFind(text, old)
