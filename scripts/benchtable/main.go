@@ -102,6 +102,9 @@ var rows = []row{
 	{"34", "grep tool over 50,000 files vs grep -r (ripgrep when installed)", "./internal/core/tools", "Grep50k", "GrepR50k", "ns/op", false, "ratio", 1.5, "5x"},
 	{"34", "edit_file, one line of a 5 MB file vs a plain read+write", "./internal/core/tools", "EditFile5MB", "ReadWrite5MB", "ns/op", false, "ratio", 5, "20x"},
 	{"34", "that edit vs the same read and an atomic (fsync'd) write", "./internal/core/tools", "@EditFile5MB", "ReadAtomicWrite5MB", "ns/op", false, "ratio", 1.5, "20x"},
+	// The diff every write shows before it is approved: a one-line change
+	// in a 5 MB file against only splitting both texts into lines.
+	{"34", "diff of a 5 MB file, one line changed, vs only splitting both texts into lines", "./internal/foundation/textdiff", "Diff5MBOneLine", "Diff5MBLineSplit", "ns/op", false, "ratio", 1, "20x"},
 }
 
 var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
