@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/proc"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
@@ -28,7 +31,17 @@ func TestMain(m *testing.M) {
 	if self, err := os.Executable(); err == nil {
 		proc.EnableWatchdog(self, []string{proc.WatchdogCommand}, nil, nil)
 	}
-	os.Exit(testutil.Run(m))
+	code := m.Run()
+	if code == 0 {
+		// The watchdog and its reaping goroutine live as long as the host.
+		opts := append(testutil.LeakOptions(), goleak.IgnoreAnyFunction(
+			"github.com/reasonix/reasonix-desktop/internal/foundation/proc.startWatchdogLocked.func1"))
+		if err := goleak.Find(opts...); err != nil {
+			fmt.Fprintf(os.Stderr, "goleak: goroutines outlived the package's tests: %v\n", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
 }
 
 func call(t *testing.T, ctx context.Context, args map[string]any) (string, error) {
