@@ -17,6 +17,12 @@ func (f *fakeCore) Exec(ctx context.Context, line string) (agent.CommandResult, 
 	if err != nil {
 		return agent.CommandResult{}, err
 	}
+	if cl.Name == "/rewind" && f.rewindCmd != nil {
+		f.mu.Lock()
+		f.messages = nil // the conversation rewound to its first message
+		f.mu.Unlock()
+		return *f.rewindCmd, nil
+	}
 	if strings.HasPrefix(cl.Name, "/ext:") && f.cmdOut != "" {
 		out, err := f.RunCommand(ctx, line)
 		if err != nil {

@@ -400,6 +400,11 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 			d.trace("action " + res.Name + ": " + res.Action.Message) // the trace the end-to-end script waits for
 		}
 		d.transcript.AddNotice(res.Text, level)
+	case agent.CommandRewound:
+		d.commandRewound(c, line, res)
+	case agent.CommandRewinds:
+		d.transcript.AddNotice(redact.String(line)+"\n"+res.Text+
+			"\n(Or pick one: Rewind to here… in a message's menu, or Ctrl+K and type rewind.)", uikit.NoticeInfo)
 	case agent.CommandRan:
 		out := res.Text
 		if res.Output != nil {

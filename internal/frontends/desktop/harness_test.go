@@ -176,6 +176,7 @@ type fakeCore struct {
 	messages   []protocol.ProviderMessage
 	rewindPlan agent.RewindPlan
 	rewound    []string
+	rewindCmd  *agent.CommandResult // what /rewind answers (nil: unknown)
 }
 
 const (

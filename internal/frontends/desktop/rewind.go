@@ -64,6 +64,22 @@ func (d *UI) rewindAt(idx int) {
 	})
 }
 
+// commandRewound shows what /rewind <n> did (the command's goroutine): the
+// chat on screen shows what the core now holds (its session event does not
+// redraw a chat that stays the same one), and the message goes back into
+// the composer.
+func (d *UI) commandRewound(c coreAPI, line string, res agent.CommandResult) {
+	t := d.transcript.get()
+	t.ShowSession(c.Session())
+	t.AddNotice(redact.String(line)+"\n"+res.Text, uikit.NoticeInfo)
+	if res.Rewound != nil {
+		draft := res.Rewound.Draft
+		d.b.Post(func() { d.composer.putDraft(draft) })
+	}
+	d.b.Post(d.sidebar.reload)
+	d.trace("command rewound")
+}
+
 // maxRewindEntries is how many of the latest user messages the command
 // palette offers to rewind to.
 const maxRewindEntries = 50

@@ -18,6 +18,7 @@ import (
 func TestStopOnARunningCommandStopsThatCall(t *testing.T) {
 	h := newHarness(t)
 	f := newFakeCore(t, h.d)
+	h.waitFor("the chat loaded", h.d.canRewind) // its load would replace the card
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
 	h.d.Emit(agent.Event{Kind: agent.EventToolProgress, Call: &agent.ToolCall{ID: "call_3", Name: "run_command",
 		Arguments: `{"command":"make"}`, State: agent.ToolRunning, Progress: &agent.ToolProgress{Output: "building…"}}})
@@ -36,6 +37,7 @@ func TestStopOnARunningCommandStopsThatCall(t *testing.T) {
 func TestTodoEventShowsTheChecklist(t *testing.T) {
 	h := newHarness(t)
 	newFakeCore(t, h.d)
+	h.waitFor("the chat loaded", h.d.canRewind) // its load shows the saved list (none)
 	h.d.Emit(agent.Event{Kind: agent.EventTodo, Todos: []todo.Item{
 		{Content: "Write the test", Status: "in_progress", ActiveForm: "Writing the test"},
 		{Content: "Make it pass", Status: "pending"}}})
@@ -132,5 +134,26 @@ func TestPaletteRewindsWithTheKeyboard(t *testing.T) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		return slices.Equal(f.rewound, []string{"0 both false"})
+	})
+}
+
+// /rewind 0 typed in the window: the chat shows the rewound conversation
+// (the core's session event does not redraw the same chat) and the
+// message is back in the composer.
+func TestSlashRewindRedrawsAndDrafts(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	f.mu.Lock()
+	f.messages = []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "edit it"}, {Role: protocol.RoleAssistant, Content: "edited it"}}
+	f.rewindCmd = &agent.CommandResult{Kind: agent.CommandRewound, Name: "/rewind", Text: "Rewound to message 0: restored a.txt",
+		Rewound: &agent.RewindResult{Restored: []string{"a.txt"}, Draft: "edit it"}}
+	f.mu.Unlock()
+	h.waitFor("the chat ready", h.d.canRewind)
+	h.d.transcript.get().ShowSession(f.Session())
+	h.waitFor("the chat shown", func() bool { return strings.Contains(h.renderedTranscript(), "edited it") })
+	h.ui(func() { h.d.execCommand("/rewind 0", true) })
+	h.waitFor("the rewound chat and the draft", func() bool {
+		s := h.renderedTranscript()
+		return h.d.composer.entry.Text == "edit it" && !strings.Contains(s, "edited it") && strings.Contains(s, "restored a.txt")
 	})
 }
