@@ -215,7 +215,11 @@ func lineRun(lexer chroma.Lexer, lines []textdiff.Line) fyne.CanvasObject {
 		// code cannot make it read as something else.
 		texts[i] = termsafe.Visible(l.Text)
 	}
-	return diffRun(tintOf(tint), withGutters(highlightWith(lexer, strings.Join(texts, "\n")), gutters))
+	segs := withGutters(highlightWith(lexer, strings.Join(texts, "\n")), gutters)
+	if lines[len(lines)-1].NoEOL { // only a side's last line lacks its ending
+		segs = append(segs, codeSeg("  ⏎ no newline at end of file", theme.ColorNamePlaceHolder))
+	}
+	return diffRun(tintOf(tint), segs)
 }
 
 func tintOf(name fyne.ThemeColorName) *uikit.ThemedRect {

@@ -94,15 +94,17 @@ func TestDiffCollapsesAndExpands(t *testing.T) {
 
 // Inserted and deleted lines sit on tinted backgrounds, with their line
 // numbers and the code coloured by the file's language; a created file, a
-// move and a binary file say so.
+// move, a binary file and a last line without its ending say so.
 func TestDiffLinesAreColouredAndNumbered(t *testing.T) {
 	test.NewTempApp(t)
 	f := textdiff.Compute("main.go", "main.go", "package main\n\nfunc a() {}\n", "package main\n\nfunc b() {}\n", textdiff.Options{})
 	v := newDiffView(nil, func(string) {}, func() {})
+	noEOL := textdiff.Compute("end.txt", "end.txt", "x\ny", "x\nz", textdiff.Options{})
 	v.set([]textdiff.File{f, {NewPath: "new.txt", Added: 1, Hunks: textdiff.Compute("", "new.txt", "", "x\n", textdiff.Options{}).Hunks},
-		{OldPath: "a.bin", NewPath: "b.bin", Binary: true}}, false)
+		{OldPath: "a.bin", NewPath: "b.bin", Binary: true}, noEOL}, false)
 	shown := diffShown(v)
-	for _, want := range []string{"3   - func a() {}", "  3 + func b() {}", "new.txt  (new file)", "a.bin → b.bin", "Binary file"} {
+	for _, want := range []string{"3   - func a() {}", "  3 + func b() {}", "new.txt  (new file)", "a.bin → b.bin", "Binary file",
+		"- y  ⏎ no newline at end of file", "+ z  ⏎ no newline at end of file"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the diff lacks %q:\n%s", want, shown)
 		}
@@ -131,8 +133,8 @@ func TestDiffLinesAreColouredAndNumbered(t *testing.T) {
 		}
 	}
 	walk(v.files)
-	if tints != 3 { // the deleted and the inserted line of main.go, new.txt's line
-		t.Errorf("%d tinted runs, want 3", tints)
+	if tints != 5 { // the deleted and the inserted line of main.go and of end.txt, new.txt's line
+		t.Errorf("%d tinted runs, want 5", tints)
 	}
 	if keywords != 2 {
 		t.Errorf("%d coloured func keywords, want 2 (the code is highlighted as Go)", keywords)
