@@ -75,7 +75,7 @@ func TestEditFile(t *testing.T) {
 // same and the new text is in the file's encoding.
 func TestEditKeepsEncoding(t *testing.T) {
 	t.Parallel()
-	for _, enc := range []string{GB18030, Big5, ShiftJIS, UTF8BOM, UTF16LE, UTF16BE} {
+	for _, enc := range []string{GB18030, Big5, ShiftJIS, UTF8BOM, UTF16LE, UTF16BE, UTF16LENoBOM, UTF16BENoBOM} {
 		t.Run(enc, func(t *testing.T) {
 			t.Parallel()
 			root := t.TempDir()

@@ -18,13 +18,17 @@ import (
 
 // The encodings a file is read and written in (FileChange.Encoding).
 const (
-	UTF8     = "utf-8"
-	UTF8BOM  = "utf-8-bom"
-	UTF16LE  = "utf-16le"
-	UTF16BE  = "utf-16be"
-	GB18030  = "gb18030"
-	Big5     = "big5"
-	ShiftJIS = "shift_jis"
+	UTF8    = "utf-8"
+	UTF8BOM = "utf-8-bom"
+	UTF16LE = "utf-16le"
+	UTF16BE = "utf-16be"
+	// UTF-16 without a byte order mark (what some Windows tools save),
+	// told by where its NUL bytes fall, and written back without one.
+	UTF16LENoBOM = "utf-16le-nobom"
+	UTF16BENoBOM = "utf-16be-nobom"
+	GB18030      = "gb18030"
+	Big5         = "big5"
+	ShiftJIS     = "shift_jis"
 )
 
 // binaryPeek is how much of a file is looked at for a NUL byte, as the
@@ -49,6 +53,10 @@ func ParseEncoding(s string) (string, bool) {
 		return UTF16LE, true
 	case "utf16be":
 		return UTF16BE, true
+	case "utf16lenobom":
+		return UTF16LENoBOM, true
+	case "utf16benobom":
+		return UTF16BENoBOM, true
 	case "gb18030", "gbk", "gb2312", "cp936":
 		return GB18030, true
 	case "big5", "cp950":
@@ -60,12 +68,51 @@ func ParseEncoding(s string) (string, bool) {
 }
 
 // isBinary reports whether data looks like a binary file: a NUL byte in
-// its first 8 KiB, unless a UTF-16 byte order mark explains the NULs.
+// its first 8 KiB, unless UTF-16 (a byte order mark, or NULs on one side
+// of every pair) explains the NULs.
 func isBinary(data []byte) bool {
-	if hasUTF16BOM(data) {
+	peek := data[:min(len(data), binaryPeek)]
+	if hasUTF16BOM(peek) || bytes.IndexByte(peek, 0) < 0 {
 		return false
 	}
-	return bytes.IndexByte(data[:min(len(data), binaryPeek)], 0) >= 0
+	_, utf16 := utf16NoBOM(peek)
+	return !utf16
+}
+
+// isUTF16 reports whether data is UTF-16, with or without a byte order
+// mark: text that is read whole, as it cannot be cut into lines bytewise.
+func isUTF16(data []byte) bool {
+	_, ok := utf16NoBOM(data[:min(len(data), binaryPeek)])
+	return ok || hasUTF16BOM(data)
+}
+
+// utf16NoBOM tells UTF-16 without a byte order mark by its NUL bytes, as
+// the real host does: text mostly in ASCII has a NUL in every high byte,
+// so at least 30% of one side's bytes are NUL and at most 5% of the other's
+// (a binary file has NULs on both sides, UTF-8 text none).
+func utf16NoBOM(b []byte) (string, bool) {
+	n := len(b) &^ 1
+	if n < 16 {
+		return "", false
+	}
+	var even, odd int
+	for i := 0; i < n; i++ {
+		if b[i] == 0 {
+			if i%2 == 0 {
+				even++
+			} else {
+				odd++
+			}
+		}
+	}
+	half := n / 2
+	switch {
+	case odd*10 >= half*3 && even*20 <= half:
+		return UTF16LENoBOM, true
+	case even*10 >= half*3 && odd*20 <= half:
+		return UTF16BENoBOM, true
+	}
+	return "", false
 }
 
 func hasUTF16BOM(data []byte) bool {
@@ -92,6 +139,10 @@ func Detect(data []byte) string {
 		return UTF16LE
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
 		return UTF16BE
+	}
+	// Before UTF-8: ASCII with NULs between is valid UTF-8 too.
+	if enc, ok := utf16NoBOM(data[:min(len(data), binaryPeek)]); ok {
+		return enc
 	}
 	if utf8.Valid(data) {
 		return UTF8
@@ -141,8 +192,8 @@ func Decode(data []byte, enc string) (string, error) {
 		return string(data), nil
 	case UTF8BOM:
 		return string(bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})), nil
-	case UTF16LE, UTF16BE:
-		if hasUTF16BOM(data) {
+	case UTF16LE, UTF16BE, UTF16LENoBOM, UTF16BENoBOM:
+		if (enc == UTF16LE || enc == UTF16BE) && hasUTF16BOM(data) {
 			data = data[2:]
 		}
 		if len(data)%2 != 0 {
@@ -150,7 +201,7 @@ func Decode(data []byte, enc string) (string, error) {
 		}
 		u := make([]uint16, len(data)/2)
 		for i := range u {
-			if enc == UTF16LE {
+			if enc == UTF16LE || enc == UTF16LENoBOM {
 				u[i] = uint16(data[2*i]) | uint16(data[2*i+1])<<8
 			} else {
 				u[i] = uint16(data[2*i])<<8 | uint16(data[2*i+1])
@@ -179,16 +230,20 @@ func Encode(text, enc string) ([]byte, error) {
 		return []byte(text), nil
 	case UTF8BOM:
 		return append([]byte{0xEF, 0xBB, 0xBF}, text...), nil
-	case UTF16LE, UTF16BE:
+	case UTF16LE, UTF16BE, UTF16LENoBOM, UTF16BENoBOM:
 		u := utf16.Encode([]rune(text))
 		out := make([]byte, 0, 2+2*len(u))
-		if enc == UTF16LE {
-			out = append(out, 0xFF, 0xFE)
+		if enc == UTF16LE || enc == UTF16LENoBOM {
+			if enc == UTF16LE {
+				out = append(out, 0xFF, 0xFE)
+			}
 			for _, c := range u {
 				out = append(out, byte(c), byte(c>>8))
 			}
 		} else {
-			out = append(out, 0xFE, 0xFF)
+			if enc == UTF16BE {
+				out = append(out, 0xFE, 0xFF)
+			}
 			for _, c := range u {
 				out = append(out, byte(c>>8), byte(c))
 			}

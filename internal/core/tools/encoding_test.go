@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -24,6 +25,8 @@ func TestDetectAndRoundTrip(t *testing.T) {
 		{"utf-8 bom", "héllo\n", UTF8BOM},
 		{"utf-16le", "hello 世界\r\n", UTF16LE},
 		{"utf-16be", "hello 世界\n", UTF16BE},
+		{"utf-16le without bom", "// a Windows source file\r\nint x;\r\n", UTF16LENoBOM},
+		{"utf-16be without bom", "// a source file\nint x;\n", UTF16BENoBOM},
 		{"gb18030", "// 这是一个中文注释，说明这个函数的用途\nfunc main() {}\n", GB18030},
 		{"gbk short", "中文\n", GB18030},
 		{"big5", "// 這是一個中文註解，說明這個函數的用途\nfunc main() {}\n", Big5},
@@ -80,7 +83,7 @@ func FuzzDetectDecode(f *testing.F) {
 		enc := Detect(data)
 		text, err := Decode(data, enc)
 		if err != nil {
-			if enc != UTF16LE && enc != UTF16BE {
+			if !strings.HasPrefix(enc, "utf-16") { // an odd number of bytes
 				t.Fatalf("Decode(%s) failed: %v", enc, err)
 			}
 			return
@@ -97,4 +100,21 @@ func FuzzDetectDecode(f *testing.F) {
 			t.Fatalf("second round differs: %q vs %q", again, text)
 		}
 	})
+}
+
+// NUL bytes on both sides of the pairs are a binary file, on one side
+// only UTF-16 without a byte order mark.
+func TestBinaryOrUTF16(t *testing.T) {
+	t.Parallel()
+	le := mustEncode(t, "plain ascii text here", UTF16LENoBOM)
+	if isBinary(le) || Detect(le) != UTF16LENoBOM {
+		t.Fatalf("BOM-less UTF-16 taken for binary or %s", Detect(le))
+	}
+	bin := []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x3e\x00\x01\x00\x00\x00")
+	if !isBinary(bin) {
+		t.Fatal("an ELF header is not binary")
+	}
+	if isBinary([]byte("short\x00")) != true {
+		t.Fatal("a short NUL file is not binary")
+	}
 }

@@ -68,7 +68,7 @@ func readFile(ctx context.Context, workspace string, raw json.RawMessage) (strin
 	if isBinary(head) {
 		return "", fmt.Errorf("binary file %s (NUL byte detected); read_file shows text files only", a.Path)
 	}
-	if hasUTF16BOM(head) {
+	if isUTF16(head) {
 		// UTF-16 does not stream line by line: it is read whole.
 		if st.Size() > MaxEditSize {
 			return "", fmt.Errorf("%s is too large for read_file as UTF-16 (%d bytes; the limit is %d MiB)", a.Path, st.Size(), MaxEditSize>>20)

@@ -356,7 +356,7 @@ func grepFile(ctx context.Context, full, rel string, re, pre *regexp.Regexp) []s
 	head := make([]byte, readDetectSample)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
-	if isBinary(head) || hasUTF16BOM(head) {
+	if isBinary(head) || isUTF16(head) {
 		return nil // a UTF-16 file this large is not searched
 	}
 	sample := head

@@ -32,6 +32,7 @@ func searchTree(t *testing.T) string {
 		writeFile(t, root, rel, content)
 	}
 	writeBytes(t, root, "gb/说明.txt", mustEncode(t, "第一行\n待办 TODO 中文说明\n", GB18030))
+	writeBytes(t, root, "win/w.h", mustEncode(t, "#pragma once\r\n// TODO utf-16\r\n", UTF16LENoBOM))
 	return root
 }
 
@@ -77,7 +78,7 @@ func TestGrep(t *testing.T) {
 	t.Parallel()
 	root := searchTree(t)
 	tests := []struct{ args, want string }{
-		{`{"pattern":"TODO"}`, "a/b/deep.go:2:func Deep() {} // TODO: deep\na/notes.md:1:TODO in markdown\ngb/说明.txt:2:待办 TODO 中文说明\nlogs/keep.log:1:TODO kept\nmain.go:2:// TODO: one\nvendor/keep.go:1:// TODO keep"},
+		{`{"pattern":"TODO"}`, "a/b/deep.go:2:func Deep() {} // TODO: deep\na/notes.md:1:TODO in markdown\ngb/说明.txt:2:待办 TODO 中文说明\nlogs/keep.log:1:TODO kept\nmain.go:2:// TODO: one\nvendor/keep.go:1:// TODO keep\nwin/w.h:2:// TODO utf-16"},
 		{`{"pattern":"TODO","glob":"*.go"}`, "a/b/deep.go:2:func Deep() {} // TODO: deep\nmain.go:2:// TODO: one\nvendor/keep.go:1:// TODO keep"},
 		{`{"pattern":"TODO","glob":"a/**/*.go"}`, "a/b/deep.go:2:func Deep() {} // TODO: deep"},
 		{`{"pattern":"^package \\w+$","path":"a/b"}`, "a/b/c/d/e/very_deep.go:1:package e\na/b/deep.go:1:package b\na/b/deep_test.go:1:package b"},
