@@ -16,7 +16,9 @@ import (
 // approving is a front end that discards events and approves every call once.
 type approving struct{ quiet }
 
-func (approving) Approve(context.Context, agent.ApprovalRequest) agent.Approval { return agent.ApproveOnce }
+func (approving) Approve(context.Context, agent.ApprovalRequest) agent.Approval {
+	return agent.ApproveOnce
+}
 func (approving) Prompt(context.Context, *surfaces.Prompt) (map[string]any, bool) {
 	return nil, true
 }
