@@ -183,6 +183,10 @@ func TestStopCallStopsOneCommandAndTheTurnFinishes(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("the turn ended before the command's output streamed: %v", err)
 	}
+	// A rewind waits for no turn: while one runs it is refused at once.
+	if _, err := c.PlanRewind(context.Background(), 0); !errors.Is(err, agent.ErrBusy) {
+		t.Fatalf("rewind during a turn: %v", err)
+	}
 	if !c.StopCall("call_1") {
 		t.Fatal("StopCall found no running call")
 	}
