@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -52,7 +53,7 @@ func TestBuiltinsMatchTheirDeclarations(t *testing.T) {
 	t.Parallel()
 	offered := map[string]bool{}
 	tools := BuiltinTools()
-	k := (&Core{sessions: &SessionStore{dir: t.TempDir()}}).newChatKit(NewSession(t.TempDir()))
+	k := (&Core{sessions: &SessionStore{dir: t.TempDir()}, log: slog.New(slog.DiscardHandler)}).newChatKit(NewSession(t.TempDir()))
 	defer k.close()
 	tools = append(tools, k.tools...)
 	for _, tl := range tools {
