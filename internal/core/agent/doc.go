@@ -30,8 +30,18 @@
 // fails leaves the old session current (*SessionSwitchError). Turn ends
 // are typed (Event.End: completed, stopped, failed, blocked, not_saved).
 //
+// The tools (tools.go, chatkit.go): the file tools of internal/core/tools,
+// run_command and web_fetch, and per chat the todo list and the background
+// jobs. A call that changes files is planned before it is approved
+// (filechange.go): the approval shows the diff and what is written is that
+// plan, never the tool run again.
+//
 // Commands in, on *Core (a chat is running):
-//   - turns: Send, SendAll, Stop, Steer, FollowUp, SetModel, Models;
+//   - turns: Send, SendAll, Stop, StopCall (one running tool call), Steer,
+//     FollowUp, SetModel, Models;
+//   - rewind (rewind.go): PlanRewind, Rewind, /rewind: the files the
+//     agent changed (its per-chat change journal), the conversation, or
+//     both, back to one of the user's messages;
 //   - plugins: Plugins, Reload, PreviewPluginInstall, InstallPlugin (install
 //     or link, as the preview says), RemovePlugin, SetPluginEnabled,
 //     RestartPlugin, PluginManifest, PluginDoctor; the writes restart the
