@@ -122,7 +122,7 @@ func (e *Edit) Apply(workspace string) (string, error) {
 				return "", fmt.Errorf("move %s to %s: %w", c.Rel, c.NewRel, err)
 			}
 		case c.After == nil:
-			if err := os.Remove(t.full); err != nil {
+			if err := os.Remove(t.full); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return "", fmt.Errorf("delete %s: %w", c.Rel, err)
 			}
 		default:

@@ -331,3 +331,25 @@ func TestEncodingLimits(t *testing.T) {
 		t.Fatalf("forced.txt = %x", got)
 	}
 }
+
+// An Edit made by hand (as rewind makes one) deletes a file whose After is
+// nil, and checks its Before first like any other.
+func TestApplyDeletes(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, "gone.txt", "bye\n")
+	e := &Edit{Changes: []FileChange{{Rel: "gone.txt", Before: []byte("other\n")}}, Summary: "deleted"}
+	if _, err := e.Apply(root); !errors.Is(err, ErrChangedSincePreview) {
+		t.Fatalf("err = %v", err)
+	}
+	e.Changes[0].Before = []byte("bye\n")
+	if out, err := e.Apply(root); err != nil || out != "deleted" {
+		t.Fatalf("%q %v", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "gone.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("not deleted")
+	}
+	if d := e.Diffs(); len(d) != 1 || d[0].OldPath != "gone.txt" || d[0].NewPath != "" || d[0].Removed != 1 {
+		t.Fatalf("diff %+v", d)
+	}
+}
