@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -72,7 +73,8 @@ func (d *UI) commandRewound(c coreAPI, line string, res agent.CommandResult) {
 	t := d.transcript.get()
 	t.ShowSession(c.Session())
 	t.AddNotice(redact.String(line)+"\n"+res.Text, uikit.NoticeInfo)
-	if res.Rewound != nil {
+	if fields := strings.Fields(line); res.Rewound != nil && !slices.Contains(fields[1:], string(agent.RewindCode)) {
+		// Code only keeps the message in the conversation: nothing to send again.
 		draft := res.Rewound.Draft
 		d.b.Post(func() { d.composer.putDraft(draft) })
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
@@ -224,4 +225,18 @@ func TestRunningCommandShowsOutputAndStops(t *testing.T) {
 		tv := h.toolCards()[0]
 		return tv.state.Text == "• done" && !tv.stop.Visible() && !tv.output.Visible()
 	})
+}
+
+// A running command's card lays out a bounded tail however its output
+// comes: the last lines, and at most maxOutputBytes of a line that never
+// breaks, cut on a character boundary.
+func TestOutputTailIsBounded(t *testing.T) {
+	if got := outputTail("a\nb\nc\n", 2); got != "b\nc" {
+		t.Errorf("tail of lines %q", got)
+	}
+	long := strings.Repeat("é", 10000) // 20,000 bytes, no line break
+	got := outputTail(long, maxOutputLines)
+	if len(got) > maxOutputBytes+len("…") || !strings.HasPrefix(got, "…é") || !utf8.ValidString(got) {
+		t.Errorf("tail of one long line: %d bytes, starts %q", len(got), got[:8])
+	}
 }

@@ -233,6 +233,9 @@ func (v *RewindDialog) run(mode agent.RewindMode, force bool) {
 				v.showPlanButtons()
 				return
 			}
+			if mode == agent.RewindCode {
+				res.Draft = "" // the message stays in the conversation: nothing to send again
+			}
 			v.dlg.Hide()
 			v.done(res)
 		})

@@ -220,3 +220,23 @@ func TestRewindDialogWithConflicts(t *testing.T) {
 		t.Errorf("rewinds %v", got)
 	}
 }
+
+// Code only keeps the message in the conversation: nothing goes back to
+// the composer.
+func TestRewindCodeOnlyLeavesNoDraft(t *testing.T) {
+	h := newHarness(t)
+	f := &fakeRewinding{plan: rewindPlan()}
+	done := make(chan agent.RewindResult, 1)
+	var v *RewindDialog
+	h.ui(func() {
+		v = ShowRewind(RewindDeps{Win: h.d.win, Bridge: h.d.b, Core: f, CopyText: h.d.host.CopyText}, 4, func(r agent.RewindResult) { done <- r })
+	})
+	h.waitFor("the plan", func() bool { return v.planned })
+	h.ui(func() { test.Tap(v.code) })
+	if res := <-done; res.Draft != "" || !slices.Equal(res.Restored, []string{"a.txt"}) {
+		t.Errorf("code only gave %+v", res)
+	}
+	if got := f.recorded(); !slices.Equal(got, []rewindCall{{4, agent.RewindCode, false}}) {
+		t.Errorf("rewinds %v", got)
+	}
+}

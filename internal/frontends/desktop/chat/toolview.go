@@ -3,6 +3,7 @@ package chat
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -231,13 +232,25 @@ func (v *toolView) stopCall() {
 	s.StopCall(id)
 }
 
-// maxOutputLines is how much of a running command's output its card shows:
-// the core sends at most 16 KiB of tail, and a frame lays out only this.
-const maxOutputLines = 20
+// maxOutputLines and maxOutputBytes are how much of a running command's
+// output its card shows: the core sends up to 16 KiB of tail, and a frame
+// lays out only this (a 16 KiB line with no break would be a screenful of
+// wrapped text to measure at every report).
+const (
+	maxOutputLines = 20
+	maxOutputBytes = 4096
+)
 
-// outputTail is the last n lines of s.
+// outputTail is the last n lines of s, at most maxOutputBytes of them.
 func outputTail(s string, n int) string {
 	s = strings.TrimRight(s, "\n")
+	if len(s) > maxOutputBytes {
+		s = s[len(s)-maxOutputBytes:]
+		for len(s) > 0 && !utf8.RuneStart(s[0]) { // not half a character
+			s = s[1:]
+		}
+		s = "…" + s
+	}
 	i := len(s)
 	for range n {
 		j := strings.LastIndexByte(s[:i], '\n')
