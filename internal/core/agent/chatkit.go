@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -113,38 +114,48 @@ func redactTodos(items []todo.Item) []todo.Item {
 }
 
 // runningCalls are the tool calls running now, each with its own cancel so
-// StopCall ends one and the turn goes on (Core.mu).
-type runningCalls map[string]context.CancelCauseFunc
+// StopCall ends one and the turn goes on (Core.mu). A subagent's calls run
+// inside its run_skill call and may reuse an id the outer model used, so
+// an id may name more than one: StopCall stops them all (the inner one
+// runs under the outer one anyway).
+type runningCalls map[string][]*context.CancelCauseFunc
 
-// errStoppedByUser is a call's cancel cause when StopCall ended it.
-var errStoppedByUser = fmt.Errorf("stopped by the user")
+// errStoppedByUser is a call's cancel cause when StopCall ended it; its
+// text is the run_command tool's own ("stopped by the user").
+var errStoppedByUser = errors.New("stopped by the user")
 
 // StopCall stops one running tool call: its context is cancelled (a
 // command's process group is killed) and the turn goes on with "stopped by
 // the user" as the call's result. False when no such call is running.
 func (c *Core) StopCall(callID string) bool {
 	c.mu.Lock()
-	cancel, ok := c.calls[callID]
+	cancels := slices.Clone(c.calls[callID])
 	c.mu.Unlock()
-	if ok {
-		cancel(errStoppedByUser)
+	for _, cancel := range cancels {
+		(*cancel)(errStoppedByUser)
 	}
-	return ok
+	return len(cancels) > 0
 }
 
 // callContext is a running call's own context, registered for StopCall
 // until done is called.
 func (c *Core) callContext(ctx context.Context, callID string) (_ context.Context, done func()) {
 	cctx, cancel := context.WithCancelCause(ctx)
+	entry := &cancel
 	c.mu.Lock()
 	if c.calls == nil {
 		c.calls = runningCalls{}
 	}
-	c.calls[callID] = cancel
+	c.calls[callID] = append(c.calls[callID], entry)
 	c.mu.Unlock()
 	return cctx, func() {
 		c.mu.Lock()
-		delete(c.calls, callID)
+		rest := slices.DeleteFunc(c.calls[callID], func(e *context.CancelCauseFunc) bool { return e == entry })
+		if len(rest) == 0 {
+			delete(c.calls, callID)
+		} else {
+			c.calls[callID] = rest
+		}
 		c.mu.Unlock()
 		cancel(nil)
 	}
