@@ -153,19 +153,33 @@ func Detect(data []byte) string {
 		if err != nil || bytes.ContainsRune(text, utf8.RuneError) {
 			continue
 		}
-		if s := score(string(text)); best == UTF8 || s > bestScore {
+		if s := score(string(text), name); best == UTF8 || s > bestScore {
 			best, bestScore = name, s
 		}
 	}
 	return best
 }
 
-// Characters that make up a large share of any Chinese or Japanese text,
-// in their simplified, traditional and Japanese forms.
-const common = "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年要就会可以对生能而那得于着下自之" +
-	"這來國個說們為時會對於著" + "日本語の私事出来言見" + "，。、：；！？（）「」"
+// Characters that make up a large share of any Chinese or Japanese text:
+// the commonest Chinese characters in their simplified and traditional
+// forms, and CJK punctuation.
+const common = "的一是不了人我在有他这這中大来來上国國个個到说說们們为為子和你地出道也时時年要就会會可以对對生能而那得于於着著下自之" +
+	"过過家学學里裡后後么麼心多天好都然没沒日起还還发發成事只作当當想看文无無开開手十用主行方又如前所本见見经經头頭面公同三已老从從" +
+	"动動两兩长長知民样樣现現分将將外但身些与與高意进進把法此实實回二理美点點月明其种種声聲全工己话話儿兒者向情部正名定女问問力机機给給" +
+	"等几幾很业業最间間新什打便位因重被走电電四第门門相次东東政海口使教西再平真听聽世气氣信北少关關并並内內加化由却卻代军軍产產入先山五" +
+	"太水万萬市眼体體别別处處总總才场場师師书書比住员員九笑性通目华華报報立马馬命张張活难難神数數件安表原车車白应應路期叫死常提感金何更反" +
+	"合放做系计計或司利受光王果亲親界及今京务務制解各任至清物台象记記边邊共风風战戰干接它许許八特觉覺望直服林题題建南度统統色字请請交爱愛" +
+	"让讓认認算论論百吃义義科怎元社术術结結六功指思非流每青管夫连連远遠资資队隊跟带帶花快条條院变變联聯言权權往展该該领領传傳近留红紅治" +
+	"决決周保达達办辦运運武半候七必城父强強步完革深区區即求品士转轉量空众眾技轻輕程告江语語英基派满滿式李息写寫呢识識极極令黄黃德收脸臉钱錢" +
+	"试試测測文件函数數返回错錯误誤值类類型" +
+	"，。、：；！？（）「」《》"
 
-func score(text string) int {
+// score rates text as a decoding of bytes in enc: what a right guess
+// gives (common characters, kana for Shift-JIS) counts for it, what a
+// wrong one produces (private-use and rare characters, half-width katakana,
+// kana, Greek, Cyrillic and box drawing from another encoding's symbol
+// rows) against it.
+func score(text, enc string) int {
 	s := 0
 	for _, r := range text {
 		switch {
@@ -173,9 +187,15 @@ func score(text string) int {
 		case strings.ContainsRune(common, r):
 			s += 4
 		case r >= 0x3040 && r <= 0x30FF: // hiragana and katakana
-			s += 2
+			if enc == ShiftJIS {
+				s += 2
+			} else {
+				s -= 2
+			}
 		case r >= 0x4E00 && r <= 0x9FFF, r >= 0x3000 && r <= 0x303F, r >= 0xFF01 && r <= 0xFF5E:
 			s++
+		case r >= 0x0370 && r <= 0x04FF, r >= 0x2500 && r <= 0x257F:
+			s--
 		case r >= 0xFF61 && r <= 0xFF9F: // half-width katakana: Chinese read as Shift-JIS
 			s -= 2
 		case r >= 0xE000 && r <= 0xF8FF, r >= 0x3400 && r <= 0x4DBF, r > 0xFFFF, unicode.IsControl(r):

@@ -31,6 +31,17 @@ func TestDetectAndRoundTrip(t *testing.T) {
 		{"gbk short", "中文\n", GB18030},
 		{"big5", "// 這是一個中文註解，說明這個函數的用途\nfunc main() {}\n", Big5},
 		{"shift_jis", "// これは日本語のコメントです。関数の説明\nfunc main() {}\n", ShiftJIS},
+		{"gbk two characters", "中文", GB18030},
+		{"gbk sentence", "错误：文件不存在，请检查路径。\n", GB18030},
+		{"big5 short", "這是測試", Big5},
+		{"big5 one word", "測試", Big5},
+		{"big5 path", "路徑", Big5},
+		{"big5 error", "錯誤", Big5},
+		{"big5 wrong password", "密碼錯誤", Big5},
+		{"shift_jis kanji", "設定", ShiftJIS},
+		{"big5 sentence", "錯誤：檔案不存在，請檢查路徑。\n", Big5},
+		{"shift_jis katakana", "テスト", ShiftJIS},
+		{"shift_jis sentence", "エラー：ファイルが存在しません。\n", ShiftJIS},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
