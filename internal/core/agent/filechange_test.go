@@ -370,3 +370,31 @@ func TestTodoListSurvivesAReload(t *testing.T) {
 		t.Fatalf("session todos %+v", s.Todos)
 	}
 }
+
+// A compaction keeps the journal's indexes: message i is i+RewindBase to
+// the journal (the index it had before messages were summarised), and the
+// summary itself, where no turn began, cannot be rewound to.
+func TestCompactionKeepsRewindIndexes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.mockProvider(t, "mock", "c:1,2,3;end:3")
+	c := e.open(t, &recorder{})
+	ctx := context.Background()
+	c.SetModel(ctx, "plugin/mock/mock/m1", "") // context window: 1000 tokens
+	long := strings.Repeat("word ", 700)       // ~875 tokens: each turn compacts the ones before
+	for range 3 {
+		if err := c.Send(ctx, long); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := c.Session()
+	if len(s.Messages) != 4 || s.RewindBase != 2 {
+		t.Fatalf("%d messages, rewind base %d; want 4 and 2 (the third message is at 2)", len(s.Messages), s.RewindBase)
+	}
+	if _, err := c.PlanRewind(ctx, 0); err == nil || !strings.Contains(err.Error(), "summary") {
+		t.Fatalf("rewind to the summary: %v", err)
+	}
+	if p, err := c.PlanRewind(ctx, 2); err != nil || p.DropsMessages != 2 {
+		t.Fatalf("rewind to the last message: %+v %v", p, err)
+	}
+}
