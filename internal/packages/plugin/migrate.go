@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -77,7 +78,7 @@ func MigrateManifest(data []byte) ([]byte, error) {
 		Description: strings.TrimSpace(old.Description), Homepage: strings.TrimSpace(old.Homepage),
 		Repository: strings.TrimSpace(old.Repository), Contributes: map[string]any{}}
 	for key, raw := range map[string]json.RawMessage{"skills": old.Skills, "commands": old.Commands} {
-		ps, err := parsePathList(raw, key)
+		ps, err := parseLenientPathList(raw, key)
 		if err != nil {
 			return nil, fmt.Errorf("migrate: %w", err)
 		}
@@ -97,7 +98,18 @@ func MigrateManifest(data []byte) ([]byte, error) {
 		doc.Contributes["hooks"] = hooks
 	}
 	if len(old.MCPServers) > 0 {
-		doc.Contributes["mcpServers"] = old.MCPServers
+		// Read leniently, as the real host's legacy reader does: a member
+		// the server shape does not know is dropped, never an error of the
+		// migrated v2 document.
+		servers := map[string]mcpspec.Server{}
+		for name, raw := range old.MCPServers {
+			var s mcpspec.Server
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return nil, fmt.Errorf("migrate: mcpServers.%s: %w", name, err)
+			}
+			servers[name] = s
+		}
+		doc.Contributes["mcpServers"] = servers
 	}
 	if len(doc.Contributes) == 0 {
 		doc.Contributes = nil

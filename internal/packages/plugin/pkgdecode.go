@@ -122,6 +122,28 @@ func decodeContributions(m *Manifest) (*relPaths, error) {
 	return out, validateRel(out)
 }
 
+// parseLenientPathList reads a path list as the real host's parseSkillPaths
+// reads a legacy, Claude or Codex manifest: the object form's other members
+// ({"path": "skills/x", "description": "…"}, as published packages write
+// it) are ignored, where a v2 manifest's list is strict.
+func parseLenientPathList(raw json.RawMessage, at string) ([]string, error) {
+	var objs []map[string]json.RawMessage
+	if len(raw) == 0 || string(raw) == "null" || json.Unmarshal(raw, &objs) != nil {
+		return parsePathList(raw, at)
+	}
+	paths := make([]string, 0, len(objs))
+	for i, o := range objs {
+		var p string
+		if v, ok := o["path"]; ok {
+			if err := json.Unmarshal(v, &p); err != nil {
+				return nil, merr(joinIndex(at, i)+".path", "%s must be a path string", joinIndex(at, i)+".path")
+			}
+		}
+		paths = append(paths, p)
+	}
+	return cleanPaths(paths, at)
+}
+
 // parsePathList reads a path list: a string, an array of strings, or an
 // array of {path} objects (an unknown member in one is an error).
 func parsePathList(raw json.RawMessage, at string) ([]string, error) {

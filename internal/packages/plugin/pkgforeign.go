@@ -62,10 +62,10 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 		return nil, meta, nil, &ManifestError{File: file, Path: "name", Msg: fmt.Sprintf("invalid plugin name %q", meta.Name)}
 	}
 	rel := &relPaths{}
-	if rel.Skills, err = parsePathList(meta.Skills, "skills"); err != nil {
+	if rel.Skills, err = parseLenientPathList(meta.Skills, "skills"); err != nil {
 		return nil, meta, nil, withFile(err, file)
 	}
-	if rel.Commands, err = parsePathList(meta.Commands, "commands"); err != nil {
+	if rel.Commands, err = parseLenientPathList(meta.Commands, "commands"); err != nil {
 		return nil, meta, nil, withFile(err, file)
 	}
 	var warnings []string

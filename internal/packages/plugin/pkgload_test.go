@@ -232,6 +232,20 @@ func TestMigrateManifestTable(t *testing.T) {
 		{"version defaults", `{"name":"a"}`, `"version": "1.0.0"`, ""},
 		{"hooks and servers move under contributes", `{"name":"a","version":"2","hooks":{"Stop":[{"command":"x"}]},"mcpServers":{"s":{"command":"y"}}}`,
 			`"contributes": {`, ""},
+		// The published form the real parseSkillPaths reads: path taken,
+		// the rest ignored (it failed with "skills[0].description: unknown field").
+		{"skills as objects with a description", `{"name":"a","skills":[{"path":"skills/b","description":"B"},{"path":"skills/a","title":"A"}]}`,
+			`"skills": [
+      "skills/a",
+      "skills/b"
+    ]`, ""},
+		{"commands as objects", `{"name":"a","commands":[{"path":"cmds","description":"x"}]}`, `"commands": [
+      "cmds"
+    ]`, ""},
+		{"an MCP server with a member v2 does not know", `{"name":"a","mcpServers":{"s":{"command":"y","disabled":false,"timeout":30}}}`,
+			`"command": "y"`, ""},
+		{"a hook with a member v2 does not know", `{"name":"a","hooks":{"Stop":[{"command":"x","blocking":true}]}}`, `"command": "x"`, ""},
+		{"an object path that is not a string", `{"name":"a","skills":[{"path":3}]}`, "", "skills[0].path must be a path string"},
 		{"no name", `{"version":"1"}`, "", "migrate: manifest name is required"},
 		{"other apiVersion", `{"apiVersion":"reasonix.io/plugin/v1","name":"a"}`, "", `(got "reasonix.io/plugin/v1")`},
 		{"not JSON", `{`, "", "invalid JSON"},
@@ -246,6 +260,14 @@ func TestMigrateManifestTable(t *testing.T) {
 			}
 			if err != nil || !strings.Contains(string(out), tc.want) {
 				t.Fatalf("out %s err %v", out, err)
+			}
+			// The migrated document loads: its contributions decode strictly.
+			m, err := ParseManifest(out)
+			if err == nil {
+				_, err = decodeContributions(m)
+			}
+			if err != nil {
+				t.Fatalf("the migrated manifest does not load: %v\n%s", err, out)
 			}
 		})
 	}
