@@ -203,6 +203,8 @@ func readText(workspace, path, forced, tool string, mustExist bool) (*textFile, 
 		return nil, fmt.Errorf("stat %s: %w", path, err)
 	case st.IsDir():
 		return nil, fmt.Errorf("%s is a directory, not a file", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file", path)
 	case st.Size() > MaxEditSize:
 		return nil, fmt.Errorf("%s is too large for %s (%d bytes; the limit is %d MiB)", path, tool, st.Size(), MaxEditSize>>20)
 	}
@@ -408,6 +410,8 @@ func planMove(_ context.Context, workspace string, raw json.RawMessage) (*Edit, 
 		return nil, fmt.Errorf("stat %s: %w", a.SourcePath, err)
 	case st.IsDir():
 		return nil, fmt.Errorf("%s is a directory; move_file only moves files", a.SourcePath)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file; move_file only moves files", a.SourcePath)
 	case st.Size() > MaxEditSize:
 		// The plan carries the bytes (for the diff and the change journal).
 		return nil, fmt.Errorf("%s is too large for move_file (%d bytes; the limit is %d MiB)", a.SourcePath, st.Size(), MaxEditSize>>20)

@@ -53,6 +53,9 @@ func readFile(ctx context.Context, workspace string, raw json.RawMessage) (strin
 		return "", fmt.Errorf("read %s: %w", a.Path, err)
 	case st.IsDir():
 		return "", fmt.Errorf("%s is a directory, not a file — use the ls tool to list it, or read a specific file inside it", a.Path)
+	case !st.Mode().IsRegular():
+		// A FIFO or a device would block the open or never end.
+		return "", fmt.Errorf("%s is not a regular file", a.Path)
 	}
 	f, err := os.Open(full)
 	if err != nil {

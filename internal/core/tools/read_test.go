@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -73,5 +74,25 @@ func TestLs(t *testing.T) {
 	writeFile(t, root, "e/.keep", "")
 	if out, _ := run(t, "ls", root, `{"path":"e/.keep/.."}`); out != ".keep\t0\n" {
 		t.Fatalf("ls e = %q", out)
+	}
+}
+
+// A FIFO is refused at once: opening it would wait for a writer forever.
+func TestNotARegularFile(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := mkfifo(filepath.Join(root, "pipe")); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"read_file", `{"path":"pipe"}`},
+		{"grep", `{"pattern":"x","path":"pipe"}`},
+		{"edit_file", `{"path":"pipe","old_string":"a","new_string":"b"}`},
+		{"write_file", `{"path":"pipe","content":"b"}`},
+		{"move_file", `{"source_path":"pipe","destination_path":"p2"}`},
+	} {
+		if out, err := run(t, c.tool, root, c.args); err == nil || !strings.Contains(err.Error(), "pipe is not a regular file") {
+			t.Errorf("%s = %q, %v", c.tool, out, err)
+		}
 	}
 }

@@ -210,6 +210,9 @@ func grep(ctx context.Context, workspace string, raw json.RawMessage) (string, e
 	case err != nil:
 		return "", fmt.Errorf("grep %s: %w", a.Path, err)
 	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", a.Path) // a FIFO would block the search
+	}
 	files := []string{rel}
 	if st.IsDir() {
 		if files, err = grepFiles(ctx, root, rel, a.Glob); err != nil {
