@@ -34,7 +34,7 @@ const diffTint = 0x30
 
 // diffView shows file changes (a tool's plan, what a rewind restores) as
 // unified diffs: per file a header (path, created, deleted or moved, +added
-// −removed), then its hunks, each run of inserted or deleted lines on a
+// -removed), then its hunks, each run of inserted or deleted lines on a
 // tinted background, the code coloured by its language and the old and new
 // line numbers in a gutter. Beyond DiffCollapsed lines it shows the first
 // ones and "Show full diff (N lines)". UI goroutine only.
@@ -149,7 +149,7 @@ func appendFile(objs []fyne.CanvasObject, f textdiff.File, budget int) ([]fyne.C
 	title.Truncation = fyne.TextTruncateEllipsis
 	added := widget.NewLabel("+" + strconv.Itoa(f.Added))
 	added.Importance = widget.SuccessImportance
-	removed := widget.NewLabel("−" + strconv.Itoa(f.Removed))
+	removed := widget.NewLabel("-" + strconv.Itoa(f.Removed))
 	removed.Importance = widget.DangerImportance
 	objs = append(objs, container.NewBorder(nil, nil, nil, container.NewHBox(added, removed), title))
 	if f.Binary {
@@ -179,7 +179,7 @@ func appendFile(objs []fyne.CanvasObject, f textdiff.File, budget int) ([]fyne.C
 		}
 	}
 	if f.Truncated {
-		objs = append(objs, diffNote(fmt.Sprintf("The diff is cut short; the whole change is +%d −%d lines.", f.Added, f.Removed)))
+		objs = append(objs, diffNote(fmt.Sprintf("The diff is cut short; the whole change is +%d -%d lines.", f.Added, f.Removed)))
 	}
 	return objs, used
 }
@@ -216,7 +216,7 @@ func diffNote(text string) *widget.Label {
 }
 
 // lineRun is a run of lines of one kind: one text on one background, the
-// old and new line numbers and the +/− marker in a gutter before each line.
+// old and new line numbers and the +/- marker in a gutter before each line.
 func lineRun(lexer chroma.Lexer, lines []textdiff.Line) fyne.CanvasObject {
 	width := 1
 	for _, l := range lines {
@@ -246,7 +246,7 @@ func lineRun(lexer chroma.Lexer, lines []textdiff.Line) fyne.CanvasObject {
 	}
 	segs := withGutters(highlightWith(lexer, strings.Join(texts, "\n")), gutters)
 	if lines[len(lines)-1].NoEOL { // only a side's last line lacks its ending
-		segs = append(segs, codeSeg("  ⏎ no newline at end of file", theme.ColorNamePlaceHolder))
+		segs = append(segs, codeSeg("  (no newline at end of file)", theme.ColorNamePlaceHolder))
 	}
 	return diffRun(tintOf(tint), segs)
 }

@@ -66,7 +66,7 @@ func TestDiffCollapsesAndExpands(t *testing.T) {
 	h.ui(func() {
 		dv := h.toolCards()[0].diff
 		shown := diffShown(dv)
-		if !strings.Contains(shown, "pkg/big.go") || !strings.Contains(shown, "+60") || !strings.Contains(shown, "−60") {
+		if !strings.Contains(shown, "pkg/big.go") || !strings.Contains(shown, "+60") || !strings.Contains(shown, "-60") {
 			t.Errorf("the header lacks the path or the counts:\n%s", shown)
 		}
 		if strings.Contains(shown, "var b0 = 0") || !strings.Contains(shown, "var a0 = 0") {
@@ -105,7 +105,7 @@ func TestDiffLinesAreColouredAndNumbered(t *testing.T) {
 		{OldPath: "a.bin", NewPath: "b.bin", Binary: true}, noEOL}, false)
 	shown := diffShown(v)
 	for _, want := range []string{"3   - func a() {}", "  3 + func b() {}", "new.txt  (new file)", "a.bin → b.bin", "Binary file",
-		"- y  ⏎ no newline at end of file", "+ z  ⏎ no newline at end of file"} {
+		"- y  (no newline at end of file)", "+ z  (no newline at end of file)"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("the diff lacks %q:\n%s", want, shown)
 		}
