@@ -20,34 +20,6 @@ import (
 // preview and FULL TRUST block as a folder, and the record keeps the URL and
 // commit so `plugin update` can fetch it again.
 
-// shorthandRE is owner/repo (GitHub's name rules, loosely).
-var shorthandRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+$`)
-
-// GitURL tells whether source names a git repository rather than a local
-// folder, and returns the URL to clone. An existing local path is always a
-// folder; owner/repo becomes https://github.com/owner/repo.
-func GitURL(source string) (string, bool) {
-	s := strings.TrimSpace(source)
-	if s == "" {
-		return "", false
-	}
-	if _, err := os.Stat(s); err == nil {
-		return "", false
-	}
-	for _, scheme := range []string{"https://", "http://", "ssh://", "git://", "file://"} {
-		if strings.HasPrefix(s, scheme) {
-			return s, true
-		}
-	}
-	if strings.HasPrefix(s, "git@") && strings.Contains(s, ":") {
-		return s, true
-	}
-	if shorthandRE.MatchString(s) {
-		return "https://github.com/" + strings.TrimSuffix(s, ".git"), true
-	}
-	return "", false
-}
-
 // StagingDir holds clones waiting for the user's authorization.
 func (l Layout) StagingDir() string { return filepath.Join(l.Root, "staging") }
 
@@ -68,10 +40,22 @@ const (
 	lowSpeedTime  = "30"   // seconds
 )
 
-// Clone fetches url (depth 1) into a new folder under the staging folder
-// and returns it with the commit it is at. The .git folder is removed: the
-// install copies a plain folder. git's own output is returned in the error.
-func Clone(ctx context.Context, layout Layout, url string) (dir, commit string, err error) {
+// Clone fetches the repository source names (any form ParseSource reads:
+// GitURL's answer, a recorded origin) into a new folder under the staging
+// folder, at its ref, and returns the package's folder in it (the
+// repository's root or its subfolder) with the commit it is at. A branch
+// or tag is cloned at depth 1; a commit is fetched and checked out. The
+// .git folder is removed: the install copies a plain folder. git's own
+// output is returned in the error.
+func Clone(ctx context.Context, layout Layout, source string) (dir, commit string, err error) {
+	src, err := ParseSource(source)
+	if err != nil {
+		return "", "", err
+	}
+	if !src.IsGit() {
+		return "", "", fmt.Errorf("%s is a folder, not a repository to clone", source)
+	}
+	url := src.URL
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", "", fmt.Errorf("install from %s needs git on PATH: %w", url, err)
 	}
@@ -83,35 +67,117 @@ func Clone(ctx context.Context, layout Layout, url string) (dir, commit string, 
 	if err != nil {
 		return "", "", err
 	}
-	dir = filepath.Join(parent, "src")
-	ctx, cancel := context.WithTimeout(ctx, cloneTimeout)
-	defer cancel()
-	if out, err := git(ctx, "", "clone", "--depth", "1", "--quiet", "--", url, dir); err != nil {
-		os.RemoveAll(parent)
-		if errors.Is(err, context.DeadlineExceeded) {
-			return "", "", fmt.Errorf("git clone %s: no complete answer within %s; gave up (the staging folder is removed): %s", url, cloneTimeout, out)
-		}
-		return "", "", fmt.Errorf("git clone %s: %w: %s", url, err, out)
-	}
-	out, err := git(ctx, dir, "rev-parse", "HEAD")
-	if err != nil {
-		os.RemoveAll(parent)
-		return "", "", fmt.Errorf("git rev-parse in the clone of %s: %w: %s", url, err, out)
-	}
-	if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
+	root := filepath.Join(parent, "src")
+	fail := func(err error) (string, string, error) {
 		os.RemoveAll(parent)
 		return "", "", err
 	}
+	ctx, cancel := context.WithTimeout(ctx, cloneTimeout)
+	defer cancel()
+	if src.treeRest != "" {
+		src.Ref, src.Subdir = resolveTreeRef(ctx, url, src.treeRest)
+	}
+	if out, err := cloneAt(ctx, url, src.Ref, root); err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return fail(fmt.Errorf("git clone %s: no complete answer within %s; gave up (the staging folder is removed): %s", url, cloneTimeout, out))
+		}
+		return fail(fmt.Errorf("git clone %s: %w: %s", url, err, out))
+	}
+	out, err := git(ctx, root, "rev-parse", "HEAD")
+	if err != nil {
+		return fail(fmt.Errorf("git rev-parse in the clone of %s: %w: %s", url, err, out))
+	}
+	if err := os.RemoveAll(filepath.Join(root, ".git")); err != nil {
+		return fail(err)
+	}
+	dir = root
+	if src.Subdir != "" {
+		dir = filepath.Join(root, filepath.FromSlash(src.Subdir))
+		fi, err := os.Lstat(dir)
+		switch {
+		case err != nil:
+			return fail(fmt.Errorf("%s has no folder %s at %s: %w", url, src.Subdir, refName(src.Ref), err))
+		case !fi.IsDir():
+			return fail(fmt.Errorf("%s: %s at %s is not a folder", url, src.Subdir, refName(src.Ref)))
+		}
+		// A folder reached through a link could lead out of the clone.
+		if r, err := filepath.EvalSymlinks(dir); err != nil || !within(resolvedOrSelf(root), r) {
+			return fail(fmt.Errorf("%s: %s leaves the repository", url, src.Subdir))
+		}
+	}
 	return dir, strings.TrimSpace(out), nil
+}
+
+func refName(ref string) string {
+	if ref == "" {
+		return "the default branch"
+	}
+	return ref
+}
+
+// commitRE is a commit id, full or abbreviated.
+var commitRE = regexp.MustCompile(`^[0-9a-fA-F]{7,64}$`)
+
+// cloneAt clones url into dir at ref: the default branch, a branch or a
+// tag at depth 1; a commit (which clone --branch cannot take) with the
+// history, then checked out.
+func cloneAt(ctx context.Context, url, ref, dir string) (string, error) {
+	switch {
+	case ref == "":
+		return git(ctx, "", "clone", "--depth", "1", "--quiet", "--", url, dir)
+	case commitRE.MatchString(ref):
+		if out, err := git(ctx, "", "clone", "--no-checkout", "--quiet", "--", url, dir); err != nil {
+			return out, err
+		}
+		return git(ctx, dir, "checkout", "--quiet", "--detach", ref)
+	default:
+		return git(ctx, "", "clone", "--depth", "1", "--quiet", "--branch", ref, "--", url, dir)
+	}
+}
+
+// resolveTreeRef splits what follows /tree/ in a GitHub URL into the ref
+// and the folder: the longest leading part that names a branch or tag of
+// the repository (feature/x/plugins/y is branch feature/x when it exists),
+// else the first segment, GitHub's own reading when refs cannot be listed.
+func resolveTreeRef(ctx context.Context, url, rest string) (ref, sub string) {
+	parts := strings.Split(rest, "/")
+	ref, sub = parts[0], strings.Join(parts[1:], "/")
+	if len(parts) == 1 {
+		return ref, sub
+	}
+	out, err := gitCapped(ctx, "", 4<<20, "ls-remote", "--heads", "--tags", "--", url)
+	if err != nil {
+		return ref, sub
+	}
+	refs := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		name := strings.TrimSuffix(f[1], "^{}")
+		name = strings.TrimPrefix(strings.TrimPrefix(name, "refs/heads/"), "refs/tags/")
+		refs[name] = true
+	}
+	for i := len(parts); i >= 1; i-- {
+		if cand := strings.Join(parts[:i], "/"); refs[cand] {
+			return cand, strings.Join(parts[i:], "/")
+		}
+	}
+	return ref, sub
 }
 
 // DiscardClone removes a staged clone (after its install, or when the
 // preview was dismissed). Anything outside the staging folder is left alone.
 func DiscardClone(layout Layout, dir string) {
-	parent := filepath.Dir(dir)
-	if within(layout.StagingDir(), parent) && filepath.Clean(parent) != filepath.Clean(layout.StagingDir()) {
-		os.RemoveAll(parent)
+	// dir may be a folder deep in the clone (a package in a subfolder):
+	// the whole staged clone goes, the folder directly under staging.
+	rel, err := filepath.Rel(filepath.Clean(layout.StagingDir()), filepath.Clean(dir))
+	if err != nil || rel == "." || !within(layout.StagingDir(), dir) {
+		return
 	}
+	top := strings.Split(rel, string(filepath.Separator))[0]
+	os.RemoveAll(filepath.Join(layout.StagingDir(), top))
 }
 
 func removeStale(staging string) {
@@ -129,13 +195,19 @@ func removeStale(staging string) {
 // started, which would otherwise hold the output pipe and the connection
 // open (killing git alone leaves it waiting on a silent server).
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	return gitCapped(ctx, dir, 2048, args...)
+}
+
+// gitCapped is git keeping up to limit bytes of its output (a repository's
+// ref list is longer than an error message).
+func gitCapped(ctx context.Context, dir string, limit int, args ...string) (string, error) {
 	path, err := exec.LookPath("git")
 	if err != nil {
 		return "", err
 	}
 	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0",
 		"GIT_HTTP_LOW_SPEED_LIMIT="+lowSpeedLimit, "GIT_HTTP_LOW_SPEED_TIME="+lowSpeedTime)
-	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir, Env: env, Combined: true, OutputCap: 2048})
+	res, err := proc.Run(ctx, proc.Spec{Path: path, Args: args, Dir: dir, Env: env, Combined: true, OutputCap: limit})
 	if err == nil {
 		err = res.Exit
 	}

@@ -29,6 +29,12 @@ type InstallOptions struct {
 	// Origin, when set, is recorded as the source instead of the folder
 	// (a git URL whose clone the folder is); Commit is the clone's HEAD.
 	Origin, Commit string
+	// Plugin picks one plugin of a marketplace root (a folder holding
+	// .claude-plugin/marketplace.json): its folder is what is installed and
+	// the origin recorded is that folder's (in the repository Origin names,
+	// or on disk). Without it a marketplace root is a *MarketplaceError
+	// listing the plugins. Several plugins are several previews.
+	Plugin string
 }
 
 // InstallPlan is a validated install, ready for the user's confirmation.
@@ -49,6 +55,8 @@ type InstallPlan struct {
 	// Origin and Commit are where the folder came from when it is a
 	// staged git clone (the record keeps them for `plugin update`).
 	Origin, Commit string
+	// Marketplace names the marketplace the plugin was picked from, if any.
+	Marketplace string
 	// Existing is the record being replaced, if any.
 	Existing *Record
 	// Size is the package's files (a linked folder is not measured).
@@ -81,11 +89,32 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder", abs)
 	}
+	market := ""
+	if IsMarketplace(abs) {
+		m, err := ReadMarketplace(abs)
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(opts.Plugin) == "" {
+			return nil, &MarketplaceError{Marketplace: m}
+		}
+		dir, origin, err := marketplacePick(abs, opts.Plugin, opts.Origin)
+		if err != nil {
+			return nil, err
+		}
+		if abs, err = filepath.EvalSymlinks(dir); err != nil {
+			return nil, err
+		}
+		opts.Origin, market = origin, m.label()
+	}
 	sp, err := readPackage(abs)
 	if err != nil {
 		return nil, err
 	}
 	name := sp.pkg.Name
+	if p := strings.TrimSpace(opts.Plugin); market == "" && p != "" && p != name {
+		return nil, fmt.Errorf("%s is the plugin %q, not a marketplace: there is no plugin %q to pick in it", abs, name, p)
+	}
 	if opts.Name != "" {
 		if !protocol.ValidPluginName(opts.Name) {
 			return nil, fmt.Errorf("--name %q is not a valid plugin name", opts.Name)
@@ -98,7 +127,7 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 	plan := &InstallPlan{
 		Name: name, Source: abs, Link: opts.Link, Replace: opts.Replace,
 		Manifest: m, ManifestSHA256: ManifestSHA256(sp.data), Package: sp.pkg,
-		Kind: sp.pkg.Kind, Legacy: sp.legacy, Origin: opts.Origin, Commit: opts.Commit,
+		Kind: sp.pkg.Kind, Legacy: sp.legacy, Origin: opts.Origin, Commit: opts.Commit, Marketplace: market,
 	}
 	plan.Warnings = append(plan.Warnings, sp.pkg.Warnings...)
 	if sp.legacy {
@@ -157,6 +186,9 @@ func (p *InstallPlan) render() string {
 	var b strings.Builder
 	b.WriteString(p.Package.TrustText(p.Dest))
 	b.WriteString("\n")
+	if p.Marketplace != "" {
+		fmt.Fprintf(&b, "Picked from marketplace %s\n", p.Marketplace)
+	}
 	if p.Origin != "" {
 		fmt.Fprintf(&b, "From: %s", redact.String(p.Origin))
 		if p.Commit != "" {

@@ -1,0 +1,244 @@
+package plugin
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// Install sources. A package is installed from a folder or from a git
+// repository; the repository forms are those of the real plugin guide and
+// of plugin READMEs:
+//
+//	git:github.com/owner/repo[@ref]       (git:<host>/<path>, cloned over https)
+//	https://github.com/owner/repo/tree/<ref>/<path>   (the repository at ref, the package in path)
+//	https://host/owner/repo(.git), ssh://…, git://…, git@host:owner/repo
+//	file:///path/to/repo(.git)            (a local repository, cloned)
+//	/path/to/repo.git                     (a bare repository or a .git folder given as a path: cloned)
+//	owner/repo[@ref]                      (a GitHub repository)
+//
+// Any URL form may end in a fragment naming the ref and the package's
+// folder inside the repository: <url>#ref=<ref>&path=<dir> (either part may
+// be left out). That is the form the host records for a package it took
+// from a subfolder (a marketplace's plugin), so `plugin update` fetches the
+// same folder again.
+
+// Source is a parsed install source.
+type Source struct {
+	// Spec is what the host records as the package's origin: the source as
+	// given for a repository, from which ParseSource gives this Source
+	// again; "" for a folder.
+	Spec string
+	// Dir is the folder of a local source ("" for a repository).
+	Dir string
+	// URL is what git clones; Ref the branch, tag or commit ("" is the
+	// default branch); Subdir the package's folder inside the repository
+	// (slash-separated, cleaned, "" for its root).
+	URL, Ref, Subdir string
+	// treeRest is what follows /tree/ in a GitHub URL: the ref and the
+	// path, split where the repository's refs say (a branch may hold '/').
+	treeRest string
+}
+
+// IsGit reports whether the source is a repository to clone.
+func (s Source) IsGit() bool { return s.URL != "" }
+
+// WithSubdir is the source of the folder sub (slash-separated, relative)
+// inside s's package: the same repository and ref, or a folder inside a
+// local folder.
+func (s Source) WithSubdir(sub string) (Source, error) {
+	sub, err := cleanSubdir(sub)
+	if err != nil {
+		return Source{}, err
+	}
+	if !s.IsGit() {
+		return Source{Dir: filepath.Join(s.Dir, filepath.FromSlash(sub))}, nil
+	}
+	out := s
+	out.Subdir = path.Join(s.Subdir, sub)
+	if out.Subdir == "." {
+		out.Subdir = ""
+	}
+	out.treeRest = ""
+	out.Spec = canonicalSpec(out.URL, out.Ref, out.Subdir)
+	return out, nil
+}
+
+// canonicalSpec writes a repository source in the fragment form.
+func canonicalSpec(u, ref, sub string) string {
+	var q []string
+	if ref != "" {
+		q = append(q, "ref="+url.QueryEscape(ref))
+	}
+	if sub != "" {
+		q = append(q, "path="+url.QueryEscape(sub))
+	}
+	if len(q) == 0 {
+		return u
+	}
+	return u + "#" + strings.Join(q, "&")
+}
+
+var (
+	// shorthandRE is owner/repo (GitHub's name rules, loosely), with an
+	// optional @ref.
+	shorthandRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+?)(?:\.git)?(?:@([^@\s]+))?$`)
+	// githubTreeRE is a GitHub page URL of a folder at a ref.
+	githubTreeRE = regexp.MustCompile(`^https?://(?:www\.)?github\.com/([^/]+)/([^/]+?)(?:\.git)?/tree/(.+?)/?$`)
+	schemes      = []string{"https://", "http://", "ssh://", "git://", "file://"}
+)
+
+// ParseSource reads an install source. An existing local path is a folder
+// unless it is a git repository's own folder (a bare repository or a .git
+// folder), which is cloned as the real host does. A GitHub /tree/ URL
+// whose ref may hold '/' is resolved when it is cloned (Clone).
+func ParseSource(source string) (Source, error) {
+	s := strings.TrimSpace(source)
+	if s == "" {
+		return Source{}, errors.New("no install source given")
+	}
+	if fi, err := os.Stat(s); err == nil {
+		abs, err := filepath.Abs(s)
+		if err != nil {
+			return Source{}, fmt.Errorf("install source %s: %w", s, err)
+		}
+		if fi.IsDir() && isGitDir(abs) {
+			u := fileURL(abs)
+			return Source{Spec: u, URL: u}, nil
+		}
+		return Source{Dir: abs}, nil
+	}
+	body, frag, hasFrag := strings.Cut(s, "#")
+	var src Source
+	switch {
+	case strings.HasPrefix(body, "git:") && !strings.HasPrefix(body, "git://"):
+		rest := strings.TrimPrefix(body, "git:")
+		if hasScheme(rest) || strings.HasPrefix(rest, "git@") {
+			src.URL = rest
+			break
+		}
+		// git:<host>/<owner>/<repo>[@ref], the guide's form: over https.
+		repo, ref := rest, ""
+		if i := strings.LastIndex(rest, "@"); i > strings.LastIndex(rest, "/") {
+			repo, ref = rest[:i], rest[i+1:]
+		}
+		if strings.Count(strings.Trim(repo, "/"), "/") < 2 {
+			return Source{}, fmt.Errorf("install source %q: git: takes <host>/<owner>/<repo>[@ref], as git:github.com/owner/repo", s)
+		}
+		src.URL, src.Ref = "https://"+strings.Trim(repo, "/"), ref
+	case githubTreeRE.MatchString(body):
+		m := githubTreeRE.FindStringSubmatch(body)
+		src.URL = "https://github.com/" + m[1] + "/" + m[2]
+		src.treeRest = m[3]
+		ref, sub, _ := strings.Cut(m[3], "/")
+		src.Ref, src.Subdir = ref, sub
+	case hasScheme(body), strings.HasPrefix(body, "git@") && strings.Contains(body, ":"):
+		src.URL = body
+	case shorthandRE.MatchString(body):
+		m := shorthandRE.FindStringSubmatch(body)
+		src.URL, src.Ref = "https://github.com/"+m[1], m[2]
+		if !hasFrag {
+			return Source{Spec: canonicalSpec(src.URL, src.Ref, ""), URL: src.URL, Ref: src.Ref}, nil
+		}
+	default:
+		return Source{}, fmt.Errorf("install source %q is not a folder here, a git URL, git:<host>/<owner>/<repo> or owner/repo", s)
+	}
+	if hasFrag {
+		if err := src.fragment(frag); err != nil {
+			return Source{}, fmt.Errorf("install source %q: %w", s, err)
+		}
+	}
+	var err error
+	if src.Subdir, err = cleanSubdir(src.Subdir); err != nil {
+		return Source{}, fmt.Errorf("install source %q: %w", s, err)
+	}
+	src.Spec = s
+	return src, nil
+}
+
+// fragment reads #ref=<ref>&path=<dir>.
+func (s *Source) fragment(frag string) error {
+	q, err := url.ParseQuery(frag)
+	if err != nil {
+		return fmt.Errorf("the fragment %q is not ref=<ref>&path=<dir>: %w", frag, err)
+	}
+	for k := range q {
+		if k != "ref" && k != "path" {
+			return fmt.Errorf("the fragment names %q; it takes ref and path", k)
+		}
+	}
+	if r := q.Get("ref"); r != "" {
+		s.Ref, s.treeRest = r, ""
+	}
+	if p := q.Get("path"); p != "" {
+		s.Subdir, s.treeRest = p, ""
+	}
+	return nil
+}
+
+func hasScheme(s string) bool {
+	for _, p := range schemes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanSubdir applies the package path rule to a folder inside a
+// repository: relative, not above its root.
+func cleanSubdir(sub string) (string, error) {
+	sub = strings.Trim(strings.TrimSpace(sub), "/")
+	if sub == "" || sub == "." {
+		return "", nil
+	}
+	c, err := cleanPath(sub, "path")
+	if err != nil {
+		return "", err
+	}
+	if c == "." {
+		return "", nil
+	}
+	return c, nil
+}
+
+// isGitDir reports whether dir is a repository's own folder: a bare
+// repository or a work tree's .git (HEAD, objects/ and refs/).
+func isGitDir(dir string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	for _, d := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(dir, d)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// fileURL is the file:// URL of an absolute path (git clones a plain path
+// "locally", ignoring --depth; file:// is a real transport).
+func fileURL(abs string) string {
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x -> /C:/x
+	}
+	return "file://" + p
+}
+
+// GitURL tells whether source names a git repository rather than a local
+// folder, and returns what to record and hand to Clone: the source as
+// given for every repository form (Clone parses it again), owner/repo as
+// https://github.com/owner/repo, a repository folder as its file:// URL.
+func GitURL(source string) (string, bool) {
+	s, err := ParseSource(source)
+	if err != nil || !s.IsGit() {
+		return "", false
+	}
+	return s.Spec, true
+}
