@@ -42,10 +42,13 @@ test: deps mcp-servers lint check-generated
 ## fuzz-check: the fuzz targets of what decides trust run for FUZZ_TIME each on top of their
 ## seed corpus (make test runs it): the command-line parser that scopes approvals, the MCP tool
 ## names, the hook lines' plugin-root references, the names a package file is opened by, the
-## /proc stat lines the reaper finds a process tree by
+## /proc stat lines the reaper finds a process tree by; and what decides what a file tool writes
+## (the edit match, the encoding detector), the rewind journal's index, web_fetch's HTML reader and the diff
 FUZZ_TIME ?= 20s
 FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp:FuzzToolName internal/packages/hook:FuzzRootReference \
-                internal/packages/plugin:FuzzPackageFSName internal/foundation/proc:FuzzParseStat
+                internal/packages/plugin:FuzzPackageFSName internal/foundation/proc:FuzzParseStat \
+                internal/core/tools:FuzzEditMatch internal/core/tools:FuzzDetectDecode internal/core/rewind:FuzzParseIndex \
+                internal/core/tools/web:FuzzHTMLToText internal/foundation/textdiff:FuzzApplyGivesNew
 fuzz-check:
 	@for t in $(FUZZ_TARGETS); do \
 		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \

@@ -40,7 +40,7 @@ WINE_LANE_DIR="${WINE_LANE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/reasonix-wine-la
 OUT="$WINE_LANE_DIR/out"
 PRE="$OUT/prebuilt"
 # The packages whose tests run as Windows binaries.
-WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/foundation/proc internal/packages/hook internal/plugins/sidecar internal/testing/conformance protocol internal/foundation/redact internal/foundation/content internal/foundation/atomicfile internal/foundation/cmdscope internal/packages/plugin internal/packages/skill}"
+WIN_TEST_PKGS="${WIN_TEST_PKGS:-internal/foundation/proc internal/packages/hook internal/plugins/sidecar internal/testing/conformance protocol internal/foundation/redact internal/foundation/content internal/foundation/atomicfile internal/foundation/cmdscope internal/packages/plugin internal/packages/skill internal/core/tools internal/foundation/textdiff}"
 # Per-binary bound: a test that hangs under wine must not hang CI.
 WIN_TEST_TIMEOUT="${WIN_TEST_TIMEOUT:-300}"
 WIN_GUI="${WIN_GUI:-1}"
