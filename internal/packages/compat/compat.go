@@ -51,14 +51,23 @@ type Line struct {
 	// Text says what the package asks and what happens here instead, in one
 	// sentence. It is plugin text (commands, names): redact before showing.
 	Text string
+	// Note marks a line that informs without lowering the grade: the
+	// feature works as the Reasonix host runs it, which is not how the
+	// author's host did (an imported MCP server waits to be started).
+	Note bool
 }
 
-// String is the line as a list shows it: "where: text".
+// String is the line as a list shows it: "where: text", "note: where:
+// text" for a note.
 func (l Line) String() string {
-	if l.Where == "" {
-		return l.Text
+	s := l.Text
+	if l.Where != "" {
+		s = l.Where + ": " + s
 	}
-	return l.Where + ": " + l.Text
+	if l.Note {
+		s = "note: " + s
+	}
+	return s
 }
 
 // Report is a package's compatibility report.
@@ -72,15 +81,22 @@ type Report struct {
 }
 
 // Summary is the one-line form: "full", "partial: 3 features unsupported
-// or changed", "none: nothing in this package works here".
+// or changed", "none: nothing in this package works here". Notes are not
+// counted.
 func (r Report) Summary() string {
+	n := 0
+	for _, l := range r.Lines {
+		if !l.Note {
+			n++
+		}
+	}
 	switch {
 	case r.Grade == None:
 		return string(None) + ": nothing in this package works here"
-	case len(r.Lines) == 1:
+	case n == 1:
 		return fmt.Sprintf("%s: 1 feature unsupported or changed", r.Grade)
-	case len(r.Lines) > 1:
-		return fmt.Sprintf("%s: %d features unsupported or changed", r.Grade, len(r.Lines))
+	case n > 1:
+		return fmt.Sprintf("%s: %d features unsupported or changed", r.Grade, n)
 	}
 	return string(r.Grade)
 }

@@ -1,0 +1,178 @@
+package compat
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+)
+
+// The Claude-format files the loader reads from a Claude or Codex package
+// (plugin's loadForeign): hooks from both hooks files, servers from
+// .mcp.json.
+var claudeHookFiles = []string{".claude/settings.json", "hooks/hooks.json"}
+
+const claudeMCPFile = ".mcp.json"
+
+// rawHooks is a Claude hooks file with the fields the loader drops:
+// plugin.Hook has no "if" or "asyncRewake", so only the file tells.
+type rawHooks struct {
+	Hooks map[string][]struct {
+		Matcher string `json:"matcher"`
+		Match   string `json:"match"`
+		Hooks   []struct {
+			Type        string    `json:"type"`
+			Command     string    `json:"command"`
+			Args        *[]string `json:"args"`
+			Shell       string    `json:"shell"`
+			Async       bool      `json:"async"`
+			AsyncRewake bool      `json:"asyncRewake"`
+			If          string    `json:"if"`
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+// toolEvents are the events whose matcher is read against a tool name;
+// the others fire whatever the matcher says.
+var toolEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"}
+
+// plainMatcher is a matcher written as Claude's docs write them: names
+// joined by "|". Other regexps are not judged (proving a regexp can never
+// match is not attempted, as in the real host).
+var plainMatcher = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*(\|[A-Za-z_][A-Za-z0-9_.]*)*$`)
+
+// hookFile reports, for one Claude hooks file, what its loaded hooks ask
+// that this host does not do: an "if" it does not evaluate, "asyncRewake",
+// a Stop hook that cannot block, a matcher naming tools it lacks, and the
+// tool_input fields it cannot give (once per file). The hooks the loader
+// skipped are in its warnings already.
+func (c *checker) hookFile(rel string) {
+	data, err := plugin.ReadPackageFile(c.p.Root, rel, maxJSONBytes)
+	if err != nil {
+		return
+	}
+	data = []byte(strings.TrimPrefix(string(data), "\uFEFF"))
+	var doc rawHooks
+	if json.Unmarshal(data, &doc) != nil {
+		return
+	}
+	if doc.Hooks == nil {
+		c.topLevelEvents(rel, data)
+		return
+	}
+	var webFetch, taskOutput bool
+	for _, event := range slices.Sorted(maps.Keys(doc.Hooks)) {
+		if _, loaded := c.p.Hooks[event]; !loaded {
+			continue // an event the loader refused, named in its warnings
+		}
+		toolScoped := slices.Contains(toolEvents, event)
+		for _, block := range doc.Hooks[event] {
+			match := strings.TrimSpace(block.Matcher)
+			if match == "" {
+				match = strings.TrimSpace(block.Match)
+			}
+			for _, h := range block.Hooks {
+				if t := strings.TrimSpace(h.Type); t != "" && t != "command" || strings.TrimSpace(h.Command) == "" {
+					continue
+				}
+				if sh := strings.ToLower(strings.TrimSpace(h.Shell)); h.Args == nil && sh != "" && sh != "bash" && sh != "powershell" {
+					continue
+				}
+				what := fmt.Sprintf("%s hook %q", event, h.Command)
+				if cond := strings.TrimSpace(h.If); cond != "" {
+					c.add(FeatureHooks, rel, fmt.Sprintf(`%s has "if": %q, which this host does not evaluate: it runs every time its event fires (and its matcher selects the tool)`, what, cond))
+				}
+				if h.AsyncRewake {
+					how := "it runs to the end before the turn goes on"
+					if h.Async {
+						how = "it runs in the background, and its exit 2 does not wake the model"
+					}
+					c.add(FeatureHooks, rel, fmt.Sprintf(`%s uses "asyncRewake", which this host does not support: %s`, what, how))
+				}
+				if event == "Stop" || event == "SubagentStop" {
+					c.add(FeatureHooks, rel, fmt.Sprintf(`%s cannot keep the turn going: this host's %s hooks only observe (an exit 2 or "decision": "block" is not obeyed)`, what, event))
+				}
+				if !toolScoped {
+					continue
+				}
+				c.matcher(rel, what, match)
+				webFetch = webFetch || selects(match, "WebFetch")
+				taskOutput = taskOutput || selects(match, "TaskOutput") || selects(match, "BashOutput")
+			}
+		}
+	}
+	if webFetch {
+		c.add(FeatureHooks, rel, `a tool hook's matcher selects WebFetch, but this host's web_fetch takes only a URL: its tool_input has "url" and no "prompt"`)
+	}
+	if taskOutput {
+		c.add(FeatureHooks, rel, `a tool hook's matcher selects TaskOutput, but this host's wait may wait for several background jobs in one call: then its tool_input has "job_ids" and no "task_id"`)
+	}
+}
+
+// topLevelEvents reports a hooks file whose events sit at the top level
+// (an older layout of some public plugins) rather than under "hooks": the
+// loader reads none of them, and says nothing.
+func (c *checker) topLevelEvents(rel string, data []byte) {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return
+	}
+	var events []string
+	for _, k := range slices.Sorted(maps.Keys(top)) {
+		if hook.Known(hook.Event(k)) {
+			events = append(events, k)
+		}
+	}
+	if len(events) > 0 {
+		c.add(FeatureHooks, rel, fmt.Sprintf(`has %s at the top level, not under "hooks": this host reads a hooks file's events only under "hooks", so none of them runs`, strings.Join(events, ", ")))
+	}
+}
+
+// matcher reports a plain matcher naming Claude or Codex tools this host
+// lacks: it never fires when all are lacking, fires for the others when
+// some are.
+func (c *checker) matcher(rel, what, match string) {
+	if !plainMatcher.MatchString(match) {
+		return
+	}
+	names := strings.Split(match, "|")
+	var lacking []string
+	for _, name := range names {
+		if why, ok := toolnames.NoEquivalent(name); ok {
+			lacking = append(lacking, why)
+		}
+	}
+	switch {
+	case len(lacking) == 0:
+	case len(lacking) == len(names):
+		c.add(FeatureHooks, rel, fmt.Sprintf("%s (matcher %q) never fires here: %s", what, match, strings.Join(lacking, "; ")))
+	default:
+		c.add(FeatureHooks, rel, fmt.Sprintf("%s (matcher %q) fires only for the tools this host has: %s", what, match, strings.Join(lacking, "; ")))
+	}
+}
+
+// selects reports whether a Claude matcher selects tool, read as the hook
+// runner reads it: "" and "*" select every tool, anything else is an
+// anchored regexp; one that does not compile selects nothing.
+func selects(match, tool string) bool {
+	if match == "" || match == "*" {
+		return true
+	}
+	re, err := regexp.Compile("^(?:" + match + ")$")
+	return err == nil && re.MatchString(tool)
+}
+
+// mcpStart notes each MCP server imported from .mcp.json: Claude Code
+// starts a plugin's servers with the plugin, the loader imports them with
+// auto_start false (as the real host does), so they wait to be started.
+func (c *checker) mcpStart() {
+	for _, name := range c.p.MCPServerNames() {
+		c.note(FeatureMCP, claudeMCPFile, fmt.Sprintf("MCP server %q does not start with the chat (imported with auto_start false): it is listed stopped until started from the MCP servers list", name))
+	}
+}
