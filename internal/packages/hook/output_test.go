@@ -40,6 +40,21 @@ func TestParseOutput(t *testing.T) {
 			hook.Output{Deny: true}, false},
 		{"updatedInput null is none", hook.PreToolUse, `{"hookSpecificOutput":{"updatedInput":null}}`, hook.Output{}, false},
 		{"updatedInput elsewhere is nothing", hook.PermissionRequest, `{"hookSpecificOutput":{"updatedInput":{"command":"x"}}}`, hook.Output{}, false},
+		// Claude Code's async request, then its answer on a later line
+		// (security-guidance's SessionStart: metrics, no context).
+		{"async request then metrics", hook.SessionStart, "{\"async\": true, \"asyncTimeout\": 180000}\n{\"metrics\": {\"sdk_bootstrap\": \"ready\"}}\n",
+			hook.Output{}, false},
+		{"async request then context", hook.SessionStart,
+			"{\"async\":true}\nnot json\n{\"async\":true}\n{\"hookSpecificOutput\":{\"hookEventName\":\"SessionStart\",\"additionalContext\":\"c\"}}\n{\"systemMessage\":\"later\"}",
+			hook.Output{AdditionalContext: "c"}, false},
+		{"an async request alone", hook.SessionStart, `{"async":true}`, hook.Output{}, false},
+		{"several objects without the async request", hook.SessionStart, "{\"a\":1}\n{\"b\":2}", hook.Output{}, true},
+		{"text then JSON is all text", hook.SessionStart, "Loading rules…\n{\"systemMessage\":\"x\"}",
+			hook.Output{AdditionalContext: "Loading rules…\n{\"systemMessage\":\"x\"}"}, false},
+		{"systemMessage", hook.PostToolUse, `{"systemMessage":" warn "}`, hook.Output{SystemMessage: "warn"}, false},
+		{"a deny whose only text is the systemMessage", hook.PreToolUse,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny"},"systemMessage":"**[r]** no"}`,
+			hook.Output{Deny: true, DenyReason: "**[r]** no", SystemMessage: "**[r]** no"}, false},
 	}
 	for _, tc := range cases {
 		got, err := hook.ParseOutput(tc.event, tc.stdout)

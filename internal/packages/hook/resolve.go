@@ -102,6 +102,14 @@ func resolve(p plugin.Package, e Event, h plugin.Hook, env Env) (Resolved, bool)
 	if c := expandRoot(h.Cwd, root); c != "" {
 		r.Cwd = underRoot(c, root)
 	}
+	// Claude Code runs every hook in the project (hookify reads its rules
+	// from .claude/ there, security-guidance reviews the project's git
+	// diff), so a Claude-format hook that names no folder of its own runs
+	// in the workspace. The real host runs it in the package (its importer
+	// writes cwd "."); this host follows Claude Code, as the hooks expect.
+	if h.PayloadFormat == FormatClaude && (h.Cwd == "" || filepath.Clean(filepath.FromSlash(h.Cwd)) == ".") && env.Workspace != "" {
+		r.Cwd = env.Workspace
+	}
 	r.Env = map[string]string{}
 	for k, v := range h.Env {
 		if strings.TrimSpace(k) != "" {

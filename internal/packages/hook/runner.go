@@ -102,6 +102,9 @@ func (r *Runner) Run(ctx context.Context, turn *Turn, hooks []Resolved, p Payloa
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
 		r.tell(o)
+		if o.Decision == Pass && h.PayloadFormat == FormatClaude {
+			r.tellSystemMessage(o)
+		}
 		if o.Decision == Block {
 			rep.Blocked, rep.BlockedBy = true, &rep.Outcomes[len(rep.Outcomes)-1]
 			break
@@ -232,6 +235,18 @@ func (r *Runner) tell(o Outcome) {
 	r.mu.Unlock()
 	if o.Decision == Block || !seen || prev != msg {
 		r.notify(msg)
+	}
+}
+
+// tellSystemMessage shows the user a passing Claude-format hook's
+// systemMessage, as Claude Code does (hookify's warnings are told so).
+// Every time: a rule that warns on each edit should say so each time.
+func (r *Runner) tellSystemMessage(o Outcome) {
+	if r.notify == nil {
+		return
+	}
+	if out, err := ParseOutput(o.Hook.Event, o.Stdout); err == nil && out.SystemMessage != "" {
+		r.notify(o.Hook.Label() + ": " + out.SystemMessage)
 	}
 }
 
