@@ -27,6 +27,8 @@ func Check(p plugin.Package) Report {
 			c.hookFile(f)
 		}
 		c.mcpStart()
+	} else {
+		c.nativeHooks()
 	}
 	c.tools()
 	c.texts()

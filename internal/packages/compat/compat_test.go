@@ -146,6 +146,22 @@ func TestCheck(t *testing.T) {
 			{FeaturePackage, ".app.json", "its app connectors are not read", false},
 			{FeaturePackage, ".codex-plugin/plugin.json", `"apps" (.app.json) is not read`, false},
 		}},
+		// A native package's Claude-format hooks are judged as a Claude
+		// file's; the loader's refusals name the manifest.
+		{name: "native", grade: Partial, mapped: []string{FeatureHooks}, files: map[string]string{
+			plugin.ManifestFile: `{"apiVersion": "` + plugin.APIVersion + `", "name": "native", "version": "1.0.0",
+				"contributes": {"skills": ["missing"], "themes": ["themes/*.reasonix-theme"], "hooks": {
+					"Stop": [{"command": "echo bye", "payloadFormat": "claude"}],
+					"SubagentStop": [{"command": "echo ours"}],
+					"PreToolUse": [{"match": "WebSearch", "command": "echo x", "payloadFormat": "claude"}],
+					"TeammateIdle": [{"command": "echo y"}]}}}`,
+		}, lines: []want{
+			{FeatureHooks, plugin.ManifestFile, `Stop hook "echo bye" cannot keep the turn going`, false},
+			{FeatureHooks, plugin.ManifestFile, `PreToolUse hook "echo x" (matcher "WebSearch") never fires here`, false},
+			{FeatureHooks, plugin.ManifestFile, `unknown event "TeammateIdle"`, false},
+			{FeatureSkills, plugin.ManifestFile, `skills path "missing" does not exist`, false},
+			{FeaturePackage, plugin.ManifestFile, `theme glob "themes/*.reasonix-theme" matched no files`, false},
+		}},
 		// A native package that maps nothing is still full: its manifest is
 		// this host's own (the real host grades none only Claude and Codex).
 		{name: "native, empty", grade: Full, files: map[string]string{
@@ -238,5 +254,21 @@ func TestReportText(t *testing.T) {
 		if got := tc.r.Summary(); got != tc.want {
 			t.Errorf("Summary of %+v = %q, want %q", tc.r, got, tc.want)
 		}
+	}
+}
+
+// BenchmarkCheck is the cost the install preview and `plugin show` pay
+// for the report: it reads the package's files again.
+func BenchmarkCheck(b *testing.B) {
+	for _, name := range []string{"hookify", "commit-commands"} {
+		p, err := plugin.LoadPackage("testdata/" + name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				Check(p)
+			}
+		})
 	}
 }

@@ -66,12 +66,11 @@ func (c *checker) hookFile(rel string) {
 		c.topLevelEvents(rel, data)
 		return
 	}
-	var webFetch, taskOutput bool
+	var gaps inputGaps
 	for _, event := range slices.Sorted(maps.Keys(doc.Hooks)) {
 		if _, loaded := c.p.Hooks[event]; !loaded {
 			continue // an event the loader refused, named in its warnings
 		}
-		toolScoped := slices.Contains(toolEvents, event)
 		for _, block := range doc.Hooks[event] {
 			match := strings.TrimSpace(block.Matcher)
 			if match == "" {
@@ -95,22 +94,52 @@ func (c *checker) hookFile(rel string) {
 					}
 					c.add(FeatureHooks, rel, fmt.Sprintf(`%s uses "asyncRewake", which this host does not support: %s`, what, how))
 				}
-				if event == "Stop" || event == "SubagentStop" {
-					c.add(FeatureHooks, rel, fmt.Sprintf(`%s cannot keep the turn going: this host's %s hooks only observe (an exit 2 or "decision": "block" is not obeyed)`, what, event))
-				}
-				if !toolScoped {
-					continue
-				}
-				c.matcher(rel, what, match)
-				webFetch = webFetch || selects(match, "WebFetch")
-				taskOutput = taskOutput || selects(match, "TaskOutput") || selects(match, "BashOutput")
+				c.claudeHook(rel, event, h.Command, match, &gaps)
 			}
 		}
 	}
-	if webFetch {
+	c.gaps(rel, gaps)
+}
+
+// nativeHooks checks the Claude-format hooks a reasonix-plugin.json
+// declares (payloadFormat "claude") as hookFile checks a Claude file's;
+// Reasonix-format hooks follow this host's own contract and are not judged.
+func (c *checker) nativeHooks() {
+	var gaps inputGaps
+	for _, event := range slices.Sorted(maps.Keys(c.p.Hooks)) {
+		for _, h := range c.p.Hooks[event] {
+			if h.PayloadFormat == hook.FormatClaude && h.Command != "" {
+				c.claudeHook(c.manifestFile(), event, h.Command, strings.TrimSpace(h.Match), &gaps)
+			}
+		}
+	}
+	c.gaps(c.manifestFile(), gaps)
+}
+
+// inputGaps are the tools a file's tool hooks may see whose tool_input
+// cannot be Claude's: reported once per file, not once per hook.
+type inputGaps struct{ webFetch, taskOutput bool }
+
+// claudeHook checks one loaded Claude-format hook: a Stop hook that cannot
+// block, and for a tool event its matcher and the inputs it may see.
+func (c *checker) claudeHook(rel, event, command, match string, gaps *inputGaps) {
+	what := fmt.Sprintf("%s hook %q", event, command)
+	if event == "Stop" || event == "SubagentStop" {
+		c.add(FeatureHooks, rel, fmt.Sprintf(`%s cannot keep the turn going: this host's %s hooks only observe (an exit 2 or "decision": "block" is not obeyed)`, what, event))
+	}
+	if !slices.Contains(toolEvents, event) {
+		return
+	}
+	c.matcher(rel, what, match)
+	gaps.webFetch = gaps.webFetch || selects(match, "WebFetch")
+	gaps.taskOutput = gaps.taskOutput || selects(match, "TaskOutput") || selects(match, "BashOutput")
+}
+
+func (c *checker) gaps(rel string, g inputGaps) {
+	if g.webFetch {
 		c.add(FeatureHooks, rel, `a tool hook's matcher selects WebFetch, but this host's web_fetch takes only a URL: its tool_input has "url" and no "prompt"`)
 	}
-	if taskOutput {
+	if g.taskOutput {
 		c.add(FeatureHooks, rel, `a tool hook's matcher selects TaskOutput, but this host's wait may wait for several background jobs in one call: then its tool_input has "job_ids" and no "task_id"`)
 	}
 }
