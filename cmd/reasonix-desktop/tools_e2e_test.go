@@ -80,6 +80,9 @@ func TestHeadlessReadingTools(t *testing.T) {
 	h.writeFile("src/deep/util.go", []byte("package deep\n\n// Hello is not here\nfunc Other() {}\n"))
 	h.writeFile("docs/readme.md", []byte("# Hello docs\n"))
 	h.writeFile("bin.dat", []byte("\x00\x01\x02binary\x00"))
+	h.writeFile("hello.bin", []byte("func Hello\x00"))
+	h.writeFile(".gitignore", []byte("build/\n"))
+	h.writeFile("build/gen.go", []byte("package build\n\nfunc Hello() {}\n"))
 	if err := os.WriteFile(filepath.Join(filepath.Dir(h.workdir), "outside.txt"), []byte("secret outside"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +108,14 @@ func TestHeadlessReadingTools(t *testing.T) {
 	t.Run("glob", func(t *testing.T) {
 		r := h.toolChat("", "glob", map[string]any{"pattern": "**/*.go"})
 		saw(t, r, "src/hello.go", "src/deep/util.go")
-		if strings.Contains(r.stdout, "readme.md") {
-			t.Errorf("glob matched a .md file:\n%s", r.stdout)
+		if strings.Contains(r.stdout, "readme.md") || strings.Contains(r.stdout, "build/gen.go") {
+			t.Errorf("glob matched a .md file or an ignored one:\n%s", r.stdout)
 		}
 	})
 	t.Run("grep", func(t *testing.T) {
 		r := h.toolChat("", "grep", map[string]any{"pattern": "func Hello"})
 		saw(t, r, "src/hello.go")
-		if strings.Contains(r.stdout, "bin.dat") || strings.Contains(r.stdout, "util.go") {
+		if strings.Contains(r.stdout, "hello.bin") || strings.Contains(r.stdout, "util.go") || strings.Contains(r.stdout, "build/gen.go") {
 			t.Errorf("grep matched what it should not:\n%s", r.stdout)
 		}
 	})

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 )
@@ -29,6 +26,15 @@ func TestHeadlessWebFetchRefusesAPrivateAddress(t *testing.T) {
 	saw(t, r, "refusing to fetch an address of the local network")
 	if strings.Contains(r.stdout, "INTRANET-PAGE-3c9e") {
 		t.Fatalf("a private page was fetched:\n%s", r.stdout)
+	}
+	// The user allows private addresses: the page is fetched, as text.
+	if err := os.WriteFile(filepath.Join(h.data, "settings.json"), []byte(`{"webFetchPrivate": true}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = h.toolChat("o\n", "web_fetch", map[string]any{"url": srv.URL})
+	saw(t, r, "INTRANET-PAGE-3c9e")
+	if strings.Contains(r.stdout, "<p>") {
+		t.Errorf("the page was not reduced to text:\n%s", r.stdout)
 	}
 }
 
@@ -54,62 +60,21 @@ func TestHeadlessRunCommandStreams(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
 	script := `echo started; i=0; while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; echo finished`
-	cmd := h.command("chat", "--headless", "--model", xdevEchoModel, "--prompt", callLine("run_command", map[string]any{"command": script}))
-	cmd.Stdin = strings.NewReader("o\n")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	lines := make(chan string, 256)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-		exited <- cmd.Wait()
-	}()
-	t.Cleanup(func() { cmd.Process.Kill() })
-	var out []string
-	waitLine := func(want string) {
-		t.Helper()
-		timeout := time.After(runGuard)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("the output ended before %q:\n%s", want, strings.Join(out, "\n"))
-				}
-				out = append(out, l)
-				if strings.Contains(l, want) {
-					return
-				}
-			case <-timeout:
-				t.Fatalf("no %q within %v:\n%s", want, runGuard, strings.Join(out, "\n"))
-			}
-		}
-	}
-	waitLine("│ started")
-	for _, l := range out {
+	c := h.startChat(t)
+	c.send(callLine("run_command", map[string]any{"command": script}))
+	c.send("o")
+	c.waitLine("│ started")
+	for _, l := range c.out {
 		if strings.Contains(l, "— done") {
-			t.Fatalf("the call ended before its output showed:\n%s", strings.Join(out, "\n"))
+			t.Fatalf("the call ended before its output showed:\n%s", strings.Join(c.out, "\n"))
 		}
 	}
 	if err := os.WriteFile(filepath.Join(h.workdir, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitLine("│ finished")
-	waitLine("run_command")
-	for range lines {
-	}
-	if err := <-exited; err != nil {
-		t.Fatalf("the chat failed: %v\n%s", err, strings.Join(out, "\n"))
-	}
+	c.waitLine("│ finished")
+	c.waitLine("— done")
+	c.end()
 }
 
 // The feature-dev-shaped package: its explorer agent names its tools as
@@ -118,6 +83,10 @@ func TestHeadlessRunCommandStreams(t *testing.T) {
 func TestHeadlessClaudeAgentReadsAndGreps(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
+	// A Claude tool this host has no counterpart for is named in the
+	// package's compatibility report, not silently dropped.
+	preview := h.run("", "plugin", "install", e2ePackage(t, "feature-dev"))
+	saw(t, preview, "WebSearch", "NotebookRead")
 	h.installPackage("feature-dev")
 	h.writeFile("src/auth.go", []byte("package src\n\nfunc Login() error { return nil } // FEATURE-LOGIN-5b2d\n"))
 	r := h.chat("/agent code-explorer")

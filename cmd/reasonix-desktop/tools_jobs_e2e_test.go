@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
+)
+
+// liveChat is a headless line loop the test talks to while it runs: it
+// writes lines when what it waits for has been printed.
+type liveChat struct {
+	t      *testing.T
+	stdin  io.WriteCloser
+	lines  chan string
+	out    []string
+	exited chan error
+}
+
+// startChat starts `chat --headless --repl` with args; its standard error
+// (the questions) is merged into the lines read.
+func (h *host) startChat(t *testing.T, args ...string) *liveChat {
+	t.Helper()
+	cmd := h.command(append([]string{"chat", "--headless", "--repl", "--model", xdevEchoModel}, args...)...)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	cmd.Stdout, cmd.Stderr = pw, pw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	c := &liveChat{t: t, stdin: stdin, lines: make(chan string, 1024), exited: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			c.lines <- sc.Text()
+		}
+		close(c.lines)
+	}()
+	go func() {
+		err := cmd.Wait()
+		pw.Close()
+		c.exited <- err
+	}()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return c
+}
+
+func (c *liveChat) send(line string) {
+	c.t.Helper()
+	if _, err := io.WriteString(c.stdin, line+"\n"); err != nil {
+		c.t.Fatalf("write %q: %v", line, err)
+	}
+}
+
+// waitLine reads lines until one holds want.
+func (c *liveChat) waitLine(want string) {
+	c.t.Helper()
+	timeout := time.After(runGuard)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				c.t.Fatalf("the output ended before %q:\n%s", want, strings.Join(c.out, "\n"))
+			}
+			c.out = append(c.out, l)
+			if strings.Contains(l, want) {
+				return
+			}
+		case <-timeout:
+			c.t.Fatalf("no %q within %v:\n%s", want, runGuard, strings.Join(c.out, "\n"))
+		}
+	}
+}
+
+// end closes the input and waits for the chat to exit.
+func (c *liveChat) end() {
+	c.t.Helper()
+	c.stdin.Close()
+	for l := range c.lines {
+		c.out = append(c.out, l)
+	}
+	select {
+	case err := <-c.exited:
+		if err != nil {
+			c.t.Fatalf("the chat failed: %v\n%s", err, strings.Join(c.out, "\n"))
+		}
+	case <-time.After(runGuard):
+		c.t.Fatalf("the chat did not end:\n%s", strings.Join(c.out, "\n"))
+	}
+}
+
+// Background jobs: run_command's run_in_background starts one, wait
+// collects its output, bash_output reads a running one, and a job still
+// running when the chat ends dies with it.
+func TestHeadlessBackgroundJobs(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	c := h.startChat(t)
+	c.send(callLine("run_command", map[string]any{"command": "echo job-out", "run_in_background": true}))
+	c.send("o") // the approval's answer: a line typed while a question is asked goes to it
+	c.waitLine(`Tool result: Started background job "bash-1"`)
+	c.send(callLine("wait", map[string]any{"job_ids": []string{"bash-1"}}))
+	c.waitLine("    [bash-1 (echo job-out)] done")
+	c.waitLine("    job-out")
+
+	c.send(callLine("run_command", map[string]any{"command": "echo $$ > job.pid; echo ready; exec sleep 300", "run_in_background": true}))
+	c.send("o") // the approval's answer: a line typed while a question is asked goes to it
+	c.waitLine(`Tool result: Started background job "bash-2"`)
+	var pid int
+	testutil.Eventually(t, "the job writing its pid", func() bool {
+		b, err := os.ReadFile(filepath.Join(h.workdir, "job.pid"))
+		if err != nil || !strings.HasSuffix(string(b), "\n") {
+			return false
+		}
+		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+		return err == nil
+	})
+	c.send(callLine("bash_output", map[string]any{"job_id": "bash-2"}))
+	c.waitLine("Tool result: [bash-2] running")
+	c.end()
+	testutil.WaitDead(t, pid)
+}
