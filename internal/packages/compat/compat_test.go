@@ -30,7 +30,8 @@ var kitchenSink = map[string]string{
 			{"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh", "if": "Bash(rm *)"}]},
 			{"matcher": "WebSearch", "hooks": [{"type": "command", "command": "search.sh"}]},
 			{"matcher": "WebSearch|Bash", "hooks": [{"type": "command", "command": "both.sh"}]},
-			{"matcher": "Edit", "hooks": [{"type": "prompt", "prompt": "Is this edit safe?"}]}
+			{"matcher": "Edit", "hooks": [{"type": "prompt", "prompt": "Is this edit safe?"}]},
+			{"matcher": "(?<=x)Edit", "hooks": [{"type": "command", "command": "lookbehind.sh"}]}
 		],
 		"PostToolUse": [
 			{"matcher": "Edit|Write", "hooks": [
@@ -78,6 +79,7 @@ var kitchenSinkWant = []want{
 	{FeatureHooks, "hooks/hooks.json", `PreToolUse hook "search.sh" (matcher "WebSearch") never fires here`, false},
 	{FeatureHooks, "hooks/hooks.json", `PreToolUse hook "both.sh" (matcher "WebSearch|Bash") fires only for the tools this host has`, false},
 	{FeatureHooks, "hooks/hooks.json", `unsupported hook type "prompt"`, false},
+	{FeatureHooks, "hooks/hooks.json", `PreToolUse hook "lookbehind.sh" never fires here: its matcher "(?<=x)Edit" is not a regular expression Go reads`, false},
 	{FeatureHooks, "hooks/hooks.json", `unsupported Claude hook event "TeammateIdle"`, false},
 	{FeatureHooks, "hooks/hooks.json", `"lint.sh" uses "asyncRewake", which this host does not support: it runs to the end`, false},
 	{FeatureHooks, "hooks/hooks.json", `"test.sh" uses "asyncRewake", which this host does not support: it runs in the background`, false},

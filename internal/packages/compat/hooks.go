@@ -163,10 +163,17 @@ func (c *checker) topLevelEvents(rel string, data []byte) {
 	}
 }
 
-// matcher reports a plain matcher naming Claude or Codex tools this host
+// matcher reports a matcher the hook runner cannot compile (the hook
+// never fires), and a plain one naming Claude or Codex tools this host
 // lacks: it never fires when all are lacking, fires for the others when
 // some are.
 func (c *checker) matcher(rel, what, match string) {
+	if match != "" && match != "*" {
+		if _, err := regexp.Compile("^(?:" + match + ")$"); err != nil {
+			c.add(FeatureHooks, rel, fmt.Sprintf("%s never fires here: its matcher %q is not a regular expression Go reads (%v)", what, match, err))
+			return
+		}
+	}
 	if !plainMatcher.MatchString(match) {
 		return
 	}
