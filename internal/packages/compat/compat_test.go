@@ -40,6 +40,8 @@ var kitchenSink = map[string]string{
 			]}
 		],
 		"SubagentStop": [{"hooks": [{"type": "command", "command": "check.sh"}]}],
+		"SessionStart": [{"matcher": "compact", "hooks": [{"type": "command", "command": "check.sh"}]},
+			{"matcher": "*", "hooks": [{"type": "command", "command": "idle.sh"}]}],
 		"TeammateIdle": [{"hooks": [{"type": "command", "command": "idle.sh"}]}]
 	}}`,
 	".mcp.json": `{"mcpServers": {
@@ -84,6 +86,7 @@ var kitchenSinkWant = []want{
 	{FeatureHooks, "hooks/hooks.json", `"lint.sh" uses "asyncRewake", which this host does not support: it runs to the end`, false},
 	{FeatureHooks, "hooks/hooks.json", `"test.sh" uses "asyncRewake", which this host does not support: it runs in the background`, false},
 	{FeatureHooks, "hooks/hooks.json", `SubagentStop hook "check.sh" cannot keep the turn going`, false},
+	{FeatureHooks, "hooks/hooks.json", `SessionStart hook "check.sh" has matcher "compact", which this host reads only for tool events: it fires every time SessionStart fires`, false},
 	{FeatureSkills, "skills/deploy/SKILL.md", "disable-model-invocation", false},
 	{FeatureSkills, "skills/deploy/SKILL.md", `has "paths"`, false},
 	{FeatureSkills, "skills/deploy/SKILL.md", `declares "hooks" in its frontmatter`, false},

@@ -121,13 +121,19 @@ func (c *checker) nativeHooks() {
 type inputGaps struct{ webFetch, taskOutput bool }
 
 // claudeHook checks one loaded Claude-format hook: a Stop hook that cannot
-// block, and for a tool event its matcher and the inputs it may see.
+// block; for a tool event its matcher and the inputs it may see; for
+// another event a matcher, which Claude Code reads (SessionStart's
+// "startup|resume", PreCompact's "manual|auto") and this host, like the
+// real one, does not.
 func (c *checker) claudeHook(rel, event, command, match string, gaps *inputGaps) {
 	what := fmt.Sprintf("%s hook %q", event, command)
 	if event == "Stop" || event == "SubagentStop" {
 		c.add(FeatureHooks, rel, fmt.Sprintf(`%s cannot keep the turn going: this host's %s hooks only observe (an exit 2 or "decision": "block" is not obeyed)`, what, event))
 	}
 	if !slices.Contains(toolEvents, event) {
+		if match != "" && match != "*" {
+			c.add(FeatureHooks, rel, fmt.Sprintf("%s has matcher %q, which this host reads only for tool events: it fires every time %s fires", what, match, event))
+		}
 		return
 	}
 	c.matcher(rel, what, match)
