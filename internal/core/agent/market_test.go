@@ -18,6 +18,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/packages/market"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // testMarket is a private market: a static index and archives over HTTP.
@@ -196,5 +197,51 @@ func TestMarketInstallVerifiesAndUpdates(t *testing.T) {
 	}
 	if ups, _ := store.MarketUpdates(ctx, ""); len(ups) != 0 {
 		t.Fatalf("updates after updating: %+v", ups)
+	}
+}
+
+// A market entry whose source is a git repository (the real market pins
+// plugins to a commit of a repository): cloned into the staging folder,
+// hashed as an archive is, installed when the hash matches, and the clone
+// removed when it does not.
+func TestMarketGitSource(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	layout := agent.Layout{Root: t.TempDir()}
+	store, err := agent.OpenPlugins(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url, _ := testutil.GitRepo(t)
+	want := t.TempDir()
+	testutil.HookPackage(t, want, "1.0.0")
+	digest, err := market.DigestDir(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestMarket(t)
+	m.index(t,
+		market.Entry{ID: "gitpkg", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: digest},
+		market.Entry{ID: "gitpkg-wrong", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: strings.Repeat("0", 64)},
+	)
+	if err := store.SetMarketURL(m.srv.URL + "/index.json"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: "gitpkg-wrong"}); !errors.Is(err, market.ErrHashMismatch) {
+		t.Fatalf("got %v, want a hash mismatch", err)
+	}
+	if entries, _ := os.ReadDir(layout.StagingDir()); len(entries) != 0 {
+		t.Fatalf("the refused clone was kept: %v", entries)
+	}
+	pv, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: "gitpkg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pv.RunsCode || !strings.Contains(pv.Text, "FULL TRUST") {
+		t.Fatalf("a package with a hook previews without its FULL TRUST block:\n%s", pv.Text)
+	}
+	rec, err := store.Install(pv)
+	if err != nil || rec.Source != "market:gitpkg@1.0.0" || rec.Commit != "sha256:"+digest {
+		t.Fatalf("%+v %v", rec, err)
 	}
 }
