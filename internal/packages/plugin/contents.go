@@ -1,10 +1,8 @@
 package plugin
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -57,15 +55,38 @@ func (p *Package) Inventory() Inventory {
 		return inv
 	}
 	defer pfs.Close()
+	// The runtime's own scan (ScanSkills, ScanCommands, ScanAgents), so
+	// the names listed are the names that run; a name met twice in the
+	// package is listed once, as the runtime keeps the first.
+	seen := map[string]bool{}
 	for _, dir := range p.Skills {
-		inv.Skills = append(inv.Skills, skillNames(pfs, dir)...)
+		found, _ := ScanSkills(pfs, dir, p.Kind, p.Name)
+		for _, f := range found {
+			if !seen[f.Name] && !seen["\x00"+f.Path] {
+				seen[f.Name], seen["\x00"+f.Path] = true, true
+				inv.Skills = append(inv.Skills, redact.String(f.Name))
+			}
+		}
 	}
 	for _, list := range []struct {
-		in  []string
-		out *[]string
-	}{{p.Commands, &inv.Commands}, {p.Prompts, &inv.Prompts}, {p.Agents, &inv.Agents}} {
+		in    []string
+		out   *[]string
+		agent bool
+	}{{p.Commands, &inv.Commands, false}, {p.Prompts, &inv.Prompts, false}, {p.Agents, &inv.Agents, true}} {
+		seen := map[string]bool{}
 		for _, dir := range list.in {
-			*list.out = append(*list.out, markdownNames(pfs, dir)...)
+			var found []MarkdownFile
+			if list.agent {
+				found, _ = ScanAgents(pfs, dir, p.Name)
+			} else {
+				found, _ = ScanCommands(pfs, dir, p.Name)
+			}
+			for _, f := range found {
+				if !seen[f.Name] {
+					seen[f.Name] = true
+					*list.out = append(*list.out, redact.String(f.Name))
+				}
+			}
 		}
 	}
 	for i := range inv.Commands {
@@ -127,64 +148,6 @@ func quoteLine(parts []string) string {
 		out[i] = p
 	}
 	return strings.Join(out, " ")
-}
-
-// skillNames lists the skills of dir: dir itself when it holds SKILL.md,
-// else each <sub>/SKILL.md (read inside the package only).
-func skillNames(pfs *PackageFS, dir string) []string {
-	if n, ok := skillName(pfs, filepath.Join(dir, "SKILL.md")); ok {
-		return []string{n}
-	}
-	entries, _ := pfs.ReadDir(dir)
-	var out []string
-	for _, e := range entries {
-		if n, ok := skillName(pfs, filepath.Join(dir, e.Name(), "SKILL.md")); ok {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// skillName is the frontmatter name of a SKILL.md, else its folder name.
-func skillName(pfs *PackageFS, file string) (string, bool) {
-	f, err := pfs.Open(file)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	name := filepath.Base(filepath.Dir(file))
-	sc := bufio.NewScanner(f)
-	if sc.Scan() && strings.TrimSpace(sc.Text()) == "---" {
-		for sc.Scan() && strings.TrimSpace(sc.Text()) != "---" {
-			if v, ok := strings.CutPrefix(sc.Text(), "name:"); ok && strings.TrimSpace(v) != "" {
-				name = strings.Trim(strings.TrimSpace(v), `"'`)
-			}
-		}
-	}
-	return redact.String(name), true
-}
-
-// markdownNames lists the .md files under dir (or dir itself, a file) by
-// name without the extension; a file in a subfolder is <sub>:<name>. A
-// file whose link leaves the package is not listed (it is never read).
-func markdownNames(pfs *PackageFS, dir string) []string {
-	var out []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".md") {
-			return nil
-		}
-		if _, err := pfs.Stat(p); err != nil {
-			return nil
-		}
-		rel, _ := filepath.Rel(dir, p)
-		if rel == "." {
-			rel = filepath.Base(p)
-		}
-		rel = strings.TrimSuffix(filepath.ToSlash(rel), filepath.Ext(rel))
-		out = append(out, redact.String(strings.ReplaceAll(rel, "/", ":")))
-		return nil
-	})
-	return out
 }
 
 // TrustText renders what installing the package authorizes. A package that

@@ -2,9 +2,10 @@ package skill
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 )
 
 // Agent is an agent profile: a flat <name>.md whose body is a system
@@ -37,42 +38,21 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 			errs = append(errs, err)
 			continue
 		}
-		entries, err := pfs.ReadDir(r.Path)
-		if err != nil {
-			pfs.Close()
-			errs = append(errs, fmt.Errorf("agents folder of %s: %w", r.Plugin, err))
-			continue
-		}
-		for _, e := range entries {
-			if e.IsDir() || !strings.EqualFold(filepath.Ext(e.Name()), ".md") {
+		files, ferrs := plugin.ScanAgents(pfs, r.Path, r.Plugin)
+		errs = append(errs, ferrs...)
+		for _, f := range files {
+			if prev, dup := byName[f.Name]; dup {
+				errs = append(errs, fmt.Errorf("agent name %q uses %s; %s is shadowed", f.Name, prev, f.Path))
 				continue
 			}
-			path := filepath.Join(r.Path, e.Name())
-			text, err := readCapped(pfs, path)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("agent of %s: %w", r.Plugin, err))
-				continue
-			}
-			fm, body := SplitFrontmatter(text)
-			name := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
-			if v := strings.TrimSpace(fm["name"]); ValidName(v) {
-				name = v
-			}
-			if !ValidName(name) {
-				continue
-			}
-			if prev, dup := byName[name]; dup {
-				errs = append(errs, fmt.Errorf("agent name %q uses %s; %s is shadowed", name, prev, path))
-				continue
-			}
-			byName[name] = path
-			tools := splitList(fm["allowed-tools"])
+			byName[f.Name] = f.Path
+			tools := splitList(f.Front["allowed-tools"])
 			if len(tools) == 0 {
-				tools = splitList(fm["tools"])
+				tools = splitList(f.Front["tools"])
 			}
-			agents = append(agents, Agent{Name: name, Description: strings.TrimSpace(fm["description"]),
-				Prompt: strings.TrimSpace(body), Tools: tools, Model: strings.TrimSpace(fm["model"]), Plugin: r.Plugin, Path: path,
-				Warnings: listWarnings("agent "+name, tools)})
+			agents = append(agents, Agent{Name: f.Name, Description: strings.TrimSpace(f.Front["description"]),
+				Prompt: strings.TrimSpace(f.Body), Tools: tools, Model: strings.TrimSpace(f.Front["model"]), Plugin: r.Plugin, Path: f.Path,
+				Warnings: listWarnings("agent "+f.Name, tools)})
 		}
 		pfs.Close()
 	}

@@ -1,9 +1,6 @@
 package skill
 
 import (
-	"errors"
-	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -68,22 +65,22 @@ func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command
 			errs = append(errs, err)
 			continue
 		}
-		walkMarkdown(pfs, r.Path, map[string]bool{}, func(path string, err error) {
-			if err != nil {
-				errs = append(errs, fmt.Errorf("command of %s refused: %w", r.Plugin, err))
-				return
-			}
-			c, err := readCommand(pfs, r, path)
-			if err != nil {
-				errs = append(errs, err)
-				return
-			}
+		files, ferrs := plugin.ScanCommands(pfs, r.Path, r.Plugin)
+		pfs.Close()
+		errs = append(errs, ferrs...)
+		for _, f := range files {
 			if perPlugin[r.Plugin] == nil {
 				perPlugin[r.Plugin] = map[string]Command{}
 			}
-			perPlugin[r.Plugin][c.ShortName] = c
-		})
-		pfs.Close()
+			perPlugin[r.Plugin][f.Name] = Command{
+				ShortName:   f.Name,
+				Plugin:      r.Plugin,
+				Description: strings.TrimSpace(f.Front["description"]),
+				ArgHint:     strings.TrimSpace(f.Front["argument-hint"]),
+				Body:        strings.TrimSpace(f.Body),
+				Path:        f.Path,
+			}
+		}
 	}
 	byName := map[string]Command{}
 	byShort := map[string][]Command{}
@@ -110,72 +107,4 @@ func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	return cmds, errs
-}
-
-// walkMarkdown calls fn with every .md file under dir, following symlinks
-// that stay in the package once (visited guards a cycle); one that leaves
-// it is passed with its refusal. A root that is itself a .md file is read.
-func walkMarkdown(pfs *plugin.PackageFS, dir string, visited map[string]bool, fn func(string, error)) {
-	if info, err := pfs.Stat(dir); err == nil && info.Mode().IsRegular() {
-		if strings.EqualFold(filepath.Ext(dir), ".md") {
-			fn(dir, nil)
-		}
-		return
-	}
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = dir
-	}
-	if visited[real] {
-		return
-	}
-	visited[real] = true
-	entries, err := pfs.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		full := filepath.Join(dir, e.Name())
-		info, err := pfs.Stat(full)
-		if errors.Is(err, plugin.ErrLeavesPackage) {
-			fn(full, err)
-			continue
-		}
-		if err != nil {
-			continue // a broken link
-		}
-		switch {
-		case info.IsDir():
-			walkMarkdown(pfs, full, visited, fn)
-		case info.Mode().IsRegular() && strings.EqualFold(filepath.Ext(e.Name()), ".md"):
-			fn(full, nil)
-		}
-	}
-}
-
-func readCommand(pfs *plugin.PackageFS, r Root, path string) (Command, error) {
-	text, err := readCapped(pfs, path)
-	if err != nil {
-		return Command{}, fmt.Errorf("command of %s: %w", r.Plugin, err)
-	}
-	rel, err := filepath.Rel(r.Path, path)
-	if err != nil || rel == "." {
-		rel = filepath.Base(path)
-	}
-	rel = filepath.ToSlash(rel)
-	short := strings.ReplaceAll(strings.TrimSuffix(rel, filepath.Ext(rel)), "/", ":")
-	for _, part := range strings.Split(short, ":") {
-		if !ValidName(part) {
-			return Command{}, fmt.Errorf("command of %s: %s: %q is not a command name", r.Plugin, path, short)
-		}
-	}
-	fm, body := SplitFrontmatter(text)
-	return Command{
-		ShortName:   short,
-		Plugin:      r.Plugin,
-		Description: strings.TrimSpace(fm["description"]),
-		ArgHint:     strings.TrimSpace(fm["argument-hint"]),
-		Body:        strings.TrimSpace(body),
-		Path:        path,
-	}, nil
 }

@@ -3,11 +3,9 @@ package skill
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -28,11 +26,7 @@ const (
 )
 
 // SkillFile is the file a skill folder holds.
-const SkillFile = "SKILL.md"
-
-// scanDepth is how deep a skills path is searched for SKILL.md folders
-// (the Reasonix host stops at 5).
-const scanDepth = 5
+const SkillFile = plugin.SkillFileName
 
 // Root is one contributed path and the package it came from.
 type Root struct {
@@ -42,6 +36,19 @@ type Root struct {
 	// (plugin.PackageFS), so a link that resolves outside is refused. ""
 	// confines the reads to Path itself (its folder, for a file).
 	Package string
+}
+
+// kind is the manifest kind of r's package ("" when it has none): a
+// Claude or Codex package's loose .md files are documents, not skills.
+func (r Root) kind() string {
+	if r.Package == "" {
+		return ""
+	}
+	k, err := plugin.DetectKind(r.Package)
+	if err != nil {
+		return ""
+	}
+	return k
 }
 
 // open is the confined view of r's files.
@@ -73,12 +80,10 @@ type Skill struct {
 	AllowedTools []string
 }
 
-var validName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9._-]{0,63}$`)
-
 // ValidName reports whether name can name a skill, command or agent (the
 // Reasonix host's rule: a letter or digit, then up to 63 of letters,
 // digits, '.', '_' and '-').
-func ValidName(name string) bool { return validName.MatchString(name) }
+func ValidName(name string) bool { return plugin.ValidContributionName(name) }
 
 // ErrNameClash marks the report of a skill name two packages both have.
 var ErrNameClash = errors.New("two packages name a skill alike")
@@ -101,7 +106,19 @@ func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 			errs = append(errs, err)
 			continue
 		}
-		scanSkillPath(pfs, r, r.Path, 1, map[string]bool{}, &found, &errs)
+		files, ferrs := plugin.ScanSkills(pfs, r.Path, r.kind(), r.Plugin)
+		errs = append(errs, ferrs...)
+		for _, f := range files {
+			found = append(found, Skill{
+				Name:         f.Name,
+				Description:  strings.TrimSpace(f.Front["description"]),
+				Body:         withReferences(pfs, f.Path, strings.TrimSpace(f.Body)),
+				Path:         f.Path,
+				Plugin:       r.Plugin,
+				RunAs:        runAs(f.Front),
+				AllowedTools: splitList(f.Front["allowed-tools"]),
+			})
+		}
 		pfs.Close()
 		for _, sk := range found {
 			if seenPath[r.Plugin+"\x00"+sk.Path] {
@@ -140,108 +157,6 @@ func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 	}
 	sort.SliceStable(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
 	return skills, errs
-}
-
-// scanSkillPath reads path: a .md file is a flat skill; a folder holding
-// SKILL.md is a skill; any other folder is searched (skipping dot folders,
-// assets, node_modules, references and scripts) to scanDepth.
-func scanSkillPath(pfs *plugin.PackageFS, r Root, path string, depth int, seen map[string]bool, out *[]Skill, errs *[]error) {
-	info, err := pfs.Stat(path)
-	if err != nil {
-		if depth == 1 || errors.Is(err, plugin.ErrLeavesPackage) {
-			*errs = append(*errs, fmt.Errorf("skills path of %s: %w", r.Plugin, err))
-		}
-		return
-	}
-	if !info.IsDir() {
-		if info.Mode().IsRegular() && strings.EqualFold(filepath.Ext(path), ".md") {
-			addSkill(pfs, r, path, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), out, errs)
-		}
-		return
-	}
-	key := filepath.Clean(path)
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		key = resolved
-	}
-	if seen[key] {
-		return
-	}
-	seen[key] = true
-	st, err := pfs.Stat(filepath.Join(path, SkillFile))
-	if err == nil && st.Mode().IsRegular() {
-		addSkill(pfs, r, filepath.Join(path, SkillFile), filepath.Base(path), out, errs)
-		return
-	}
-	if errors.Is(err, plugin.ErrLeavesPackage) {
-		*errs = append(*errs, fmt.Errorf("skill of %s refused: %w", r.Plugin, err))
-		return
-	}
-	if depth >= scanDepth {
-		return
-	}
-	entries, err := pfs.ReadDir(path)
-	if err != nil {
-		*errs = append(*errs, fmt.Errorf("skills folder of %s: %w", r.Plugin, err))
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if skipScan(name) {
-			continue
-		}
-		full := filepath.Join(path, name)
-		isDir, isFile := e.IsDir(), e.Type().IsRegular()
-		if e.Type()&fs.ModeSymlink != 0 {
-			// A link is followed inside the package only.
-			fi, err := pfs.Stat(full)
-			if errors.Is(err, plugin.ErrLeavesPackage) {
-				*errs = append(*errs, fmt.Errorf("skill of %s refused: %w", r.Plugin, err))
-				continue
-			}
-			isDir, isFile = err == nil && fi.IsDir(), err == nil && fi.Mode().IsRegular()
-		}
-		if isDir {
-			scanSkillPath(pfs, r, full, depth+1, seen, out, errs)
-		} else if isFile && strings.EqualFold(filepath.Ext(name), ".md") {
-			addSkill(pfs, r, full, strings.TrimSuffix(name, filepath.Ext(name)), out, errs)
-		}
-	}
-}
-
-func skipScan(name string) bool {
-	if strings.HasPrefix(name, ".") {
-		return true
-	}
-	switch strings.ToLower(name) {
-	case "assets", "node_modules", "references", "scripts":
-		return true
-	}
-	return false
-}
-
-func addSkill(pfs *plugin.PackageFS, r Root, path, stem string, out *[]Skill, errs *[]error) {
-	if !ValidName(stem) {
-		return
-	}
-	text, err := readCapped(pfs, path)
-	if err != nil {
-		*errs = append(*errs, fmt.Errorf("skill of %s: %w", r.Plugin, err))
-		return
-	}
-	fm, body := SplitFrontmatter(text)
-	name := stem
-	if v := strings.TrimSpace(fm["name"]); ValidName(v) {
-		name = v
-	}
-	*out = append(*out, Skill{
-		Name:         name,
-		Description:  strings.TrimSpace(fm["description"]),
-		Body:         withReferences(pfs, path, strings.TrimSpace(body)),
-		Path:         path,
-		Plugin:       r.Plugin,
-		RunAs:        runAs(fm),
-		AllowedTools: splitList(fm["allowed-tools"]),
-	})
 }
 
 // runAs maps frontmatter to a run mode as the Reasonix host does:
