@@ -113,7 +113,7 @@ func (d *UI) rewindEntries(c coreAPI) []dialogs.PaletteEntry {
 // has fromEnd user messages of the same text after it; -1 when none has.
 func userMessageIndex(msgs []protocol.ProviderMessage, text string, fromEnd int) int {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if m := msgs[i]; m.Role == protocol.RoleUser && m.Content == text {
+		if m := msgs[i]; m.Role == protocol.RoleUser && shownAs(m.Content, text) {
 			if fromEnd == 0 {
 				return i
 			}
@@ -121,6 +121,13 @@ func userMessageIndex(msgs []protocol.ProviderMessage, text string, fromEnd int)
 		}
 	}
 	return -1
+}
+
+// shownAs says whether a user message recorded as content is the one the
+// transcript showed as text: the same, or with what the core recorded
+// around it (a plugin hook's context before it, attached files after it).
+func shownAs(content, text string) bool {
+	return content == text || strings.HasSuffix(content, "\n\n"+text) || strings.HasPrefix(content, text+"\n")
 }
 
 // stopCall stops one running tool call (UI goroutine): the core is asked

@@ -82,12 +82,13 @@ func TestRewindToHereRewindsAndDrafts(t *testing.T) {
 
 func TestUserMessageIndex(t *testing.T) {
 	msgs := []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "a"}, {Role: protocol.RoleAssistant, Content: "a"},
-		{Role: protocol.RoleUser, Content: "b"}, {Role: protocol.RoleUser, Content: "a"}}
+		{Role: protocol.RoleUser, Content: "b"}, {Role: protocol.RoleUser, Content: "a"},
+		{Role: protocol.RoleUser, Content: "<hook context>\n\nwith context"}, {Role: protocol.RoleUser, Content: "with file\n<file a.txt>"}}
 	for _, c := range []struct {
 		text    string
 		fromEnd int
 		want    int
-	}{{"a", 0, 3}, {"a", 1, 0}, {"a", 2, -1}, {"b", 0, 2}, {"c", 0, -1}} {
+	}{{"a", 0, 3}, {"a", 1, 0}, {"a", 2, -1}, {"b", 0, 2}, {"c", 0, -1}, {"with context", 0, 4}, {"with file", 0, 5}} {
 		if got := userMessageIndex(msgs, c.text, c.fromEnd); got != c.want {
 			t.Errorf("%q %d: %d, want %d", c.text, c.fromEnd, got, c.want)
 		}
