@@ -21,33 +21,41 @@ import (
 // MarketPackage is one market entry as the front ends show it (strings
 // from the market are redacted).
 type MarketPackage struct {
-	ID, Kind, Name, Version string
-	Summary, Description    string
-	Author, License         string
-	Repository, Source      string
-	Tags                    []string
-	Votes, Installs         int
-	UpdatedAt               string
+	ID          string   `json:"id"`
+	Kind        string   `json:"kind"`
+	Name        string   `json:"name"`
+	Version     string   `json:"version"`
+	Summary     string   `json:"summary,omitempty"`
+	Description string   `json:"description,omitempty"`
+	Author      string   `json:"author,omitempty"`
+	License     string   `json:"license,omitempty"`
+	Repository  string   `json:"repository,omitempty"`
+	Source      string   `json:"source"`
+	Tags        []string `json:"tags,omitempty"`
+	Votes       int      `json:"votes"`
+	Installs    int      `json:"installs"`
+	UpdatedAt   string   `json:"updatedAt,omitempty"`
 	// ContentSHA256 is the hash the reviewer pinned (hex), "" when the
 	// version was approved without one.
-	ContentSHA256 string
+	ContentSHA256 string `json:"contentSha256,omitempty"`
 	// Installable is true for a kind this host installs (plugin).
-	Installable bool
+	Installable bool `json:"installable"`
 	// Installed is the version of the installed plugin that came from
-	// this entry ("" when none did), and Update what changed since
-	// (a new version or a new pinned hash; "" when up to date).
-	Installed, Update string
-	// InstalledAs is that plugin's name.
-	InstalledAs string
+	// this entry ("" when none did), InstalledAs that plugin's name, and
+	// Update what changed since (a new version or a new pinned hash; ""
+	// when up to date).
+	Installed   string `json:"installed,omitempty"`
+	InstalledAs string `json:"installedAs,omitempty"`
+	Update      string `json:"update,omitempty"`
 }
 
 // MarketUpdate is an installed market package whose entry changed.
 type MarketUpdate struct {
-	Name      string // the installed plugin
-	ID        string // its market id
-	Installed string // version installed
-	Available string // the index's version
-	Reason    string
+	Name      string `json:"name"`      // the installed plugin
+	ID        string `json:"id"`        // its market id
+	Installed string `json:"installed"` // version installed
+	Available string `json:"available"` // the index's version
+	Reason    string `json:"reason"`
 }
 
 // MarketAdmin is what a front end's Discover view uses (the *Core
