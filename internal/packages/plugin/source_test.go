@@ -208,3 +208,66 @@ func TestSourceWithSubdir(t *testing.T) {
 		t.Fatalf("local %+v", d)
 	}
 }
+
+// githubMirror makes https://github.com/<owner>/<repo> resolve, for git, to
+// the local bare repositories under the returned folder (git's own
+// url.insteadOf, through a global config only this test's processes read),
+// so the GitHub forms are cloned as written without the network.
+func githubMirror(t *testing.T) string {
+	t.Helper()
+	mirror := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "gitconfig")
+	body := "[url \"" + fileURL(mirror) + "/\"]\n\tinsteadOf = https://github.com/\n"
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	return mirror
+}
+
+// The GitHub forms of the guide and of READMEs, each cloned as written and
+// each recorded so that cloning the record again gives the same folder.
+func TestGitHubFormsClone(t *testing.T) {
+	_, bare, _ := twoVersionRepo(t)
+	mirror := githubMirror(t)
+	if err := os.MkdirAll(filepath.Join(mirror, "acme"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(bare, filepath.Join(mirror, "acme", "plugins")); err != nil {
+		t.Fatal(err)
+	}
+	_, layout := newStore(t)
+	for _, tc := range []struct{ source, version, base string }{
+		{"https://github.com/acme/plugins/tree/main/plugins/one", "2.0.0", "one"},
+		{"https://github.com/acme/plugins/tree/feature/x/plugins/one", "1.0.0", "one"},
+		{"https://github.com/acme/plugins/tree/v1/plugins/one/", "1.0.0", "one"},
+		{"git:github.com/acme/plugins@v1#path=plugins/one", "1.0.0", "one"},
+		{"acme/plugins@v1#path=plugins/one", "1.0.0", "one"},
+		{"git:github.com/acme/plugins", "", "src"},
+	} {
+		t.Run(tc.source, func(t *testing.T) {
+			spec, ok := GitURL(tc.source)
+			if !ok {
+				t.Fatalf("GitURL(%q) is not a repository", tc.source)
+			}
+			dir, _, err := Clone(context.Background(), layout, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer DiscardClone(layout, dir)
+			if filepath.Base(dir) != tc.base {
+				t.Fatalf("dir %s", dir)
+			}
+			if tc.version == "" {
+				if _, err := os.Stat(filepath.Join(dir, "README.md")); err != nil {
+					t.Fatal("the repository root was not cloned")
+				}
+				return
+			}
+			if pkg, err := LoadPackage(dir); err != nil || pkg.Version != tc.version {
+				t.Fatalf("package %+v: %v", pkg, err)
+			}
+		})
+	}
+}
