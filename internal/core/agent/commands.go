@@ -141,7 +141,7 @@ type builtin struct {
 var builtins = map[string]builtin{}
 
 // builtinOrder is /help's order.
-var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/rewind", "/actions", "/agent", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
+var builtinOrder = []string{"/help", "/new", "/clear", "/sessions", "/open", "/retry", "/rewind", "/actions", "/skills", "/agent", "/plugins", "/doctor", "/forms", "/form", "/quit", "/exit"}
 
 func init() {
 	builtins["/help"] = builtin{"/help", "this list", (*Core).cmdHelp}
@@ -151,6 +151,7 @@ func init() {
 	builtins["/open"] = builtin{"/open <id>", "continue a saved session (an id prefix will do)", (*Core).cmdOpen}
 	builtins["/retry"] = builtin{"/retry", "send the last message again when its turn failed", (*Core).cmdRetry}
 	builtins["/actions"] = builtin{"/actions", "list plugin actions and extension commands", (*Core).cmdActions}
+	builtins["/skills"] = builtin{"/skills", "list the packages' skills, each run as /<plugin>:<skill> [args]", (*Core).cmdSkills}
 	builtins["/agent"] = builtin{"/agent [<name>|off]", "list the agent profiles, pick one for this chat, or none", (*Core).cmdAgent}
 	builtins["/plugins"] = builtin{"/plugins", "list the plugins and xdev extensions and their states", (*Core).cmdPlugins}
 	builtins["/doctor"] = builtin{"/doctor <plugin>", "check a plugin (the window's Doctor report)", (*Core).cmdDoctor}
@@ -192,6 +193,9 @@ func (c *Core) Exec(ctx context.Context, line string) (CommandResult, error) {
 	if pc, ok := c.packageCommand(cl.Name); ok {
 		return execPackageCommand(pc, cl), nil
 	}
+	if sk, ok := c.skillCommand(cl.Name); ok {
+		return execSkill(sk, cl)
+	}
 	if src := c.cfg.CommandSource; src != nil {
 		for _, pc := range src.Commands() {
 			if pc.Name == cl.Name {
@@ -229,13 +233,15 @@ func Help() []HelpEntry {
 	return append(out,
 		HelpEntry{Usage: "/<plugin>:<action> [k=v ...]", Summary: "run a plugin UI action (values may be quoted: k=\"a b\")"},
 		HelpEntry{Usage: "/ext:<command> [args]", Summary: "run an xdev extension command"},
-		HelpEntry{Usage: "/<plugin>:<command> [args]", Summary: "send a package's command or prompt, expanded, to the model (/actions lists them)"})
+		HelpEntry{Usage: "/<plugin>:<command> [args]", Summary: "send a package's command or prompt, expanded, to the model (/actions lists them)"},
+		HelpEntry{Usage: "/<plugin>:<skill> [args]", Summary: "run a package's skill with these arguments (/skills lists them)"})
 }
 
 // Completions lists what a user can type after "/", for a composer's
-// completion: the built-ins, the plugin actions, the extension commands and
-// the package commands, in that order, descriptions redacted. Safe from
-// any goroutine; it never waits on a plugin.
+// completion: the built-ins, the plugin actions, the extension commands,
+// the package commands and the skills (/<plugin>:<skill>), in that order,
+// descriptions redacted. Safe from any goroutine; it never waits on a
+// plugin.
 func (c *Core) Completions() []CommandInfo {
 	var out []CommandInfo
 	for _, name := range builtinOrder {
@@ -244,7 +250,8 @@ func (c *Core) Completions() []CommandInfo {
 	for _, a := range c.Actions() {
 		out = append(out, CommandInfo{Name: a.Name, Description: redact.String(a.Label), Kind: CommandKindAction})
 	}
-	return append(out, c.commandInfos()...)
+	out = append(out, c.commandInfos()...)
+	return append(out, c.skillCommandInfos()...)
 }
 
 func (c *Core) cmdHelp(context.Context, CommandLine) (CommandResult, error) {
