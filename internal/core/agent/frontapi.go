@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/compat"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/host"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/sidecar"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -41,6 +42,10 @@ type PluginInfo struct {
 	Failure     string `json:"failure,omitempty"`
 	StartReport string `json:"startReport,omitempty"`
 	StderrTail  string `json:"stderrTail,omitempty"`
+	// Compat is the package's compatibility report (grade and one line
+	// per feature skipped or changed, redacted); nil when the package is
+	// not loaded (disabled).
+	Compat *compat.Report `json:"compat,omitempty"`
 }
 
 // store is the package store's commands (stateless: each re-reads the store).
@@ -80,7 +85,7 @@ func (c *Core) Plugins() []PluginInfo {
 			}
 		}
 	}
-	return infoOf(list)
+	return c.withCompat(infoOf(list))
 }
 
 // PreviewPluginInstall validates a plugin folder and returns the FULL TRUST

@@ -14,6 +14,7 @@ type packageState struct {
 	cache   packageCache
 	hooks   pkgHookState // pkghooks.go
 	contrib contribCache // skills.go
+	compat  compatCache  // pkgcompat.go
 }
 
 // packageCache holds the contributions of the enabled plugin packages

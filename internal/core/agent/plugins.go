@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/compat"
 	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/packages/skill"
@@ -107,6 +108,9 @@ type InstallPreview struct {
 	// Staged is the clone of a git Source the preview was made from (the
 	// install copies it), and Commit its HEAD; empty for a folder.
 	Staged, Commit string
+	// Compat is the package's compatibility report (redacted); Text ends
+	// with it, so what the user authorizes says what will not work.
+	Compat compat.Report
 }
 
 // PackageContents lists what a package contributes, by name (redacted).
@@ -126,6 +130,9 @@ type PluginManifest struct {
 	// Changed is the manifest's current sha256 when it differs from the
 	// one recorded at install, else empty.
 	Changed string
+	// Compat is the package's compatibility report as it is now
+	// (redacted): `plugin show` prints it (Report.Text).
+	Compat compat.Report
 }
 
 // Plugins is the package store's commands: list, install preview, install
@@ -201,7 +208,7 @@ func (p *Plugins) Manifest(name string) (PluginManifest, error) {
 	if err != nil {
 		return PluginManifest{}, fmt.Errorf("%s: %w", name, err)
 	}
-	out := PluginManifest{Trust: pkg.TrustText(r.Root), Kind: pkg.Kind, Contents: pkg.Inventory()}
+	out := PluginManifest{Trust: pkg.TrustText(r.Root), Kind: pkg.Kind, Contents: pkg.Inventory(), Compat: compatReport(pkg)}
 	for _, w := range pkg.Warnings {
 		out.Warnings = append(out.Warnings, redact.String(w))
 	}
@@ -262,9 +269,8 @@ func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (I
 	if e := plan.Existing; e != nil {
 		pv.Replaces = e.Name + " " + redact.String(e.Version)
 	}
-	for _, w := range compatWarnings(plan.Package) {
-		pv.Text += "Warning: " + w + "\n"
-	}
+	pv.Compat = compatReport(plan.Package)
+	pv.Text += pv.Compat.Text()
 	return pv, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/packages/compat"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -313,8 +314,13 @@ func TestCompatWarningsReachThePreviewAndTheManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(pv.Text, "Warning: agents/searcher.md") || !strings.Contains(pv.Text, "Frobnicate") {
+	if !strings.Contains(pv.Text, "Compatibility: partial") || !strings.Contains(pv.Text, "  - agents/searcher.md: ") || !strings.Contains(pv.Text, "Frobnicate") {
 		t.Fatalf("the preview does not name what selects nothing:\n%s", pv.Text)
+	}
+	if pv.Compat.Grade != compat.Partial || !slices.ContainsFunc(pv.Compat.Lines, func(l compat.Line) bool {
+		return l.Where == "agents/searcher.md" && strings.Contains(l.Text, "Frobnicate")
+	}) {
+		t.Fatalf("the preview's report %+v", pv.Compat)
 	}
 	if _, err := c.InstallPlugin(ctx, pv); err != nil {
 		t.Fatal(err)
@@ -325,5 +331,13 @@ func TestCompatWarningsReachThePreviewAndTheManifest(t *testing.T) {
 	}
 	if !slices.ContainsFunc(m.Warnings, func(w string) bool { return strings.Contains(w, "Frobnicate") }) {
 		t.Fatalf("manifest warnings %q", m.Warnings)
+	}
+	if !strings.Contains(m.Compat.Text(), "Frobnicate") {
+		t.Fatalf("the manifest's report:\n%s", m.Compat.Text())
+	}
+	// The plugin manager's list carries the same report.
+	i := slices.IndexFunc(c.Plugins(), func(p agent.PluginInfo) bool { return p.Name == pv.Name })
+	if i < 0 || c.Plugins()[i].Compat == nil || c.Plugins()[i].Compat.Text() != m.Compat.Text() {
+		t.Fatalf("Plugins()[%d] report: %+v", i, c.Plugins())
 	}
 }
