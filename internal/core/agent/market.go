@@ -286,9 +286,8 @@ func (p *Plugins) previewStaged(s *plugin.Store, req InstallRequest, dir, commit
 	if e := plan.Existing; e != nil {
 		pv.Replaces = e.Name + " " + redact.String(e.Version)
 	}
-	for _, w := range compatWarnings(plan.Package) {
-		pv.Text += "Warning: " + w + "\n"
-	}
+	pv.Compat = compatReport(plan.Package)
+	pv.Text += pv.Compat.Text()
 	return pv, nil
 }
 
