@@ -150,7 +150,7 @@ func TestMarketInstallVerifiesAndUpdates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Market: notes-kit 1.0.0 from " + m.srv.URL, "Content: sha256:" + h1 + ", the hash the market's reviewer pinned"} {
+	for _, want := range []string{"Market: notes-kit 1.0.0 from " + m.srv.URL, "Content: sha256:" + h1 + ", the hash the market's reviewer pinned", "Compatibility: full"} {
 		if !strings.Contains(pv.Text, want) {
 			t.Errorf("preview does not say %q:\n%s", want, pv.Text)
 		}
