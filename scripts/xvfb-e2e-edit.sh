@@ -9,7 +9,8 @@
 # before the first edit, the saved conversation no longer holds the
 # messages, and the first message waits in the composer.
 # The app's hidden --trace flag says what the window does, so each step
-# waits for it instead of sleeping. Logs and screenshots go to $LOGDIR
+# waits for it instead of sleeping. Between the edits and the rewind, a
+# todo_write call shows the model's list as the checklist (screenshotted). Logs and screenshots go to $LOGDIR
 # (default ./ci-logs), named e2e-edit-*. BIN: a built binary to use instead
 # of building one.
 set -euo pipefail
@@ -76,6 +77,14 @@ for w in alpha beta gamma; do
 done
 printf 'ALPHA\nBETA\nGAMMA\n' | cmp -s - "$WS/notes.txt" || fail "after three edits notes.txt holds: $(cat "$WS/notes.txt")"
 shot edited "$WIN"
+
+# The model's todo list (todo_write, read-only: no approval) shows as the
+# checklist under the conversation.
+xdotool type --delay 5 'call todo_write {"todos":[{"content":"Edit notes","status":"completed"},{"content":"Rewind the edits","status":"in_progress","activeForm":"Rewinding the edits"},{"content":"Check the file","status":"pending"}]}'
+xdotool key Return
+wait_for "the todo list" traced 1 'todos 3'
+wait_for "the todo turn" traced 4 'turn done'
+shot todos "$WIN"
 
 # Rewind to the first message from the command palette: its entry is
 # found by the first edit's word; Enter opens the dialog, and Enter there

@@ -99,6 +99,7 @@ func (d *UI) Emit(ev agent.Event) {
 		if t != nil {
 			t.SetTodos(ev.Todos)
 		}
+		d.trace(fmt.Sprintf("todos %d", len(ev.Todos)))
 	case agent.EventCompacted:
 		if t != nil {
 			t.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
