@@ -87,6 +87,12 @@ type InstallRequest struct {
 	// Name, when set, must equal the manifest's name (a guard, never a
 	// rename).
 	Name string
+	// Plugin picks one plugin of a marketplace root (a source holding
+	// .claude-plugin/marketplace.json): that plugin's folder is installed
+	// and recorded as the origin. Without it such a root is a
+	// *MarketplaceError listing its plugins; PreviewInstallPicks previews
+	// several from one clone.
+	Plugin string
 }
 
 // InstallPreview is a validated install waiting for the user's
@@ -111,6 +117,11 @@ type InstallPreview struct {
 	// Compat is the package's compatibility report (redacted); Text ends
 	// with it, so what the user authorizes says what will not work.
 	Compat compat.Report
+	// SharesStage: another preview of the same picks installs from Staged
+	// after this one, so Install leaves the clone (the last one removes
+	// it; one never installed is removed with the staging folder's old
+	// clones, after an hour).
+	SharesStage bool
 }
 
 // PackageContents lists what a package contributes, by name (redacted).
@@ -263,6 +274,12 @@ func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (I
 		}
 		return InstallPreview{}, err
 	}
+	return previewOf(req, plan, staged, commit), nil
+}
+
+// previewOf is the preview of plan for req: the plan's text, then the
+// package's compatibility report.
+func previewOf(req InstallRequest, plan *plugin.InstallPlan, staged, commit string) InstallPreview {
 	req.Replace = plan.Replace
 	pv := InstallPreview{Request: req, Name: plan.Name, Version: plan.Package.Version, Root: plan.Dest,
 		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: staged, Commit: commit, RunsCode: plan.Package.RunsCode()}
@@ -271,13 +288,13 @@ func (p *Plugins) PreviewInstallFrom(ctx context.Context, req InstallRequest) (I
 	}
 	pv.Compat = compatReport(plan.Package)
 	pv.Text += pv.Compat.Text()
-	return pv, nil
+	return pv
 }
 
 // plan previews req; with ReplaceInstalled an installed plugin of the same
 // name is replaced (and only that).
 func (p *Plugins) plan(s *plugin.Store, req InstallRequest, staged, commit string) (*plugin.InstallPlan, error) {
-	opts := plugin.InstallOptions{Link: req.Link, Replace: req.Replace, Name: req.Name}
+	opts := plugin.InstallOptions{Link: req.Link, Replace: req.Replace, Name: req.Name, Plugin: req.Plugin}
 	dir := req.Source
 	if staged != "" {
 		dir, opts.Origin, opts.Commit = staged, req.Source, commit
@@ -319,7 +336,7 @@ func (p *Plugins) Install(pv InstallPreview) (PluginRecord, error) {
 	if err != nil {
 		return PluginRecord{}, fmt.Errorf("install %s: %w", pv.Name, err)
 	}
-	if pv.Staged != "" {
+	if pv.Staged != "" && !pv.SharesStage {
 		plugin.DiscardClone(p.layout, pv.Staged)
 	}
 	return recordOf(rec), nil
