@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -219,12 +220,17 @@ func TestMarketGitSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newTestMarket(t)
-	m.index(t,
-		market.Entry{ID: "gitpkg", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: digest},
-		market.Entry{ID: "gitpkg-wrong", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: strings.Repeat("0", 64)},
-	)
-	if err := store.SetMarketURL(m.srv.URL + "/index.json"); err != nil {
+	// A market in a folder (file://) may name a repository of this
+	// machine; one served over the network may not.
+	dir := t.TempDir()
+	b, _ := json.Marshal(market.Index{SchemaVersion: 1, Packages: []market.Entry{
+		{ID: "gitpkg", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: digest},
+		{ID: "gitpkg-wrong", Kind: "plugin", Name: "gitpkg", Version: "1.0.0", Source: url, ContentSHA256: strings.Repeat("0", 64)},
+	}})
+	if err := os.WriteFile(filepath.Join(dir, "index.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SetMarketURL("file://" + filepath.ToSlash(dir)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: "gitpkg-wrong"}); !errors.Is(err, market.ErrHashMismatch) {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -231,7 +232,9 @@ func (idx *Index) Search(query, kind string) []Entry {
 
 // ResolveSource is e's source as an absolute URL: a relative source is
 // read against the index's URL (a private market serves its archives
-// beside its index).
+// beside its index). A market on the network may name only network
+// sources: a file:// URL or a path would have this machine install its
+// own files (a local repository, a folder) on a remote index's say.
 func (idx *Index) ResolveSource(e Entry) (string, error) {
 	src := strings.TrimSpace(e.Source)
 	if IsArchive(src) && !strings.Contains(src, "://") && idx.URL != "" {
@@ -243,7 +246,19 @@ func (idx *Index) ResolveSource(e Entry) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("%s: source %q: %w", e.ID, src, err)
 		}
-		return base.ResolveReference(ref).String(), nil
+		src = base.ResolveReference(ref).String()
+	}
+	if strings.HasPrefix(idx.URL, "http://") || strings.HasPrefix(idx.URL, "https://") {
+		remote := false
+		for _, p := range []string{"https://", "http://", "ssh://", "git://", "git@"} {
+			remote = remote || strings.HasPrefix(src, p)
+		}
+		if g, ok := strings.CutPrefix(src, "git:"); ok && !strings.HasPrefix(g, "//") && !strings.HasPrefix(g, "file:") && !strings.HasPrefix(g, "/") {
+			remote = true
+		}
+		if !remote {
+			return "", fmt.Errorf("market package %s: source %q is not a network source; a market served over the network may not name files of this machine", e.ID, src)
+		}
 	}
 	return src, nil
 }
@@ -268,7 +283,11 @@ func (c *Client) get(ctx context.Context, rawURL string, limit int64) ([]byte, e
 	var body io.ReadCloser
 	switch u.Scheme {
 	case "file":
-		f, err := os.Open(u.Path)
+		p := u.Path
+		if len(p) > 2 && p[0] == '/' && p[2] == ':' {
+			p = p[1:] // file:///C:/market on Windows
+		}
+		f, err := os.Open(filepath.FromSlash(p))
 		if err != nil {
 			return nil, err
 		}

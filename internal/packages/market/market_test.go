@@ -404,3 +404,28 @@ func TestOriginAndConfig(t *testing.T) {
 		t.Fatalf("the environment did not win: %+v", c)
 	}
 }
+
+// A market on the network names network sources only: a file:// URL, a
+// path or git:file:// would install this machine's own files on its say.
+func TestRemoteMarketNamesNoLocalSource(t *testing.T) {
+	idx := &Index{SchemaVersion: 1, URL: "https://m.example/index.json"}
+	for _, src := range []string{"file:///home/u/secret.tar.gz", "/home/u/repo.git", "../../u/repo", "git:file:///home/u/repo", "C:/repo"} {
+		if got, err := idx.ResolveSource(Entry{ID: "x", Source: src}); err == nil {
+			t.Errorf("source %q resolved to %q", src, got)
+		}
+	}
+	for src, want := range map[string]string{
+		"pkgs/x.tar.gz": "https://m.example/pkgs/x.tar.gz",
+		"https://github.com/o/r/tree/0123456789012345678901234567890123456789/p": "https://github.com/o/r/tree/0123456789012345678901234567890123456789/p",
+		"git:github.com/o/r@v1": "git:github.com/o/r@v1",
+	} {
+		if got, err := idx.ResolveSource(Entry{ID: "x", Source: src}); err != nil || got != want {
+			t.Errorf("source %q: %q %v, want %q", src, got, err, want)
+		}
+	}
+	// A market in a folder may name its neighbours.
+	local := &Index{SchemaVersion: 1, URL: "file:///srv/market/index.json"}
+	if got, err := local.ResolveSource(Entry{ID: "x", Source: "x.tgz"}); err != nil || got != "file:///srv/market/x.tgz" {
+		t.Errorf("%q %v", got, err)
+	}
+}
