@@ -115,8 +115,19 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 	v.dlg = dialog.NewCustomWithoutButtons("Rewind to this message", body, win)
 	pop := func() {}
 	if deps.Keys != nil {
-		pop = deps.Keys(v.dlg.Hide, func() {
-			if !v.both.Disabled() {
+		// While "Restore anyway?" is open, Esc answers it no and Enter
+		// does nothing: overwriting files changed outside the agent is
+		// never a key's default.
+		pop = deps.Keys(func() {
+			if v.confirm != nil {
+				c := v.confirm
+				v.confirm = nil
+				c.Hide()
+				return
+			}
+			v.dlg.Hide()
+		}, func() {
+			if v.confirm == nil && !v.both.Disabled() {
 				v.pick(agent.RewindBoth)
 			}
 		})

@@ -240,3 +240,45 @@ func TestRewindCodeOnlyLeavesNoDraft(t *testing.T) {
 		t.Errorf("rewinds %v", got)
 	}
 }
+
+// The window's keys in the dialog: Enter picks code and conversation, but
+// over a conflict it only asks; while "Restore anyway?" is open Enter does
+// nothing and Esc answers no, leaving the dialog open. Nothing is rewound.
+func TestRewindKeysNeverOverwrite(t *testing.T) {
+	h := newHarness(t)
+	f := &fakeRewinding{plan: rewindPlan("a.txt")}
+	var cancel, confirm func()
+	popped := false
+	keys := func(c, ok func()) func() {
+		cancel, confirm = c, ok
+		return func() { popped = true }
+	}
+	var v *RewindDialog
+	h.ui(func() {
+		v = ShowRewind(RewindDeps{Win: h.d.win, Bridge: h.d.b, Core: f, CopyText: h.d.host.CopyText, Keys: keys}, 0,
+			func(agent.RewindResult) { t.Error("rewound") })
+	})
+	h.waitFor("the plan", func() bool { return v.planned })
+	h.ui(func() {
+		confirm()
+		first := v.confirm
+		if first == nil {
+			t.Fatal("Enter over a conflict did not ask")
+		}
+		confirm()
+		if v.confirm != first {
+			t.Error("Enter on the question asked again or answered it")
+		}
+		cancel()
+		if v.confirm != nil || popped {
+			t.Errorf("Esc on the question: question open %v, dialog closed %v", v.confirm != nil, popped)
+		}
+		cancel()
+		if !popped {
+			t.Error("Esc did not close the dialog")
+		}
+	})
+	if got := f.recorded(); len(got) != 0 {
+		t.Errorf("rewinds %v", got)
+	}
+}
