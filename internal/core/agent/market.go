@@ -280,15 +280,7 @@ func (p *Plugins) previewStaged(s *plugin.Store, req InstallRequest, dir, commit
 	if err != nil {
 		return InstallPreview{}, err
 	}
-	req.Replace = plan.Replace
-	pv := InstallPreview{Request: req, Name: plan.Name, Version: plan.Package.Version, Root: plan.Dest,
-		Text: redact.String(plan.Text), ManifestSHA256: plan.ManifestSHA256, Staged: dir, Commit: commit, RunsCode: plan.Package.RunsCode()}
-	if e := plan.Existing; e != nil {
-		pv.Replaces = e.Name + " " + redact.String(e.Version)
-	}
-	pv.Compat = compatReport(plan.Package)
-	pv.Text += pv.Compat.Text()
-	return pv, nil
+	return previewOf(req, plan, dir, commit), nil
 }
 
 // MarketURL is the market URL set ("" when none is).
