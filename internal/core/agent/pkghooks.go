@@ -29,6 +29,7 @@ type pkgHookState struct {
 	// next one says ("startup", "clear", "resume").
 	started, source string
 	contexts        []string // SessionStart contexts for the next message
+	prompt          []string // the UserPromptSubmit contexts of this message
 }
 
 func (c *Core) hookRunner() *hook.Runner {
@@ -93,6 +94,15 @@ func (c *Core) pkgTurnStart(ctx context.Context, run *turnRun) error {
 	if rep.Blocked {
 		return &BlockedError{Point: protocol.HookInputReceive, Plugin: rep.BlockedBy.Hook.Plugin, Reason: hook.FormatOutcome(*rep.BlockedBy)}
 	}
+	// What a Claude-format hook adds for this prompt goes with it, as
+	// Claude Code adds it.
+	contexts, problems := rep.Contexts()
+	for _, p := range problems {
+		c.notice(p)
+	}
+	c.pkg.hooks.mu.Lock()
+	c.pkg.hooks.prompt = contexts
+	c.pkg.hooks.mu.Unlock()
 	return nil
 }
 
@@ -124,14 +134,18 @@ func (c *Core) pkgSessionStart(ctx context.Context) {
 }
 
 // pkgWithContext puts the waiting SessionStart context before the user's
-// message, as the Reasonix host does, and forgets it.
+// message, as the Reasonix host does, then this message's
+// UserPromptSubmit context, and forgets them.
 func (c *Core) pkgWithContext(text string) string {
 	c.pkg.hooks.mu.Lock()
-	contexts := c.pkg.hooks.contexts
-	c.pkg.hooks.contexts = nil
+	contexts, prompt := c.pkg.hooks.contexts, c.pkg.hooks.prompt
+	c.pkg.hooks.contexts, c.pkg.hooks.prompt = nil, nil
 	c.pkg.hooks.mu.Unlock()
+	if block := hook.EventContextBlock(hook.UserPromptSubmit, prompt); block != "" {
+		text = block + "\n\n" + text
+	}
 	if block := hook.ContextBlock(contexts); block != "" {
-		return block + "\n\n" + text
+		text = block + "\n\n" + text
 	}
 	return text
 }
@@ -286,16 +300,26 @@ func (g pkgGate) BeforeTool(ctx context.Context, call GateCall) (GateVerdict, er
 }
 
 // AfterTool implements ToolGate: the hooks observe the result (they cannot
-// change it).
+// change it); what a Claude-format hook gives the model about it
+// (additionalContext: security-guidance's warnings on an edit) follows the
+// result, as Claude Code gives it to the model with the result.
 func (g pkgGate) AfterTool(ctx context.Context, call GateCall, res GateResult) (GateResult, error) {
 	p := hook.Payload{Event: hook.PostToolUse, ToolName: call.Tool, ToolArgs: call.Arguments, ToolResult: res.Result}
+	var rep hook.Report
 	if !res.IsError {
-		g.c.firePkg(ctx, p)
-		return res, nil
+		rep = g.c.firePkg(ctx, p)
+	} else {
+		p.Event, p.Error = hook.PostToolUseFailure, res.Result
+		rep = g.c.firePkg(ctx, p)
+		p.Event = hook.PostToolUse // Reasonix-format PostToolUse hooks always saw failures too
+		g.c.fireNative(ctx, p)
 	}
-	p.Event, p.Error = hook.PostToolUseFailure, res.Result
-	g.c.firePkg(ctx, p)
-	p.Event = hook.PostToolUse // Reasonix-format PostToolUse hooks always saw failures too
-	g.c.fireNative(ctx, p)
+	contexts, problems := rep.Contexts()
+	for _, pr := range problems {
+		g.c.notice(pr)
+	}
+	if block := hook.EventContextBlock(rep.Event, contexts); block != "" {
+		res.Result = strings.TrimRight(res.Result, "\n") + "\n\n" + block
+	}
 	return res, nil
 }

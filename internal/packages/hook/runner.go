@@ -272,10 +272,15 @@ func FormatOutcome(o Outcome) string {
 
 // Contexts is the model context the passing hooks of rep gave
 // (hookSpecificOutput.additionalContext; SessionStart's plain stdout), and
-// a line for each whose JSON could not be read.
+// a line for each whose JSON could not be read. At SessionStart every
+// hook's context counts, as in the Reasonix host; at other events (a
+// PostToolUse's guidance, a UserPromptSubmit's context) only a
+// Claude-format hook's, as Claude Code gives the model, plain stdout at
+// UserPromptSubmit included. Each is cut at ContextCap.
 func (rep Report) Contexts() (contexts, problems []string) {
 	for _, o := range rep.Outcomes {
-		if o.Decision != Pass {
+		claude := o.Hook.PayloadFormat == FormatClaude
+		if o.Decision != Pass || rep.Event != SessionStart && !claude {
 			continue
 		}
 		out, err := ParseOutput(rep.Event, o.Stdout)
@@ -283,16 +288,37 @@ func (rep Report) Contexts() (contexts, problems []string) {
 			problems = append(problems, o.Hook.Label()+" — warn: "+err.Error())
 			continue
 		}
-		if out.AdditionalContext != "" {
-			contexts = append(contexts, out.AdditionalContext)
+		text := out.AdditionalContext
+		if s := strings.TrimSpace(o.Stdout); text == "" && claude && rep.Event == UserPromptSubmit && !strings.HasPrefix(s, "{") {
+			text = s
+		}
+		if text != "" {
+			contexts = append(contexts, capContext(text))
 		}
 	}
 	return contexts, problems
 }
 
+// ContextCap is how much of one hook's context reaches the model: Claude
+// Code's own threshold, past which it keeps the output in a file and
+// gives the model a preview.
+const ContextCap = 50_000
+
+func capContext(s string) string {
+	if r := []rune(s); len(r) > ContextCap {
+		return string(r[:ContextCap]) + fmt.Sprintf("\n… (%d more characters of hook output left out)", len(r)-ContextCap)
+	}
+	return s
+}
+
 // ContextBlock wraps SessionStart contexts the way the Reasonix host puts
 // them before the user's next message ("" for none).
-func ContextBlock(contexts []string) string {
+func ContextBlock(contexts []string) string { return EventContextBlock(SessionStart, contexts) }
+
+// EventContextBlock wraps the contexts hooks of e gave, for the model ("" for
+// none): before the user's message (SessionStart, UserPromptSubmit) or
+// after a tool's result (PostToolUse).
+func EventContextBlock(e Event, contexts []string) string {
 	var parts []string
 	for _, c := range contexts {
 		if c = strings.TrimSpace(c); c != "" {
@@ -302,7 +328,7 @@ func ContextBlock(contexts []string) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "<hook-context event=\"SessionStart\">\n" + strings.Join(parts, "\n\n") + "\n</hook-context>"
+	return "<hook-context event=\"" + string(e) + "\">\n" + strings.Join(parts, "\n\n") + "\n</hook-context>"
 }
 
 // Stdouts joins the trimmed stdout of every hook of rep that ran, one per

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,5 +149,39 @@ func TestSystemMessageIsTold(t *testing.T) {
 	}
 	if len(told) != 1 || !strings.HasSuffix(told[0], "warn.sh: console.log left in src/a.js") {
 		t.Fatalf("told %q", told)
+	}
+}
+
+// Contexts takes what Claude Code gives the model: at SessionStart every
+// hook's context, elsewhere a Claude-format hook's (its additionalContext,
+// or at UserPromptSubmit its plain stdout); a Reasonix-format hook's JSON
+// at PostToolUse is not context (the real host's contract). Each is cut at
+// ContextCap.
+func TestContextsByEventAndFormat(t *testing.T) {
+	long := strings.Repeat("x", hook.ContextCap+10)
+	claude := hook.Resolved{PayloadFormat: hook.FormatClaude}
+	cases := []struct {
+		event  hook.Event
+		h      hook.Resolved
+		stdout string
+		want   []string
+	}{
+		{hook.UserPromptSubmit, claude, "plain words\n", []string{"plain words"}},
+		{hook.UserPromptSubmit, hook.Resolved{}, "plain words\n", nil},
+		{hook.PostToolUse, claude, `{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"warn"}}`, []string{"warn"}},
+		{hook.PostToolUse, hook.Resolved{}, `{"hookSpecificOutput":{"additionalContext":"warn"}}`, nil},
+		{hook.PostToolUse, claude, "plain words", nil},
+		{hook.SessionStart, hook.Resolved{}, "plain words", []string{"plain words"}},
+		{hook.SessionStart, claude, long, []string{long[:hook.ContextCap] + "\n… (10 more characters of hook output left out)"}},
+	}
+	for _, tc := range cases {
+		rep := hook.Report{Event: tc.event, Outcomes: []hook.Outcome{{Hook: tc.h, Decision: hook.Pass, Stdout: tc.stdout}}}
+		got, problems := rep.Contexts()
+		if !slices.Equal(got, tc.want) || problems != nil {
+			t.Errorf("%s %q (format %q): %q %q, want %q", tc.event, tc.stdout[:min(len(tc.stdout), 40)], tc.h.PayloadFormat, got, problems, tc.want)
+		}
+	}
+	if b := hook.EventContextBlock(hook.PostToolUse, []string{" a ", "", "b"}); b != "<hook-context event=\"PostToolUse\">\na\n\nb\n</hook-context>" {
+		t.Errorf("block %q", b)
 	}
 }

@@ -1,0 +1,79 @@
+package agent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+)
+
+// claudeHooksPackage is a Claude package whose hooks are the given sh
+// scripts (event -> script body), as the loader gives Claude hooks.
+func claudeHooksPackage(t *testing.T, scripts map[string]string) plugin.Package {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("sh scripts")
+	}
+	root := filepath.Join(t.TempDir(), "guidance")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hooks := map[string][]plugin.Hook{}
+	for event, body := range scripts {
+		name := strings.ToLower(event) + ".sh"
+		if err := os.WriteFile(filepath.Join(root, name), []byte("cat >/dev/null\n"+body+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		hooks[event] = []plugin.Hook{{Command: `sh "${CLAUDE_PLUGIN_ROOT}/` + name + `"`, ShellCommand: true,
+			PayloadFormat: "claude", Cwd: "."}}
+	}
+	return plugin.Package{Name: "guidance", Version: "1.0.0", Root: root, Kind: plugin.PackageClaude, Hooks: hooks}
+}
+
+// What Claude-format hooks give the model reaches it as Claude Code gives
+// it: SessionStart's answer after its async request (security-guidance's
+// shape) and UserPromptSubmit's plain stdout go before the message, a
+// PostToolUse additionalContext (security-guidance's warning on an edit)
+// follows the tool's result. Each goes once.
+func TestClaudeHookContextsReachTheModel(t *testing.T) {
+	t.Parallel()
+	fe := &recorder{approve: agent.ApproveOnce}
+	_, c := openWithPackages(t, fe, claudeHooksPackage(t, map[string]string{
+		"SessionStart": `echo '{"async": true, "asyncTimeout": 180000}'; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SDK ready"}}'`,
+		"UserPromptSubmit": `pwd -P`,
+		"PostToolUse":      `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"SECURITY: eval() on input"}}'`,
+	}))
+	ctx := context.Background()
+	if err := c.Send(ctx, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	ws, _ := filepath.EvalSymlinks(c.Session().WorkspaceRoot)
+	want := "Echo: <hook-context event=\"SessionStart\">\nSDK ready\n</hook-context>\n\n" +
+		"<hook-context event=\"UserPromptSubmit\">\n" + ws + "\n</hook-context>\n\nhello"
+	if got := fe.text(agent.EventText); got != want {
+		t.Fatalf("reply %q\nwant %q", got, want)
+	}
+	fe.mu.Lock()
+	fe.events = nil
+	fe.mu.Unlock()
+	if err := c.Send(ctx, `call run_command {"command":"echo done"}`); err != nil {
+		t.Fatal(err)
+	}
+	tm := toolMessages(c)
+	if got := tm[len(tm)-1].Content; got != "done\n\n<hook-context event=\"PostToolUse\">\nSECURITY: eval() on input\n</hook-context>" {
+		t.Fatalf("the tool result the model reads: %q", got)
+	}
+	if reply := fe.text(agent.EventText); strings.Contains(reply, "SDK ready") {
+		t.Fatalf("the SessionStart context went twice: %q", reply)
+	}
+	for _, n := range fe.notices() {
+		if strings.Contains(n, "invalid JSON") {
+			t.Fatalf("notice %q", n)
+		}
+	}
+}
