@@ -44,7 +44,7 @@ func TestClaudeHookContextsReachTheModel(t *testing.T) {
 	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
 	_, c := openWithPackages(t, fe, claudeHooksPackage(t, map[string]string{
-		"SessionStart": `echo '{"async": true, "asyncTimeout": 180000}'; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SDK ready"}}'`,
+		"SessionStart":     `echo '{"async": true, "asyncTimeout": 180000}'; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SDK ready"}}'`,
 		"UserPromptSubmit": `pwd -P`,
 		"PostToolUse":      `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"SECURITY: eval() on input"}}'`,
 	}))
