@@ -416,7 +416,8 @@ func readPackage(abs string) (*sourcePackage, error) {
 	if !IsLegacy(err) {
 		return nil, err
 	}
-	v2, merr := MigrateManifest(data)
+	// The preview shows the package as its migration will write it.
+	v2, warnings, merr := MigratePackage(abs, data)
 	if merr != nil {
 		return nil, fmt.Errorf("%s: %w", file, merr)
 	}
@@ -428,5 +429,6 @@ func readPackage(abs string) (*sourcePackage, error) {
 	if pkg, err = packageFrom(abs, m); err != nil {
 		return nil, err
 	}
+	pkg.Warnings = append(pkg.Warnings, warnings...)
 	return &sourcePackage{pkg: pkg, data: data, legacy: true}, nil
 }

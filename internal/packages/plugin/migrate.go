@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
@@ -33,31 +35,48 @@ type legacyDoc struct {
 	MCPServers  map[string]json.RawMessage `json:"mcpServers"`
 }
 
-// MigrateManifest turns a legacy manifest document into a v2 one.
+// MigrateManifest turns a legacy manifest document into a v2 one, from the
+// document alone (MigratePackage also takes what the package's files add).
 func MigrateManifest(data []byte) ([]byte, error) {
+	out, _, err := migrate(data, "")
+	return out, err
+}
+
+// MigratePackage turns the legacy manifest data of the package at root
+// into a v2 document as the real host migrates one: it reads the legacy
+// package with its Claude conventions (a root CLAUDE.md as SessionStart
+// context, hooks from .claude/settings.json and hooks/hooks.json, MCP
+// servers from .mcp.json that do not start on their own) and writes them
+// all into contributes, since a v2 manifest imports nothing implicitly.
+// warnings name what of those files could not be mapped.
+func MigratePackage(root string, data []byte) (out []byte, warnings []string, err error) {
+	return migrate(data, root)
+}
+
+func migrate(data []byte, root string) ([]byte, []string, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var sniff struct {
 		APIVersion json.RawMessage `json:"apiVersion"`
 	}
 	if err := json.Unmarshal(data, &sniff); err != nil {
-		return nil, fmt.Errorf("migrate: %s: invalid JSON: %w", ManifestFile, err)
+		return nil, nil, fmt.Errorf("migrate: %s: invalid JSON: %w", ManifestFile, err)
 	}
 	if v := strings.TrimSpace(string(sniff.APIVersion)); v != "" && v != "null" {
 		if v == `"`+APIVersion+`"` {
-			return nil, fmt.Errorf("migrate: %s: already uses %s; migration only supports pre-extension manifests without apiVersion", ManifestFile, APIVersion)
+			return nil, nil, fmt.Errorf("migrate: %s: already uses %s; migration only supports pre-extension manifests without apiVersion", ManifestFile, APIVersion)
 		}
-		return nil, fmt.Errorf("migrate: only pre-extension manifests without apiVersion can be migrated (got %s)", v)
+		return nil, nil, fmt.Errorf("migrate: only pre-extension manifests without apiVersion can be migrated (got %s)", v)
 	}
 	var old legacyDoc
 	if err := json.Unmarshal(data, &old); err != nil {
-		return nil, fmt.Errorf("migrate: %s: %w", ManifestFile, err)
+		return nil, nil, fmt.Errorf("migrate: %s: %w", ManifestFile, err)
 	}
 	name := strings.TrimSpace(old.Name)
 	if name == "" {
-		return nil, errors.New("migrate: manifest name is required")
+		return nil, nil, errors.New("migrate: manifest name is required")
 	}
 	if !protocol.ValidPluginName(name) {
-		return nil, fmt.Errorf("migrate: invalid plugin name %q", name)
+		return nil, nil, fmt.Errorf("migrate: invalid plugin name %q", name)
 	}
 	version := strings.TrimSpace(old.Version)
 	if version == "" {
@@ -80,7 +99,7 @@ func MigrateManifest(data []byte) ([]byte, error) {
 	for key, raw := range map[string]json.RawMessage{"skills": old.Skills, "commands": old.Commands} {
 		ps, err := parseLenientPathList(raw, key)
 		if err != nil {
-			return nil, fmt.Errorf("migrate: %w", err)
+			return nil, nil, fmt.Errorf("migrate: %w", err)
 		}
 		if len(ps) > 0 {
 			doc.Contributes[key] = ps
@@ -94,6 +113,29 @@ func MigrateManifest(data []byte) ([]byte, error) {
 			}
 		}
 	}
+	var warnings []string
+	servers := map[string]mcpspec.Server{}
+	if root != "" {
+		extra, w, err := legacySidecars(root, name)
+		if err != nil {
+			return nil, nil, fmt.Errorf("migrate: %w", err)
+		}
+		warnings = w
+		for _, event := range slices.Sorted(maps.Keys(extra.Hooks)) {
+			for _, h := range extra.Hooks[event] {
+				if !slices.ContainsFunc(hooks[event], func(x Hook) bool { return hookEqual(x, h) }) {
+					hooks[event] = append(hooks[event], h)
+				}
+			}
+		}
+		for _, id := range slices.Sorted(maps.Keys(extra.MCPServers)) {
+			if _, dup := old.MCPServers[id]; dup {
+				warnings = append(warnings, fmt.Sprintf("%s: MCP server %q maps to duplicate internal name %q", claudeMCPFile, id, id))
+				continue
+			}
+			servers[id] = extra.MCPServers[id]
+		}
+	}
 	if len(hooks) > 0 {
 		doc.Contributes["hooks"] = hooks
 	}
@@ -101,14 +143,15 @@ func MigrateManifest(data []byte) ([]byte, error) {
 		// Read leniently, as the real host's legacy reader does: a member
 		// the server shape does not know is dropped, never an error of the
 		// migrated v2 document.
-		servers := map[string]mcpspec.Server{}
 		for name, raw := range old.MCPServers {
 			var s mcpspec.Server
 			if err := json.Unmarshal(raw, &s); err != nil {
-				return nil, fmt.Errorf("migrate: mcpServers.%s: %w", name, err)
+				return nil, nil, fmt.Errorf("migrate: mcpServers.%s: %w", name, err)
 			}
 			servers[name] = s
 		}
+	}
+	if len(servers) > 0 {
 		doc.Contributes["mcpServers"] = servers
 	}
 	if len(doc.Contributes) == 0 {
@@ -116,13 +159,13 @@ func MigrateManifest(data []byte) ([]byte, error) {
 	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	out = append(out, '\n')
 	if _, err := ParseManifest(out); err != nil {
-		return nil, fmt.Errorf("migrate: the migrated manifest is not valid: %w", err)
+		return nil, nil, fmt.Errorf("migrate: the migrated manifest is not valid: %w", err)
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // MigrateLegacy rewrites root's legacy reasonix-plugin.json to v2, keeping
@@ -133,7 +176,7 @@ func MigrateLegacy(root string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := MigrateManifest(old)
+	data, _, err := MigratePackage(root, old)
 	if err != nil {
 		return nil, err
 	}
@@ -144,4 +187,23 @@ func MigrateLegacy(root string) ([]byte, error) {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	return data, nil
+}
+
+// legacySidecars is what a legacy package's files add to its manifest, as
+// the real host's legacy reader maps them: the Claude hook files, .mcp.json
+// and a root CLAUDE.md read as SessionStart context.
+func legacySidecars(root, name string) (*relPaths, []string, error) {
+	pfs, err := OpenPackageFS(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer pfs.Close()
+	rel := &relPaths{}
+	claudeInstructions(pfs, name, rel)
+	var warnings []string
+	for _, f := range claudeHookFiles {
+		warnings = append(warnings, claudeHooks(pfs, f, rel)...)
+	}
+	warnings = append(warnings, claudeMCP(pfs, rel)...)
+	return rel, warnings, nil
 }

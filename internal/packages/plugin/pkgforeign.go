@@ -94,6 +94,9 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 			rel.Hooks = map[string][]Hook{"SessionStart": {{Command: start, Cwd: root,
 				Description: "Codex-compatible session start hook from " + meta.Name}}}
 		}
+		// Not for a Claude package: Claude Code does not read a plugin's
+		// own CLAUDE.md as context, and neither does the real host.
+		claudeInstructions(pfs, meta.Name, rel)
 	}
 	for _, f := range claudeHookFiles {
 		warnings = append(warnings, claudeHooks(pfs, f, rel)...)
@@ -103,6 +106,25 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 		meta.Version = "0.0.0"
 	}
 	return rel, meta, warnings, validateRel(rel)
+}
+
+// claudeInstructionsFile is a package's root instructions file.
+const claudeInstructionsFile = "CLAUDE.md"
+
+// claudeInstructions adds, when the package root holds a regular CLAUDE.md,
+// the SessionStart hook that gives it to the chat as context (the real
+// host's rule for Codex packages and migrated legacy ones); the hook runner
+// reads it inside the package.
+func claudeInstructions(pfs *PackageFS, name string, out *relPaths) {
+	fi, err := pfs.Lstat(claudeInstructionsFile)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	if out.Hooks == nil {
+		out.Hooks = map[string][]Hook{}
+	}
+	out.Hooks["SessionStart"] = append(out.Hooks["SessionStart"], Hook{ContextFile: claudeInstructionsFile, Cwd: ".",
+		Description: "Plugin CLAUDE.md startup context from " + name})
 }
 
 func trimBOM(b []byte) []byte { return []byte(strings.TrimPrefix(string(b), "\xef\xbb\xbf")) }
