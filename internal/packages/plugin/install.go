@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -210,6 +211,12 @@ func (p *InstallPlan) render() string {
 		fmt.Fprintf(&b, "Replaces: %s %s (%s)\n", e.Name, redact.String(e.Version), how)
 	}
 	for _, w := range p.Warnings {
+		// What the loader could not map is the compatibility report's
+		// (compat.Check reads Package.Warnings, and the core's preview
+		// ends with that report): listed here too, it would say it twice.
+		if slices.Contains(p.Package.Warnings, w) {
+			continue
+		}
 		fmt.Fprintf(&b, "Warning: %s\n", redact.String(w))
 	}
 	if p.Manifest != nil {
