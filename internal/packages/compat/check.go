@@ -26,10 +26,10 @@ func Check(p plugin.Package) Report {
 		for _, f := range claudeHookFiles {
 			c.hookFile(f)
 		}
-		c.mcpStart()
 	} else {
 		c.nativeHooks()
 	}
+	c.mcpStart()
 	c.tools()
 	c.texts()
 	return c.report()

@@ -277,3 +277,31 @@ func BenchmarkCheck(b *testing.B) {
 		})
 	}
 }
+
+// A legacy native package migrates as the real host migrates it: its
+// .mcp.json servers (imported, not started) and hooks/hooks.json hooks are
+// written into the v2 manifest, and the report judges them there.
+func TestCheckMigratedLegacy(t *testing.T) {
+	dir := writePackage(t, map[string]string{
+		plugin.ManifestFile:    `{"name": "legacy-kit", "version": "0.3.0", "skills": [{"path": "skills", "description": "the skills"}]}`,
+		"skills/tidy/SKILL.md": "---\nname: tidy\ndescription: Tidies\n---\n\nTidy up.\n",
+		".mcp.json":            `{"mcpServers": {"notes": {"command": "notes-server"}}}`,
+		"hooks/hooks.json":     `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "bye.sh"}]}]}}`,
+		"bye.sh":               "#!/bin/sh\n",
+	})
+	if _, err := plugin.MigrateLegacy(dir); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	p, err := plugin.LoadPackage(dir)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	r := Check(p)
+	if r.Grade != Partial || !slices.Equal(r.Mapped, []string{FeatureSkills, FeatureHooks, FeatureMCP}) {
+		t.Errorf("grade %q, mapped %q\n%s", r.Grade, r.Mapped, r.Text())
+	}
+	checkLines(t, r, []want{
+		{FeatureMCP, ".mcp.json", `MCP server "notes" does not start with the chat`, true},
+		{FeatureHooks, plugin.ManifestFile, `Stop hook "bye.sh" cannot keep the turn going`, false},
+	})
+}

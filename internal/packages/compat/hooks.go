@@ -210,11 +210,22 @@ func selects(match, tool string) bool {
 	return err == nil && re.MatchString(tool)
 }
 
-// mcpStart notes each MCP server imported from .mcp.json: Claude Code
-// starts a plugin's servers with the plugin, the loader imports them with
-// auto_start false (as the real host does), so they wait to be started.
+// mcpStart notes each MCP server imported from a Claude-format .mcp.json
+// (a Claude or Codex package's, or a legacy one's the migration wrote into
+// the manifest): Claude Code starts a plugin's servers with the plugin,
+// the loader imports them with auto_start false (as the real host does),
+// so they wait to be started.
 func (c *checker) mcpStart() {
-	for _, name := range c.p.MCPServerNames() {
-		c.note(FeatureMCP, claudeMCPFile, fmt.Sprintf("MCP server %q does not start with the chat (imported with auto_start false): it is listed stopped until started from the MCP servers list", name))
+	var servers map[string]struct {
+		AutoStart *bool `json:"auto_start"`
+		Imported  bool  `json:"imported"`
+	}
+	if json.Unmarshal(c.p.MCPServers, &servers) != nil {
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(servers)) {
+		if s := servers[name]; s.Imported && s.AutoStart != nil && !*s.AutoStart {
+			c.note(FeatureMCP, claudeMCPFile, fmt.Sprintf("MCP server %q does not start with the chat (imported with auto_start false): it is listed stopped until started from the MCP servers list", name))
+		}
 	}
 }
