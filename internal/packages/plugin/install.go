@@ -78,6 +78,13 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		return nil, errors.New("no plugin store")
 	}
 	layout := store.Layout()
+	if _, err := os.Stat(src); err != nil {
+		// A folder named another way (a file:// URL of a plain folder,
+		// with its #path=) is that folder.
+		if parsed, perr := ParseSource(src); perr == nil && !parsed.IsGit() {
+			src = parsed.Dir
+		}
+	}
 	abs, err := filepath.Abs(src)
 	if err != nil {
 		return nil, err

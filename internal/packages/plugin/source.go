@@ -18,7 +18,7 @@ import (
 //	git:github.com/owner/repo[@ref]       (git:<host>/<path>, cloned over https)
 //	https://github.com/owner/repo/tree/<ref>/<path>   (the repository at ref, the package in path)
 //	https://host/owner/repo(.git), ssh://…, git://…, git@host:owner/repo
-//	file:///path/to/repo(.git)            (a local repository, cloned)
+//	file:///path/to/repo(.git)            (a local repository, cloned; a plain folder's URL is the folder)
 //	/path/to/repo.git                     (a bare repository or a .git folder given as a path: cloned)
 //	owner/repo[@ref]                      (a GitHub repository)
 //
@@ -137,6 +137,18 @@ func ParseSource(source string) (Source, error) {
 		src.treeRest = m[3]
 		ref, sub, _ := strings.Cut(m[3], "/")
 		src.Ref, src.Subdir = ref, sub
+	case strings.HasPrefix(body, "file://") && plainFolder(body):
+		// A file:// URL of a folder that is no repository is that folder.
+		dir := fileURLPath(body)
+		if hasFrag {
+			if err := src.fragment(frag); err != nil {
+				return Source{}, fmt.Errorf("install source %q: %w", s, err)
+			}
+			if src.Ref != "" {
+				return Source{}, fmt.Errorf("install source %q: %s is a folder, not a repository: it has no ref", s, dir)
+			}
+		}
+		return Source{Dir: dir}.WithSubdir(src.Subdir)
 	case hasScheme(body), strings.HasPrefix(body, "git@") && strings.Contains(body, ":"):
 		src.URL = body
 	case shorthandRE.MatchString(body):
@@ -219,6 +231,35 @@ func isGitDir(dir string) bool {
 		}
 	}
 	return true
+}
+
+// fileURLPath is the local path of a file:// URL ("" when it has none).
+func fileURLPath(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil || pu.Path == "" {
+		return ""
+	}
+	p := pu.Path
+	if len(p) > 2 && p[0] == '/' && p[2] == ':' {
+		p = p[1:] // /C:/x -> C:/x
+	}
+	return filepath.FromSlash(p)
+}
+
+// plainFolder reports whether a file:// URL names a folder that is neither
+// a repository's own folder nor a work tree (git would refuse to clone it).
+func plainFolder(u string) bool {
+	p := fileURLPath(u)
+	if p == "" {
+		return false
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(p, ".git")); err == nil {
+		return false
+	}
+	return !isGitDir(p)
 }
 
 // fileURL is the file:// URL of an absolute path (git clones a plain path

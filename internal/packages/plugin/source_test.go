@@ -271,3 +271,30 @@ func TestGitHubFormsClone(t *testing.T) {
 		})
 	}
 }
+
+// A file:// URL of a folder that is no repository is the folder (git would
+// refuse to clone it); of a repository, a clone.
+func TestFileURLOfAFolder(t *testing.T) {
+	dir := fixture(t, "marketplace")
+	src, err := ParseSource(fileURL(dir) + "#path=plugins/hookify")
+	if err != nil || src.IsGit() || src.Dir != filepath.Join(dir, "plugins", "hookify") {
+		t.Fatalf("%+v %v", src, err)
+	}
+	if _, ok := GitURL(fileURL(dir)); ok {
+		t.Fatal("a plain folder's URL was taken for a repository")
+	}
+	store, _ := newStore(t)
+	plan, err := Preview(store, fileURL(dir)+"#path=plugins/hookify", InstallOptions{})
+	if err != nil || plan.Name != "hookify" || plan.Source != filepath.Join(resolvedOrSelf(dir), "plugins", "hookify") {
+		t.Fatalf("preview of a folder's URL: %+v %v", plan, err)
+	}
+	if _, err := ParseSource(fileURL(dir) + "#ref=main"); err == nil || !strings.Contains(err.Error(), "it has no ref") {
+		t.Fatalf("a ref on a folder: %v", err)
+	}
+	work, bare, _ := twoVersionRepo(t)
+	for _, p := range []string{work, bare} {
+		if s, err := ParseSource(fileURL(p)); err != nil || !s.IsGit() {
+			t.Errorf("%s: %+v %v", p, s, err)
+		}
+	}
+}
