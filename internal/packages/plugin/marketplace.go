@@ -164,7 +164,8 @@ func (mp *MarketplacePlugin) resolve(pfs *PackageFS, root, pluginRoot string, ra
 		u = "https://github.com/" + strings.TrimSuffix(s.Repo, ".git")
 	case "url", "git", "git-subdir":
 		u = strings.TrimSpace(s.URL)
-	case "":
+	case "", "local", "path":
+		// {"source": "local", "path": "./plugins/x"}: a folder as an object.
 		if strings.TrimSpace(s.Path) != "" {
 			mp.Where = s.Path
 			mp.Dir, mp.Unsupported = localPlugin(pfs, root, pluginRoot, s.Path)

@@ -133,7 +133,7 @@ func TestMarketplaceFolderSources(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
 		MarketplaceFile: `{"name":"m","metadata":{"pluginRoot":"./plugins"},"plugins":[
-			{"name":"a","source":"a"},{"name":"b","source":"./plugins/b"},{"name":"up","source":"../x"},
+			{"name":"a","source":"a"},{"name":"b","source":{"source":"local","path":"./plugins/b"}},{"name":"up","source":"../x"},
 			{"name":"sub","source":{"source":"git-subdir","url":"https://example.com/r.git","path":"tools/p","sha":"0123456789abcdef"}}]}`,
 		"plugins/a/.claude-plugin/plugin.json": `{"name":"a"}`,
 		"plugins/b/.claude-plugin/plugin.json": `{"name":"b"}`,
