@@ -47,8 +47,9 @@ type diffView struct {
 	more     *widget.Button
 	shown    []textdiff.File
 	expanded bool
-	built    bool
-	total    int // diff lines of the files (hunk headers included)
+	own      diffBuilt  // the build when the caller keeps none (the rewind dialog)
+	cur      *diffBuilt // the build on show, at generation curGen
+	curGen   uint64
 }
 
 // newDiffView is an empty diff. toggle is called by Show full diff / Show
@@ -65,22 +66,30 @@ func newDiffView(b *uikit.Bridge, copyText func(string), toggle func()) *diffVie
 
 func (v *diffView) object() fyne.CanvasObject { return v.box }
 
-// set shows files, collapsed or not. The widgets are built again only when
-// the files or the state changed: a running card is bound at every frame.
-func (v *diffView) set(files []textdiff.File, expanded bool) {
-	if len(files) == 0 {
-		v.shown, v.built = nil, false
-		v.box.Hide()
+// diffBuilt is a diff's widgets as built for some files, collapsed or
+// not. A transcript row keeps its own (row.diff), so a card scrolled out
+// and back in, or bound again by a recycled view, is not built again: an
+// edit's diff takes milliseconds of chroma and layout to build.
+type diffBuilt struct {
+	files    []textdiff.File
+	expanded bool
+	objs     []fyne.CanvasObject
+	total    int // diff lines of the files (hunk headers included)
+	gen      uint64
+}
+
+// diffGen numbers builds (UI goroutine), so a view knows whether what it
+// shows is a slot's latest build.
+var diffGen uint64
+
+// build fills b for files, unless it holds them already.
+func (b *diffBuilt) build(files []textdiff.File, expanded bool) {
+	if b.objs != nil && b.expanded == expanded && sameFiles(files, b.files) {
 		return
 	}
-	if v.built && expanded == v.expanded && sameFiles(files, v.shown) {
-		v.box.Show()
-		return
-	}
-	v.shown, v.expanded, v.built = files, expanded, true
-	v.total = 0
+	b.files, b.expanded, b.total = files, expanded, 0
 	for _, f := range files {
-		v.total += diffLines(f)
+		b.total += diffLines(f)
 	}
 	budget := DiffCollapsed
 	if expanded {
@@ -92,19 +101,45 @@ func (v *diffView) set(files []textdiff.File, expanded bool) {
 		objs, used = appendFile(objs, f, budget)
 		budget -= used
 	}
-	if expanded && v.total > diffMaxShown {
-		objs = append(objs, diffNote(fmt.Sprintf("Showing the first %d of %d lines; Copy diff has them all.", diffMaxShown, v.total)))
+	if expanded && b.total > diffMaxShown {
+		objs = append(objs, diffNote(fmt.Sprintf("Showing the first %d of %d lines; Copy diff has them all.", diffMaxShown, b.total)))
 	}
-	v.files.Objects = objs
+	b.objs = objs
+	diffGen++
+	b.gen = diffGen
+}
+
+// set shows files, collapsed or not, built in slot (nil: the view's own).
+// The widgets are built only when the files or the state changed, and put
+// in the view only when they are not there already: a running card is
+// bound at every frame.
+func (v *diffView) set(files []textdiff.File, expanded bool, slot *diffBuilt) {
+	if len(files) == 0 {
+		v.shown, v.cur = nil, nil
+		v.files.Objects = nil // a row's widgets belong to one view at a time
+		v.box.Hide()
+		return
+	}
+	if slot == nil {
+		slot = &v.own
+	}
+	slot.build(files, expanded)
+	v.shown, v.expanded = slot.files, expanded
+	if v.cur == slot && v.curGen == slot.gen {
+		v.box.Show()
+		return
+	}
+	v.cur, v.curGen = slot, slot.gen
+	v.files.Objects = slot.objs
 	v.files.Refresh()
 	switch {
-	case v.total <= DiffCollapsed:
+	case slot.total <= DiffCollapsed:
 		v.more.Hide()
 	case expanded:
 		v.more.SetText("Show less")
 		v.more.Show()
 	default:
-		v.more.SetText(fmt.Sprintf("Show full diff (%d lines)", v.total))
+		v.more.SetText(fmt.Sprintf("Show full diff (%d lines)", slot.total))
 		v.more.Show()
 	}
 	v.box.Show()

@@ -16,8 +16,8 @@ func benchDiffView(b *testing.B, expanded bool) {
 	files := bigChange(1000) // 2,000 changed lines of Go
 	v := newDiffView(nil, func(string) {}, func() {})
 	for b.Loop() {
-		v.built = false
-		v.set(files, expanded)
+		v.own = diffBuilt{}
+		v.set(files, expanded, nil)
 		v.box.MinSize()
 	}
 }

@@ -102,7 +102,7 @@ func TestDiffLinesAreColouredAndNumbered(t *testing.T) {
 	v := newDiffView(nil, func(string) {}, func() {})
 	noEOL := textdiff.Compute("end.txt", "end.txt", "x\ny", "x\nz", textdiff.Options{})
 	v.set([]textdiff.File{f, {NewPath: "new.txt", Added: 1, Hunks: textdiff.Compute("", "new.txt", "", "x\n", textdiff.Options{}).Hunks},
-		{OldPath: "a.bin", NewPath: "b.bin", Binary: true}, noEOL}, false)
+		{OldPath: "a.bin", NewPath: "b.bin", Binary: true}, noEOL}, false, nil)
 	shown := diffShown(v)
 	for _, want := range []string{"3   - func a() {}", "  3 + func b() {}", "new.txt  (new file)", "a.bin → b.bin", "Binary file",
 		"- y  (no newline at end of file)", "+ z  (no newline at end of file)"} {
@@ -238,5 +238,29 @@ func TestOutputTailIsBounded(t *testing.T) {
 	got := outputTail(long, maxOutputLines)
 	if len(got) > maxOutputBytes+len("…") || !strings.HasPrefix(got, "…é") || !utf8.ValidString(got) {
 		t.Errorf("tail of one long line: %d bytes, starts %q", len(got), got[:8])
+	}
+}
+
+// A row keeps its diff's widgets: a card bound again (scrolled back into
+// view, or by a recycled view) shows them without building them again.
+func TestDiffWidgetsAreBuiltOncePerRow(t *testing.T) {
+	test.NewTempApp(t)
+	files := bigChange(10)
+	var slot diffBuilt
+	a := newDiffView(nil, func(string) {}, func() {})
+	a.set(files, false, &slot)
+	gen, first := slot.gen, slot.objs[0]
+	a.set(nil, false, nil) // the view shows another row, without a diff
+	b := newDiffView(nil, func(string) {}, func() {})
+	b.set(files, false, &slot)
+	if slot.gen != gen || b.files.Objects[0] != first {
+		t.Error("binding the row again built its diff again")
+	}
+	if len(a.files.Objects) != 0 {
+		t.Error("the first view still holds the row's widgets")
+	}
+	b.set(files, true, &slot)
+	if slot.gen == gen || !strings.Contains(diffShown(b), "var b9 = 9") {
+		t.Error("expanding did not build the whole diff")
 	}
 }

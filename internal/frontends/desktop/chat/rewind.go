@@ -98,7 +98,7 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 	v.drops, v.conflict, v.notes = label(widget.MediumImportance), label(widget.WarningImportance), label(widget.LowImportance)
 	v.diff = newDiffView(b, copyText, func() {
 		v.expanded = !v.expanded
-		v.diff.set(v.plan.Files, v.expanded)
+		v.diff.set(v.plan.Files, v.expanded, nil)
 	})
 	v.both = widget.NewButton("Code and conversation", func() { v.pick(agent.RewindBoth) })
 	v.both.Importance = widget.HighImportance
@@ -168,7 +168,7 @@ func (v *RewindDialog) showPlan(p agent.RewindPlan) {
 	v.drops.Show()
 	setOptional(v.conflict, conflictText(p.Conflicts))
 	setOptional(v.notes, visibleLines(p.Untracked))
-	v.diff.set(p.Files, v.expanded)
+	v.diff.set(p.Files, v.expanded, nil)
 	v.trace(fmt.Sprintf("rewind plan %d", len(p.Files)))
 	v.both.Enable()
 	v.conv.Enable()

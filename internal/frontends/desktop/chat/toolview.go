@@ -151,7 +151,7 @@ func (v *toolView) bind(r *row) {
 			diff = v.current.req.Diff
 		}
 	}
-	v.diff.set(diff, r.ui.showDiff)
+	v.diff.set(diff, r.ui.showDiff, &r.diff)
 	uikit.SetShown(v.ask, v.current != nil)
 }
 

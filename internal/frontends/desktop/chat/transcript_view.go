@@ -44,6 +44,7 @@ type row struct {
 	rev       uint64 // bumped when anything shown changes (snapshot or state)
 	text      *markdown.Doc
 	reasoning *markdown.Doc
+	diff      diffBuilt // a tool card's diff widgets (diffview.go)
 	ui        rowUI
 }
 
