@@ -113,6 +113,26 @@ func TestM1BareRepositoryPathIsCloned(t *testing.T) {
 	out := h.ok("plugin", "install", "--yes", bare)
 	wantAll(t, "install", out, "From: file://"+filepath.ToSlash(bare)+" at ", "Installed legacy-skills")
 	wantAll(t, "show", h.ok("plugin", "show", "legacy-skills"), "Source:      file://"+filepath.ToSlash(bare), "Contributes skills: hello")
+
+	// The recorded file:// URL brings the next version.
+	manifest := filepath.Join(work, "reasonix-plugin.json")
+	data, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(data), `"0.2.0"`, `"0.3.0"`, 1)), 0o644)
+	m1Git(t, work, "commit", "-qam", "0.3.0")
+	m1Git(t, work, "push", "-q", bare, "HEAD:main")
+	h.ok("plugin", "update", "--yes", "legacy-skills")
+	wantAll(t, "show after update", h.ok("plugin", "show", "legacy-skills"), "Version:     0.3.0")
+}
+
+// A file:// URL of a plain folder (no repository) was handed to git clone,
+// which refuses it; it is that folder, #path= a subfolder of it.
+func TestM1FileURLOfAFolder(t *testing.T) {
+	h := newHost(t)
+	root := packageFixture(t, "marketplace")
+	u := "file://" + filepath.ToSlash(root) + "#path=plugins/security-guidance"
+	out := h.ok("plugin", "install", "--yes", u)
+	wantAll(t, "install", out, "Installed security-guidance")
+	wantAll(t, "show", h.ok("plugin", "show", "security-guidance"), "Source:      "+filepath.Join(root, "plugins", "security-guidance"))
 }
 
 // A legacy manifest whose skills are objects with a description (as
