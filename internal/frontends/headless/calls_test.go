@@ -180,3 +180,14 @@ func TestTodoList(t *testing.T) {
 		t.Fatalf("JSON:\n%s", stdout)
 	}
 }
+
+// A move that changes nothing inside the file says so: its unified diff
+// alone is two names.
+func TestMoveDiffSaysTheContentIsUnchanged(t *testing.T) {
+	files := []textdiff.File{textdiff.Compute("from.txt", "to/dest.txt", "same\n", "same\n", textdiff.Options{})}
+	got := diffText(files, false)
+	want := "    --- a/from.txt\n    +++ b/to/dest.txt\n    (moved; the content is unchanged)\n"
+	if got != want {
+		t.Fatalf("printed\n%q\nwant\n%q", got, want)
+	}
+}

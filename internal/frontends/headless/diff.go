@@ -29,9 +29,14 @@ func diffText(files []textdiff.File, color bool) string {
 	if len(files) == 0 {
 		return ""
 	}
-	lines := strings.Split(strings.TrimRight(textdiff.Unified(files), "\n"), "\n")
-	if len(lines) == 1 && lines[0] == "" {
-		return ""
+	var lines []string
+	for _, f := range files {
+		lines = append(lines, strings.Split(strings.TrimRight(f.Unified(), "\n"), "\n")...)
+		if f.OldPath != "" && f.NewPath != "" && f.OldPath != f.NewPath && len(f.Hunks) == 0 && !f.Binary {
+			// A unified diff of a pure move is its two names: say what
+			// they mean.
+			lines = append(lines, "(moved; the content is unchanged)")
+		}
 	}
 	more := 0
 	if len(lines) > diffShown {
