@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -163,5 +164,51 @@ func TestHeadlessRewindOfThreeEdits(t *testing.T) {
 	}
 	if len(s.Messages) != 0 {
 		t.Fatalf("the conversation was not rewound: %d messages left, first %+v", len(s.Messages), s.Messages[0])
+	}
+}
+
+// A Claude Code plugin's PreToolUse hook (matcher "Edit|Write|MultiEdit")
+// sees our file tools as Claude names them, with Claude's arguments
+// (file_path, absolute), and its exit 2 blocks the change; a tool its
+// matcher does not name never reaches it.
+func TestHeadlessClaudeHookSeesClaudeNames(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	h.installPackage("claude-guard")
+	h.writeFile("protected.txt", []byte("keep\n"))
+	h.writeFile("ok.txt", []byte("a\n"))
+	r := h.toolChat("o\n", "edit_file", map[string]any{"path": "protected.txt", "old_string": "keep", "new_string": "gone"})
+	saw(t, r, "blocked", "claude-guard: protected files stay as they are")
+	h.fileIs(t, "protected.txt", []byte("keep\n"), r)
+	r = h.toolChat("o\n", "edit_file", map[string]any{"path": "ok.txt", "old_string": "a", "new_string": "b"})
+	h.fileIs(t, "ok.txt", []byte("b\n"), r)
+	r = h.toolChat("o\n", "write_file", map[string]any{"path": "new.txt", "content": "n\n"})
+	h.fileIs(t, "new.txt", []byte("n\n"), r)
+	h.toolChat("", "read_file", map[string]any{"path": "ok.txt"})
+
+	b, err := os.ReadFile(filepath.Join(h.workdir, "claude-hook.log"))
+	if err != nil {
+		t.Fatalf("the hook never ran: %v", err)
+	}
+	type payload struct {
+		Event     string         `json:"hook_event_name"`
+		ToolName  string         `json:"tool_name"`
+		ToolInput map[string]any `json:"tool_input"`
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var p payload
+		if err := json.Unmarshal([]byte(line), &p); err != nil {
+			t.Fatalf("a payload that is not JSON: %q", line)
+		}
+		got = append(got, fmt.Sprintf("%s %s %v", p.Event, p.ToolName, p.ToolInput["file_path"]))
+	}
+	want := []string{
+		"PreToolUse Edit " + filepath.Join(h.workdir, "protected.txt"),
+		"PreToolUse Edit " + filepath.Join(h.workdir, "ok.txt"),
+		"PreToolUse Write " + filepath.Join(h.workdir, "new.txt"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the hook saw\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
