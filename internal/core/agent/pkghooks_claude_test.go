@@ -77,3 +77,43 @@ func TestClaudeHookContextsReachTheModel(t *testing.T) {
 		}
 	}
 }
+
+// A Codex package's root CLAUDE.md is SessionStart context, put before the
+// first message as the real host puts it (the loader makes it a
+// contextFile hook); a Claude package's is not, as Claude Code ignores a
+// plugin's own CLAUDE.md.
+func TestCodexPackageClaudeMDIsSessionContext(t *testing.T) {
+	t.Parallel()
+	write := func(root, rel, body string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	codex, claude := filepath.Join(t.TempDir(), "codexy"), filepath.Join(t.TempDir(), "claudy")
+	write(codex, ".codex-plugin/plugin.json", `{"name":"codexy","version":"1.0.0","skills":"skills"}`)
+	write(codex, "skills/tidy/SKILL.md", "---\nname: tidy\ndescription: Tidy up\n---\nTidy.\n")
+	write(codex, "CLAUDE.md", "CODEX RULE: run the tests before committing\n")
+	write(claude, ".claude-plugin/plugin.json", `{"name":"claudy","version":"1.0.0"}`)
+	write(claude, "skills/neat/SKILL.md", "---\nname: neat\ndescription: Be neat\n---\nNeat.\n")
+	write(claude, "CLAUDE.md", "CLAUDE PLUGIN NOTES: not for the model\n")
+	var pkgs []plugin.Package
+	for _, root := range []string{codex, claude} {
+		p, err := plugin.LoadPackage(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	fe := &recorder{}
+	_, c := openWithPackages(t, fe, pkgs...)
+	if err := c.Send(context.Background(), "hello"); err != nil {
+		t.Fatal(err)
+	}
+	want := "Echo: <hook-context event=\"SessionStart\">\nCODEX RULE: run the tests before committing\n</hook-context>\n\nhello"
+	if got := fe.text(agent.EventText); got != want {
+		t.Fatalf("reply %q\nwant %q", got, want)
+	}
+}
