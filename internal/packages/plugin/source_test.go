@@ -72,7 +72,9 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func writeFiles(t *testing.T, root string, files map[string]string) {
+func writeFiles(t *testing.T, root string, files map[string]string) { writeFilesB(t, root, files) }
+
+func writeFilesB(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
