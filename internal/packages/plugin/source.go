@@ -17,6 +17,7 @@ import (
 //
 //	git:github.com/owner/repo[@ref]       (git:<host>/<path>, cloned over https)
 //	https://github.com/owner/repo/tree/<ref>/<path>   (the repository at ref, the package in path)
+//	https://gitlab.com/group/repo/-/tree/<ref>/<path> (the same, GitLab's way)
 //	https://host/owner/repo(.git), ssh://…, git://…, git@host:owner/repo
 //	file:///path/to/repo(.git)            (a local repository, cloned; a plain folder's URL is the folder)
 //	/path/to/repo.git                     (a bare repository or a .git folder given as a path: cloned)
@@ -90,6 +91,8 @@ var (
 	shorthandRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+?)(?:\.git)?(?:@([^@\s]+))?$`)
 	// githubTreeRE is a GitHub page URL of a folder at a ref.
 	githubTreeRE = regexp.MustCompile(`^https?://(?:www\.)?github\.com/([^/]+)/([^/]+?)(?:\.git)?/tree/(.+?)/?$`)
+	// gitlabTreeRE is a GitLab (or Gitea-like "/-/tree/") folder page.
+	gitlabTreeRE = regexp.MustCompile(`^(https?://[^/]+/.+?)/-/tree/(.+?)/?$`)
 	schemes      = []string{"https://", "http://", "ssh://", "git://", "file://"}
 )
 
@@ -149,6 +152,11 @@ func ParseSource(source string) (Source, error) {
 			}
 		}
 		return Source{Dir: dir}.WithSubdir(src.Subdir)
+	case gitlabTreeRE.MatchString(body):
+		m := gitlabTreeRE.FindStringSubmatch(body)
+		src.URL, src.treeRest = m[1], m[2]
+		ref, sub, _ := strings.Cut(m[2], "/")
+		src.Ref, src.Subdir = ref, sub
 	case hasScheme(body), strings.HasPrefix(body, "git@") && strings.Contains(body, ":"):
 		src.URL = body
 	case shorthandRE.MatchString(body):
