@@ -142,8 +142,8 @@ func cloneAt(ctx context.Context, url, ref, dir string) (string, error) {
 func resolveTreeRef(ctx context.Context, url, rest string) (ref, sub string) {
 	parts := strings.Split(rest, "/")
 	ref, sub = parts[0], strings.Join(parts[1:], "/")
-	if len(parts) == 1 {
-		return ref, sub
+	if len(parts) == 1 || len(ref) == 40 && commitRE.MatchString(ref) {
+		return ref, sub // a full commit id names no branch: no need to ask
 	}
 	out, err := gitCapped(ctx, "", 4<<20, "ls-remote", "--heads", "--tags", "--", url)
 	if err != nil {

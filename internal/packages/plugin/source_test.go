@@ -153,8 +153,9 @@ func TestCloneAtRefAndSubfolder(t *testing.T) {
 // A GitHub /tree/ URL's ref may hold '/': the repository's refs decide where
 // the ref ends and the folder begins.
 func TestTreeRefResolvedByTheRepositorysRefs(t *testing.T) {
-	_, bare, _ := twoVersionRepo(t)
+	_, bare, v1 := twoVersionRepo(t)
 	for _, tc := range []struct{ rest, ref, sub string }{
+		{v1 + "/plugins/one", v1, "plugins/one"}, // a pinned commit, as market entries write it
 		{"feature/x/plugins/one", "feature/x", "plugins/one"},
 		{"main/plugins/one", "main", "plugins/one"},
 		{"v1/plugins", "v1", "plugins"},
