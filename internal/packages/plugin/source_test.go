@@ -234,7 +234,7 @@ func githubMirror(t *testing.T) string {
 // The GitHub forms of the guide and of READMEs, each cloned as written and
 // each recorded so that cloning the record again gives the same folder.
 func TestGitHubFormsClone(t *testing.T) {
-	_, bare, _ := twoVersionRepo(t)
+	_, bare, v1 := twoVersionRepo(t)
 	mirror := githubMirror(t)
 	if err := os.MkdirAll(filepath.Join(mirror, "acme"), 0o755); err != nil {
 		t.Fatal(err)
@@ -247,6 +247,7 @@ func TestGitHubFormsClone(t *testing.T) {
 		{"https://github.com/acme/plugins/tree/main/plugins/one", "2.0.0", "one"},
 		{"https://github.com/acme/plugins/tree/feature/x/plugins/one", "1.0.0", "one"},
 		{"https://github.com/acme/plugins/tree/v1/plugins/one/", "1.0.0", "one"},
+		{"https://github.com/acme/plugins/tree/" + v1 + "/plugins/one", "1.0.0", "one"},
 		{"git:github.com/acme/plugins@v1#path=plugins/one", "1.0.0", "one"},
 		{"acme/plugins@v1#path=plugins/one", "1.0.0", "one"},
 		{"git:github.com/acme/plugins", "", "src"},
