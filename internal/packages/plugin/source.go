@@ -125,6 +125,10 @@ func ParseSource(source string) (Source, error) {
 			src.URL = rest
 			break
 		}
+		if filepath.IsAbs(rest) {
+			src.URL = fileURL(rest) // git:/path/to/repo, a local repository
+			break
+		}
 		// git:<host>/<owner>/<repo>[@ref], the guide's form: over https.
 		repo, ref := rest, ""
 		if i := strings.LastIndex(rest, "@"); i > strings.LastIndex(rest, "/") {

@@ -19,6 +19,7 @@ func TestParseSource(t *testing.T) {
 		{in: "git:github.com/obra/superpowers", spec: "git:github.com/obra/superpowers", url: "https://github.com/obra/superpowers"},
 		{in: "git:github.com/obra/superpowers@v1.2", spec: "git:github.com/obra/superpowers@v1.2", url: "https://github.com/obra/superpowers", ref: "v1.2"},
 		{in: "git:gitlab.example.com/group/sub/repo@main", spec: "git:gitlab.example.com/group/sub/repo@main", url: "https://gitlab.example.com/group/sub/repo", ref: "main"},
+		{in: "git:/srv/repos/r.git", spec: "git:/srv/repos/r.git", url: "file:///srv/repos/r.git"},
 		{in: "git:https://example.com/r.git", spec: "git:https://example.com/r.git", url: "https://example.com/r.git"},
 		// A GitHub folder page: handed to git clone unchanged before.
 		{in: "https://github.com/anthropics/claude-code/tree/main/plugins/hookify", spec: "https://github.com/anthropics/claude-code/tree/main/plugins/hookify",
