@@ -16,7 +16,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm e2e-edit fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -26,7 +26,8 @@ run: deps build examples
 ## generated-file drift, the trust decoders' fuzz targets (fuzz-check), the real app started under Xvfb (screenshot and logs in ci-logs/) and
 ## driven end to end with xdotool (type, send, approve, answer a prompt, check the session; then
 ## page a long chat, a key set in Settings, a paste, a copy, an attachment: xvfb-e2e-input.sh),
-## chats switched back and forth (xvfb-switch-check.sh);
+## chats switched back and forth (xvfb-switch-check.sh); three edits approved on their diffs and then
+## rewound (xvfb-e2e-edit.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -35,6 +36,7 @@ test: deps mcp-servers lint check-generated
 	bash scripts/xvfb-start-test.sh
 	bash scripts/xvfb-e2e.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-switch-check.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-edit.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -54,6 +56,11 @@ fuzz-check:
 		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) ./$${t%%:*} || exit 1; \
 	done
+
+## e2e-edit: three edit_file calls approved on their diffs, then Rewind to here in the real window
+## under Xvfb (screenshots ci-logs/e2e-edit-*.png)
+e2e-edit: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-edit.sh
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:
