@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
 	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
@@ -34,9 +35,14 @@ type rawHooks struct {
 			Async       bool      `json:"async"`
 			AsyncRewake bool      `json:"asyncRewake"`
 			If          string    `json:"if"`
+			Timeout     int       `json:"timeout"`
 		} `json:"hooks"`
 	} `json:"hooks"`
 }
+
+// claudeHookTimeout is how long Claude Code waits for a command hook that
+// sets no timeout (its hooks reference: 600 s).
+const claudeHookTimeout = 600 * time.Second
 
 // toolEvents are the events whose matcher is read against a tool name;
 // the others fire whatever the matcher says.
@@ -67,6 +73,7 @@ func (c *checker) hookFile(rel string) {
 		return
 	}
 	var gaps inputGaps
+	untimed, untimedEvents := 0, []string(nil)
 	for _, event := range slices.Sorted(maps.Keys(doc.Hooks)) {
 		if _, loaded := c.p.Hooks[event]; !loaded {
 			continue // an event the loader refused, named in its warnings
@@ -94,11 +101,25 @@ func (c *checker) hookFile(rel string) {
 					}
 					c.add(FeatureHooks, rel, fmt.Sprintf(`%s uses "asyncRewake", which this host does not support: %s`, what, how))
 				}
+				if h.Timeout <= 0 {
+					untimed++
+					if !slices.Contains(untimedEvents, event) {
+						untimedEvents = append(untimedEvents, event)
+					}
+				}
 				c.claudeHook(rel, event, h.Command, match, &gaps)
 			}
 		}
 	}
 	c.gaps(rel, gaps)
+	if untimed > 0 {
+		var after []string
+		for _, e := range untimedEvents {
+			after = append(after, fmt.Sprintf("%s %d s", e, int(hook.DefaultTimeout(hook.Event(e)).Seconds())))
+		}
+		c.note(FeatureHooks, rel, fmt.Sprintf("%s set no timeout, so this host's apply (%s) where Claude Code waits up to %d s for a command hook",
+			count(untimed, "hook"), strings.Join(after, ", "), int(claudeHookTimeout.Seconds())))
+	}
 }
 
 // nativeHooks checks the Claude-format hooks a reasonix-plugin.json
