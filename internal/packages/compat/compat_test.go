@@ -87,7 +87,7 @@ var kitchenSinkWant = []want{
 	{FeatureHooks, "hooks/hooks.json", `"test.sh" uses "asyncRewake", which this host does not support: it runs in the background`, false},
 	{FeatureHooks, "hooks/hooks.json", `SubagentStop hook "check.sh" cannot keep the turn going`, false},
 	{FeatureHooks, "hooks/hooks.json", `SessionStart hook "check.sh" has matcher "compact", which this host reads only for tool events: it fires every time SessionStart fires`, false},
-	{FeatureHooks, "hooks/hooks.json", "9 hooks set no timeout, so this host's apply (PostToolUse 30 s, PreToolUse 5 s, SessionStart 30 s, SubagentStop 30 s) where Claude Code waits up to 600 s for a command hook", true},
+	{FeatureHooks, "hooks/hooks.json", "9 hooks set no timeout, so this host's own timeouts apply (PostToolUse 30 s, PreToolUse 5 s, SessionStart 30 s, SubagentStop 30 s) where Claude Code waits up to 600 s for a command hook", true},
 	{FeatureSkills, "skills/deploy/SKILL.md", "disable-model-invocation", false},
 	{FeatureSkills, "skills/deploy/SKILL.md", `has "paths"`, false},
 	{FeatureSkills, "skills/deploy/SKILL.md", `declares "hooks" in its frontmatter`, false},
@@ -117,7 +117,7 @@ func TestCheck(t *testing.T) {
 		// Its hooks set no timeout: a note, the grade stays full.
 		{name: "security-guidance", dir: "testdata/security-guidance", grade: Full,
 			mapped: []string{FeatureHooks}, lines: []want{
-				{FeatureHooks, "hooks/hooks.json", "2 hooks set no timeout, so this host's apply (PreToolUse 5 s, SessionStart 30 s) where Claude Code waits up to 600 s", true},
+				{FeatureHooks, "hooks/hooks.json", "2 hooks set no timeout, so this host's own timeouts apply (PreToolUse 5 s, SessionStart 30 s) where Claude Code waits up to 600 s", true},
 			}},
 		{name: "commit-commands", dir: "testdata/commit-commands", grade: Partial,
 			mapped: []string{FeatureCommands},

@@ -117,7 +117,7 @@ func (c *checker) hookFile(rel string) {
 		for _, e := range untimedEvents {
 			after = append(after, fmt.Sprintf("%s %d s", e, int(hook.DefaultTimeout(hook.Event(e)).Seconds())))
 		}
-		c.note(FeatureHooks, rel, fmt.Sprintf("%s set no timeout, so this host's apply (%s) where Claude Code waits up to %d s for a command hook",
+		c.note(FeatureHooks, rel, fmt.Sprintf("%s set no timeout, so this host's own timeouts apply (%s) where Claude Code waits up to %d s for a command hook",
 			count(untimed, "hook"), strings.Join(after, ", "), int(claudeHookTimeout.Seconds())))
 	}
 }
