@@ -148,12 +148,14 @@ func TestCheck(t *testing.T) {
 			{FeatureHooks, "hooks/hooks.json", `has PreToolUse, Stop at the top level, not under "hooks"`, false},
 		}},
 		{name: "codex", grade: Partial, mapped: []string{FeatureSkills}, files: map[string]string{
-			".codex-plugin/plugin.json": `{"name": "codex-kit", "skills": "./skills/", "apps": "./.app.json"}`,
+			".codex-plugin/plugin.json": `{"name": "codex-kit", "skills": "./skills/", "apps": "./.app.json", "agents": "./agents/"}`,
+			"agents/helper.md":          "---\nname: helper\ndescription: Helps\n---\n\nHelp.\n",
 			".app.json":                 `{"apps": {}}`,
 			"skills/plan/SKILL.md":      "---\nname: plan\ndescription: Plans\n---\n\nPlan the work.\n",
 		}, lines: []want{
 			{FeaturePackage, ".app.json", "its app connectors are not read", false},
 			{FeaturePackage, ".codex-plugin/plugin.json", `"apps" (.app.json) is not read`, false},
+			{FeatureAgents, ".codex-plugin/plugin.json", `"agents" (agents) is not read: this host reads no agents from a Codex package`, false},
 		}},
 		// A native package's Claude-format hooks are judged as a Claude
 		// file's; the loader's refusals name the manifest.

@@ -56,6 +56,10 @@ func (c *checker) manifestFields() {
 		if !ok || string(raw) == "null" {
 			continue
 		}
+		if k.key == "agents" && c.p.Kind == plugin.PackageCodex {
+			// The loader reads agents/ for a Claude package only.
+			k.reads, k.lost = nil, "this host reads no agents from a Codex package"
+		}
 		paths, isPaths := pathList(raw)
 		if isPaths && onlyReads(paths, k.reads) {
 			continue
