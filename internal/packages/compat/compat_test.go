@@ -59,7 +59,7 @@ var kitchenSink = map[string]string{
 	"idle.sh":     "#!/bin/sh\n",
 	"styles/x.md": "# a style\n",
 	"skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploys the app\ndisable-model-invocation: true\npaths: \"src/**\"\nhooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n---\n\n" +
-		"Run `node ${CLAUDE_PLUGIN_ROOT}/scripts/deploy.mjs` from ${CLAUDE_SKILL_DIR}.\n\n```!\ngit status\n```\n",
+		"Run `node ${CLAUDE_PLUGIN_ROOT}/scripts/deploy.mjs $ARGUMENTS` from ${CLAUDE_SKILL_DIR}.\n\n```!\ngit status\n```\n",
 	"commands/first.md":  "---\ndescription: Works on the first argument\n---\n\nLook at $ARGUMENTS[0] only.\n",
 	"agents/reviewer.md": "---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, WebSearch\ndisallowedTools: Write, Edit\nmcpServers:\n  - github\n---\n\nReview with $CLAUDE_PLUGIN_ROOT/checklist.md.\n",
 }
@@ -89,6 +89,7 @@ var kitchenSinkWant = []want{
 	{FeatureHooks, "hooks/hooks.json", `SessionStart hook "check.sh" has matcher "compact", which this host reads only for tool events: it fires every time SessionStart fires`, false},
 	{FeatureHooks, "hooks/hooks.json", "9 hooks set no timeout, so this host's own timeouts apply (PostToolUse 30 s, PreToolUse 5 s, SessionStart 30 s, SubagentStop 30 s) where Claude Code waits up to 600 s for a command hook", true},
 	{FeatureSkills, "skills/deploy/SKILL.md", "disable-model-invocation", false},
+	{FeatureSkills, "skills/deploy/SKILL.md", `uses $ARGUMENTS, which this host does not substitute in a skill`, true},
 	{FeatureSkills, "skills/deploy/SKILL.md", `has "paths"`, false},
 	{FeatureSkills, "skills/deploy/SKILL.md", `declares "hooks" in its frontmatter`, false},
 	{FeatureSkills, "skills/deploy/SKILL.md", "uses ${CLAUDE_PLUGIN_ROOT}, which Claude Code replaces with the plugin's folder", false},

@@ -34,6 +34,10 @@ var (
 	bangFence  = regexp.MustCompile("(?m)^[ \t]*```!")
 )
 
+// skillArgs is Claude Code's argument substitution in a skill's text;
+// this host (as the real one) appends the arguments instead.
+var skillArgs = regexp.MustCompile(`\$ARGUMENTS(\[\d+\])?`)
+
 // indexedArgs is Claude Code's $ARGUMENTS[N]; Render here replaces the
 // $ARGUMENTS and leaves "[N]".
 var indexedArgs = regexp.MustCompile(`\$ARGUMENTS\[\d+\]`)
@@ -72,6 +76,9 @@ func (c *checker) texts() {
 			c.add(FeatureSkills, where, `has "paths", which this host does not honour: the skill is offered whatever files the task touches`)
 		}
 		c.scopedHooks(FeatureSkills, where, fm)
+		if m := skillArgs.FindString(body); m != "" {
+			c.note(FeatureSkills, where, fmt.Sprintf("uses %s, which this host does not substitute in a skill: the model reads %s as written and the arguments after the text, as \"Arguments: …\"", m, m))
+		}
 	}
 
 	cmds, _ := skill.LoadCommands(c.roots(c.p.Commands), nil)
