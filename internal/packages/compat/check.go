@@ -104,7 +104,11 @@ func (c *checker) report() Report {
 // …"), or its manifest key ("skills path …", "hooks: …").
 func (c *checker) loaderWarnings() {
 	for _, w := range c.p.Warnings {
+		w = c.relText(w)
 		if where, text, ok := strings.Cut(w, ": "); ok {
+			// A read error names its file again ("hooks/hooks.json:
+			// hooks/hooks.json: a link that leaves the package").
+			text = strings.TrimPrefix(text, where+": ")
 			switch {
 			case where == claudeMCPFile:
 				c.add(FeatureMCP, where, text)

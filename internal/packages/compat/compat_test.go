@@ -312,3 +312,49 @@ func TestCheckMigratedLegacy(t *testing.T) {
 		{FeatureHooks, plugin.ManifestFile, `Stop hook "bye.sh" cannot keep the turn going`, false},
 	})
 }
+
+// Check reads only inside the package: a hooks file or a command that is a
+// link to a file outside is not read (the loader names the refusal, and
+// that is the only line about it).
+func TestCheckStaysInThePackage(t *testing.T) {
+	outside := writePackage(t, map[string]string{
+		"hooks.json": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x", "if": "Bash(*)"}]}]}}`,
+		"cmd.md":     "Run !`cat /etc/passwd` with ${CLAUDE_PLUGIN_ROOT}.\n",
+	})
+	dir := writePackage(t, map[string]string{
+		".claude-plugin/plugin.json": `{"name": "linker"}`,
+		"commands/ok.md":             "Say hello.\n",
+	})
+	for link, target := range map[string]string{"hooks/hooks.json": "hooks.json", "commands/evil.md": "cmd.md"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(outside, target), filepath.Join(dir, link)); err != nil {
+			t.Skipf("no symlinks here: %v", err)
+		}
+	}
+	p, err := plugin.LoadPackage(dir)
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	r := Check(p)
+	t.Log(r.Text())
+	for _, l := range r.Lines {
+		if strings.Contains(l.Text, "Bash(*)") || strings.Contains(l.Text, "/etc/passwd") || strings.Contains(l.Text, "CLAUDE_PLUGIN_ROOT") {
+			t.Errorf("a line from a file outside the package: %s", l)
+		}
+	}
+	if !slices.ContainsFunc(r.Lines, func(l Line) bool {
+		return l.Where == "hooks/hooks.json" && l.Feature == FeatureHooks && l.Text == "a link that leaves the package (resolves outside the package folder)"
+	}) {
+		t.Errorf("the refused hooks file is not named:\n%s", r.Text())
+	}
+	if !slices.ContainsFunc(r.Lines, func(l Line) bool {
+		return l.Feature == FeatureCommands && strings.Contains(l.Text, "evil.md") && !strings.Contains(l.Text, dir)
+	}) {
+		t.Errorf("the refused command is not named, relative to the package:\n%s", r.Text())
+	}
+	if !slices.Contains(r.Mapped, FeatureCommands) {
+		t.Errorf("the command inside the package did not count: %q", r.Mapped)
+	}
+}

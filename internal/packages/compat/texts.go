@@ -2,6 +2,7 @@ package compat
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -60,7 +61,8 @@ func (c *checker) texts() {
 		return fm, body, true
 	}
 
-	skills, _ := skill.LoadSkills(c.roots(c.p.Skills))
+	skills, errs := skill.LoadSkills(c.roots(c.p.Skills))
+	c.refused(FeatureSkills, errs)
 	c.skills = len(skills)
 	for _, s := range skills {
 		fm, body, ok := read(s.Path)
@@ -81,7 +83,8 @@ func (c *checker) texts() {
 		}
 	}
 
-	cmds, _ := skill.LoadCommands(c.roots(c.p.Commands), nil)
+	cmds, errs := skill.LoadCommands(c.roots(c.p.Commands), nil)
+	c.refused(FeatureCommands, errs)
 	seen := map[string]bool{}
 	for _, cmd := range cmds {
 		if cmd.Hidden || seen[cmd.Path] {
@@ -100,7 +103,8 @@ func (c *checker) texts() {
 		}
 	}
 
-	agents := c.loadAgents()
+	agents, errs := skill.LoadAgents(c.roots(c.p.Agents))
+	c.refused(FeatureAgents, errs)
 	c.agents = len(agents)
 	for _, a := range agents {
 		fm, body, ok := read(a.Path)
@@ -117,6 +121,23 @@ func (c *checker) texts() {
 		}
 		c.scopedHooks(FeatureAgents, where, fm)
 	}
+}
+
+// refused reports the files a loader could not load (a link that leaves
+// the package, a file over the size cap, a name met twice): the preview
+// lists what loads, and these would be missing without a word. Paths are
+// made relative to the package.
+func (c *checker) refused(feature string, errs []error) {
+	for _, err := range errs {
+		c.add(feature, "", c.relText(err.Error()))
+	}
+}
+
+// relText is a loader's message with the package's paths made relative
+// to it: the report names files as the package's author sees them.
+func (c *checker) relText(s string) string {
+	s = strings.ReplaceAll(s, c.p.Root+string(filepath.Separator), "")
+	return strings.ReplaceAll(s, c.p.Root, "the package folder")
 }
 
 // body reports the variables and shell commands Claude Code would have
