@@ -217,9 +217,26 @@ func localPlugin(pfs *PackageFS, root, pluginRoot, rel string) (dir, unsupported
 		if clean == "." {
 			return "", "it names the marketplace root itself, which holds no plugin manifest"
 		}
+		if !hasManifest(pfs, clean) {
+			// Claude Code takes such a folder by its listing entry (its
+			// plugin.json is optional there); this host, as the real one,
+			// installs a package by its manifest.
+			return "", fmt.Sprintf("its folder %q has no plugin manifest (%s, %s or %s)", rel, ManifestFile, CodexManifestFile, ClaudeManifestFile)
+		}
 		return filepath.Join(root, filepath.FromSlash(clean)), ""
 	}
 	return "", why
+}
+
+// hasManifest reports whether the package folder dir (relative to pfs)
+// holds a manifest of any kind.
+func hasManifest(pfs *PackageFS, dir string) bool {
+	for _, k := range []string{PackageReasonix, PackageCodex, PackageClaude} {
+		if fi, err := pfs.Stat(path.Join(dir, ManifestPath(k))); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
 }
 
 // Plugin finds a listed plugin by name: exactly, else ignoring case.

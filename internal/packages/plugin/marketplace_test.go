@@ -134,9 +134,11 @@ func TestMarketplaceFolderSources(t *testing.T) {
 	writeFiles(t, root, map[string]string{
 		MarketplaceFile: `{"name":"m","metadata":{"pluginRoot":"./plugins"},"plugins":[
 			{"name":"a","source":"a"},{"name":"b","source":{"source":"local","path":"./plugins/b"}},{"name":"up","source":"../x"},
+			{"name":"bare","source":"./plugins/bare"},
 			{"name":"sub","source":{"source":"git-subdir","url":"https://example.com/r.git","path":"tools/p","sha":"0123456789abcdef"}}]}`,
 		"plugins/a/.claude-plugin/plugin.json": `{"name":"a"}`,
 		"plugins/b/.claude-plugin/plugin.json": `{"name":"b"}`,
+		"plugins/bare/hooks/hooks.json":        `{"hooks":{}}`,
 	})
 	m, err := ReadMarketplace(root)
 	if err != nil {
@@ -151,8 +153,11 @@ func TestMarketplaceFolderSources(t *testing.T) {
 	if !strings.Contains(m.Plugins[2].Unsupported, "outside the marketplace") {
 		t.Errorf("../x: %+v", m.Plugins[2])
 	}
-	if s := m.Plugins[3].Remote; s.URL != "https://example.com/r.git" || s.Ref != "0123456789abcdef" || s.Subdir != "tools/p" {
-		t.Errorf("git-subdir: %+v", m.Plugins[3])
+	if !strings.Contains(m.Plugins[3].Unsupported, `its folder "./plugins/bare" has no plugin manifest`) {
+		t.Errorf("a folder without a manifest: %+v", m.Plugins[3])
+	}
+	if s := m.Plugins[4].Remote; s.URL != "https://example.com/r.git" || s.Ref != "0123456789abcdef" || s.Subdir != "tools/p" {
+		t.Errorf("git-subdir: %+v", m.Plugins[4])
 	}
 	// A plugin that lists itself in a marketplace is the plugin.
 	writeFiles(t, root, map[string]string{ClaudeManifestFile: `{"name":"self"}`})
