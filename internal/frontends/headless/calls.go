@@ -21,6 +21,9 @@ func (f *Frontend) toolCard(c *agent.ToolCall) {
 	}
 	ended := c.State == agent.ToolDone || c.State == agent.ToolFailed
 	if !ended {
+		if c.State == agent.ToolDenied || c.State == agent.ToolBlocked {
+			delete(f.diffed, c.ID) // the call's last state: forget it
+		}
 		fmt.Fprintln(f.opts.Out, line)
 		return
 	}
