@@ -156,3 +156,19 @@ func TestM1MarketplaceRootListsPlugins(t *testing.T) {
 	wantAll(t, "marketplace", r.stdout+r.stderr, "is a marketplace listing 5 plugins (hookify, security-guidance, remote-one, from-npm, gone)",
 		"--plugin NAME")
 }
+
+// A Codex package as published ones are laid out ("skills": "./skills/",
+// a README beside the skills, hooks/session-start-codex, a root CLAUDE.md):
+// the README is no skill, and the CLAUDE.md is SessionStart context as the
+// real host reads it.
+func TestM1CodexPackage(t *testing.T) {
+	h := newHost(t)
+	out := h.ok("plugin", "install", "--yes", packageFixture(t, "codex-router"))
+	wantAll(t, "install", out, "Installed codex-router")
+	show := h.ok("plugin", "show", "codex-router")
+	wantAll(t, "show", show, "Format:      codex", "Contributes skills: brainstorming, planning-gate",
+		"SessionStart: reads CLAUDE.md", "hooks/session-start-codex")
+	if strings.Contains(show, "README") {
+		t.Errorf("a README beside the skills is listed as one:\n%s", show)
+	}
+}
