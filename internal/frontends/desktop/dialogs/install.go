@@ -169,8 +169,12 @@ func (f *Install) showTrust(pv agent.InstallPreview) {
 // previewBody is the preview a user authorizes, as Install… and the plugin
 // manager's Update show it: the warning, then the preview text. fullTrust is
 // false only for a package that runs no code.
+//
+// The compatibility report leads: its grade line under the warning, always
+// in view, and its lines first in the scrolled text, so a package that
+// only half-works here is never installed without the user seeing why.
 func previewBody(pv agent.InstallPreview) (fullTrust bool, body fyne.CanvasObject) {
-	text := widget.NewLabel(redact.String(pv.Text))
+	text := widget.NewLabel(redact.String(withoutCompatText(pv.Text, pv)))
 	text.TextStyle.Monospace = true
 	text.Wrapping = fyne.TextWrapBreak
 	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
@@ -184,5 +188,10 @@ func previewBody(pv agent.InstallPreview) (fullTrust bool, body fyne.CanvasObjec
 		warn.Importance = widget.MediumImportance
 	}
 	warn.Wrapping = fyne.TextWrapWord
-	return fullTrust, container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
+	cv := previewCompat(pv)
+	if !cv.known() {
+		return fullTrust, container.NewBorder(warn, nil, nil, nil, container.NewVScroll(text))
+	}
+	return fullTrust, container.NewBorder(container.NewVBox(warn, cv.headLabel()), nil, nil, nil,
+		container.NewVScroll(container.NewVBox(cv.bullets(), text)))
 }

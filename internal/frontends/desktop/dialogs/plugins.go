@@ -238,6 +238,7 @@ func (m *PluginManager) showSelected() {
 // its FULL TRUST block and where it came from.
 type pluginFacts struct {
 	trust  string
+	compat compatView // the manifest's report (a plugin not loaded has no other)
 	origin agent.PluginOrigin
 	loaded bool // origin was read
 	seq    int  // the read that filled it (or is filling it)
@@ -286,6 +287,7 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 	m.facts[key] = pluginFacts{seq: seq} // one read per plugin, root and version
 	m.host.WithCore("read "+p.Name+"'s manifest", func(_ context.Context, c PluginsCore) error {
 		text := ""
+		var cv compatView
 		o, oerr := c.PluginOrigin(p.Name)
 		if man, err := c.PluginManifest(p.Name); err != nil {
 			if oerr != nil || o.Incompatible == "" { // else Failure says it already
@@ -296,11 +298,16 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 			// commands), what the package contributes, and what the loader
 			// could not use.
 			text = man.Trust
-			for _, w := range man.Warnings {
-				text += "Warning: " + redact.String(w) + "\n"
+			cv = manifestCompat(man)
+			if !cv.known() {
+				// The report carries the loader's warnings as its lines:
+				// only without one are they listed here.
+				for _, w := range man.Warnings {
+					text += "Warning: " + redact.String(w) + "\n"
+				}
 			}
 		}
-		f := pluginFacts{trust: text, origin: o, loaded: oerr == nil, seq: seq}
+		f := pluginFacts{trust: text, compat: cv, origin: o, loaded: oerr == nil, seq: seq}
 		m.b.Post(func() {
 			if cur, ok := m.facts[key]; !ok || cur.seq != seq {
 				return // forgotten while it was read: a newer read lands
@@ -360,6 +367,9 @@ func pluginDetails(p agent.PluginInfo, f pluginFacts) []widget.RichTextSegment {
 	code := func(title, text string) {
 		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: title},
 			&widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: r(strings.TrimRight(text, "\n"))})
+	}
+	if cv := pluginCompat(p, f.compat); cv.known() {
+		segs = append(segs, cv.segments()...)
 	}
 	if p.StartReport != "" {
 		code("Why it did not start", p.StartReport)
