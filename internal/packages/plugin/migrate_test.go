@@ -110,3 +110,29 @@ func TestCodexRootInstructions(t *testing.T) {
 		}
 	}
 }
+
+// A Claude package's conventional commands/ and agents/ are adopted when
+// the runtime's scan finds something in them (the real host asks its
+// loaders): a folder of notes under agents/ is no agents path.
+func TestClaudeConventionFoldersAdoptedByTheScan(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		ClaudeManifestFile:         `{"name":"conv"}`,
+		"agents/notes/design.md":   "agents are flat files: this is a note\n",
+		"commands/Bad Name.md":     "no valid name\n",
+		"skills/s/SKILL.md":        "---\ndescription: s\n---\nx\n",
+		"other/commands/x.md":      "not conventional\n",
+		".claude/commands/ship.md": "Ship it.\n",
+	})
+	pkg, err := LoadPackage(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := filepath.EvalSymlinks(root)
+	if len(pkg.Agents) != 0 || !slices.Equal(pkg.Commands, []string{filepath.Join(r, ".claude", "commands")}) {
+		t.Fatalf("agents %v commands %v", pkg.Agents, pkg.Commands)
+	}
+	if inv := pkg.Inventory(); !slices.Equal(inv.Commands, []string{"/ship"}) {
+		t.Fatalf("inventory %+v", inv)
+	}
+}

@@ -78,12 +78,14 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 			}
 		}
 		for _, d := range claudeCommandDirs {
-			if hasMarkdown(pfs, filepath.Join(root, d)) && !slices.Contains(rel.Commands, d) {
+			// Adopted when the scan the runtime uses finds a command in it,
+			// as the real host asks its command loader.
+			if found, _ := ScanCommands(pfs, filepath.Join(root, d), meta.Name); len(found) > 0 && !slices.Contains(rel.Commands, d) {
 				rel.Commands = append(rel.Commands, d)
 			}
 		}
 		for _, d := range claudeAgentDirs {
-			if hasMarkdown(pfs, filepath.Join(root, d)) {
+			if found, _ := ScanAgents(pfs, filepath.Join(root, d), meta.Name); len(found) > 0 {
 				rel.Agents = append(rel.Agents, d)
 			}
 		}
@@ -140,25 +142,6 @@ func hasSkill(pfs *PackageFS, dir string) bool {
 	return false
 }
 
-// hasMarkdown reports whether dir holds a .md file at any depth (commands
-// may be namespaced in subfolders).
-func hasMarkdown(pfs *PackageFS, dir string) bool {
-	if _, err := pfs.Stat(dir); err != nil {
-		return false
-	}
-	found := false
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found {
-			return fs.SkipAll
-		}
-		if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".md") {
-			found = true
-			return fs.SkipAll
-		}
-		return nil
-	})
-	return found
-}
 
 // claudeHookDoc is Claude's hooks file: {hooks: {Event: [{matcher, hooks:
 // [{type, command, args, timeout (seconds), ...}]}]}}.
