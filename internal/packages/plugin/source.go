@@ -93,7 +93,9 @@ var (
 	githubTreeRE = regexp.MustCompile(`^https?://(?:www\.)?github\.com/([^/]+)/([^/]+?)(?:\.git)?/tree/(.+?)/?$`)
 	// gitlabTreeRE is a GitLab (or Gitea-like "/-/tree/") folder page.
 	gitlabTreeRE = regexp.MustCompile(`^(https?://[^/]+/.+?)/-/tree/(.+?)/?$`)
-	schemes      = []string{"https://", "http://", "ssh://", "git://", "file://"}
+	// hostRE is a well-known forge's address without its scheme.
+	hostRE  = regexp.MustCompile(`^(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/[^/]+/[^/]+`)
+	schemes = []string{"https://", "http://", "ssh://", "git://", "file://"}
 )
 
 // ParseSource reads an install source. An existing local path is a folder
@@ -117,6 +119,11 @@ func ParseSource(source string) (Source, error) {
 		return Source{Dir: abs}, nil
 	}
 	body, frag, hasFrag := strings.Cut(s, "#")
+	if hostRE.MatchString(body) {
+		// github.com/owner/repo as copied from an address bar without
+		// its scheme: https, as the browser went there.
+		body = "https://" + body
+	}
 	var src Source
 	switch {
 	case strings.HasPrefix(body, "git:") && !strings.HasPrefix(body, "git://"):

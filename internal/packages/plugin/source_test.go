@@ -27,6 +27,8 @@ func TestParseSource(t *testing.T) {
 		{in: "https://github.com/o/r/tree/v2", spec: "https://github.com/o/r/tree/v2", url: "https://github.com/o/r", ref: "v2"},
 		{in: "https://gitlab.com/g/sub/r/-/tree/main/plugins/x", spec: "https://gitlab.com/g/sub/r/-/tree/main/plugins/x",
 			url: "https://gitlab.com/g/sub/r", ref: "main", subdir: "plugins/x"},
+		{in: "github.com/o/r/tree/main/plugins/x", spec: "github.com/o/r/tree/main/plugins/x", url: "https://github.com/o/r", ref: "main", subdir: "plugins/x"},
+		{in: "codeberg.org/o/r", spec: "codeberg.org/o/r", url: "https://codeberg.org/o/r"},
 		{in: "owner/repo", spec: "https://github.com/owner/repo", url: "https://github.com/owner/repo"},
 		{in: "owner/repo.git@dev", spec: "https://github.com/owner/repo#ref=dev", url: "https://github.com/owner/repo", ref: "dev"},
 		{in: "https://gitlab.com/a/b.git", spec: "https://gitlab.com/a/b.git", url: "https://gitlab.com/a/b.git"},
