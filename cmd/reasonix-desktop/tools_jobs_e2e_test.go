@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -82,8 +83,9 @@ func (c *liveChat) waitLine(want string) {
 	}
 }
 
-// end closes the input and waits for the chat to exit.
-func (c *liveChat) end() {
+// end closes the input and waits for the chat to exit with status code
+// (1 when a line failed).
+func (c *liveChat) end(code int) {
 	c.t.Helper()
 	c.stdin.Close()
 	for l := range c.lines {
@@ -91,8 +93,14 @@ func (c *liveChat) end() {
 	}
 	select {
 	case err := <-c.exited:
-		if err != nil {
-			c.t.Fatalf("the chat failed: %v\n%s", err, strings.Join(c.out, "\n"))
+		got := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			got = ee.ExitCode()
+		} else if err != nil {
+			c.t.Fatal(err)
+		}
+		if got != code {
+			c.t.Fatalf("the chat exited %d, want %d:\n%s", got, code, strings.Join(c.out, "\n"))
 		}
 	case <-time.After(runGuard):
 		c.t.Fatalf("the chat did not end:\n%s", strings.Join(c.out, "\n"))
@@ -127,6 +135,36 @@ func TestHeadlessBackgroundJobs(t *testing.T) {
 	})
 	c.send(callLine("bash_output", map[string]any{"job_id": "bash-2"}))
 	c.waitLine("Tool result: [bash-2] running")
-	c.end()
+	c.end(0)
 	testutil.WaitDead(t, pid)
+}
+
+// A file changed outside the agent after its last change is named, and
+// the rewind refused, until the user forces it; a code-only rewind keeps
+// the conversation.
+func TestHeadlessRewindRefusesAFileChangedOutside(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	h.writeFile("story.txt", []byte("one\n"))
+	c := h.startChat(t)
+	c.send(callLine("edit_file", map[string]any{"path": "story.txt", "old_string": "one", "new_string": "ONE"}))
+	c.send("o")
+	c.waitLine("Tool result: edited story.txt")
+	h.writeFile("story.txt", []byte("ONE\nmine\n")) // the user's own change
+	c.send("/rewind")
+	c.waitLine("changed outside the agent: story.txt (needs --force)")
+	c.send("/rewind 0 code")
+	c.waitLine("error: rewind refused: story.txt changed outside the agent")
+	h.fileIs(t, "story.txt", []byte("ONE\nmine\n"), cliResult{stdout: strings.Join(c.out, "\n")})
+	c.send("/rewind 0 code --force")
+	c.waitLine("rewound to message 0 (code); restored story.txt")
+	c.send("/sessions") // a line whose answer follows the rewind's, so the rewind's whole answer is in c.out
+	c.waitLine("(current)")
+	if out := strings.Join(c.out, "\n"); strings.Contains(out, "your message is back") {
+		t.Errorf("a code-only rewind gave the message back:\n%s", out)
+	}
+	h.fileIs(t, "story.txt", []byte("one\n"), cliResult{stdout: strings.Join(c.out, "\n")})
+	c.send("/rewind")
+	c.waitLine("0  call edit_file") // the conversation is still there
+	c.end(1)                        // the refused rewind failed its line
 }

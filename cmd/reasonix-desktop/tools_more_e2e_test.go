@@ -75,7 +75,7 @@ func TestHeadlessRunCommandStreams(t *testing.T) {
 	}
 	c.waitLine("│ finished")
 	c.waitLine("— done")
-	c.end()
+	c.end(0)
 }
 
 // The feature-dev-shaped package: its explorer agent names its tools as

@@ -191,3 +191,31 @@ func TestMoveDiffSaysTheContentIsUnchanged(t *testing.T) {
 		t.Fatalf("printed\n%q\nwant\n%q", got, want)
 	}
 }
+
+// /rewind <n> prints what the core did; a rewind of the conversation
+// gives the message back on the terminal (there is no composer), a
+// code-only one does not, as the message stays in the chat.
+func TestRewoundGivesTheMessageBackOnlyWithTheConversation(t *testing.T) {
+	for _, tc := range []struct {
+		text, want string
+		back       bool
+	}{
+		{"rewound to message 0 (both); restored a.txt; your message is back in the composer", "rewound to message 0 (both); restored a.txt\n", true},
+		{"rewound to message 0 (code); restored a.txt", "rewound to message 0 (code); restored a.txt\n", false},
+	} {
+		var out bytes.Buffer
+		f := New(Options{Out: &out, Err: &out})
+		res := agent.CommandResult{Kind: agent.CommandRewound, Text: tc.text,
+			Rewound: &agent.RewindResult{Restored: []string{"a.txt"}, Draft: "fix the \x1b[2Jparser"}}
+		if err := f.show(context.Background(), nil, "/rewind 0", res); err != nil {
+			t.Fatal(err)
+		}
+		want := tc.want
+		if tc.back {
+			want += `your message is back: fix the \x1b[2Jparser` + "\n"
+		}
+		if out.String() != want {
+			t.Errorf("printed\n%q\nwant\n%q", out.String(), want)
+		}
+	}
+}

@@ -46,9 +46,11 @@ func (f *Frontend) rewound(line string, res agent.CommandResult) {
 			Output: redact.String(res.Text), Restored: restored, Draft: redact.String(r.Draft)}})
 		return
 	}
-	text := strings.TrimSuffix(res.Text, "; your message is back in the composer")
+	// Only a rewind of the conversation gives the message back (the core
+	// says so in its text); a code-only one keeps the message in the chat.
+	text, back := strings.CutSuffix(res.Text, "; your message is back in the composer")
 	f.print("%s\n", termsafe.String(text))
-	if r.Draft != "" {
+	if back && r.Draft != "" {
 		f.print("your message is back: %s\n", safe(r.Draft))
 	}
 }
