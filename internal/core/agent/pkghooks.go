@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 
@@ -30,10 +31,24 @@ type pkgHookState struct {
 	started, source string
 	contexts        []string // SessionStart contexts for the next message
 	prompt          []string // the UserPromptSubmit contexts of this message
+	// late are the contexts of hooks that went on in the background and
+	// answered since, by event, for the next message.
+	late map[hook.Event][]string
 }
 
 func (c *Core) hookRunner() *hook.Runner {
-	c.pkg.hooks.once.Do(func() { c.pkg.hooks.runner = hook.NewRunner(c.notice, c.log) })
+	c.pkg.hooks.once.Do(func() {
+		r := hook.NewRunner(c.notice, c.log)
+		r.SetLateContext(func(e hook.Event, text string) {
+			c.pkg.hooks.mu.Lock()
+			defer c.pkg.hooks.mu.Unlock()
+			if c.pkg.hooks.late == nil {
+				c.pkg.hooks.late = map[hook.Event][]string{}
+			}
+			c.pkg.hooks.late[e] = append(c.pkg.hooks.late[e], text)
+		})
+		c.pkg.hooks.runner = r
+	})
 	return c.pkg.hooks.runner
 }
 
@@ -134,20 +149,20 @@ func (c *Core) pkgSessionStart(ctx context.Context) {
 }
 
 // pkgWithContext puts the waiting SessionStart context before the user's
-// message, as the Reasonix host does, then this message's
-// UserPromptSubmit context, and forgets them.
+// message, as the Reasonix host does, then what hooks that went on in the
+// background gave since (by event, in the host's order of events), then
+// this message's UserPromptSubmit context, and forgets them.
 func (c *Core) pkgWithContext(text string) string {
 	c.pkg.hooks.mu.Lock()
-	contexts, prompt := c.pkg.hooks.contexts, c.pkg.hooks.prompt
-	c.pkg.hooks.contexts, c.pkg.hooks.prompt = nil, nil
+	contexts, prompt, late := c.pkg.hooks.contexts, c.pkg.hooks.prompt, c.pkg.hooks.late
+	c.pkg.hooks.contexts, c.pkg.hooks.prompt, c.pkg.hooks.late = nil, nil, nil
 	c.pkg.hooks.mu.Unlock()
-	if block := hook.EventContextBlock(hook.UserPromptSubmit, prompt); block != "" {
-		text = block + "\n\n" + text
+	blocks := []string{hook.ContextBlock(contexts)}
+	for _, e := range hook.Events {
+		blocks = append(blocks, hook.EventContextBlock(e, late[e]))
 	}
-	if block := hook.ContextBlock(contexts); block != "" {
-		text = block + "\n\n" + text
-	}
-	return text
+	blocks = append(blocks, hook.EventContextBlock(hook.UserPromptSubmit, prompt), text)
+	return strings.Join(slices.DeleteFunc(blocks, func(b string) bool { return b == "" }), "\n\n")
 }
 
 // pkgSessionSwitched records that another session is current: its
@@ -159,7 +174,7 @@ func (c *Core) pkgSessionSwitched(start protocol.HookPoint) {
 		source = "resume"
 	}
 	c.pkg.hooks.mu.Lock()
-	c.pkg.hooks.source, c.pkg.hooks.contexts = source, nil
+	c.pkg.hooks.source, c.pkg.hooks.contexts, c.pkg.hooks.late = source, nil, nil
 	c.pkg.hooks.mu.Unlock()
 }
 

@@ -3,13 +3,16 @@ package agent_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
+	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
 // claudeHooksPackage is a Claude package whose hooks are the given sh
@@ -36,40 +39,56 @@ func claudeHooksPackage(t *testing.T, scripts map[string]string) plugin.Package 
 }
 
 // What Claude-format hooks give the model reaches it as Claude Code gives
-// it: SessionStart's answer after its async request (security-guidance's
-// shape) and UserPromptSubmit's plain stdout go before the message, a
-// PostToolUse additionalContext (security-guidance's warning on an edit)
-// follows the tool's result. Each goes once.
+// it: UserPromptSubmit's plain stdout goes before the message; a
+// SessionStart that asks to go on in the background (security-guidance's
+// shape) does not hold the first message, and its answer's context goes
+// before the next one once it came (its systemMessage told); a PostToolUse
+// additionalContext (security-guidance's warning on an edit) follows the
+// tool's result. Each goes once.
 func TestClaudeHookContextsReachTheModel(t *testing.T) {
 	t.Parallel()
 	fe := &recorder{approve: agent.ApproveOnce}
-	_, c := openWithPackages(t, fe, claudeHooksPackage(t, map[string]string{
-		"SessionStart":     `echo '{"async": true, "asyncTimeout": 180000}'; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SDK ready"}}'`,
+	e, c := openWithPackages(t, fe, claudeHooksPackage(t, map[string]string{
+		"SessionStart": `echo '{"async": true, "asyncTimeout": 180000}'; read go < "$CLAUDE_PROJECT_DIR/gate"; ` +
+			`echo '{"systemMessage":"SDK bootstrapped","hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"SDK ready"}}'`,
 		"UserPromptSubmit": `pwd -P`,
 		"PostToolUse":      `echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"SECURITY: eval() on input"}}'`,
 	}))
+	gate := filepath.Join(e.workspace, "gate")
+	if out, err := exec.Command("mkfifo", gate).CombinedOutput(); err != nil {
+		t.Skipf("mkfifo: %v %s", err, out)
+	}
 	ctx := context.Background()
-	if err := c.Send(ctx, "hello"); err != nil {
+	ws, _ := filepath.EvalSymlinks(e.workspace)
+	prompt := "<hook-context event=\"UserPromptSubmit\">\n" + ws + "\n</hook-context>\n\n"
+	reply := func(msg, want string) {
+		t.Helper()
+		fe.mu.Lock()
+		fe.events = nil
+		fe.mu.Unlock()
+		if err := c.Send(ctx, msg); err != nil {
+			t.Fatal(err)
+		}
+		if got := fe.text(agent.EventText); got != want {
+			t.Fatalf("reply %q\nwant %q", got, want)
+		}
+	}
+	reply("hello", "Echo: "+prompt+"hello") // the SessionStart hook still waits at its gate
+	if err := os.WriteFile(gate, []byte("go\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, _ := filepath.EvalSymlinks(c.Session().WorkspaceRoot)
-	want := "Echo: <hook-context event=\"SessionStart\">\nSDK ready\n</hook-context>\n\n" +
-		"<hook-context event=\"UserPromptSubmit\">\n" + ws + "\n</hook-context>\n\nhello"
-	if got := fe.text(agent.EventText); got != want {
-		t.Fatalf("reply %q\nwant %q", got, want)
-	}
-	fe.mu.Lock()
-	fe.events = nil
-	fe.mu.Unlock()
+	testutil.Eventually(t, "the background SessionStart hook to answer", func() bool {
+		return slices.ContainsFunc(fe.notices(), func(n string) bool { return strings.HasSuffix(n, ": SDK bootstrapped") })
+	})
+	reply("again", "Echo: <hook-context event=\"SessionStart\">\nSDK ready\n</hook-context>\n\n"+prompt+"again")
+	reply("third", "Echo: "+prompt+"third")
+
 	if err := c.Send(ctx, `call run_command {"command":"echo done"}`); err != nil {
 		t.Fatal(err)
 	}
 	tm := toolMessages(c)
 	if got := tm[len(tm)-1].Content; got != "done\n\n<hook-context event=\"PostToolUse\">\nSECURITY: eval() on input\n</hook-context>" {
 		t.Fatalf("the tool result the model reads: %q", got)
-	}
-	if reply := fe.text(agent.EventText); strings.Contains(reply, "SDK ready") {
-		t.Fatalf("the SessionStart context went twice: %q", reply)
 	}
 	for _, n := range fe.notices() {
 		if strings.Contains(n, "invalid JSON") {

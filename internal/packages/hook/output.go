@@ -54,8 +54,9 @@ type jsonOutput struct {
 // event that must be e. A first line {"async": true, ...} is Claude
 // Code's request to go on in the background: its answer is then the first
 // later line that is a JSON object without "async" (security-guidance's
-// SessionStart prints the request and then {"metrics": …}); this host
-// waits for such a hook instead (see Runner.Run). The error says what was
+// SessionStart prints the request and then {"metrics": …}); the runner
+// lets such a hook go on in the background (claudeasync.go), and this
+// reads its whole output once it ended. The error says what was
 // wrong with JSON that could not be taken (the hook's verdict stands).
 func ParseOutput(e Event, stdout string) (Output, error) {
 	stdout = strings.TrimSpace(stdout)

@@ -23,7 +23,8 @@ type Runner struct {
 
 	mu     sync.Mutex
 	closed bool
-	last   map[string]string // per hook, the last message told (repeats are not told again)
+	last   map[string]string   // per hook, the last message told (repeats are not told again)
+	late   func(Event, string) // SetLateContext
 }
 
 // NewRunner makes a Runner. notify receives every non-pass outcome as one
@@ -127,7 +128,12 @@ func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byt
 		o.Stderr = "not run: " + why
 		return o
 	}
-	s := spawn(ctx, h, stdin)
+	var s spawned
+	if h.PayloadFormat == FormatClaude && h.ContextFile == "" {
+		s = spawnClaude(ctx, h, stdin, r.background) // it may ask to go on in the background
+	} else {
+		s = spawn(ctx, h, stdin)
+	}
 	o.ExitCode, o.Stdout, o.Stderr, o.TimedOut, o.Truncated = s.code, s.stdout, s.stderr, s.timedOut, s.truncated
 	switch {
 	case s.err != nil:
