@@ -168,3 +168,19 @@ func TestHeadlessRewindRefusesAFileChangedOutside(t *testing.T) {
 	c.waitLine("0  call edit_file") // the conversation is still there
 	c.end(1)                        // the refused rewind failed its line
 }
+
+// Approving covers exactly the diff shown: a file changed while its
+// approval was asked is not written over, and the model is told why.
+func TestHeadlessApprovalCoversOnlyTheDiffShown(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	h.writeFile("plan.txt", []byte("draft\n"))
+	c := h.startChat(t)
+	c.send(callLine("edit_file", map[string]any{"path": "plan.txt", "old_string": "draft", "new_string": "final"}))
+	c.waitLine("+final") // the diff is on screen, the question asked
+	h.writeFile("plan.txt", []byte("draft\nthe user's line\n"))
+	c.send("o")
+	c.waitLine("Tool result: error: plan.txt: the file changed since the change was shown")
+	c.end(0)
+	h.fileIs(t, "plan.txt", []byte("draft\nthe user's line\n"), cliResult{stdout: strings.Join(c.out, "\n")})
+}
