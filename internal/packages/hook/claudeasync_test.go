@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -125,4 +126,25 @@ func TestClaudeHookWaitedFor(t *testing.T) {
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(mustRead(t, filepath.Join(ws, "pid")))))
 	waitGone(t, pid)
+}
+
+// BenchmarkPassingClaudeHook is BenchmarkPassingHook for a Claude-format
+// hook, read as it runs (proc.Spawn) rather than at its end (proc.Run).
+func BenchmarkPassingClaudeHook(b *testing.B) {
+	if runtime.GOOS == "windows" {
+		b.Skip("sh")
+	}
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "ok.sh"), []byte("#!/bin/sh\ncat >/dev/null\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	p := plugin.Package{Name: "bench", Root: root, Hooks: map[string][]plugin.Hook{"PreToolUse": {{Command: "ok.sh", PayloadFormat: hook.FormatClaude}}}}
+	hooks := hook.Resolve([]plugin.Package{p}, hook.Env{Workspace: root})
+	r := hook.NewRunner(nil, nil)
+	defer r.Close()
+	for b.Loop() {
+		if rep := r.Run(context.Background(), nil, hooks, hook.Payload{Event: hook.PreToolUse, Cwd: root, ToolName: "run_command"}); rep.Blocked {
+			b.Fatal(rep)
+		}
+	}
 }
