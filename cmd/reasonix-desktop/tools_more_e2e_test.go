@@ -49,7 +49,17 @@ func TestHeadlessTodoList(t *testing.T) {
 		{"content": "Fix the bug", "status": "in_progress", "activeForm": "Fixing the bug"},
 		{"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}}}
 	r := h.toolChat("", "todo_write", args)
-	saw(t, r, "[todo] 1/3 done\n    [x] Read the parser\n    [>] Fixing the bug\n    [ ] Run the tests\n")
+	list := "[todo] 1/3 done\n    [x] Read the parser\n    [>] Fixing the bug\n    [ ] Run the tests\n"
+	saw(t, r, list)
+	// The list is the chat's: opened again, it shows before the reply.
+	m := sessionLine.FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("no session line:\n%s", r.stderr)
+	}
+	r = h.chat("hi", "--session", m[1])
+	if !strings.HasPrefix(r.stdout, list) {
+		t.Errorf("the reopened chat does not show its list first:\n%s", r.stdout)
+	}
 	r = h.toolChat("", "todo_write", args, "--json")
 	saw(t, r, `{"kind":"todo","sessionId":"`, `"todos":[{"content":"Read the parser","status":"completed","activeForm":"Reading the parser"},`)
 }
