@@ -46,6 +46,9 @@ type PluginOrigin struct {
 	// Source is the recorded source: a folder, or a git URL when Git.
 	Source string
 	Git    bool   // PreviewUpdate clones Source again
+	// Market: installed from the market (Source "market:<id>@<version>"):
+	// PreviewUpdate installs the entry the market lists now.
+	Market bool
 	Commit string // the git HEAD it was installed at ("" for a folder)
 	Linked bool   // it runs from Source: nothing to fetch
 	// Incompatible is why the plugin cannot load (disabled_incompatible and
@@ -65,7 +68,7 @@ func (p *Plugins) Origin(name string) (PluginOrigin, error) {
 		return PluginOrigin{}, err
 	}
 	_, git := plugin.GitURL(r.Source)
-	o := PluginOrigin{Source: r.Source, Git: git && !r.Linked, Commit: r.Commit, Linked: r.Linked,
+	o := PluginOrigin{Source: r.Source, Git: git && !r.Linked, Market: IsMarketSource(r.Source), Commit: r.Commit, Linked: r.Linked,
 		Backup: filepath.Join(r.Root, plugin.ManifestFile+".bak")}
 	if _, lerr := plugin.LoadPackage(r.Root); plugin.IsLegacy(lerr) {
 		o.Legacy = true
@@ -78,7 +81,9 @@ func (p *Plugins) Origin(name string) (PluginOrigin, error) {
 
 // PreviewUpdate previews replacing an installed plugin with what its
 // recorded source holds now: a git source is cloned again, a folder is read
-// again. A linked plugin runs from its folder and has nothing to fetch.
+// again, a market package is the entry the market lists now (its pinned
+// hash checked). A linked plugin runs from its folder and has nothing to
+// fetch.
 func (p *Plugins) PreviewUpdate(ctx context.Context, name string) (InstallPreview, error) {
 	r, err := p.get(name)
 	if err != nil {
@@ -86,6 +91,9 @@ func (p *Plugins) PreviewUpdate(ctx context.Context, name string) (InstallPrevie
 	}
 	if r.Linked {
 		return InstallPreview{}, fmt.Errorf("plugin %q is linked to %s: it runs from that folder, there is nothing to fetch", name, r.Root)
+	}
+	if IsMarketSource(r.Source) {
+		return p.PreviewMarketUpdate(ctx, name)
 	}
 	if _, git := plugin.GitURL(r.Source); !git {
 		if _, err := os.Stat(r.Source); err != nil {
