@@ -45,7 +45,7 @@ func (p *Plugins) Migrate(name string) (string, error) {
 type PluginOrigin struct {
 	// Source is the recorded source: a folder, or a git URL when Git.
 	Source string
-	Git    bool   // PreviewUpdate clones Source again
+	Git    bool // PreviewUpdate clones Source again
 	// Market: installed from the market (Source "market:<id>@<version>"):
 	// PreviewUpdate installs the entry the market lists now.
 	Market bool
