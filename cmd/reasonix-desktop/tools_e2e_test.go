@@ -170,6 +170,21 @@ func TestHeadlessEditingTools(t *testing.T) {
 		saw(t, r, "-alpha", "+ALPHA", "-gamma", "+GAMMA", "2 edits applied")
 		h.fileIs(t, "multi.txt", []byte("ALPHA\nbeta\nGAMMA\n"), r)
 	})
+	t.Run("multi_edit all or none", func(t *testing.T) {
+		h.writeFile("multi.txt", []byte("alpha\nbeta\n"))
+		r := h.toolChat("o\n", "multi_edit", map[string]any{"path": "multi.txt", "edits": []map[string]any{
+			{"old_string": "alpha", "new_string": "ALPHA"}, {"old_string": "zeta", "new_string": "ZETA"}}})
+		saw(t, r, "Tool result: error: edit 2: old_string not found in multi.txt")
+		h.fileIs(t, "multi.txt", []byte("alpha\nbeta\n"), r)
+	})
+	t.Run("move_file onto an existing file", func(t *testing.T) {
+		h.writeFile("a.txt", []byte("a\n"))
+		h.writeFile("b.txt", []byte("b\n"))
+		r := h.toolChat("o\n", "move_file", map[string]any{"source_path": "a.txt", "destination_path": "b.txt"})
+		saw(t, r, "Tool result: error: destination b.txt already exists")
+		h.fileIs(t, "a.txt", []byte("a\n"), r)
+		h.fileIs(t, "b.txt", []byte("b\n"), r)
+	})
 	t.Run("move_file", func(t *testing.T) {
 		h.writeFile("from.txt", []byte("moving\n"))
 		r := h.toolChat("o\n", "move_file", map[string]any{"source_path": "from.txt", "destination_path": "to/dest.txt"})

@@ -108,8 +108,9 @@ func (c *liveChat) end(code int) {
 }
 
 // Background jobs: run_command's run_in_background starts one, wait
-// collects its output, bash_output reads a running one, and a job still
-// running when the chat ends dies with it.
+// collects its output, bash_output reads a running one, kill_shell ends one
+// (its process gone while the chat goes on), and a job still running when
+// the chat ends dies with it.
 func TestHeadlessBackgroundJobs(t *testing.T) {
 	h := newHost(t)
 	h.installPlugins("echo-provider")
@@ -121,22 +122,37 @@ func TestHeadlessBackgroundJobs(t *testing.T) {
 	c.waitLine("    [bash-1 (echo job-out)] done")
 	c.waitLine("    job-out")
 
-	c.send(callLine("run_command", map[string]any{"command": "echo $$ > job.pid; echo ready; exec sleep 300", "run_in_background": true}))
-	c.send("o") // the approval's answer: a line typed while a question is asked goes to it
-	c.waitLine(`Tool result: Started background job "bash-2"`)
-	var pid int
-	testutil.Eventually(t, "the job writing its pid", func() bool {
-		b, err := os.ReadFile(filepath.Join(h.workdir, "job.pid"))
-		if err != nil || !strings.HasSuffix(string(b), "\n") {
-			return false
-		}
-		pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
-		return err == nil
-	})
+	// startJob starts a job that writes its pid to name and sleeps; it
+	// returns the pid once written.
+	startJob := func(id, name string) int {
+		t.Helper()
+		c.send(callLine("run_command", map[string]any{"command": "echo $$ > " + name + "; exec sleep 300", "run_in_background": true}))
+		c.send("o")
+		c.waitLine(`Tool result: Started background job "` + id + `"`)
+		var pid int
+		testutil.Eventually(t, "the job writing its pid", func() bool {
+			b, err := os.ReadFile(filepath.Join(h.workdir, name))
+			if err != nil || !strings.HasSuffix(string(b), "\n") {
+				return false
+			}
+			pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
+			return err == nil
+		})
+		return pid
+	}
+	killed := startJob("bash-2", "killed.pid")
 	c.send(callLine("bash_output", map[string]any{"job_id": "bash-2"}))
 	c.waitLine("Tool result: [bash-2] running")
+	c.send(callLine("kill_shell", map[string]any{"job_id": "bash-2"}))
+	c.send("o")
+	c.waitLine(`Tool result: Killed background job "bash-2".`)
+	testutil.WaitDead(t, killed)
+	c.send(callLine("bash_output", map[string]any{"job_id": "bash-2"}))
+	c.waitLine("Tool result: [bash-2] killed")
+
+	left := startJob("bash-3", "left.pid")
 	c.end(0)
-	testutil.WaitDead(t, pid)
+	testutil.WaitDead(t, left)
 }
 
 // A file changed outside the agent after its last change is named, and
