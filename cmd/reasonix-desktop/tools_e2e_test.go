@@ -119,6 +119,18 @@ func TestHeadlessReadingTools(t *testing.T) {
 			t.Errorf("grep matched what it should not:\n%s", r.stdout)
 		}
 	})
+	t.Run("grep caps its output", func(t *testing.T) {
+		var many strings.Builder
+		for i := 1; i <= 300; i++ {
+			fmt.Fprintf(&many, "match %d\n", i)
+		}
+		h.writeFile("many.txt", []byte(many.String()))
+		r := h.toolChat("", "grep", map[string]any{"pattern": "^match", "path": "many.txt"}, "--json")
+		saw(t, r, `many.txt:200:match 200\n... (truncated at 200 matches)`)
+		if strings.Contains(r.stdout, "many.txt:201:") {
+			t.Errorf("grep went past its cap:\n%.2000s", r.stdout)
+		}
+	})
 	t.Run("list_dir", func(t *testing.T) {
 		r := h.toolChat("", "list_dir", map[string]any{"path": "src"})
 		saw(t, r, "hello.go", "deep/")
