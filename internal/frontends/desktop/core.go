@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"context"
+
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 )
 
@@ -22,6 +24,11 @@ type coreAPI interface {
 	agent.PluginAdmin
 	agent.Grants
 	agent.Rewinding
+	agent.MarketAdmin // the Discover view (the package market)
+
+	// PreviewPluginInstallPicks previews the plugins the user ticked of a
+	// marketplace root (Install…).
+	PreviewPluginInstallPicks(ctx context.Context, req agent.InstallRequest, names []string) ([]agent.InstallPreview, error)
 
 	// SavedStamp identifies a saved session's stored copy (size, time):
 	// a chat read before is decoded again only when it changed.

@@ -177,6 +177,8 @@ type fakeCore struct {
 	rewindPlan agent.RewindPlan
 	rewound    []string
 	rewindCmd  *agent.CommandResult // what /rewind answers (nil: unknown)
+	// market answers the Discover view (market_test.go); nil: no market.
+	market agent.MarketAdmin
 }
 
 const (

@@ -25,6 +25,9 @@ type InstallCore interface {
 	// DiscardPluginPreview removes what a preview staged (its clone).
 	DiscardPluginPreview(pv agent.InstallPreview)
 	InstallPlugin(ctx context.Context, pv agent.InstallPreview) (agent.PluginRecord, error)
+	// PreviewPluginInstallPicks previews the named plugins of a
+	// marketplace root (one clone of a git source for all of them).
+	PreviewPluginInstallPicks(ctx context.Context, req agent.InstallRequest, names []string) ([]agent.InstallPreview, error)
 }
 
 // InstallHost runs the install dialog's core work.
@@ -105,6 +108,7 @@ func (f *Install) preview(dir string, link bool) {
 	req := agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true}
 	if url, git := agent.GitSource(dir); git {
 		u := newPhased(f.parent, f.keys, f.b, f.host.Async, "Install a plugin")
+		u.onMarketplace = func(me *agent.MarketplaceError) { f.pickPlugins(u, req, me) }
 		fetchPreview(u, url, "The install of "+url,
 			func(fn func(context.Context, InstallCore) error) { f.host.WithCore("install", fn) },
 			func(ctx context.Context, c InstallCore) (agent.InstallPreview, error) {
@@ -115,6 +119,13 @@ func (f *Install) preview(dir string, link bool) {
 	}
 	f.host.WithCore("install", func(ctx context.Context, c InstallCore) error {
 		pv, err := c.PreviewPluginInstall(ctx, req)
+		if me := marketplaceOf(err); me != nil {
+			// A folder listing plugins: the user picks which.
+			f.b.Post(func() {
+				f.pickPlugins(newPhased(f.parent, f.keys, f.b, f.host.Async, "Install from a marketplace"), req, me)
+			})
+			return nil
+		}
 		if err != nil {
 			return err
 		}

@@ -33,6 +33,10 @@ func (s *storeInstall) InstallPlugin(_ context.Context, pv agent.InstallPreview)
 
 func (s *storeInstall) DiscardPluginPreview(pv agent.InstallPreview) { s.p.DiscardPreview(pv) }
 
+func (s *storeInstall) PreviewPluginInstallPicks(ctx context.Context, req agent.InstallRequest, names []string) ([]agent.InstallPreview, error) {
+	return s.p.PreviewInstallPicks(ctx, req, names)
+}
+
 func (s *storeInstall) Async(_ string, fn func(context.Context) error) {
 	s.wg.Add(1)
 	go func() { defer s.wg.Done(); fn(context.Background()) }()

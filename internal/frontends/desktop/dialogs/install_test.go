@@ -44,6 +44,10 @@ func (c *installCore) InstallPlugin(_ context.Context, pv agent.InstallPreview) 
 
 func (c *installCore) DiscardPluginPreview(agent.InstallPreview) {}
 
+func (c *installCore) PreviewPluginInstallPicks(context.Context, agent.InstallRequest, []string) ([]agent.InstallPreview, error) {
+	return nil, errors.New("no marketplace")
+}
+
 func (c *installCore) Async(what string, fn func(context.Context) error) {
 	c.WithCore(what, func(ctx context.Context, _ InstallCore) error { return fn(ctx) })
 }

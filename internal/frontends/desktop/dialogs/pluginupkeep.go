@@ -61,6 +61,9 @@ type upkeep struct {
 	primary func()
 	// popKeys gives the window's Esc and Enter back when the dialog closes.
 	popKeys func()
+	// onMarketplace, when set, takes a preview that found a marketplace
+	// root instead of failing (Install…: the user picks its plugins).
+	onMarketplace func(*agent.MarketplaceError)
 }
 
 // newUpkeep opens an empty dialog titled title over the manager.
@@ -176,34 +179,52 @@ type previewDiscarder interface {
 // goroutine (through withCore) under a context that Cancel, Esc or closing
 // the window ends, which kills git and drops its clone. A preview reaches
 // then on the UI goroutine; one fetched just as the user cancelled is
-// discarded, and an error is shown in the dialog as failure's.
+// discarded, and an error is shown in the dialog as failure's (a
+// marketplace root's goes to u.onMarketplace when set: its plugins are
+// picked in the same dialog).
 func fetchPreview[C previewDiscarder](u *upkeep, source, failure string, withCore func(func(context.Context, C) error),
 	preview func(context.Context, C) (agent.InstallPreview, error), then func(C, agent.InstallPreview)) {
+	runPhase(u, "Fetching "+redact.String(source)+" …", failure, withCore, preview,
+		func(c C, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) }, then)
+}
+
+// runPhase is a busy phase of u: busyText with Cancel while run works off
+// the UI goroutine under a context Cancel, Esc or closing ends. Its result
+// reaches then on the UI goroutine; a result made as the user cancelled is
+// dropped with discard, and an error is shown as failure's (or handed to
+// u.onMarketplace when it lists a marketplace's plugins).
+func runPhase[C, R any](u *upkeep, busyText, failure string, withCore func(func(context.Context, C) error),
+	run func(context.Context, C) (R, error), discard func(C, R), then func(C, R)) {
 	fetch, stop := context.WithCancel(context.Background())
 	u.stop = stop
-	u.show(busySize, busy("Fetching "+redact.String(source)+" …"), widget.NewButton("Cancel", u.close))
+	u.show(busySize, busy(busyText), widget.NewButton("Cancel", u.close))
 	withCore(func(ctx context.Context, c C) error {
 		defer stop()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(fetch, cancel)()
-		pv, err := preview(ctx, c)
+		r, err := run(ctx, c)
 		if u.closed.Load() {
 			if err == nil {
-				c.DiscardPluginPreview(pv) // fetched just as the user cancelled
+				discard(c, r) // made just as the user cancelled
 			}
 			return nil
 		}
 		u.b.Post(func() {
 			if err != nil {
+				if me := marketplaceOf(err); me != nil && u.onMarketplace != nil {
+					u.stop = nil
+					u.onMarketplace(me)
+					return
+				}
 				u.failed(failure, err)
 				return
 			}
 			if u.closed.Load() {
-				u.async("discard "+pv.Name+"'s clone", func(context.Context) error { c.DiscardPluginPreview(pv); return nil })
+				u.async("discard what was fetched", func(context.Context) error { discard(c, r); return nil })
 				return
 			}
-			then(c, pv)
+			then(c, r)
 		})
 		return nil
 	})

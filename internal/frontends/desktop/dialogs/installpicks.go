@@ -1,0 +1,189 @@
+package dialogs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+)
+
+// A marketplace root: a source holding .claude-plugin/marketplace.json
+// (as anthropics/claude-code publishes every plugin of it) is no package
+// itself; its preview is an *agent.MarketplaceError listing the plugins.
+// Install… then lets the user tick the plugins wanted, previews each of
+// them (one clone for a git source) and installs those previews in order.
+
+// marketplaceOf is the marketplace a preview's error lists, or nil.
+func marketplaceOf(err error) *agent.MarketplaceError {
+	var me *agent.MarketplaceError
+	if errors.As(err, &me) && me.Marketplace != nil {
+		return me
+	}
+	return nil
+}
+
+// picker is the marketplace's plugins as checkboxes: an installable one is
+// a check ("name version — description"), one this host cannot install is
+// shown disabled with why. onChange runs when a tick changes.
+type picker struct {
+	checks []*widget.Check
+	names  []string
+}
+
+func newPicker(me *agent.MarketplaceError, onChange func()) (*picker, fyne.CanvasObject) {
+	p := &picker{}
+	rows := []fyne.CanvasObject{}
+	for _, mp := range me.Marketplace.Plugins {
+		label := redact.String(mp.Name)
+		if mp.Version != "" {
+			label += " " + redact.String(mp.Version)
+		}
+		if mp.Description != "" {
+			label += " — " + redact.String(mp.Description)
+		}
+		if mp.Remote.IsGit() {
+			label += " (from " + redact.String(mp.Where) + ")"
+		}
+		c := widget.NewCheck(label, func(bool) { onChange() })
+		if mp.Unsupported != "" {
+			c.Text += " — cannot be installed here: " + redact.String(mp.Unsupported)
+			c.Disable()
+		}
+		p.checks = append(p.checks, c)
+		p.names = append(p.names, mp.Name)
+		rows = append(rows, c)
+	}
+	return p, container.NewVScroll(container.NewVBox(rows...))
+}
+
+// picked are the ticked plugins' names, in the listing's order.
+func (p *picker) picked() []string {
+	var out []string
+	for i, c := range p.checks {
+		if c.Checked && !c.Disabled() {
+			out = append(out, p.names[i])
+		}
+	}
+	return out
+}
+
+// pickPlugins shows me's plugins in u (a phased dialog): Preview… (or
+// Enter) previews the ticked ones from req's source, Cancel closes.
+func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.MarketplaceError) {
+	m := me.Marketplace
+	name := m.Name
+	if name == "" {
+		name = req.Source
+	}
+	head := fmt.Sprintf("%s is a marketplace: %s lists %d plugins. Tick the ones to install; each is previewed before anything is installed.",
+		redact.String(req.Source), redact.String(name), len(m.Plugins))
+	if m.Description != "" {
+		head += "\n" + redact.String(m.Description)
+	}
+	var p *picker
+	preview := widget.NewButton("Preview…", func() {
+		if names := p.picked(); len(names) > 0 {
+			f.previewPicks(u, req, names)
+		}
+	})
+	preview.Importance = widget.HighImportance
+	sync := func() {
+		if len(p.picked()) == 0 {
+			preview.Disable()
+		} else {
+			preview.Enable()
+		}
+	}
+	p, list := newPicker(me, sync)
+	sync()
+	u.show(fyne.NewSize(720, 520), container.NewBorder(wrapped(head, widget.MediumImportance), nil, nil, nil, list),
+		widget.NewButton("Cancel", u.close), preview)
+}
+
+// previewPicks asks the core for one preview per picked plugin (a git
+// source is cloned once for all) behind a busy phase whose Cancel stops
+// the clone, then shows them.
+func (f *Install) previewPicks(u *upkeep, req agent.InstallRequest, names []string) {
+	what := "The preview of " + redact.String(strings.Join(names, ", "))
+	runPhase(u, "Previewing "+redact.String(strings.Join(names, ", "))+" from "+redact.String(req.Source)+" …", what,
+		func(fn func(context.Context, InstallCore) error) {
+			f.host.WithCore("preview "+strings.Join(names, ", "), fn)
+		},
+		func(ctx context.Context, c InstallCore) ([]agent.InstallPreview, error) {
+			return c.PreviewPluginInstallPicks(ctx, req, names)
+		},
+		discardPicks,
+		func(c InstallCore, pvs []agent.InstallPreview) { f.showPicks(u, c, req, pvs) })
+}
+
+// discardPicks drops the clone the picks share (the last preview owns it;
+// the others are marked SharesStage). A folder's previews stage nothing.
+func discardPicks(c InstallCore, pvs []agent.InstallPreview) {
+	if len(pvs) > 0 {
+		c.DiscardPluginPreview(pvs[len(pvs)-1])
+	}
+}
+
+// showPicks shows the previews of the picks, one tab each (its own FULL
+// TRUST warning and compatibility report), under one Install that
+// installs them in order; Cancel (or closing) drops the clone.
+func (f *Install) showPicks(u *upkeep, c InstallCore, req agent.InstallRequest, pvs []agent.InstallPreview) {
+	names := make([]string, len(pvs))
+	for i, pv := range pvs {
+		names[i] = pv.Name
+	}
+	var body fyne.CanvasObject
+	if len(pvs) == 1 {
+		_, body = previewBody(pvs[0])
+	} else {
+		tabs := container.NewAppTabs()
+		for _, pv := range pvs {
+			_, b := previewBody(pv)
+			title := pv.Name
+			if g := previewCompat(pv); g.known() && g.grade != "full" {
+				title += " (" + g.grade + ")"
+			}
+			tabs.Append(container.NewTabItem(title, b))
+		}
+		body = tabs
+	}
+	head := wrapped(fmt.Sprintf("From %s: %s. Installing is the authorization for each.",
+		redact.String(req.Source), redact.String(strings.Join(names, ", "))), widget.MediumImportance)
+	u.discard = func() {
+		u.async("discard the marketplace's clone", func(context.Context) error { discardPicks(c, pvs); return nil })
+	}
+	label := "Install"
+	if len(pvs) > 1 {
+		label = fmt.Sprintf("Install %d plugins", len(pvs))
+	}
+	install := widget.NewButton(label, func() {
+		u.discard = nil // the installs use the clone; the last one removes it
+		u.close()
+		f.host.PluginCommand("install "+strings.Join(names, ", "), func(ctx context.Context, c InstallCore) error {
+			return installPicks(ctx, c, pvs)
+		})
+	})
+	install.Importance = widget.HighImportance
+	u.show(fyne.NewSize(760, 600), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), install)
+}
+
+// installPicks installs the previews in order; the first that fails stops
+// the rest (the clone they share is dropped) and is named.
+func installPicks(ctx context.Context, c InstallCore, pvs []agent.InstallPreview) error {
+	for i, pv := range pvs {
+		if _, err := c.InstallPlugin(ctx, pv); err != nil {
+			if pv.SharesStage {
+				discardPicks(c, pvs[i:])
+			}
+			return fmt.Errorf("install %s: %w", pv.Name, err)
+		}
+	}
+	return nil
+}
