@@ -42,10 +42,16 @@
 //   - rewind (rewind.go): PlanRewind, Rewind, /rewind: the files the
 //     agent changed (its per-chat change journal), the conversation, or
 //     both, back to one of the user's messages;
-//   - plugins: Plugins, Reload, PreviewPluginInstall, InstallPlugin (install
-//     or link, as the preview says), RemovePlugin, SetPluginEnabled,
-//     RestartPlugin, PluginManifest, PluginDoctor; the writes restart the
-//     plugins under a new generation and need an idle core;
+//   - plugins: Plugins, Reload, PreviewPluginInstall (a marketplace root:
+//     PreviewPluginInstallPicks), InstallPlugin (install or link, as the
+//     preview says), RemovePlugin, SetPluginEnabled, RestartPlugin,
+//     PluginManifest, PluginDoctor; the writes restart the plugins under a
+//     new generation and need an idle core. The preview, the manifest and
+//     PluginInfo carry the package's compatibility report (pkgcompat.go);
+//   - packages' contributions: skills (run_skill, read_skill, and as the
+//     user's /<plugin>:<skill> commands, /skills: pkgskills.go), commands
+//     and prompts (pkgcommands.go), agents, and hooks run where Claude Code
+//     and the Reasonix host run them (pkghooks.go);
 //   - sessions: Session, Sessions, SearchSessions, NewSession, LoadSession
 //     (open), RenameSession, TrashSession (delete, undone by
 //     RestoreSession), SavedSession, ExportSession;
