@@ -3,9 +3,13 @@
 // and a tool, the JSON line on their stdin (Reasonix or Claude key names),
 // the shell or exec form, the plugin's environment, the per-event timeout,
 // the verdict an exit code or a JSON answer gives, the capped and redacted
-// output, and the context SessionStart hands to the model. Every process
-// goes through internal/foundation/proc (its own process group, the watchdog, the whole
-// tree killed at the timeout).
+// output, and the context SessionStart hands to the model. Hooks written
+// for Claude Code (payloadFormat "claude") run as Claude Code runs them: in
+// the workspace, their stdout read as there (an {"async": true} first line
+// sends the hook to the background, claudeasync.go; a systemMessage is
+// told; additionalContext at PostToolUse and UserPromptSubmit is context
+// too). Every process goes through internal/foundation/proc (its own
+// process group, the watchdog, the whole tree killed at the timeout).
 //
 // It knows nothing of turns or sessions: the agent core says when an event
 // fires and what a verdict means there (internal/core/agent/pkghooks.go).
