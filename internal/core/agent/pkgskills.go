@@ -49,10 +49,14 @@ func (c *Core) skillCommand(name string) (skill.Skill, bool) {
 
 // skillCommandInfos lists the skills as commands, for /skills, the palette
 // and completion. Kind is CommandKindPackage: like a package command, a
-// skill takes arguments and sends a message.
+// skill takes arguments and sends a message. A skill whose name a package
+// command of the same package also has is left out: the command runs.
 func (c *Core) skillCommandInfos() []CommandInfo {
 	var out []CommandInfo
 	for _, sk := range c.skills() {
+		if _, shadowed := c.packageCommand(skillCommandName(sk)); shadowed {
+			continue
+		}
 		desc := sk.Description
 		if sk.RunAs == skill.RunSubagent {
 			desc = strings.TrimSpace("[subagent] " + desc)

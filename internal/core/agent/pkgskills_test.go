@@ -46,7 +46,17 @@ func TestSkillsAreCommands(t *testing.T) {
 	})
 	other := skillsPkg(t, "other", map[string]string{
 		"shared": "---\nname: shared\ndescription: Other's shared skill\n---\nOther body.\n",
+		"deploy": "---\nname: deploy\ndescription: The deploy skill\n---\nSkill body.\n",
 	})
+	// A command of the same package and name wins: /other:deploy runs it
+	// and the skill is not offered under that name.
+	if err := os.MkdirAll(filepath.Join(other.Root, "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other.Root, "commands", "deploy.md"), []byte("---\ndescription: Deploy\n---\nDeploy $1 now.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other.Commands = []string{filepath.Join(other.Root, "commands")}
 	_, c := openWithPackages(t, fe, rules, other)
 	ctx := context.Background()
 
@@ -63,6 +73,9 @@ func TestSkillsAreCommands(t *testing.T) {
 		if strings.Contains(tc.line, "force push") && !strings.Contains(res.Text, "no force push") {
 			t.Fatalf("%s: the arguments are not in %q", tc.line, res.Text)
 		}
+	}
+	if res, err := c.Exec(ctx, "/other:deploy web"); err != nil || res.Text != "Deploy web now." {
+		t.Fatalf("/other:deploy: %+v %v, want the command", res, err)
 	}
 	if _, err := c.Exec(ctx, "/shared"); !errors.Is(err, agent.ErrUnknownCommand) {
 		t.Fatalf("/shared (two packages have it) ran: %v", err)
