@@ -85,3 +85,35 @@ func TestPkg35M2ClaudeHooksAndSkillsThroughTheBinary(t *testing.T) {
 		t.Fatalf("/skills %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A Codex package's root CLAUDE.md reaches the model before the first
+// message, as the real host gives it (a SessionStart context read from the
+// package); its skill runs as /<plugin>:<skill>.
+func TestPkg35M2CodexContextThroughTheBinary(t *testing.T) {
+	h := newHost(t)
+	h.installPlugins("echo-provider")
+	src := filepath.Join(t.TempDir(), "codexy")
+	for rel, body := range map[string]string{
+		".codex-plugin/plugin.json": `{"name":"codexy","version":"1.0.0","description":"Shaped like a Codex plugin","skills":"skills"}`,
+		"skills/tidy/SKILL.md":      "---\nname: tidy\ndescription: Tidy the workspace\n---\nRemove what the build left.\n",
+		"CLAUDE.md":                 "CODEX RULE: run the tests before committing\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, rel), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := h.run("", "plugin", "install", "--yes", src); r.code != 0 {
+		t.Fatalf("install %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r := h.chat("hello")
+	if r.code != 0 || !strings.Contains(r.stdout, "Echo: <hook-context event=\"SessionStart\">\nCODEX RULE: run the tests before committing\n</hook-context>\n\nhello") {
+		t.Fatalf("chat %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = h.chat("/codexy:tidy")
+	if r.code != 0 || !strings.Contains(r.stdout, "Remove what the build left.") {
+		t.Fatalf("/codexy:tidy %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
