@@ -30,6 +30,9 @@ type PluginsCore interface {
 	RemovePlugin(ctx context.Context, name string) error
 	ExtensionStatus() []agent.ExtensionStatus
 	PluginUpkeepCore
+	// The package market (the Discover tab): its URL, search, entries,
+	// installs checked against the pinned hash, and updates.
+	agent.MarketAdmin
 }
 
 // PluginsHost is the window the plugin manager belongs to.
@@ -87,6 +90,9 @@ type PluginManager struct {
 	lastDoctor string
 	// keys are the window's Esc and Enter for the dialogs open over it.
 	keys uikit.ModalStack
+	// tabs are Plugins, Discover (the market) and xdev extensions.
+	tabs     *container.AppTabs
+	discover *discover
 }
 
 // ShowPluginManager opens the plugin manager in a window of app showing
@@ -134,9 +140,17 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
 	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
-	tabs := container.NewAppTabs(container.NewTabItem("Plugins", plugins),
+	var discoverTab fyne.CanvasObject
+	m.discover, discoverTab = newDiscover(m)
+	m.tabs = container.NewAppTabs(container.NewTabItem("Plugins", plugins),
+		container.NewTabItem("Discover", discoverTab),
 		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
-	m.win.SetContent(tabs)
+	m.tabs.OnSelected = func(it *container.TabItem) {
+		if it.Text == "Discover" && !m.discover.loaded {
+			m.discover.load() // the market is read when first asked for, not at every open
+		}
+	}
+	m.win.SetContent(m.tabs)
 	m.win.Canvas().SetOnTypedKey(m.typedKey)
 	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
@@ -170,6 +184,9 @@ func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
 		m.keys.Confirm()
 	}
 }
+
+// ShowDiscover shows the Discover tab (the package market).
+func (m *PluginManager) ShowDiscover() { m.tabs.SelectIndex(1) }
 
 // Raise brings the window to the front.
 func (m *PluginManager) Raise() { m.win.RequestFocus() }

@@ -35,6 +35,10 @@ func highlighted(l *widget.List) []int {
 type pluginsHost struct {
 	wg   sync.WaitGroup
 	exts []agent.ExtensionStatus
+	// store, when set, is a real package store: the market (its URL
+	// set in the store's data folder) and installs go to it
+	// (discover_test.go).
+	store *agent.Plugins
 
 	mu       sync.Mutex
 	commands []string
@@ -82,8 +86,15 @@ func (h *pluginsHost) PluginOrigin(string) (agent.PluginOrigin, error) {
 func (h *pluginsHost) PreviewPluginUpdate(context.Context, string) (agent.InstallPreview, error) {
 	return agent.InstallPreview{}, errors.New("no store")
 }
-func (h *pluginsHost) DiscardPluginPreview(agent.InstallPreview) {}
-func (h *pluginsHost) InstallPlugin(context.Context, agent.InstallPreview) (agent.PluginRecord, error) {
+func (h *pluginsHost) DiscardPluginPreview(pv agent.InstallPreview) {
+	if h.store != nil {
+		h.store.DiscardPreview(pv)
+	}
+}
+func (h *pluginsHost) InstallPlugin(_ context.Context, pv agent.InstallPreview) (agent.PluginRecord, error) {
+	if h.store != nil {
+		return h.store.Install(pv)
+	}
 	return agent.PluginRecord{}, errors.New("no store")
 }
 func (h *pluginsHost) MigratePlugin(context.Context, string) (string, error) {

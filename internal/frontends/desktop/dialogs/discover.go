@@ -1,0 +1,399 @@
+package dialogs
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
+)
+
+// discover is the plugin manager's Discover tab: the package market set in
+// Settings (or here), searched by words and kind; the selected entry's
+// facts (author, licence, repository, the content hash its reviewer
+// pinned, installs); Install… downloads it, the core refusing content that
+// is not the reviewed one before anything is written, then shows the same
+// FULL TRUST preview as any install; My packages lists the installed market
+// packages the index has something newer for, each with Update….
+//
+// Everything the market says is plugin text: the core redacts it, and it
+// is shown as plain text (never Markdown: no link or image of a market's
+// making is rendered). Core calls run off the UI goroutine; each search is
+// numbered and only the latest one lands.
+type discover struct {
+	m       *PluginManager
+	url     *widget.Entry
+	query   *widget.Entry
+	kind    *widget.Select
+	status  *widget.Label
+	list    *widget.List
+	details *widget.RichText
+	install *widget.Button
+	updates *fyne.Container
+	results []agent.MarketPackage
+	// selected is the highlighted row (-1: none), as the manager's list.
+	selected int
+	seq      int
+	loaded   bool
+	// market is the URL the core has set ("" when none).
+	market string
+}
+
+// kinds are the market's kinds as the filter offers them.
+var kinds = []string{"All kinds", "plugin", "skill", "mcp", "theme"}
+
+func newDiscover(m *PluginManager) (*discover, fyne.CanvasObject) {
+	d := &discover{m: m, selected: -1, details: widget.NewRichText(), updates: container.NewVBox()}
+	d.details.Wrapping = fyne.TextWrapWord
+	d.url = widget.NewEntry()
+	d.url.SetPlaceHolder("https://market.example/index.json or file:///path/to/market")
+	d.url.OnSubmitted = func(string) { d.setURL() }
+	setURL := widget.NewButton("Use this market", d.setURL)
+	d.query = widget.NewEntry()
+	d.query.SetPlaceHolder("Search the market (words of a name, summary or tag)")
+	d.query.OnSubmitted = func(string) { d.search() }
+	d.kind = widget.NewSelect(kinds, func(string) {
+		if d.loaded {
+			d.search()
+		}
+	})
+	d.kind.SetSelectedIndex(0)
+	search := widget.NewButtonWithIcon("Search", theme.SearchIcon(), d.search)
+	d.status = widget.NewLabel("")
+	d.status.Wrapping = fyne.TextWrapWord
+	d.list = widget.NewList(func() int { return len(d.results) },
+		func() fyne.CanvasObject {
+			name := widget.NewLabel("")
+			name.TextStyle.Bold = true
+			return container.NewHBox(name, widget.NewLabel(""))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			mp := d.results[i]
+			row := o.(*fyne.Container)
+			row.Objects[0].(*widget.Label).SetText(mp.ID)
+			tag := row.Objects[1].(*widget.Label)
+			tag.SetText(resultTag(mp))
+			tag.Importance = widget.LowImportance
+			if mp.Update != "" {
+				tag.Importance = widget.WarningImportance
+			} else if mp.Installed != "" {
+				tag.Importance = widget.SuccessImportance
+			}
+			row.Refresh()
+		})
+	d.list.OnSelected = func(i widget.ListItemID) { d.selected = i; d.showSelected() }
+	d.list.OnUnselected = func(i widget.ListItemID) {
+		if d.selected == i {
+			d.selected = -1
+			d.showSelected()
+		}
+	}
+	d.install = widget.NewButtonWithIcon("Install…", theme.DownloadIcon(), d.installSelected)
+	d.install.Importance = widget.HighImportance
+	check := widget.NewButtonWithIcon("Check for updates", theme.ViewRefreshIcon(), d.loadUpdates)
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, widget.NewLabel("Market"), setURL, d.url),
+		container.NewBorder(nil, nil, nil, container.NewHBox(d.kind, search), d.query),
+		d.status)
+	right := container.NewBorder(container.NewHBox(d.install), nil, nil, nil, container.NewVScroll(container.NewPadded(d.details)))
+	split := container.NewHSplit(d.list, right)
+	split.Offset = 0.35
+	mine := container.NewVBox(widget.NewSeparator(),
+		container.NewBorder(nil, nil, heading("My packages from the market"), check), d.updates)
+	d.showSelected()
+	return d, container.NewBorder(top, mine, nil, nil, split)
+}
+
+// resultTag is a result row's second column: its version and whether it
+// is installed or has an update.
+func resultTag(mp agent.MarketPackage) string {
+	tag := mp.Version + " · " + mp.Kind
+	switch {
+	case mp.Update != "":
+		tag += " · update: " + mp.Update
+	case mp.Installed != "":
+		tag += " · installed " + mp.Installed
+	}
+	return tag
+}
+
+// load reads the market set and, when there is one, lists it and the
+// updates (the first time the tab is shown: no market is asked before).
+func (d *discover) load() {
+	d.loaded = true
+	d.m.host.WithCore("read the market's URL", func(_ context.Context, c PluginsCore) error {
+		u, err := c.MarketURL()
+		if err != nil {
+			return err
+		}
+		d.m.b.Post(func() {
+			d.market = u
+			d.url.SetText(u)
+			d.search()
+			d.loadUpdates()
+		})
+		return nil
+	})
+}
+
+// setURL saves the market URL typed (empty unsets it) and lists it.
+func (d *discover) setURL() {
+	u := strings.TrimSpace(d.url.Text)
+	d.m.host.WithCore("set the market", func(_ context.Context, c PluginsCore) error {
+		if err := c.SetMarketURL(u); err != nil {
+			return err
+		}
+		d.m.b.Post(func() {
+			d.market = u
+			d.search()
+			d.loadUpdates()
+		})
+		return nil
+	})
+}
+
+// search lists the entries matching the query and kind (all of them for
+// an empty query), keeping the selected entry selected when it is listed.
+func (d *discover) search() {
+	d.seq++
+	seq := d.seq
+	if d.market == "" {
+		d.results = nil
+		d.list.UnselectAll()
+		d.list.Refresh()
+		d.selected = -1
+		d.showSelected()
+		d.status.SetText("No market is set: enter its URL above (an index.json over https, or a folder as file://; a private market works the same).")
+		return
+	}
+	q, kind := strings.TrimSpace(d.query.Text), d.kind.Selected
+	if kind == kinds[0] {
+		kind = ""
+	}
+	d.status.SetText("Searching " + redact.String(d.market) + " …")
+	d.m.host.WithCore("search the market", func(ctx context.Context, c PluginsCore) error {
+		rs, err := c.SearchMarket(ctx, q, kind)
+		d.m.b.Post(func() {
+			if seq != d.seq {
+				return // a newer search lands
+			}
+			if err != nil {
+				d.status.SetText("The market could not be read: " + redact.String(err.Error()))
+				d.status.Importance = widget.DangerImportance
+				d.status.Refresh()
+				return
+			}
+			d.status.Importance = widget.MediumImportance
+			d.show(rs, q)
+		})
+		return nil
+	})
+}
+
+// show lists rs, the selection following its entry by id.
+func (d *discover) show(rs []agent.MarketPackage, q string) {
+	id := ""
+	if mp, ok := d.current(); ok {
+		id = mp.ID
+	}
+	d.results = rs
+	d.list.Refresh()
+	switch {
+	case len(rs) == 0 && q != "":
+		d.status.SetText(fmt.Sprintf("Nothing in %s matches %q.", redact.String(d.market), q))
+	default:
+		d.status.SetText(fmt.Sprintf("%d packages in %s.", len(rs), redact.String(d.market)))
+	}
+	for i, mp := range rs {
+		if mp.ID == id {
+			d.selected = i
+			d.list.Select(i)
+			d.showSelected()
+			return
+		}
+	}
+	d.selected = -1
+	d.list.UnselectAll()
+	d.showSelected()
+}
+
+func (d *discover) current() (agent.MarketPackage, bool) {
+	if d.selected < 0 || d.selected >= len(d.results) {
+		return agent.MarketPackage{}, false
+	}
+	return d.results[d.selected], true
+}
+
+// showSelected shows the selected entry's facts and what its button does:
+// Install… for a plugin not installed, Update… for one with an update.
+func (d *discover) showSelected() {
+	mp, ok := d.current()
+	if !ok {
+		d.install.SetText("Install…")
+		d.install.Disable()
+		d.details.Segments = markdown.Render("Select a package to see what it is and where it comes from.", nil)
+		d.details.Refresh()
+		return
+	}
+	d.install.Enable()
+	switch {
+	case !mp.Installable:
+		d.install.SetText("Install…")
+		d.install.Disable()
+	case mp.Update != "" && mp.InstalledAs != "":
+		d.install.SetText("Update…")
+	case mp.Installed != "":
+		d.install.SetText("Install again…")
+	default:
+		d.install.SetText("Install…")
+	}
+	d.details.Segments = marketDetails(mp)
+	d.details.Refresh()
+}
+
+// marketDetails is an entry's facts as plain text segments (the market's
+// strings are the core's, redacted; none is rendered as Markdown).
+func marketDetails(mp agent.MarketPackage) []widget.RichTextSegment {
+	para := func(s string) widget.RichTextSegment {
+		return &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: s}
+	}
+	kv := func(k, v string) []widget.RichTextSegment {
+		if v == "" {
+			return nil
+		}
+		return []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleStrong, Text: k + ": "}, para(v)}
+	}
+	segs := []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: mp.Name + " " + mp.Version}}
+	if mp.Summary != "" {
+		segs = append(segs, para(mp.Summary))
+	}
+	if mp.Description != "" && mp.Description != mp.Summary {
+		segs = append(segs, para(mp.Description))
+	}
+	segs = append(segs, kv("Market id", mp.ID+" ("+mp.Kind+")")...)
+	segs = append(segs, kv("Author", mp.Author)...)
+	segs = append(segs, kv("License", mp.License)...)
+	segs = append(segs, kv("Repository", mp.Repository)...)
+	segs = append(segs, kv("Source", mp.Source)...)
+	segs = append(segs, kv("Tags", strings.Join(mp.Tags, ", "))...)
+	segs = append(segs, kv("Popularity", fmt.Sprintf("%d votes, %d installs", mp.Votes, mp.Installs))...)
+	segs = append(segs, kv("Updated", mp.UpdatedAt)...)
+	if mp.ContentSHA256 != "" {
+		segs = append(segs, kv("Reviewed content", "sha256:"+mp.ContentSHA256+" (the download is refused unless it matches)")...)
+	} else {
+		segs = append(segs, kv("Reviewed content", "no hash pinned: what is downloaded is not checked against what was reviewed")...)
+	}
+	if mp.Installed != "" {
+		segs = append(segs, kv("Installed", mp.InstalledAs+" "+mp.Installed)...)
+	}
+	if mp.Update != "" {
+		segs = append(segs, kv("Update", mp.Update)...)
+	}
+	if !mp.Installable {
+		segs = append(segs, para("This host installs plugin packages from the market; a "+mp.Kind+" is not installed from here."))
+	}
+	return segs
+}
+
+// installSelected previews installing (or updating) the selected entry.
+func (d *discover) installSelected() {
+	mp, ok := d.current()
+	if !ok || !mp.Installable {
+		return
+	}
+	if mp.Update != "" && mp.InstalledAs != "" {
+		d.update(mp.InstalledAs)
+		return
+	}
+	u := d.m.newUpkeep("Install "+mp.ID+" from the market", mp.ID)
+	runPhase(u, "Downloading "+mp.ID+" "+mp.Version+" and checking it against the hash the market pinned …",
+		"The install of "+mp.ID, d.withCore("install "+mp.ID),
+		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
+			return c.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: mp.ID, ReplaceInstalled: true})
+		},
+		func(c PluginsCore, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) },
+		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, "Install") })
+}
+
+// update previews updating the installed market package name to the
+// entry the index lists now.
+func (d *discover) update(name string) {
+	u := d.m.newUpkeep("Update "+name+" from the market", name)
+	runPhase(u, "Downloading the market's "+name+" and checking it against the hash the market pinned …",
+		"The update of "+name, d.withCore("update "+name),
+		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
+			return c.PreviewMarketUpdate(ctx, name)
+		},
+		func(c PluginsCore, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) },
+		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, "Update") })
+}
+
+func (d *discover) withCore(what string) func(func(context.Context, PluginsCore) error) {
+	return func(fn func(context.Context, PluginsCore) error) { d.m.host.WithCore(what, fn) }
+}
+
+// confirm shows a market package's preview: verb installs exactly it,
+// Cancel drops what was downloaded. Once installed the tab lists the
+// market again (installed, updates).
+func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, verb string) {
+	_, body := previewBody(pv)
+	u.discardOnClose(c, pv)
+	run := widget.NewButton(verb, func() {
+		u.discard = nil // the install uses the download, then removes it
+		u.close()
+		d.m.host.PluginCommand(strings.ToLower(verb)+" "+pv.Name, func(ctx context.Context, c PluginsCore) error {
+			_, err := c.InstallPlugin(ctx, pv)
+			d.m.b.Post(func() {
+				d.m.forget(pv.Name)
+				d.search()
+				d.loadUpdates()
+			})
+			return err
+		})
+	})
+	run.Importance = widget.HighImportance
+	u.show(fyne.NewSize(720, 560), body, widget.NewButton("Cancel", u.close), run)
+}
+
+// loadUpdates lists the installed market packages with an update.
+func (d *discover) loadUpdates() {
+	if d.market == "" {
+		d.setUpdates(nil, nil)
+		return
+	}
+	d.m.host.WithCore("market updates", func(ctx context.Context, c PluginsCore) error {
+		ups, err := c.MarketUpdates(ctx)
+		d.m.b.Post(func() { d.setUpdates(ups, err) })
+		return nil
+	})
+}
+
+func (d *discover) setUpdates(ups []agent.MarketUpdate, err error) {
+	var rows []fyne.CanvasObject
+	switch {
+	case err != nil:
+		rows = append(rows, wrapped("Updates could not be checked: "+redact.String(err.Error()), widget.DangerImportance))
+	case d.market == "":
+		rows = append(rows, wrapped("No market is set.", widget.LowImportance))
+	case len(ups) == 0:
+		rows = append(rows, wrapped("Every package installed from this market is up to date.", widget.LowImportance))
+	}
+	for _, up := range ups {
+		name := up.Name
+		text := fmt.Sprintf("%s (%s): %s → %s", name, up.ID, up.Installed, up.Available)
+		if up.Reason != "" {
+			text += " — " + up.Reason
+		}
+		b := widget.NewButtonWithIcon("Update…", theme.DownloadIcon(), func() { d.update(name) })
+		rows = append(rows, container.NewBorder(nil, nil, nil, b, wrapped(text, widget.WarningImportance)))
+	}
+	d.updates.Objects = rows
+	d.updates.Refresh()
+}
