@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 )
 
@@ -207,4 +208,40 @@ func labelsText(o fyne.CanvasObject) string {
 		}
 	}
 	return b.String()
+}
+
+// A plugin installed from the market says so in the Plugins tab, and its
+// Update… (shown as for a git plugin) previews the market's entry again,
+// checked against the pinned hash, instead of being hidden.
+func TestPluginManagerUpdatesMarketPackage(t *testing.T) {
+	url, _ := localMarket(t)
+	p := storePlugins(t)
+	ctx := t.Context()
+	if err := p.SetMarketURL(url); err != nil {
+		t.Fatal(err)
+	}
+	pv, err := p.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: "hookify"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := p.Install(pv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, ui := openManager(t, &pluginsHost{store: p},
+		agent.PluginInfo{Name: rec.Name, Version: rec.Version, State: agent.PluginActive, Root: pv.Root})
+	waitFor(t, ui, "the origin", func() bool { return m.update.Visible() })
+	ui(func() {
+		text := markdown.PlainText(m.details.Segments)
+		if !strings.Contains(text, "market:hookify@0.1.0 (content sha256:d5d1eede43c0…) (the market: Update…") {
+			t.Errorf("details say:\n%s", text)
+		}
+		test.Tap(m.update)
+	})
+	waitFor(t, ui, "the update's preview", func() bool { return topButton(m.win, "Update") != nil })
+	ui(func() {
+		if text := overlayText(m.win); !strings.Contains(text, "Market: hookify 0.1.0 from "+url) {
+			t.Errorf("the update's preview:\n%s", text)
+		}
+	})
 }

@@ -284,7 +284,7 @@ func (m *PluginManager) forget(name string) {
 // showFacts shows the details and the buttons only a plugin's origin
 // enables (UI goroutine).
 func (m *PluginManager) showFacts(p agent.PluginInfo, f pluginFacts) {
-	if f.origin.Git {
+	if f.origin.Git || f.origin.Market {
 		m.update.Show()
 	}
 	if f.origin.Legacy {
@@ -405,6 +405,8 @@ func pluginDetails(p agent.PluginInfo, f pluginFacts) []widget.RichTextSegment {
 func sourceText(o agent.PluginOrigin) string {
 	src := redact.String(o.Source)
 	switch {
+	case o.Market:
+		return src + at(o.Commit) + " (the market: Update… installs the version it lists now, checked against the hash it pins)"
 	case o.Git:
 		return src + at(o.Commit) + " (git: Update… fetches it again)"
 	case o.Linked:

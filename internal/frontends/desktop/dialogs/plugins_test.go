@@ -71,7 +71,10 @@ func (h *pluginsHost) ShowText(title, _ string) {
 	h.mu.Unlock()
 }
 func (h *pluginsHost) ExtensionsDir() string { return "/x/extensions" }
-func (h *pluginsHost) PluginManifest(string) (agent.PluginManifest, error) {
+func (h *pluginsHost) PluginManifest(name string) (agent.PluginManifest, error) {
+	if h.store != nil {
+		return h.store.Manifest(name)
+	}
 	return agent.PluginManifest{}, errors.New("no manifest")
 }
 func (h *pluginsHost) PluginDoctor(context.Context, string) (agent.DoctorReport, error) {
@@ -80,10 +83,16 @@ func (h *pluginsHost) PluginDoctor(context.Context, string) (agent.DoctorReport,
 func (h *pluginsHost) RestartPlugin(context.Context, string) error          { return nil }
 func (h *pluginsHost) SetPluginEnabled(context.Context, string, bool) error { return nil }
 func (h *pluginsHost) RemovePlugin(context.Context, string) error           { return nil }
-func (h *pluginsHost) PluginOrigin(string) (agent.PluginOrigin, error) {
+func (h *pluginsHost) PluginOrigin(name string) (agent.PluginOrigin, error) {
+	if h.store != nil {
+		return h.store.Origin(name)
+	}
 	return agent.PluginOrigin{}, errors.New("no store")
 }
-func (h *pluginsHost) PreviewPluginUpdate(context.Context, string) (agent.InstallPreview, error) {
+func (h *pluginsHost) PreviewPluginUpdate(ctx context.Context, name string) (agent.InstallPreview, error) {
+	if h.store != nil {
+		return h.store.PreviewUpdate(ctx, name)
+	}
 	return agent.InstallPreview{}, errors.New("no store")
 }
 func (h *pluginsHost) DiscardPluginPreview(pv agent.InstallPreview) {

@@ -3,6 +3,7 @@ package dialogs
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -156,7 +157,7 @@ func (m *PluginManager) updateSelected() {
 		return
 	}
 	o := m.facts[factsKey(p)].origin
-	if !o.Git {
+	if !o.Git && !o.Market {
 		return
 	}
 	u := m.newUpkeep("Update "+p.Name, p.Name)
@@ -261,6 +262,13 @@ func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin
 }
 
 func at(commit string) string {
+	if h, ok := strings.CutPrefix(commit, "sha256:"); ok {
+		// A market package's content hash (what its reviewer pinned).
+		if len(h) > 12 {
+			h = h[:12]
+		}
+		return " (content sha256:" + h + "…)"
+	}
 	if len(commit) > 12 {
 		commit = commit[:12]
 	}
