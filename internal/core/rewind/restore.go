@@ -9,12 +9,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/core/tools"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
 )
 
 // ErrOutsideWorkspace is wrapped when a journaled path resolves outside the
 // workspace (through "..", an absolute path or a symlink).
-var ErrOutsideWorkspace = errors.New("outside the workspace")
+var ErrOutsideWorkspace = tools.ErrOutsideWorkspace
 
 // effect is what one change did to one path; a move is two effects (its
 // source gone, its destination created). Hashes as in record: "" = absent.
@@ -225,8 +226,9 @@ func writeKeepingMode(abs string, data []byte) error {
 }
 
 // confine resolves a journaled path in the workspace by the file tools'
-// rules: lexically inside it, and inside it still once the deepest existing
-// ancestor's symlinks are resolved.
+// own rule (tools.Confine: lexically inside it, and inside it still once
+// the deepest existing ancestor's symlinks are resolved), after refusing
+// what no journal the core writes holds (absolute, "..", unclean).
 func confine(workspace, rel string) (string, error) {
 	if err := validRel(rel); err != nil {
 		return "", fmt.Errorf("%w: %w", err, ErrOutsideWorkspace)
@@ -235,38 +237,5 @@ func confine(workspace, rel string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("workspace root %s: %w", workspace, err)
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", fmt.Errorf("workspace root %s: %w", workspace, err)
-	}
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if !within(root, p) {
-		return "", fmt.Errorf("%s: %w", rel, ErrOutsideWorkspace)
-	}
-	existing, rest := p, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			break
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	resolved, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", rel, err)
-	}
-	full := filepath.Join(resolved, rest)
-	if !within(realRoot, full) {
-		return "", fmt.Errorf("%s: %w (through a symlink)", rel, ErrOutsideWorkspace)
-	}
-	return full, nil
-}
-
-func within(root, p string) bool {
-	rel, err := filepath.Rel(root, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	return tools.Confine(root, filepath.FromSlash(rel))
 }
