@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -36,6 +37,10 @@ type SettingsCore interface {
 	RevokeAlways(r agent.Rule) error
 	RevokeSession(ctx context.Context, tool string) error
 	PluginManifest(name string) (agent.PluginManifest, error)
+	// MarketURL and SetMarketURL are the package market Discover searches
+	// (saved in the data folder, shared with the CLI).
+	MarketURL() (string, error)
+	SetMarketURL(u string) error
 }
 
 // SettingsHost is the window Settings configures.
@@ -95,6 +100,10 @@ type Settings struct {
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
 	file   *settingsFileRow
 	envGen int // the latest loadEnv: an older read that ends later is dropped
+	// market is the package market's URL; marketNote says what became of
+	// the last save.
+	market     *widget.Entry
+	marketNote *widget.Label
 }
 
 // noModels is the default-model field's placeholder when no plugin offers
@@ -144,12 +153,18 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	})
 	s.effort.PlaceHolder = "The model has no effort levels"
 	s.syncModels()
+	s.market = widget.NewEntry()
+	s.market.SetPlaceHolder("https://market.example/index.json or file:///path/to/market")
+	s.market.OnSubmitted = func(string) { s.saveMarket() }
+	s.marketNote = hint("Plugins → Manage → Discover searches it and installs from it, each download checked against the hash the market pins. A private market works the same.")
 	form := widget.NewForm(
 		widget.NewFormItem("Settings file", s.file.box),
 		widget.NewFormItem("Theme", s.theme),
 		widget.NewFormItem("Send key", s.send),
 		widget.NewFormItem("Default model", container.NewVBox(s.model, hint("New chats start with it (the toolbar's picker sets it too)."))),
 		widget.NewFormItem("Default effort", s.effort),
+		widget.NewFormItem("Plugin market", container.NewVBox(
+			container.NewBorder(nil, nil, nil, widget.NewButton("Save", s.saveMarket), s.market), s.marketNote)),
 	)
 	content := container.NewVBox(form,
 		heading("Permissions"),
@@ -184,6 +199,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		}
 	})
 	s.loadPermissions()
+	s.loadMarket()
 	s.loadEnv(state.Plugins())
 	s.SyncSettingsFile(host.SettingsFile())
 	s.win.Show()
@@ -477,4 +493,40 @@ func sortedNames(set map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// loadMarket shows the market URL set (read off the UI goroutine).
+func (s *Settings) loadMarket() {
+	s.host.WithCore("read the market's URL", func(_ context.Context, c SettingsCore) error {
+		u, err := c.MarketURL()
+		if err != nil {
+			return err
+		}
+		s.b.Post(func() { s.market.SetText(u) })
+		return nil
+	})
+}
+
+// saveMarket saves the URL typed (empty: no market) and says so.
+func (s *Settings) saveMarket() {
+	u := strings.TrimSpace(s.market.Text)
+	s.host.WithCore("set the market", func(_ context.Context, c SettingsCore) error {
+		err := c.SetMarketURL(u)
+		s.b.Post(func() {
+			switch {
+			case err != nil:
+				s.marketNote.SetText("Not saved: " + redact.String(err.Error()))
+				s.marketNote.Importance = widget.DangerImportance
+			case u == "":
+				s.marketNote.SetText("No market is set now.")
+				s.marketNote.Importance = widget.MediumImportance
+			default:
+				s.marketNote.SetText("Saved: Discover searches " + redact.String(u) + ".")
+				s.marketNote.Importance = widget.SuccessImportance
+			}
+			s.marketNote.Refresh()
+			s.host.Trace("market set")
+		})
+		return nil
+	})
 }

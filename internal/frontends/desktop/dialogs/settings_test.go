@@ -33,6 +33,8 @@ type settingsHost struct {
 	perms agent.Permissions
 	file  SettingsFileStatus
 	calls []string // settings-file buttons pressed
+	// market is the market URL saved (settings_market_test.go).
+	market string
 }
 
 func (h *settingsHost) ThemeMode() string           { return h.mode }
