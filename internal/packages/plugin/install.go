@@ -58,6 +58,8 @@ type InstallPlan struct {
 	Origin, Commit string
 	// Marketplace names the marketplace the plugin was picked from, if any.
 	Marketplace string
+	// listed is a pick whose manifest is its marketplace entry.
+	listed *listedPick
 	// Existing is the record being replaced, if any.
 	Existing *Record
 	// Size is the package's files (a linked folder is not measured).
@@ -80,9 +82,13 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 	layout := store.Layout()
 	if _, err := os.Stat(src); err != nil {
 		// A folder named another way (a file:// URL of a plain folder,
-		// with its #path=) is that folder.
+		// with its #path=, or a marketplace folder's #plugin=) is that
+		// folder.
 		if parsed, perr := ParseSource(src); perr == nil && !parsed.IsGit() {
 			src = parsed.Dir
+			if opts.Plugin == "" {
+				opts.Plugin = parsed.Plugin
+			}
 		}
 	}
 	abs, err := filepath.Abs(src)
@@ -98,25 +104,42 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		return nil, fmt.Errorf("%s is not a folder", abs)
 	}
 	market := ""
+	var listed *listedPick
 	if IsMarketplace(abs) {
 		m, err := ReadMarketplace(abs)
 		if err != nil {
 			return nil, err
 		}
-		if strings.TrimSpace(opts.Plugin) == "" {
+		pick := strings.TrimSpace(opts.Plugin)
+		if o, err := ParseSource(opts.Origin); pick == "" && err == nil {
+			pick = o.Plugin // an update of a plugin the listing stands for
+		}
+		if pick == "" {
 			return nil, &MarketplaceError{Marketplace: m}
 		}
-		dir, origin, err := marketplacePick(abs, opts.Plugin, opts.Origin)
+		p, pm, origin, err := marketplacePick(abs, pick, opts.Origin)
 		if err != nil {
 			return nil, err
 		}
-		if abs, err = filepath.EvalSymlinks(dir); err != nil {
+		if abs, err = filepath.EvalSymlinks(p.Dir); err != nil {
 			return nil, err
 		}
-		opts.Origin, market = origin, m.label()
+		opts.Origin, market, opts.Plugin = origin, pm.label(), pick
+		if p.Manifest != nil {
+			if opts.Link {
+				return nil, fmt.Errorf("cannot link %s: plugin %s's manifest is its marketplace entry, which the install writes into a copy", abs, p.Name)
+			}
+			listed = &listedPick{root: pm.Root, name: p.Name, manifest: p.Manifest}
+		}
 	}
-	sp, err := readPackage(abs)
-	if err != nil {
+	var sp *sourcePackage
+	if listed != nil {
+		pkg, lerr := loadForeignPackage(abs, PackageClaude, listed.manifest)
+		if lerr != nil {
+			return nil, fmt.Errorf("plugin %s of marketplace %s: %w", listed.name, market, lerr)
+		}
+		sp, err = &sourcePackage{pkg: pkg, data: listed.manifest}, nil
+	} else if sp, err = readPackage(abs); err != nil {
 		return nil, err
 	}
 	name := sp.pkg.Name
@@ -136,6 +159,10 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		Name: name, Source: abs, Link: opts.Link, Replace: opts.Replace,
 		Manifest: m, ManifestSHA256: ManifestSHA256(sp.data), Package: sp.pkg,
 		Kind: sp.pkg.Kind, Legacy: sp.legacy, Origin: opts.Origin, Commit: opts.Commit, Marketplace: market,
+		listed: listed,
+	}
+	if listed != nil {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("its manifest is its marketplace entry: the copy gets it as %s", ClaudeManifestFile))
 	}
 	plan.Warnings = append(plan.Warnings, sp.pkg.Warnings...)
 	if sp.legacy {
@@ -246,7 +273,17 @@ func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
 	}
 	name := plan.Name
 	mfile := filepath.FromSlash(ManifestPath(plan.Kind))
-	data, err := ReadPackageFile(plan.Source, mfile, maxManifestBytes)
+	var data []byte
+	var err error
+	if l := plan.listed; l != nil {
+		// The manifest is the listing's entry: it must read as previewed.
+		p, _, _, perr := marketplacePick(l.root, l.name, "")
+		if err = perr; err == nil {
+			data = p.Manifest
+		}
+	} else {
+		data, err = ReadPackageFile(plan.Source, mfile, maxManifestBytes)
+	}
 	if err != nil {
 		return Record{}, err
 	}
@@ -291,6 +328,16 @@ func Install(store *Store, layout Layout, plan *InstallPlan) (Record, error) {
 	}
 	if _, err := copyTree(plan.Source, tmp); err != nil {
 		return fail(fmt.Errorf("copy %s: %w", plan.Source, err))
+	}
+	if l := plan.listed; l != nil {
+		// The copy carries the manifest its listing stood for, so it loads
+		// as any installed Claude package.
+		if err := os.MkdirAll(filepath.Join(tmp, filepath.Dir(mfile)), 0o755); err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, mfile), l.manifest, 0o644); err != nil {
+			return fail(err)
+		}
 	}
 	copied, err := ReadPackageFile(tmp, mfile, maxManifestBytes)
 	if err != nil || ManifestSHA256(copied) != plan.ManifestSHA256 {
@@ -402,6 +449,12 @@ func exists(cmd string) bool {
 	path, _ := proc.Executable(cmd)
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// listedPick is a marketplace plugin whose manifest is its listing's entry.
+type listedPick struct {
+	root, name string
+	manifest   []byte
 }
 
 // sourcePackage is a plugin folder read for an install.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // Marketplace roots. A repository may hold several plugins and list them in
@@ -46,6 +47,12 @@ type MarketplacePlugin struct {
 	Where string
 	// Unsupported says why this host cannot install it; "" when it can.
 	Unsupported string
+	// Manifest, for a plugin whose listing entry stands for its manifest
+	// (strict false, or a folder without one), is the Claude plugin.json
+	// the entry makes: what the preview reads and the install writes into
+	// the copy.
+	Manifest []byte
+	entry    marketplaceEntry
 }
 
 // marketplaceDoc is marketplace.json, read leniently: the format has many
@@ -57,12 +64,20 @@ type marketplaceDoc struct {
 		Description string `json:"description"`
 		PluginRoot  string `json:"pluginRoot"`
 	} `json:"metadata"`
-	Plugins []struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		Version     string          `json:"version"`
-		Source      json.RawMessage `json:"source"`
-	} `json:"plugins"`
+	Plugins []marketplaceEntry `json:"plugins"`
+}
+
+// marketplaceEntry is one listed plugin. strict false makes the entry the
+// plugin's manifest (anthropics/skills lists its plugins so, each "./" with
+// its skills); so does a folder that holds none.
+type marketplaceEntry struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Version     string          `json:"version"`
+	Source      json.RawMessage `json:"source"`
+	Strict      *bool           `json:"strict"`
+	Skills      json.RawMessage `json:"skills"`
+	Commands    json.RawMessage `json:"commands"`
 }
 
 type marketplaceSource struct {
@@ -128,6 +143,7 @@ func ReadMarketplace(dir string) (*Marketplace, error) {
 		if mp.Name == "" {
 			return nil, &ManifestError{File: file, Path: joinIndex("plugins", i) + ".name", Msg: "a listed plugin has no name"}
 		}
+		mp.entry = p
 		mp.resolve(pfs, abs, doc.Metadata.PluginRoot, p.Source)
 		m.Plugins = append(m.Plugins, mp)
 	}
@@ -142,7 +158,7 @@ func (mp *MarketplacePlugin) resolve(pfs *PackageFS, root, pluginRoot string, ra
 	var rel string
 	if json.Unmarshal(raw, &rel) == nil {
 		mp.Where = rel
-		mp.Dir, mp.Unsupported = localPlugin(pfs, root, pluginRoot, rel)
+		mp.local(pfs, root, pluginRoot, rel)
 		return
 	}
 	var s marketplaceSource
@@ -168,7 +184,7 @@ func (mp *MarketplacePlugin) resolve(pfs *PackageFS, root, pluginRoot string, ra
 		// {"source": "local", "path": "./plugins/x"}: a folder as an object.
 		if strings.TrimSpace(s.Path) != "" {
 			mp.Where = s.Path
-			mp.Dir, mp.Unsupported = localPlugin(pfs, root, pluginRoot, s.Path)
+			mp.local(pfs, root, pluginRoot, s.Path)
 			return
 		}
 		fallthrough
@@ -187,10 +203,50 @@ func (mp *MarketplacePlugin) resolve(pfs *PackageFS, root, pluginRoot string, ra
 	mp.Remote, mp.Where = src, src.Spec
 }
 
+// local resolves a folder source and, when the entry stands for the
+// plugin's manifest, makes that manifest.
+func (mp *MarketplacePlugin) local(pfs *PackageFS, root, pluginRoot, rel string) {
+	var rdir string
+	rdir, mp.Unsupported = localPlugin(pfs, root, pluginRoot, rel)
+	if mp.Unsupported != "" {
+		return
+	}
+	mp.Dir = filepath.Join(root, filepath.FromSlash(rdir))
+	strictFalse := mp.entry.Strict != nil && !*mp.entry.Strict
+	if rdir != "." && hasManifest(pfs, rdir) && !strictFalse {
+		return
+	}
+	if !protocol.ValidPluginName(mp.Name) {
+		mp.Dir, mp.Unsupported = "", fmt.Sprintf("its folder %q has no plugin manifest and its listed name %q is no plugin name", rel, mp.Name)
+		return
+	}
+	// A Claude plugin.json of the entry's own fields: Claude Code reads
+	// such a plugin from its listing (its plugin.json is optional there).
+	doc := map[string]any{"name": mp.Name}
+	if mp.Version != "" {
+		doc["version"] = mp.Version
+	}
+	if mp.Description != "" {
+		doc["description"] = mp.Description
+	}
+	if len(mp.entry.Skills) > 0 {
+		doc["skills"] = mp.entry.Skills
+	}
+	if len(mp.entry.Commands) > 0 {
+		doc["commands"] = mp.entry.Commands
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		mp.Dir, mp.Unsupported = "", err.Error()
+		return
+	}
+	mp.Manifest = append(data, '\n')
+}
+
 // localPlugin resolves a folder source inside the marketplace root:
 // "./plugins/x", or "x" under metadata.pluginRoot (Claude Code prepends it
 // to relative sources; a source already under it is taken as written).
-func localPlugin(pfs *PackageFS, root, pluginRoot, rel string) (dir, unsupported string) {
+func localPlugin(pfs *PackageFS, root, pluginRoot, rel string) (clean, unsupported string) {
 	var cands []string
 	if pr := strings.TrimSpace(pluginRoot); pr != "" {
 		cands = append(cands, path.Join(strings.ReplaceAll(pr, `\`, "/"), rel))
@@ -214,16 +270,7 @@ func localPlugin(pfs *PackageFS, root, pluginRoot, rel string) (dir, unsupported
 		case !fi.IsDir():
 			return "", fmt.Sprintf("%q is not a folder", rel)
 		}
-		if clean == "." {
-			return "", "it names the marketplace root itself, which holds no plugin manifest"
-		}
-		if !hasManifest(pfs, clean) {
-			// Claude Code takes such a folder by its listing entry (its
-			// plugin.json is optional there); this host, as the real one,
-			// installs a package by its manifest.
-			return "", fmt.Sprintf("its folder %q has no plugin manifest (%s, %s or %s)", rel, ManifestFile, CodexManifestFile, ClaudeManifestFile)
-		}
-		return filepath.Join(root, filepath.FromSlash(clean)), ""
+		return clean, ""
 	}
 	return "", why
 }
@@ -326,35 +373,42 @@ func (e *RemotePluginError) Error() string {
 // folder to install and the origin to record: the plugin's subfolder of
 // the repository the marketplace was cloned from (origin, a source spec),
 // or its folder when the marketplace is a local folder.
-func marketplacePick(root, name, origin string) (dir, newOrigin string, err error) {
-	m, err := ReadMarketplace(root)
-	if err != nil {
-		return "", "", err
+//
+// A plugin whose listing entry is its manifest (MarketplacePlugin.Manifest)
+// records the marketplace with plugin=<name> instead (its folder alone
+// holds no manifest to install again): the repository's spec, or the
+// marketplace folder's file:// URL.
+func marketplacePick(root, name, origin string) (p MarketplacePlugin, m *Marketplace, newOrigin string, err error) {
+	if m, err = ReadMarketplace(root); err != nil {
+		return p, nil, "", err
 	}
-	p, err := m.Plugin(name)
-	if err != nil {
-		return "", "", err
+	if p, err = m.Plugin(name); err != nil {
+		return p, nil, "", err
 	}
 	if p.Unsupported != "" {
-		return "", "", fmt.Errorf("plugin %s of marketplace %s cannot be installed: %s", redact.String(p.Name), m.label(), p.Unsupported)
+		return p, nil, "", fmt.Errorf("plugin %s of marketplace %s cannot be installed: %s", redact.String(p.Name), m.label(), p.Unsupported)
 	}
 	if p.Remote.IsGit() {
-		return "", "", &RemotePluginError{Plugin: p.Name, Source: p.Remote}
+		return p, nil, "", &RemotePluginError{Plugin: p.Name, Source: p.Remote}
 	}
-	if origin == "" {
-		return p.Dir, "", nil
+	base, berr := ParseSource(origin)
+	git := origin != "" && berr == nil && base.IsGit()
+	if p.Manifest != nil {
+		if !git {
+			base = Source{Dir: m.Root}
+		}
+		return p, m, base.WithPlugin(p.Name).Spec, nil
 	}
-	base, err := ParseSource(origin)
-	if err != nil || !base.IsGit() {
-		return p.Dir, origin, nil
+	if !git {
+		return p, m, origin, nil
 	}
 	rel, err := filepath.Rel(m.Root, p.Dir)
 	if err != nil {
-		return "", "", err
+		return p, nil, "", err
 	}
 	sub, err := base.WithSubdir(filepath.ToSlash(rel))
 	if err != nil {
-		return "", "", err
+		return p, nil, "", err
 	}
-	return p.Dir, sub.Spec, nil
+	return p, m, sub.Spec, nil
 }

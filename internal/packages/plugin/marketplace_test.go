@@ -153,8 +153,9 @@ func TestMarketplaceFolderSources(t *testing.T) {
 	if !strings.Contains(m.Plugins[2].Unsupported, "outside the marketplace") {
 		t.Errorf("../x: %+v", m.Plugins[2])
 	}
-	if !strings.Contains(m.Plugins[3].Unsupported, `its folder "./plugins/bare" has no plugin manifest`) {
-		t.Errorf("a folder without a manifest: %+v", m.Plugins[3])
+	// A folder without a manifest: its entry stands for one.
+	if p := m.Plugins[3]; p.Unsupported != "" || string(p.Manifest) != "{\n  \"name\": \"bare\"\n}\n" {
+		t.Errorf("a folder without a manifest: %+v", p)
 	}
 	if s := m.Plugins[4].Remote; s.URL != "https://example.com/r.git" || s.Ref != "0123456789abcdef" || s.Subdir != "tools/p" {
 		t.Errorf("git-subdir: %+v", m.Plugins[4])
@@ -163,5 +164,70 @@ func TestMarketplaceFolderSources(t *testing.T) {
 	writeFiles(t, root, map[string]string{ClaudeManifestFile: `{"name":"self"}`})
 	if IsMarketplace(root) {
 		t.Fatal("a plugin with a listing was taken for a marketplace")
+	}
+}
+
+// A marketplace whose entries are the manifests (strict false, source "./",
+// each listing its skills, as anthropics/skills publishes): a pick installs
+// the listed skills only, the copy gets the entry as its plugin.json, and
+// the record names the marketplace and the plugin so an update reads the
+// listing again, from a folder and from a repository.
+func TestMarketplaceEntryIsTheManifest(t *testing.T) {
+	root := fixture(t, "skills-marketplace")
+	store, layout := newStore(t)
+	plan, err := Preview(store, root, InstallOptions{Plugin: "document-skills"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv := plan.Package.Inventory(); plan.Name != "document-skills" || plan.Kind != PackageClaude ||
+		strings.Join(inv.Skills, ",") != "pdf,xlsx" {
+		t.Fatalf("plan %s %s skills %v", plan.Name, plan.Kind, inv.Skills)
+	}
+	if !strings.Contains(plan.Text, "its manifest is its marketplace entry") {
+		t.Errorf("preview:\n%s", plan.Text)
+	}
+	if _, err := Preview(store, root, InstallOptions{Plugin: "document-skills", Link: true}); err == nil || !strings.Contains(err.Error(), "cannot link") {
+		t.Fatalf("link: %v", err)
+	}
+	rec, err := Install(store, layout, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fileURL(resolvedOrSelf(root)) + "#plugin=document-skills"; rec.Source != want {
+		t.Fatalf("source %q, want %q", rec.Source, want)
+	}
+	pkg, err := LoadInstalled(layout, rec)
+	if err != nil || strings.Join(pkg.Inventory().Skills, ",") != "pdf,xlsx" {
+		t.Fatalf("installed %+v: %v", pkg.Inventory(), err)
+	}
+	// An update previews the recorded source as it is given.
+	again, err := Preview(store, rec.Source, InstallOptions{Replace: true})
+	if err != nil || again.Existing == nil || again.Name != "document-skills" {
+		t.Fatalf("update: %+v %v", again, err)
+	}
+
+	bare := bareRepo(t, "skills-marketplace")
+	spec, _ := GitURL(fileURL(bare))
+	dir, commit, err := Clone(context.Background(), layout, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err = Preview(store, dir, InstallOptions{Plugin: "example-skills", Origin: spec, Commit: commit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err = Install(store, layout, plan)
+	DiscardClone(layout, dir)
+	if err != nil || rec.Source != spec+"#plugin=example-skills" {
+		t.Fatalf("record %+v: %v", rec, err)
+	}
+	dir, _, err = Clone(context.Background(), layout, rec.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer DiscardClone(layout, dir)
+	again, err = Preview(store, dir, InstallOptions{Origin: rec.Source, Replace: true})
+	if err != nil || again.Name != "example-skills" || strings.Join(again.Package.Inventory().Skills, ",") != "skill-creator" {
+		t.Fatalf("update from the repository: %+v %v", again, err)
 	}
 }

@@ -42,7 +42,10 @@ var (
 
 const claudeMCPFile = ".mcp.json"
 
-func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
+// loadForeign reads the Claude or Codex package at root; data, when not
+// nil, is its manifest (a marketplace listing's entry standing for it)
+// instead of the file.
+func loadForeign(root, kind string, data []byte) (*relPaths, foreignMeta, []string, error) {
 	file := filepath.Join(root, filepath.FromSlash(ManifestPath(kind)))
 	var meta foreignMeta
 	pfs, err := OpenPackageFS(root)
@@ -50,9 +53,10 @@ func loadForeign(root, kind string) (*relPaths, foreignMeta, []string, error) {
 		return nil, meta, nil, err
 	}
 	defer pfs.Close()
-	data, err := pfs.ReadFile(ManifestPath(kind), maxManifestBytes)
-	if err != nil {
-		return nil, meta, nil, err
+	if data == nil {
+		if data, err = pfs.ReadFile(ManifestPath(kind), maxManifestBytes); err != nil {
+			return nil, meta, nil, err
+		}
 	}
 	if err := json.Unmarshal(trimBOM(data), &meta); err != nil {
 		return nil, meta, nil, &ManifestError{File: file, Msg: "invalid JSON: " + err.Error()}
@@ -141,7 +145,6 @@ func hasSkill(pfs *PackageFS, dir string) bool {
 	}
 	return false
 }
-
 
 // claudeHookDoc is Claude's hooks file: {hooks: {Event: [{matcher, hooks:
 // [{type, command, args, timeout (seconds), ...}]}]}}.

@@ -78,15 +78,19 @@ func LoadPackage(root string) (Package, error) {
 		}
 		return packageFrom(abs, m)
 	}
-	var rel *relPaths
+	return loadForeignPackage(abs, kind, nil)
+}
+
+// loadForeignPackage reads the Claude or Codex package at abs (resolved),
+// its manifest from data when not nil.
+func loadForeignPackage(abs, kind string, data []byte) (Package, error) {
 	pkg := Package{Root: abs, Kind: kind}
-	{
-		var meta foreignMeta
-		if rel, meta, pkg.Warnings, err = loadForeign(abs, kind); err != nil {
-			return Package{}, err
-		}
-		pkg.Name, pkg.Version, pkg.Description = meta.Name, meta.Version, meta.Description
+	rel, meta, warnings, err := loadForeign(abs, kind, data)
+	if err != nil {
+		return Package{}, err
 	}
+	pkg.Warnings = warnings
+	pkg.Name, pkg.Version, pkg.Description = meta.Name, meta.Version, meta.Description
 	if err := pkg.resolve(rel); err != nil {
 		return Package{}, withFile(err, filepath.Join(abs, filepath.FromSlash(ManifestPath(kind))))
 	}

@@ -27,7 +27,8 @@ import (
 // folder inside the repository: <url>#ref=<ref>&path=<dir> (either part may
 // be left out). That is the form the host records for a package it took
 // from a subfolder (a marketplace's plugin), so `plugin update` fetches the
-// same folder again.
+// same folder again; plugin=<name> records a marketplace plugin whose
+// manifest is its listing's entry (the listing is read again).
 
 // Source is a parsed install source.
 type Source struct {
@@ -41,6 +42,10 @@ type Source struct {
 	// default branch); Subdir the package's folder inside the repository
 	// (slash-separated, cleaned, "" for its root).
 	URL, Ref, Subdir string
+	// Plugin picks a plugin of a marketplace at the source (fragment
+	// plugin=<name>): recorded for a plugin whose manifest is its listing's
+	// entry, which only the listing can give again.
+	Plugin string
 	// treeRest is what follows /tree/ in a GitHub URL: the ref and the
 	// path, split where the repository's refs say (a branch may hold '/').
 	treeRest string
@@ -70,14 +75,29 @@ func (s Source) WithSubdir(sub string) (Source, error) {
 	return out, nil
 }
 
+// WithPlugin is the source of the marketplace plugin name at s.
+func (s Source) WithPlugin(name string) Source {
+	out := s
+	out.Plugin, out.treeRest = name, ""
+	if s.IsGit() {
+		out.Spec = canonicalSpec(s.URL, s.Ref, s.Subdir, name)
+	} else {
+		out.Spec = canonicalSpec(fileURL(s.Dir), "", "", name)
+	}
+	return out
+}
+
 // canonicalSpec writes a repository source in the fragment form.
-func canonicalSpec(u, ref, sub string) string {
+func canonicalSpec(u, ref, sub string, plugin ...string) string {
 	var q []string
 	if ref != "" {
 		q = append(q, "ref="+url.QueryEscape(ref))
 	}
 	if sub != "" {
 		q = append(q, "path="+url.QueryEscape(sub))
+	}
+	for _, p := range plugin {
+		q = append(q, "plugin="+url.QueryEscape(p))
 	}
 	if len(q) == 0 {
 		return u
@@ -162,7 +182,9 @@ func ParseSource(source string) (Source, error) {
 				return Source{}, fmt.Errorf("install source %q: %s is a folder, not a repository: it has no ref", s, dir)
 			}
 		}
-		return Source{Dir: dir}.WithSubdir(src.Subdir)
+		out, err := Source{Dir: dir}.WithSubdir(src.Subdir)
+		out.Plugin = src.Plugin
+		return out, err
 	case gitlabTreeRE.MatchString(body):
 		m := gitlabTreeRE.FindStringSubmatch(body)
 		src.URL, src.treeRest = m[1], m[2]
@@ -199,10 +221,11 @@ func (s *Source) fragment(frag string) error {
 		return fmt.Errorf("the fragment %q is not ref=<ref>&path=<dir>: %w", frag, err)
 	}
 	for k := range q {
-		if k != "ref" && k != "path" {
-			return fmt.Errorf("the fragment names %q; it takes ref and path", k)
+		if k != "ref" && k != "path" && k != "plugin" {
+			return fmt.Errorf("the fragment names %q; it takes ref, path and plugin", k)
 		}
 	}
+	s.Plugin = q.Get("plugin")
 	if r := q.Get("ref"); r != "" {
 		s.Ref, s.treeRest = r, ""
 	}

@@ -36,7 +36,7 @@ func TestParseSource(t *testing.T) {
 		{in: "file:///srv/m.git#ref=v1&path=plugins/x", spec: "file:///srv/m.git#ref=v1&path=plugins/x", url: "file:///srv/m.git", ref: "v1", subdir: "plugins/x"},
 		{in: "git:github.com/onlyowner", err: "git: takes <host>/<owner>/<repo>"},
 		{in: "file:///srv/m.git#path=../up", err: "must be relative and stay inside"},
-		{in: "file:///srv/m.git#branch=x", err: `the fragment names "branch"`},
+		{in: "file:///srv/m.git#branch=x", err: `the fragment names "branch"; it takes ref, path and plugin`},
 		{in: "a/b/c", err: "is not a folder here"},
 		{in: "  ", err: "no install source"},
 	} {
