@@ -170,7 +170,7 @@ func (d *UI) pluginsHost() pluginsHost {
 	return pluginsHost{calls: d.calls(), pluginCommand: d.pluginCommand, installOver: d.installOver,
 		restartAll: d.restartPlugins, showLogs: d.showLogs,
 		showText:       func(title, text string) { d.showText(title, text, nil) },
-		showMCPServers: d.showMCPServers, extensionsDir: d.opts.Layout.ExtensionsDir()}
+		showMCPServers: d.showMCPServers, trace: d.trace, extensionsDir: d.opts.Layout.ExtensionsDir()}
 }
 
 func (d *UI) installHost() installHost {

@@ -31,6 +31,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 	plugins := fyne.NewMenu("Plugins",
 		fyne.NewMenuItem("Manage…", d.showPluginManager),
 		fyne.NewMenuItem("Install…", d.installPlugin),
+		fyne.NewMenuItem("Discover (market)…", d.showDiscover),
 		fyne.NewMenuItemSeparator())
 	var actions []surfaces.Action
 	if c := d.getCore(); c != nil {

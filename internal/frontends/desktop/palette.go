@@ -43,6 +43,7 @@ func (d *UI) paletteEntries() []dialogs.PaletteEntry {
 		window("Open workspace…", d.chooseWorkspace),
 		window("Plugin manager", d.showPluginManager),
 		window("Install plugin…", d.installPlugin),
+		window("Discover plugins (market)", d.showDiscover),
 		window("Restart plugins", d.restartPlugins),
 		window("Protocol inspector", d.showInspector),
 		window("Notifications", d.notes.Show),

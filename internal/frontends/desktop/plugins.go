@@ -19,6 +19,14 @@ func (d *UI) showPluginManager() {
 	d.wins.plugins = dialogs.ShowPluginManager(d.opts.App, d.b, d.state, d.pluginsHost(), func() { d.wins.plugins = nil })
 }
 
+// showDiscover opens the plugin manager on its Discover tab, the package
+// market (UI goroutine).
+func (d *UI) showDiscover() {
+	d.showPluginManager()
+	d.wins.plugins.ShowDiscover()
+	d.trace("discover")
+}
+
 // pluginCommand runs a plugin command of the core (which restarts the
 // plugins so it takes effect) off the UI goroutine.
 func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI) error) {
@@ -51,6 +59,7 @@ type pluginsHost struct {
 	showLogs       func()
 	showText       func(title, text string)
 	showMCPServers func()
+	trace          func(string)
 	extensionsDir  string
 }
 
@@ -78,6 +87,7 @@ func (h pluginsHost) RestartAll()                 { h.restartAll() }
 func (h pluginsHost) ShowLogs()                   { h.showLogs() }
 func (h pluginsHost) ShowText(title, text string) { h.showText(title, text) }
 func (h pluginsHost) ExtensionsDir() string       { return h.extensionsDir }
+func (h pluginsHost) Trace(event string)          { h.trace(event) }
 
 // ShowMCPServers makes the plugin manager a dialogs.MCPOpener.
 func (h pluginsHost) ShowMCPServers() { h.showMCPServers() }

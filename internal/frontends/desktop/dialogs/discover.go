@@ -192,6 +192,7 @@ func (d *discover) search() {
 			}
 			d.status.Importance = widget.MediumImportance
 			d.show(rs, q)
+			d.m.host.Trace(fmt.Sprintf("discover results %d", len(rs)))
 		})
 		return nil
 	})
@@ -219,8 +220,14 @@ func (d *discover) show(rs []agent.MarketPackage, q string) {
 			return
 		}
 	}
+	// The entry selected is gone: the best match is shown, so its facts
+	// are in view without a click.
 	d.selected = -1
 	d.list.UnselectAll()
+	if len(rs) > 0 {
+		d.selected = 0
+		d.list.Select(0)
+	}
 	d.showSelected()
 }
 
@@ -345,6 +352,7 @@ func (d *discover) withCore(what string) func(func(context.Context, PluginsCore)
 func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, verb string) {
 	_, body := previewBody(pv)
 	u.discardOnClose(c, pv)
+	d.m.host.Trace("discover preview " + pv.Name)
 	run := widget.NewButton(verb, func() {
 		u.discard = nil // the install uses the download, then removes it
 		u.close()
@@ -354,6 +362,9 @@ func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, ve
 				d.m.forget(pv.Name)
 				d.search()
 				d.loadUpdates()
+				if err == nil {
+					d.m.host.Trace("discover installed " + pv.Name)
+				}
 			})
 			return err
 		})

@@ -81,8 +81,9 @@ func TestDiscoverSearchesInstallsAndOffersUpdates(t *testing.T) {
 		if !strings.Contains(d.status.Text, "7 packages in "+url) || d.url.Text != url {
 			t.Errorf("status %q, URL field %q", d.status.Text, d.url.Text)
 		}
-		if !d.install.Disabled() {
-			t.Error("Install… is enabled with nothing selected")
+		// The best match is selected: its facts are in view at once.
+		if d.selected != 0 || !strings.Contains(markdown.PlainText(d.details.Segments), d.results[0].Name) {
+			t.Errorf("selected %d; details:\n%s", d.selected, markdown.PlainText(d.details.Segments))
 		}
 		d.query.SetText("claude hooks")
 		d.query.OnSubmitted(d.query.Text)

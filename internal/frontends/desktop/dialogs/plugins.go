@@ -51,6 +51,9 @@ type PluginsHost interface {
 	RestartAll()
 	ShowLogs()
 	ShowText(title, text string)
+	// Trace records what the manager did for --trace (the real-window
+	// scripts wait on it).
+	Trace(event string)
 	// ExtensionsDir is the folder xdev v1 extensions are started from.
 	ExtensionsDir() string
 }
@@ -185,8 +188,12 @@ func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
 	}
 }
 
-// ShowDiscover shows the Discover tab (the package market).
-func (m *PluginManager) ShowDiscover() { m.tabs.SelectIndex(1) }
+// ShowDiscover shows the Discover tab (the package market) with its
+// search field focused.
+func (m *PluginManager) ShowDiscover() {
+	m.tabs.SelectIndex(1)
+	m.win.Canvas().Focus(m.discover.query)
+}
 
 // Raise brings the window to the front.
 func (m *PluginManager) Raise() { m.win.RequestFocus() }

@@ -71,6 +71,7 @@ func (h *pluginsHost) ShowText(title, _ string) {
 	h.mu.Unlock()
 }
 func (h *pluginsHost) ExtensionsDir() string { return "/x/extensions" }
+func (h *pluginsHost) Trace(string)          {}
 func (h *pluginsHost) PluginManifest(name string) (agent.PluginManifest, error) {
 	if h.store != nil {
 		return h.store.Manifest(name)
