@@ -209,6 +209,8 @@ func (d *discover) show(rs []agent.MarketPackage, q string) {
 	switch {
 	case len(rs) == 0 && q != "":
 		d.status.SetText(fmt.Sprintf("Nothing in %s matches %q.", redact.String(d.market), q))
+	case len(rs) == 1:
+		d.status.SetText("1 package in " + redact.String(d.market) + ".")
 	default:
 		d.status.SetText(fmt.Sprintf("%d packages in %s.", len(rs), redact.String(d.market)))
 	}
@@ -352,7 +354,6 @@ func (d *discover) withCore(what string) func(func(context.Context, PluginsCore)
 func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, verb string) {
 	_, body := previewBody(pv)
 	u.discardOnClose(c, pv)
-	d.m.host.Trace("discover preview " + pv.Name)
 	run := widget.NewButton(verb, func() {
 		u.discard = nil // the install uses the download, then removes it
 		u.close()
@@ -371,6 +372,7 @@ func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, ve
 	})
 	run.Importance = widget.HighImportance
 	u.show(fyne.NewSize(720, 560), body, widget.NewButton("Cancel", u.close), run)
+	d.m.host.Trace("discover preview " + pv.Name)
 }
 
 // loadUpdates lists the installed market packages with an update.

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# xvfb-e2e-discover.sh — the package market in the real window, as a user
+# with xdotool (issue 35):
+#  1. a private market on loopback: the market package's static test market
+#     (internal/packages/market/testdata/market: hookify, security-guidance,
+#     release-note-kit, a mirror whose download is not the reviewed
+#     content, a skill, an MCP server, a theme) served over HTTP by python3,
+#     its URL given as REASONIX_DESKTOP_MARKET_URL;
+#  2. the palette (Ctrl+K) opens "Discover plugins (market)": the plugin
+#     manager on its Discover tab lists the 7 packages (screenshot);
+#  3. "claude hooks" typed in its focused search field and Enter: hookify
+#     alone, its facts shown with the hash its reviewer pinned (screenshot);
+#  4. Install… downloads it, checks the pinned hash and shows the FULL TRUST
+#     preview with its compatibility report (partial; screenshot); Enter
+#     installs it: the store records market:hookify@0.1.0 and its content
+#     hash, and the row says installed (screenshot).
+# Each step waits on a --trace line or a file, never on a sleep.
+# Screenshots and logs go to $LOGDIR (default ./ci-logs), named
+# e2e-discover-*. BIN=path skips the build.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/xvfb-lib.sh
+. scripts/xvfb-lib.sh # (the script runs from the repo root)
+use_logdir
+OUT="$LOGDIR/e2e-discover.stdout" ERR="$LOGDIR/e2e-discover.stderr"
+rm -f "$LOGDIR"/e2e-discover-*.png
+
+WIN="" PWIN=""
+fail() {
+	echo "xvfb-e2e-discover: FAIL: $*" >&2
+	[ -f "$ERR" ] && { grep -m 1 -B 3 -A 1 '^panic' "$ERR"; tail -n 30 "$ERR"; } >&2
+	shot fail
+	exit 1
+}
+# shot NAME: a screenshot of the plugin manager (or of the screen before
+# it exists).
+shot() { [ -n "${DISPLAY:-}" ] && import -window "${PWIN:-root}" "$LOGDIR/e2e-discover-$1.png" 2>/dev/null || true; }
+# painted NAME: the screenshot once the window is drawn: a trace comes
+# before Fyne paints the frame, so two grabs 0.1 s apart must agree (a busy
+# dialog's bar moves: it never does).
+painted() {
+	local prev="" cur
+	for _ in $(seq 100); do
+		cur="$(import -window "$PWIN" -depth 8 rgb:- 2>/dev/null | md5sum)"
+		[ "$cur" = "$prev" ] && break
+		prev="$cur"
+		sleep 0.1
+	done
+	shot "$1"
+}
+for c in Xvfb xdotool import python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done
+
+build_bin
+
+D="$(mktemp -d)"  # the data dir
+WS="$(mktemp -d)" # the workspace
+APP="" XVFB="" HTTP=""
+cleanup() {
+	stop_pids "$APP" "$XVFB" "$HTTP"
+	rm -rf "$D" "$WS"
+}
+trap cleanup EXIT
+T0=$SECONDS
+step() { echo "xvfb-e2e-discover: $1 ok ($((SECONDS - T0)) s)"; T0=$SECONDS; }
+
+# --- 1. A private market on loopback (a free port, written to $D/port) ---
+python3 - "$PWD/internal/packages/market/testdata/market" "$D/port" >"$LOGDIR/e2e-discover-http.log" 2>&1 <<'PY' &
+import functools, http.server, sys
+root, portfile = sys.argv[1:]
+handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)
+srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+with open(portfile + ".tmp", "w") as f:
+    f.write(str(srv.server_address[1]))
+import os
+os.rename(portfile + ".tmp", portfile)
+srv.serve_forever()
+PY
+HTTP=$!
+wait_for "the market's server" test -s "$D/port"
+MARKET="http://127.0.0.1:$(cat "$D/port")/index.json"
+step "a market served at $MARKET"
+
+start_xvfb "$D" "$LOGDIR/e2e-discover-xvfb.log" || fail "Xvfb did not start"
+(cd "$WS" && exec env REASONIX_DESKTOP_MARKET_URL="$MARKET" \
+	"$BIN" gui --data-dir "$D" --trace --theme dark) >"$OUT" 2>"$ERR" &
+APP=$!
+WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
+xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+
+# --- 2. Discover from the palette ---
+xdotool key ctrl+k
+wait_for "the palette" traced 1 'palette'
+xdotool type --delay 5 'Discover plugins'
+xdotool key Return
+wait_for "Discover opened" traced 1 'discover'
+wait_for "the market's 7 packages" traced 1 'discover results 7'
+PWIN="$(window '^Plugins$')" || fail "the plugin manager never appeared"
+xdotool windowfocus --sync "$PWIN" 2>/dev/null || true
+painted all
+step "Discover lists the market"
+
+# --- 3. A search ---
+xdotool type --delay 5 'claude hooks'
+xdotool key Return
+wait_for "hookify alone" traced 1 'discover results 1'
+painted hookify
+step "the search finds hookify, its pinned hash shown"
+
+# --- 4. Install: the pinned hash checked, the preview with its report ---
+eval "$(xdotool getwindowgeometry --shell "$PWIN")" # X Y WIDTH HEIGHT
+# Install… is the first button above the details: right of the list
+# (35 % of the split), under the market and search rows.
+xdotool mousemove --window "$PWIN" "$((WIDTH * 35 / 100 + 60))" 190 click 1
+wait_for "hookify's preview" traced 1 'discover preview hookify'
+painted preview
+xdotool key Return
+wait_for "hookify installed" traced 1 'discover installed hookify'
+python3 - "$D/plugin-packages.json" <<'PY' || fail "the store's record (above)"
+import json, sys
+recs = json.load(open(sys.argv[1]))
+recs = recs.get("plugins", recs) if isinstance(recs, dict) else recs
+items = recs.values() if isinstance(recs, dict) else recs
+for r in items:
+    if r.get("name") == "hookify" or r.get("Name") == "hookify":
+        src = r.get("source") or r.get("Source")
+        commit = r.get("commit") or r.get("Commit") or ""
+        if src != "market:hookify@0.1.0" or not commit.startswith("sha256:"):
+            sys.exit(f"hookify recorded as {src!r} at {commit!r}")
+        print(f"xvfb-e2e-discover: recorded {src} at {commit}")
+        sys.exit(0)
+sys.exit("no record of hookify: " + json.dumps(recs)[:400])
+PY
+wait_for "the row marked installed" traced 2 'discover results 1'
+painted installed
+step "installed from the market"
+
+quit_app || fail "the app did not quit within 30 s of SIGTERM"
+echo "xvfb-e2e-discover: ok"
