@@ -2,6 +2,7 @@ package dialogs
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -104,5 +105,58 @@ func TestInstallMarketplaceRootPicksPlugins(t *testing.T) {
 	slices.Sort(names)
 	if !slices.Equal(names, []string{"hookify", "security-guidance"}) {
 		t.Fatalf("installed %v", names)
+	}
+}
+
+// A marketplace repository (a git source: here a file:// URL of a local
+// repository) is fetched behind Cancel, then its plugins are picked in the
+// same dialog; the pick is previewed from a fresh clone and installed.
+func TestInstallMarketplaceRepositoryPicksPlugins(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := filepath.Join(t.TempDir(), "claude-code")
+	src, err := filepath.Abs(filepath.Join("..", "..", "..", "packages", "plugin", "testdata", "pkgs", "marketplace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(repo, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "plugins"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	p := storePlugins(t)
+	w, b := installWindow(t, fyne.NewSize(1000, 800))
+	c := &storeInstall{p: p}
+	t.Cleanup(c.wg.Wait)
+	b.OnUI(func() {
+		w.Show()
+		NewInstall(w, new(uikit.ModalStack).Push, b, c).Show()
+		test.Type(w.Canvas().Focused(), "file://"+filepath.ToSlash(repo))
+		test.Tap(topButton(w, "Preview…"))
+	})
+	var checks map[string]*widget.Check
+	waitFor(t, b.OnUI, "the marketplace's plugins", func() bool { checks = overlayChecks(w); return checks["hookify"] != nil })
+	b.OnUI(func() {
+		checks["hookify"].SetChecked(true)
+		test.Tap(topButton(w, "Preview…"))
+	})
+	var install *widget.Button
+	waitFor(t, b.OnUI, "hookify's preview", func() bool { install = topButton(w, "Install"); return install != nil })
+	b.OnUI(func() { test.Tap(install) })
+	c.wg.Wait()
+	r, err := p.Get("hookify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Source, "file://") || !strings.Contains(r.Source, "claude-code#path=plugins%2Fhookify") {
+		t.Errorf("recorded source %q: want the repository's plugins/hookify", r.Source)
 	}
 }
