@@ -35,10 +35,13 @@ func marketplaceOf(err error) *agent.MarketplaceError {
 type picker struct {
 	checks []*widget.Check
 	names  []string
+	// remote is the source of a plugin the listing places in another
+	// repository (by name): it is previewed as that git source.
+	remote map[string]string
 }
 
 func newPicker(me *agent.MarketplaceError, onChange func()) (*picker, fyne.CanvasObject) {
-	p := &picker{}
+	p := &picker{remote: map[string]string{}}
 	rows := []fyne.CanvasObject{}
 	for _, mp := range me.Marketplace.Plugins {
 		label := redact.String(mp.Name)
@@ -50,6 +53,7 @@ func newPicker(me *agent.MarketplaceError, onChange func()) (*picker, fyne.Canva
 		}
 		if mp.Remote.IsGit() {
 			label += " (from " + redact.String(mp.Where) + ")"
+			p.remote[mp.Name] = mp.Remote.Spec
 		}
 		c := widget.NewCheck(label, func(bool) { onChange() })
 		if mp.Unsupported != "" {
@@ -90,7 +94,7 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 	var p *picker
 	preview := widget.NewButton("Preview…", func() {
 		if names := p.picked(); len(names) > 0 {
-			f.previewPicks(u, req, names)
+			f.previewPicks(u, req, names, p.remote)
 		}
 	})
 	preview.Importance = widget.HighImportance
@@ -108,26 +112,63 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 }
 
 // previewPicks asks the core for one preview per picked plugin (a git
-// source is cloned once for all) behind a busy phase whose Cancel stops
-// the clone, then shows them.
-func (f *Install) previewPicks(u *upkeep, req agent.InstallRequest, names []string) {
+// source is cloned once for all the marketplace's own plugins; one living
+// in another repository is previewed as that source) behind a busy phase
+// whose Cancel stops the clones, then shows them.
+func (f *Install) previewPicks(u *upkeep, req agent.InstallRequest, names []string, remote map[string]string) {
 	what := "The preview of " + redact.String(strings.Join(names, ", "))
 	runPhase(u, "Previewing "+redact.String(strings.Join(names, ", "))+" from "+redact.String(req.Source)+" …", what,
 		func(fn func(context.Context, InstallCore) error) {
 			f.host.WithCore("preview "+strings.Join(names, ", "), fn)
 		},
 		func(ctx context.Context, c InstallCore) ([]agent.InstallPreview, error) {
-			return c.PreviewPluginInstallPicks(ctx, req, names)
+			return previewAll(ctx, c, req, names, remote)
 		},
 		discardPicks,
 		func(c InstallCore, pvs []agent.InstallPreview) { f.showPicks(u, c, req, pvs) })
 }
 
-// discardPicks drops the clone the picks share (the last preview owns it;
-// the others are marked SharesStage). A folder's previews stage nothing.
+// previewAll previews the marketplace's own picks from one clone, then
+// each remote pick from its own repository; a failure drops what was
+// staged and names the pick.
+func previewAll(ctx context.Context, c InstallCore, req agent.InstallRequest, names []string, remote map[string]string) ([]agent.InstallPreview, error) {
+	var local []string
+	for _, n := range names {
+		if remote[n] == "" {
+			local = append(local, n)
+		}
+	}
+	var out []agent.InstallPreview
+	if len(local) > 0 {
+		pvs, err := c.PreviewPluginInstallPicks(ctx, req, local)
+		if err != nil {
+			return nil, err
+		}
+		out = pvs
+	}
+	for _, n := range names {
+		if remote[n] == "" {
+			continue
+		}
+		r := agent.InstallRequest{Source: remote[n], ReplaceInstalled: req.ReplaceInstalled}
+		pv, err := c.PreviewPluginInstall(ctx, r)
+		if err != nil {
+			discardPicks(c, out)
+			return nil, fmt.Errorf("plugin %s (from %s): %w", n, redact.String(remote[n]), err)
+		}
+		out = append(out, pv)
+	}
+	return out, nil
+}
+
+// discardPicks drops what the previews staged: the clone the marketplace's
+// own picks share (the last of them owns it; the others are marked
+// SharesStage) and each remote pick's clone. A folder stages nothing.
 func discardPicks(c InstallCore, pvs []agent.InstallPreview) {
-	if len(pvs) > 0 {
-		c.DiscardPluginPreview(pvs[len(pvs)-1])
+	for _, pv := range pvs {
+		if !pv.SharesStage {
+			c.DiscardPluginPreview(pv)
+		}
 	}
 }
 
@@ -179,9 +220,7 @@ func (f *Install) showPicks(u *upkeep, c InstallCore, req agent.InstallRequest, 
 func installPicks(ctx context.Context, c InstallCore, pvs []agent.InstallPreview) error {
 	for i, pv := range pvs {
 		if _, err := c.InstallPlugin(ctx, pv); err != nil {
-			if pv.SharesStage {
-				discardPicks(c, pvs[i:])
-			}
+			discardPicks(c, pvs[i:])
 			return fmt.Errorf("install %s: %w", pv.Name, err)
 		}
 	}

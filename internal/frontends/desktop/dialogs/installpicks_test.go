@@ -1,11 +1,13 @@
 package dialogs
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -13,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -158,5 +161,79 @@ func TestInstallMarketplaceRepositoryPicksPlugins(t *testing.T) {
 	}
 	if !strings.HasPrefix(r.Source, "file://") || !strings.Contains(r.Source, "claude-code#path=plugins%2Fhookify") {
 		t.Errorf("recorded source %q: want the repository's plugins/hookify", r.Source)
+	}
+}
+
+// remoteInstall is the real store, where a source naming another
+// repository (a marketplace's remote plugin) previews a local stand-in:
+// the test runs offline.
+type remoteInstall struct {
+	storeInstall
+	stand string
+
+	mu    sync.Mutex
+	asked []string // the remote sources previewed
+}
+
+func (r *remoteInstall) PreviewPluginInstall(ctx context.Context, req agent.InstallRequest) (agent.InstallPreview, error) {
+	if strings.Contains(req.Source, "remote-one") {
+		r.mu.Lock()
+		r.asked = append(r.asked, req.Source)
+		r.mu.Unlock()
+		req.Source = r.stand
+	}
+	return r.p.PreviewInstallFrom(ctx, req)
+}
+
+func (r *remoteInstall) WithCore(_ string, fn func(context.Context, InstallCore) error) {
+	r.wg.Add(1)
+	go func() { defer r.wg.Done(); fn(context.Background(), r) }()
+}
+
+func (r *remoteInstall) PluginCommand(what string, fn func(context.Context, InstallCore) error) {
+	r.WithCore(what, fn)
+}
+
+// A plugin the marketplace lists in another repository is no refusal of
+// the whole pick: it is previewed from its own source beside the
+// marketplace's own plugins, and both install.
+func TestInstallMarketplaceRemotePickPreviewsItsSource(t *testing.T) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "..", "packages", "plugin", "testdata", "pkgs", "marketplace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &remoteInstall{storeInstall: storeInstall{p: storePlugins(t)}, stand: compatFixture(t, "security-guidance")}
+	w, b := installWindow(t, fyne.NewSize(1000, 800))
+	t.Cleanup(c.wg.Wait)
+	b.OnUI(func() {
+		w.Show()
+		NewInstall(w, new(uikit.ModalStack).Push, b, c).Show()
+		test.Type(w.Canvas().Focused(), src)
+		test.Tap(topButton(w, "Preview…"))
+	})
+	var checks map[string]*widget.Check
+	waitFor(t, b.OnUI, "the marketplace's plugins", func() bool { checks = overlayChecks(w); return checks["remote-one"] != nil })
+	b.OnUI(func() {
+		if !strings.Contains(checks["remote-one"].Text, "(from ") {
+			t.Errorf("the remote plugin does not say where it lives: %q", checks["remote-one"].Text)
+		}
+		checks["hookify"].SetChecked(true)
+		checks["remote-one"].SetChecked(true)
+		test.Tap(topButton(w, "Preview…"))
+	})
+	var install *widget.Button
+	waitFor(t, b.OnUI, "the two previews", func() bool { install = topButton(w, "Install 2 plugins"); return install != nil })
+	c.mu.Lock()
+	asked := slices.Clone(c.asked)
+	c.mu.Unlock()
+	if len(asked) != 1 || !strings.Contains(asked[0], "example/remote-one") {
+		t.Fatalf("remote sources previewed: %q", asked)
+	}
+	b.OnUI(func() { test.Tap(install) })
+	c.wg.Wait()
+	for _, name := range []string{"hookify", "security-guidance"} {
+		if _, err := c.p.Get(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
