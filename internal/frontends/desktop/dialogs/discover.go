@@ -150,8 +150,15 @@ func (d *discover) setURL() {
 		if err := c.SetMarketURL(u); err != nil {
 			return err
 		}
+		// The environment's REASONIX_DESKTOP_MARKET_URL wins over the
+		// saved URL: the field shows the market searched.
+		now, err := c.MarketURL()
+		if err != nil {
+			return err
+		}
 		d.m.b.Post(func() {
-			d.market = u
+			d.market = now
+			d.url.SetText(now)
 			d.search()
 			d.loadUpdates()
 		})

@@ -512,11 +512,17 @@ func (s *Settings) saveMarket() {
 	u := strings.TrimSpace(s.market.Text)
 	s.host.WithCore("set the market", func(_ context.Context, c SettingsCore) error {
 		err := c.SetMarketURL(u)
+		// The environment's REASONIX_DESKTOP_MARKET_URL wins over the
+		// saved URL: say which one Discover searches.
+		now, nerr := c.MarketURL()
 		s.b.Post(func() {
 			switch {
 			case err != nil:
 				s.marketNote.SetText("Not saved: " + redact.String(err.Error()))
 				s.marketNote.Importance = widget.DangerImportance
+			case nerr == nil && now != u:
+				s.marketNote.SetText("Saved, but the environment (REASONIX_DESKTOP_MARKET_URL) sets the market: Discover searches " + redact.String(now) + ".")
+				s.marketNote.Importance = widget.WarningImportance
 			case u == "":
 				s.marketNote.SetText("No market is set now.")
 				s.marketNote.Importance = widget.MediumImportance

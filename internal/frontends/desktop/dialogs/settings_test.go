@@ -33,8 +33,9 @@ type settingsHost struct {
 	perms agent.Permissions
 	file  SettingsFileStatus
 	calls []string // settings-file buttons pressed
-	// market is the market URL saved (settings_market_test.go).
-	market string
+	// market is the market URL saved, marketEnv the environment's
+	// (settings_market_test.go).
+	market, marketEnv string
 }
 
 func (h *settingsHost) ThemeMode() string           { return h.mode }
