@@ -19,18 +19,38 @@ import (
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
 
 subcommands:
-  install [--yes] [--link] [--replace] [--name N] PATH|URL|OWNER/REPO
-                        preview (and with --yes, install) the plugin in folder
-                        PATH, or in a git repository (cloned --depth 1 into a
-                        staging folder; OWNER/REPO is https://github.com/OWNER/REPO)
+  install [--yes] [--link] [--replace] [--name N] [--plugin NAME]... SOURCE
+                        preview (and with --yes, install) the plugin at SOURCE:
+                        a folder; a git repository (URL, git:HOST/OWNER/REPO[@REF],
+                        a GitHub /tree/REF/PATH URL, OWNER/REPO[@REF], a bare
+                        repository path), cloned into a staging folder; or a
+                        market id (MARKET-ID or market:MARKET-ID): downloaded and
+                        refused unless it matches the content hash the market's
+                        reviewer pinned. A marketplace root (.claude-plugin/
+                        marketplace.json) lists its plugins: pick with --plugin
+                        NAME, repeated for several
+  search [--market URL] [--kind K] [--json] [QUERY...]
+                        search the market's index (every word must match; K is
+                        plugin, skill, mcp or theme)
+  info [--market URL] [--json] MARKET-ID
+                        a market package: version, source, pinned content hash,
+                        votes, installs, and whether it is installed here
+  updates [--market URL] [--json]
+                        the plugins installed from the market whose entry has a
+                        new version (or new content); plugin update NAME takes one
+  market [set URL | unset]
+                        show or set the market URL (market.json in the data
+                        directory; $REASONIX_DESKTOP_MARKET_URL overrides it)
   link [--yes] [--replace] [--name N] PATH
                         the same as install --link: run the plugin from PATH
   list [--json]         list installed plugins and xdev extensions (each
                         extension is started to read its declaration)
-  show NAME             show a plugin's record and FULL TRUST block
+  show NAME             show a plugin's record, FULL TRUST block and
+                        compatibility report
   remove [--yes] NAME   remove a plugin (a linked source folder is kept)
   update [--yes] NAME   preview (and with --yes, install) the plugin again from
-                        its recorded source (a git source is cloned again)
+                        its recorded source (a git source is cloned again at its
+                        ref; a market package is its market entry's version)
   migrate NAME --to-v2  rewrite a legacy manifest (no apiVersion) to
                         reasonix.io/plugin/v2, keeping reasonix-plugin.json.bak
   enable NAME           enable a plugin
@@ -72,10 +92,28 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		fs.BoolVar(&env.replace, "replace", false, "replace an installed plugin of the same name")
 		fs.StringVar(&env.name, "name", "", "expected plugin name (must equal the manifest name)")
+		if sub == "install" {
+			fs.Var(&env.picks, "plugin", "install this plugin of a marketplace root (repeat for several)")
+			fs.StringVar(&env.market, "market", "", "the market to read a MARKET-ID from (default: the one set)")
+		}
 		cmd = pluginInstall
 	case "list":
 		fs.BoolVar(&env.json, "json", false, "print JSON")
 		cmd = pluginList
+	case "search", "info", "updates":
+		fs.BoolVar(&env.json, "json", false, "print JSON")
+		fs.StringVar(&env.market, "market", "", "the market's URL (default: the one set)")
+		switch sub {
+		case "search":
+			fs.StringVar(&env.kind, "kind", "", "only packages of this kind (plugin, skill, mcp, theme)")
+			cmd = pluginSearch
+		case "info":
+			cmd = pluginInfo
+		default:
+			cmd = pluginUpdates
+		}
+	case "market":
+		cmd = pluginMarket
 	case "show":
 		cmd = pluginShow
 	case "remove":
@@ -139,6 +177,8 @@ type pluginEnv struct {
 	yes, link, replace, json bool
 	name                     string
 	toV2                     bool   // migrate: --to-v2
+	picks                    names  // install: --plugin, the marketplace's plugins to install
+	market, kind             string // the market's URL (--market), search: --kind
 	workspace                string // doctor: the workspace root sent in the session
 }
 
@@ -198,7 +238,7 @@ func oneArg(args []string, what string) (string, error) {
 }
 
 func pluginInstall(ctx context.Context, e *pluginEnv, args []string) error {
-	src, err := oneArg(args, "PATH")
+	src, err := oneArg(args, "PATH") // (a path, a URL or a market id; the word is kept for scripts)
 	if err != nil {
 		return err
 	}
@@ -206,8 +246,18 @@ func pluginInstall(ctx context.Context, e *pluginEnv, args []string) error {
 	if err != nil {
 		return err
 	}
+	if id, ok := marketID(src); ok && len(e.picks) == 0 {
+		return marketInstall(ctx, e, store, id)
+	}
+	if e.market != "" {
+		return usageError("--market reads a MARKET-ID; " + src + " is a source")
+	}
+	if len(e.picks) > 0 {
+		return installPicks(ctx, e, store, src)
+	}
 	pv, err := store.PreviewInstallFrom(ctx, agent.InstallRequest{Source: src, Link: e.link, Replace: e.replace, Name: e.name})
 	if err != nil {
+		showMarketplace(e, err)
 		return err
 	}
 	return confirmInstall(e, store, pv, "install")
@@ -394,8 +444,19 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	for _, n := range m.LegacyNotes {
 		fmt.Fprintf(w, "Note: %s\n", safe(n))
 	}
+	shown := map[string]bool{}
 	for _, n := range m.Warnings {
 		fmt.Fprintf(w, "Warning: %s\n", safe(n))
+		shown[n] = true
+	}
+	// The compatibility report: the grade, and one line for each feature
+	// that will not work as the author meant. It repeats the loader's
+	// warnings as lines; those are printed once, above.
+	fmt.Fprintf(w, "Compatibility: %s\n", safe(m.Compat.Summary()))
+	for _, l := range m.Compat.Lines {
+		if !shown[l.String()] {
+			fmt.Fprintf(w, "  - %s\n", safe(l.String()))
+		}
 	}
 	return nil
 }

@@ -1,0 +1,283 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+)
+
+// The market's sub-commands: search, info, updates and market (its URL).
+// `plugin install MARKET-ID` goes through pluginInstall, which hands a
+// market id to marketInstall, and `plugin update NAME` of a package from
+// the market re-reads the market.
+
+// marketID tells whether an install argument names a market entry: the
+// explicit market:<id>, or a bare id (no slash, no colon) that is no
+// path here. Anything else is a source (a folder, a URL, owner/repo).
+func marketID(arg string) (string, bool) {
+	if id, ok := strings.CutPrefix(arg, "market:"); ok {
+		return id, true
+	}
+	if strings.ContainsAny(arg, `/\:`) || !agent.ValidMarketID(arg) {
+		return "", false
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return "", false
+	}
+	return arg, true
+}
+
+// marketInstall previews (and with --yes installs) the market entry id:
+// its download is checked against the pinned hash first.
+func marketInstall(ctx context.Context, e *pluginEnv, store *agent.Plugins, id string) error {
+	if e.link {
+		return usageError("a market package is downloaded and copied, never linked: drop --link")
+	}
+	pv, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{Market: e.market, ID: id, Replace: e.replace})
+	if err != nil {
+		return err
+	}
+	if e.name != "" && pv.Name != e.name {
+		store.DiscardPreview(pv)
+		return fmt.Errorf("--name %q does not match the manifest name %q (the plugin name is fixed by its manifest)", e.name, pv.Name)
+	}
+	return confirmInstall(e, store, pv, "install")
+}
+
+func pluginSearch(ctx context.Context, e *pluginEnv, args []string) error {
+	store, err := e.open()
+	if err != nil {
+		return err
+	}
+	hits, err := store.SearchMarket(ctx, e.market, strings.Join(args, " "), e.kind)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		if hits == nil {
+			hits = []agent.MarketPackage{}
+		}
+		return writeJSON(e, hits)
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(e.stdout, "No market package matches.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tVERSION\tINSTALLS\tSTATE\tSUMMARY")
+	for _, p := range hits {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", safe(p.ID), safe(p.Kind), safe(p.Version), p.Installs, marketState(p), safe(firstLine(p.Summary)))
+	}
+	return tw.Flush()
+}
+
+// marketState is what a search says of an entry here.
+func marketState(p agent.MarketPackage) string {
+	switch {
+	case p.Update != "":
+		return "update: " + safe(p.Update)
+	case p.Installed != "":
+		return "installed"
+	case !p.Installable:
+		return "not installable here"
+	case p.ContentSHA256 == "":
+		return "no pinned hash"
+	}
+	return "-"
+}
+
+func pluginInfo(ctx context.Context, e *pluginEnv, args []string) error {
+	id, err := oneArg(args, "market ID")
+	if err != nil {
+		return err
+	}
+	store, err := e.open()
+	if err != nil {
+		return err
+	}
+	p, err := store.MarketInfo(ctx, e.market, id)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return writeJSON(e, p)
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "ID:          %s\n", safe(p.ID))
+	fmt.Fprintf(w, "Name:        %s\n", safe(p.Name))
+	fmt.Fprintf(w, "Kind:        %s\n", safe(p.Kind))
+	fmt.Fprintf(w, "Version:     %s\n", safe(p.Version))
+	for _, f := range []struct{ label, v string }{{"Summary", p.Summary}, {"Author", p.Author}, {"License", p.License},
+		{"Repository", p.Repository}, {"Updated", p.UpdatedAt}} {
+		if f.v != "" {
+			fmt.Fprintf(w, "%-12s %s\n", f.label+":", safe(f.v))
+		}
+	}
+	if len(p.Tags) > 0 {
+		fmt.Fprintf(w, "Tags:        %s\n", safe(strings.Join(p.Tags, ", ")))
+	}
+	fmt.Fprintf(w, "Votes:       %d\n", p.Votes)
+	fmt.Fprintf(w, "Installs:    %d\n", p.Installs)
+	fmt.Fprintf(w, "Source:      %s\n", safe(p.Source))
+	if p.ContentSHA256 != "" {
+		fmt.Fprintf(w, "Content:     sha256:%s (pinned by the market's reviewer: the download must match it)\n", p.ContentSHA256)
+	} else {
+		fmt.Fprintln(w, "Content:     no pinned hash (approved without one: the download is not checked against the review)")
+	}
+	switch {
+	case p.Installed != "" && p.Update != "":
+		fmt.Fprintf(w, "Installed:   %s as %s; update available (%s): reasonix-desktop plugin update %s\n",
+			safe(p.Installed), safe(p.InstalledAs), safe(p.Update), safe(p.InstalledAs))
+	case p.Installed != "":
+		fmt.Fprintf(w, "Installed:   %s as %s (up to date)\n", safe(p.Installed), safe(p.InstalledAs))
+	case p.Installable:
+		fmt.Fprintf(w, "Install:     reasonix-desktop plugin install %s\n", safe(p.ID))
+	default:
+		fmt.Fprintf(w, "Install:     a %s is not installed from the market by this host\n", safe(p.Kind))
+	}
+	if p.Description != "" {
+		fmt.Fprintf(w, "\n%s\n", safe(p.Description))
+	}
+	return nil
+}
+
+func pluginUpdates(ctx context.Context, e *pluginEnv, args []string) error {
+	if len(args) != 0 {
+		return usageError("updates takes no arguments")
+	}
+	store, err := e.open()
+	if err != nil {
+		return err
+	}
+	ups, err := store.MarketUpdates(ctx, e.market)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		if ups == nil {
+			ups = []agent.MarketUpdate{}
+		}
+		return writeJSON(e, ups)
+	}
+	if len(ups) == 0 {
+		fmt.Fprintln(e.stdout, "Every package installed from the market is up to date.")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tMARKET ID\tINSTALLED\tAVAILABLE\tWHAT")
+	for _, u := range ups {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safe(u.Name), safe(u.ID), safe(u.Installed), safe(u.Available), safe(u.Reason))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "\nUpdate one with: reasonix-desktop plugin update NAME")
+	return nil
+}
+
+// pluginMarket shows the market URL, or sets it (`market set URL`,
+// `market unset`).
+func pluginMarket(_ context.Context, e *pluginEnv, args []string) error {
+	store, err := e.open()
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(args) == 0:
+		u, err := store.MarketURL()
+		if err != nil {
+			return err
+		}
+		if u == "" {
+			fmt.Fprintln(e.stdout, "No market URL is set. Set one with: reasonix-desktop plugin market set URL")
+			return nil
+		}
+		fmt.Fprintln(e.stdout, termsafe.String(u))
+		return nil
+	case len(args) == 2 && args[0] == "set":
+		if err := store.SetMarketURL(args[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "Market set to %s.\n", termsafe.String(args[1]))
+		return nil
+	case len(args) == 1 && args[0] == "unset":
+		if err := store.SetMarketURL(""); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, "Market URL unset.")
+		return nil
+	}
+	return usageError("market takes nothing (show the URL), set URL, or unset")
+}
+
+func writeJSON(e *pluginEnv, v any) error {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// names is a repeatable string flag (--plugin A --plugin B).
+type names []string
+
+func (n *names) String() string { return strings.Join(*n, ",") }
+
+func (n *names) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("empty name")
+	}
+	*n = append(*n, v)
+	return nil
+}
+
+// showMarketplace prints the listing of a marketplace root the install
+// was pointed at without --plugin, so the user sees what to pick.
+func showMarketplace(e *pluginEnv, err error) {
+	var me *agent.MarketplaceError
+	if errors.As(err, &me) && me.Marketplace != nil {
+		fmt.Fprint(e.stdout, safe(me.Marketplace.Text()))
+		fmt.Fprintln(e.stdout)
+	}
+}
+
+// installPicks previews (and with --yes installs, in order) the plugins
+// --plugin names of the marketplace at src, all from one clone.
+func installPicks(ctx context.Context, e *pluginEnv, store *agent.Plugins, src string) error {
+	pvs, err := store.PreviewInstallPicks(ctx, agent.InstallRequest{Source: src, Link: e.link, Replace: e.replace, Name: e.name}, e.picks)
+	if err != nil {
+		showMarketplace(e, err)
+		return err
+	}
+	for i, pv := range pvs {
+		if i > 0 {
+			fmt.Fprintln(e.stdout)
+		}
+		fmt.Fprint(e.stdout, termsafe.String(pv.Text))
+	}
+	if !e.yes {
+		for _, pv := range pvs {
+			store.DiscardPreview(pv)
+		}
+		fmt.Fprintf(e.stdout, "\nRe-run with --yes to install %s.\n", strings.Join(e.picks, ", "))
+		return errNotConfirmed
+	}
+	for i, pv := range pvs {
+		rec, err := store.Install(pv)
+		if err != nil {
+			// The rest share the clone the failed one came from: drop it.
+			store.DiscardPreview(pvs[len(pvs)-1])
+			if i > 0 {
+				return fmt.Errorf("%w (installed before it: %s)", err, strings.Join(e.picks[:i], ", "))
+			}
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nInstalled %s %s (%s).\n", rec.Name, safe(rec.Version), termsafe.String(rec.Root))
+	}
+	return nil
+}
