@@ -13,7 +13,14 @@
 #  4. Install… downloads it, checks the pinned hash and shows the FULL TRUST
 #     preview with its compatibility report (partial; screenshot); Enter
 #     installs it: the store records market:hookify@0.1.0 and its content
-#     hash, and the row says installed (screenshot).
+#     hash, and the row says installed (screenshot);
+#  5. the Plugins tab: hookify's details with its Compatibility section and
+#     Update… (a market origin) (screenshot);
+#  6. Install… of a marketplace root (a folder laid out as
+#     anthropics/claude-code: .claude-plugin/marketplace.json listing
+#     ./plugins/<name>): its 5 plugins as checkboxes (screenshot), one
+#     ticked, its preview (screenshot), Enter installs it from the
+#     marketplace's plugins/<name>.
 # Each step waits on a --trace line or a file, never on a sleep.
 # Screenshots and logs go to $LOGDIR (default ./ci-logs), named
 # e2e-discover-*. BIN=path skips the build.
@@ -134,6 +141,42 @@ PY
 wait_for "the row marked installed" traced 2 'discover results 1'
 painted installed
 step "installed from the market"
+
+# --- 5. The Plugins tab: hookify's compatibility report ---
+xdotool mousemove --window "$PWIN" 37 21 click 1 # the Plugins tab
+painted plugins-tab
+xdotool mousemove --window "$PWIN" 100 107 click 1 # hookify's row (the only one)
+painted manager
+step "the plugin manager shows hookify's report"
+
+# --- 6. A marketplace root: its plugins picked in Install… ---
+xdotool mousemove --window "$PWIN" 52 62 click 1 # Install…
+xdotool type --delay 2 "$PWD/internal/packages/plugin/testdata/pkgs/marketplace"
+xdotool key Return
+wait_for "the marketplace's 5 plugins" traced 1 'marketplace 5'
+painted picker
+xdotool mousemove --window "$PWIN" 129 229 click 1 # tick security-guidance
+xdotool mousemove --window "$PWIN" 533 521 click 1 # Preview…
+wait_for "security-guidance's preview" traced 1 'marketplace previews 1'
+painted picked
+xdotool key Return # Install
+wait_for "security-guidance installed" traced 1 'marketplace installed security-guidance'
+python3 - "$D/plugin-packages.json" <<'PY' || fail "the store's record of security-guidance (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+recs = doc.get("plugins", doc) if isinstance(doc, dict) else doc
+items = recs.values() if isinstance(recs, dict) else recs
+for r in items:
+    if (r.get("name") or r.get("Name")) == "security-guidance":
+        src = r.get("source") or r.get("Source") or ""
+        if not src.rstrip("/").endswith("plugins/security-guidance"):
+            sys.exit(f"security-guidance recorded from {src!r}, not the marketplace's plugins/security-guidance")
+        print(f"xvfb-e2e-discover: recorded {src}")
+        sys.exit(0)
+sys.exit("no record of security-guidance")
+PY
+step "a marketplace root's plugin picked and installed"
+
 
 quit_app || fail "the app did not quit within 30 s of SIGTERM"
 echo "xvfb-e2e-discover: ok"

@@ -174,5 +174,5 @@ func (d *UI) pluginsHost() pluginsHost {
 }
 
 func (d *UI) installHost() installHost {
-	return installHost{async: d.async, withCore: d.withCore, pluginCommand: d.pluginCommand}
+	return installHost{async: d.async, withCore: d.withCore, pluginCommand: d.pluginCommand, trace: d.trace}
 }

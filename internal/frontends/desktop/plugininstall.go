@@ -38,6 +38,7 @@ type installHost struct {
 	async         func(what string, fn func(ctx context.Context) error)
 	withCore      func(what string, fn func(ctx context.Context, c coreAPI) error)
 	pluginCommand func(what string, run func(ctx context.Context, c coreAPI) error)
+	trace         func(string)
 }
 
 func (h installHost) WithCore(what string, fn func(context.Context, dialogs.InstallCore) error) {
@@ -49,6 +50,7 @@ func (h installHost) PluginCommand(what string, fn func(context.Context, dialogs
 }
 
 func (h installHost) Async(what string, fn func(context.Context) error) { h.async(what, fn) }
+func (h installHost) Trace(event string)                                { h.trace(event) }
 
 // logTail bounds what Logs shows of the host log.
 const logTail = 128 << 10

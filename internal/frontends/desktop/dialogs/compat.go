@@ -105,9 +105,11 @@ func (v compatView) bullets() *fyne.Container {
 
 // segments is the report in the plugin manager's details.
 func (v compatView) segments() []widget.RichTextSegment {
+	grade := widget.RichTextStyleStrong
+	grade.Inline = false // its own line: the list starts under it
 	segs := []widget.RichTextSegment{
 		&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: "Compatibility"},
-		&widget.TextSegment{Style: widget.RichTextStyleStrong, Text: strings.TrimPrefix(v.headline(), "Compatibility: ")},
+		&widget.TextSegment{Style: grade, Text: strings.TrimPrefix(v.headline(), "Compatibility: ")},
 	}
 	if len(v.lines) > 0 {
 		items := make([]widget.RichTextSegment, len(v.lines))

@@ -42,6 +42,9 @@ type InstallHost interface {
 	// Async runs fn off the UI goroutine (dropping a clone nobody
 	// installs); its error is shown to the user.
 	Async(what string, fn func(ctx context.Context) error)
+	// Trace records what the dialog did for --trace (the real-window
+	// scripts wait on it).
+	Trace(event string)
 }
 
 // Install is the Install… dialog: a path field (typed or pasted, the way

@@ -32,6 +32,7 @@ func (s *storeInstall) InstallPlugin(_ context.Context, pv agent.InstallPreview)
 }
 
 func (s *storeInstall) DiscardPluginPreview(pv agent.InstallPreview) { s.p.DiscardPreview(pv) }
+func (s *storeInstall) Trace(string)                                 {}
 
 func (s *storeInstall) PreviewPluginInstallPicks(ctx context.Context, req agent.InstallRequest, names []string) ([]agent.InstallPreview, error) {
 	return s.p.PreviewInstallPicks(ctx, req, names)

@@ -43,6 +43,7 @@ func (c *installCore) InstallPlugin(_ context.Context, pv agent.InstallPreview) 
 }
 
 func (c *installCore) DiscardPluginPreview(agent.InstallPreview) {}
+func (c *installCore) Trace(string)                              {}
 
 func (c *installCore) PreviewPluginInstallPicks(context.Context, agent.InstallRequest, []string) ([]agent.InstallPreview, error) {
 	return nil, errors.New("no marketplace")

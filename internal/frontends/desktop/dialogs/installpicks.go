@@ -109,6 +109,7 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 	sync()
 	u.show(fyne.NewSize(720, 520), container.NewBorder(wrapped(head, widget.MediumImportance), nil, nil, nil, list),
 		widget.NewButton("Cancel", u.close), preview)
+	f.host.Trace(fmt.Sprintf("marketplace %d", len(m.Plugins)))
 }
 
 // previewPicks asks the core for one preview per picked plugin (a git
@@ -208,11 +209,16 @@ func (f *Install) showPicks(u *upkeep, c InstallCore, req agent.InstallRequest, 
 		u.discard = nil // the installs use the clone; the last one removes it
 		u.close()
 		f.host.PluginCommand("install "+strings.Join(names, ", "), func(ctx context.Context, c InstallCore) error {
-			return installPicks(ctx, c, pvs)
+			if err := installPicks(ctx, c, pvs); err != nil {
+				return err
+			}
+			f.b.Post(func() { f.host.Trace("marketplace installed " + strings.Join(names, " ")) })
+			return nil
 		})
 	})
 	install.Importance = widget.HighImportance
 	u.show(fyne.NewSize(760, 600), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), install)
+	f.host.Trace(fmt.Sprintf("marketplace previews %d", len(pvs)))
 }
 
 // installPicks installs the previews in order; the first that fails stops
