@@ -382,37 +382,68 @@ func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, ve
 	d.m.host.Trace("discover preview " + pv.Name)
 }
 
-// loadUpdates lists the installed market packages with an update.
+// loadUpdates lists My packages: every installed package that came from
+// this market (the index's entries marked installed), each up to date or
+// with its update (MarketUpdates) and an Update… for it.
 func (d *discover) loadUpdates() {
 	if d.market == "" {
-		d.setUpdates(nil, nil)
+		d.setUpdates(nil, nil, nil)
 		return
 	}
 	d.m.host.WithCore("market updates", func(ctx context.Context, c PluginsCore) error {
 		ups, err := c.MarketUpdates(ctx)
-		d.m.b.Post(func() { d.setUpdates(ups, err) })
+		var mine []agent.MarketPackage
+		if err == nil {
+			var all []agent.MarketPackage
+			all, err = c.SearchMarket(ctx, "", "")
+			for _, mp := range all {
+				if mp.Installed != "" {
+					mine = append(mine, mp)
+				}
+			}
+		}
+		d.m.b.Post(func() { d.setUpdates(mine, ups, err) })
 		return nil
 	})
 }
 
-func (d *discover) setUpdates(ups []agent.MarketUpdate, err error) {
+// setUpdates shows My packages: mine with their updates (ups, by plugin
+// name), an update of a package the index no longer lists included.
+func (d *discover) setUpdates(mine []agent.MarketPackage, ups []agent.MarketUpdate, err error) {
 	var rows []fyne.CanvasObject
 	switch {
 	case err != nil:
 		rows = append(rows, wrapped("Updates could not be checked: "+redact.String(err.Error()), widget.DangerImportance))
 	case d.market == "":
 		rows = append(rows, wrapped("No market is set.", widget.LowImportance))
-	case len(ups) == 0:
-		rows = append(rows, wrapped("Every package installed from this market is up to date.", widget.LowImportance))
+	case len(mine) == 0 && len(ups) == 0:
+		rows = append(rows, wrapped("Nothing installed comes from this market yet.", widget.LowImportance))
 	}
+	pending := map[string]agent.MarketUpdate{}
 	for _, up := range ups {
-		name := up.Name
-		text := fmt.Sprintf("%s (%s): %s → %s", name, up.ID, up.Installed, up.Available)
+		pending[up.Name] = up
+	}
+	row := func(name, text string, up agent.MarketUpdate, has bool) {
+		if !has {
+			rows = append(rows, wrapped(text+": up to date", widget.SuccessImportance))
+			return
+		}
+		text += fmt.Sprintf(": %s → %s", up.Installed, up.Available)
 		if up.Reason != "" {
 			text += " — " + up.Reason
 		}
 		b := widget.NewButtonWithIcon("Update…", theme.DownloadIcon(), func() { d.update(name) })
 		rows = append(rows, container.NewBorder(nil, nil, nil, b, wrapped(text, widget.WarningImportance)))
+	}
+	for _, mp := range mine {
+		up, has := pending[mp.InstalledAs]
+		delete(pending, mp.InstalledAs)
+		row(mp.InstalledAs, fmt.Sprintf("%s (%s) %s", mp.InstalledAs, mp.ID, mp.Installed), up, has)
+	}
+	for _, up := range ups {
+		if _, left := pending[up.Name]; left {
+			row(up.Name, fmt.Sprintf("%s (%s)", up.Name, up.ID), up, true)
+		}
 	}
 	d.updates.Objects = rows
 	d.updates.Refresh()

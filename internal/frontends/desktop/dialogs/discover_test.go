@@ -123,6 +123,9 @@ func TestDiscoverSearchesInstallsAndOffersUpdates(t *testing.T) {
 	if r, err := p.Get("hookify"); err != nil || r.Source != "market:hookify@0.1.0" {
 		t.Fatalf("record %+v, %v", r, err)
 	}
+	waitFor(t, ui, "My packages listing hookify", func() bool {
+		return strings.Contains(labelsText(d.updates), "hookify (hookify) 0.1.0: up to date")
+	})
 
 	// The market pins other content for the same version: an update.
 	setIndex(func(s string) string {
@@ -141,7 +144,7 @@ func TestDiscoverSearchesInstallsAndOffersUpdates(t *testing.T) {
 		return false
 	})
 	ui(func() {
-		if text := labelsText(d.updates); !strings.Contains(text, "hookify (hookify): 0.1.0 → 0.1.0") {
+		if text := labelsText(d.updates); !strings.Contains(text, "hookify (hookify) 0.1.0: 0.1.0 → 0.1.0") {
 			t.Errorf("My packages says:\n%s", text)
 		}
 		test.Tap(update)
