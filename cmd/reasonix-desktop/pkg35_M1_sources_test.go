@@ -172,3 +172,51 @@ func TestM1CodexPackage(t *testing.T) {
 		t.Errorf("a README beside the skills is listed as one:\n%s", show)
 	}
 }
+
+// A repository root like anthropics/claude-code, from GitHub: --plugin picks
+// two of its plugins from one clone; each records its subfolder of the
+// repository, and plugin update brings that folder's next version.
+func TestM1MarketplacePicksFromGitHub(t *testing.T) {
+	work := packageFixture(t, "marketplace")
+	bare := m1GitHub(t, work, "acme", "claude-code")
+	h := newHost(t)
+	repo := "https://github.com/acme/claude-code"
+	out := h.ok("plugin", "install", "--yes", "--plugin", "hookify", "--plugin", "security-guidance", repo)
+	wantAll(t, "install", out, "Installed hookify", "Installed security-guidance", "Picked from marketplace test-plugins")
+	wantAll(t, "show", h.ok("plugin", "show", "security-guidance"), "Source:      "+repo+"#path=plugins%2Fsecurity-guidance")
+	if left, _ := os.ReadDir(filepath.Join(h.data, "staging")); len(left) != 0 {
+		t.Fatalf("the picks left their clone: %v", left)
+	}
+
+	manifest := filepath.Join(work, "plugins", "security-guidance", ".claude-plugin", "plugin.json")
+	data, _ := os.ReadFile(manifest)
+	os.WriteFile(manifest, []byte(strings.Replace(string(data), `"1.0.0"`, `"1.1.0"`, 1)), 0o644)
+	m1Git(t, work, "commit", "-qam", "security-guidance 1.1.0")
+	m1Git(t, work, "push", "-q", bare, "HEAD:main")
+	h.ok("plugin", "update", "--yes", "security-guidance")
+	wantAll(t, "show after update", h.ok("plugin", "show", "security-guidance"), "Version:     1.1.0")
+}
+
+// anthropics/skills lists its plugins as entries that are their manifests
+// ("source": "./", "strict": false, "skills": [...]): the pick installs the
+// listed skills only, and plugin update reads the listing again.
+func TestM1MarketplaceEntryIsTheManifest(t *testing.T) {
+	work := packageFixture(t, "skills-marketplace")
+	bare := m1GitHub(t, work, "acme", "skills")
+	h := newHost(t)
+	out := h.ok("plugin", "install", "--yes", "--plugin", "document-skills", "github.com/acme/skills")
+	wantAll(t, "install", out, "Installed document-skills", "its manifest is its marketplace entry")
+	show := h.ok("plugin", "show", "document-skills")
+	wantAll(t, "show", show, "Format:      claude", "Contributes skills: pdf, xlsx", "Source:      https://github.com/acme/skills#plugin=document-skills")
+	if strings.Contains(show, "skill-creator") || strings.Contains(show, "template-skill") {
+		t.Errorf("skills the entry does not list are installed:\n%s", show)
+	}
+
+	listing := filepath.Join(work, ".claude-plugin", "marketplace.json")
+	data, _ := os.ReadFile(listing)
+	os.WriteFile(listing, []byte(strings.Replace(string(data), `["./skills/xlsx", "./skills/pdf"]`, `["./skills/xlsx", "./skills/pdf", "./skills/skill-creator"]`, 1)), 0o644)
+	m1Git(t, work, "commit", "-qam", "document-skills gets skill-creator")
+	m1Git(t, work, "push", "-q", bare, "HEAD:main")
+	h.ok("plugin", "update", "--yes", "document-skills")
+	wantAll(t, "show after update", h.ok("plugin", "show", "document-skills"), "Contributes skills: pdf, skill-creator, xlsx")
+}
