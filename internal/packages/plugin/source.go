@@ -22,6 +22,8 @@ import (
 //	file:///path/to/repo(.git)            (a local repository, cloned; a plain folder's URL is the folder)
 //	/path/to/repo.git                     (a bare repository or a .git folder given as a path: cloned)
 //	owner/repo[@ref]                      (a GitHub repository)
+//	github.com/owner/repo[/tree/…]        (a forge address without its scheme: https)
+//	git:/path/to/repo                     (a local repository)
 //
 // Any URL form may end in a fragment naming the ref and the package's
 // folder inside the repository: <url>#ref=<ref>&path=<dir> (either part may
@@ -120,7 +122,9 @@ var (
 
 // ParseSource reads an install source. An existing local path is a folder
 // unless it is a git repository's own folder (a bare repository or a .git
-// folder), which is cloned as the real host does. A GitHub /tree/ URL
+// folder), which is cloned: its files are git's objects, not a package. A
+// work tree given as a path stays a folder (it may be linked while it is
+// being written). A GitHub /tree/ URL
 // whose ref may hold '/' is resolved when it is cloned (Clone).
 func ParseSource(source string) (Source, error) {
 	s := strings.TrimSpace(source)
