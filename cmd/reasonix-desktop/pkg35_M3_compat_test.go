@@ -11,8 +11,8 @@ import (
 // like anthropics/claude-code's hookify, commit-commands and
 // security-guidance (internal/packages/compat/testdata) show their grade and
 // one line per feature that half-works in the install preview, before
-// anything is written; a package that half-works never installs without
-// its preview having said so.
+// anything is written, and in `plugin show` once installed; a package that
+// half-works never installs without its preview having said so.
 
 // compatFixture copies internal/packages/compat/testdata/<name> into a
 // fresh folder.
@@ -60,6 +60,8 @@ func TestPkg35M3PreviewShowsTheCompatibilityReport(t *testing.T) {
 			if installed < 0 || report > installed {
 				t.Fatalf("the report does not come before the install:\n%s%s", r.stdout, r.stderr)
 			}
+			// plugin show says the same of the installed copy.
+			mustContain(t, "plugin show", h.run("", "plugin", "show", tc.name), tc.wants...)
 		})
 	}
 }
