@@ -24,7 +24,12 @@ import (
 // object: {"source": "github", "repo": "owner/repo"}, {"source": "url",
 // "url": …} or {"source": "git-subdir", "url": …, "path": …}, each with an
 // optional ref or sha. An npm or pip source is listed but not installable
-// here (this host fetches no registry packages).
+// here (this host fetches no registry packages). An entry with strict false,
+// or whose folder holds no manifest, is its plugin's manifest (name,
+// version, description, skills, commands), as Claude Code reads it:
+// anthropics/skills lists its plugins so, each "./" naming its skills.
+// (The real Reasonix host reads no marketplace; these are Claude Code's
+// rules.)
 
 // MarketplaceFile is the listing's path in a marketplace root.
 const MarketplaceFile = ".claude-plugin/marketplace.json"
