@@ -234,3 +234,16 @@ func TestM4PluginPicksOfAMarketplace(t *testing.T) {
 		t.Fatalf("a pick living in another repository: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// plugin show prints the compatibility report (the grade and its lines),
+// not the older compatibility warnings the report restates.
+func TestM4ShowPrintsTheCompatibilityReport(t *testing.T) {
+	h := newHost(t)
+	src := copyTree(t, filepath.Join("..", "..", "internal", "packages", "compat", "testdata", "hookify"))
+	h.ok("plugin", "install", "--yes", src)
+	show := h.ok("plugin", "show", "hookify")
+	wantAll(t, "show", show, "Compatibility: partial: ", "  - hooks/hooks.json: ")
+	if strings.Contains(show, "Warning: a Claude hook") {
+		t.Errorf("show repeats the old compatibility warnings beside the report:\n%s", show)
+	}
+}

@@ -444,14 +444,22 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	for _, n := range m.LegacyNotes {
 		fmt.Fprintf(w, "Note: %s\n", safe(n))
 	}
+	// The compatibility report: the grade, and one line for each feature
+	// that will not work as the author meant. Warnings holds the loader's
+	// refusals, which the report repeats word for word (printed once, as
+	// the "Warning:" lines they always were), and the older compatibility
+	// warnings, which the report says in its own lines (not printed).
+	inReport := map[string]bool{}
+	for _, l := range m.Compat.Lines {
+		inReport[l.String()] = true
+	}
 	shown := map[string]bool{}
 	for _, n := range m.Warnings {
-		fmt.Fprintf(w, "Warning: %s\n", safe(n))
-		shown[n] = true
+		if inReport[n] && !shown[n] {
+			fmt.Fprintf(w, "Warning: %s\n", safe(n))
+			shown[n] = true
+		}
 	}
-	// The compatibility report: the grade, and one line for each feature
-	// that will not work as the author meant. It repeats the loader's
-	// warnings as lines; those are printed once, above.
 	fmt.Fprintf(w, "Compatibility: %s\n", safe(m.Compat.Summary()))
 	for _, l := range m.Compat.Lines {
 		if !shown[l.String()] {
