@@ -15,7 +15,8 @@ import (
 
 // Marketplace roots. A repository may hold several plugins and list them in
 // .claude-plugin/marketplace.json (every plugin of anthropics/claude-code
-// lives in ./plugins/<name> so). Such a root is no package itself: Preview
+// lives in ./plugins/<name> so), or, Codex's way, .agents/plugins/
+// marketplace.json. Such a root is no package itself: Preview
 // answers a *MarketplaceError listing its plugins, and installs the one
 // InstallOptions.Plugin names. The fields read are Claude Code's: name,
 // description, owner, metadata.pluginRoot, and per plugin name,
@@ -33,6 +34,25 @@ import (
 
 // MarketplaceFile is the listing's path in a marketplace root.
 const MarketplaceFile = ".claude-plugin/marketplace.json"
+
+// CodexMarketplaceFile is a Codex marketplace's listing: the same plugin
+// entries ({"source": {"source": "local"|"url"|"git-subdir", …}}), with a
+// policy the listing may mark a plugin not installable by.
+const CodexMarketplaceFile = ".agents/plugins/marketplace.json"
+
+// marketplaceFiles are the listings a marketplace root may hold, the first
+// found read.
+var marketplaceFiles = []string{MarketplaceFile, CodexMarketplaceFile}
+
+// listingFile is the listing dir holds, or "".
+func listingFile(pfs *PackageFS) string {
+	for _, f := range marketplaceFiles {
+		if fi, err := pfs.Stat(f); err == nil && fi.Mode().IsRegular() {
+			return f
+		}
+	}
+	return ""
+}
 
 // Marketplace is a marketplace root's listing.
 type Marketplace struct {
@@ -81,8 +101,11 @@ type marketplaceEntry struct {
 	Version     string          `json:"version"`
 	Source      json.RawMessage `json:"source"`
 	Strict      *bool           `json:"strict"`
-	Skills      json.RawMessage `json:"skills"`
-	Commands    json.RawMessage `json:"commands"`
+	Policy      struct {
+		Installation string `json:"installation"`
+	} `json:"policy"`
+	Skills   json.RawMessage `json:"skills"`
+	Commands json.RawMessage `json:"commands"`
 }
 
 type marketplaceSource struct {
@@ -103,7 +126,7 @@ func IsMarketplace(dir string) bool {
 		return false
 	}
 	defer pfs.Close()
-	if fi, err := pfs.Stat(MarketplaceFile); err != nil || !fi.Mode().IsRegular() {
+	if listingFile(pfs) == "" {
 		return false
 	}
 	for _, k := range []string{PackageReasonix, PackageCodex, PackageClaude} {
@@ -130,8 +153,12 @@ func ReadMarketplace(dir string) (*Marketplace, error) {
 		return nil, err
 	}
 	defer pfs.Close()
-	file := filepath.Join(abs, filepath.FromSlash(MarketplaceFile))
-	data, err := pfs.ReadFile(MarketplaceFile, maxManifestBytes)
+	listing := listingFile(pfs)
+	if listing == "" {
+		return nil, fmt.Errorf("%s holds no marketplace listing (%s or %s)", abs, MarketplaceFile, CodexMarketplaceFile)
+	}
+	file := filepath.Join(abs, filepath.FromSlash(listing))
+	data, err := pfs.ReadFile(listing, maxManifestBytes)
 	if err != nil {
 		return nil, fmt.Errorf("marketplace listing: %w", err)
 	}
@@ -150,6 +177,9 @@ func ReadMarketplace(dir string) (*Marketplace, error) {
 		}
 		mp.entry = p
 		mp.resolve(pfs, abs, doc.Metadata.PluginRoot, p.Source)
+		if mp.Unsupported == "" && strings.EqualFold(strings.TrimSpace(p.Policy.Installation), "NOT_AVAILABLE") {
+			mp.Dir, mp.Remote, mp.Manifest, mp.Unsupported = "", Source{}, nil, "the marketplace marks it not available for installation"
+		}
 		m.Plugins = append(m.Plugins, mp)
 	}
 	if len(m.Plugins) == 0 {

@@ -231,3 +231,40 @@ func TestMarketplaceEntryIsTheManifest(t *testing.T) {
 		t.Fatalf("update from the repository: %+v %v", again, err)
 	}
 }
+
+// A Codex marketplace (.agents/plugins/marketplace.json, as 1Password's
+// Codex plugin publishes one): local, url and git-subdir sources with a ref
+// and a pinned sha, and a policy that may mark a plugin not installable.
+func TestCodexMarketplace(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		CodexMarketplaceFile: `{"name":"codex-plugins","interface":{"displayName":"Codex Plugins"},"plugins":[
+			{"name":"vault","source":{"source":"local","path":"./plugins/vault"},"policy":{"installation":"AVAILABLE","authentication":"ON_INSTALL"},"category":"Coding"},
+			{"name":"recall","source":{"source":"git-subdir","url":"https://github.com/o/recall.git","path":"./plugins/recall","ref":"v1.5.3","sha":"48051ccb0049cde6497463a2d056fd81d1c2e228"},"policy":{"installation":"AVAILABLE"}},
+			{"name":"hidden","source":{"source":"local","path":"./plugins/vault"},"policy":{"installation":"NOT_AVAILABLE"}}]}`,
+		"plugins/vault/.codex-plugin/plugin.json": `{"name":"vault","version":"1.0.0","skills":"./skills/"}`,
+		"plugins/vault/skills/unlock/SKILL.md":    "---\ndescription: Unlock a secret\n---\nAsk first.\n",
+	})
+	if !IsMarketplace(root) {
+		t.Fatal("a Codex marketplace root was not taken for one")
+	}
+	store, layout := newStore(t)
+	_, err := Preview(store, root, InstallOptions{})
+	var me *MarketplaceError
+	if !errors.As(err, &me) || me.Marketplace.Name != "codex-plugins" {
+		t.Fatalf("preview: %v", err)
+	}
+	if p := me.Marketplace.Plugins[1].Remote; p.Ref != "48051ccb0049cde6497463a2d056fd81d1c2e228" || p.Subdir != "plugins/recall" {
+		t.Errorf("git-subdir: %+v", p)
+	}
+	if u := me.Marketplace.Plugins[2].Unsupported; u != "the marketplace marks it not available for installation" {
+		t.Errorf("policy: %q", u)
+	}
+	plan, err := Preview(store, root, InstallOptions{Plugin: "vault"})
+	if err != nil || plan.Kind != PackageCodex || strings.Join(plan.Package.Inventory().Skills, ",") != "unlock" {
+		t.Fatalf("pick: %+v %v", plan, err)
+	}
+	if _, err := Install(store, layout, plan); err != nil {
+		t.Fatal(err)
+	}
+}
