@@ -96,8 +96,16 @@ WIN="$(window 'Reasonix Desktop')" || fail "the window never appeared"
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 
 # --- 2. Discover from the palette ---
-xdotool key ctrl+k
-wait_for "the palette" traced 1 'palette'
+# Ctrl+K until the palette is traced: a key sent while the window is
+# still being shown and focused is lost (seen under load).
+opened=""
+for _ in $(seq 30); do
+	xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+	xdotool key ctrl+k
+	for _ in $(seq 10); do traced 1 'palette' && opened=1 && break; sleep 0.1; done
+	[ -n "$opened" ] && break
+done
+[ -n "$opened" ] || fail "the palette never opened (Ctrl+K)"
 xdotool type --delay 5 'Discover plugins'
 xdotool key Return
 wait_for "Discover opened" traced 1 'discover'
