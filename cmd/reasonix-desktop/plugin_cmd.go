@@ -19,7 +19,7 @@ import (
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
 
 subcommands:
-  install [--yes] [--link] [--replace] [--name N] [--plugin NAME]... SOURCE
+  install [--yes] [--link] [--replace] [--name N] [--plugin NAME]... [--market URL] SOURCE
                         preview (and with --yes, install) the plugin at SOURCE:
                         a folder; a git repository (URL, git:HOST/OWNER/REPO[@REF],
                         a GitHub /tree/REF/PATH URL, OWNER/REPO[@REF], a bare
