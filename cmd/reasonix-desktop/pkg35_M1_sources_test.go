@@ -220,3 +220,17 @@ func TestM1MarketplaceEntryIsTheManifest(t *testing.T) {
 	h.ok("plugin", "update", "--yes", "document-skills")
 	wantAll(t, "show after update", h.ok("plugin", "show", "document-skills"), "Contributes skills: pdf, skill-creator, xlsx")
 }
+
+// The same marketplace as a folder: the pick records the marketplace
+// folder, and plugin update previews it again with the plugin's name.
+func TestM1MarketplaceEntryIsTheManifestFromAFolder(t *testing.T) {
+	root := packageFixture(t, "skills-marketplace")
+	h := newHost(t)
+	h.ok("plugin", "install", "--yes", "--plugin", "example-skills", root)
+	wantAll(t, "show", h.ok("plugin", "show", "example-skills"), "Contributes skills: skill-creator", "Source:      "+root)
+	listing := filepath.Join(root, ".claude-plugin", "marketplace.json")
+	data, _ := os.ReadFile(listing)
+	os.WriteFile(listing, []byte(strings.Replace(string(data), `["./skills/skill-creator"]`, `["./skills/skill-creator", "./skills/pdf"]`, 1)), 0o644)
+	h.ok("plugin", "update", "--yes", "example-skills")
+	wantAll(t, "show after update", h.ok("plugin", "show", "example-skills"), "Contributes skills: pdf, skill-creator")
+}

@@ -114,6 +114,16 @@ func Preview(store *Store, src string, opts InstallOptions) (*InstallPlan, error
 		if o, err := ParseSource(opts.Origin); pick == "" && err == nil {
 			pick = o.Plugin // an update of a plugin the listing stands for
 		}
+		if pick == "" && opts.Name != "" {
+			// The name guard can only hold for the plugin of that name:
+			// how an update of a plugin picked from a marketplace folder
+			// finds it again.
+			for _, p := range m.Plugins {
+				if p.Name == opts.Name {
+					pick = p.Name
+				}
+			}
+		}
 		if pick == "" {
 			return nil, &MarketplaceError{Marketplace: m}
 		}

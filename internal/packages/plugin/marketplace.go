@@ -410,9 +410,9 @@ func (e *RemotePluginError) Error() string {
 // or its folder when the marketplace is a local folder.
 //
 // A plugin whose listing entry is its manifest (MarketplacePlugin.Manifest)
-// records the marketplace with plugin=<name> instead (its folder alone
-// holds no manifest to install again): the repository's spec, or the
-// marketplace folder's file:// URL.
+// records the marketplace instead (its folder alone holds no manifest to
+// install again): the repository's spec with plugin=<name>, or the
+// marketplace folder, which an update previews with the plugin's name.
 func marketplacePick(root, name, origin string) (p MarketplacePlugin, m *Marketplace, newOrigin string, err error) {
 	if m, err = ReadMarketplace(root); err != nil {
 		return p, nil, "", err
@@ -430,7 +430,9 @@ func marketplacePick(root, name, origin string) (p MarketplacePlugin, m *Marketp
 	git := origin != "" && berr == nil && base.IsGit()
 	if p.Manifest != nil {
 		if !git {
-			base = Source{Dir: m.Root}
+			// The marketplace folder: an update previews it again with
+			// the plugin's name (InstallOptions.Name picks it).
+			return p, m, m.Root, nil
 		}
 		return p, m, base.WithPlugin(p.Name).Spec, nil
 	}

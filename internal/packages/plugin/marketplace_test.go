@@ -193,15 +193,20 @@ func TestMarketplaceEntryIsTheManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := fileURL(resolvedOrSelf(root)) + "#plugin=document-skills"; rec.Source != want {
+	if want := resolvedOrSelf(root); rec.Source != want {
 		t.Fatalf("source %q, want %q", rec.Source, want)
 	}
 	pkg, err := LoadInstalled(layout, rec)
 	if err != nil || strings.Join(pkg.Inventory().Skills, ",") != "pdf,xlsx" {
 		t.Fatalf("installed %+v: %v", pkg.Inventory(), err)
 	}
-	// An update previews the recorded source as it is given.
-	again, err := Preview(store, rec.Source, InstallOptions{Replace: true})
+	// An update previews the recorded source with the plugin's name (the
+	// core's PreviewUpdate does so), or names the pick in a file:// URL.
+	again, err := Preview(store, rec.Source, InstallOptions{Replace: true, Name: rec.Name})
+	if err != nil || again.Existing == nil || again.Name != "document-skills" {
+		t.Fatalf("update: %+v %v", again, err)
+	}
+	again, err = Preview(store, fileURL(rec.Source)+"#plugin=document-skills", InstallOptions{Replace: true})
 	if err != nil || again.Existing == nil || again.Name != "document-skills" {
 		t.Fatalf("update: %+v %v", again, err)
 	}
