@@ -107,8 +107,12 @@ func (p *Plugins) marketIndex(ctx context.Context, url string) (*market.Index, e
 			return nil, err
 		}
 	}
-	return (&market.Client{}).Index(ctx, url)
+	return (&market.Client{Cache: marketCache}).Index(ctx, url)
 }
+
+// marketCache keeps the indexes read this run: each read asks the market
+// whether its index changed rather than fetching it whole again.
+var marketCache = &market.Cache{}
 
 // installedFromMarket lists the store's market packages.
 func (p *Plugins) installedFromMarket() ([]market.Installed, error) {

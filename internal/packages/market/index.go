@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -104,6 +105,71 @@ type Client struct {
 	HTTP *http.Client
 	// Timeout bounds each request when HTTP is nil.
 	Timeout time.Duration
+	// Cache, when set, keeps the indexes read over HTTP with their ETag,
+	// so reading one again asks the server whether it changed
+	// (If-None-Match) instead of fetching it whole: a Discover view
+	// searches the same index again and again. Last-Modified is not
+	// used: its one-second grain would hide an index rewritten within
+	// the second it was read.
+	Cache *Cache
+}
+
+// Cache is a Client's cache of indexes (safe for concurrent use). An
+// index is always revalidated, never served stale: a changed index is
+// seen at once (the update check depends on it).
+type Cache struct {
+	mu sync.Mutex
+	m  map[string]cachedIndex
+}
+
+type cachedIndex struct {
+	etag string
+	data []byte
+}
+
+// get reads the index at u, revalidating a cached copy.
+func (ca *Cache) get(ctx context.Context, c *Client, u string) ([]byte, error) {
+	ca.mu.Lock()
+	old, have := ca.m[u]
+	ca.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if have && old.etag != "" {
+		req.Header.Set("If-None-Match", old.etag)
+	}
+	resp, err := c.httpClient().Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotModified && have:
+		return old.data, nil
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("GET %s: %s", u, resp.Status)
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxIndexBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", u, err)
+	}
+	if len(data) > MaxIndexBytes {
+		return nil, fmt.Errorf("%s is over the %d-byte cap", u, MaxIndexBytes)
+	}
+	entry := cachedIndex{etag: resp.Header.Get("ETag"), data: data}
+	ca.mu.Lock()
+	defer ca.mu.Unlock()
+	if ca.m == nil {
+		ca.m = map[string]cachedIndex{}
+	}
+	if entry.etag != "" {
+		ca.m[u] = entry
+	} else {
+		delete(ca.m, u)
+	}
+	return data, nil
 }
 
 // DefaultTimeout bounds one request to the market: an index or a
@@ -128,7 +194,12 @@ func (c *Client) Index(ctx context.Context, market string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := c.get(ctx, u, MaxIndexBytes)
+	var data []byte
+	if c != nil && c.Cache != nil && (strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://")) {
+		data, err = c.Cache.get(ctx, c, u)
+	} else {
+		data, err = c.get(ctx, u, MaxIndexBytes)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("market index: %w", err)
 	}

@@ -429,3 +429,39 @@ func TestRemoteMarketNamesNoLocalSource(t *testing.T) {
 		t.Errorf("%q %v", got, err)
 	}
 }
+
+// A cached index is revalidated each time: unchanged, the server answers
+// 304 and the copy is used; changed, the new index is read at once.
+func TestCacheRevalidatesTheIndex(t *testing.T) {
+	version := "1.0.0"
+	var full, notModified int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		etag := `"v` + version + `"`
+		if r.Header.Get("If-None-Match") == etag {
+			notModified++
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		full++
+		w.Header().Set("ETag", etag)
+		b, _ := json.Marshal(Index{SchemaVersion: 1, Packages: []Entry{{ID: "a", Kind: KindPlugin, Name: "a", Version: version, Source: "a.tgz"}}})
+		w.Write(b)
+	}))
+	defer srv.Close()
+	c := &Client{Cache: &Cache{}}
+	read := func() string {
+		t.Helper()
+		idx, err := c.Index(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return idx.Packages[0].Version
+	}
+	if read() != "1.0.0" || read() != "1.0.0" || full != 1 || notModified != 1 {
+		t.Fatalf("full %d, not modified %d", full, notModified)
+	}
+	version = "1.1.0"
+	if got := read(); got != "1.1.0" || full != 2 {
+		t.Fatalf("after the index changed: %s (full %d)", got, full)
+	}
+}
