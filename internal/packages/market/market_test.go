@@ -457,7 +457,8 @@ func TestCacheRevalidatesTheIndex(t *testing.T) {
 		}
 		return idx.Packages[0].Version
 	}
-	if read() != "1.0.0" || read() != "1.0.0" || full != 1 || notModified != 1 {
+	first, second := read(), read()
+	if first != "1.0.0" || second != "1.0.0" || full != 1 || notModified != 1 {
 		t.Fatalf("full %d, not modified %d", full, notModified)
 	}
 	version = "1.1.0"
