@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -246,4 +247,40 @@ func TestM4ShowPrintsTheCompatibilityReport(t *testing.T) {
 	if strings.Contains(show, "Warning: a Claude hook") {
 		t.Errorf("show repeats the old compatibility warnings beside the report:\n%s", show)
 	}
+}
+
+// The form the real market asks of a plugin: a GitHub tree URL at the
+// full commit id, the package in a subfolder. Cloned at that commit (GitHub
+// faked offline, as M1's tests do), hashed, and installed when the hash is
+// the pinned one; refused, the clone removed, when it is not.
+func TestM4MarketGitHubTreeSourceAtACommit(t *testing.T) {
+	work := packageFixture(t, "marketplace")
+	bare := m1GitHub(t, work, "acme", "claude-plugins")
+	out, err := exec.Command("git", "--git-dir", bare, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.TrimSpace(string(out))
+	pinned, err := market.DigestDir(filepath.Join(work, "plugins", "hookify"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "https://github.com/acme/claude-plugins/tree/" + commit + "/plugins/hookify"
+	m := newM4Market(t)
+	m.index(t,
+		market.Entry{ID: "hookify", Kind: "plugin", Name: "hookify", Version: "0.1.0", Source: src, ContentSHA256: pinned},
+		market.Entry{ID: "hookify-repinned", Kind: "plugin", Name: "hookify", Version: "0.1.0", Source: src, ContentSHA256: strings.Repeat("0", 64)},
+	)
+	h := newHost(t)
+	h.ok("plugin", "market", "set", m.srv.URL+"/m/index.json")
+	r := h.run("", "plugin", "install", "--yes", "hookify-repinned")
+	if r.code != 1 || !strings.Contains(r.stderr, "the content hash does not match the reviewed one") {
+		t.Fatalf("a clone whose content is not the pinned one: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(h.data, "staging")); len(entries) != 0 {
+		t.Fatalf("the refused clone was kept: %v", entries)
+	}
+	out2 := h.ok("plugin", "install", "--yes", "hookify")
+	wantAll(t, "install", out2, "Market: hookify 0.1.0", "Content: sha256:"+pinned, "Installed hookify 0.1.0")
+	wantAll(t, "show", h.ok("plugin", "show", "hookify"), "Source:      market:hookify@0.1.0", "Contributes skills: writing-rules")
 }
