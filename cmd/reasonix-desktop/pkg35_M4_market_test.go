@@ -142,6 +142,11 @@ func TestM4MarketThroughTheBinary(t *testing.T) {
 	if r := h.run("", "plugin", "search", "notes"); r.code != 1 || !strings.Contains(r.stderr, "no market URL is set") {
 		t.Fatalf("search without a market: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// A bare word is a folder here or a market id: without a market, the
+	// error says it is neither.
+	if r := h.run("", "plugin", "install", "notes-kit"); r.code != 1 || !strings.Contains(r.stderr, "notes-kit is no folder here, and no market is set") {
+		t.Fatalf("install of a bare word without a market: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	h.ok("plugin", "market", "set", m.srv.URL+"/m")
 	if got := strings.TrimSpace(h.ok("plugin", "market")); got != m.srv.URL+"/m" {
 		t.Fatalf("market URL %q", got)
@@ -205,6 +210,9 @@ func TestM4MarketThroughTheBinary(t *testing.T) {
 		t.Fatalf("hookify preview: exit %d\n%s", r.code, r.stderr)
 	}
 	wantAll(t, "hookify preview", r.stdout, "Market: hookify 0.1.0", "Compatibility: partial")
+	if r := h.run("", "plugin", "install", "no-such-kit"); r.code != 1 || !strings.Contains(r.stderr, "no-such-kit is no folder here; not in the market: the market "+m.srv.URL+"/m/index.json lists no package \"no-such-kit\"") {
+		t.Fatalf("an id the market does not list: exit %d\n%s", r.code, r.stderr)
+	}
 	if r := h.run("", "plugin", "install", "release-note"); r.code != 1 || !strings.Contains(r.stderr, "is a skill") {
 		t.Fatalf("a skill entry: exit %d\n%s", r.code, r.stderr)
 	}

@@ -247,7 +247,7 @@ func pluginInstall(ctx context.Context, e *pluginEnv, args []string) error {
 		return err
 	}
 	if id, ok := marketID(src); ok && len(e.picks) == 0 {
-		return marketInstall(ctx, e, store, id)
+		return marketInstall(ctx, e, store, src, id)
 	}
 	if e.market != "" {
 		return usageError("--market reads a MARKET-ID; " + src + " is a source")

@@ -36,11 +36,20 @@ func marketID(arg string) (string, bool) {
 
 // marketInstall previews (and with --yes installs) the market entry id:
 // its download is checked against the pinned hash first.
-func marketInstall(ctx context.Context, e *pluginEnv, store *agent.Plugins, id string) error {
+// arg is the argument as given: a bare id may have been meant as a
+// folder, and the errors say it is none.
+func marketInstall(ctx context.Context, e *pluginEnv, store *agent.Plugins, arg, id string) error {
 	if e.link {
 		return usageError("a market package is downloaded and copied, never linked: drop --link")
 	}
+	bare := !strings.HasPrefix(arg, "market:")
+	if u, err := store.MarketURL(); err == nil && u == "" && e.market == "" && bare {
+		return fmt.Errorf("%s is no folder here, and no market is set to look it up in: set one with `reasonix-desktop plugin market set URL`, or pass --market URL", arg)
+	}
 	pv, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{Market: e.market, ID: id, Replace: e.replace})
+	if errors.Is(err, agent.ErrNotInMarket) && bare {
+		return fmt.Errorf("%s is no folder here; %w", arg, err)
+	}
 	if err != nil {
 		return err
 	}

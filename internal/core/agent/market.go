@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -78,6 +79,10 @@ type MarketInstallRequest struct {
 	// Replace and ReplaceInstalled are InstallRequest's.
 	Replace, ReplaceInstalled bool
 }
+
+// ErrNotInMarket is returned (wrapped) for an id the market does not
+// list.
+var ErrNotInMarket = errors.New("not in the market")
 
 // IsMarketSource reports whether a recorded source is a market package's
 // (market:<id>@<version>): `plugin update` re-reads the market for it.
@@ -156,7 +161,7 @@ func (p *Plugins) MarketInfo(ctx context.Context, url, id string) (MarketPackage
 	}
 	e, ok := idx.Find(id)
 	if !ok {
-		return MarketPackage{}, fmt.Errorf("the market %s lists no package %q", idx.URL, id)
+		return MarketPackage{}, fmt.Errorf("%w: the market %s lists no package %q", ErrNotInMarket, redact.String(idx.URL), id)
 	}
 	installed, err := p.installedFromMarket()
 	if err != nil {
@@ -223,7 +228,7 @@ func (p *Plugins) PreviewMarketInstall(ctx context.Context, req MarketInstallReq
 	}
 	e, ok := idx.Find(req.ID)
 	if !ok {
-		return InstallPreview{}, fmt.Errorf("the market %s lists no package %q", idx.URL, req.ID)
+		return InstallPreview{}, fmt.Errorf("%w: the market %s lists no package %q", ErrNotInMarket, redact.String(idx.URL), req.ID)
 	}
 	if e.Kind != market.KindPlugin {
 		return InstallPreview{}, fmt.Errorf("market package %s is a %s: this host installs plugin packages from the market (a skill goes in a plugin's skills folder; an MCP server is added with `reasonix-desktop mcp add`)", e.ID, redact.String(e.Kind))
