@@ -16,7 +16,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm e2e-edit fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm e2e-edit e2e-discover fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -27,7 +27,8 @@ run: deps build examples
 ## driven end to end with xdotool (type, send, approve, answer a prompt, check the session; then
 ## page a long chat, a key set in Settings, a paste, a copy, an attachment: xvfb-e2e-input.sh),
 ## chats switched back and forth (xvfb-switch-check.sh); three edits approved on their diffs and then
-## rewound (xvfb-e2e-edit.sh);
+## rewound (xvfb-e2e-edit.sh); the market's Discover tab, a market update and a marketplace root's plugins
+## picked in Install… (xvfb-e2e-discover.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -37,6 +38,7 @@ test: deps mcp-servers lint check-generated
 	bash scripts/xvfb-e2e.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-switch-check.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-edit.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-discover.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -61,6 +63,11 @@ fuzz-check:
 ## under Xvfb (screenshots ci-logs/e2e-edit-*.png)
 e2e-edit: build
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-edit.sh
+
+## e2e-discover: Discover (search, a pinned hash, install), the plugin manager's compatibility report and
+## a marketplace root picked in Install…, in the real window (screenshots ci-logs/e2e-discover-*.png)
+e2e-discover: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-discover.sh
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:
