@@ -356,6 +356,7 @@ func TestUpdatesWhenTheIndexChanges(t *testing.T) {
 		{ID: "a", Version: "1.1.0", ContentSHA256: h1},
 		{ID: "b", Version: "2.0.0", ContentSHA256: "sha256:" + h2},
 		{ID: "c", Version: "3.0.0", ContentSHA256: h1},
+		{ID: "d", Version: "1.9.0", ContentSHA256: h1},
 	}}
 	installed := []Installed{
 		{Name: "a", Source: Origin("a", "1.0.0"), Commit: "sha256:" + h1},
@@ -363,10 +364,22 @@ func TestUpdatesWhenTheIndexChanges(t *testing.T) {
 		{Name: "c", Source: Origin("c", "3.0.0"), Commit: "sha256:" + h1},
 		{Name: "gone", Source: Origin("gone", "1"), Commit: ""},
 		{Name: "folder", Source: "/home/u/plugin"},
+		{Name: "d", Source: Origin("d", "1.10.0"), Commit: "sha256:" + h1},
 	}
 	ups := Updates(idx, installed)
-	if len(ups) != 2 {
-		t.Fatalf("updates %+v, want a and bee", ups)
+	if len(ups) != 3 {
+		t.Fatalf("updates %+v, want a, bee and d", ups)
+	}
+	if ups[2].Name != "d" || ups[2].Reason != "version 1.10.0 -> 1.9.0 (older: the market lists an earlier version now)" {
+		t.Errorf("d: %+v", ups[2])
+	}
+	for _, c := range []struct {
+		a, b  string
+		older bool
+	}{{"1.9.0", "1.10.0", true}, {"1.10.0", "1.9.0", false}, {"v2", "2.0.1", true}, {"1.0.0-rc1", "1.0.0", false}, {"next", "1.0", false}, {"1.0", "1.0.0", false}} {
+		if got := olderVersion(c.a, c.b); got != c.older {
+			t.Errorf("olderVersion(%q, %q) = %v", c.a, c.b, got)
+		}
 	}
 	if ups[0].Name != "a" || ups[0].Reason != "version 1.0.0 -> 1.1.0" {
 		t.Errorf("a: %+v", ups[0])

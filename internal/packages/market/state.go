@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
@@ -127,6 +128,10 @@ func Updates(idx *Index, installed []Installed) []Update {
 		want, _ := ParseDigest(e.ContentSHA256)
 		u := Update{Name: in.Name, ID: id, Installed: ver, Available: e.Version, InstalledSHA256: have, AvailableSHA256: want}
 		switch {
+		case e.Version != ver && olderVersion(e.Version, ver):
+			// Offered all the same: the market's entry is the reviewed one
+			// (a version withdrawn for a fault goes back this way).
+			u.Reason = fmt.Sprintf("version %s -> %s (older: the market lists an earlier version now)", ver, e.Version)
 		case e.Version != ver:
 			u.Reason = fmt.Sprintf("version %s -> %s", ver, e.Version)
 		case want != "" && have != "" && want != have:
@@ -137,4 +142,44 @@ func Updates(idx *Index, installed []Installed) []Update {
 		out = append(out, u)
 	}
 	return out
+}
+
+// olderVersion reports whether a is an earlier dotted version than b
+// ("1.9.0" < "1.10.0"; a leading v and a -pre or +build suffix are read
+// past). Versions it cannot read are never older.
+func olderVersion(a, b string) bool {
+	pa, oka := versionParts(a)
+	pb, okb := versionParts(b)
+	if !oka || !okb {
+		return false
+	}
+	for i := 0; i < max(len(pa), len(pb)); i++ {
+		var x, y int
+		if i < len(pa) {
+			x = pa[i]
+		}
+		if i < len(pb) {
+			y = pb[i]
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
+}
+
+func versionParts(v string) ([]int, bool) {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
+	if i := strings.IndexAny(v, "-+"); i >= 0 {
+		v = v[:i]
+	}
+	var out []int
+	for _, f := range strings.Split(v, ".") {
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 0 {
+			return nil, false
+		}
+		out = append(out, n)
+	}
+	return out, len(out) > 0
 }
