@@ -124,11 +124,12 @@ func checks(ctx context.Context, r *DoctorReport, rec plugin.Record, opts Doctor
 		r.Problems = append(r.Problems, "manifest: "+redact.String(err.Error()))
 		return
 	}
-	for _, w := range pkg.Warnings {
-		r.Notes = append(r.Notes, "package: "+redact.String(w))
-	}
-	for _, w := range compatWarnings(pkg) {
-		r.Notes = append(r.Notes, "package: "+w)
+	// The compatibility report, as the install preview and `plugin show`
+	// give it: it carries the loader's warnings too, so each is said once.
+	rep := compatReport(pkg)
+	r.Notes = append(r.Notes, "compatibility: "+rep.Summary())
+	for _, l := range rep.Lines {
+		r.Notes = append(r.Notes, "package: "+l.String())
 	}
 	m := pkg.Manifest
 	if m == nil || !m.HasRuntime() {

@@ -340,4 +340,13 @@ func TestCompatWarningsReachThePreviewAndTheManifest(t *testing.T) {
 	if i < 0 || c.Plugins()[i].Compat == nil || c.Plugins()[i].Compat.Text() != m.Compat.Text() {
 		t.Fatalf("Plugins()[%d] report: %+v", i, c.Plugins())
 	}
+	// The doctor says what the preview said: the grade, then each line once.
+	r, err := c.PluginDoctor(ctx, pv.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(r.Notes, "\n")
+	if !strings.Contains(notes, "compatibility: "+m.Compat.Summary()) || strings.Count(notes, "Frobnicate") != strings.Count(m.Compat.Text(), "Frobnicate") {
+		t.Fatalf("the doctor's notes do not follow the report:\n%s\nreport:\n%s", notes, m.Compat.Text())
+	}
 }
