@@ -84,6 +84,11 @@ func TestPkg35M2ClaudeHooksAndSkillsThroughTheBinary(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "/guard:writing-rules") || !strings.Contains(r.stdout, "Write hookify rules in .claude/") {
 		t.Fatalf("/skills %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	// --json names the command that asked for the listing (it said /actions).
+	r = h.chat("/skills", "--json")
+	if r.code != 0 || !strings.Contains(r.stdout, `"kind":"actions","command":"/skills"`) || !strings.Contains(r.stdout, "/guard:writing-rules") {
+		t.Fatalf("/skills --json %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // A Codex package's root CLAUDE.md reaches the model before the first

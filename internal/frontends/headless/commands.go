@@ -81,7 +81,7 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 			f.print("%s", res.Text)
 		}
 	case agent.CommandActions:
-		f.listActions(res)
+		f.listActions(line, res)
 	case agent.CommandSessions:
 		f.listSessions(res)
 	case agent.CommandOpened:
@@ -230,7 +230,10 @@ func (f *Frontend) print(format string, args ...any) {
 	fmt.Fprintf(f.opts.Out, format, args...)
 }
 
-func (f *Frontend) listActions(res agent.CommandResult) {
+// listActions prints a listing of actions and commands: /actions, and
+// /skills (a package's skills as commands); the JSON event names the
+// command that asked for it.
+func (f *Frontend) listActions(line string, res agent.CommandResult) {
 	acts, cmds := res.Actions, res.Commands
 	if f.opts.JSON {
 		l := &jsonResult{Actions: []jsonAction{}, Commands: []jsonCommand{}}
@@ -240,7 +243,7 @@ func (f *Frontend) listActions(res agent.CommandResult) {
 		for _, c := range cmds {
 			l.Commands = append(l.Commands, jsonCommand{Name: c.Name, Description: redact.String(c.Description)})
 		}
-		f.event(jsonEvent{Kind: KindActions, Command: "/actions", Result: l})
+		f.event(jsonEvent{Kind: KindActions, Command: redact.String(strings.TrimSpace(line)), Result: l})
 		return
 	}
 	var rows [][]string
