@@ -62,7 +62,19 @@ type SavedSessions interface {
 	TrashSession(ctx context.Context, id string) error
 	RestoreSession(id string) error
 	SavedSession(id string) (*Session, error)
+	// ExportSession renders a chat as "markdown" (or "md") or "json" (the
+	// session file's own document).
 	ExportSession(id, format string) ([]byte, error)
+	// PinSession keeps a chat on top of Sessions (or lets it go); its
+	// place among the others does not change.
+	PinSession(id string, pinned bool) error
+	// SearchSessionText finds q (case-insensitive) in the titles and the
+	// message text of every saved chat: one hit per chat, in the order of
+	// Sessions, at most limit (<= 0: all).
+	SearchSessionText(ctx context.Context, q string, limit int) []SessionHit
+	// ImportSession saves a chat exported as JSON; a chat whose id is
+	// taken gets a new id (nothing is overwritten). It returns the id.
+	ImportSession(ctx context.Context, data []byte) (string, error)
 }
 
 // Forms is what plugins show and ask: their surfaces, actions, commands

@@ -227,15 +227,15 @@ const (
 	ExportFormatJSON     = "json"
 )
 
-// ExportSession renders a saved session as Markdown ("md") or JSON
-// ("json").
+// ExportSession renders a saved session as Markdown ("md" or "markdown")
+// or JSON ("json").
 func (c *Core) ExportSession(id, format string) ([]byte, error) {
 	s, err := c.SavedSession(id)
 	if err != nil {
 		return nil, err
 	}
 	switch format {
-	case ExportFormatMarkdown:
+	case ExportFormatMarkdown, "markdown":
 		return []byte(ExportMarkdown(s)), nil
 	case ExportFormatJSON:
 		return ExportJSON(s)

@@ -65,6 +65,13 @@ type Session struct {
 	// change by the user message's index as it was, so message i is
 	// i+RewindBase there. Files without it: 0.
 	RewindBase int `json:"rewindBase,omitempty"`
+
+	// Pinned keeps the chat on top of the history (PinSession).
+	Pinned bool `json:"pinned,omitempty"`
+	// LastMessageAt is when the chat last got a message: the history's
+	// order. Only a change of Messages or Notes moves it (a rename, a pin,
+	// a model change do not). Files without it order by Updated.
+	LastMessageAt time.Time `json:"lastMessageAt,omitzero"`
 }
 
 // NewSession makes an empty session in a workspace.
@@ -219,7 +226,13 @@ func (s *Session) migrateApproved(tools []string) {
 type Summary struct {
 	ID, Title, Model string
 	Workspace        string
-	Updated          time.Time
+	// Updated is when the file was last saved (any change).
+	Updated time.Time
+	// Pinned chats come first in Sessions.
+	Pinned bool
+	// LastMessageAt orders the history: only a new message moves a chat.
+	// Never zero for a listed session (an older file's Updated).
+	LastMessageAt time.Time
 }
 
 // List returns saved sessions, newest first. Unreadable files are skipped.
