@@ -351,11 +351,15 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 	}
 }
 
-// sessionApprovals are the "for this session" approvals as rules: today
-// each is a tool approved in the session's workspace, whatever its
-// arguments (the core is moving them to rules scoped like "always"; then
-// this is p.Session itself).
+// sessionApprovals are the "for this session" approvals as rules. The
+// core gives them (SessionRules, described in Session): read as tool names,
+// the descriptions said "write_file in /x in /x". A core that gives only
+// names (older, or a fake) means each tool approved in the session's
+// workspace.
 func sessionApprovals(p agent.Permissions, workspace string) []agent.Rule {
+	if len(p.SessionRules) == len(p.Session) && len(p.Session) > 0 {
+		return p.SessionRules
+	}
 	out := make([]agent.Rule, len(p.Session))
 	for i, t := range p.Session {
 		out[i] = agent.Rule{Tool: t, Workspace: workspace}

@@ -60,7 +60,8 @@ func (h *settingsHost) Async(what string, fn func(context.Context) error) {
 func (h *settingsHost) Permissions() agent.Permissions {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return agent.Permissions{Always: slices.Clone(h.perms.Always), Session: slices.Clone(h.perms.Session)}
+	return agent.Permissions{Always: slices.Clone(h.perms.Always), Session: slices.Clone(h.perms.Session),
+		SessionRules: slices.Clone(h.perms.SessionRules)}
 }
 func (h *settingsHost) RevokeAlways(r agent.Rule) error {
 	h.mu.Lock()
@@ -72,6 +73,7 @@ func (h *settingsHost) RevokeSession(_ context.Context, tool string) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.perms.Session = slices.DeleteFunc(h.perms.Session, func(x string) bool { return x == tool })
+	h.perms.SessionRules = slices.DeleteFunc(h.perms.SessionRules, func(r agent.Rule) bool { return r.Describe() == tool })
 	return nil
 }
 func (h *settingsHost) SettingsFile() SettingsFileStatus { return h.file }
@@ -162,6 +164,28 @@ func TestSettingsListsAndRevokesApprovals(t *testing.T) {
 		return len(s.revoke) == 2 && !strings.Contains(labelsIn(s.perms), "edit_file")
 	})
 	if p := h.Permissions(); len(p.Always) != 1 || !slices.Equal(p.Session, []string{"run_command"}) {
+		t.Errorf("core still has %+v", p)
+	}
+}
+
+// A session approval the core gives as a scoped rule is listed once with
+// its workspace: its description read as a tool name said
+// "write_file in /x in /x".
+func TestSettingsSessionApprovalScopeOnce(t *testing.T) {
+	r := agent.Rule{Tool: "write_file", Workspace: "/x"}
+	h := &settingsHost{perms: agent.Permissions{SessionRules: []agent.Rule{r}, Session: []string{r.Describe()}}}
+	state := viewmodel.New()
+	state.SetSession(viewmodel.Open{ID: "s1", Workspace: "/x"})
+	s, b := openSettings(t, state, h)
+	waitFor(t, b.OnUI, "permissions", func() bool { return len(s.revoke) == 1 })
+	b.OnUI(func() {
+		if text := labelsIn(s.perms); !strings.Contains(text, "write_file in /x, this session") || strings.Contains(text, "in /x in /x") {
+			t.Errorf("the session approval reads:\n%s", text)
+		}
+		test.Tap(s.revoke["session "+r.Describe()])
+	})
+	waitFor(t, b.OnUI, "the approval revoked", func() bool { return len(s.revoke) == 0 })
+	if p := h.Permissions(); len(p.SessionRules) != 0 {
 		t.Errorf("core still has %+v", p)
 	}
 }
