@@ -60,11 +60,12 @@ type Notifier struct {
 	history []Notification // oldest first
 
 	// UI goroutine only.
-	stack   *fyne.Container
 	layer   *fyne.Container
-	live    []liveToast // the visible toasts, oldest first
-	resized func()      // re-lays out the toasts' strip's parent
-	win     fyne.Window // the Notifications window, nil when closed
+	live    []*liveToast // the toasts, oldest first (some may be hidden: toastLayout)
+	resized func()       // kept for the wiring's OnResize; the overlay needs none
+	avoid   func() (fyne.Position, fyne.Size, bool)
+	actions map[string]*pendingAction // plugin -> its running action (BeginAction)
+	win     fyne.Window               // the Notifications window, nil when closed
 	list    *widget.List
 	listed  []Notification // newest first, what the list shows
 }
@@ -73,11 +74,10 @@ type Notifier struct {
 // a function on a goroutine its owner waits for); the loop ends with ctx.
 func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit.Bridge) *Notifier {
 	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
-	n.stack = container.NewVBox()
-	// A strip at the top right of the chat column, above the transcript
-	// (window.go places the layer): never over the messages' buttons, the
-	// composer or the surface panel.
-	n.layer = container.NewBorder(container.NewHBox(layout.NewSpacer(), n.stack), nil, nil, nil)
+	// The toasts float in the top right corner over the transcript
+	// (Overlay stacks the layer on it): in the layout flow they pushed
+	// the conversation down, an approval's buttons below the fold.
+	n.layer = container.New(&toastLayout{n: n})
 	lc := app.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
 	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
@@ -97,8 +97,15 @@ func (n *Notifier) ReplyFinished() {
 	}
 }
 
-// ToastLayer is the layer the toasts sit in (over the transcript only).
+// ToastLayer is the layer the toasts float in: stack it over the
+// transcript (Overlay does). Its MinSize is zero, so it never grows or
+// moves what it lies on.
 func (n *Notifier) ToastLayer() fyne.CanvasObject { return n.layer }
+
+// Overlay is content with the toasts floating over its top right corner.
+func (n *Notifier) Overlay(content fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewStack(content, n.layer)
+}
 
 // Published handles a plugin notification (any goroutine).
 func (n *Notifier) Published(s surfaces.Surface) {
@@ -143,15 +150,20 @@ func (n *Notifier) HostNotice(text string, level uikit.NoticeLevel) {
 
 func (n *Notifier) record(x Notification) {
 	n.mu.Lock()
-	n.history = append(n.history, x)
-	if len(n.history) > historyCap {
-		n.history = append(n.history[:0:0], n.history[len(n.history)-historyCap:]...)
-	}
+	n.appendHistory(x)
 	n.mu.Unlock()
 	n.b.Post(func() {
 		n.toast(x)
 		n.refreshList()
 	})
+}
+
+// appendHistory keeps x in the list (n.mu held).
+func (n *Notifier) appendHistory(x Notification) {
+	n.history = append(n.history, x)
+	if len(n.history) > historyCap {
+		n.history = append(n.history[:0:0], n.history[len(n.history)-historyCap:]...)
+	}
 }
 
 // Entries are the notifications kept, newest first.
@@ -192,75 +204,6 @@ func (n *Notifier) systemLoop() {
 		}
 	}
 }
-
-// toast shows a transient card in the toasts' strip (UI
-// goroutine); it goes away by itself after toastTTL.
-func (n *Notifier) toast(x Notification) {
-	title := widget.NewLabel(x.Title)
-	title.TextStyle.Bold = true
-	title.Wrapping = fyne.TextWrapWord
-	title.Importance = uikit.Importance(x.Level)
-	box := container.NewVBox(uikit.Caption(x.Plugin), title)
-	if x.Body != "" {
-		body := widget.NewLabel(x.Body)
-		body.Wrapping = fyne.TextWrapWord
-		box.Add(body)
-	}
-	var card fyne.CanvasObject
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
-	closeBtn.Importance = widget.LowImportance
-	head := container.NewBorder(nil, nil, nil, closeBtn, box)
-	card = container.New(uikit.FixedWidth{W: 340}, uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head))
-	n.stack.Add(card)
-	n.live = append(n.live, liveToast{id: x.resolves, obj: card})
-	for len(n.live) > MaxToasts {
-		n.drop(n.live[0].obj)
-	}
-	n.relayout() // the strip grew: re-lay out what holds it, not just the stack
-	time.AfterFunc(toastTTL, func() { n.b.Post(func() { n.drop(card) }) })
-}
-
-// liveToast is a visible toast and what it announces.
-type liveToast struct {
-	id  string
-	obj fyne.CanvasObject
-}
-
-// drop removes a toast if it is still shown (UI goroutine).
-func (n *Notifier) drop(card fyne.CanvasObject) {
-	for i, t := range n.live {
-		if t.obj == card {
-			n.live = append(n.live[:i:i], n.live[i+1:]...)
-			n.stack.Remove(card)
-			n.relayout()
-			return
-		}
-	}
-}
-
-// OnResize sets what re-lays out the container holding the toast layer
-// when toasts come and go (UI goroutine): the window gives the strip its
-// new height, moving the transcript.
-func (n *Notifier) OnResize(fn func()) { n.resized = fn }
-
-func (n *Notifier) relayout() {
-	n.layer.Refresh()
-	if n.resized != nil {
-		n.resized()
-	}
-}
-
-// Toasts are the visible toast cards, oldest first (UI goroutine).
-func (n *Notifier) Toasts() []fyne.CanvasObject {
-	out := make([]fyne.CanvasObject, len(n.live))
-	for i, t := range n.live {
-		out[i] = t.obj
-	}
-	return out
-}
-
-// ToastCount is how many toasts are visible.
-func (n *Notifier) ToastCount() int { return len(n.stack.Objects) }
 
 // Show opens (or raises) the Notifications window (UI goroutine).
 func (n *Notifier) Show() {
