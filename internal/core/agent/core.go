@@ -566,7 +566,9 @@ func (c *Core) SubmitForm(ctx context.Context, key surfaces.Key, values map[stri
 func (c *Core) save(ctx context.Context) error {
 	ctx = context.WithoutCancel(ctx) // a stopped turn is still saved
 	c.mu.Lock()
-	id, unchanged := c.session.ID, c.sessions.Unchanged(c.session)
+	id := c.session.ID
+	unchanged, moved := c.sessions.compare(c.session)
+	nm, nn := len(c.session.Messages), len(c.session.Notes)
 	c.mu.Unlock()
 	if unchanged {
 		return nil
@@ -576,7 +578,9 @@ func (c *Core) save(ctx context.Context) error {
 		return err
 	}
 	c.mu.Lock()
-	err = c.sessions.Save(c.session)
+	// A message that came while the hook ran moves the chat too.
+	moved = moved || nm != len(c.session.Messages) || nn != len(c.session.Notes)
+	err = c.sessions.saveStamped(c.session, moved)
 	c.mu.Unlock()
 	if err != nil {
 		return err

@@ -17,20 +17,27 @@ import (
 // trash folder (undoable), search, export.
 
 func (s *Session) summary() Summary {
-	return Summary{ID: s.ID, Title: s.Title(), Model: s.Model, Workspace: s.WorkspaceRoot, Updated: s.Updated}
+	last := s.LastMessageAt
+	if last.IsZero() { // written before the field: its last save
+		last = s.Updated
+	}
+	return Summary{ID: s.ID, Title: s.Title(), Model: s.Model, Workspace: s.WorkspaceRoot, Updated: s.Updated,
+		Pinned: s.Pinned, LastMessageAt: last}
 }
 
 // TrashDir is where deleted sessions go (sessions/.trash), so a delete can
 // be undone and nothing is lost to a misclick.
 func (st *SessionStore) TrashDir() string { return filepath.Join(st.dir, ".trash") }
 
-// write saves s as it is (Updated unchanged: a rename does not reorder).
+// write saves s as it is (no stamp changes: a rename does not reorder).
+// The index forgets the file, whatever its new stamp.
 func (st *SessionStore) write(s *Session) error {
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := ExportJSON(s)
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+	defer st.index.forget(s.ID)
+	return atomicfile.Write(st.Path(s.ID), data, 0o600)
 }
 
 // Rename gives a saved session a title.
@@ -51,6 +58,7 @@ func (st *SessionStore) Trash(id string) error {
 	if err := os.MkdirAll(st.TrashDir(), 0o700); err != nil {
 		return err
 	}
+	defer st.index.forget(id)
 	return os.Rename(st.Path(id), filepath.Join(st.TrashDir(), id+".json"))
 }
 
@@ -62,48 +70,23 @@ func (st *SessionStore) Restore(id string) error {
 	if _, err := os.Stat(st.Path(id)); err == nil {
 		return fmt.Errorf("restore session %s: a session with that id exists", id)
 	}
+	defer st.index.forget(id)
 	return os.Rename(filepath.Join(st.TrashDir(), id+".json"), st.Path(id))
 }
 
-// Search lists the sessions whose title or any message contains q (case
-// insensitive), newest first. An empty q lists every session.
+// Search lists the sessions whose title or text (SearchText's) contains
+// q, case-insensitive, in the history's order. An empty q lists every
+// session.
 func (st *SessionStore) Search(q string) []Summary {
-	q = strings.ToLower(strings.TrimSpace(q))
-	all := st.List()
-	if q == "" {
-		return all
+	if strings.TrimSpace(q) == "" {
+		return st.List()
 	}
-	out := all[:0:0]
-	for _, sum := range all {
-		if strings.Contains(strings.ToLower(sum.Title), q) {
-			out = append(out, sum)
-			continue
-		}
-		s, err := st.Load(sum.ID)
-		if err != nil {
-			continue
-		}
-		if s.contains(q) {
-			out = append(out, sum)
-		}
+	hits := st.SearchText(context.Background(), q, 0)
+	out := make([]Summary, len(hits))
+	for i, h := range hits {
+		out[i] = h.Summary
 	}
 	return out
-}
-
-// contains reports whether a message, or a message kept by a failed turn,
-// contains q (lower case).
-func (s *Session) contains(q string) bool {
-	for _, m := range s.Messages {
-		if strings.Contains(strings.ToLower(m.Content), q) {
-			return true
-		}
-	}
-	for _, n := range s.Notes {
-		if strings.Contains(strings.ToLower(n.Input), q) {
-			return true
-		}
-	}
-	return false
 }
 
 // ExportMarkdown renders a session as a Markdown document: its title, then

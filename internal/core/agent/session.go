@@ -2,6 +2,7 @@ package agent
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,14 +10,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
-	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/intercept"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -132,7 +131,10 @@ var sessionIDRE = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 
 // SessionStore keeps sessions as sessions/<id>.json, written atomically so
 // a crash mid-save leaves the previous save intact.
-type SessionStore struct{ dir string }
+type SessionStore struct {
+	dir   string
+	index sessionIndex
+}
 
 // NewSessionStore uses dir (created if missing).
 func NewSessionStore(dir string) (*SessionStore, error) {
@@ -145,14 +147,23 @@ func NewSessionStore(dir string) (*SessionStore, error) {
 // Path of a session's file.
 func (st *SessionStore) Path(id string) string { return filepath.Join(st.dir, id+".json") }
 
-// Save writes s atomically.
+// Save writes s atomically, stamping Updated, and LastMessageAt when its
+// messages or notes differ from the saved copy's (or there is none).
 func (st *SessionStore) Save(s *Session) error {
+	_, moved := st.compare(s)
+	return st.saveStamped(s, moved)
+}
+
+// saveStamped writes s with Updated now and, when moved, LastMessageAt.
+func (st *SessionStore) saveStamped(s *Session, moved bool) error {
 	s.Updated = time.Now().UTC()
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
+	if moved || s.LastMessageAt.IsZero() {
+		s.LastMessageAt = s.Updated
+	}
+	if err := st.write(s); err != nil {
 		return fmt.Errorf("save session %s: %w", s.ID, err)
 	}
-	return atomicfile.Write(st.Path(s.ID), append(data, '\n'), 0o600)
+	return nil
 }
 
 // Unchanged reports whether the saved file already holds s, its Updated
@@ -160,15 +171,33 @@ func (st *SessionStore) Save(s *Session) error {
 // leaving or starting a chat never re-stamps the one left, and the history
 // list keeps its order).
 func (st *SessionStore) Unchanged(s *Session) bool {
+	same, _ := st.compare(s)
+	return same
+}
+
+// compare reads the saved copy of s once: same when saving s would change
+// nothing but its stamps, moved when its conversation (messages, notes)
+// differs, which is what moves a chat in the history; a rename, a pin or a
+// model change is saved without moving it.
+func (st *SessionStore) compare(s *Session) (same, moved bool) {
 	old, err := st.Load(s.ID)
 	if err != nil {
-		return false
+		return false, true
 	}
 	cur := *s
-	cur.Updated = old.Updated
+	cur.Updated, cur.LastMessageAt = old.Updated, old.LastMessageAt
 	a, errA := json.Marshal(old)
 	b, errB := json.Marshal(&cur)
-	return errA == nil && errB == nil && bytes.Equal(a, b)
+	if errA == nil && errB == nil && bytes.Equal(a, b) {
+		return true, false
+	}
+	type talk struct {
+		M []protocol.ProviderMessage
+		N []Note
+	}
+	a, errA = json.Marshal(talk{old.Messages, old.Notes})
+	b, errB = json.Marshal(talk{s.Messages, s.Notes})
+	return false, errA != nil || errB != nil || !bytes.Equal(a, b)
 }
 
 // ErrNoSession is returned by Load for an unknown id.
@@ -235,23 +264,34 @@ type Summary struct {
 	LastMessageAt time.Time
 }
 
-// List returns saved sessions, newest first. Unreadable files are skipped.
+// List returns saved sessions, pinned first, then by LastMessageAt, newest
+// first. Unreadable files are skipped. It reads only the files that
+// changed since it last looked (see sessionIndex).
 func (st *SessionStore) List() []Summary {
-	entries, _ := os.ReadDir(st.dir)
-	var out []Summary
-	for _, e := range entries {
-		id, ok := cutSuffix(e.Name(), ".json")
-		if !ok || !sessionIDRE.MatchString(id) {
-			continue
-		}
-		s, err := st.Load(id)
-		if err != nil {
-			continue
-		}
-		out = append(out, s.summary())
+	entries := st.index.refresh(context.Background(), st.dir)
+	out := make([]Summary, len(entries))
+	for i, e := range entries {
+		out[i] = e.sum
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
 	return out
+}
+
+// sortSummaries is the history's order: pinned first, then the newest
+// message first, then by id so equal times keep one order.
+func sortSummaries[T any](xs []T, sum func(T) *Summary) {
+	slices.SortStableFunc(xs, func(x, y T) int {
+		a, b := sum(x), sum(y)
+		switch {
+		case a.Pinned != b.Pinned:
+			if a.Pinned {
+				return -1
+			}
+			return 1
+		case !a.LastMessageAt.Equal(b.LastMessageAt):
+			return b.LastMessageAt.Compare(a.LastMessageAt)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
 }
 
 func cutSuffix(s, suffix string) (string, bool) {

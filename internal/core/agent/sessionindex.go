@@ -1,0 +1,183 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// sessionIndex keeps what the history list and the text search need of
+// every saved chat: its summary and its messages' text, lower-cased. The
+// sidebar lists and searches again and again (each key typed in its search
+// box); reading and decoding every file each time costs a read of the
+// whole history. A file is read again only when its size or modification
+// time changed, or when the store itself wrote it (forget), so a write
+// within one clock tick is not missed.
+type sessionIndex struct {
+	mu      sync.Mutex
+	entries map[string]*indexEntry
+}
+
+type indexEntry struct {
+	size int64
+	mod  time.Time
+	sum  Summary
+	// lowTitle and texts are lower-cased: the search is case-insensitive
+	// and lowering the query once is cheaper than the history each time.
+	lowTitle string
+	texts    []indexedText
+}
+
+// indexedText is the text of one message the search looks at: what the
+// user and the assistant wrote, and a message a failed turn kept (a note,
+// msg -1). Tool results and system prompts are left out: a search for a
+// word would otherwise find every file the model read.
+type indexedText struct {
+	msg int
+	low string
+}
+
+// indexDoc is the part of a session file the index reads; the rest (tool
+// calls, approvals, audit) is skipped by the decoder.
+type indexDoc struct {
+	Version       int       `json:"version"`
+	ID            string    `json:"id"`
+	WorkspaceRoot string    `json:"workspaceRoot"`
+	Model         string    `json:"model"`
+	Updated       time.Time `json:"updated"`
+	LastMessageAt time.Time `json:"lastMessageAt"`
+	Pinned        bool      `json:"pinned"`
+	Name          string    `json:"name"`
+	Messages      []struct {
+		Role    protocol.MessageRole `json:"role"`
+		Content string               `json:"content"`
+	} `json:"messages"`
+	Notes []struct {
+		Input string `json:"input"`
+	} `json:"notes"`
+}
+
+// forget drops a chat, so the next refresh reads its file again.
+func (x *sessionIndex) forget(id string) {
+	x.mu.Lock()
+	delete(x.entries, id)
+	x.mu.Unlock()
+}
+
+// refresh brings the index up to date with dir and returns its entries in
+// the history's order. Changed files are decoded on up to four
+// goroutines; unreadable ones are left out, as Load would refuse them.
+func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.entries == nil {
+		x.entries = map[string]*indexEntry{}
+	}
+	dirents, _ := os.ReadDir(dir)
+	seen := make(map[string]bool, len(dirents))
+	type job struct {
+		id        string
+		size      int64
+		mod       time.Time
+		entry     *indexEntry
+		cancelled bool
+	}
+	var jobs []*job
+	for _, de := range dirents {
+		id, ok := cutSuffix(de.Name(), ".json")
+		if !ok || !sessionIDRE.MatchString(id) {
+			continue
+		}
+		fi, err := de.Info()
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		seen[id] = true
+		if e := x.entries[id]; e != nil && e.size == fi.Size() && e.mod.Equal(fi.ModTime()) {
+			continue
+		}
+		jobs = append(jobs, &job{id: id, size: fi.Size(), mod: fi.ModTime()})
+	}
+	for id := range x.entries {
+		if !seen[id] {
+			delete(x.entries, id)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4, len(jobs))
+	next := make(chan *job)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for j := range next {
+				if ctx.Err() != nil {
+					j.cancelled = true
+					continue
+				}
+				j.entry = readIndexEntry(filepath.Join(dir, j.id+".json"), j.id)
+			}
+		})
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+	for _, j := range jobs {
+		switch {
+		case j.cancelled:
+			continue // read again next time
+		case j.entry == nil:
+			delete(x.entries, j.id)
+		default:
+			j.entry.size, j.entry.mod = j.size, j.mod
+			x.entries[j.id] = j.entry
+		}
+	}
+	out := make([]*indexEntry, 0, len(x.entries))
+	for _, e := range x.entries {
+		out = append(out, e)
+	}
+	sortSummaries(out, func(e *indexEntry) *Summary { return &e.sum })
+	return out
+}
+
+// readIndexEntry decodes one session file for the index; nil when it is
+// unreadable, not a session of this format, or not the id its name says.
+func readIndexEntry(path, id string) *indexEntry {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var d indexDoc
+	if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
+		return nil
+	}
+	// The title is Session.Title's, from the fields it reads.
+	s := Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
+		Updated: d.Updated, LastMessageAt: d.LastMessageAt, Pinned: d.Pinned}
+	e := &indexEntry{}
+	for i, m := range d.Messages {
+		if m.Role == protocol.RoleUser {
+			s.Messages = append(s.Messages, protocol.ProviderMessage{Role: m.Role, Content: m.Content})
+		}
+		if (m.Role == protocol.RoleUser || m.Role == protocol.RoleAssistant) && m.Content != "" {
+			e.texts = append(e.texts, indexedText{msg: i, low: strings.ToLower(m.Content)})
+		}
+	}
+	for _, n := range d.Notes {
+		s.Notes = append(s.Notes, Note{Input: n.Input})
+		if n.Input != "" {
+			e.texts = append(e.texts, indexedText{msg: -1, low: strings.ToLower(n.Input)})
+		}
+	}
+	e.sum = s.summary()
+	e.lowTitle = strings.ToLower(e.sum.Title)
+	return e
+}

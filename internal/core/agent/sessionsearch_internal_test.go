@@ -1,0 +1,208 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+func newStore(t testing.TB) *SessionStore {
+	t.Helper()
+	st, err := NewSessionStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// The text search finds a word in titles and in what the user and the
+// assistant wrote, one hit per chat, with the line as written.
+func TestSearchTextFindsTheMatchingLine(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	ctx := context.Background()
+	a := savedSession(t, st, "/w", "how do I parse flags", "Use the FLAG package.\nThen call Parse.")
+	b := savedSession(t, st, "/w", "write a haiku", "an old silent pond")
+	c := NewSession("/w") // the word only in a tool result: not a hit
+	c.Messages = []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: "read it"},
+		{Role: protocol.RoleTool, Content: "package main // call Parse here"}}
+	if err := st.Save(c); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Rename(b.ID, "Poetry corner"); err != nil {
+		t.Fatal(err)
+	}
+
+	hits := st.SearchText(ctx, "call parse", 0)
+	if len(hits) != 1 || hits[0].ID != a.ID || hits[0].MessageIndex != 1 || hits[0].Snippet != "Then call Parse." {
+		t.Errorf("text hit: %+v", hits)
+	}
+	hits = st.SearchText(ctx, "POETRY", 0)
+	if len(hits) != 1 || hits[0].ID != b.ID || hits[0].MessageIndex != -1 || hits[0].Snippet != "Poetry corner" {
+		t.Errorf("title hit: %+v", hits)
+	}
+	// "a" is in every chat: one hit each, in the history's order, limited.
+	all := st.SearchText(ctx, "a", 0)
+	if len(all) != 3 || all[0].ID != c.ID || all[2].ID != a.ID {
+		t.Errorf("one hit per chat, newest first: %+v", all)
+	}
+	if got := st.SearchText(ctx, "a", 2); len(got) != 2 {
+		t.Errorf("limit 2: %d hits", len(got))
+	}
+	if got := st.SearchText(ctx, "  ", 0); got != nil {
+		t.Errorf("a blank query finds %+v", got)
+	}
+}
+
+// A snippet is one line, redacted, at most 200 characters around the match.
+func TestSearchTextSnippetIsCutRedactedAndCaseFolded(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	ctx := context.Background()
+	long := strings.Repeat("lorem ipsum ", 50) + "the NEEDLE sits here " + strings.Repeat("dolor sit ", 50)
+	a := savedSession(t, st, "/w", "first line\n"+long+"\nlast line")
+	hits := st.SearchText(ctx, "needle", 0)
+	if len(hits) != 1 || hits[0].ID != a.ID {
+		t.Fatalf("hits %+v", hits)
+	}
+	sn := hits[0].Snippet
+	if n := utf8.RuneCountInString(sn); n > 200 || !strings.Contains(sn, "the NEEDLE sits here") ||
+		!strings.HasPrefix(sn, "…") || !strings.HasSuffix(sn, "…") {
+		t.Errorf("long line snippet (%d runes): %q", utf8.RuneCountInString(sn), sn)
+	}
+
+	secret := "ghp_R2d2C3po4Bb8Kx9Yz0Wq1Lm5Nn6Tt7Uu8Vv9"
+	savedSession(t, st, "/w", "the deploy token is "+secret+" keep it")
+	hits = st.SearchText(ctx, "deploy token", 0)
+	if len(hits) != 1 || strings.Contains(hits[0].Snippet, secret) || !strings.Contains(hits[0].Snippet, "deploy token") {
+		t.Errorf("secret in a snippet: %+v", hits)
+	}
+
+	savedSession(t, st, "/w", "Über ÄPFEL und Birnen")
+	if hits = st.SearchText(ctx, "äpfel", 0); len(hits) != 1 || hits[0].Snippet != "Über ÄPFEL und Birnen" {
+		t.Errorf("non-ASCII case folding: %+v", hits)
+	}
+}
+
+// The index reads a file again when another process changed it, and drops
+// a deleted one.
+func TestSearchTextSeesChangesMadeElsewhere(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	ctx := context.Background()
+	a := savedSession(t, st, "/w", "alpha")
+	if got := st.SearchText(ctx, "alpha", 0); len(got) != 1 {
+		t.Fatalf("hits %+v", got)
+	}
+	other, err := NewSessionStore(st.dir) // the CLI, say
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := other.Load(a.ID)
+	s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "beta"})
+	if err := other.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.SearchText(ctx, "beta", 0); len(got) != 1 || got[0].MessageIndex != 1 {
+		t.Errorf("a change made elsewhere: %+v", got)
+	}
+	if err := os.Remove(st.Path(a.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if got := st.SearchText(ctx, "alpha", 0); len(got) != 0 {
+		t.Errorf("a deleted chat is found: %+v", got)
+	}
+}
+
+// Only a change of the conversation moves a chat: a rename, a pin or a
+// model change saved through Save keeps LastMessageAt.
+func TestSaveMovesAChatOnlyForANewMessage(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	a := savedSession(t, st, "/w", "hello")
+	first := a.LastMessageAt
+	if first.IsZero() || !first.Equal(a.Updated) {
+		t.Fatalf("first save: last message %v, updated %v", first, a.Updated)
+	}
+	a.Model, a.Name = "other/model", "Renamed"
+	if err := st.Save(a); err != nil {
+		t.Fatal(err)
+	}
+	if !a.LastMessageAt.Equal(first) || !a.Updated.After(first) {
+		t.Errorf("a model change and rename moved the chat: last message %v -> %v", first, a.LastMessageAt)
+	}
+	a.Messages = append(a.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "hi"})
+	if err := st.Save(a); err != nil {
+		t.Fatal(err)
+	}
+	if !a.LastMessageAt.After(first) {
+		t.Errorf("a new message did not move the chat: %v", a.LastMessageAt)
+	}
+}
+
+// An exported chat imports back to the same file; a taken id (saved or in
+// the trash) gets a new one and the existing file is untouched.
+func TestImportSession(t *testing.T) {
+	t.Parallel()
+	src := newStore(t)
+	a := savedSession(t, src, "/w", "hello", "hi there")
+	if err := src.Rename(a.ID, "my__title"); err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(src.Path(a.ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, _ := src.Load(a.ID)
+	exported, err := ExportJSON(loaded)
+	if err != nil || !bytes.Equal(exported, file) {
+		t.Fatalf("the export is not the session file: %v\n%s\n---\n%s", err, exported, file)
+	}
+
+	dst := newStore(t)
+	id, err := dst.Import(exported)
+	if err != nil || id != a.ID {
+		t.Fatalf("import: %q %v", id, err)
+	}
+	if got, _ := os.ReadFile(dst.Path(id)); !bytes.Equal(got, file) {
+		t.Errorf("imported file differs:\n%s\n---\n%s", got, file)
+	}
+	if l := dst.List(); len(l) != 1 || l[0].Title != "my__title" {
+		t.Errorf("listed after import: %+v", l)
+	}
+
+	again, err := dst.Import(exported)
+	if err != nil || again == id {
+		t.Fatalf("a second import: %q %v", again, err)
+	}
+	if got, _ := os.ReadFile(dst.Path(id)); !bytes.Equal(got, file) {
+		t.Error("the second import overwrote the first")
+	}
+	if err := dst.Trash(id); err != nil {
+		t.Fatal(err)
+	}
+	third, err := dst.Import(exported)
+	if err != nil || third == id {
+		t.Errorf("an import with a trashed chat's id: %q %v (the undo would collide)", third, err)
+	}
+
+	for name, doc := range map[string]string{
+		"not json":       "hello",
+		"two documents":  string(exported) + "{}",
+		"wrong version":  strings.Replace(string(exported), `"version": 1`, `"version": 9`, 1),
+		"unknown role":   strings.Replace(string(exported), `"role": "user"`, `"role": "wizard"`, 1),
+		"no times":       `{"version": 1, "messages": []}`,
+		"an array":       `[]`,
+		"a bare literal": `null`,
+	} {
+		if _, err := dst.Import([]byte(doc)); !errors.Is(err, ErrImportSession) {
+			t.Errorf("%s: imported (%v)", name, err)
+		}
+	}
+}
