@@ -136,6 +136,7 @@ type userView struct {
 	frame   *msgFrame
 	text    *textView
 	chips   *chipRow // its attachments (attachchips.go)
+	fold    *foldUI  // Show more and the paste tile (fold.go)
 	copyBtn *widget.Button
 	r       *row
 }
@@ -143,25 +144,42 @@ type userView struct {
 func newUserView(d *env) *userView {
 	v := &userView{d: d, text: newTextView(d), chips: newChipRow()}
 	get := func() *row { return v.r }
+	v.fold = newFoldUI(d, get)
 	var head fyne.CanvasObject
 	head, v.copyBtn = msgHeader(d, "You", get)
-	v.frame = newMsgFrame(d, uikit.PanelBox(theme.ColorNamePrimary, UserTint, container.NewVBox(head, v.chips.box, v.text.box)),
+	v.frame = newMsgFrame(d, uikit.PanelBox(theme.ColorNamePrimary, UserTint,
+		container.NewVBox(head, v.chips.box, v.text.box, container.NewHBox(v.fold.more), v.fold.tile)),
 		func() *fyne.Menu { return msgMenu(d, get) })
 	return v
 }
 
 func (v *userView) object() fyne.CanvasObject { return v.frame }
 
-// cull: the text sits in the panel's padded column.
+// cull: the text sits in the panel's padded column, an open paste's in
+// its tile below.
 func (v *userView) cull(lo, hi float32) {
 	pad := theme.Padding()
 	v.text.cull(lo-pad, hi-pad)
+	if b := v.fold.body; b.box.Visible() {
+		off := 2*pad + v.fold.tile.Position().Y + b.box.Position().Y // the panel's padding, the tile's
+		b.cull(lo-off, hi-off)
+	}
 }
 
 func (v *userView) bind(r *row) {
 	v.r = r
 	v.chips.show(r.snap.images, r.snap.text)
-	v.text.show(r.textDoc(v.d), r.snap.text, r.ui.selecting)
+	if r.ui.selecting {
+		v.text.box.Show()
+		v.text.show(nil, r.snap.text, true)
+		v.fold.more.Hide()
+		v.fold.tile.Hide()
+		return
+	}
+	text := r.shownDoc(v.d)
+	uikit.SetShown(v.text.box, text.Parts() != nil && r.parts().typed != "")
+	v.text.show(text, r.snap.text, false)
+	v.fold.show(v.d, r)
 }
 
 // assistantView is one model message: a collapsed reasoning section

@@ -92,7 +92,7 @@ func newSelection(v *transcriptView) *selection { return &selection{v: v} }
 func (s *selection) tapped() { s.clear() }
 
 func (s *selection) placed() {
-	if s.active || s.shown > 0 {
+	if s.active || s.shown > 0 || s.v.find.shown > 0 || s.v.find.query != "" && s.v.find.bar.Visible() {
 		s.paint()
 	}
 }
@@ -368,7 +368,7 @@ func (s *selection) paint() {
 			})
 		}
 	}
-	l.overlay = l.overlay[:0]
+	l.overlay = append(l.overlay[:0], s.v.find.overlay()...) // find's matches, under the selection
 	for _, r := range s.rects[:s.shown] {
 		l.overlay = append(l.overlay, r)
 	}

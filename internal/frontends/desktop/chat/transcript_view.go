@@ -33,6 +33,7 @@ type transcriptView struct {
 	lastReply   int  // the row offering Regenerate, -1 for none
 	lastRunning bool // d.running when lastReply's footer was bound
 	todos       *todoPanel
+	find        *finder // the find bar (find.go)
 }
 
 // row is one item as the UI holds it. Its parsed markdown lives here, not
@@ -45,7 +46,13 @@ type row struct {
 	text      *markdown.Doc
 	reasoning *markdown.Doc
 	diff      diffBuilt // a tool card's diff widgets (diffview.go)
-	ui        rowUI
+	// A user message's folded start and pasted block (fold.go).
+	head, pasteText *markdown.Doc
+	split           *userParts
+	splitRev        uint64
+	lower           string // the text in lower case, for find (find.go)
+	lowerRev        uint64
+	ui              rowUI
 }
 
 // rowUI is what the user toggled on a row.
@@ -53,6 +60,7 @@ type rowUI struct {
 	showReasoning, showAll, selecting bool
 	showDiff                          bool // a tool card's whole diff
 	stopping                          bool // Stop was pressed on a running call
+	unfold, pasteOpen                 bool // a long user message shown whole, its paste tile open (fold.go)
 }
 
 func newTranscriptView(t *Transcript) *transcriptView {
@@ -83,7 +91,8 @@ func newTranscriptView(t *Transcript) *transcriptView {
 		}
 	}
 	v.todos = newTodoPanel()
-	v.obj = container.NewBorder(nil, v.todos.box, nil, nil,
+	v.find = newFinder(v)
+	v.obj = container.NewBorder(v.find.bar, v.todos.box, nil, nil,
 		container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay)))
 	return v
 }
@@ -250,7 +259,9 @@ func (v *transcriptView) estimate(i int, w float32) float32 {
 	s := r.snap
 	lines := 0
 	switch s.kind {
-	case itemUser, itemAssistant:
+	case itemUser:
+		lines = estimateUser(r, cols)
+	case itemAssistant:
 		lines = 2 + countLines(s.text, cols)
 		if s.reasoning != "" {
 			lines += 2

@@ -1,0 +1,441 @@
+package chat
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+)
+
+// Find in chat (UI goroutine): a bar above the conversation (Ctrl+F, which
+// the window maps to OpenFind), Enter and Shift+Enter for the next and
+// previous match, Esc to close, "3 of 17" beside the field.
+//
+// A chat may hold thousands of messages and only the rows in view have
+// widgets, so the search reads the messages' text (each row's lower-case
+// copy, kept until the row changes), never widgets: the hits are (row,
+// occurrence) pairs. Only the rows in view are highlighted, from the text
+// their widgets drew, each time the list places them; the current match's
+// row is scrolled into view (unfolded when the match is in a folded part).
+
+// maxHits bounds a search: "10,000+" is as useful as the exact count.
+const maxHits = 10_000
+
+// findHit is one match: its row, which occurrence in the row it is, and
+// where it starts in the row's text.
+type findHit struct{ row, nth, off int }
+
+// finder is the find bar and its state.
+type finder struct {
+	v      *transcriptView
+	bar    *fyne.Container
+	entry  *findEntry
+	count  *widget.Label
+	query  string // lower case; "" shows nothing
+	hits   []findHit
+	cur    int
+	rows   int // len(v.rows) when hits were found
+	rects  []*canvas.Rectangle
+	shown  int
+	curY   float32 // the current match's top in content coordinates, when drawn
+	curOK  bool
+	start  time.Time // when the query or the current match changed (the trace)
+	traced bool
+	trace  func(string)
+	// onClose is the window's, called when the bar closes.
+	onClose func()
+}
+
+func newFinder(v *transcriptView) *finder {
+	f := &finder{v: v, count: widget.NewLabel(""), trace: func(string) {}}
+	f.entry = newFindEntry(f)
+	f.entry.SetPlaceHolder("Find in chat")
+	f.entry.OnChanged = f.search
+	prev := uikit.IconButton(theme.MoveUpIcon(), f.previous)
+	next := uikit.IconButton(theme.MoveDownIcon(), f.next)
+	closeBtn := uikit.IconButton(theme.CancelIcon(), f.close)
+	f.bar = container.NewBorder(nil, nil, nil, container.NewHBox(f.count, prev, next, closeBtn), f.entry)
+	f.bar.Hide()
+	return f
+}
+
+// findEntry is the find field: Enter, Shift+Enter and Esc are the bar's.
+type findEntry struct {
+	widget.Entry
+	f     *finder
+	shift bool // tracked for drivers that do not report modifiers (tests)
+}
+
+func newFindEntry(f *finder) *findEntry {
+	e := &findEntry{f: f}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+func (e *findEntry) KeyDown(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+	e.Entry.KeyDown(ev)
+}
+
+func (e *findEntry) KeyUp(ev *fyne.KeyEvent) {
+	if ev.Name == desktop.KeyShiftLeft || ev.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+	e.Entry.KeyUp(ev)
+}
+
+func (e *findEntry) shiftDown() bool {
+	if drv, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && drv.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
+		return true
+	}
+	return e.shift
+}
+
+func (e *findEntry) TypedKey(ev *fyne.KeyEvent) {
+	switch ev.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if e.shiftDown() {
+			e.f.previous()
+		} else {
+			e.f.next()
+		}
+		return
+	case fyne.KeyEscape:
+		e.f.close()
+		return
+	}
+	e.Entry.TypedKey(ev)
+}
+
+// lowerText is the row's searchable text in lower case, kept until the row
+// changes.
+func (r *row) lowerText() string {
+	if r.lowerRev != r.modelRev || r.lower == "" && r.snap.text != "" {
+		r.lower, r.lowerRev = strings.ToLower(r.snap.text), r.modelRev
+	}
+	return r.lower
+}
+
+// search finds q in every message (the field changed).
+func (f *finder) search(q string) {
+	f.start, f.traced = time.Now(), false
+	f.query = strings.ToLower(q)
+	f.find()
+	f.cur = f.nearest()
+	f.goTo()
+}
+
+// find lists the hits of the query in the rows' text.
+func (f *finder) find() {
+	f.hits = f.hits[:0]
+	f.rows = len(f.v.rows)
+	q := f.query
+	if q == "" {
+		return
+	}
+	for i, r := range f.v.rows {
+		if r.snap.kind == itemTool {
+			continue
+		}
+		low := r.lowerText()
+		for off, nth := 0, 0; len(f.hits) < maxHits; nth++ {
+			j := strings.Index(low[off:], q)
+			if j < 0 {
+				break
+			}
+			f.hits = append(f.hits, findHit{row: i, nth: nth, off: off + j})
+			off += j + len(q)
+		}
+	}
+}
+
+// nearest is the first match is the last one at or above the bottom of the
+// view: a chat is read from its end, and the match nearest to what is on
+// screen is the one wanted.
+func (f *finder) nearest() int {
+	l := f.v.list
+	if len(f.hits) == 0 || len(l.heights) == 0 {
+		return 0
+	}
+	l.fixTops()
+	bottom := l.rowAt(l.scroll.Offset.Y + l.scroll.Size().Height)
+	cur := 0
+	for k, h := range f.hits {
+		if h.row > bottom {
+			break
+		}
+		cur = k
+	}
+	return cur
+}
+
+// refresh finds the hits again when rows came since (a reply streamed).
+func (f *finder) refresh() {
+	if len(f.v.rows) != f.rows {
+		f.find()
+		f.cur = min(f.cur, max(len(f.hits)-1, 0))
+	}
+}
+
+func (f *finder) next() {
+	f.refresh()
+	if len(f.hits) > 0 {
+		f.cur = (f.cur + 1) % len(f.hits)
+	}
+	f.start, f.traced = time.Now(), false
+	f.goTo()
+}
+
+func (f *finder) previous() {
+	f.refresh()
+	if len(f.hits) > 0 {
+		f.cur = (f.cur + len(f.hits) - 1) % len(f.hits)
+	}
+	f.start, f.traced = time.Now(), false
+	f.goTo()
+}
+
+// label is "3 of 17", "No results" or "" (no query).
+func (f *finder) label() string {
+	switch {
+	case f.query == "":
+		return ""
+	case len(f.hits) == 0:
+		return "No results"
+	case len(f.hits) >= maxHits:
+		return fmt.Sprintf("%d of %s+", f.cur+1, thousands(maxHits))
+	}
+	return fmt.Sprintf("%d of %d", f.cur+1, len(f.hits))
+}
+
+// goTo shows the current match: its row unfolded where the match is
+// folded away, scrolled into view, highlighted.
+func (f *finder) goTo() {
+	f.count.SetText(f.label())
+	l := f.v.list
+	if len(f.hits) == 0 {
+		f.v.sel.paint()
+		f.done()
+		return
+	}
+	h := f.hits[f.cur]
+	r := f.v.rows[h.row]
+	if r.snap.kind == itemUser {
+		p := r.parts()
+		switch {
+		case p.paste != "" && h.off >= p.pasteAt && !r.ui.pasteOpen:
+			f.v.toggle(r, func(u *rowUI) { u.pasteOpen = true })
+		case p.more > 0 && h.off < len(p.typed) && h.off+len(f.query) > len(p.head) && !r.ui.unfold:
+			f.v.toggle(r, func(u *rowUI) { u.unfold = true })
+		}
+	}
+	l.showRow(h.row)
+	f.v.sel.paint() // draws the matches (find's overlay) and sets curY
+	viewH := l.scroll.Size().Height
+	if !f.curOK && len(r.snap.text) > 0 && h.row < len(l.heights) {
+		// Deep in a message taller than the view, where its blocks are
+		// culled: scroll to where the match about is, by its share of the
+		// text, then to where it is drawn.
+		l.fixTops()
+		y := l.tops[h.row] + l.heights[h.row]*float32(h.off)/float32(len(r.snap.text))
+		l.scrollTo(y - viewH/3)
+		f.v.sel.paint()
+	}
+	if top := l.scroll.Offset.Y; f.curOK && (f.curY < top || f.curY+textLine() > top+viewH) {
+		l.scrollTo(f.curY - viewH/3) // a match deep in a long message
+		f.v.sel.paint()
+	}
+	f.done()
+}
+
+// done traces the time from the change to its highlight, once.
+func (f *finder) done() {
+	if f.traced {
+		return
+	}
+	f.traced = true
+	f.trace(fmt.Sprintf("find %d of %d %dms", min(f.cur+1, len(f.hits)), len(f.hits), time.Since(f.start).Milliseconds()))
+}
+
+// showRow scrolls row i into view (its top a quarter down the view) unless
+// it is in view already. Measuring the rows brought into view corrects
+// their estimated heights and can move the row: it is placed again until
+// it stays.
+func (l *vlist) showRow(i int) {
+	for range 3 {
+		l.fixTops()
+		if i >= len(l.heights) {
+			return
+		}
+		top, viewH := l.scroll.Offset.Y, l.scroll.Size().Height
+		y, h := l.tops[i], l.heights[i]
+		if y >= top && (y+h <= top+viewH || y < top+viewH/2) {
+			return
+		}
+		l.scrollTo(y - viewH/4)
+	}
+}
+
+// overlay is the highlight of the matches drawn in the rows in view (the
+// selection's paint puts it under its own).
+func (f *finder) overlay() []fyne.CanvasObject {
+	f.shown, f.curOK = 0, false
+	if f.query == "" || !f.bar.Visible() {
+		return nil
+	}
+	l := f.v.list
+	k := 0 // the first hit of the row
+	for i := range l.heights {
+		lr, ok := l.live[i]
+		if !ok {
+			continue
+		}
+		for k < len(f.hits) && f.hits[k].row < i {
+			k++
+		}
+		if k == len(f.hits) {
+			break
+		}
+		if f.hits[k].row != i {
+			continue
+		}
+		curNth := -1
+		if f.hits[f.cur].row == i {
+			curNth = f.hits[f.cur].nth
+		}
+		nth := 0
+		for _, run := range collectRuns(lr.v.object(), fyne.Position{}, nil) {
+			low := strings.ToLower(string(run.text))
+			for off := 0; ; nth++ {
+				j := strings.Index(low[off:], f.query)
+				if j < 0 {
+					break
+				}
+				a := utf8.RuneCountInString(low[:off+j])
+				b := a + utf8.RuneCountInString(f.query)
+				if b > len(run.text) {
+					break
+				}
+				x0, x1 := run.x(a), run.x(b)
+				f.rect(fyne.NewPos(x0, run.pos.Y), fyne.NewSize(x1-x0, run.size.Height), nth == curNth)
+				if nth == curNth {
+					f.curY, f.curOK = run.pos.Y, true
+				}
+				off += j + len(f.query)
+			}
+		}
+	}
+	out := make([]fyne.CanvasObject, f.shown)
+	for i, r := range f.rects[:f.shown] {
+		out[i] = r
+	}
+	return out
+}
+
+func (f *finder) rect(pos fyne.Position, size fyne.Size, current bool) {
+	if f.shown == len(f.rects) {
+		f.rects = append(f.rects, canvas.NewRectangle(nil))
+	}
+	r := f.rects[f.shown]
+	f.shown++
+	name, alpha := theme.ColorNameWarning, uint8(0x60)
+	if current {
+		name, alpha = theme.ColorNamePrimary, 0xa0
+	}
+	c := color.NRGBAModel.Convert(theme.Color(name)).(color.NRGBA)
+	c.A = alpha
+	r.FillColor = c
+	r.Move(pos)
+	r.Resize(size)
+}
+
+// open shows the bar with its field focused and its text selected.
+func (f *finder) open() {
+	if !f.bar.Visible() {
+		f.bar.Show()
+		if c, ok := f.v.obj.(*fyne.Container); ok {
+			c.Refresh() // the border lays the bar out
+		}
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(f.entry); c != nil {
+		c.Focus(f.entry)
+	}
+	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
+	f.trace("find open")
+	if f.query != "" {
+		f.start, f.traced = time.Now(), false
+		f.find()
+		f.cur = f.nearest()
+		f.goTo()
+	}
+}
+
+// close hides the bar and its highlights.
+func (f *finder) close() {
+	if !f.bar.Visible() {
+		return
+	}
+	if c := fyne.CurrentApp().Driver().CanvasForObject(f.entry); c != nil && c.Focused() == f.entry {
+		c.Unfocus()
+	}
+	f.bar.Hide()
+	if c, ok := f.v.obj.(*fyne.Container); ok {
+		c.Refresh()
+	}
+	f.v.sel.paint()
+	f.trace("find closed")
+	if f.onClose != nil {
+		f.onClose()
+	}
+}
+
+// OpenFind shows the find bar with its field focused (Ctrl+F) (UI
+// goroutine).
+func (t *Transcript) OpenFind() { t.view.find.open() }
+
+// CloseFind hides the find bar and its highlights (Esc in its field) (UI
+// goroutine).
+func (t *Transcript) CloseFind() { t.view.find.close() }
+
+// FindOpen reports whether the find bar is shown (UI goroutine).
+func (t *Transcript) FindOpen() bool { return t.view.find.bar.Visible() }
+
+// FindNext and FindPrevious move to the next and previous match (Enter,
+// Shift+Enter in the field; F3 and Shift+F3 where the window maps them) (UI
+// goroutine).
+func (t *Transcript) FindNext()     { t.view.find.next() }
+func (t *Transcript) FindPrevious() { t.view.find.previous() }
+
+// FindStatus is the current match (from 1) and how many there are (UI
+// goroutine).
+func (t *Transcript) FindStatus() (current, total int) {
+	f := t.view.find
+	if len(f.hits) == 0 {
+		return 0, 0
+	}
+	return f.cur + 1, len(f.hits)
+}
+
+// SetFindTrace gives find a trace line sink ("find open", "find 3 of 17
+// 12ms": the time from a change in the field or Enter to the match's
+// highlight) and a function called when the bar closes (the window puts
+// the focus back in the composer); either may be nil (UI goroutine).
+func (t *Transcript) SetFindTrace(trace func(string), onClose func()) {
+	f := t.view.find
+	if trace == nil {
+		trace = func(string) {}
+	}
+	f.trace, f.onClose = trace, onClose
+}
