@@ -127,7 +127,7 @@ func newCodeBox(d *env) *codeBox {
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
 	w.copy = uikit.CopyButton(d.b, "Copy", func() { d.host.CopyText(w.fullText()) })
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
-	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.NewBorder(w.head, nil, nil, nil, w.code))
+	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.New(codeLayout{}, w.head, w.code))
 	w.obj, w.bg = box, box.Objects[0].(*uikit.ThemedRect)
 	return w
 }
@@ -167,6 +167,43 @@ func (w *codeBox) set(b markdown.Block) {
 	uikit.SetShown(w.head, !c.Cont)
 	w.code.Segments = c.Segs
 	w.code.Refresh()
+}
+
+// codeLayout puts the code right under its header: the header row is as
+// tall as its Copy button, and the code's own top padding below it read as
+// an empty first line of code. The code is pulled up over the padding (the
+// header row has room to spare: its label is shorter than the button).
+type codeLayout struct{}
+
+// overlap is how far the code is drawn up into the header row.
+func (codeLayout) overlap(head fyne.CanvasObject) float32 {
+	if !head.Visible() {
+		return 0
+	}
+	return theme.InnerPadding()
+}
+
+func (l codeLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	head, code := objs[0], objs[1]
+	cm := code.MinSize()
+	if !head.Visible() {
+		return cm
+	}
+	hm := head.MinSize()
+	return fyne.NewSize(max(hm.Width, cm.Width), hm.Height+cm.Height-l.overlap(head))
+}
+
+func (l codeLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	head, code := objs[0], objs[1]
+	y := float32(0)
+	if head.Visible() {
+		hh := head.MinSize().Height
+		head.Move(fyne.NewPos(0, 0))
+		head.Resize(fyne.NewSize(size.Width, hh))
+		y = hh - l.overlap(head)
+	}
+	code.Move(fyne.NewPos(0, y))
+	code.Resize(fyne.NewSize(size.Width, size.Height-y))
 }
 
 // highlight tokenises code with chroma and maps token kinds to theme

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -242,6 +243,30 @@ func TestHugeReplyCullsBlocksOutOfView(t *testing.T) {
 		}
 		if l.heights[row] != height {
 			t.Errorf("culling changed the row's height: %.0f → %.0f", height, l.heights[row])
+		}
+	})
+}
+
+// A code box's first line sits right under its header: the header row and
+// the code's top padding read as an empty first line.
+func TestCodeStartsRightUnderItsHeader(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		cb := newCodeBox(h.d.transcript.d)
+		cb.set(markdown.RenderBlocks("```go\nfunc main() {}\n```", nil)[0])
+		cb.obj.Resize(fyne.NewSize(500, cb.obj.MinSize().Height))
+		var first *canvas.Text
+		for _, o := range cb.code.r.Objects() {
+			if tx, ok := o.(*canvas.Text); ok && first == nil {
+				first = tx
+			}
+		}
+		if first == nil {
+			t.Fatal("no code text drawn")
+		}
+		headBottom := cb.head.Position().Y + cb.head.Size().Height
+		if y := cb.code.Position().Y + first.Position().Y; y > headBottom {
+			t.Errorf("the code's first line starts at %v, %v under the header row", y, y-headBottom)
 		}
 	})
 }
