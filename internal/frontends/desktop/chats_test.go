@@ -6,9 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -198,7 +196,7 @@ func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
 func (s *sidebar) caption(i int) string {
 	o := s.list.CreateItem()
 	s.list.UpdateItem(i, o)
-	return o.(*fyne.Container).Objects[1].(*widget.Label).Text
+	return o.(*sessionRow).when.Text
 }
 
 // New chat while a reply streams shows an empty chat at once; the core

@@ -314,7 +314,12 @@ func (f *fakeCore) SearchSessions(string) []agent.Summary               { return
 func (f *fakeCore) RenameSession(context.Context, string, string) error { return nil }
 func (f *fakeCore) TrashSession(context.Context, string) error          { return nil }
 func (f *fakeCore) RestoreSession(string) error                         { return nil }
-func (f *fakeCore) SavedSession(string) (*agent.Session, error)         { return nil, errors.New("none") }
+func (f *fakeCore) PinSession(string, bool) error                       { return errNoStore }
+func (f *fakeCore) SearchSessionText(context.Context, string, int) []agent.SessionHit {
+	return nil
+}
+func (f *fakeCore) ImportSession(context.Context, []byte) (string, error) { return "", errNoStore }
+func (f *fakeCore) SavedSession(string) (*agent.Session, error)           { return nil, errors.New("none") }
 func (f *fakeCore) SavedStamp(string) (agent.SessionStamp, error) {
 	return agent.SessionStamp{}, agent.ErrNoSession
 }

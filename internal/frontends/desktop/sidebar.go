@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -36,12 +35,12 @@ type sidebar struct {
 	search   *widget.Entry
 	list     *widget.List
 	items    []agent.Summary
-	selected int
-	rename   *widget.Button
-	remove   *widget.Button
-	export   *widget.Button
+	rows     []sidebarRow // items under their date groups, as listed
+	selected int          // the highlighted item (an index of items)
+	rowH     [2]float32   // a heading's and a chat's row height
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
+	reopen   bool   // the deleted chat was on screen: Undo opens it again
 	syncing  bool   // refresh is moving the highlight: not a user pick
 	reads    listReads
 }
@@ -65,56 +64,54 @@ func newSidebar(d sidebarDeps) *sidebar {
 	s.search.SetPlaceHolder("Search sessions")
 	s.search.OnChanged = func(string) { s.reload() }
 	s.search.OnSubmitted = func(string) { s.openFirst() }
-	s.list = widget.NewList(func() int { return len(s.items) },
-		func() fyne.CanvasObject {
-			title := widget.NewLabel("")
-			title.Truncation = fyne.TextTruncateEllipsis
-			when := widget.NewLabel("")
-			when.Importance = widget.LowImportance
-			when.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(title, when)
-		},
+	s.list = widget.NewList(func() int { return len(s.rows) },
+		func() fyne.CanvasObject { return newSessionRow() },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			it := s.items[i]
-			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(sessionTitle(it))
-			when := box.Objects[1].(*widget.Label)
+			row := o.(*sessionRow)
+			if i >= len(s.rows) {
+				return
+			}
+			if h := s.rows[i].header; h != "" {
+				row.setHeader(h)
+				return
+			}
+			it := s.items[s.rows[i].item]
+			when, imp := lastActive(it).Local().Format("Jan 2 15:04"), widget.LowImportance
 			if it.ID == d.state.Running() {
 				// The chat whose reply still streams, wherever the user is.
-				when.SetText(replyingMark)
-				when.Importance = widget.WarningImportance
-			} else {
-				when.SetText(it.Updated.Local().Format("Jan 2 15:04"))
-				when.Importance = widget.LowImportance
+				when, imp = replyingMark, widget.WarningImportance
 			}
-			when.Refresh()
+			row.setChat(sessionTitle(it), when, imp, func(at fyne.Position) { s.showMenu(it, at) })
 		})
 	s.list.OnSelected = func(i widget.ListItemID) {
-		s.selected = i
-		s.syncButtons()
+		if i >= len(s.rows) {
+			return
+		}
+		if s.rows[i].header != "" {
+			// A heading is no chat: the highlight stays where it was.
+			s.list.Unselect(i)
+			return
+		}
+		s.selected = s.rows[i].item
 		if s.syncing {
 			return
 		}
-		d.openChat(s.items[i].ID) // the highlight follows once it is on screen
+		d.openChat(s.items[s.selected].ID) // the highlight follows once it is on screen
 	}
 	s.list.OnUnselected = func(i widget.ListItemID) {
-		if s.selected == i {
+		if i < len(s.rows) && s.rows[i].header == "" && s.selected == s.rows[i].item {
 			s.selected = -1
-			s.syncButtons()
 		}
 	}
-	s.rename = widget.NewButtonWithIcon("", theme.DocumentCreateIcon(), s.askRename)
-	s.remove = widget.NewButtonWithIcon("", theme.DeleteIcon(), s.trash)
-	s.export = widget.NewButtonWithIcon("", theme.DownloadIcon(), s.askExport)
+	tmpl := newSessionRow()
+	s.rowH[1] = tmpl.MinSize().Height
+	s.rowH[0] = tmpl.head.MinSize().Height
 	s.undo = widget.NewButtonWithIcon("Undo delete", theme.ContentUndoIcon(), s.restore)
 	s.undo.Hide()
 	head := widget.NewLabel("Sessions")
 	head.TextStyle.Bold = true
-	buttons := container.NewHBox(s.rename, s.export, layout.NewSpacer(), s.remove)
 	top := container.NewVBox(head, s.search)
-	bottom := container.NewVBox(s.undo, buttons)
-	s.obj = container.New(uikit.FixedWidth{W: sidebarWidth}, container.NewBorder(top, bottom, nil, nil, s.list))
-	s.syncButtons()
+	s.obj = container.New(uikit.FixedWidth{W: sidebarWidth}, container.NewBorder(top, s.undo, nil, nil, s.list))
 	return s
 }
 
@@ -154,17 +151,6 @@ func (s *sidebar) current() (agent.Summary, bool) {
 		return agent.Summary{}, false
 	}
 	return s.items[s.selected], true
-}
-
-func (s *sidebar) syncButtons() {
-	_, ok := s.current()
-	for _, b := range []*widget.Button{s.rename, s.remove, s.export} {
-		if ok {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
-	}
 }
 
 // reload re-reads the list (search over titles and text) off the UI
@@ -248,31 +234,59 @@ func (s *sidebar) sessionShown() {
 	s.show(s.items)
 }
 
-// show lists items and highlights the open session (UI goroutine).
+// show lists items under their date groups, pinned first, and
+// highlights the open session (UI goroutine).
 func (s *sidebar) show(items []agent.Summary) {
+	orderSessions(items)
 	s.items = items
+	s.rows = groupRows(items, time.Now())
+	for i, r := range s.rows {
+		h := s.rowH[1]
+		if r.header != "" {
+			h = s.rowH[0]
+		}
+		s.list.SetItemHeight(i, h) // a no-op when the row's kind did not change
+	}
 	s.list.Refresh()
 	cur := s.deps.state.Open().ID
 	s.syncing = true
 	defer func() { s.syncing = false }()
-	for i, it := range items {
-		if it.ID == cur {
-			s.selected = i
+	for i, r := range s.rows {
+		if r.header == "" && items[r.item].ID == cur {
+			s.selected = r.item
 			s.list.Select(i)
-			s.syncButtons()
 			return
 		}
 	}
 	s.selected = -1
 	s.list.UnselectAll()
-	s.syncButtons()
 }
 
-func (s *sidebar) askRename() {
-	it, ok := s.current()
-	if !ok {
-		return
+// chatMenu is what can be done to a chat: its ⋯ button and a right-click
+// on its line open it.
+func (s *sidebar) chatMenu(it agent.Summary) *fyne.Menu {
+	pin := "Pin"
+	if it.Pinned {
+		pin = "Unpin"
 	}
+	return fyne.NewMenu("",
+		fyne.NewMenuItem("Rename…", func() { s.askRename(it) }),
+		fyne.NewMenuItem(pin, func() { s.pin(it.ID, !it.Pinned) }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Export as Markdown…", func() { s.askExport(it, agent.ExportFormatMarkdown) }),
+		fyne.NewMenuItem("Export as JSON…", func() { s.askExport(it, agent.ExportFormatJSON) }),
+		fyne.NewMenuItemSeparator(),
+		fyne.NewMenuItem("Delete", func() { s.trash(it) }),
+	)
+}
+
+// showMenu opens the chat's menu at a position on the window's canvas.
+func (s *sidebar) showMenu(it agent.Summary, at fyne.Position) {
+	widget.ShowPopUpMenuAtPosition(s.chatMenu(it), s.deps.win.Canvas(), at)
+	s.deps.trace("session menu " + it.ID)
+}
+
+func (s *sidebar) askRename(it agent.Summary) {
 	dialogs.ShowRename(s.deps.win, sessionTitle(it), s.deps.modalKeys, func(name string) { s.renameTo(it.ID, name) })
 }
 
@@ -283,17 +297,22 @@ func (s *sidebar) renameTo(id, name string) {
 	})
 }
 
-// trash deletes the highlighted session to the trash; Undo brings it back.
-func (s *sidebar) trash() {
-	it, ok := s.current()
-	if !ok {
-		return
-	}
+// pin pins a chat on top of the list, or lets it go back to its place.
+func (s *sidebar) pin(id string, on bool) {
+	s.deps.withCore("pin session", func(_ context.Context, c coreAPI) error {
+		defer s.deps.b.Post(s.reload)
+		return c.PinSession(id, on)
+	})
+}
+
+// trash deletes a session to the trash; Undo brings it back.
+func (s *sidebar) trash(it agent.Summary) {
+	wasOpen := it.ID == s.deps.state.Open().ID
 	s.deps.withCore("delete session", func(ctx context.Context, c coreAPI) error {
 		err := s.deps.chats.trashWhenLoaded(ctx, c, it.ID)
 		s.deps.b.Post(func() {
 			if err == nil {
-				s.trashed = it.ID
+				s.trashed, s.reopen = it.ID, wasOpen
 				s.undo.Show() // measured shown
 				fitButton(s.undo, sidebarWidth, "Undo delete of “%s”", sessionTitle(it))
 				s.reload()
@@ -315,41 +334,56 @@ func (s *sidebar) restore() {
 	if id == "" {
 		return
 	}
-	s.trashed = ""
+	reopen := s.reopen
+	s.trashed, s.reopen = "", false
 	s.undo.Hide()
 	s.deps.withCore("restore session", func(ctx context.Context, c coreAPI) error {
-		defer s.deps.b.Post(s.reload)
-		return c.RestoreSession(id)
+		err := c.RestoreSession(id)
+		s.deps.b.Post(func() {
+			s.reload()
+			if err == nil && reopen {
+				// Undo puts back what the delete took: the chat on screen too.
+				s.deps.openChat(id)
+			}
+		})
+		return err
 	})
 }
 
-// askExport offers Markdown or JSON, then a file to save to.
-func (s *sidebar) askExport() {
-	it, ok := s.current()
-	if !ok {
+// step opens the chat delta places after the open one in the sidebar's
+// order, wrapping round (Ctrl+Tab, Ctrl+Shift+Tab); the first listed when
+// the open chat is not listed (a new one).
+func (s *sidebar) step(delta int) {
+	n := len(s.items)
+	if n == 0 {
 		return
 	}
-	d := s.deps
-	var pick dialog.Dialog
-	choose := func(format string) {
-		pick.Hide()
-		fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil || w == nil {
-				return
-			}
-			path := w.URI().Path()
-			w.Close()
-			s.exportTo(it.ID, format, path)
-		}, d.win)
-		fd.SetFileName(exportName(it, format))
-		fd.Resize(fyne.NewSize(800, 560))
-		fd.Show()
+	cur := s.deps.state.Open().ID
+	i := slices.IndexFunc(s.items, func(it agent.Summary) bool { return it.ID == cur })
+	switch {
+	case i < 0 && delta > 0:
+		i = 0
+	case i < 0:
+		i = n - 1
+	default:
+		i = ((i+delta)%n + n) % n
 	}
-	md := widget.NewButton("Markdown (.md)", func() { choose(agent.ExportFormatMarkdown) })
-	md.Importance = widget.HighImportance
-	js := widget.NewButton("JSON (.json)", func() { choose(agent.ExportFormatJSON) })
-	pick = dialog.NewCustom("Export “"+sessionTitle(it)+"”", "Cancel", container.NewHBox(md, js), d.win)
-	pick.Show()
+	s.deps.openChat(s.items[i].ID)
+}
+
+// askExport asks for a file to save the chat to in format.
+func (s *sidebar) askExport(it agent.Summary, format string) {
+	fd := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			return
+		}
+		path := w.URI().Path()
+		w.Close()
+		s.exportTo(it.ID, format, path)
+	}, s.deps.win)
+	fd.SetFileName(exportName(it, format))
+	fd.Resize(fyne.NewSize(800, 560))
+	fd.Show()
 }
 
 func exportName(it agent.Summary, format string) string {

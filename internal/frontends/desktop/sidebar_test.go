@@ -66,7 +66,7 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 		if got := strings.Join(sb.titles(), " | "); got != "write a haiku about ponds | Parse flags" {
 			t.Errorf("titles (newest first, plain text, this workspace only): %s", got)
 		}
-		sb.list.Select(1) // open the older one
+		sb.list.Select(indexOf(sb, saved[0].ID)) // open the older one
 	})
 	h.waitFor("the session to open", func() bool { return h.d.state.Open().ID == saved[0].ID })
 	h.waitFor("the highlight to stay on it", func() bool {
@@ -82,7 +82,7 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	})
 	h.waitFor("the second to open", func() bool { return h.d.state.Open().ID == saved[1].ID })
 	h.waitFor("the highlight", func() bool { cur, ok := sb.current(); return ok && cur.ID == saved[1].ID })
-	h.ui(func() { test.Tap(sb.remove) })
+	h.ui(func() { runMenu(t, sb, saved[1].ID, "Delete") })
 	h.waitFor("the delete", func() bool { return len(sb.items) == 1 && sb.undo.Visible() })
 	if _, err := os.Stat(filepath.Join(h.layout.SessionsDir(), ".trash", saved[1].ID+".json")); err != nil {
 		t.Errorf("not in the trash: %v", err)
@@ -95,6 +95,8 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	})
 	h.ui(func() { test.Tap(sb.undo) })
 	h.waitFor("the undo", func() bool { return len(sb.items) == 2 && !sb.undo.Visible() })
+	// The chat deleted was on screen: Undo shows it again (it did not).
+	h.waitFor("the restored chat on screen", func() bool { return h.d.state.Open().ID == saved[1].ID })
 
 	h.ui(func() { sb.search.SetText("PONDS") }) // message text, case-insensitive
 	h.waitFor("the search", func() bool { return len(sb.items) == 1 && sb.items[0].ID == saved[1].ID })
@@ -108,13 +110,30 @@ func TestSidebarListsOpensRenamesDeletesAndExports(t *testing.T) {
 	}
 }
 
+// indexOf is the list row of the chat id (-1 when not listed).
 func indexOf(sb *sidebar, id string) int {
-	for i, it := range sb.items {
-		if it.ID == id {
+	for i, r := range sb.rows {
+		if r.header == "" && sb.items[r.item].ID == id {
 			return i
 		}
 	}
 	return -1
+}
+
+// runMenu picks label in the menu of the chat id (UI goroutine).
+func runMenu(t *testing.T, sb *sidebar, id, label string) {
+	t.Helper()
+	i := indexOf(sb, id)
+	if i < 0 {
+		t.Fatalf("%s is not listed", id)
+	}
+	for _, m := range sb.chatMenu(sb.items[sb.rows[i].item]).Items {
+		if m.Label == label {
+			m.Action()
+			return
+		}
+	}
+	t.Fatalf("no %q in the menu of %s", label, id)
 }
 
 func TestReopenLastAndNewChatResetsFigures(t *testing.T) {
