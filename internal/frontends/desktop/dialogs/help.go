@@ -89,7 +89,7 @@ func ShowGuide(app fyne.App, onLink markdown.LinkHandler) {
 	text := uikit.NewRichText()
 	text.Segments = markdown.Render(userGuide, onLink)
 	w.SetContent(container.NewVScroll(container.NewPadded(text)))
-	w.Resize(fyne.NewSize(720, 620))
+	Secondary(w, fyne.NewSize(720, 620), nil)
 	w.Show()
 }
 

@@ -79,7 +79,7 @@ type Inspector struct {
 	// UI goroutine only.
 	win      fyne.Window
 	list     *widget.List
-	filter   *widget.Entry
+	filter   *WindowEntry
 	detail   *widget.Label
 	rows     []Frame // filtered snapshot
 	selected int
@@ -180,7 +180,7 @@ func (in *Inspector) Show() {
 		return
 	}
 	w := in.app.NewWindow("Protocol inspector")
-	in.filter = widget.NewEntry()
+	in.filter = NewWindowEntry(w)
 	in.filter.SetPlaceHolder("Filter by plugin or method")
 	in.filter.OnChanged = func(string) { in.sync() }
 	pause := widget.NewCheck("Pause", in.setPaused)
@@ -210,7 +210,7 @@ func (in *Inspector) Show() {
 	note := widget.NewLabel(fmt.Sprintf("In-process only; last %d frames; secrets redacted.", inspectorRing))
 	note.Importance = widget.LowImportance
 	w.SetContent(container.NewBorder(top, container.NewHBox(note, layout.NewSpacer()), nil, nil, split))
-	w.Resize(fyne.NewSize(900, 620))
+	Secondary(w, fyne.NewSize(900, 620), nil)
 	w.SetOnClosed(func() { in.win, in.list, in.rows, in.selected = nil, nil, nil, -1 })
 	in.win = w
 	in.sync()

@@ -79,7 +79,7 @@ func NewInstall(parent fyne.Window, keys ModalKeys, b *uikit.Bridge, host Instal
 			}
 		}, parent)
 		fd.Resize(fyne.NewSize(800, 560))
-		fd.Show()
+		ShowFileDialog(parent, fd, keys) // Esc closes the picker, not Install… under it
 	})
 	content := container.NewVBox(widget.NewLabel("Plugin folder or git repository"),
 		container.NewBorder(nil, nil, nil, browse, f.path), f.link)

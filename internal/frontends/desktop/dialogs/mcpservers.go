@@ -102,7 +102,7 @@ func ShowMCPServers(app fyne.App, b *uikit.Bridge, src MCPSource, onError func(e
 	split := container.NewHSplit(w.list, container.NewVScroll(container.NewPadded(w.details)))
 	split.Offset = 0.3
 	w.win.SetContent(container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split))
-	w.win.Resize(fyne.NewSize(860, 560))
+	Secondary(w.win, fyne.NewSize(860, 560), nil)
 	stop := src.Watch(func() { b.Post(w.reload) })
 	w.win.SetOnClosed(func() {
 		stop()

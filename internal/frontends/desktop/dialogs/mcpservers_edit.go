@@ -304,7 +304,7 @@ func (w *MCPServers) showImport() {
 		w.previewImport(path)
 	}, w.win)
 	open.SetFilter(storage.NewExtensionFileFilter([]string{".json"}))
-	open.Show()
+	ShowFileDialog(w.win, open, nil)
 }
 
 // previewImport shows what importing path would add, and imports it when

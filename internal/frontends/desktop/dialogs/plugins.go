@@ -154,8 +154,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 		}
 	}
 	m.win.SetContent(m.tabs)
-	m.win.Canvas().SetOnTypedKey(m.typedKey)
-	m.win.Resize(fyne.NewSize(980, 600)) // the toolbar with Migrate to v2 or Update… shown
+	Secondary(m.win, fyne.NewSize(980, 600), m.typedKey) // the toolbar with Migrate to v2 or Update… shown
 	unsub := state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { m.refresh(state.Plugins()) })
 	m.win.SetOnClosed(func() {
 		m.keys.CancelAll() // a fetch is cancelled, a staged clone dropped
@@ -178,14 +177,15 @@ func (m *PluginManager) Keys() ModalKeys { return m.keys.Push }
 
 // typedKey is the manager window's Esc and Enter with nothing focused: the
 // top dialog over it takes them (Esc cancels or closes it, Enter presses
-// its default). Nothing else of the window takes keys.
-func (m *PluginManager) typedKey(k *fyne.KeyEvent) {
+// its default); with none open, Esc closes the window (Secondary).
+func (m *PluginManager) typedKey(k *fyne.KeyEvent) bool {
 	switch k.Name {
 	case fyne.KeyEscape:
-		m.keys.Cancel()
+		return m.keys.Cancel()
 	case fyne.KeyReturn, fyne.KeyEnter:
-		m.keys.Confirm()
+		return m.keys.Confirm()
 	}
+	return false
 }
 
 // ShowDiscover shows the Discover tab (the package market) with its

@@ -75,12 +75,7 @@ func ShowProviders(app fyne.App, b *uikit.Bridge, core ProvidersCore, host Provi
 	intro.Wrapping = fyne.TextWrapWord
 	p.win.SetContent(container.NewBorder(container.NewVBox(intro, p.where), p.status, nil, nil,
 		container.NewVScroll(container.NewPadded(p.box))))
-	p.win.Resize(fyne.NewSize(640, 520))
-	p.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape {
-			p.win.Close()
-		}
-	})
+	Secondary(p.win, fyne.NewSize(640, 520), nil) // it was taller than a small screen
 	p.win.Show()
 	p.load("")
 	return p

@@ -102,7 +102,7 @@ type Settings struct {
 	envGen int // the latest loadEnv: an older read that ends later is dropped
 	// market is the package market's URL; marketNote says what became of
 	// the last save.
-	market     *widget.Entry
+	market     *WindowEntry
 	marketNote *widget.Label
 }
 
@@ -153,7 +153,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 	})
 	s.effort.PlaceHolder = "The model has no effort levels"
 	s.syncModels()
-	s.market = widget.NewEntry()
+	s.market = NewWindowEntry(s.win)
 	s.market.SetPlaceHolder("https://market.example/index.json or file:///path/to/market")
 	s.market.OnSubmitted = func(string) { s.saveMarket() }
 	s.marketNote = hint("Plugins → Manage → Discover searches it and installs from it, each download checked against the hash the market pins. A private market works the same.")
@@ -175,7 +175,6 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		hint("Variables each plugin reads (from its manifest and README). Values are never shown."),
 		s.env, widget.NewButtonWithIcon("Providers and API keys…", theme.AccountIcon(), func() { openProviders(app, b, host) }))
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
-	s.win.Resize(fyne.NewSize(720, 640))
 	// Settings' default model follows the picker; the environment, the
 	// plugins; the permissions, a finished turn (it may have added one).
 	unsub := []func(){
@@ -193,11 +192,9 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		}
 		onClosed()
 	})
-	s.win.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
-		if k.Name == fyne.KeyEscape {
-			s.win.Close()
-		}
-	})
+	// At most 720×640, less on a smaller screen (it opened partly below
+	// a 900×600 one): the content scrolls.
+	Secondary(s.win, fyne.NewSize(720, 640), nil)
 	s.loadPermissions()
 	s.loadMarket()
 	s.loadEnv(state.Plugins())
