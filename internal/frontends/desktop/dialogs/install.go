@@ -190,7 +190,9 @@ func (f *Install) showTrust(pv agent.InstallPreview) {
 func previewBody(pv agent.InstallPreview) (fullTrust bool, body fyne.CanvasObject) {
 	text := widget.NewLabel(redact.String(withoutCompatText(pv.Text, pv)))
 	text.TextStyle.Monospace = true
-	text.Wrapping = fyne.TextWrapBreak
+	// Between words: breaking anywhere split names and commands
+	// ("openai-provid" / "er"); a word wider than the line still breaks.
+	text.Wrapping = fyne.TextWrapWord
 	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
 	warn.Importance = widget.WarningImportance
 	fullTrust = true

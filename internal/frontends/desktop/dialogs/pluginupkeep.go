@@ -350,7 +350,7 @@ func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
 			}
 			manifest := widget.NewLabel(redact.String(text))
 			manifest.TextStyle.Monospace = true
-			manifest.Wrapping = fyne.TextWrapBreak
+			manifest.Wrapping = fyne.TextWrapWord // between words, as the install preview
 			head := wrapped(redact.String(fmt.Sprintf("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
 				p.Name, o.Backup, state)), widget.SuccessImportance)
 			u.show(fyne.NewSize(640, 460), container.NewBorder(head, nil, nil, nil, container.NewVScroll(manifest)),
