@@ -29,6 +29,7 @@ commands:
   settings check|reset|path                                check or reset settings.json
   provider list|set-key|clear                              API keys and settings of provider plugins
   mcp add|list|remove|tools|call                           manage and try your MCP servers
+  session list|search|export|import                        the saved chats: list, find, take out, bring in
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
@@ -70,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runModels(ctx, args[1:], stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "session":
+		return runSession(ctx, args[1:], stdin, stdout, stderr)
 	case "version":
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0

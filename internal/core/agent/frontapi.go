@@ -234,13 +234,17 @@ func (c *Core) ExportSession(id, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return exportSession(s, format)
+}
+
+func exportSession(s *Session, format string) ([]byte, error) {
 	switch format {
 	case ExportFormatMarkdown, "markdown":
 		return []byte(ExportMarkdown(s)), nil
 	case ExportFormatJSON:
 		return ExportJSON(s)
 	}
-	return nil, errors.New("unknown export format " + format)
+	return nil, errors.New("export session: unknown format " + format + " (md, markdown or json)")
 }
 
 // SurfaceList is a snapshot of the current surfaces, sorted by plugin, then

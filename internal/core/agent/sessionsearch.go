@@ -278,3 +278,43 @@ func (st *SessionStore) create(s *Session) error {
 	defer st.index.forget(s.ID)
 	return os.Link(tmp.Name(), st.Path(s.ID))
 }
+
+// History is the saved chats without a running chat: the command line's
+// session commands, which need no plugin started, use it. Its methods are
+// the SavedSessions face's over the same store, so the window and the
+// terminal list, search, export and import alike.
+type History struct{ st *SessionStore }
+
+// OpenHistory opens the saved chats of a data layout.
+func OpenHistory(l Layout) (*History, error) {
+	st, err := NewSessionStore(l.SessionsDir())
+	if err != nil {
+		return nil, err
+	}
+	return &History{st: st}, nil
+}
+
+// Sessions is Core.Sessions.
+func (h *History) Sessions() []Summary { return h.st.List() }
+
+// SearchSessionText is Core.SearchSessionText.
+func (h *History) SearchSessionText(ctx context.Context, q string, limit int) []SessionHit {
+	return h.st.SearchText(ctx, q, limit)
+}
+
+// ExportSession is Core.ExportSession of a chat that is not open.
+func (h *History) ExportSession(id, format string) ([]byte, error) {
+	s, err := h.st.Load(id)
+	if err != nil {
+		return nil, err
+	}
+	return exportSession(s, format)
+}
+
+// ImportSession is Core.ImportSession.
+func (h *History) ImportSession(ctx context.Context, data []byte) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", fmt.Errorf("import session: %w", err)
+	}
+	return h.st.Import(data)
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+)
+
+const sessionUsage = `usage: reasonix-desktop session <command> [flags]
+
+commands:
+  list [--json]                            saved chats, pinned first, then by last message
+  search [--json] [--limit N] TEXT         chats whose title or messages hold TEXT, with the line
+  export [--format md|json] [-o FILE] ID   a chat as Markdown (default) or as its session file
+  import FILE|-                            a chat exported as JSON; prints its id (a new one
+                                           when the id is taken: nothing is overwritten)
+
+ID may be the first characters of a chat's id when only one chat starts with them.
+Every command takes --data-dir DIR.
+`
+
+// sessionJSON is a chat as session list --json and search --json print it.
+type sessionJSON struct {
+	ID            string    `json:"id"`
+	Title         string    `json:"title"`
+	Model         string    `json:"model,omitempty"`
+	Workspace     string    `json:"workspace"`
+	Pinned        bool      `json:"pinned"`
+	LastMessageAt time.Time `json:"lastMessageAt"`
+	Updated       time.Time `json:"updated"`
+	// MessageIndex and Snippet are search's: the message that matched
+	// (-1: the title) and its line.
+	MessageIndex *int   `json:"messageIndex,omitempty"`
+	Snippet      string `json:"snippet,omitempty"`
+}
+
+func summaryJSON(s agent.Summary) sessionJSON {
+	return sessionJSON{ID: s.ID, Title: s.Title, Model: s.Model, Workspace: s.Workspace, Pinned: s.Pinned,
+		LastMessageAt: s.LastMessageAt, Updated: s.Updated}
+}
+
+// runSession is the session command: the saved chats through the same
+// core functions the window's sidebar uses (agent.History), without
+// starting a plugin.
+func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, sessionUsage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("reasonix-desktop session "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", "", "data directory")
+	jsonOut := fs.Bool("json", false, "print JSON (list, search)")
+	limit := fs.Int("limit", 50, "at most this many chats (search; 0: all)")
+	format := fs.String("format", agent.ExportFormatMarkdown, "md, markdown or json (export)")
+	output := fs.String("o", "", "write to this file instead of standard output (export)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	fail := func(err error) int {
+		fmt.Fprintln(stderr, "reasonix-desktop session "+sub+":", safe(err.Error()))
+		return 1
+	}
+	layout, err := agent.DataLayout(*dataDir)
+	if err != nil {
+		return fail(err)
+	}
+	h, err := agent.OpenHistory(layout)
+	if err != nil {
+		return fail(err)
+	}
+	rest := fs.Args()
+	switch sub {
+	case "list":
+		if len(rest) != 0 {
+			fmt.Fprint(stderr, sessionUsage)
+			return 2
+		}
+		return printSessions(stdout, h.Sessions(), nil, false, *jsonOut)
+	case "search":
+		if len(rest) == 0 {
+			fmt.Fprint(stderr, sessionUsage)
+			return 2
+		}
+		hits := h.SearchSessionText(ctx, strings.Join(rest, " "), *limit)
+		return printSessions(stdout, nil, hits, true, *jsonOut)
+	case "export":
+		if len(rest) != 1 {
+			fmt.Fprint(stderr, sessionUsage)
+			return 2
+		}
+		id, err := resolveSessionID(h, rest[0])
+		if err != nil {
+			return fail(err)
+		}
+		data, err := h.ExportSession(id, *format)
+		if err != nil {
+			return fail(err)
+		}
+		if *output == "" {
+			_, err = stdout.Write(data)
+		} else {
+			err = os.WriteFile(*output, data, 0o600)
+		}
+		if err != nil {
+			return fail(fmt.Errorf("write the export: %w", err))
+		}
+		return 0
+	case "import":
+		if len(rest) != 1 {
+			fmt.Fprint(stderr, sessionUsage)
+			return 2
+		}
+		var data []byte
+		if rest[0] == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(rest[0])
+		}
+		if err != nil {
+			return fail(fmt.Errorf("read the chat to import: %w", err))
+		}
+		id, err := h.ImportSession(ctx, data)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintln(stdout, id)
+		return 0
+	}
+	fmt.Fprintf(stderr, "reasonix-desktop session: unknown command %q\n\n%s", sub, sessionUsage)
+	return 2
+}
+
+// resolveSessionID takes a full id, or the start of exactly one chat's.
+func resolveSessionID(h *agent.History, arg string) (string, error) {
+	var found []string
+	for _, s := range h.Sessions() {
+		if s.ID == arg {
+			return arg, nil
+		}
+		if arg != "" && strings.HasPrefix(s.ID, arg) {
+			found = append(found, s.ID)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", fmt.Errorf("no saved chat has the id %q (session list shows them)", arg)
+	case 1:
+		return found[0], nil
+	}
+	return "", errors.New("more than one chat's id starts with " + arg + ": " + strings.Join(found, ", "))
+}
+
+// printSessions prints a listing (sums) or search hits (hits).
+func printSessions(stdout io.Writer, sums []agent.Summary, hits []agent.SessionHit, search, jsonOut bool) int {
+	rows := make([]sessionJSON, 0, len(sums)+len(hits))
+	for _, s := range sums {
+		rows = append(rows, summaryJSON(s))
+	}
+	for _, h := range hits {
+		r := summaryJSON(h.Summary)
+		i := h.MessageIndex
+		r.MessageIndex, r.Snippet = &i, h.Snippet
+		rows = append(rows, r)
+	}
+	if jsonOut {
+		b, _ := json.MarshalIndent(rows, "", "  ")
+		fmt.Fprintln(stdout, string(b))
+		return 0
+	}
+	if len(rows) == 0 {
+		if search {
+			fmt.Fprintln(stdout, "no chat matches")
+		} else {
+			fmt.Fprintln(stdout, "no saved chats")
+		}
+		return 0
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST MESSAGE\tTITLE")
+	for _, r := range rows {
+		title := termsafe.String(r.Title)
+		if r.Pinned {
+			title = "[pinned] " + title
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.LastMessageAt.Local().Format("2006-01-02 15:04"), title)
+		if r.MessageIndex != nil && *r.MessageIndex >= 0 {
+			fmt.Fprintf(tw, "\t\t  %s\n", termsafe.String(r.Snippet))
+		}
+	}
+	tw.Flush()
+	return 0
+}
