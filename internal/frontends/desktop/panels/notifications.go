@@ -2,6 +2,7 @@ package panels
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,10 +52,12 @@ type Notifier struct {
 	b    *uikit.Bridge
 	ctx  context.Context // ends the system notification loop
 	sys  chan *fyne.Notification
-	sent atomic.Int64 // system notifications sent
+	send func(*fyne.Notification) // the system's (app.SendNotification); a test's spy
+	sent atomic.Int64             // system notifications sent
 	// background: no window of the app has the focus (the lifecycle says
 	// so), so a finished reply is announced by a system notification.
 	background atomic.Bool
+	prefs      atomic.Pointer[NotifyPrefs]
 
 	mu      sync.Mutex
 	history []Notification // oldest first
@@ -74,6 +77,8 @@ type Notifier struct {
 // a function on a goroutine its owner waits for); the loop ends with ctx.
 func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit.Bridge) *Notifier {
 	n := &Notifier{app: app, b: b, ctx: ctx, sys: make(chan *fyne.Notification, systemQueue)}
+	n.SetNotify(DefaultNotify)
+	n.send = app.SendNotification
 	// The toasts float in the top right corner over the transcript
 	// (Overlay stacks the layer on it): in the layout flow they pushed
 	// the conversation down, an approval's buttons below the fold.
@@ -85,15 +90,54 @@ func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit
 	return n
 }
 
+// NotifyPrefs say what the system notifies while no window of the app
+// has the focus (Settings' "Notify me when…").
+type NotifyPrefs struct {
+	ReplyDone    bool // a reply finished
+	Waiting      bool // an approval or a plugin's question waits
+	PluginFailed bool // a plugin stopped with an error
+}
+
+// DefaultNotify is every notification on.
+var DefaultNotify = NotifyPrefs{ReplyDone: true, Waiting: true, PluginFailed: true}
+
+// SetNotify sets what the system notifies (any goroutine).
+func (n *Notifier) SetNotify(p NotifyPrefs) { n.prefs.Store(&p) }
+
+// Notify is what the system notifies.
+func (n *Notifier) Notify() NotifyPrefs { return *n.prefs.Load() }
+
+// SetBackground says whether the user is elsewhere (no window of the app
+// focused); the app's lifecycle says so by itself, the wiring may too
+// (any goroutine).
+func (n *Notifier) SetBackground(away bool) { n.background.Store(away) }
+
 // ReplyFinished sends a system notification when the user is elsewhere
 // (any goroutine).
 func (n *Notifier) ReplyFinished() {
-	if !n.background.Load() {
+	n.away(n.Notify().ReplyDone, "Reasonix", "The reply is ready.")
+}
+
+// Waiting announces an approval or a plugin's question waiting for the
+// user, through the system when the user is elsewhere (any goroutine).
+func (n *Notifier) Waiting(what string) {
+	n.away(n.Notify().Waiting, "Reasonix is waiting for you", what)
+}
+
+// PluginFailed announces a plugin that stopped with an error, through the
+// system when the user is elsewhere (any goroutine).
+func (n *Notifier) PluginFailed(plugin, why string) {
+	n.away(n.Notify().PluginFailed, "Plugin "+plugin+" failed", why)
+}
+
+// away queues a system notification when on and the user is elsewhere.
+func (n *Notifier) away(on bool, title, body string) {
+	if !on || !n.background.Load() {
 		return
 	}
 	select {
-	case n.sys <- fyne.NewNotification("Reasonix", "The reply is ready."):
-	default:
+	case n.sys <- fyne.NewNotification(title, body):
+	default: // a burst: the toasts and the list still show every one
 	}
 }
 
@@ -128,8 +172,13 @@ func (n *Notifier) Removed(k surfaces.Key) {
 func surfaceToastID(k surfaces.Key) string { return "surface:" + k.Plugin + "/" + k.SurfaceID }
 
 // HostNoticeUntil is a host notice whose toast stays only until resolve(id).
+// An approval or a prompt ("approval:…", "prompt:…") is also announced
+// through the system while the user is elsewhere (Waiting).
 func (n *Notifier) HostNoticeUntil(text string, level uikit.NoticeLevel, id string) {
 	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now(), resolves: id})
+	if strings.HasPrefix(id, "approval:") || strings.HasPrefix(id, "prompt:") {
+		n.Waiting(text)
+	}
 }
 
 // Resolve removes the toasts announcing id (any goroutine).
@@ -192,7 +241,7 @@ func (n *Notifier) systemLoop() {
 	for {
 		select {
 		case x := <-n.sys:
-			n.app.SendNotification(x)
+			n.send(x)
 			n.sent.Add(1)
 		case <-n.ctx.Done():
 			return
