@@ -21,7 +21,7 @@ type docView struct {
 	rev    uint64
 	parts  []*markdown.Part
 	groups [][]*framedBlock // the widgets of each shown part
-	joined []bool           // per box object: it continues the code box above
+	joined []joinKind       // per box object: it continues the block above
 }
 
 func newDocView(d *env) *docView {
@@ -66,20 +66,26 @@ func (v *docView) show(doc *markdown.Doc) {
 	v.joined = v.joined[:0]
 	var head *codeBox // a split code block's first box copies all of it
 	var heads []*codeBox
-	for _, g := range v.groups {
-		for _, w := range g {
+	prevText := false // the object above is text
+	for gi, g := range v.groups {
+		for wi, w := range g {
 			objs = append(objs, w.box)
-			cont := false
+			join := joinNone
 			if cb, ok := w.inner.(*codeBox); ok {
 				if cb.head.Visible() || head == nil {
 					head, cb.conts = cb, cb.conts[:0]
 					heads = append(heads, cb)
 				} else {
 					head.conts = append(head.conts, cb)
-					cont = true
+					join = joinCode
 				}
 			}
-			v.joined = append(v.joined, cont)
+			_, text := w.inner.(*textBlock)
+			if text && prevText && wi == 0 && v.parts[gi].Joined {
+				join = joinText
+			}
+			prevText = text
+			v.joined = append(v.joined, join)
 		}
 	}
 	for _, h := range heads {
@@ -160,10 +166,30 @@ func (v *docView) culled() (hidden, all int) {
 // continues a code block: the parts of a split block touch.
 type docLayout struct{ v *docView }
 
-// gap is the space above object i, the first visible one having none.
+// joinKind is how a block joins the one above it.
+type joinKind uint8
+
+const (
+	joinNone joinKind = iota
+	joinCode          // a code block's next box: touching
+	joinText          // a paragraph's next piece: read as its next line
+)
+
+// gap is the space above object i, the first visible one having none. A
+// paragraph split in pieces (markdown's soft limit) is drawn as one: the
+// piece is pulled up over the two texts' paddings (a line's spacing stays),
+// where the gap between blocks and both paddings showed a blank band.
 func (l *docLayout) gap(i int, first bool) float32 {
-	if first || i < len(l.v.joined) && l.v.joined[i] {
+	if first {
 		return 0
+	}
+	if i < len(l.v.joined) {
+		switch l.v.joined[i] {
+		case joinCode:
+			return 0
+		case joinText:
+			return -2 * theme.InnerPadding()
+		}
 	}
 	return theme.Padding()
 }

@@ -152,6 +152,11 @@ type Part struct {
 	Src    string
 	Blocks []Block
 	fence  string // the fence line re-opened before Src ("" outside code)
+	// Joined: the part continues the text of the part before it (split
+	// between two lines of one paragraph or after a sentence of a huge
+	// one, not at a blank line): a view shows the two without the gap it
+	// puts between blocks, as one paragraph.
+	Joined bool
 }
 
 // Doc is a message's parsed markdown, kept with the message (not with a
@@ -202,13 +207,20 @@ func (d *Doc) Set(text string) bool {
 		if b < 0 {
 			break
 		}
-		d.parts = append(d.parts, d.parse(text[d.done:b], d.fence))
+		d.parts = append(d.parts, d.part(text, b))
 		d.done, d.fence = b, fence
 	}
-	d.parts = append(d.parts, d.parse(text[d.done:], d.fence))
+	d.parts = append(d.parts, d.part(text, len(text)))
 	d.text = text
 	d.rev++
 	return true
+}
+
+// part is the part of text from d.done to end.
+func (d *Doc) part(text string, end int) *Part {
+	p := d.parse(text[d.done:end], d.fence)
+	p.Joined = d.done > 0 && d.fence == "" && !strings.HasSuffix(text[:d.done], "\n\n")
+	return p
 }
 
 // parse renders one part; a part that starts inside a code block gets the

@@ -90,3 +90,21 @@ func TestChatBlocksKeepTheSafetyRules(t *testing.T) {
 		t.Errorf("%d tappable links, want 1 (https only)", links)
 	}
 }
+
+// A part split off a paragraph continues it (Joined); a part after a blank
+// line starts a block of its own.
+func TestPartsSayWhetherTheyContinueAParagraph(t *testing.T) {
+	long := strings.Repeat("A sentence that goes on. ", 120) // one 3,000-character line
+	d := NewDoc(nil, false)
+	d.Set(long + "\n\nAnother paragraph.\n")
+	parts := d.Parts()
+	if len(parts) < 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	if parts[0].Joined || !parts[1].Joined {
+		t.Errorf("the pieces of the long line: joined %v, %v", parts[0].Joined, parts[1].Joined)
+	}
+	if last := parts[len(parts)-1]; last.Joined || !strings.HasPrefix(last.Src, "Another") {
+		t.Errorf("the paragraph after a blank line (%q) is joined %v", last.Src, last.Joined)
+	}
+}
