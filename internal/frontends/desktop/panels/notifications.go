@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -64,6 +65,7 @@ type Notifier struct {
 
 	// UI goroutine only.
 	layer   *fyne.Container
+	lay     *toastLayout
 	live    []*liveToast // the toasts, oldest first (some may be hidden: toastLayout)
 	resized func()       // kept for the wiring's OnResize; the overlay needs none
 	avoid   func() (fyne.Position, fyne.Size, bool)
@@ -82,7 +84,8 @@ func NewNotifier(ctx context.Context, spawn func(func()), app fyne.App, b *uikit
 	// The toasts float in the top right corner over the transcript
 	// (Overlay stacks the layer on it): in the layout flow they pushed
 	// the conversation down, an approval's buttons below the fold.
-	n.layer = container.New(&toastLayout{n: n})
+	n.lay = &toastLayout{n: n}
+	n.layer = container.New(n.lay)
 	lc := app.Lifecycle()
 	lc.SetOnExitedForeground(func() { n.background.Store(true) })
 	lc.SetOnEnteredForeground(func() { n.background.Store(false) })
@@ -148,6 +151,7 @@ func (n *Notifier) ToastLayer() fyne.CanvasObject { return n.layer }
 
 // Overlay is content with the toasts floating over its top right corner.
 func (n *Notifier) Overlay(content fyne.CanvasObject) fyne.CanvasObject {
+	n.lay.floating = true
 	return container.NewStack(content, n.layer)
 }
 
@@ -287,6 +291,16 @@ func (n *Notifier) Show() {
 	})
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), clearBtn), nil, nil, n.list))
 	w.Resize(fyne.NewSize(520, 560))
+	w.CenterOnScreen()
+	// Esc and Ctrl+W close it, as every secondary window (dialogs.Secondary,
+	// which panels may not import).
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		if k.Name == fyne.KeyEscape {
+			w.Close()
+		}
+	})
+	w.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyW, Modifier: fyne.KeyModifierShortcutDefault},
+		func(fyne.Shortcut) { w.Close() })
 	w.SetOnClosed(func() { n.win, n.list = nil, nil })
 	n.win = w
 	n.refreshList()

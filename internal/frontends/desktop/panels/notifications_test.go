@@ -66,4 +66,7 @@ func toastsCap(t *testing.T) {
 	})
 	n.Resolve("approval:c1")
 	waitFor(t, b.OnUI, "the toast to go", func() bool { return n.ToastCount() == MaxToasts-1 })
+	// Esc closes the window, as every secondary window.
+	b.OnUI(func() { n.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyEscape}) })
+	waitFor(t, b.OnUI, "the window to close", func() bool { return n.win == nil })
 }

@@ -2,6 +2,7 @@ package panels
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -233,11 +234,29 @@ func (n *Notifier) waiting() bool {
 // toastLayout floats the toasts in the top right corner of the layer,
 // newest on top, each ToastWidth wide. Its MinSize is zero: it never
 // grows what it lies on. Toasts that would reach into the rectangle to
-// avoid (or, while an approval waits and no rectangle is known, below the
-// layer's upper half, where the approval is not) are hidden, oldest first.
-type toastLayout struct{ n *Notifier }
+// avoid (or, while an approval waits and no rectangle is known, into the
+// layer's lower third, where the approval is) are hidden, oldest first.
+//
+// Until Overlay is called (a window placing ToastLayer in its layout
+// flow, as before) the layer is a strip as tall as its toasts.
+type toastLayout struct {
+	n        *Notifier
+	floating bool
+}
 
-func (l *toastLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
+func (l *toastLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	if l.floating {
+		return fyne.Size{}
+	}
+	h := float32(0)
+	for _, t := range l.n.live {
+		h += t.obj.MinSize().Height + theme.Padding()
+	}
+	if h > 0 {
+		h += theme.Padding()
+	}
+	return fyne.NewSize(0, h)
+}
 
 func (l *toastLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	n := l.n
@@ -247,7 +266,9 @@ func (l *toastLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 	w := min(float32(ToastWidth), size.Width-right-pad)
 	x := size.Width - right - w
 	limit := size.Height - pad
-	if n.avoid != nil {
+	if !l.floating {
+		limit = float32(math.Inf(1)) // a strip: as tall as its toasts
+	} else if n.avoid != nil {
 		if ap, as, ok := n.avoid(); ok {
 			lp := fyne.CurrentApp().Driver().AbsolutePositionForObject(n.layer)
 			top, left := ap.Y-lp.Y, ap.X-lp.X
@@ -256,7 +277,9 @@ func (l *toastLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
 			}
 		}
 	} else if n.waiting() {
-		limit = min(limit, size.Height/2)
+		// The approval is scrolled into view at the transcript's foot:
+		// its lower third is the card's (four toasts fit above it).
+		limit = min(limit, size.Height*2/3)
 	}
 	y := pad
 	full := w <= 0

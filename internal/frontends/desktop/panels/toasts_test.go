@@ -156,7 +156,7 @@ func countOnUI(b *uikit.Bridge, n *Notifier) int {
 
 // Toasts never sit on an approval: the rectangle to avoid hides the
 // toasts that would reach it, the newest kept; with no rectangle known,
-// a waiting approval keeps them in the upper half.
+// a waiting approval keeps them out of the lower third.
 func TestToastsKeepClearOfAnApproval(t *testing.T) { inBubble(t, toastsClear) }
 
 func toastsClear(t *testing.T) {
@@ -194,9 +194,9 @@ func toastsClear(t *testing.T) {
 	waitFor(t, b.OnUI, "the waiting toast", func() bool { return n.ToastCount() == 4 })
 	b.OnUI(func() {
 		for _, c := range n.Toasts() {
-			if c.Visible() && c.Position().Y+c.Size().Height > content.Size().Height/2 {
-				t.Errorf("while an approval waits a toast reaches y %v, below the upper half (%v)",
-					c.Position().Y+c.Size().Height, content.Size().Height/2)
+			if c.Visible() && c.Position().Y+c.Size().Height > content.Size().Height*2/3 {
+				t.Errorf("while an approval waits a toast reaches y %v, in the lower third (from %v)",
+					c.Position().Y+c.Size().Height, content.Size().Height*2/3)
 			}
 		}
 	})
