@@ -339,15 +339,13 @@ func (c *composer) stopTurn() {
 func (d *UI) invokeAction(plugin, id string) {
 	name := surfaces.ActionName(plugin, id)
 	d.withCore(name, func(ctx context.Context, c coreAPI) error {
+		done := d.notes.BeginAction(plugin) // one action, one toast
 		res, err := c.InvokeAction(ctx, name, nil)
-		if err != nil {
-			return err
-		}
-		if res.Message != "" {
-			d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
+		done(res.Message)
+		if err == nil && res.Message != "" {
 			d.trace("action " + name + ": " + res.Message)
 		}
-		return nil
+		return err
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -205,6 +206,22 @@ func TestPanelWithoutRoomCanBeShown(t *testing.T) {
 	h.ui(func() {
 		if !tb.body.shown || tb.panel.Text != "Hide panel" {
 			t.Errorf("a wide window: panel %v, button %q", tb.body.shown, tb.panel.Text)
+		}
+	})
+}
+
+// However much the status bar holds (8 plugins' statuses and the token
+// line made it 1474 px wide), the window's content needs no more width
+// for it: the bar scrolls sideways inside the window.
+func TestAWideStatusBarDoesNotWidenTheWindow(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		h.d.win.Resize(fyne.NewSize(1200, 760))
+		before := h.d.win.Content().MinSize().Width
+		bar := h.d.status.Object().(*fyne.Container)
+		bar.Add(widget.NewLabel(strings.Repeat("plugin status · ", 120)))
+		if m := h.d.win.Content().MinSize().Width; m != before || m > 1200 {
+			t.Errorf("the content needs %v px with a wide status bar (%v before)", m, before)
 		}
 	})
 }

@@ -226,14 +226,10 @@ func (p *surfacePanel) actionTap(plugin, id string, btn *widget.Button) func() {
 					btn.Enable()
 				}
 			})
+			done := d.notes.BeginAction(plugin) // one action, one toast
 			res, err := c.InvokeAction(ctx, name, nil)
-			if err != nil {
-				return err
-			}
-			if res.Message != "" {
-				d.notes.HostNotice(name+": "+res.Message, uikit.NoticeInfo)
-			}
-			return nil
+			done(res.Message)
+			return err
 		})
 	}
 }
