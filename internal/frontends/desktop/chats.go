@@ -126,7 +126,17 @@ func (c *chats) broadcast() {
 }
 
 // newTranscript is a transcript wired like the first one (UI goroutine).
-func (d *UI) newTranscript() *chat.Transcript { return chat.New(d.b, d.state, d.chatHost()) }
+func (d *UI) newTranscript() *chat.Transcript {
+	t := chat.New(d.b, d.state, d.chatHost())
+	// The find bar's lines are the e2e script's clock; closing it hands
+	// the keys back to the composer (built after the first transcript).
+	t.SetFindTrace(d.trace, func() {
+		if d.composer != nil {
+			d.win.Canvas().Focus(d.composer.entry)
+		}
+	})
+	return t
+}
 
 // transcriptOf is the live transcript of a session's events: the chat's
 // own, nil for a chat no transcript shows (its turn is saved; it is read

@@ -19,6 +19,7 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Open workspace…", Action: d.chooseWorkspace,
 			Shortcut: &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}},
 		&fyne.MenuItem{Label: "Sessions sidebar", Action: func() { d.sidebar.toggle() }, Shortcut: sidebarShortcut},
+		fyne.NewMenuItem("Import chat (JSON)…", d.sidebar.askImport),
 		fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Settings…", Action: d.showSettings, Shortcut: settingsShortcut},
 		fyne.NewMenuItemSeparator(),
@@ -65,13 +66,19 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		fyne.NewMenuItem("Protocol inspector", d.showInspector),
 		fyne.NewMenuItem("Notifications", d.notes.Show),
 		fyne.NewMenuItemSeparator(),
+		&fyne.MenuItem{Label: "Find in chat…", Action: func() { d.transcript.get().OpenFind() }, Shortcut: findShortcut},
+		&fyne.MenuItem{Label: "Next chat", Action: func() { d.sidebar.step(1) }, Shortcut: nextChatShortcut},
+		&fyne.MenuItem{Label: "Previous chat", Action: func() { d.sidebar.step(-1) }, Shortcut: prevChatShortcut},
+		fyne.NewMenuItemSeparator())
+	view.Items = append(view.Items, d.zoomMenuItems()...)
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())
 			d.win.SetMainMenu(d.buildMainMenu())
 			if d.wins.settings != nil {
 				d.wins.settings.SyncSendKey()
 			}
-		}})
+		}}) // last: the Settings test finds it there
 	help := fyne.NewMenu("Help",
 		&fyne.MenuItem{Label: "Keyboard shortcuts", Action: d.showShortcuts, Shortcut: shortcutsShortcut},
 		fyne.NewMenuItem("User guide", d.showGuide),

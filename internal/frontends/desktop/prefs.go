@@ -25,6 +25,12 @@ type prefsData struct {
 	LastSession string `json:"lastSession,omitempty"`
 	EnterSends  *bool  `json:"enterSends,omitempty"`
 	PanelHidden bool   `json:"panelHidden,omitempty"`
+	// Zoom scales every size of the theme (1 when unset).
+	Zoom float32 `json:"zoom,omitempty"`
+	// WindowW and WindowH are the main window's last size (unset: the
+	// default size).
+	WindowW float32 `json:"windowWidth,omitempty"`
+	WindowH float32 `json:"windowHeight,omitempty"`
 }
 
 // prefs is the window's remembered choices: read once when the window is
@@ -113,6 +119,31 @@ func (p *prefs) PanelHidden() bool {
 
 // SetPanelHidden remembers whether the plugin panel is hidden.
 func (p *prefs) SetPanelHidden(hidden bool) { p.change(func(d *prefsData) { d.PanelHidden = hidden }) }
+
+// Zoom is the saved zoom (1 when none).
+func (p *prefs) Zoom() float32 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.data.Zoom <= 0 {
+		return 1
+	}
+	return p.data.Zoom
+}
+
+// SetZoom remembers the zoom.
+func (p *prefs) SetZoom(z float32) { p.change(func(d *prefsData) { d.Zoom = z }) }
+
+// WindowSize is the main window's saved size (zero when none).
+func (p *prefs) WindowSize() (w, h float32) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.data.WindowW, p.data.WindowH
+}
+
+// SetWindowSize remembers the main window's size.
+func (p *prefs) SetWindowSize(w, h float32) {
+	p.change(func(d *prefsData) { d.WindowW, d.WindowH = w, h })
+}
 
 // change applies fn and, when the values changed, writes them in a
 // goroutine.

@@ -35,9 +35,10 @@ type sidebar struct {
 	search   *widget.Entry
 	list     *widget.List
 	items    []agent.Summary
-	rows     []sidebarRow // items under their date groups, as listed
-	selected int          // the highlighted item (an index of items)
-	rowH     [2]float32   // a heading's and a chat's row height
+	snippets map[string]string // a chat's matching line, by id, while searching
+	rows     []sidebarRow      // items under their date groups, as listed
+	selected int               // the highlighted item (an index of items)
+	rowH     [2]float32        // a heading's and a chat's row height
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
 	reopen   bool   // the deleted chat was on screen: Undo opens it again
@@ -77,6 +78,9 @@ func newSidebar(d sidebarDeps) *sidebar {
 			}
 			it := s.items[s.rows[i].item]
 			when, imp := lastActive(it).Local().Format("Jan 2 15:04"), widget.LowImportance
+			if snip, ok := s.snippets[it.ID]; ok {
+				when = snip // where the search found it
+			}
 			if it.ID == d.state.Running() {
 				// The chat whose reply still streams, wherever the user is.
 				when, imp = replyingMark, widget.WarningImportance
@@ -173,8 +177,20 @@ func (s *sidebar) reload() {
 	running := d.state.Running()
 	s.reads.reloads++
 	seq := s.reads.reloads
-	d.async("sessions", func(context.Context) error {
-		all := withRunning(c, c.SearchSessions(q), running, q)
+	d.async("sessions", func(ctx context.Context) error {
+		all, snippets := c.Sessions(), map[string]string(nil)
+		if strings.TrimSpace(q) != "" {
+			// Titles and message text, each hit with its matching line.
+			hits := c.SearchSessionText(ctx, q, 0)
+			all, snippets = make([]agent.Summary, len(hits)), make(map[string]string, len(hits))
+			for i, h := range hits {
+				all[i] = h.Summary
+				if h.MessageIndex >= 0 {
+					snippets[h.ID] = h.Snippet
+				}
+			}
+		}
+		all = withRunning(c, all, running, q)
 		mine := make([]agent.Summary, 0, len(all))
 		for _, it := range all {
 			if ws == "" || filepath.Clean(it.Workspace) == filepath.Clean(ws) {
@@ -191,6 +207,7 @@ func (s *sidebar) reload() {
 			if seq != s.reads.reloads {
 				return // a later read is on its way
 			}
+			s.snippets = snippets
 			s.show(mine)
 			s.reads.listedFor, s.reads.listedWS = q, ws
 			d.trace("sessions listed for " + q) // the e2e script waits for its search's list
@@ -383,7 +400,7 @@ func (s *sidebar) askExport(it agent.Summary, format string) {
 	}, s.deps.win)
 	fd.SetFileName(exportName(it, format))
 	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	dialogs.ShowFileDialog(s.deps.win, fd, s.deps.modalKeys) // Esc closes it
 }
 
 func exportName(it agent.Summary, format string) string {

@@ -29,7 +29,7 @@ func (d *UI) themeMode() string {
 // goroutine).
 func (d *UI) applyTheme(mode string) {
 	d.prefs.SetTheme(mode)
-	d.opts.App.Settings().SetTheme(newAppTheme(mode))
+	d.opts.App.Settings().SetTheme(newScaledTheme(mode, d.prefs.Zoom()))
 }
 
 // appTheme is Fyne's default theme with this app's colours: every pair of
@@ -38,9 +38,14 @@ func (d *UI) applyTheme(mode string) {
 // system's.
 type appTheme struct {
 	mode string
+	zoom float32 // every size times zoom (zoom.go); 0 is 1
 }
 
 func newAppTheme(mode string) fyne.Theme { return &appTheme{mode: mode} }
+
+// newScaledTheme is the theme with every size (text, padding, icons)
+// times zoom: the window's zoom keys.
+func newScaledTheme(mode string, zoom float32) fyne.Theme { return &appTheme{mode: mode, zoom: zoom} }
 
 func hex(v uint32) color.NRGBA {
 	return color.NRGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
@@ -128,4 +133,9 @@ func (t *appTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color
 
 func (t *appTheme) Font(s fyne.TextStyle) fyne.Resource     { return theme.DefaultTheme().Font(s) }
 func (t *appTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }
-func (t *appTheme) Size(n fyne.ThemeSizeName) float32       { return theme.DefaultTheme().Size(n) }
+func (t *appTheme) Size(n fyne.ThemeSizeName) float32 {
+	if t.zoom > 0 {
+		return theme.DefaultTheme().Size(n) * t.zoom
+	}
+	return theme.DefaultTheme().Size(n)
+}

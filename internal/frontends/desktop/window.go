@@ -138,9 +138,9 @@ func newUI(opts Options) *UI {
 	}
 	d.win.SetMaster()
 	if opts.Theme != "" {
-		d.opts.App.Settings().SetTheme(newAppTheme(opts.Theme))
+		d.opts.App.Settings().SetTheme(newScaledTheme(opts.Theme, d.prefs.Zoom()))
 	} else {
-		d.opts.App.Settings().SetTheme(newAppTheme(d.themeMode()))
+		d.opts.App.Settings().SetTheme(newScaledTheme(d.themeMode(), d.prefs.Zoom()))
 	}
 	d.transcript = newChatView(d.newTranscript())
 	d.chats = newChats()
@@ -158,19 +158,25 @@ func newUI(opts Options) *UI {
 	d.sidebar = newSidebar(d.sidebarDeps())
 	d.banner = newSettingsBanner(d.bannerDeps())
 
-	// Toasts take a strip at the top of the chat column, the transcript
-	// moving down while they show: over it they covered the messages'
-	// Copy buttons, and they never cover the composer or the panel.
+	// Toasts float over the transcript's corner (panels keeps them off
+	// its controls and off an approval): in the layout they pushed the
+	// conversation down, the Approve buttons below the fold.
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
-	chat := container.NewBorder(container.NewVBox(d.banner.object(), d.notes.ToastLayer()), bottom, nil, nil, d.transcript.Object())
-	d.notes.OnResize(chat.Refresh)
+	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, d.notes.Overlay(d.transcript.Object()))
 	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden(), shown: !d.prefs.PanelHidden()}
 	d.toolbar.body.onShown = d.toolbar.syncPanel
 	d.toolbar.syncPanel()
 	body := container.New(d.toolbar.body, chat, container.NewBorder(nil, nil, widget.NewSeparator(), nil, d.panel.object()))
-	d.win.SetContent(container.NewBorder(d.toolbar.object(), d.status.Object(), d.sidebar.object(), nil, body))
-	d.win.Resize(fyne.NewSize(1200, 760))
+	// The status bar scrolls sideways when plugins publish more than fits:
+	// its width is then no minimum of the window's (with 8 plugins it grew
+	// the window past the screen, cutting off Hide panel and the panel).
+	status := container.NewHScroll(d.status.Object())
+	d.win.SetContent(container.NewBorder(d.toolbar.object(), status, d.sidebar.object(), nil, body))
+	d.win.Resize(d.startSize())
+	d.win.SetOnClosed(d.rememberSize)
 	d.win.SetMainMenu(d.buildMainMenu())
+	d.addZoomKeys()
+	d.addChatKeys()
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
@@ -354,6 +360,7 @@ func (l *coreLink) wait() {
 // prompts and approvals answer "cancelled" / "deny", queued UI work is
 // dropped. Call it after the app stopped running.
 func (d *UI) Close() {
+	d.rememberSize() // a quit (Ctrl+Q, a signal) closes no window first
 	d.link.cancel()
 	d.b.Stop()
 	done := make(chan struct{})
