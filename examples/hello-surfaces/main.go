@@ -1,7 +1,7 @@
 // Command hello-surfaces is a UI plugin for Reasonix: once the host is ready
 // it publishes a status, a card with two actions and a form; its actions
-// refresh the card and ask a question; form submissions come back as a
-// notification.
+// refresh the card, ask a question, and ask one prompt of each kind; form
+// submissions come back as a notification.
 package main
 
 import (
@@ -28,6 +28,7 @@ const (
 	formID   = "hello-form"
 	noticeID = "hello-notice"
 	askID    = "hello-ask"
+	kindsID  = "hello-kinds"
 )
 
 // cardMu makes "count, then publish the card" one step: the start-up
@@ -117,6 +118,50 @@ func ask(ctx context.Context, a sdk.ActionContext) (string, error) {
 	return "answered " + answer, nil
 }
 
+// prompts asks one prompt of each kind in turn, so a user (and a test)
+// sees how the host shows each: a confirm, a select, a multiselect and an
+// input; the form is the surface published at start. A dismissed prompt
+// ends the round.
+func prompts(ctx context.Context, a sdk.ActionContext) (string, error) {
+	h := a.Host
+	var answers []string
+	stop := func(kind string, err error) (string, error) {
+		if errors.Is(err, sdk.ErrDismissed) {
+			return strings.Join(append(answers, kind+" dismissed"), ", "), nil
+		}
+		return "", err
+	}
+	ok, err := h.RequestConfirm(ctx, kindsID, "Try every prompt?", "hello-surfaces will ask a select, a multiselect and an input next.")
+	if err != nil {
+		return stop("confirm", err)
+	}
+	if !ok {
+		return "confirm=no", nil
+	}
+	answers = append(answers, "confirm=yes")
+	color, err := h.RequestSelect(ctx, kindsID, "A select", "Favourite color", []string{"red", "green", "blue"})
+	if err != nil {
+		return stop("select", err)
+	}
+	answers = append(answers, "select="+color)
+	tags, err := h.RequestMultiSelect(ctx, kindsID, "A multiselect", "Interests", []string{"go", "desktop", "plugins"})
+	if err != nil {
+		return stop("multiselect", err)
+	}
+	answers = append(answers, "multiselect="+strings.Join(tags, "+"))
+	name, err := h.RequestInput(ctx, kindsID, "An input", "Your name", "")
+	if err != nil {
+		return stop("input", err)
+	}
+	answers = append(answers, "input="+name)
+	summary := strings.Join(answers, ", ")
+	if _, err := h.PublishNotification(ctx, noticeID, protocol.NotificationPayload{
+		Title: "Every prompt answered", Body: summary + " (the form \"" + form.Title + "\" is the last kind)"}); err != nil {
+		return "", err
+	}
+	return summary, nil
+}
+
 func submit(ctx context.Context, s sdk.Submission) error {
 	var parts []string
 	for _, k := range slices.Sorted(maps.Keys(s.Values)) {
@@ -136,6 +181,7 @@ func main() {
 		Actions: []sdk.Action{
 			{ID: "refresh", Label: "Refresh the card", Handler: refresh},
 			{ID: "ask", Label: "Ask a question", Handler: ask},
+			{ID: "prompts", Label: "Ask each kind of prompt", Handler: prompts},
 		},
 		OnInitialized: initialized,
 		OnSubmit:      submit,
