@@ -428,10 +428,12 @@ func (t *Transcript) FindStatus() (current, total int) {
 	return f.cur + 1, len(f.hits)
 }
 
-// SetFindTrace gives find a trace line sink ("find open", "find 3 of 17
-// 12ms": the time from a change in the field or Enter to the match's
-// highlight) and a function called when the bar closes (the window puts
-// the focus back in the composer); either may be nil (UI goroutine).
+// SetFindTrace gives the transcript a trace line sink (find's "find
+// open", "find 3 of 17 12ms": the time from a change in the field or Enter
+// to the match's highlight, "find closed"; a sent paste's "paste tile
+// 100000 characters open false" as its tile is shown) and a function
+// called when the find bar closes (the window puts the focus back in the
+// composer); either may be nil (UI goroutine).
 func (t *Transcript) SetFindTrace(trace func(string), onClose func()) {
 	f := t.view.find
 	if trace == nil {

@@ -229,6 +229,8 @@ func (f *foldUI) show(d *env, r *row) {
 		return
 	}
 	f.title.SetText(PastedTitle(p.paste))
+	// The window's trace (the end-to-end script sees a sent paste folded).
+	d.transcript.view.find.trace(fmt.Sprintf("paste tile %d characters open %v", len(p.paste), r.ui.pasteOpen))
 	if r.ui.pasteOpen {
 		f.open.SetText("Show less")
 		f.open.SetIcon(theme.MenuDropDownIcon())
