@@ -198,7 +198,8 @@ func TestOpenAIProviderHeadlessChat(t *testing.T) {
 		before := len(fake.requests())
 		r := h.runEnv(env, "chat", "--headless", "--non-interactive", "--model", model, "--prompt", "what is in notes.txt?")
 		outputs = append(outputs, r.stdout, r.stderr)
-		if r.code != 0 || !strings.Contains(r.stdout, "The note says: "+note) {
+		// read_file numbers its lines as the Reasonix host does ("1→…").
+		if r.code != 0 || !strings.Contains(r.stdout, "The note says: 1→"+note) {
 			t.Fatalf("chat %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
 		reqs := fake.requests()[before:]
