@@ -20,9 +20,17 @@ import (
 // whole history. A file is read again only when its size or modification
 // time changed, or when the store itself wrote it (forget), so a write
 // within one clock tick is not missed.
+//
+// The lock is never held while files are read: a save (holding the core's
+// lock) calls forget, and must not wait for a first listing reading the
+// whole history. forgets counts each chat's forgets, so a read that began
+// before a write is not kept.
 type sessionIndex struct {
 	mu      sync.Mutex
 	entries map[string]*indexEntry
+	forgets map[string]int
+	// read is readIndexEntry; a test stands in for it to hold a read.
+	read func(path, id string) *indexEntry
 }
 
 type indexEntry struct {
@@ -68,6 +76,10 @@ type indexDoc struct {
 func (x *sessionIndex) forget(id string) {
 	x.mu.Lock()
 	delete(x.entries, id)
+	if x.forgets == nil {
+		x.forgets = map[string]int{}
+	}
+	x.forgets[id]++
 	x.mu.Unlock()
 }
 
@@ -75,21 +87,35 @@ func (x *sessionIndex) forget(id string) {
 // the history's order. Changed files are decoded on up to four
 // goroutines; unreadable ones are left out, as Load would refuse them.
 func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.entries == nil {
-		x.entries = map[string]*indexEntry{}
+	// A chat written while it was read is read again, so the listing
+	// never lacks it; a chat written without pause gives up after three.
+	for range 2 {
+		if out, again := x.refreshOnce(ctx, dir); !again {
+			return out
+		}
 	}
+	out, _ := x.refreshOnce(ctx, dir)
+	return out
+}
+
+// refreshOnce is one pass of refresh; again when a chat was written while
+// this pass read it (the listing lacks it).
+func (x *sessionIndex) refreshOnce(ctx context.Context, dir string) (out []*indexEntry, again bool) {
 	dirents, _ := os.ReadDir(dir)
-	seen := make(map[string]bool, len(dirents))
 	type job struct {
 		id        string
 		size      int64
 		mod       time.Time
+		forgets   int
 		entry     *indexEntry
 		cancelled bool
 	}
 	var jobs []*job
+	seen := make(map[string]bool, len(dirents))
+	x.mu.Lock()
+	if x.entries == nil {
+		x.entries = map[string]*indexEntry{}
+	}
 	for _, de := range dirents {
 		id, ok := cutSuffix(de.Name(), ".json")
 		if !ok || !sessionIDRE.MatchString(id) {
@@ -103,12 +129,18 @@ func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
 		if e := x.entries[id]; e != nil && e.size == fi.Size() && e.mod.Equal(fi.ModTime()) {
 			continue
 		}
-		jobs = append(jobs, &job{id: id, size: fi.Size(), mod: fi.ModTime()})
+		jobs = append(jobs, &job{id: id, size: fi.Size(), mod: fi.ModTime(), forgets: x.forgets[id]})
 	}
 	for id := range x.entries {
 		if !seen[id] {
 			delete(x.entries, id)
 		}
+	}
+	x.mu.Unlock()
+
+	read := x.read
+	if read == nil {
+		read = readIndexEntry
 	}
 	workers := min(runtime.GOMAXPROCS(0), 4, len(jobs))
 	next := make(chan *job)
@@ -120,7 +152,7 @@ func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
 					j.cancelled = true
 					continue
 				}
-				j.entry = readIndexEntry(filepath.Join(dir, j.id+".json"), j.id)
+				j.entry = read(filepath.Join(dir, j.id+".json"), j.id)
 			}
 		})
 	}
@@ -129,10 +161,15 @@ func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
 	}
 	close(next)
 	wg.Wait()
+
+	x.mu.Lock()
+	defer x.mu.Unlock()
 	for _, j := range jobs {
 		switch {
 		case j.cancelled:
 			continue // read again next time
+		case x.forgets[j.id] != j.forgets:
+			again = ctx.Err() == nil // written while read
 		case j.entry == nil:
 			delete(x.entries, j.id)
 		default:
@@ -140,12 +177,12 @@ func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
 			x.entries[j.id] = j.entry
 		}
 	}
-	out := make([]*indexEntry, 0, len(x.entries))
+	out = make([]*indexEntry, 0, len(x.entries))
 	for _, e := range x.entries {
 		out = append(out, e)
 	}
 	sortSummaries(out, func(e *indexEntry) *Summary { return &e.sum })
-	return out
+	return out, again
 }
 
 // readIndexEntry decodes one session file for the index; nil when it is

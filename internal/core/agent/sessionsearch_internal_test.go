@@ -206,3 +206,35 @@ func TestImportSession(t *testing.T) {
 		}
 	}
 }
+
+// A save does not wait for a listing that is reading the history (the
+// core's lock is held by a save), and a chat written while it was read is
+// read again: the listing has it as written.
+func TestIndexReadDoesNotHoldUpAWrite(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	a := savedSession(t, st, "/w", "before")
+	reading, release := make(chan struct{}), make(chan struct{})
+	first := true
+	st.index.read = func(path, id string) *indexEntry {
+		e := readIndexEntry(path, id)
+		if first {
+			first = false
+			close(reading)
+			<-release
+		}
+		return e
+	}
+	listed := make(chan []Summary)
+	go func() { listed <- st.List() }()
+	<-reading
+	// The read holds; a rename writes and forgets the chat meanwhile (a
+	// lock held over the read would hang here).
+	if err := st.Rename(a.ID, "after"); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if got := <-listed; len(got) != 1 || got[0].Title != "after" {
+		t.Errorf("listing after a write during its read: %+v", got)
+	}
+}
