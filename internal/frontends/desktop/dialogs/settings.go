@@ -98,6 +98,7 @@ type Settings struct {
 	perms  *fyne.Container
 	env    *fyne.Container
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
+	notify *notifySection            // nil when the host has no notification settings
 	file   *settingsFileRow
 	envGen int // the latest loadEnv: an older read that ends later is dropped
 	// market is the package market's URL; marketNote says what became of
@@ -166,6 +167,7 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		widget.NewFormItem("Plugin market", container.NewVBox(
 			container.NewBorder(nil, nil, nil, widget.NewButton("Save", s.saveMarket), s.market), s.marketNote)),
 	)
+	s.notify = addNotifySection(form, host)
 	content := container.NewVBox(form,
 		heading("Permissions"),
 		hint("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again."),

@@ -133,3 +133,47 @@ func openSettingsClosed(t *testing.T, a fyne.App, h *settingsHost, onClosed func
 	b.OnUI(func() { s = ShowSettings(a, b, viewmodel.New(), h, onClosed) })
 	return s, b
 }
+
+// notifyHost is a Settings host with the notification settings.
+type notifyHost struct {
+	settingsHost
+	choices NotifyChoices
+	sets    int
+}
+
+func (h *notifyHost) NotifyChoices() NotifyChoices { return h.choices }
+func (h *notifyHost) SetNotifyChoices(c NotifyChoices) {
+	h.choices = c
+	h.sets++
+}
+
+// Settings shows "Notify me when…" and "Tray icon" as the host has them,
+// and a tick saves the changed choice only.
+func TestSettingsNotifyChoices(t *testing.T) {
+	a := test.NewTempApp(t)
+	h := &notifyHost{choices: NotifyChoices{ReplyDone: true, Waiting: true}}
+	s, b := openSettingsClosed(t, a, &h.settingsHost, func() {})
+	b.OnUI(func() {
+		if s.notify != nil {
+			t.Fatal("a host without notification settings got the section")
+		}
+		s.win.Close()
+	})
+	b.OnUI(func() {
+		s2 := ShowSettings(a, b, viewmodel.New(), h, func() {})
+		defer s2.win.Close()
+		n := s2.notify
+		if n == nil {
+			t.Fatal("no notification settings")
+		}
+		if !n.reply.Checked || !n.waiting.Checked || n.failed.Checked || n.tray.Checked || h.sets != 0 {
+			t.Fatalf("shown %v %v %v %v after %d saves", n.reply.Checked, n.waiting.Checked, n.failed.Checked, n.tray.Checked, h.sets)
+		}
+		test.Tap(n.failed)
+		test.Tap(n.tray)
+		test.Tap(n.reply)
+		if want := (NotifyChoices{Waiting: true, PluginFailed: true, Tray: true}); h.choices != want || h.sets != 3 {
+			t.Errorf("saved %+v in %d saves, want %+v", h.choices, h.sets, want)
+		}
+	})
+}
