@@ -71,6 +71,8 @@ func (d *UI) buildMainMenu() *fyne.MainMenu {
 		&fyne.MenuItem{Label: "Previous chat", Action: func() { d.sidebar.step(-1) }, Shortcut: prevChatShortcut},
 		fyne.NewMenuItemSeparator())
 	view.Items = append(view.Items, d.zoomMenuItems()...)
+	view.Items = append(view.Items, fyne.NewMenuItemSeparator())
+	view.Items = append(view.Items, d.noticeMenuItems()...)
 	view.Items = append(view.Items, fyne.NewMenuItemSeparator(),
 		&fyne.MenuItem{Label: "Enter sends (Shift+Enter adds a line)", Checked: d.composer.enterSends(), Action: func() {
 			d.composer.setEnterSends(!d.composer.enterSends())

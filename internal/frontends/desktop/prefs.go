@@ -31,6 +31,12 @@ type prefsData struct {
 	// default size).
 	WindowW float32 `json:"windowWidth,omitempty"`
 	WindowH float32 `json:"windowHeight,omitempty"`
+	// What the system notifies while the window is in the background (all
+	// on when unset) and whether a tray icon shows (off when unset).
+	NotifyReplyOff   bool `json:"notifyReplyOff,omitempty"`
+	NotifyWaitingOff bool `json:"notifyWaitingOff,omitempty"`
+	NotifyFailedOff  bool `json:"notifyFailedOff,omitempty"`
+	Tray             bool `json:"tray,omitempty"`
 }
 
 // prefs is the window's remembered choices: read once when the window is
@@ -143,6 +149,21 @@ func (p *prefs) WindowSize() (w, h float32) {
 // SetWindowSize remembers the main window's size.
 func (p *prefs) SetWindowSize(w, h float32) {
 	p.change(func(d *prefsData) { d.WindowW, d.WindowH = w, h })
+}
+
+// Notices is what the system notifies and whether the tray icon shows.
+func (p *prefs) Notices() (reply, waiting, failed, tray bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.data
+	return !d.NotifyReplyOff, !d.NotifyWaitingOff, !d.NotifyFailedOff, d.Tray
+}
+
+// SetNotices remembers them.
+func (p *prefs) SetNotices(reply, waiting, failed, tray bool) {
+	p.change(func(d *prefsData) {
+		d.NotifyReplyOff, d.NotifyWaitingOff, d.NotifyFailedOff, d.Tray = !reply, !waiting, !failed, tray
+	})
 }
 
 // change applies fn and, when the values changed, writes them in a

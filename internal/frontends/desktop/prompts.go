@@ -40,5 +40,10 @@ func (h promptHost) Trace(event string) { h.trace(event) }
 // window closes; in the last three cases the dialog closes itself and the
 // prompt is cancelled.
 func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
+	what := p.Title
+	if what == "" {
+		what = p.Message
+	}
+	d.notes.Waiting(p.Plugin + " asks: " + what) // through the system when the window is away
 	return d.wins.prompts.Ask(ctx, p)
 }

@@ -87,6 +87,7 @@ type parts struct {
 	toolbar    *toolbar
 	composer   *composer
 	sidebar    *sidebar
+	notices    notices // OS notifications and the tray (notify.go)
 }
 
 // coreLink is the attached core and the calls the UI runs against it.
@@ -177,6 +178,7 @@ func newUI(opts Options) *UI {
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.addZoomKeys()
 	d.addChatKeys()
+	d.startNotices()
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })
