@@ -32,6 +32,10 @@ func TestSessionTitleIsTheFirstLineAsPlainText(t *testing.T) {
 		"> **quoted** idea":         "quoted idea",
 		"- item one\n- item two":    "item one",
 		strings.Repeat("word ", 30): strings.TrimSpace(strings.Repeat("word ", 12)) + "…",
+		"fix __init__.py please":    "fix __init__.py please",
+		"rename my__var":            "rename my__var",
+		"__Important__ stuff":       "Important stuff",
+		"see `__main__`":            "see __main__",
 	} {
 		s := NewSession("/w")
 		s.Messages = []protocol.ProviderMessage{{Role: protocol.RoleUser, Content: in}}

@@ -104,7 +104,13 @@ func (s *Session) Title() string {
 
 // titleMarks are markdown marks a title drops (a heading's #, a quote's >,
 // emphasis and code marks), so "## Fix `main.go`" reads "Fix main.go".
-var titleMarks = strings.NewReplacer("`", "", "**", "", "__", "", "~~", "")
+// Underscores are not among them: "__init__.py" and "my__var" are names
+// (see underlineEmphasis).
+var titleMarks = strings.NewReplacer("`", "", "**", "", "~~", "")
+
+// underlineEmphasis is __emphasis__ standing as words of its own (space or
+// the line's ends around it): its marks go; underscores in a name stay.
+var underlineEmphasis = regexp.MustCompile(`(^|\s)__([^\s_](?:[^_]*[^\s_])?)__(\s|$)`)
 
 // plainLine is the first non-empty line of markdown text as plain text,
 // at most 60 characters.
@@ -115,7 +121,7 @@ func plainLine(text string) string {
 			continue
 		}
 		line = strings.TrimSpace(strings.TrimLeft(line, "#>*-+ \t"))
-		line = strings.TrimSpace(titleMarks.Replace(line))
+		line = strings.TrimSpace(titleMarks.Replace(underlineEmphasis.ReplaceAllString(line, "$1$2$3")))
 		if line == "" {
 			continue
 		}
