@@ -8,7 +8,9 @@
 #     approves: the card was still there to answer, and the file is written.
 #  2. Settings on a 900×600 screen: Ctrl+, opens it; its window must lie
 #     wholly on the screen (xdotool's geometry; screenshot notices-settings);
-#     Esc closes it.
+#     Esc closes it. The plugin manager, the protocol inspector and the
+#     Notifications window, opened from the command palette, fit too and
+#     close with Ctrl+W or Esc.
 # The app's hidden --trace flag says what the window does, so each step
 # waits for it instead of sleeping. Logs and screenshots go to $LOGDIR
 # (default ./ci-logs), named e2e-notices-*. BIN: a built binary to use
@@ -123,5 +125,29 @@ echo "xvfb-e2e-notices: Settings at ${X},${Y} size ${WIDTH}x${HEIGHT} on 900x600
 xdotool windowfocus --sync "$SW" 2>/dev/null || true
 xdotool key Escape
 wait_for "Settings to close on Esc" sh -c "! xdotool search --name '^Settings\$' >/dev/null 2>&1"
+
+# fits ENTRY TITLE KEY: the palette's ENTRY opens the window TITLE, which
+# lies wholly on the screen and closes with KEY.
+fits() {
+	local w p
+	p="$(count 'palette')"
+	xdotool windowfocus --sync "$WIN" 2>/dev/null || true
+	xdotool key ctrl+k
+	wait_for "the palette for $2" traced $((p + 1)) 'palette'
+	xdotool type --delay 5 "$1"
+	xdotool key Return
+	w="$(window "^$2\$")" || fail "$2 never appeared"
+	painted "$(printf '%s' "$2" | tr ' [:upper:]' '-[:lower:]')" "$w"
+	eval "$(xdotool getwindowgeometry --shell "$w")"
+	echo "xvfb-e2e-notices: $2 at ${X},${Y} size ${WIDTH}x${HEIGHT} on 900x600"
+	[ "$X" -ge 0 ] && [ "$Y" -ge 0 ] && [ $((X + WIDTH)) -le 900 ] && [ $((Y + HEIGHT)) -le 600 ] ||
+		fail "$2 (${X},${Y} ${WIDTH}x${HEIGHT}) is not wholly on the 900x600 screen"
+	xdotool windowfocus --sync "$w" 2>/dev/null || true
+	xdotool key "$3"
+	wait_for "$2 to close on $3" sh -c "! xdotool search --name '^$2\$' >/dev/null 2>&1"
+}
+fits 'Plugin manager' Plugins ctrl+w
+fits 'Protocol inspector' 'Protocol inspector' Escape
+fits 'Notifications' Notifications ctrl+w
 quit_app || fail "the app did not quit on SIGTERM"
-echo "xvfb-e2e-notices: ok (four toasts over a waiting approval, approved; Settings on 900x600 whole and closed by Esc; screenshots in $LOGDIR/e2e-notices-*.png)"
+echo "xvfb-e2e-notices: ok (four toasts over a waiting approval, approved; Settings, Plugins, the inspector and Notifications on 900x600 whole and closed by Esc or Ctrl+W; screenshots in $LOGDIR/e2e-notices-*.png)"
