@@ -369,7 +369,9 @@ func (f *finder) open() {
 			c.Refresh() // the border lays the bar out
 		}
 	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(f.entry); c != nil {
+	// The canvas of the list, which is on screen: a field never shown has
+	// none yet.
+	if c := fyne.CurrentApp().Driver().CanvasForObject(f.v.list.scroll); c != nil {
 		c.Focus(f.entry)
 	}
 	f.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
@@ -387,7 +389,7 @@ func (f *finder) close() {
 	if !f.bar.Visible() {
 		return
 	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(f.entry); c != nil && c.Focused() == f.entry {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(f.v.list.scroll); c != nil && c.Focused() == f.entry {
 		c.Unfocus()
 	}
 	f.bar.Hide()

@@ -155,11 +155,16 @@ func (r *row) pasteDoc(d *env) *markdown.Doc {
 	return r.pasteText
 }
 
-// PastedTitle is a paste tile's title: "Pasted text, 100,000 characters".
+// PastedTitle is a paste tile's title: "Pasted text, 100,000 characters,
+// 1,000 lines".
 func PastedTitle(s string) string {
 	n := utf8.RuneCountInString(s)
 	lines := strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
-	return fmt.Sprintf("Pasted text, %s characters, %s lines", thousands(int64(n)), thousands(int64(lines)))
+	unit := "lines"
+	if lines == 1 {
+		unit = "line"
+	}
+	return fmt.Sprintf("Pasted text, %s characters, %s %s", thousands(int64(n)), thousands(int64(lines)), unit)
 }
 
 // pastePreview is the first words of a paste on one line.

@@ -132,6 +132,12 @@ func TestPasteAloneIsATile(t *testing.T) {
 	})
 }
 
+func TestPastedTitle(t *testing.T) {
+	if got := PastedTitle(strings.Repeat("x", 1_500)); got != "Pasted text, 1,500 characters, 1 line" {
+		t.Errorf("one line: %q", got)
+	}
+}
+
 func TestFoldHead(t *testing.T) {
 	head, more := foldHead(strings.Repeat("a\n", 31) + "b")
 	if strings.Count(head, "\n") != FoldLines-1 || more != 2 {
