@@ -36,6 +36,14 @@ type PromptHost interface {
 	Trace(event string)
 }
 
+// PromptWaiter is a PromptHost that also announces a prompt waiting for
+// the user (the system's notification while the app is not focused,
+// panels.Notifier.Waiting). Optional: a host without it builds. UI
+// goroutine.
+type PromptWaiter interface {
+	PromptWaiting(text string)
+}
+
 // promptAnswer is what the dialog sends back to the waiting goroutine.
 type promptAnswer struct {
 	values    map[string]any
@@ -197,6 +205,13 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
 	t.host.Trace("prompt " + p.Plugin)
+	if w, ok := t.host.(PromptWaiter); ok {
+		what := p.Plugin + " asks"
+		if p.Title != "" {
+			what += ": " + p.Title
+		}
+		w.PromptWaiting(what)
+	}
 	// Focus the first field; with none, nothing has the focus and the
 	// window's keys (Esc, Enter) reach the dialog.
 	if v.form != nil && v.form.FirstEntry() != nil {
