@@ -147,3 +147,31 @@ func TestFindOpensAFoldedMatch(t *testing.T) {
 		h.checkCurrentShown(0)
 	})
 }
+
+// BenchmarkFindSearch is a search of a 5,000-message chat as a key in the
+// find field runs it (the rows' lower-case text is kept between keys), and
+// the first search, which makes that text.
+func BenchmarkFindSearch(b *testing.B) {
+	h := newHarness(b)
+	h.d.transcript.loadHistory(findSession(5_000), nil, versions{})
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.list.live) > 0 })
+	f := h.d.transcript.view.find
+	var first time.Duration
+	h.ui(func() {
+		start := time.Now()
+		f.query = "sunny"
+		f.find()
+		first = time.Since(start)
+	})
+	b.ResetTimer()
+	for b.Loop() {
+		h.ui(func() {
+			f.query = "sunny"
+			f.find()
+		})
+	}
+	if len(f.hits) != 2_500 {
+		b.Fatalf("%d hits", len(f.hits))
+	}
+	b.ReportMetric(float64(first.Microseconds()), "first-µs")
+}
