@@ -2,12 +2,15 @@ package panels
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -31,8 +34,35 @@ type liveToast struct {
 	obj    fyne.CanvasObject
 	count  int
 	times  *widget.Label // "×3" once repeated
-	gen    int           // bumped by a repeat: an older expiry leaves the card
+	gen    int           // bumped by a repeat or the pointer: an older expiry leaves the card
+	pad    *hoverPad
 }
+
+// hoverPad lies under a toast's content and tells when the pointer is on
+// the toast. It takes no taps: the close button and the text keep theirs.
+type hoverPad struct {
+	widget.BaseWidget
+	in, out func()
+}
+
+func newHoverPad(in, out func()) *hoverPad {
+	p := &hoverPad{in: in, out: out}
+	p.ExtendBaseWidget(p)
+	return p
+}
+
+func (p *hoverPad) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// MouseIn: the pointer came onto the toast.
+func (p *hoverPad) MouseIn(*desktop.MouseEvent) { p.in() }
+
+// MouseMoved: nothing to do.
+func (p *hoverPad) MouseMoved(*desktop.MouseEvent) {}
+
+// MouseOut: the pointer left the toast.
+func (p *hoverPad) MouseOut() { p.out() }
 
 // pendingAction is a plugin action running or just answered (BeginAction).
 type pendingAction struct {
@@ -146,8 +176,12 @@ func (n *Notifier) toast(x Notification) *liveToast {
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { n.drop(card) })
 	closeBtn.Importance = widget.LowImportance
 	head := container.NewBorder(nil, nil, nil, closeBtn, box)
-	card = uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head)
-	t := &liveToast{id: x.resolves, key: key, plugin: x.Key.Plugin, obj: card, count: 1, times: times}
+	t := &liveToast{id: x.resolves, key: key, plugin: x.Key.Plugin, count: 1, times: times}
+	// The pointer on a toast keeps it (it is being read); it goes
+	// toastTTL after the pointer left.
+	pad := newHoverPad(func() { t.gen++ }, func() { n.expire(t) })
+	card = container.NewStack(pad, uikit.PanelBox(theme.ColorNameOverlayBackground, 0, head))
+	t.obj, t.pad = card, pad
 	n.layer.Add(card)
 	n.live = append(n.live, t)
 	for len(n.live) > MaxToasts {

@@ -2,6 +2,8 @@ package panels
 
 import (
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -202,4 +204,30 @@ func toastsClear(t *testing.T) {
 	})
 	n.Resolve("approval:c1")
 	waitFor(t, b.OnUI, "all shown again", func() bool { return n.VisibleToasts() == 3 && n.ToastCount() == 3 })
+}
+
+// A toast under the pointer stays (it is being read) and goes toastTTL
+// after the pointer left it.
+func TestToastUnderThePointerStays(t *testing.T) { inBubble(t, toastHover) }
+
+func toastHover(t *testing.T) {
+	n, b := newTestNotifier(t)
+	n.HostNotice("read me", uikit.NoticeInfo)
+	n.HostNotice("not me", uikit.NoticeInfo)
+	waitFor(t, b.OnUI, "the toasts", func() bool { return n.ToastCount() == 2 })
+	b.OnUI(func() { n.live[0].pad.MouseIn(nil) })
+	time.Sleep(3 * toastTTL)
+	synctest.Wait()
+	b.OnUI(func() {
+		if n.ToastCount() != 1 || n.live[0].key != toastKey(Notification{Plugin: "Reasonix", Title: "read me", Level: uikit.NoticeInfo}) {
+			t.Fatalf("%d toasts after 3 TTLs, want the hovered one", n.ToastCount())
+		}
+		n.live[0].pad.MouseOut()
+	})
+	time.Sleep(toastTTL / 2)
+	synctest.Wait()
+	if countOnUI(b, n) != 1 {
+		t.Fatal("the toast went at once when the pointer left")
+	}
+	waitFor(t, b.OnUI, "the toast to go", func() bool { return n.ToastCount() == 0 })
 }
