@@ -29,7 +29,7 @@ commands:
   settings check|reset|path                                check or reset settings.json
   provider list|set-key|clear                              API keys and settings of provider plugins
   mcp add|list|remove|tools|call                           manage and try your MCP servers
-  session list|search|export|import                        the saved chats: list, find, take out, bring in
+  session list|search|export|import|pin|unpin              the saved chats: list, find, take out, bring in
   version                                                  print the version
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the

@@ -24,6 +24,7 @@ commands:
   export [--format md|json] [-o FILE] ID   a chat as Markdown (default) or as its session file
   import FILE|-                            a chat exported as JSON; prints its id (a new one
                                            when the id is taken: nothing is overwritten)
+  pin ID, unpin ID                         keep a chat on top of the list, or let it go
 
 ID may be the first characters of a chat's id when only one chat starts with them.
 Every command takes --data-dir DIR.
@@ -118,6 +119,19 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		if err != nil {
 			return fail(fmt.Errorf("write the export: %w", err))
+		}
+		return 0
+	case "pin", "unpin":
+		if len(rest) != 1 {
+			fmt.Fprint(stderr, sessionUsage)
+			return 2
+		}
+		id, err := resolveSessionID(h, rest[0])
+		if err != nil {
+			return fail(err)
+		}
+		if err := h.PinSession(id, sub == "pin"); err != nil {
+			return fail(err)
 		}
 		return 0
 	case "import":

@@ -102,4 +102,24 @@ func TestSessionCommands(t *testing.T) {
 	if r := h.run("", "session", "export", "ffffffff"); r.code != 1 || !strings.Contains(r.stderr, "no saved chat") {
 		t.Errorf("an unknown id: %d %s", r.code, r.stderr)
 	}
+
+	// Pinned: on top in the listing, in the terminal chat's /sessions too;
+	// unpinned: back in its place.
+	if r := h.run("", "session", "pin", zebra); r.code != 0 {
+		t.Fatalf("pin: %s", r.stderr)
+	}
+	if rows := sessionRows(t, h.run("", "session", "list", "--json")); rows[0].ID != zebra || !rows[0].Pinned || rows[1].Pinned {
+		t.Errorf("pinned first: %+v", rows)
+	}
+	r = h.run("", "chat", "--headless", "--prompt", "/sessions")
+	if i, j := strings.Index(r.stdout, "[pinned] where is the Zebra config?"), strings.Index(r.stdout, "hello there"); r.code != 0 ||
+		!strings.Contains(r.stdout, "LAST MESSAGE") || i < 0 || j < i {
+		t.Errorf("/sessions with a pinned chat:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.run("", "session", "unpin", zebra[:8]); r.code != 0 {
+		t.Fatalf("unpin: %s", r.stderr)
+	}
+	if rows := sessionRows(t, h.run("", "session", "list", "--json")); len(rows) < 2 || rows[1].ID != zebra || rows[1].Pinned {
+		t.Errorf("unpinned, back in its place: %+v", rows)
+	}
 }

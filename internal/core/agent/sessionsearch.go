@@ -318,3 +318,20 @@ func (h *History) ImportSession(ctx context.Context, data []byte) (string, error
 	}
 	return h.st.Import(data)
 }
+
+// PinSession is Core.PinSession of a chat that is not open: only the flag
+// changes, so the chat keeps its place among the others.
+func (h *History) PinSession(id string, pinned bool) error {
+	s, err := h.st.Load(id)
+	if err != nil {
+		return fmt.Errorf("pin session: %w", err)
+	}
+	if s.Pinned == pinned {
+		return nil
+	}
+	s.Pinned = pinned
+	if err := h.st.write(s); err != nil {
+		return fmt.Errorf("pin session %s: %w", id, err)
+	}
+	return nil
+}

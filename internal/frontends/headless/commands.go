@@ -314,13 +314,18 @@ func (f *Frontend) listSessions(res agent.CommandResult) {
 		f.print("no saved sessions\n")
 		return
 	}
-	rows := [][]string{{"ID", "UPDATED", "MODEL", "TITLE"}}
+	// The history's order and its key, as the window's sidebar shows it:
+	// pinned chats first, then by their last message.
+	rows := [][]string{{"ID", "LAST MESSAGE", "MODEL", "TITLE"}}
 	for _, s := range list {
 		title := safe(s.Title)
+		if s.Pinned {
+			title = "[pinned] " + title
+		}
 		if s.ID == cur {
 			title += " (current)"
 		}
-		rows = append(rows, []string{s.ID, s.Updated.Local().Format("2006-01-02 15:04"), safe(s.Model), title})
+		rows = append(rows, []string{s.ID, s.LastMessageAt.Local().Format("2006-01-02 15:04"), safe(s.Model), title})
 	}
 	f.print("%s", columns(rows))
 }

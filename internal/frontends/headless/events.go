@@ -202,6 +202,10 @@ type jsonSession struct {
 	Workspace string `json:"workspace,omitempty"`
 	Updated   string `json:"updated"` // RFC 3339
 	Current   bool   `json:"current,omitempty"`
+	// Pinned chats are listed first; then by LastMessageAt (RFC 3339),
+	// which only a new message moves.
+	Pinned        bool   `json:"pinned,omitempty"`
+	LastMessageAt string `json:"lastMessageAt,omitempty"`
 }
 
 type jsonFormItem struct {
@@ -302,8 +306,12 @@ func plugins(in []agent.PluginInfo) []jsonPlugin {
 func sessionsOf(list []agent.Summary, current string) []jsonSession {
 	out := make([]jsonSession, 0, len(list))
 	for _, s := range list {
-		out = append(out, jsonSession{ID: s.ID, Title: s.Title, Model: s.Model, Workspace: s.Workspace,
-			Updated: s.Updated.UTC().Format(time.RFC3339), Current: s.ID == current})
+		js := jsonSession{ID: s.ID, Title: s.Title, Model: s.Model, Workspace: s.Workspace,
+			Updated: s.Updated.UTC().Format(time.RFC3339), Current: s.ID == current, Pinned: s.Pinned}
+		if !s.LastMessageAt.IsZero() {
+			js.LastMessageAt = s.LastMessageAt.UTC().Format(time.RFC3339)
+		}
+		out = append(out, js)
 	}
 	return out
 }
