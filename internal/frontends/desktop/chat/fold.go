@@ -42,10 +42,17 @@ const (
 	wrapColumns  = 80
 )
 
-// pasteLike reports whether s is what the composer shows as a pasted box.
+// tileMin is the shortest text shown as a paste tile. A long prompt
+// typed in one paragraph (600 characters on a line) would pass the
+// composer's rule: short of tileMin it is shown as typed text, which at
+// that length takes a few lines.
+const tileMin = 2_000
+
+// pasteLike reports whether s is what the composer shows as a pasted box,
+// and long enough to be a tile.
 func pasteLike(s string) bool {
 	n := len(s)
-	if n < collapseLine {
+	if n < tileMin {
 		return false
 	}
 	rows := strings.Count(s, "\n") + 1 + n/wrapColumns

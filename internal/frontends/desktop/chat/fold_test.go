@@ -132,8 +132,21 @@ func TestPasteAloneIsATile(t *testing.T) {
 	})
 }
 
+// A long prompt typed in one paragraph stays text: only a paste's length
+// makes a tile.
+func TestTypedParagraphIsNoTile(t *testing.T) {
+	h := newHarness(t)
+	h.d.transcript.AddUser(strings.Repeat("please consider this ", 60)) // one 1,260-character line
+	uv := h.lastUserView()
+	h.ui(func() {
+		if uv.fold.tile.Visible() || !uv.text.box.Visible() {
+			t.Errorf("a typed paragraph: tile %v, text %v", uv.fold.tile.Visible(), uv.text.box.Visible())
+		}
+	})
+}
+
 func TestPastedTitle(t *testing.T) {
-	if got := PastedTitle(strings.Repeat("x", 1_500)); got != "Pasted text, 1,500 characters, 1 line" {
+	if got := PastedTitle(strings.Repeat("x", 2_500)); got != "Pasted text, 2,500 characters, 1 line" {
 		t.Errorf("one line: %q", got)
 	}
 }
