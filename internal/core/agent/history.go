@@ -91,12 +91,28 @@ func (st *SessionStore) Search(q string) []Summary {
 
 // ExportMarkdown renders a session as a Markdown document: its title, then
 // each message under the speaker's name; tool calls as their name and
-// arguments, tool results fenced.
+// arguments, tool results fenced; a message whose turn failed or was
+// stopped before it was recorded (a note keeping its input) where the
+// transcript showed it, marked so.
 func ExportMarkdown(s *Session) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", s.Title())
 	fmt.Fprintf(&b, "_Session %s · workspace %s · model %s · %s_\n\n", s.ID, s.WorkspaceRoot, orDash(s.Model), s.Updated.Format("2006-01-02 15:04 MST"))
-	for _, m := range s.Messages {
+	notes := SortedNotes(s.Notes)
+	kept := func(upTo int) { // the kept messages shown before message upTo
+		for len(notes) > 0 && notes[0].After <= upTo {
+			if n := notes[0]; n.Input != "" {
+				why := "not answered"
+				if n.Error != "" {
+					why = "not answered: " + firstLine(n.Error)
+				}
+				fmt.Fprintf(&b, "## You (%s)\n\n%s\n\n", why, n.Input)
+			}
+			notes = notes[1:]
+		}
+	}
+	for i, m := range s.Messages {
+		kept(i)
 		switch m.Role {
 		case protocol.RoleUser:
 			b.WriteString("## You\n\n" + m.Content + "\n\n")
@@ -106,15 +122,38 @@ func ExportMarkdown(s *Session) string {
 				b.WriteString(m.Content + "\n\n")
 			}
 			for _, tc := range m.ToolCalls {
-				fmt.Fprintf(&b, "Tool call `%s`:\n\n```json\n%s\n```\n\n", tc.Name, tc.Arguments)
+				f := fence(tc.Arguments)
+				fmt.Fprintf(&b, "Tool call `%s`:\n\n%sjson\n%s\n%s\n\n", tc.Name, f, tc.Arguments, f)
 			}
 		case protocol.RoleTool:
-			b.WriteString("Tool result:\n\n````\n" + m.Content + "\n````\n\n")
+			f := fence(m.Content)
+			b.WriteString("Tool result:\n\n" + f + "\n" + m.Content + "\n" + f + "\n\n")
 		default:
 			fmt.Fprintf(&b, "## %s\n\n%s\n\n", m.Role, m.Content)
 		}
 	}
+	kept(len(s.Messages))
 	return b.String()
+}
+
+// fence is a code fence that text cannot close: a run of backticks longer
+// than any in it (a tool result quoting Markdown holds fences of its own).
+func fence(text string) string {
+	longest, run := 0, 0
+	for i := 0; i < len(text); i++ {
+		if text[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }
 
 // ExportJSON is the session as saved (the same document as its file).

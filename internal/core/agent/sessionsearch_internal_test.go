@@ -238,3 +238,30 @@ func TestIndexReadDoesNotHoldUpAWrite(t *testing.T) {
 		t.Errorf("listing after a write during its read: %+v", got)
 	}
 }
+
+// The Markdown export reads as the transcript did: a tool result quoting a
+// fence stays inside its own, and a message whose turn failed is where it
+// was, marked.
+func TestExportMarkdownIsReadable(t *testing.T) {
+	t.Parallel()
+	s := NewSession("/w")
+	s.Name = "Fix the build"
+	s.Messages = []protocol.ProviderMessage{
+		{Role: protocol.RoleUser, Content: "read the README"},
+		{Role: protocol.RoleAssistant, ToolCalls: []protocol.ProviderToolCall{{ID: "c1", Name: "read_file", Arguments: `{"path":"README.md"}`}}},
+		{Role: protocol.RoleTool, ToolCallID: "c1", Content: "# Title\n```sh\nmake\n```\nend"},
+		{Role: protocol.RoleAssistant, Content: "It says: run make."},
+	}
+	s.Notes = []Note{{After: 4, Kind: NoteFailed, Input: "and then?", Error: "provider: 503\nretry later"}}
+	md := ExportMarkdown(s)
+	for _, want := range []string{
+		"# Fix the build\n",
+		"## You\n\nread the README\n\n## Assistant\n\nTool call `read_file`:\n\n```json\n{\"path\":\"README.md\"}\n```\n\n",
+		"Tool result:\n\n````\n# Title\n```sh\nmake\n```\nend\n````\n\n",
+		"## Assistant\n\nIt says: run make.\n\n## You (not answered: provider: 503)\n\nand then?\n\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("export lacks %q:\n%s", want, md)
+		}
+	}
+}
