@@ -189,6 +189,14 @@ func (f *finder) refresh() {
 	}
 }
 
+// reload finds the query again in rows that replaced the ones searched
+// (another session shown), from the end, without moving the view.
+func (f *finder) reload() {
+	f.find()
+	f.cur = max(len(f.hits)-1, 0)
+	f.count.SetText(f.label())
+}
+
 func (f *finder) next() {
 	f.refresh()
 	if len(f.hits) > 0 {

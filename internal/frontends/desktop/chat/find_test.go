@@ -148,6 +148,30 @@ func TestFindOpensAFoldedMatch(t *testing.T) {
 	})
 }
 
+// Another chat shown while the bar is open: the count is of its messages.
+func TestFindFollowsAnotherChat(t *testing.T) {
+	h := newHarness(t)
+	tr := h.d.transcript
+	tr.loadHistory(findSession(2_000), nil, versions{})
+	h.waitFor("the session", func() bool { return len(tr.view.list.live) > 0 })
+	h.ui(func() {
+		tr.OpenFind()
+		test.Type(tr.view.find.entry, "zebra")
+		if _, n := tr.FindStatus(); n != 4 {
+			t.Fatalf("zebra in 2,000 messages: %d", n)
+		}
+	})
+	tr.Replace(findSession(1_000))
+	h.waitFor("the other chat", func() bool { return len(tr.view.rows) == 1_000 })
+	h.ui(func() {
+		if cur, n := tr.FindStatus(); n != 2 || cur != 2 || tr.view.find.count.Text != "2 of 2" {
+			t.Errorf("after the switch: %d of %d (%q)", cur, n, tr.view.find.count.Text)
+		}
+		tr.FindNext()
+		h.checkCurrentShown(0)
+	})
+}
+
 // BenchmarkFindSearch is a search of a 5,000-message chat as a key in the
 // find field runs it (the rows' lower-case text is kept between keys), and
 // the first search, which makes that text.

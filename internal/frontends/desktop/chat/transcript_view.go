@@ -124,6 +124,7 @@ func (v *transcriptView) sync() {
 	t.mu.Unlock()
 	if fresh {
 		v.list.reset()
+		v.find.reload() // another chat's rows: its hits are not these
 	}
 	v.todos.show(todos, todosRev)
 	for _, i := range changed {
