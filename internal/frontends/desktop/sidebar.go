@@ -107,9 +107,6 @@ func newSidebar(d sidebarDeps) *sidebar {
 			s.selected = -1
 		}
 	}
-	tmpl := newSessionRow()
-	s.rowH[1] = tmpl.MinSize().Height
-	s.rowH[0] = tmpl.head.MinSize().Height
 	s.undo = widget.NewButtonWithIcon("Undo delete", theme.ContentUndoIcon(), s.restore)
 	s.undo.Hide()
 	head := widget.NewLabel("Sessions")
@@ -128,10 +125,12 @@ func (s *sidebar) object() fyne.CanvasObject { return s.obj }
 func (s *sidebar) toggle() {
 	if s.obj.Visible() {
 		s.obj.Hide()
+		s.deps.trace("sidebar hidden")
 	} else {
 		s.obj.Show()
 		s.reload()
 		s.deps.win.Canvas().Focus(s.search) // Ctrl+B, type, Enter: the keyboard way back to a chat
+		s.deps.trace("sidebar shown")
 	}
 	s.deps.win.Content().Refresh()
 }
@@ -255,6 +254,8 @@ func (s *sidebar) sessionShown() {
 // highlights the open session (UI goroutine).
 func (s *sidebar) show(items []agent.Summary) {
 	orderSessions(items)
+	tmpl := newSessionRow() // measured in the theme of now (zoom changes it)
+	s.rowH = [2]float32{tmpl.head.MinSize().Height, tmpl.MinSize().Height}
 	s.items = items
 	s.rows = groupRows(items, time.Now())
 	for i, r := range s.rows {
@@ -272,11 +273,31 @@ func (s *sidebar) show(items []agent.Summary) {
 		if r.header == "" && items[r.item].ID == cur {
 			s.selected = r.item
 			s.list.Select(i)
+			s.traceMore(i)
 			return
 		}
 	}
 	s.selected = -1
 	s.list.UnselectAll()
+}
+
+// traceMore traces where row i's middle is, in window pixels: the e2e
+// script right-clicks there for the chat's menu (UI goroutine). The list lays out rows of
+// the heights show gave, a padding apart.
+func (s *sidebar) traceMore(i int) {
+	c := s.deps.win.Canvas()
+	pad := s.list.Theme().Size(theme.SizeNamePadding)
+	y := -s.list.GetScrollOffset() + s.rowH[1]/2
+	for _, r := range s.rows[:i] {
+		h := s.rowH[1]
+		if r.header != "" {
+			h = s.rowH[0]
+		}
+		y += h + pad
+	}
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(s.list)
+	x, py := c.PixelCoordinateForPosition(pos.AddXY(s.list.Size().Width/2, y))
+	s.deps.trace(fmt.Sprintf("session row %s %d %d", s.items[s.rows[i].item].ID, x, py))
 }
 
 // chatMenu is what can be done to a chat: its ⋯ button and a right-click
@@ -401,6 +422,7 @@ func (s *sidebar) askExport(it agent.Summary, format string) {
 	fd.SetFileName(exportName(it, format))
 	fd.Resize(fyne.NewSize(800, 560))
 	dialogs.ShowFileDialog(s.deps.win, fd, s.deps.modalKeys) // Esc closes it
+	s.deps.trace("session export dialog " + format)
 }
 
 func exportName(it agent.Summary, format string) string {
@@ -418,6 +440,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 			return err
 		}
 		s.deps.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
+		s.deps.trace("session exported " + path)
 		return nil
 	})
 }

@@ -66,6 +66,13 @@ func (d *UI) addZoomKeys() {
 	}
 }
 
+// traceStart tells the e2e script the zoom and size the window starts
+// with (what a restart must keep).
+func (d *UI) traceStart() {
+	sz := d.startSize()
+	d.trace(fmt.Sprintf("window start zoom %d%% size %.0fx%.0f", int(d.prefs.Zoom()*100+0.5), sz.Width, sz.Height))
+}
+
 // startSize is the main window's first size: the one it had when the app
 // last closed, else the default.
 func (d *UI) startSize() fyne.Size {
