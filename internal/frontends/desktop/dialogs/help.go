@@ -27,15 +27,19 @@ func ShortcutRows(enterSends bool) [][2]string {
 		{"PgUp · PgDn", "Scroll the conversation by a page"},
 		{"Ctrl+Home · Ctrl+End", "First · latest message (empty composer, or nothing focused)"},
 		{"Home · End", "The same, after a click on the conversation"},
+		{"Ctrl+F", "Find in the chat (Enter · Shift+Enter: next · previous; Esc closes)"},
 		{"Ctrl+K", "Command palette: actions, models, commands"},
 		{"Ctrl+N", "New chat"},
 		{"Ctrl+O", "Open a workspace"},
 		{"Ctrl+B", "Show or hide the sessions sidebar"},
 		{"Ctrl+Shift+B", "Show or hide the plugin panel"},
+		{"Ctrl+Tab · Ctrl+Shift+Tab", "Next · previous chat"},
+		{"Ctrl+= · Ctrl+- · Ctrl+0", "Zoom in · out · back to 100 %"},
 		{"Ctrl+,", "Settings"},
 		{"Ctrl+/", "This sheet"},
 		{"Ctrl+Q", "Quit"},
 		{"Enter · Esc (in a dialog)", "Confirm · cancel"},
+		{"Esc · Ctrl+W (in a window)", "Close Settings, Plugins, the inspector…"},
 	}
 }
 
@@ -50,7 +54,8 @@ func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 		grid.Add(k)
 		grid.Add(widget.NewLabel(r[1]))
 	}
-	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", grid, win)
+	// The sheet scrolls: with every key it is taller than a small window.
+	dlg := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(grid), win)
 	prev := win.Canvas().Focused()
 	pop := keys(dlg.Hide, dlg.Hide)
 	dlg.SetOnClosed(func() {
@@ -59,7 +64,8 @@ func ShowShortcuts(win fyne.Window, enterSends bool, keys ModalKeys) {
 			win.Canvas().Focus(prev)
 		}
 	})
-	dlg.Resize(fyne.NewSize(520, 460))
+	// As tall as the rows, but within the window (the grid scrolls).
+	dlg.Resize(fyne.NewSize(600, max(200, min(grid.MinSize().Height+120, win.Canvas().Size().Height-40))))
 	dlg.Show()
 	win.Canvas().Unfocus() // Esc and Enter reach the window, which closes the sheet
 }
