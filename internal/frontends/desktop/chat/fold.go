@@ -232,7 +232,7 @@ func (f *foldUI) show(d *env, r *row) {
 		f.more.SetIcon(theme.MenuDropDownIcon())
 		f.more.Show()
 	default:
-		f.more.SetText(fmt.Sprintf("Show more (%s more lines)", thousands(int64(p.more))))
+		f.more.SetText(showMore(p.more))
 		f.more.SetIcon(theme.MenuExpandIcon())
 		f.more.Show()
 	}
@@ -257,6 +257,14 @@ func (f *foldUI) show(d *env, r *row) {
 		f.body.box.Hide()
 	}
 	f.tile.Show()
+}
+
+// showMore is the folded message's button: "Show more (70 more lines)".
+func showMore(n int) string {
+	if n == 1 {
+		return "Show more (1 more line)"
+	}
+	return fmt.Sprintf("Show more (%s more lines)", thousands(int64(n)))
 }
 
 // estimateUser is a user row's lines as shown (transcriptView.estimate).

@@ -145,6 +145,15 @@ func TestTypedParagraphIsNoTile(t *testing.T) {
 	})
 }
 
+func TestShowMoreCountsLines(t *testing.T) {
+	if got := showMore(1); got != "Show more (1 more line)" {
+		t.Errorf("one line: %q", got)
+	}
+	if got := showMore(1_200); got != "Show more (1,200 more lines)" {
+		t.Errorf("1,200 lines: %q", got)
+	}
+}
+
 func TestPastedTitle(t *testing.T) {
 	if got := PastedTitle(strings.Repeat("x", 2_500)); got != "Pasted text, 2,500 characters, 1 line" {
 		t.Errorf("one line: %q", got)
