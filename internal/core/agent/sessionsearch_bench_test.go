@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -79,12 +80,21 @@ func BenchmarkSearchAcrossChats(b *testing.B) {
 		st := benchHistory(b, n)
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("chats=%d/indexed", n), func(b *testing.B) {
+			// What the index keeps in memory: the heap it adds, measured
+			// around its first read.
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
 			st.SearchText(ctx, "needle", 0)
+			runtime.GC()
+			runtime.ReadMemStats(&after)
 			for b.Loop() {
 				if hits := st.SearchText(ctx, "needle", 0); len(hits) != 1 {
 					b.Fatalf("%d hits", len(hits))
 				}
 			}
+			// After the loop: starting it resets reported metrics.
+			b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/(1<<20), "index-MiB")
 		})
 		b.Run(fmt.Sprintf("chats=%d/first", n), func(b *testing.B) {
 			for b.Loop() {
