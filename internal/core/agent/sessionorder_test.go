@@ -75,3 +75,22 @@ func TestCoreHistoryOrderMovesOnlyOnAMessage(t *testing.T) {
 	}
 	var _ agent.SavedSessions = c
 }
+
+// An import never takes the open chat's id, saved or not: its next save
+// would overwrite the imported chat.
+func TestCoreImportAvoidsTheOpenChatsID(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	c := e.open(t, &recorder{})
+	ctx := context.Background()
+	open := c.Session()
+	open.Messages = nil
+	doc, err := agent.ExportJSON(&open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.ImportSession(ctx, doc)
+	if err != nil || id == open.ID || id == "" {
+		t.Errorf("imported as %q (the open chat is %s): %v", id, open.ID, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -200,11 +201,14 @@ func (c *Core) ImportSession(ctx context.Context, data []byte) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("import session: %w", err)
 	}
-	return c.sessions.Import(data)
+	c.mu.Lock()
+	open := c.session.ID // maybe not saved yet: its first save would overwrite
+	c.mu.Unlock()
+	return c.sessions.Import(data, open)
 }
 
-// Import is ImportSession over the store.
-func (st *SessionStore) Import(data []byte) (string, error) {
+// Import is ImportSession over the store; the ids in taken are taken too.
+func (st *SessionStore) Import(data []byte, taken ...string) (string, error) {
 	var s Session
 	dec := json.NewDecoder(strings.NewReader(string(data)))
 	if err := dec.Decode(&s); err != nil {
@@ -233,7 +237,7 @@ func (st *SessionStore) Import(data []byte) (string, error) {
 		s.ID = uuid.NewString()
 	}
 	for range 8 { // a taken id gets a new one; a new one is taken only by a race
-		if _, err := os.Stat(filepath.Join(st.TrashDir(), s.ID+".json")); err == nil {
+		if _, err := os.Stat(filepath.Join(st.TrashDir(), s.ID+".json")); err == nil || slices.Contains(taken, s.ID) {
 			s.ID = uuid.NewString()
 			continue
 		}
