@@ -14,6 +14,7 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -59,7 +60,7 @@ func (t *tray) pick() {
 		r.Close() // only the path is kept: the file is read when sent
 		t.addURIs([]fyne.URI{uri})
 	}, t.c.deps.win)
-	dlg.Show()
+	dialogs.ShowFileDialog(t.c.deps.win, dlg, nil) // Esc closes it
 }
 
 // addURIs attaches dropped or picked files; what is not a local file (a

@@ -98,6 +98,6 @@ func (d *UI) showText(title, text string, _ fyne.Window) {
 	l.Wrapping = fyne.TextWrapBreak
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.opts.App.Clipboard().SetContent(text) })
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), copyBtn), nil, nil, container.NewVScroll(l)))
-	w.Resize(fyne.NewSize(820, 560))
+	dialogs.Secondary(w, fyne.NewSize(820, 560), nil) // fits the screen, centred, Esc and Ctrl+W close it
 	w.Show()
 }

@@ -51,7 +51,7 @@ type surfaceView struct {
 
 	// form
 	form   *forms.View
-	submit *widget.Button
+	submit *forms.Button
 	state  *widget.Label
 
 	// stopped: the plugin is not running, so its actions are disabled
@@ -238,11 +238,17 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	f := s.Form
 	v := &surfaceView{surf: s, state: widget.NewLabel("")}
 	v.state.Importance = widget.LowImportance
-	v.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), nil)
+	v.submit = forms.NewButton("Submit", theme.ConfirmIcon(), nil) // a focus ring, and Enter presses it
 	v.submit.Importance = widget.HighImportance
 	v.form = forms.New(f.Fields, false, v.showSubmit)
 	v.form.PassWheel(p.scroll) // the wheel over a field scrolls the panel
 	v.submit.OnTapped = func() { p.submit(v) }
+	// Enter in a field submits the form, as in a dialog's form.
+	v.form.OnKeys(nil, func() {
+		if !v.submit.Disabled() {
+			p.submit(v)
+		}
+	})
 	box := container.NewVBox()
 	if f.Title != "" {
 		box.Add(widget.NewLabelWithStyle(f.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))

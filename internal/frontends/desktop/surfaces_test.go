@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
@@ -23,6 +25,8 @@ func labelsOf(h *harness, v *surfaceView) string {
 		case *widget.RichText:
 			b.WriteString(markdown.PlainText(w.Segments) + "\n")
 		case *widget.Button:
+			b.WriteString("[" + w.Text + "]\n")
+		case *forms.Button: // the form's Submit, with its focus ring
 			b.WriteString("[" + w.Text + "]\n")
 		case *widget.Check:
 			b.WriteString("☐ " + w.Text + "\n")
@@ -142,5 +146,26 @@ func TestStatusBarEndsOnLastPublish(t *testing.T) {
 	h.waitFor("last status", func() bool { return h.d.status.Text() == "Indexing | file 1000 of 1000" })
 	if n := h.d.status.Syncs(); n >= 1000 {
 		t.Errorf("the bar re-rendered %d times for 1,000 publishes: not coalesced", n)
+	}
+}
+
+// Enter in a field of a panel form submits it, as in a dialog's form (it
+// did nothing).
+func TestEnterInAPanelFormSubmits(t *testing.T) {
+	h := newHarness(t)
+	f := newFakeCore(t, h.d)
+	f.publish(t, "alpha", "form", "f1", `{"fields":[{"key":"name","label":"Name","kind":"input","required":true}]}`)
+	h.waitFor("the form", func() bool { return h.d.surfaceView("alpha", "f1") != nil })
+	h.ui(func() {
+		e := h.d.surfaceView("alpha", "f1").form.Input("name").Entry
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) // empty and required: nothing sent
+		test.Type(e, "Ada")
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
+	h.waitFor("sent", func() bool { return h.d.surfaceView("alpha", "f1").surf.Submit == surfaces.SubmitSent })
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.submits) != 1 || f.submits[0]["name"] != "Ada" {
+		t.Errorf("submits %v, want one with name Ada", f.submits)
 	}
 }

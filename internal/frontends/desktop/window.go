@@ -480,7 +480,7 @@ func (d *UI) chooseWorkspace() {
 		d.newChat(uri.Path())
 	}, d.win)
 	fd.Resize(fyne.NewSize(800, 560))
-	fd.Show()
+	dialogs.ShowFileDialog(d.win, fd, d.modalKeys) // Esc closes it
 }
 
 // sessionChanged follows the core's switch of its current session (a core
