@@ -265,3 +265,23 @@ func TestExportMarkdownIsReadable(t *testing.T) {
 		}
 	}
 }
+
+// A snippet never panics, is one line, and is at most 200 characters, for
+// any text and query (invalid UTF-8, case changes that change byte
+// lengths, a query inside a secret).
+func FuzzSnippet(f *testing.F) {
+	f.Add("first\nthe NEEDLE here\nlast", "needle")
+	f.Add(strings.Repeat("İ", 300)+"x", "x")
+	f.Add("a\xffb\nc\xfe needle", "needle")
+	f.Add("token ghp_R2d2C3po4Bb8Kx9Yz0Wq1Lm5Nn6Tt7Uu8Vv9 end", "c3po")
+	f.Fuzz(func(t *testing.T, text, q string) {
+		ql := strings.ToLower(q)
+		if ql == "" || !strings.Contains(strings.ToLower(text), ql) {
+			return
+		}
+		sn := snippet(text, ql)
+		if utf8.RuneCountInString(sn) > snippetRunes || strings.Contains(sn, "\n") {
+			t.Errorf("snippet(%q, %q) = %q", text, ql, sn)
+		}
+	})
+}
