@@ -54,10 +54,7 @@ FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp
                 internal/core/tools:FuzzEditMatch internal/core/tools:FuzzDetectDecode internal/core/rewind:FuzzParseIndex \
                 internal/core/tools/web:FuzzHTMLToText internal/foundation/textdiff:FuzzApplyGivesNew
 fuzz-check:
-	@for t in $(FUZZ_TARGETS); do \
-		echo "fuzz: $${t#*:} ($${t%%:*}, $(FUZZ_TIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZ_TIME) ./$${t%%:*} || exit 1; \
-	done
+	@GO=$(GO) FUZZ_TIME=$(FUZZ_TIME) bash scripts/fuzz-check.sh $(FUZZ_TARGETS)
 
 ## e2e-edit: three edit_file calls approved on their diffs, then Rewind to here in the real window
 ## under Xvfb (screenshots ci-logs/e2e-edit-*.png)
