@@ -41,6 +41,8 @@ type indexEntry struct {
 	// and lowering the query once is cheaper than the history each time.
 	lowTitle string
 	texts    []indexedText
+	// stale: the store wrote the file since it was read (under the lock).
+	stale bool
 }
 
 // indexedText is the text of one message the search looks at: what the
@@ -75,7 +77,11 @@ type indexDoc struct {
 // forget drops a chat, so the next refresh reads its file again.
 func (x *sessionIndex) forget(id string) {
 	x.mu.Lock()
-	delete(x.entries, id)
+	// The entry stays, marked, so a listing running meanwhile still holds
+	// the chat; the next refresh reads the file again.
+	if e := x.entries[id]; e != nil {
+		e.stale = true
+	}
 	if x.forgets == nil {
 		x.forgets = map[string]int{}
 	}
@@ -87,8 +93,9 @@ func (x *sessionIndex) forget(id string) {
 // the history's order. Changed files are decoded on up to four
 // goroutines; unreadable ones are left out, as Load would refuse them.
 func (x *sessionIndex) refresh(ctx context.Context, dir string) []*indexEntry {
-	// A chat written while it was read is read again, so the listing
-	// never lacks it; a chat written without pause gives up after three.
+	// A chat written while it was read is read again; a chat written
+	// without pause is listed as last read after three passes, and read
+	// again by the next refresh.
 	for range 2 {
 		if out, again := x.refreshOnce(ctx, dir); !again {
 			return out
@@ -126,7 +133,7 @@ func (x *sessionIndex) refreshOnce(ctx context.Context, dir string) (out []*inde
 			continue
 		}
 		seen[id] = true
-		if e := x.entries[id]; e != nil && e.size == fi.Size() && e.mod.Equal(fi.ModTime()) {
+		if e := x.entries[id]; e != nil && !e.stale && e.size == fi.Size() && e.mod.Equal(fi.ModTime()) {
 			continue
 		}
 		jobs = append(jobs, &job{id: id, size: fi.Size(), mod: fi.ModTime(), forgets: x.forgets[id]})
@@ -168,12 +175,16 @@ func (x *sessionIndex) refreshOnce(ctx context.Context, dir string) (out []*inde
 		switch {
 		case j.cancelled:
 			continue // read again next time
-		case x.forgets[j.id] != j.forgets:
-			again = ctx.Err() == nil // written while read
 		case j.entry == nil:
 			delete(x.entries, j.id)
 		default:
 			j.entry.size, j.entry.mod = j.size, j.mod
+			// Written while read: kept (the listing holds the chat as
+			// it was) but read again by the next pass.
+			if x.forgets[j.id] != j.forgets {
+				j.entry.stale = true
+				again = ctx.Err() == nil
+			}
 			x.entries[j.id] = j.entry
 		}
 	}

@@ -285,3 +285,53 @@ func FuzzSnippet(f *testing.F) {
 		}
 	})
 }
+
+// Listings and searches run beside saves and pins from other goroutines
+// (the sidebar's searches beside a turn's saves): no race, and every
+// listing holds every chat.
+func TestIndexUnderConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	ctx := context.Background()
+	var chats []*Session
+	for i := range 5 {
+		chats = append(chats, savedSession(t, st, "/w", strings.Repeat("x", i+1)+" hello"))
+	}
+	done := make(chan struct{})
+	errs := make(chan string, 100)
+	for range 2 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- ""
+					return
+				default:
+				}
+				if n := len(st.List()); n != len(chats) {
+					errs <- "a listing lacks a chat"
+				}
+				st.SearchText(ctx, "hello", 3)
+			}
+		}()
+	}
+	for i := range 40 {
+		s := chats[i%len(chats)]
+		s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "more"})
+		if err := st.Save(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Rename(s.ID, "renamed"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for ended := 0; ended < 2; {
+		if e := <-errs; e == "" {
+			ended++
+		} else {
+			t.Error(e)
+			break
+		}
+	}
+}
