@@ -26,6 +26,7 @@ func (d *UI) Emit(ev agent.Event) {
 	t := d.transcriptOf(sid)
 	switch ev.Kind {
 	case agent.EventTurnStarted:
+		d.turnUsage.Store(false)
 		if t != nil {
 			t.BeginTurn()
 		}
@@ -48,6 +49,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 	case agent.EventUsage:
 		if ev.Usage != nil {
+			d.turnUsage.Store(true)
 			if sid == d.chats.viewedID() {
 				d.status.SetUsage(*ev.Usage)
 			}
@@ -73,6 +75,12 @@ func (d *UI) Emit(ev agent.Event) {
 		if d.composer.stopping.Swap(false) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
 			if t != nil {
 				t.Stopped()
+			}
+			if !d.turnUsage.Load() && sid == d.chats.viewedID() {
+				// A stopped reply reports no usage (the provider's count comes
+				// at the end of the stream): the line showed the turn before's
+				// figures as if they were this one's.
+				d.b.Post(d.status.ClearUsage)
 			}
 		} else if t != nil {
 			reason := ev.Error

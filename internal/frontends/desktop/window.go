@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -72,6 +73,9 @@ type UI struct {
 	openURL func(*url.URL) error
 	wins    windows
 	parts   // the window's widgets (embedded: d.composer, d.status…)
+	// turnUsage says whether the running turn reported its token use
+	// (core goroutines).
+	turnUsage atomic.Bool
 }
 
 // parts are the widgets of the main window, each built with its
