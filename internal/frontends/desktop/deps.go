@@ -59,6 +59,10 @@ type toolbarDeps struct {
 	showPalette     func()
 	togglePanel     func()
 	modelMenuItems  func() []*fyne.MenuItem
+	// modelName is the name a model was last shown with ("" when never):
+	// until the plugins list their models (about 0.6 s at start), the
+	// toolbar showed the raw id.
+	modelName func(id string) string
 }
 
 // sidebarDeps are the session sidebar's.
@@ -112,7 +116,8 @@ func (d *UI) composerDeps() composerDeps {
 func (d *UI) toolbarDeps() toolbarDeps {
 	return toolbarDeps{win: d.win, driver: d.opts.App.Driver(), state: d.state,
 		newChat: d.newChat, chooseWorkspace: d.chooseWorkspace, pickModel: d.pickModel,
-		showPalette: d.showPalette, togglePanel: d.togglePanel, modelMenuItems: d.modelMenuItems}
+		showPalette: d.showPalette, togglePanel: d.togglePanel, modelMenuItems: d.modelMenuItems,
+		modelName: d.prefs.ModelName}
 }
 
 func (d *UI) sidebarDeps() sidebarDeps {

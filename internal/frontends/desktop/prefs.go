@@ -37,6 +37,9 @@ type prefsData struct {
 	NotifyWaitingOff bool `json:"notifyWaitingOff,omitempty"`
 	NotifyFailedOff  bool `json:"notifyFailedOff,omitempty"`
 	Tray             bool `json:"tray,omitempty"`
+	// ModelNames are the names models were last listed with, by id (the
+	// models of chats opened: a few).
+	ModelNames map[string]string `json:"modelNames,omitempty"`
 }
 
 // prefs is the window's remembered choices: read once when the window is
@@ -163,6 +166,30 @@ func (p *prefs) Notices() (reply, waiting, failed, tray bool) {
 func (p *prefs) SetNotices(reply, waiting, failed, tray bool) {
 	p.change(func(d *prefsData) {
 		d.NotifyReplyOff, d.NotifyWaitingOff, d.NotifyFailedOff, d.Tray = !reply, !waiting, !failed, tray
+	})
+}
+
+// ModelName is the name model id was last listed with ("" when never).
+func (p *prefs) ModelName(id string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.data.ModelNames[id]
+}
+
+// maxModelNames bounds the remembered names: a chat's model is what is
+// shown at start, not a catalog.
+const maxModelNames = 32
+
+// SetModelName remembers the name model id is listed with.
+func (p *prefs) SetModelName(id, name string) {
+	p.change(func(d *prefsData) {
+		if d.ModelNames[id] == name {
+			return
+		}
+		if d.ModelNames == nil || len(d.ModelNames) >= maxModelNames {
+			d.ModelNames = map[string]string{} // start over: the current one is set again
+		}
+		d.ModelNames[id] = name
 	})
 }
 

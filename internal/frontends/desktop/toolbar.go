@@ -90,7 +90,7 @@ func (tb *toolbar) refresh() {
 	if m, ok := st.CurrentModel(); ok {
 		label, efforts = m.DisplayName, m.Efforts
 	} else if open.Model != "" {
-		label = open.Model
+		label = unlistedModelLabel(open.Model, tb.deps.modelName)
 	}
 	tb.model.SetText(label)
 	tb.syncing = true
@@ -115,6 +115,21 @@ func (tb *toolbar) refresh() {
 		tb.effort.ClearSelected()
 	}
 	tb.effort.Show()
+}
+
+// unlistedModelLabel is what the toolbar calls a model its provider has not
+// listed yet: the name it was last shown with, else the id's last part
+// ("plugin/echo-provider/echo/echo-1" reads "echo-1").
+func unlistedModelLabel(id string, remembered func(string) string) string {
+	if remembered != nil {
+		if n := remembered(id); n != "" {
+			return n
+		}
+	}
+	if i := strings.LastIndexByte(id, '/'); i >= 0 && i < len(id)-1 {
+		return id[i+1:]
+	}
+	return id
 }
 
 func (tb *toolbar) showPicker() {

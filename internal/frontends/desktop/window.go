@@ -225,7 +225,12 @@ func (d *UI) subscribe() {
 			d.status.SetHealthText("Starting plugins…")
 		}
 	})
-	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.toolbar.refresh() })
+	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) {
+		d.toolbar.refresh()
+		if m, ok := s.CurrentModel(); ok {
+			d.prefs.SetModelName(m.ID, m.DisplayName) // shown at the next start before the catalog
+		}
+	})
 	s.Subscribe(viewmodel.Connected|viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { d.syncEmptyState() }) // Session: another transcript may be on screen
 	s.Subscribe(viewmodel.Model|viewmodel.Models|viewmodel.Plugins, func(viewmodel.Change) { d.win.SetMainMenu(d.buildMainMenu()) })
 	s.Subscribe(viewmodel.Plugins, func(viewmodel.Change) {
