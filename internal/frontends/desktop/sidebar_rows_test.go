@@ -89,3 +89,23 @@ func TestSidebarChatMenuOnMoreAndRightClick(t *testing.T) {
 		}
 	})
 }
+
+// Pin (the chat's menu) puts the chat under Pinned on top; Unpin puts it
+// back in its place among the others.
+func TestSidebarPinAndUnpin(t *testing.T) {
+	h := newHarness(t)
+	c := h.openCore()
+	saved := h.saveSessions(c.Session().WorkspaceRoot, "older question", "newer question")
+	sb := h.d.sidebar
+	h.ui(sb.reload)
+	h.waitFor("the list", func() bool { return len(sb.items) == 2 })
+	h.ui(func() { runMenu(t, sb, saved[0].ID, "Pin") })
+	h.waitFor("the older chat pinned on top", func() bool {
+		return len(sb.rows) > 1 && sb.rows[0].header == groupPinned && sb.items[sb.rows[1].item].ID == saved[0].ID
+	})
+	h.ui(func() { runMenu(t, sb, saved[0].ID, "Unpin") })
+	h.waitFor("the order by last message again", func() bool {
+		return len(sb.rows) > 2 && sb.rows[0].header == groupToday &&
+			sb.items[sb.rows[1].item].ID == saved[1].ID && sb.items[sb.rows[2].item].ID == saved[0].ID
+	})
+}
