@@ -25,10 +25,10 @@ import (
 // sidebarShortcut shows or hides the session sidebar.
 var sidebarShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne.KeyModifierShortcutDefault}
 
-// sidebar lists the sessions of the current workspace, newest first, with
-// search, rename, delete (to the trash, undoable) and export. The list is
-// read off the UI goroutine; like the plugin manager, the highlighted row is
-// the session the buttons act on.
+// sidebar lists the sessions of the current workspace under date groups,
+// pinned first, with search over titles and text; each chat's menu (⋯ or
+// a right-click) renames, pins, exports and deletes it (to the trash,
+// undoable). The list is read off the UI goroutine.
 type sidebar struct {
 	deps     sidebarDeps
 	obj      fyne.CanvasObject
@@ -39,6 +39,7 @@ type sidebar struct {
 	rows     []sidebarRow      // items under their date groups, as listed
 	selected int               // the highlighted item (an index of items)
 	rowH     [2]float32        // a heading's and a chat's row height
+	width    float32           // sidebarWidth at the zoom
 	undo     *widget.Button
 	trashed  string // the last deleted session's id (Undo restores it)
 	reopen   bool   // the deleted chat was on screen: Undo opens it again
@@ -113,6 +114,7 @@ func newSidebar(d sidebarDeps) *sidebar {
 	head.TextStyle.Bold = true
 	top := container.NewVBox(head, s.search)
 	s.obj = container.New(uikit.FixedWidth{W: sidebarWidth}, container.NewBorder(top, s.undo, nil, nil, s.list))
+	s.width = sidebarWidth
 	return s
 }
 
@@ -352,7 +354,7 @@ func (s *sidebar) trash(it agent.Summary) {
 			if err == nil {
 				s.trashed, s.reopen = it.ID, wasOpen
 				s.undo.Show() // measured shown
-				fitButton(s.undo, sidebarWidth, "Undo delete of “%s”", sessionTitle(it))
+				fitButton(s.undo, s.width, "Undo delete of “%s”", sessionTitle(it))
 				s.reload()
 				if cur := s.deps.chats.currentID(); it.ID == s.deps.state.Open().ID && cur != it.ID {
 					// The chat on screen was not the core's yet (the core moves
@@ -463,7 +465,17 @@ func (d *UI) ReopenLast(ctx context.Context) error {
 	return err
 }
 
-// sidebarWidth is the sidebar's fixed width.
+// setZoom widens the sidebar with the zoom: at 125 % its titles were cut
+// at two thirds of the width they had (UI goroutine).
+func (s *sidebar) setZoom(z float32) {
+	s.width = sidebarWidth * z
+	c := s.obj.(*fyne.Container)
+	c.Layout = uikit.FixedWidth{W: s.width}
+	c.Refresh()
+	s.show(s.items) // the rows' heights are the zoom's
+}
+
+// sidebarWidth is the sidebar's fixed width at 100 %.
 const sidebarWidth = 250
 
 // fitButton labels button b with format and title, the title cut (…) so

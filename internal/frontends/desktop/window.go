@@ -169,6 +169,9 @@ func newUI(opts Options) *UI {
 	d.toolbar = newToolbar(d.toolbarDeps())
 	d.composer = newComposer(d.composerDeps())
 	d.sidebar = newSidebar(d.sidebarDeps())
+	if z := d.prefs.Zoom(); z != 1 {
+		d.sidebar.setZoom(z)
+	}
 	d.banner = newSettingsBanner(d.bannerDeps())
 
 	// Toasts float over the transcript's corner (panels keeps them off

@@ -44,6 +44,7 @@ func (d *UI) zoom(step int) {
 	z := nextZoom(d.prefs.Zoom(), step)
 	d.prefs.SetZoom(z)
 	d.opts.App.Settings().SetTheme(newScaledTheme(d.themeMode(), z))
+	d.sidebar.setZoom(z)
 	d.win.SetMainMenu(d.buildMainMenu()) // "Actual size (now …%)"
 	d.trace(fmt.Sprintf("zoom %d%%", int(z*100+0.5)))
 }

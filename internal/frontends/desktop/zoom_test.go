@@ -63,6 +63,9 @@ func TestZoomAndWindowSizeSurviveARestart(t *testing.T) {
 		if got, want := text(), base*1.1; got != want {
 			t.Errorf("text size after Zoom out: %v, want %v", got, want)
 		}
+		if got := h.d.sidebar.obj.MinSize().Width; got != sidebarWidth*1.1 {
+			t.Errorf("the sidebar is %v wide at 110 %%, want %v", got, sidebarWidth*1.1)
+		}
 		h.d.win.Resize(fyne.NewSize(900, 640))
 	})
 	h.d.Close() // what the app does when it has stopped: the size is saved
