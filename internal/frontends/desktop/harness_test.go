@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
@@ -104,6 +105,10 @@ func visibleButton(top fyne.CanvasObject, text string) *widget.Button {
 	for _, o := range test.LaidOutObjects(top) {
 		if b, ok := o.(*widget.Button); ok && b.Text == text && b.Visible() {
 			return b
+		}
+		// A dialog's button with a focus ring: its Button taps as it does.
+		if b, ok := o.(*forms.Button); ok && b.Text == text && b.Visible() {
+			return &b.Button
 		}
 	}
 	return nil

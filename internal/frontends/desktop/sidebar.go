@@ -182,7 +182,7 @@ func (s *sidebar) reload() {
 		all, snippets := c.Sessions(), map[string]string(nil)
 		if strings.TrimSpace(q) != "" {
 			// Titles and message text, each hit with its matching line.
-			hits := c.SearchSessionText(ctx, q, 0)
+			hits := c.SearchSessionText(ctx, q, searchLimit)
 			all, snippets = make([]agent.Summary, len(hits)), make(map[string]string, len(hits))
 			for i, h := range hits {
 				all[i] = h.Summary
@@ -474,6 +474,11 @@ func (s *sidebar) setZoom(z float32) {
 	c.Refresh()
 	s.show(s.items) // the rows' heights are the zoom's
 }
+
+// searchLimit is the most chats a search lists: a few screenfuls. Each
+// hit's line is read from its chat's file, so a common word over every
+// chat would read them all.
+const searchLimit = 50
 
 // sidebarWidth is the sidebar's fixed width at 100 %.
 const sidebarWidth = 250
