@@ -36,14 +36,6 @@ type PromptHost interface {
 	Trace(event string)
 }
 
-// PromptWaiter is a PromptHost that also announces a prompt waiting for
-// the user (the system's notification while the app is not focused,
-// panels.Notifier.Waiting). Optional: a host without it builds. UI
-// goroutine.
-type PromptWaiter interface {
-	PromptWaiting(text string)
-}
-
 // promptAnswer is what the dialog sends back to the waiting goroutine.
 type promptAnswer struct {
 	values    map[string]any
@@ -169,16 +161,17 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 		m.Wrapping = fyne.TextWrapWord
 		content.Add(m)
 	}
-	cancel := widget.NewButton("Cancel", cancelFn)
+	// forms.Button: a focus ring shows where Tab went, and Enter presses it.
+	cancel := forms.NewButton("Cancel", nil, cancelFn)
 	buttons := []fyne.CanvasObject{cancel}
 	if p.Simple && p.Kind == protocol.RequestConfirm {
-		no := widget.NewButton("No", func() { v.finish(map[string]any{protocol.SimpleValueKey: false}, false) })
-		yes := widget.NewButton("Yes", func() { v.finish(map[string]any{protocol.SimpleValueKey: true}, false) })
+		no := forms.NewButton("No", nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: false}, false) })
+		yes := forms.NewButton("Yes", nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: true}, false) })
 		yes.Importance = widget.HighImportance
 		v.confirm = yes.OnTapped
 		buttons = append(buttons, no, yes)
 	} else {
-		ok := widget.NewButton("OK", nil)
+		ok := forms.NewButton("OK", nil, nil)
 		ok.Importance = widget.HighImportance
 		v.form = forms.New(p.Fields, p.Simple, func() {
 			if v.form.Complete() {
@@ -205,13 +198,6 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 	v.dlg.Resize(fyne.NewSize(460, content.MinSize().Height+140))
 	v.dlg.Show()
 	t.host.Trace("prompt " + p.Plugin)
-	if w, ok := t.host.(PromptWaiter); ok {
-		what := p.Plugin + " asks"
-		if p.Title != "" {
-			what += ": " + p.Title
-		}
-		w.PromptWaiting(what)
-	}
 	// Focus the first field; with none, nothing has the focus and the
 	// window's keys (Esc, Enter) reach the dialog.
 	if v.form != nil && v.form.FirstEntry() != nil {
