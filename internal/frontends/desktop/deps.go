@@ -168,7 +168,8 @@ func (d *UI) settingsHost() settingsHost {
 			d.composer.setEnterSends(on)
 			d.win.SetMainMenu(d.buildMainMenu()) // the View menu's check follows
 		},
-		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers}
+		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers,
+		notices: d.prefs.Notices, setNotices: d.setNotices}
 }
 
 func (d *UI) pluginsHost() pluginsHost {

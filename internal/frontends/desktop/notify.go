@@ -62,21 +62,23 @@ func (d *UI) showWindow() {
 	d.win.RequestFocus()
 }
 
+// setNotices saves and applies what the system notifies and the tray
+// choice (the View menu, Settings; UI goroutine).
+func (d *UI) setNotices(reply, waiting, failed, tray bool) {
+	d.prefs.SetNotices(reply, waiting, failed, tray)
+	d.notes.SetNotify(panels.NotifyPrefs{ReplyDone: reply, Waiting: waiting, PluginFailed: failed})
+	if tray && d.notices.tray == nil {
+		d.notices.tray = panels.NewTray(d.opts.App, d.opts.Icon, d.showWindow, d.opts.App.Quit)
+		d.notices.tray.SetReplying(d.replyingCount())
+	}
+	d.win.SetMainMenu(d.buildMainMenu()) // the View menu's checks follow
+}
+
 // noticeMenuItems are the View menu's "Notify me when…" and "Tray icon"
 // checks.
 func (d *UI) noticeMenuItems() []*fyne.MenuItem {
 	reply, waiting, failed, tray := d.prefs.Notices()
-	set := func(r, w, f, t bool) func() {
-		return func() {
-			d.prefs.SetNotices(r, w, f, t)
-			d.notes.SetNotify(panels.NotifyPrefs{ReplyDone: r, Waiting: w, PluginFailed: f})
-			if t && d.notices.tray == nil {
-				d.notices.tray = panels.NewTray(d.opts.App, d.opts.Icon, d.showWindow, d.opts.App.Quit)
-				d.notices.tray.SetReplying(d.replyingCount())
-			}
-			d.win.SetMainMenu(d.buildMainMenu())
-		}
-	}
+	set := func(r, w, f, t bool) func() { return func() { d.setNotices(r, w, f, t) } }
 	trayLabel := "Tray icon"
 	if !tray && d.notices.tray != nil {
 		trayLabel = "Tray icon (gone at the next start)"

@@ -62,3 +62,18 @@ func TestPluginFailureNotifiesAndTheChoiceIsRemembered(t *testing.T) {
 		t.Errorf("remembered: plugin failures %v, tray %v; want both off", failed, tray)
 	}
 }
+
+// Settings reads and sets the same choices as the View menu.
+func TestSettingsHostNotices(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		host := h.d.settingsHost()
+		if r, w, f, tray := host.Notices(); !r || !w || !f || tray {
+			t.Errorf("defaults: reply %v waiting %v failed %v tray %v", r, w, f, tray)
+		}
+		host.SetNotices(false, true, true, false)
+		if h.d.notes.Notify().ReplyDone || menuPath(t, h.d, "Notify me when…", "A reply finishes").Checked {
+			t.Error("a reply finishing still notifies")
+		}
+	})
+}

@@ -36,6 +36,20 @@ type settingsHost struct {
 	banner         *settingsBanner // settings.json's status and its buttons
 	checkSettings  func()
 	showMCPServers func()
+	// notices and setNotices are what the system notifies and whether
+	// the tray icon shows (notify.go).
+	notices    func() (reply, waiting, failed, tray bool)
+	setNotices func(reply, waiting, failed, tray bool)
+}
+
+// Notices is what the system notifies while the window is away, and
+// whether the tray icon shows (Settings' "Notify me when…", "Tray icon").
+func (h settingsHost) Notices() (reply, waiting, failed, tray bool) { return h.notices() }
+
+// SetNotices saves and applies them; a tray turned off goes at the next
+// start (Fyne cannot remove one).
+func (h settingsHost) SetNotices(reply, waiting, failed, tray bool) {
+	h.setNotices(reply, waiting, failed, tray)
 }
 
 func (h settingsHost) ThemeMode() string           { return h.themeMode() }
