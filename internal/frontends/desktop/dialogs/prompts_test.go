@@ -123,6 +123,11 @@ func shown[T fyne.CanvasObject](win fyne.Window) []T {
 // button is the top dialog's button labelled text.
 func button(t *testing.T, win fyne.Window, text string) *widget.Button {
 	t.Helper()
+	for _, b := range shown[*forms.Button](win) {
+		if b.Text == text {
+			return &b.Button
+		}
+	}
 	for _, b := range shown[*widget.Button](win) {
 		if b.Text == text {
 			return b
@@ -301,4 +306,30 @@ func TestPromptDialogKeys(t *testing.T) {
 		}
 	}
 	waitFor(t, r.b.OnUI, "keys given back", func() bool { return len(r.host.modals) == 0 })
+}
+
+// Tab to a prompt's button shows a ring around it, and Enter presses the
+// focused button (here No, not the default Yes).
+func TestPromptFocusedButtonTakesEnter(t *testing.T) {
+	r := newPromptRig(t, context.Background())
+	ch := r.ask(context.Background(), r.prompt("hello-surfaces", "confirm", `{"title":"Proceed?","fields":[{"key":"value","kind":"confirm"}]}`))
+	r.b.OnUI(func() {
+		var no *forms.Button
+		for _, b := range shown[*forms.Button](r.win) {
+			if b.Text == "No" {
+				no = b
+			}
+		}
+		if no == nil {
+			t.Fatal("the No button is no forms.Button")
+		}
+		r.win.Canvas().Focus(no)
+		if !no.Focused() {
+			t.Error("No did not take the focus")
+		}
+		no.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	})
+	if got := answer(t, ch); got.cancelled || got.values["value"] != false {
+		t.Fatalf("Enter on No answered %+v", got)
+	}
 }
