@@ -109,3 +109,20 @@ func TestSidebarPinAndUnpin(t *testing.T) {
 			sb.items[sb.rows[1].item].ID == saved[1].ID && sb.items[sb.rows[2].item].ID == saved[0].ID
 	})
 }
+
+// A title keeps its underscores ("__init__" read "init").
+func TestSidebarTitlesKeepUnderscores(t *testing.T) {
+	h := newHarness(t)
+	c := h.openCore()
+	saved := h.saveSessions(c.Session().WorkspaceRoot, "why does __init__.py run twice?")
+	sb := h.d.sidebar
+	h.ui(sb.reload)
+	h.waitFor("the list", func() bool { return len(sb.items) == 1 })
+	h.ui(func() {
+		row := sb.list.CreateItem().(*sessionRow)
+		sb.list.UpdateItem(indexOf(sb, saved[0].ID), row)
+		if row.title.Text != "why does __init__.py run twice?" {
+			t.Errorf("the row reads %q", row.title.Text)
+		}
+	})
+}
