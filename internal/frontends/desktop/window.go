@@ -188,7 +188,9 @@ func newUI(opts Options) *UI {
 	// the window past the screen, cutting off Hide panel and the panel).
 	status := container.NewHScroll(d.status.Object())
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), status, d.sidebar.object(), nil, body))
-	d.win.Resize(d.startSize())
+	// Never larger than the screen: a size remembered on a bigger one (or
+	// the default on a small one) would open partly off it.
+	d.win.Resize(dialogs.FitScreen(d.win, d.startSize()))
 	d.win.SetOnClosed(d.rememberSize)
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.addZoomKeys()
