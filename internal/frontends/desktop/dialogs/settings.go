@@ -68,6 +68,11 @@ type SettingsHost interface {
 	OpenSettingsFile()
 	ResetSettingsFile()
 	CheckSettingsFile()
+	// Notices are Settings' "Notify me when…" (a reply finishes, an
+	// approval or question waits, a plugin fails) and "Tray icon";
+	// SetNotices saves and applies them.
+	Notices() (reply, waiting, failed, tray bool)
+	SetNotices(reply, waiting, failed, tray bool)
 }
 
 // SettingsFileStatus is what Settings says about settings.json.
@@ -98,7 +103,7 @@ type Settings struct {
 	perms  *fyne.Container
 	env    *fyne.Container
 	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
-	notify *notifySection            // nil when the host has no notification settings
+	notify *notifySection
 	file   *settingsFileRow
 	envGen int // the latest loadEnv: an older read that ends later is dropped
 	// market is the package market's URL; marketNote says what became of

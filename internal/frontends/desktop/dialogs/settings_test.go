@@ -36,6 +36,10 @@ type settingsHost struct {
 	// market is the market URL saved, marketEnv the environment's
 	// (settings_market_test.go).
 	market, marketEnv string
+	// notices are the notification choices (reply, waiting, failed,
+	// tray), saved noticeSets times.
+	notices    [4]bool
+	noticeSets int
 }
 
 func (h *settingsHost) ThemeMode() string           { return h.mode }
@@ -75,6 +79,13 @@ func (h *settingsHost) RevokeSession(_ context.Context, tool string) error {
 	h.perms.Session = slices.DeleteFunc(h.perms.Session, func(x string) bool { return x == tool })
 	h.perms.SessionRules = slices.DeleteFunc(h.perms.SessionRules, func(r agent.Rule) bool { return r.Describe() == tool })
 	return nil
+}
+func (h *settingsHost) Notices() (reply, waiting, failed, tray bool) {
+	return h.notices[0], h.notices[1], h.notices[2], h.notices[3]
+}
+func (h *settingsHost) SetNotices(reply, waiting, failed, tray bool) {
+	h.notices = [4]bool{reply, waiting, failed, tray}
+	h.noticeSets++
 }
 func (h *settingsHost) SettingsFile() SettingsFileStatus { return h.file }
 func (h *settingsHost) OpenSettingsFile()                { h.calls = append(h.calls, "open") }

@@ -134,46 +134,27 @@ func openSettingsClosed(t *testing.T, a fyne.App, h *settingsHost, onClosed func
 	return s, b
 }
 
-// notifyHost is a Settings host with the notification settings.
-type notifyHost struct {
-	settingsHost
-	choices NotifyChoices
-	sets    int
-}
-
-func (h *notifyHost) NotifyChoices() NotifyChoices { return h.choices }
-func (h *notifyHost) SetNotifyChoices(c NotifyChoices) {
-	h.choices = c
-	h.sets++
-}
-
 // Settings shows "Notify me when…" and "Tray icon" as the host has them,
-// and a tick saves the changed choice only.
+// and a tick saves the choices; the View menu's changes show on sync.
 func TestSettingsNotifyChoices(t *testing.T) {
 	a := test.NewTempApp(t)
-	h := &notifyHost{choices: NotifyChoices{ReplyDone: true, Waiting: true}}
-	s, b := openSettingsClosed(t, a, &h.settingsHost, func() {})
+	h := &settingsHost{notices: [4]bool{true, true, false, false}}
+	s, b := openSettingsClosed(t, a, h, func() {})
 	b.OnUI(func() {
-		if s.notify != nil {
-			t.Fatal("a host without notification settings got the section")
-		}
-		s.win.Close()
-	})
-	b.OnUI(func() {
-		s2 := ShowSettings(a, b, viewmodel.New(), h, func() {})
-		defer s2.win.Close()
-		n := s2.notify
-		if n == nil {
-			t.Fatal("no notification settings")
-		}
-		if !n.reply.Checked || !n.waiting.Checked || n.failed.Checked || n.tray.Checked || h.sets != 0 {
-			t.Fatalf("shown %v %v %v %v after %d saves", n.reply.Checked, n.waiting.Checked, n.failed.Checked, n.tray.Checked, h.sets)
+		n := s.notify
+		if !n.reply.Checked || !n.waiting.Checked || n.failed.Checked || n.tray.Checked || h.noticeSets != 0 {
+			t.Fatalf("shown %v %v %v %v after %d saves", n.reply.Checked, n.waiting.Checked, n.failed.Checked, n.tray.Checked, h.noticeSets)
 		}
 		test.Tap(n.failed)
 		test.Tap(n.tray)
 		test.Tap(n.reply)
-		if want := (NotifyChoices{Waiting: true, PluginFailed: true, Tray: true}); h.choices != want || h.sets != 3 {
-			t.Errorf("saved %+v in %d saves, want %+v", h.choices, h.sets, want)
+		if want := [4]bool{false, true, true, true}; h.notices != want || h.noticeSets != 3 {
+			t.Errorf("saved %v in %d saves, want %v", h.notices, h.noticeSets, want)
+		}
+		h.notices = [4]bool{true, false, false, false} // the View menu
+		s.SyncNotices()
+		if !n.reply.Checked || n.waiting.Checked || n.tray.Checked || h.noticeSets != 3 {
+			t.Errorf("after sync: %v %v %v, %d saves", n.reply.Checked, n.waiting.Checked, n.tray.Checked, h.noticeSets)
 		}
 	})
 }
