@@ -72,6 +72,9 @@ func (d *UI) setNotices(reply, waiting, failed, tray bool) {
 		d.notices.tray.SetReplying(d.replyingCount())
 	}
 	d.win.SetMainMenu(d.buildMainMenu()) // the View menu's checks follow
+	if d.wins.settings != nil {
+		d.wins.settings.SyncNotices() // and Settings' when it is open
+	}
 }
 
 // noticeMenuItems are the View menu's "Notify me when…" and "Tray icon"

@@ -75,5 +75,12 @@ func TestSettingsHostNotices(t *testing.T) {
 		if h.d.notes.Notify().ReplyDone || menuPath(t, h.d, "Notify me when…", "A reply finishes").Checked {
 			t.Error("a reply finishing still notifies")
 		}
+		// With Settings open, the menu's change reaches it without looping
+		// back (its checks set the same values again).
+		h.d.showSettings()
+		menuPath(t, h.d, "Notify me when…", "A reply finishes").Action()
+		if r, _, _, _ := host.Notices(); !r || !h.d.notes.Notify().ReplyDone {
+			t.Error("the menu did not turn reply notifications back on")
+		}
 	})
 }
