@@ -156,8 +156,11 @@ func ParseSource(source string) (Source, error) {
 			src.URL = rest
 			break
 		}
-		if filepath.IsAbs(rest) {
-			src.URL = fileURL(rest) // git:/path/to/repo, a local repository
+		// git:/path/to/repo (or git:C:\repo): a local repository. A host name
+		// never starts with a slash, so "/srv/r.git" is a path on Windows too,
+		// where it is not absolute (it names the current drive's root).
+		if filepath.IsAbs(rest) || strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, `\`) {
+			src.URL = fileURL(rest)
 			break
 		}
 		// git:<host>/<owner>/<repo>[@ref], the guide's form: over https.
