@@ -1,0 +1,32 @@
+package desktop
+
+import (
+	"fyne.io/fyne/v2"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+)
+
+// Options configure the desktop front end.
+type Options struct {
+	// App is the Fyne app (app.NewWithID in the binary, test.NewApp in
+	// tests).
+	App fyne.App
+	// Layout is the data directory: plugin store, host log.
+	Layout agent.Layout
+	// Version is shown in Help → About.
+	Version string
+	// Icon is the window and About icon (optional).
+	Icon fyne.Resource
+	// Trace, when set, is told what the window is doing ("models 1",
+	// "approval run_command", "prompt hello-surfaces", "turn done"…) from
+	// any goroutine: end-to-end scripts wait on it instead of guessing.
+	Trace func(event string)
+	// Theme, when set (system, light, dark), is this run's theme, not saved
+	// (CI screenshots of both variants).
+	Theme string
+	// QuietAnimations turns Fyne's widget animations off, the caret's
+	// fade first: an idle window with the composer focused then costs
+	// 1.5 % of a core instead of 8.9 % (quiet.go). Not for tests: Fyne's
+	// test helpers expect their own app as the current one.
+	QuietAnimations bool
+}
