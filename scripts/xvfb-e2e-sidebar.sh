@@ -3,6 +3,7 @@
 # the real window under Xvfb, driven with xdotool as a user:
 #  1. 200 saved chats; Ctrl+B to the sidebar's search, a phrase found only
 #     in one chat's messages (its title is another), Enter opens that chat.
+#     Ctrl+F opens the chat's find bar, Esc closes it.
 #  2. A right-click on the chat's line opens its menu; Export as Markdown
 #     and Export as JSON save it (Enter in the file dialog). The JSON,
 #     imported into another data directory through the same core function
@@ -98,6 +99,12 @@ xdotool key Return
 wait_for "the hit opened" grep -q "^trace: viewing $TARGET " "$OUT"
 wait_for "the hit's row" grep -q "^trace: session row $TARGET " "$OUT"
 shot opened "$WIN"
+# Ctrl+F (the View menu's key, so it works in the composer) opens the
+# chat's find bar; Esc closes it.
+xdotool key ctrl+f
+wait_for "the find bar" traced 1 'find open'
+xdotool key Escape
+wait_for "the find bar closed" traced 1 'find closed'
 
 # 2. Export as Markdown, then as JSON, from the chat's menu (right-click).
 # The menu takes the keys: Down steps over Rename and Pin to the exports.
