@@ -78,6 +78,9 @@ type sidebarDeps struct {
 	kickLoad      func()
 	modalKeys     func(cancel, confirm func()) (pop func())
 	focusComposer func()
+	// findInChat opens the chat on screen's find bar with a query (a
+	// search hit in message text opens at its line).
+	findInChat func(q string)
 }
 
 // panelDeps are the plugin panel's.
@@ -123,7 +126,8 @@ func (d *UI) toolbarDeps() toolbarDeps {
 func (d *UI) sidebarDeps() sidebarDeps {
 	return sidebarDeps{calls: d.calls(), win: d.win, b: d.b, state: d.state, notes: d.notes, chats: d.chats,
 		trace: d.trace, openChat: d.openChat, kickLoad: d.kickLoad, modalKeys: d.modalKeys,
-		focusComposer: func() { d.win.Canvas().Focus(d.composer.entry) }}
+		focusComposer: func() { d.win.Canvas().Focus(d.composer.entry) },
+		findInChat:    func(q string) { d.transcript.get().FindText(q) }}
 }
 
 func (d *UI) panelDeps() panelDeps {

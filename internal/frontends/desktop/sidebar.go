@@ -101,7 +101,7 @@ func newSidebar(d sidebarDeps) *sidebar {
 		if s.syncing {
 			return
 		}
-		d.openChat(s.items[s.selected].ID) // the highlight follows once it is on screen
+		s.openHit(s.items[s.selected].ID) // the highlight follows once it is on screen
 	}
 	s.list.OnUnselected = func(i widget.ListItemID) {
 		if i < len(s.rows) && s.rows[i].header == "" && s.selected == s.rows[i].item {
@@ -146,9 +146,19 @@ func (s *sidebar) openFirst() {
 	if len(s.items) == 0 {
 		return
 	}
-	s.deps.openChat(s.items[0].ID)
+	s.openHit(s.items[0].ID)
 	// Searched, Enter, type: the chat opened is the one you write in next.
 	s.deps.focusComposer()
+}
+
+// openHit opens a listed chat; one a search found in its messages opens
+// with the find bar on the search's words, at the line that matched (as
+// Claude and ChatGPT open a search hit).
+func (s *sidebar) openHit(id string) {
+	s.deps.openChat(id)
+	if q := strings.TrimSpace(s.reads.listedFor); q != "" && s.snippets[id] != "" && s.deps.findInChat != nil {
+		s.deps.findInChat(q)
+	}
 }
 
 func (s *sidebar) current() (agent.Summary, bool) {

@@ -23,6 +23,16 @@ func TestSidebarSearchShowsTheLineAndImportOpensTheChat(t *testing.T) {
 			t.Errorf("the hit's caption is %q, want its matching line", got)
 		}
 	})
+	// Opened, the hit shows its chat with the find bar on the search's words.
+	h.ui(func() { sb.list.Select(indexOf(sb, saved[0].ID)) })
+	h.waitFor("the hit open at its match", func() bool {
+		if h.d.state.Open().ID != saved[0].ID || !h.d.transcript.get().FindOpen() {
+			return false
+		}
+		_, total := h.d.transcript.get().FindStatus()
+		return total > 0
+	})
+	h.ui(func() { h.d.transcript.get().CloseFind() })
 	h.ui(func() { sb.search.SetText("") })
 	h.waitFor("the whole list", func() bool { return len(sb.items) == 2 })
 	h.ui(func() {

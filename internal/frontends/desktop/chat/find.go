@@ -415,6 +415,19 @@ func (f *finder) close() {
 // goroutine).
 func (t *Transcript) OpenFind() { t.view.find.open() }
 
+// FindText opens the find bar with q in its field and goes to a match (the
+// window opens a sidebar search hit this way, at the line that matched);
+// a chat shown later is searched again (UI goroutine).
+func (t *Transcript) FindText(q string) {
+	f := t.view.find
+	f.open()
+	if f.entry.Text == q {
+		f.search(q) // SetText of the same text calls no OnChanged
+		return
+	}
+	f.entry.SetText(q)
+}
+
 // CloseFind hides the find bar and its highlights (Esc in its field) (UI
 // goroutine).
 func (t *Transcript) CloseFind() { t.view.find.close() }
