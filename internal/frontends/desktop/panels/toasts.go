@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -166,7 +167,10 @@ func (n *Notifier) toast(x Notification) *liveToast {
 	times := widget.NewLabel("")
 	times.TextStyle.Bold = true
 	times.Hide()
-	box := container.NewVBox(container.NewHBox(uikit.Caption(x.Plugin), times), title)
+	// The labels' own inner padding is space enough between the lines:
+	// four toasts then fit above an approval at the transcript's foot.
+	box := container.New(layout.NewCustomPaddedVBoxLayout(-theme.InnerPadding()),
+		container.NewHBox(uikit.Caption(x.Plugin), times), title)
 	if x.Body != "" {
 		body := widget.NewLabel(x.Body)
 		body.Wrapping = fyne.TextWrapWord
