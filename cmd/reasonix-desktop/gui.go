@@ -75,10 +75,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	// QuietAnimations: Fyne's caret fade redraws the whole window on every
-	// frame; an idle window with the composer focused cost 8.9 % of a core,
-	// 1.7 % without it (the caret is then a steady bar).
-	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag, QuietAnimations: true}
+	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {
