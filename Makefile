@@ -16,7 +16,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm e2e-edit e2e-discover fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -28,7 +28,9 @@ run: deps build examples
 ## page a long chat, a key set in Settings, a paste, a copy, an attachment: xvfb-e2e-input.sh),
 ## chats switched back and forth (xvfb-switch-check.sh); three edits approved on their diffs and then
 ## rewound (xvfb-e2e-edit.sh); the market's Discover tab, a market update and a marketplace root's plugins
-## picked in Install… (xvfb-e2e-discover.sh);
+## picked in Install… (xvfb-e2e-discover.sh); a 100,000-character paste folded and Ctrl+F in a 5,000-message
+## chat (xvfb-e2e-find.sh); a search across 200 chats, export and import, zoom kept over a restart
+## (xvfb-e2e-sidebar.sh); four toasts beside an approval and Settings on a 900×600 screen (xvfb-e2e-notices.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -39,6 +41,9 @@ test: deps mcp-servers lint check-generated
 	BIN=bin/reasonix-desktop bash scripts/xvfb-switch-check.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-edit.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-discover.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-find.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-sidebar.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-notices.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -65,6 +70,14 @@ e2e-edit: build
 ## a marketplace root picked in Install…, in the real window (screenshots ci-logs/e2e-discover-*.png)
 e2e-discover: build
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-discover.sh
+
+## e2e-find, e2e-sidebar, e2e-notices: issue 40's window checks one at a time (screenshots in ci-logs/)
+e2e-find: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-find.sh
+e2e-sidebar: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-sidebar.sh
+e2e-notices: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-notices.sh
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:
