@@ -34,6 +34,10 @@ type transcriptView struct {
 	lastRunning bool // d.running when lastReply's footer was bound
 	todos       *todoPanel
 	find        *finder // the find bar (find.go)
+	// onApproval is told when the waiting approval's card moved, from
+	// lastApproval (approvalrect.go).
+	onApproval   func()
+	lastApproval approvalRect
 }
 
 // row is one item as the UI holds it. Its parsed markdown lives here, not
@@ -66,6 +70,7 @@ type rowUI struct {
 func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
+	v.list.onPlaced = v.placed
 	v.sel = newSelection(v)
 	v.list.drag = v.sel
 	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +

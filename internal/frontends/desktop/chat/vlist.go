@@ -48,6 +48,7 @@ type vlist struct {
 	follow   bool // keep the end in view (until the user scrolls up)
 	placing  bool
 	onFollow func(bool)
+	onPlaced func() // after every placing (the approval's rectangle)
 }
 
 type liveRow struct {
@@ -280,6 +281,9 @@ func (l *vlist) place() {
 		l.scroll.ScrollToOffset(fyne.NewPos(0, top))
 	} else {
 		l.scroll.Refresh() // the bars follow the new total; the content's refresh is cheap
+	}
+	if l.onPlaced != nil {
+		l.onPlaced()
 	}
 }
 
