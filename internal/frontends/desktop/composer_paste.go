@@ -106,6 +106,13 @@ func (c *composer) addPaste(text string) {
 	it.obj = p.obj
 	p.setOpen(true)
 	c.attach.add(it)
+	// The window draws a frame only when something marked it dirty, and
+	// the tray's Add and Show do not (fyne's Container.Show never
+	// repaints). With animations on, the caret's fade marked it on every
+	// frame, so the tile appeared by chance; with QuietAnimations nothing
+	// did and the paste stayed unseen until the next mouse move. Ask for
+	// the frame that lays the tray out.
+	c.deps.win.Canvas().Refresh(c.attach.box)
 }
 
 // setOpen shows the text (open) or the first words in the header.

@@ -1,6 +1,7 @@
 package desktop
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,4 +269,46 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// redrawCanvas records what the composer asks its window to redraw.
+type redrawCanvas struct {
+	fyne.Canvas
+	refreshed []fyne.CanvasObject
+}
+
+func (c *redrawCanvas) Refresh(o fyne.CanvasObject) {
+	c.refreshed = append(c.refreshed, o)
+	c.Canvas.Refresh(o)
+}
+
+type redrawWindow struct {
+	fyne.Window
+	canvas *redrawCanvas
+}
+
+func (w redrawWindow) Canvas() fyne.Canvas { return w.canvas }
+
+// A paste asks the window for a frame. The desktop driver draws only a
+// window marked dirty and the tray's Add and Show mark nothing: with
+// QuietAnimations (no caret fade marking it every frame) Ctrl+V of a long
+// text in the real window showed no tile (xvfb-e2e-find.sh). The test
+// driver draws nothing, so what is checked is the ask: a refresh of the
+// tray's box, which now holds the paste.
+func TestLongPasteAsksForAFrame(t *testing.T) {
+	h := newHarness(t)
+	rc := &redrawCanvas{}
+	h.ui(func() {
+		rc.Canvas = h.d.win.Canvas()
+		h.d.composer.deps.win = redrawWindow{Window: h.d.win, canvas: rc}
+	})
+	p := h.pasteTo(pasteLine)
+	h.ui(func() {
+		for _, o := range rc.refreshed {
+			if c, ok := o.(*fyne.Container); ok && c == h.d.composer.attach.box && c.Visible() && slices.Contains(c.Objects, p.obj) {
+				return
+			}
+		}
+		t.Errorf("the paste asked the window to redraw %d objects, not the tray holding it", len(rc.refreshed))
+	})
 }
