@@ -154,6 +154,14 @@ func newUI(opts Options) *UI {
 	// conversation down, the Approve buttons below the fold.
 	bottom := container.NewVBox(d.readyLine, d.composer.object())
 	chat := container.NewBorder(d.banner.object(), bottom, nil, nil, d.notes.Overlay(d.transcript.Object()))
+	// Nor on the waiting approval's card: the chat on screen says where it
+	// is, and tells the toasts when it moved. The hook is (re)set on the
+	// transcript the toasts ask, since each chat gets its own transcript.
+	d.notes.SetAvoid(func() (fyne.Position, fyne.Size, bool) {
+		t := d.transcript.get()
+		t.SetOnApprovalMoved(d.notes.Relayout)
+		return t.PendingApprovalRect()
+	})
 	d.toolbar.body = &bodyLayout{hidden: d.prefs.PanelHidden(), shown: !d.prefs.PanelHidden()}
 	d.toolbar.body.onShown = d.toolbar.syncPanel
 	d.toolbar.syncPanel()
