@@ -27,6 +27,9 @@ type Options struct {
 	// QuietAnimations turns Fyne's widget animations off, the caret's
 	// fade first: an idle window with the composer focused then costs
 	// 1.5 % of a core instead of 8.9 % (quiet.go). Not for tests: Fyne's
-	// test helpers expect their own app as the current one.
+	// test helpers expect their own app as the current one. Without the
+	// fade nothing redraws the window every frame by chance: a change
+	// must mark it (a widget's Refresh; fyne's Container.Add and Show do
+	// not), as the composer's paste tile does.
 	QuietAnimations bool
 }
