@@ -135,6 +135,13 @@ func (d *UI) newTranscript() *chat.Transcript {
 			d.win.Canvas().Focus(d.composer.entry)
 		}
 	})
+	// Toasts keep off this chat's waiting approval from the moment it is
+	// shown, not only from the next toast's layout.
+	t.SetOnApprovalMoved(func() {
+		if d.notes != nil {
+			d.notes.Relayout()
+		}
+	})
 	return t
 }
 

@@ -173,7 +173,7 @@ func newUI(opts Options) *UI {
 	d.win.SetContent(container.NewBorder(d.toolbar.object(), status, d.sidebar.object(), nil, body))
 	// Never larger than the screen: a size remembered on a bigger one (or
 	// the default on a small one) would open partly off it.
-	d.win.Resize(dialogs.FitScreen(d.win, d.startSize()))
+	d.win.Resize(dialogs.FitScreenWithin(d.win, d.startSize(), mainWindowMargin))
 	d.win.SetOnClosed(d.rememberSize)
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.addZoomKeys()
@@ -594,3 +594,7 @@ func (d *UI) surfaceList() ([]surfaces.Surface, bool) {
 	}
 	return nil, false
 }
+
+// mainWindowMargin is what the main window leaves free on a screen smaller
+// than the size it would open at: room for its title bar (40 px).
+const mainWindowMargin = 40

@@ -80,12 +80,19 @@ func (e *WindowEntry) TypedShortcut(s fyne.Shortcut) {
 // FitScreen is want made to fit w's screen (less a margin), but never
 // below what w's content needs at its least when that fits.
 func FitScreen(w fyne.Window, want fyne.Size) fyne.Size {
+	return FitScreenWithin(w, want, screenMargin)
+}
+
+// FitScreenWithin is FitScreen leaving margin free: the main window leaves
+// only room for its title bar, so its 1200×760 default is whole on a
+// 1280×800 screen (the secondary windows' margin made it 1200×720).
+func FitScreenWithin(w fyne.Window, want fyne.Size, margin float32) fyne.Size {
 	content := w.Content()
 	screen, ok := ScreenSize(w)
 	if !ok {
 		return want
 	}
-	limit := fyne.NewSize(screen.Width-screenMargin, screen.Height-screenMargin)
+	limit := fyne.NewSize(screen.Width-margin, screen.Height-margin)
 	out := fyne.NewSize(min(want.Width, limit.Width), min(want.Height, limit.Height))
 	if content != nil {
 		m := content.MinSize()
