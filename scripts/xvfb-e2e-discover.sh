@@ -40,6 +40,9 @@ fail() {
 	shot fail
 	exit 1
 }
+# a command that fails under set -e names itself (else the script ends silently)
+set -E
+trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
 # shot NAME: a screenshot of the plugin manager (or of the screen before
 # it exists).
 shot() { [ -n "${DISPLAY:-}" ] && import -window "${PWIN:-root}" "$LOGDIR/e2e-discover-$1.png" 2>/dev/null || true; }
@@ -49,7 +52,7 @@ shot() { [ -n "${DISPLAY:-}" ] && import -window "${PWIN:-root}" "$LOGDIR/e2e-di
 painted() {
 	local prev="" cur
 	for _ in $(seq 100); do
-		cur="$(import -window "$PWIN" -depth 8 rgb:- 2>/dev/null | md5sum)"
+		cur="$(import -window "$PWIN" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
 		[ "$cur" = "$prev" ] && break
 		prev="$cur"
 		sleep 0.1

@@ -32,7 +32,7 @@ shot() {
 painted() {
 	local prev="" cur
 	for _ in $(seq 50); do
-		cur="$(import -window "${2:-root}" -depth 8 rgb:- 2>/dev/null | md5sum)"
+		cur="$(import -window "${2:-root}" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
 		[ "$cur" = "$prev" ] && break
 		prev="$cur"
 		sleep 0.1
@@ -45,6 +45,9 @@ fail() {
 	[ -f "$LOGDIR/e2e-notices.stderr" ] && tail -n 30 "$LOGDIR/e2e-notices.stderr" >&2
 	exit 1
 }
+# a command that fails under set -e names itself (else the script ends silently)
+set -E
+trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
 for c in Xvfb xdotool import; do command -v "$c" >/dev/null || fail "$c is missing (apt-get install xvfb xdotool)"; done
 
 BIN="${BIN:-}"

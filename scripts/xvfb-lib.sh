@@ -60,13 +60,16 @@ stop_pids() {
 	done
 }
 
-# window NAME: the id of the first window whose name matches NAME, polled
-# for 30 s (a search can fail to open the display just after Xvfb said it
-# was ready: seen under load).
+# window NAME: the id of the first mapped window whose name matches NAME,
+# polled for 30 s (a search can fail to open the display just after Xvfb
+# said it was ready: seen under load). Only a mapped one: a window found
+# between its creation and its mapping cannot be grabbed or focused yet
+# (import of the Notifications window failed so, and under pipefail ended
+# xvfb-e2e-notices.sh without a word).
 window() {
 	local id
 	for _ in $(seq 300); do
-		id="$(xdotool search --name "$1" 2>/dev/null | head -n 1)" || true
+		id="$(xdotool search --onlyvisible --name "$1" 2>/dev/null | head -n 1)" || true
 		[ -n "$id" ] && { echo "$id"; return 0; }
 		sleep 0.1
 	done
