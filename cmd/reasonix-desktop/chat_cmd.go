@@ -11,8 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -290,8 +290,7 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODEL\tNAME\tCONTEXT\tPRICE (in/out per M)\tFEATURES")
+	rows := [][]string{{"MODEL", "NAME", "CONTEXT", "PRICE (in/out per M)", "FEATURES"}}
 	for _, m := range models {
 		var feats []string
 		for _, f := range []struct {
@@ -309,9 +308,9 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
 			price = fmt.Sprintf("%g/%g %s", m.InputPerMillion, m.OutputPerMillion, m.PricingCurrency)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\n", termsafe.String(m.ID), termsafe.String(m.DisplayName), m.ContextWindow, price, termsafe.String(strings.Join(feats, ", ")))
+		rows = append(rows, []string{termsafe.String(m.ID), termsafe.String(m.DisplayName), strconv.FormatInt(m.ContextWindow, 10), price, termsafe.String(strings.Join(feats, ", "))})
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, headless.Columns(rows))
 	if len(models) == 0 && len(errs) == 0 {
 		fmt.Fprintln(stderr, "no plugin models: install a provider plugin (e.g. examples/echo-provider)")
 	}

@@ -11,8 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -276,12 +276,11 @@ func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON 
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "NAME\tTRANSPORT\tSTATE\tTOOLS\tERROR")
+	rows := [][]string{{"NAME", "TRANSPORT", "STATE", "TOOLS", "ERROR"}}
 	for _, s := range st {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%d\t%s\n", safe(s.Name), s.Transport, s.State, s.Tools, safe(s.Err))
+		rows = append(rows, []string{safe(s.Name), s.Transport, s.State, strconv.Itoa(s.Tools), safe(s.Err)})
 	}
-	if err := w.Flush(); err != nil {
+	if _, err := io.WriteString(stdout, headless.Columns(rows)); err != nil {
 		return err
 	}
 	for _, s := range st {

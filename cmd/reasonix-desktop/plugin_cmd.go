@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
 const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
@@ -309,12 +309,11 @@ func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 	if len(recs) == 0 {
 		fmt.Fprintln(e.stdout, "No plugins installed.")
 	} else {
-		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tVERSION\tSTATE\tROOT")
+		rows := [][]string{{"NAME", "VERSION", "STATE", "ROOT"}}
 		for _, r := range recs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Name, safe(r.Version), state(r), termsafe.String(r.Root))
+			rows = append(rows, []string{r.Name, safe(r.Version), state(r), termsafe.String(r.Root)})
 		}
-		if err := tw.Flush(); err != nil {
+		if _, err := io.WriteString(e.stdout, headless.Columns(rows)); err != nil {
 			return err
 		}
 	}
@@ -322,16 +321,16 @@ func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 		return nil
 	}
 	fmt.Fprintln(e.stdout)
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "XDEV EXTENSION\tSTATE\tDECLARES\tPATH")
+	rows := [][]string{{"XDEV EXTENSION", "STATE", "DECLARES", "PATH"}}
 	for _, x := range exts {
 		what := strings.Join(x.Capabilities, ", ")
 		if x.Failure != "" {
 			what = safe(firstLine(x.Failure))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safe(x.Name), safe(x.State), what, termsafe.String(x.Path))
+		rows = append(rows, []string{safe(x.Name), safe(x.State), what, termsafe.String(x.Path)})
 	}
-	return tw.Flush()
+	_, err = io.WriteString(e.stdout, headless.Columns(rows))
+	return err
 }
 
 // listedPlugin is a v2 plugin in `plugin list --json`: its record, kind

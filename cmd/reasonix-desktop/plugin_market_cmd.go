@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
 // The market's sub-commands: search, info, updates and market (its URL).
@@ -79,12 +81,12 @@ func pluginSearch(ctx context.Context, e *pluginEnv, args []string) error {
 		fmt.Fprintln(e.stdout, "No market package matches.")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tKIND\tVERSION\tINSTALLS\tSTATE\tSUMMARY")
+	rows := [][]string{{"ID", "KIND", "VERSION", "INSTALLS", "STATE", "SUMMARY"}}
 	for _, p := range hits {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", safe(p.ID), safe(p.Kind), safe(p.Version), p.Installs, marketState(p), safe(firstLine(p.Summary)))
+		rows = append(rows, []string{safe(p.ID), safe(p.Kind), safe(p.Version), strconv.Itoa(p.Installs), marketState(p), safe(firstLine(p.Summary))})
 	}
-	return tw.Flush()
+	_, err = io.WriteString(e.stdout, headless.Columns(rows))
+	return err
 }
 
 // marketState is what a search says of an entry here.
@@ -179,12 +181,11 @@ func pluginUpdates(ctx context.Context, e *pluginEnv, args []string) error {
 		fmt.Fprintln(e.stdout, "Every package installed from the market is up to date.")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tMARKET ID\tINSTALLED\tAVAILABLE\tWHAT")
+	rows := [][]string{{"NAME", "MARKET ID", "INSTALLED", "AVAILABLE", "WHAT"}}
 	for _, u := range ups {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", safe(u.Name), safe(u.ID), safe(u.Installed), safe(u.Available), safe(u.Reason))
+		rows = append(rows, []string{safe(u.Name), safe(u.ID), safe(u.Installed), safe(u.Available), safe(u.Reason)})
 	}
-	if err := tw.Flush(); err != nil {
+	if _, err := io.WriteString(e.stdout, headless.Columns(rows)); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stdout, "\nUpdate one with: reasonix-desktop plugin update NAME")

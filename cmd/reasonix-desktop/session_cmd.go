@@ -9,11 +9,11 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
 const sessionUsage = `usage: reasonix-desktop session <command> [flags]
@@ -204,18 +204,17 @@ func printSessions(stdout io.Writer, sums []agent.Summary, hits []agent.SessionH
 		}
 		return 0
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST MESSAGE\tTITLE")
+	table := [][]string{{"ID", "LAST MESSAGE", "TITLE"}}
 	for _, r := range rows {
 		title := termsafe.String(r.Title)
 		if r.Pinned {
 			title = "[pinned] " + title
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.ID, r.LastMessageAt.Local().Format("2006-01-02 15:04"), title)
+		table = append(table, []string{r.ID, r.LastMessageAt.Local().Format("2006-01-02 15:04"), title})
 		if r.MessageIndex != nil && *r.MessageIndex >= 0 {
-			fmt.Fprintf(tw, "\t\t  %s\n", termsafe.String(r.Snippet))
+			table = append(table, []string{"", "", "  " + termsafe.String(r.Snippet)})
 		}
 	}
-	tw.Flush()
+	fmt.Fprint(stdout, headless.Columns(table))
 	return 0
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -257,7 +256,7 @@ func (f *Frontend) listActions(line string, res agent.CommandResult) {
 		f.print("no plugin actions, extension commands or package commands\n")
 		return
 	}
-	f.print("%s", columns(rows))
+	f.print("%s", Columns(rows))
 }
 
 func (f *Frontend) actionDone(line string, a *agent.ActionOutcome) {
@@ -327,7 +326,7 @@ func (f *Frontend) listSessions(res agent.CommandResult) {
 		}
 		rows = append(rows, []string{s.ID, s.LastMessageAt.Local().Format("2006-01-02 15:04"), safe(s.Model), title})
 	}
-	f.print("%s", columns(rows))
+	f.print("%s", Columns(rows))
 }
 
 // listPlugins answers /plugins: the v2 plugins, then the xdev extensions
@@ -353,24 +352,7 @@ func (f *Frontend) listPlugins(res agent.CommandResult) {
 	for _, x := range res.Extensions {
 		rows = append(rows, []string{safe(x.Name), "xdev v1", safe(x.State), safe(firstLines(x.Failure, 1))})
 	}
-	f.print("%s", columns(rows))
-}
-
-// columns aligns rows of terminal-safe cells (tabs and newlines in a cell
-// become spaces).
-func columns(rows [][]string) string {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	flat := strings.NewReplacer("\t", " ", "\n", " ")
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = flat.Replace(c)
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	tw.Flush()
-	return b.String()
+	f.print("%s", Columns(rows))
 }
 
 // doctor prints /doctor <plugin>: the report the window's Doctor button

@@ -77,7 +77,7 @@ func tableText(b *strings.Builder, cols []string, rows [][]string) {
 	if len(cells) == 0 {
 		b.WriteString("  (empty table)\n")
 	}
-	for _, line := range strings.SplitAfter(columns(cells), "\n") {
+	for _, line := range strings.SplitAfter(Columns(cells), "\n") {
 		if line != "" {
 			b.WriteString("  " + line)
 		}
