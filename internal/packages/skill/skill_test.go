@@ -46,7 +46,8 @@ func TestSplitFrontmatter(t *testing.T) {
 }
 
 func FuzzSplitFrontmatter(f *testing.F) {
-	for _, s := range []string{"", "---", "---\n---", "---\na: b\n---\nbody", "---\nk:\n- a\n-\n---", "\uFEFF---\r\nx:'y'\r\n---"} {
+	for _, s := range []string{"", "---", "---\n---", "---\na: b\n---\nbody", "---\nk:\n- a\n-\n---", "\uFEFF---\r\nx:'y'\r\n---",
+		"---\nd: |2-\n   a\n\n  b\n---", "---\nd: >+\n a\n  b\n\n---\n", "---\nd: \"a\\u4F60\\\n b\"\n---", "---\nd: x\n  y\n---"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
