@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -136,7 +137,7 @@ func ParseManifest(data []byte) (*Manifest, error) {
 	}
 	var members map[string]json.RawMessage
 	if err := protocol.DecodeStrict(data, &members); err != nil {
-		return nil, manifestError(err, "")
+		return nil, syntaxPlaced(data, manifestError(err, ""))
 	}
 	if members != nil {
 		if err := checkAPIVersion(members); err != nil {
@@ -188,6 +189,25 @@ func manifestError(err error, path string) error {
 		path += "." + de.Path
 	}
 	return &ManifestError{Path: path, Msg: de.Msg}
+}
+
+// syntaxPlaced places the error of a manifest that is not valid JSON: the
+// line, the column and the character that broke it (the strict decoder
+// names the byte: 'ä' for "你"); any other error is returned as is.
+func syntaxPlaced(data []byte, err error) error {
+	var me *ManifestError
+	if !errors.As(err, &me) || json.Valid(data) {
+		return err
+	}
+	var je *jsonerr.Error
+	switch {
+	case !errors.As(jsonerr.Explain(data, err), &je):
+	case strings.HasPrefix(me.Msg, "invalid JSON"):
+		me.Msg = "invalid JSON: " + je.Error()
+	default: // trailing data: the decoder's words, placed
+		me.Msg = fmt.Sprintf("line %d, column %d: %s", je.Line, je.Column, me.Msg)
+	}
+	return err
 }
 
 // tidyRaw stores the verbatim fields compact, and forgets those given as

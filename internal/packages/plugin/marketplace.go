@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -163,7 +164,7 @@ func ReadMarketplace(dir string) (*Marketplace, error) {
 		return nil, fmt.Errorf("marketplace listing: %w", err)
 	}
 	var doc marketplaceDoc
-	if err := json.Unmarshal(trimBOM(data), &doc); err != nil {
+	if err := jsonerr.Unmarshal(trimBOM(data), &doc); err != nil {
 		return nil, &ManifestError{File: file, Msg: "invalid JSON: " + err.Error()}
 	}
 	m := &Marketplace{Name: strings.TrimSpace(doc.Name), Description: strings.TrimSpace(doc.Description), Root: abs}

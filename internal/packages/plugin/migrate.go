@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -58,7 +59,7 @@ func migrate(data []byte, root string) ([]byte, []string, error) {
 	var sniff struct {
 		APIVersion json.RawMessage `json:"apiVersion"`
 	}
-	if err := json.Unmarshal(data, &sniff); err != nil {
+	if err := jsonerr.Unmarshal(data, &sniff); err != nil {
 		return nil, nil, fmt.Errorf("migrate: %s: invalid JSON: %w", ManifestFile, err)
 	}
 	if v := strings.TrimSpace(string(sniff.APIVersion)); v != "" && v != "null" {
@@ -68,7 +69,7 @@ func migrate(data []byte, root string) ([]byte, []string, error) {
 		return nil, nil, fmt.Errorf("migrate: only pre-extension manifests without apiVersion can be migrated (got %s)", v)
 	}
 	var old legacyDoc
-	if err := json.Unmarshal(data, &old); err != nil {
+	if err := jsonerr.Unmarshal(data, &old); err != nil {
 		return nil, nil, fmt.Errorf("migrate: %s: %w", ManifestFile, err)
 	}
 	name := strings.TrimSpace(old.Name)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/mcpspec"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -58,7 +59,7 @@ func loadForeign(root, kind string, data []byte) (*relPaths, foreignMeta, []stri
 			return nil, meta, nil, err
 		}
 	}
-	if err := json.Unmarshal(trimBOM(data), &meta); err != nil {
+	if err := jsonerr.Unmarshal(trimBOM(data), &meta); err != nil {
 		return nil, meta, nil, &ManifestError{File: file, Msg: "invalid JSON: " + err.Error()}
 	}
 	meta.Name, meta.Version, meta.Description = strings.TrimSpace(meta.Name), strings.TrimSpace(meta.Version), strings.TrimSpace(meta.Description)
@@ -178,7 +179,7 @@ func claudeHooks(pfs *PackageFS, rel string, out *relPaths) []string {
 	}
 	var doc claudeHookDoc
 	if err == nil {
-		err = json.Unmarshal(trimBOM(data), &doc)
+		err = jsonerr.Unmarshal(trimBOM(data), &doc)
 	}
 	if err != nil {
 		return []string{fmt.Sprintf("%s: %v", rel, err)}
@@ -255,7 +256,7 @@ func claudeMCP(pfs *PackageFS, out *relPaths) []string {
 		} `json:"mcpServers"`
 	}
 	if err == nil {
-		err = json.Unmarshal(trimBOM(data), &doc)
+		err = jsonerr.Unmarshal(trimBOM(data), &doc)
 	}
 	if err != nil {
 		return []string{fmt.Sprintf("%s: %v", claudeMCPFile, err)}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -188,7 +189,7 @@ func readStore(path string) (map[string]Record, error) {
 		Plugins []Record `json:"plugins"`
 	}
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s: invalid JSON: %v", path, err)
+		return nil, fmt.Errorf("%s: invalid JSON: %w", path, jsonerr.Explain(data, err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("%s: invalid JSON: trailing data after the JSON value", path)
