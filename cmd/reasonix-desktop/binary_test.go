@@ -34,7 +34,10 @@ func newHost(t *testing.T) *host {
 
 func (h *host) command(args ...string) *exec.Cmd {
 	cmd := exec.Command(h.bin, args...)
-	cmd.Env = append(os.Environ(), "REASONIX_DESKTOP_HOME="+h.data)
+	// English whatever the machine's locale: the tests read the CLI's
+	// words (LANGUAGE comes first in i18n.Detect; a test of another
+	// language sets its own).
+	cmd.Env = append(os.Environ(), "REASONIX_DESKTOP_HOME="+h.data, "LANGUAGE=en")
 	cmd.Dir = h.workdir
 	return cmd
 }

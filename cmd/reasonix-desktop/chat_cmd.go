@@ -17,6 +17,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
@@ -60,13 +61,13 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	}
 	reportSettings(layout, stderr)
 	for _, w := range agent.WorkspaceWarnings(workspace) {
-		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(w)))
+		fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(w))))
 	}
 	logger, closeLog := openHostLog(layout)
 	var ext *xdev.Manager
 	mcpCfg, err := mcpConfig(stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, "warning:", safe(err.Error()))
+		fmt.Fprintln(stderr, i18n.T("warning: %s", safe(err.Error())))
 	}
 	// A terminal chat waits for the servers' starts (each bounded by the
 	// handshake timeout) so its first turn has them; the window never waits.
@@ -84,7 +85,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	}
 	if ext != nil { // xdev extensions and hooks that did not load never block the session
 		for _, f := range ext.Failures() {
-			fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(f.String())))
+			fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(f.String()))))
 		}
 	}
 	return core, func() {
@@ -138,15 +139,15 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 2
 	}
 	if !*headlessMode {
-		fmt.Fprintln(stderr, "reasonix-desktop chat: the window front end is started without `chat`; use --headless for the terminal")
+		fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("the window front end is started without `chat`; use --headless for the terminal"))
 		return 2
 	}
 	if *prompt != "" && *repl {
-		fmt.Fprintln(stderr, "reasonix-desktop chat: --prompt and --repl exclude each other")
+		fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("--prompt and --repl exclude each other"))
 		return 2
 	}
 	if len(attach) > 0 && *repl {
-		fmt.Fprintln(stderr, "reasonix-desktop chat: --attach goes with one message (--prompt or standard input), not --repl")
+		fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("--attach goes with one message (--prompt or standard input), not --repl"))
 		return 2
 	}
 	if f, ok := stdin.(*os.File); ok && *prompt == "" && isTerminal(f) && len(attach) == 0 {
@@ -157,13 +158,13 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if text == "" && !*repl {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			fmt.Fprintln(stderr, "reasonix-desktop chat: read stdin:", err)
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("read stdin: %v", err))
 			return 1
 		}
 		text = strings.TrimSpace(string(b))
 		interactiveIn = nil // stdin was the message: nothing left to answer prompts with
 		if text == "" && len(attach) == 0 {
-			fmt.Fprintln(stderr, "reasonix-desktop chat: empty message (use --prompt, --repl or standard input)")
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("empty message (use --prompt, --repl or standard input)"))
 			return 2
 		}
 	}
@@ -197,7 +198,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if *repl {
 		if !*jsonOut {
-			fmt.Fprintln(stderr, "reasonix-desktop chat: type a message, or /help for commands")
+			fmt.Fprintln(stderr, "reasonix-desktop chat:", i18n.T("type a message, or /help for commands"))
 		}
 		lctx, stop := interruptible(ctx, fe, core)
 		err = fe.Loop(lctx, core)
@@ -208,7 +209,7 @@ func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		err = fe.Exec(ctx, core, text)
 	}
 	if !*jsonOut {
-		fmt.Fprintf(stderr, "session %s\n", core.Session().ID)
+		fmt.Fprintln(stderr, i18n.T("session %s", core.Session().ID))
 	}
 	if err != nil && !errors.Is(err, headless.ErrQuit) {
 		return 1 // the front end printed the reason
@@ -280,7 +281,7 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer closeCore()
 	models, errs := core.Models(ctx)
 	for _, e := range errs {
-		fmt.Fprintln(stderr, "warning:", termsafe.String(redact.String(e.Error())))
+		fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(e.Error()))))
 	}
 	if *jsonOut {
 		if models == nil {
@@ -290,19 +291,19 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	rows := [][]string{{"MODEL", "NAME", "CONTEXT", "PRICE (in/out per M)", "FEATURES"}}
+	rows := [][]string{{i18n.T("MODEL"), i18n.T("NAME"), i18n.T("CONTEXT"), i18n.T("PRICE (in/out per M)"), i18n.T("FEATURES")}}
 	for _, m := range models {
 		var feats []string
 		for _, f := range []struct {
 			on   bool
 			name string
-		}{{m.Tools, "tools"}, {m.Reasoning, "reasoning"}, {m.Vision, "vision"}} {
+		}{{m.Tools, i18n.T("tools")}, {m.Reasoning, i18n.T("reasoning")}, {m.Vision, i18n.T("vision")}} {
 			if f.on {
 				feats = append(feats, f.name)
 			}
 		}
 		if len(m.Efforts) > 0 {
-			feats = append(feats, "efforts "+strings.Join(m.Efforts, "/"))
+			feats = append(feats, i18n.T("efforts %s", strings.Join(m.Efforts, "/")))
 		}
 		price := "-"
 		if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
@@ -312,7 +313,7 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	fmt.Fprint(stdout, headless.Columns(rows))
 	if len(models) == 0 && len(errs) == 0 {
-		fmt.Fprintln(stderr, "no plugin models: install a provider plugin (e.g. examples/echo-provider)")
+		fmt.Fprintln(stderr, i18n.T("no plugin models: install a provider plugin (e.g. examples/echo-provider)"))
 	}
 	return 0
 }

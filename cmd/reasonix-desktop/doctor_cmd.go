@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
@@ -20,7 +21,7 @@ var errDoctorFailed = errors.New("doctor found problems")
 // desktop's Doctor button shows. It succeeds only if every check passed.
 func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 	if len(args) > 1 {
-		return usageError(fmt.Sprintf("want at most one NAME, got %d arguments", len(args)))
+		return usageError(i18n.T("want at most one NAME, got %d arguments", len(args)))
 	}
 	store, err := e.open()
 	if err != nil {
@@ -42,7 +43,7 @@ func pluginDoctor(ctx context.Context, e *pluginEnv, args []string) error {
 			names = append(names, r.Name)
 		}
 		if len(names) == 0 {
-			fmt.Fprintln(e.stdout, "No plugins installed.")
+			fmt.Fprintln(e.stdout, i18n.T("No plugins installed."))
 			return nil
 		}
 	}

@@ -14,10 +14,13 @@ import (
 
 	// Its init runs before Fyne's, which parses the locale (see envlocale).
 	"github.com/reasonix/reasonix-desktop/internal/foundation/envlocale"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/proc"
 )
 
-const usage = `usage: reasonix-desktop [<command>] [flags]
+// usage is the command's help in the language in use.
+func usage() string {
+	return i18n.T(`usage: reasonix-desktop [<command>] [flags]
 
 commands:
   gui [--workspace DIR] [--demo]                           open the window (also: no command)
@@ -34,7 +37,8 @@ commands:
 
 Every command takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
 user config dir + /reasonix-desktop).
-`
+`)
+}
 
 func main() {
 	envlocale.Restore() // Fyne's init is done; plugins inherit the user's environment
@@ -51,6 +55,7 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	setLanguage(args)
 	if len(args) == 0 {
 		return runGUI(ctx, nil, stdout, stderr)
 	}
@@ -77,10 +82,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stdout, "reasonix-desktop", version)
 		return 0
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
 		return 0
 	}
-	fmt.Fprintf(stderr, "reasonix-desktop: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "reasonix-desktop: %s\n\n%s", i18n.T("unknown command %q", args[0]), usage())
 	return 2
 }
 

@@ -16,12 +16,15 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
 
-const mcpUsage = `usage: reasonix-desktop mcp <subcommand> [flags]
+// mcpUsage is the mcp command's help in the language in use.
+func mcpUsage() string {
+	return i18n.T(`usage: reasonix-desktop mcp <subcommand> [flags]
 
   add NAME [--env K=V]... -- COMMAND [ARG...]     add a stdio server
   add NAME --type http|sse --url URL [--header K=V]...
@@ -46,7 +49,8 @@ Claude Code and Reasonix read ({"mcpServers": {...}}). Flags: --data-dir DIR.
 A chat that is open runs a server added or removed here from its next
 message on. A server has 5 s to start; REASONIX_MCP_HANDSHAKE_TIMEOUT (e.g. 30s) changes it.
 A sign-in opens $BROWSER if set, else the system's opener, and prints the page's address.
-`
+`)
+}
 
 // kv collects repeated K=V flags.
 type kv map[string]string
@@ -55,7 +59,7 @@ func (m kv) String() string { return "" }
 func (m kv) Set(v string) error {
 	k, val, ok := strings.Cut(v, "=")
 	if !ok || k == "" {
-		return fmt.Errorf("%q is not K=V", v)
+		return errors.New(i18n.T("%q is not K=V", v))
 	}
 	m[k] = val
 	return nil
@@ -63,7 +67,7 @@ func (m kv) Set(v string) error {
 
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, mcpUsage)
+		fmt.Fprint(stderr, mcpUsage())
 		return 2
 	}
 	sub, rest := args[0], args[1:]
@@ -86,10 +90,10 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fs.BoolVar(&dryRun, "dry-run", false, "say what would be added, change nothing")
 	case "remove", "enable", "disable", "login", "logout", "tools", "call":
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, mcpUsage)
+		fmt.Fprint(stdout, mcpUsage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "reasonix-desktop mcp: unknown subcommand %q\n\n%s", sub, mcpUsage)
+		fmt.Fprintf(stderr, "reasonix-desktop mcp: %s\n\n%s", i18n.T("unknown subcommand %q", sub), mcpUsage())
 		return 2
 	}
 	var command []string
@@ -122,7 +126,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 			if err := agent.SignInMCPServer(ctx, layout, name, agent.MCPAuthOptions{OpenBrowser: browserOn(stderr)}); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "signed in to %s\n", safe(name))
+			fmt.Fprintln(stdout, i18n.T("signed in to %s", safe(name)))
 			return nil
 		})
 	case "logout":
@@ -137,7 +141,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n\n%s", sub, ue, mcpUsage)
+			fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n\n%s", sub, ue, mcpUsage())
 			return 2
 		}
 		fmt.Fprintf(stderr, "reasonix-desktop mcp %s: %s\n", sub, safe(err.Error()))
@@ -211,12 +215,12 @@ func start(ctx context.Context, layout agent.Layout, prompt func(context.Context
 func browserOn(w io.Writer) func(string) error {
 	return func(u string) error {
 		if p, err := url.Parse(u); err != nil || (p.Scheme != "https" && p.Scheme != "http") {
-			return fmt.Errorf("the sign-in page %q is not an http(s) address", safe(u))
+			return errors.New(i18n.T("the sign-in page %q is not an http(s) address", safe(u)))
 		}
 		// Shown whole (escapes made visible, not redacted): the user may
 		// have to copy it, and it holds no secret (a PKCE challenge, a
 		// one-time state).
-		fmt.Fprintf(w, "sign in at: %s\n", termsafe.String(u))
+		fmt.Fprintln(w, i18n.T("sign in at: %s", termsafe.String(u)))
 		var cmd *exec.Cmd
 		switch {
 		case os.Getenv("BROWSER") != "": // the usual way to name one (xdg-open honours it too)
@@ -229,7 +233,7 @@ func browserOn(w io.Writer) func(string) error {
 			cmd = exec.Command("xdg-open", u)
 		}
 		if err := cmd.Start(); err != nil {
-			fmt.Fprintf(w, "(could not open a browser: %v; open the address above)\n", err)
+			fmt.Fprintln(w, i18n.T("(could not open a browser: %v; open the address above)", err))
 			return nil // the printed address is the way in
 		}
 		go cmd.Wait() // reap the opener
@@ -249,7 +253,7 @@ func handshakeOverride() (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
-		return 0, fmt.Errorf("%s=%q: want a duration such as 20s", HandshakeEnv, v)
+		return 0, errors.New(i18n.T("%s=%q: want a duration such as 20s", HandshakeEnv, v))
 	}
 	return d, nil
 }
@@ -257,7 +261,7 @@ func handshakeOverride() (time.Duration, error) {
 // mcpConfig is how a chat runs its MCP servers: the handshake override,
 // and what did not start told on stderr as a warning.
 func mcpConfig(stderr io.Writer) (agent.MCPConfig, error) {
-	cfg := agent.MCPConfig{Warn: func(s string) { fmt.Fprintln(stderr, "warning:", safe(s)) },
+	cfg := agent.MCPConfig{Warn: func(s string) { fmt.Fprintln(stderr, i18n.T("warning: %s", safe(s))) },
 		OpenBrowser: browserOn(stderr)} // the window's Sign in
 	d, err := handshakeOverride()
 	cfg.Handshake = d
@@ -276,7 +280,7 @@ func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON 
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	rows := [][]string{{"NAME", "TRANSPORT", "STATE", "TOOLS", "ERROR"}}
+	rows := [][]string{{i18n.T("NAME"), i18n.T("TRANSPORT"), i18n.T("STATE"), i18n.T("TOOLS"), i18n.T("ERROR")}}
 	for _, s := range st {
 		rows = append(rows, []string{safe(s.Name), s.Transport, s.State, strconv.Itoa(s.Tools), safe(s.Err)})
 	}
@@ -285,7 +289,7 @@ func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON 
 	}
 	for _, s := range st {
 		for _, warning := range s.Warnings {
-			fmt.Fprintf(stdout, "warning: %s\n", safe(warning))
+			fmt.Fprintln(stdout, i18n.T("warning: %s", safe(warning)))
 		}
 	}
 	return nil
@@ -293,7 +297,7 @@ func mcpList(ctx context.Context, layout agent.Layout, stdout io.Writer, asJSON 
 
 func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io.Writer) error {
 	if len(args) > 1 {
-		return usageError("at most one NAME")
+		return usageError(i18n.T("at most one NAME"))
 	}
 	m, err := start(ctx, layout, nil)
 	if err != nil {
@@ -317,7 +321,7 @@ func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io
 	}
 	for _, s := range m.Servers() {
 		if s.Failed() && (len(args) == 0 || s.Name == args[0]) {
-			fmt.Fprintf(stdout, "%s: failed: %s\n", safe(s.Name), safe(s.Err))
+			fmt.Fprintln(stdout, i18n.T("%s: failed: %s", safe(s.Name), safe(s.Err)))
 		}
 	}
 	return nil
@@ -325,14 +329,14 @@ func mcpTools(ctx context.Context, layout agent.Layout, args []string, stdout io
 
 func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) < 1 || len(args) > 2 {
-		return usageError("want TOOL [JSON]")
+		return usageError(i18n.T("want TOOL [JSON]"))
 	}
 	var raw json.RawMessage
 	if len(args) == 2 {
 		raw = json.RawMessage(args[1])
 		var obj map[string]any
 		if err := json.Unmarshal(raw, &obj); err != nil {
-			return usageError(fmt.Sprintf("the arguments must be a JSON object: %v", err))
+			return usageError(i18n.T("the arguments must be a JSON object: %v", err))
 		}
 	}
 	// A server's elicitation is asked on the terminal, one question per
@@ -353,7 +357,7 @@ func mcpCall(ctx context.Context, layout agent.Layout, args []string, stdin io.R
 	}
 	fmt.Fprintln(stdout, safe(text))
 	if isError {
-		return errors.New("the tool reported an error")
+		return errors.New(i18n.T("the tool reported an error"))
 	}
 	return nil
 }

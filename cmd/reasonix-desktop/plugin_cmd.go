@@ -11,12 +11,16 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
-const pluginUsage = `usage: reasonix-desktop plugin <subcommand> [flags]
+// pluginUsage is the plugin command's help in the language in use.
+func pluginUsage() string {
+	return i18n.T(`usage: reasonix-desktop plugin <subcommand> [flags]
 
 subcommands:
   install [--yes] [--link] [--replace] [--name N] [--plugin NAME]... [--market URL] SOURCE
@@ -64,7 +68,8 @@ subcommands:
 Every subcommand takes --data-dir DIR (default $REASONIX_DESKTOP_HOME, else the
 user config dir + /reasonix-desktop). Nothing is written without --yes
 (install, remove).
-`
+`)
+}
 
 // errNotConfirmed marks a write the user has not confirmed with --yes.
 var errNotConfirmed = errors.New("not confirmed")
@@ -73,7 +78,7 @@ var errNotConfirmed = errors.New("not confirmed")
 // failure or unconfirmed write (install/remove without --yes), 2 usage error.
 func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, pluginUsage)
+		fmt.Fprint(stderr, pluginUsage())
 		return 2
 	}
 	sub, rest := args[0], args[1:]
@@ -134,10 +139,10 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fs.StringVar(&env.workspace, "workspace", "", "workspace root to hand the sidecar (default: the plugin folder)")
 		cmd = pluginDoctor
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, pluginUsage)
+		fmt.Fprint(stdout, pluginUsage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "reasonix-desktop plugin: unknown subcommand %q\n\n%s", sub, pluginUsage)
+		fmt.Fprintf(stderr, "reasonix-desktop plugin: %s\n\n%s", i18n.T("unknown subcommand %q", sub), pluginUsage())
 		return 2
 	}
 	positional, err := parseInterspersed(fs, rest)
@@ -232,7 +237,7 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 func oneArg(args []string, what string) (string, error) {
 	if len(args) != 1 {
-		return "", usageError(fmt.Sprintf("want exactly one %s, got %d arguments", what, len(args)))
+		return "", usageError(i18n.T("want exactly one %s, got %d arguments", what, len(args)))
 	}
 	return args[0], nil
 }
@@ -250,7 +255,7 @@ func pluginInstall(ctx context.Context, e *pluginEnv, args []string) error {
 		return marketInstall(ctx, e, store, src, id)
 	}
 	if e.market != "" {
-		return usageError("--market reads a MARKET-ID; " + src + " is a source")
+		return usageError(i18n.T("--market reads a MARKET-ID; %s is a source", src))
 	}
 	if len(e.picks) > 0 {
 		return installPicks(ctx, e, store, src)
@@ -268,18 +273,22 @@ func confirmInstall(e *pluginEnv, store *agent.Plugins, pv agent.InstallPreview,
 	fmt.Fprint(e.stdout, termsafe.String(pv.Text))
 	if !e.yes {
 		store.DiscardPreview(pv)
-		fmt.Fprintf(e.stdout, "\nRe-run with --yes to %s.\n", what)
+		again := i18n.T("Re-run with --yes to install.")
+		if what == "update" {
+			again = i18n.T("Re-run with --yes to update.")
+		}
+		fmt.Fprintf(e.stdout, "\n%s\n", again)
 		return errNotConfirmed
 	}
 	rec, err := store.Install(pv)
 	if err != nil {
 		return err
 	}
-	verb := "Installed"
+	done := i18n.T("Installed %s %s (%s).", rec.Name, safe(rec.Version), termsafe.String(rec.Root))
 	if rec.Linked {
-		verb = "Linked"
+		done = i18n.T("Linked %s %s (%s).", rec.Name, safe(rec.Version), termsafe.String(rec.Root))
 	}
-	fmt.Fprintf(e.stdout, "\n%s %s %s (%s).\n", verb, rec.Name, safe(rec.Version), termsafe.String(rec.Root))
+	fmt.Fprintf(e.stdout, "\n%s\n", done)
 	return nil
 }
 
@@ -289,7 +298,7 @@ func confirmInstall(e *pluginEnv, store *agent.Plugins, pv agent.InstallPreview,
 // failure is listed with its reason), then stopped.
 func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 	if len(args) != 0 {
-		return usageError("list takes no arguments")
+		return usageError(i18n.T("list takes no arguments"))
 	}
 	store, err := e.open()
 	if err != nil {
@@ -307,9 +316,9 @@ func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 		return listJSONOut(e.stdout, recs, exts)
 	}
 	if len(recs) == 0 {
-		fmt.Fprintln(e.stdout, "No plugins installed.")
+		fmt.Fprintln(e.stdout, i18n.T("No plugins installed."))
 	} else {
-		rows := [][]string{{"NAME", "VERSION", "STATE", "ROOT"}}
+		rows := [][]string{{i18n.T("NAME"), i18n.T("VERSION"), i18n.T("STATE"), i18n.T("ROOT")}}
 		for _, r := range recs {
 			rows = append(rows, []string{r.Name, safe(r.Version), state(r), termsafe.String(r.Root)})
 		}
@@ -321,7 +330,7 @@ func pluginList(ctx context.Context, e *pluginEnv, args []string) error {
 		return nil
 	}
 	fmt.Fprintln(e.stdout)
-	rows := [][]string{{"XDEV EXTENSION", "STATE", "DECLARES", "PATH"}}
+	rows := [][]string{{i18n.T("XDEV EXTENSION"), i18n.T("STATE"), i18n.T("DECLARES"), i18n.T("PATH")}}
 	for _, x := range exts {
 		what := strings.Join(x.Capabilities, ", ")
 		if x.Failure != "" {
@@ -397,12 +406,12 @@ func firstLine(s string) string {
 }
 
 func state(r agent.PluginRecord) string {
-	s := "enabled"
+	s := i18n.T("enabled")
 	if !r.Enabled {
-		s = "disabled"
+		s = i18n.T("disabled")
 	}
 	if r.Linked {
-		s += ", linked"
+		s += ", " + i18n.T("linked")
 	}
 	if r.Status != "" {
 		s += ", " + r.Status
@@ -416,32 +425,33 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 		return err
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "Name:        %s\n", r.Name)
-	fmt.Fprintf(w, "Version:     %s\n", safe(r.Version))
+	field := func(label, value string) { fmt.Fprintf(w, "%s %s\n", textwidth.Pad(label, 12), value) }
+	field(i18n.T("Name:"), r.Name)
+	field(i18n.T("Version:"), safe(r.Version))
 	if r.Description != "" {
-		fmt.Fprintf(w, "Description: %s\n", safe(r.Description))
+		field(i18n.T("Description:"), safe(r.Description))
 	}
-	fmt.Fprintf(w, "State:       %s\n", state(r))
-	fmt.Fprintf(w, "Root:        %s\n", termsafe.String(r.Root))
-	fmt.Fprintf(w, "Source:      %s\n", termsafe.String(r.Source))
+	field(i18n.T("State:"), state(r))
+	field(i18n.T("Root:"), termsafe.String(r.Root))
+	field(i18n.T("Source:"), termsafe.String(r.Source))
 	if r.Commit != "" {
-		fmt.Fprintf(w, "Commit:      %s\n", safe(r.Commit))
+		field(i18n.T("Commit:"), safe(r.Commit))
 	}
 	if r.ManifestKind != "" {
-		fmt.Fprintf(w, "Format:      %s\n", safe(r.ManifestKind))
+		field(i18n.T("Format:"), safe(r.ManifestKind))
 	}
-	fmt.Fprintf(w, "Installed:   %s\n", r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
-	fmt.Fprintf(w, "Manifest:    sha256 %s\n\n", r.ManifestSHA256)
+	field(i18n.T("Installed:"), r.InstalledAt.Format("2006-01-02T15:04:05Z07:00"))
+	field(i18n.T("Manifest:"), "sha256 "+r.ManifestSHA256+"\n")
 	m, err := store.Manifest(r.Name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprint(w, termsafe.String(m.Trust))
 	if m.Changed != "" {
-		fmt.Fprintf(w, "Warning: the manifest changed since it was installed (sha256 %s)\n", m.Changed)
+		fmt.Fprintln(w, i18n.T("Warning: the manifest changed since it was installed (sha256 %s)", m.Changed))
 	}
 	for _, n := range m.LegacyNotes {
-		fmt.Fprintf(w, "Note: %s\n", safe(n))
+		fmt.Fprintln(w, i18n.T("Note: %s", safe(n)))
 	}
 	// The compatibility report: the grade, and one line for each feature
 	// that will not work as the author meant. Warnings holds the loader's
@@ -455,11 +465,11 @@ func pluginShow(_ context.Context, e *pluginEnv, args []string) error {
 	shown := map[string]bool{}
 	for _, n := range m.Warnings {
 		if inReport[n] && !shown[n] {
-			fmt.Fprintf(w, "Warning: %s\n", safe(n))
+			fmt.Fprintln(w, i18n.T("Warning: %s", safe(n)))
 			shown[n] = true
 		}
 	}
-	fmt.Fprintf(w, "Compatibility: %s\n", safe(m.Compat.Summary()))
+	fmt.Fprintln(w, i18n.T("Compatibility: %s", safe(m.Compat.Summary())))
 	for _, l := range m.Compat.Lines {
 		if !shown[l.String()] {
 			fmt.Fprintf(w, "  - %s\n", safe(l.String()))
@@ -475,17 +485,17 @@ func pluginRemove(_ context.Context, e *pluginEnv, args []string) error {
 	}
 	if !e.yes {
 		if r.Linked {
-			fmt.Fprintf(e.stdout, "Would remove %s %s (linked; its folder %s is kept).\n", r.Name, safe(r.Version), termsafe.String(r.Root))
+			fmt.Fprintln(e.stdout, i18n.T("Would remove %s %s (linked; its folder %s is kept).", r.Name, safe(r.Version), termsafe.String(r.Root)))
 		} else {
-			fmt.Fprintf(e.stdout, "Would remove %s %s and delete %s.\n", r.Name, safe(r.Version), termsafe.String(r.Root))
+			fmt.Fprintln(e.stdout, i18n.T("Would remove %s %s and delete %s.", r.Name, safe(r.Version), termsafe.String(r.Root)))
 		}
-		fmt.Fprintln(e.stdout, "Re-run with --yes to remove.")
+		fmt.Fprintln(e.stdout, i18n.T("Re-run with --yes to remove."))
 		return errNotConfirmed
 	}
 	if _, err := store.Remove(r.Name); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "Removed %s.\n", r.Name)
+	fmt.Fprintln(e.stdout, i18n.T("Removed %s.", r.Name))
 	return nil
 }
 
@@ -501,11 +511,11 @@ func pluginSetEnabled(e *pluginEnv, args []string, enabled bool) error {
 	if err := store.SetEnabled(name, enabled); err != nil {
 		return err
 	}
-	verb := "Disabled"
+	done := i18n.T("Disabled %s. It takes effect at the next reload.", name)
 	if enabled {
-		verb = "Enabled"
+		done = i18n.T("Enabled %s. It takes effect at the next reload.", name)
 	}
-	fmt.Fprintf(e.stdout, "%s %s. It takes effect at the next reload.\n", verb, name)
+	fmt.Fprintln(e.stdout, done)
 	return nil
 }
 

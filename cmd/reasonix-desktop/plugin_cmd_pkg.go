@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
@@ -25,7 +26,7 @@ func pluginUpdate(ctx context.Context, e *pluginEnv, args []string) error {
 // plugin's disabled_incompatible status names).
 func pluginMigrate(_ context.Context, e *pluginEnv, args []string) error {
 	if !e.toV2 {
-		return usageError("migrate needs --to-v2 (the only target)")
+		return usageError(i18n.T("migrate needs --to-v2 (the only target)"))
 	}
 	store, r, err := e.installed(args)
 	if err != nil {
@@ -36,7 +37,7 @@ func pluginMigrate(_ context.Context, e *pluginEnv, args []string) error {
 		return err
 	}
 	fmt.Fprint(e.stdout, termsafe.String(text))
-	fmt.Fprintf(e.stdout, "\nMigrated %s to reasonix.io/plugin/v2 (the old manifest is %s). It takes effect at the next reload.\n",
-		r.Name, termsafe.String(r.Root+"/reasonix-plugin.json.bak"))
+	fmt.Fprintf(e.stdout, "\n%s\n", i18n.T("Migrated %s to reasonix.io/plugin/v2 (the old manifest is %s). It takes effect at the next reload.",
+		r.Name, termsafe.String(r.Root+"/reasonix-plugin.json.bak")))
 	return nil
 }

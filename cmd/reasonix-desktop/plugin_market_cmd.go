@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
@@ -42,22 +44,22 @@ func marketID(arg string) (string, bool) {
 // folder, and the errors say it is none.
 func marketInstall(ctx context.Context, e *pluginEnv, store *agent.Plugins, arg, id string) error {
 	if e.link {
-		return usageError("a market package is downloaded and copied, never linked: drop --link")
+		return usageError(i18n.T("a market package is downloaded and copied, never linked: drop --link"))
 	}
 	bare := !strings.HasPrefix(arg, "market:")
 	if u, err := store.MarketURL(); err == nil && u == "" && e.market == "" && bare {
-		return fmt.Errorf("%s is no folder here, and no market is set to look it up in: set one with `reasonix-desktop plugin market set URL`, or pass --market URL", arg)
+		return errors.New(i18n.T("%s is no folder here, and no market is set to look it up in: set one with `reasonix-desktop plugin market set URL`, or pass --market URL", arg))
 	}
 	pv, err := store.PreviewMarketInstall(ctx, agent.MarketInstallRequest{Market: e.market, ID: id, Replace: e.replace})
 	if errors.Is(err, agent.ErrNotInMarket) && bare {
-		return fmt.Errorf("%s is no folder here; %w", arg, err)
+		return fmt.Errorf("%s; %w", i18n.T("%s is no folder here", arg), err)
 	}
 	if err != nil {
 		return err
 	}
 	if e.name != "" && pv.Name != e.name {
 		store.DiscardPreview(pv)
-		return fmt.Errorf("--name %q does not match the manifest name %q (the plugin name is fixed by its manifest)", e.name, pv.Name)
+		return errors.New(i18n.T("--name %q does not match the manifest name %q (the plugin name is fixed by its manifest)", e.name, pv.Name))
 	}
 	return confirmInstall(e, store, pv, "install")
 }
@@ -78,10 +80,10 @@ func pluginSearch(ctx context.Context, e *pluginEnv, args []string) error {
 		return writeJSON(e, hits)
 	}
 	if len(hits) == 0 {
-		fmt.Fprintln(e.stdout, "No market package matches.")
+		fmt.Fprintln(e.stdout, i18n.T("No market package matches."))
 		return nil
 	}
-	rows := [][]string{{"ID", "KIND", "VERSION", "INSTALLS", "STATE", "SUMMARY"}}
+	rows := [][]string{{i18n.T("ID"), i18n.T("KIND"), i18n.T("VERSION"), i18n.T("INSTALLS"), i18n.T("STATE"), i18n.T("SUMMARY")}}
 	for _, p := range hits {
 		rows = append(rows, []string{safe(p.ID), safe(p.Kind), safe(p.Version), strconv.Itoa(p.Installs), marketState(p), safe(firstLine(p.Summary))})
 	}
@@ -93,13 +95,13 @@ func pluginSearch(ctx context.Context, e *pluginEnv, args []string) error {
 func marketState(p agent.MarketPackage) string {
 	switch {
 	case p.Update != "":
-		return "update: " + safe(p.Update)
+		return i18n.T("update: %s", safe(p.Update))
 	case p.Installed != "":
-		return "installed"
+		return i18n.T("installed")
 	case !p.Installable:
-		return "not installable here"
+		return i18n.T("not installable here")
 	case p.ContentSHA256 == "":
-		return "no pinned hash"
+		return i18n.T("no pinned hash")
 	}
 	return "-"
 }
@@ -121,37 +123,38 @@ func pluginInfo(ctx context.Context, e *pluginEnv, args []string) error {
 		return writeJSON(e, p)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "ID:          %s\n", safe(p.ID))
-	fmt.Fprintf(w, "Name:        %s\n", safe(p.Name))
-	fmt.Fprintf(w, "Kind:        %s\n", safe(p.Kind))
-	fmt.Fprintf(w, "Version:     %s\n", safe(p.Version))
-	for _, f := range []struct{ label, v string }{{"Summary", p.Summary}, {"Author", p.Author}, {"License", p.License},
-		{"Repository", p.Repository}, {"Updated", p.UpdatedAt}} {
+	field := func(label, value string) { fmt.Fprintf(w, "%s %s\n", textwidth.Pad(label, 12), value) }
+	field(i18n.T("ID:"), safe(p.ID))
+	field(i18n.T("Name:"), safe(p.Name))
+	field(i18n.T("Kind:"), safe(p.Kind))
+	field(i18n.T("Version:"), safe(p.Version))
+	for _, f := range []struct{ label, v string }{{i18n.T("Summary:"), p.Summary}, {i18n.T("Author:"), p.Author},
+		{i18n.T("License:"), p.License}, {i18n.T("Repository:"), p.Repository}, {i18n.T("Updated:"), p.UpdatedAt}} {
 		if f.v != "" {
-			fmt.Fprintf(w, "%-12s %s\n", f.label+":", safe(f.v))
+			field(f.label, safe(f.v))
 		}
 	}
 	if len(p.Tags) > 0 {
-		fmt.Fprintf(w, "Tags:        %s\n", safe(strings.Join(p.Tags, ", ")))
+		field(i18n.T("Tags:"), safe(strings.Join(p.Tags, ", ")))
 	}
-	fmt.Fprintf(w, "Votes:       %d\n", p.Votes)
-	fmt.Fprintf(w, "Installs:    %d\n", p.Installs)
-	fmt.Fprintf(w, "Source:      %s\n", safe(p.Source))
+	field(i18n.T("Votes:"), strconv.Itoa(p.Votes))
+	field(i18n.T("Installs:"), strconv.Itoa(p.Installs))
+	field(i18n.T("Source:"), safe(p.Source))
 	if p.ContentSHA256 != "" {
-		fmt.Fprintf(w, "Content:     sha256:%s (pinned by the market's reviewer: the download must match it)\n", p.ContentSHA256)
+		field(i18n.T("Content:"), i18n.T("sha256:%s (pinned by the market's reviewer: the download must match it)", p.ContentSHA256))
 	} else {
-		fmt.Fprintln(w, "Content:     no pinned hash (approved without one: the download is not checked against the review)")
+		field(i18n.T("Content:"), i18n.T("no pinned hash (approved without one: the download is not checked against the review)"))
 	}
 	switch {
 	case p.Installed != "" && p.Update != "":
-		fmt.Fprintf(w, "Installed:   %s as %s; update available (%s): reasonix-desktop plugin update %s\n",
-			safe(p.Installed), safe(p.InstalledAs), safe(p.Update), safe(p.InstalledAs))
+		field(i18n.T("Installed:"), i18n.T("%s as %s; update available (%s): reasonix-desktop plugin update %s",
+			safe(p.Installed), safe(p.InstalledAs), safe(p.Update), safe(p.InstalledAs)))
 	case p.Installed != "":
-		fmt.Fprintf(w, "Installed:   %s as %s (up to date)\n", safe(p.Installed), safe(p.InstalledAs))
+		field(i18n.T("Installed:"), i18n.T("%s as %s (up to date)", safe(p.Installed), safe(p.InstalledAs)))
 	case p.Installable:
-		fmt.Fprintf(w, "Install:     reasonix-desktop plugin install %s\n", safe(p.ID))
+		field(i18n.T("Install:"), "reasonix-desktop plugin install "+safe(p.ID))
 	default:
-		fmt.Fprintf(w, "Install:     a %s is not installed from the market by this host\n", safe(p.Kind))
+		field(i18n.T("Install:"), i18n.T("a %s is not installed from the market by this host", safe(p.Kind)))
 	}
 	if p.Description != "" {
 		fmt.Fprintf(w, "\n%s\n", safe(p.Description))
@@ -161,7 +164,7 @@ func pluginInfo(ctx context.Context, e *pluginEnv, args []string) error {
 
 func pluginUpdates(ctx context.Context, e *pluginEnv, args []string) error {
 	if len(args) != 0 {
-		return usageError("updates takes no arguments")
+		return usageError(i18n.T("updates takes no arguments"))
 	}
 	store, err := e.open()
 	if err != nil {
@@ -178,17 +181,17 @@ func pluginUpdates(ctx context.Context, e *pluginEnv, args []string) error {
 		return writeJSON(e, ups)
 	}
 	if len(ups) == 0 {
-		fmt.Fprintln(e.stdout, "Every package installed from the market is up to date.")
+		fmt.Fprintln(e.stdout, i18n.T("Every package installed from the market is up to date."))
 		return nil
 	}
-	rows := [][]string{{"NAME", "MARKET ID", "INSTALLED", "AVAILABLE", "WHAT"}}
+	rows := [][]string{{i18n.T("NAME"), i18n.T("MARKET ID"), i18n.T("INSTALLED"), i18n.T("AVAILABLE"), i18n.T("WHAT")}}
 	for _, u := range ups {
 		rows = append(rows, []string{safe(u.Name), safe(u.ID), safe(u.Installed), safe(u.Available), safe(u.Reason)})
 	}
 	if _, err := io.WriteString(e.stdout, headless.Columns(rows)); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, "\nUpdate one with: reasonix-desktop plugin update NAME")
+	fmt.Fprintf(e.stdout, "\n%s\n", i18n.T("Update one with: reasonix-desktop plugin update NAME"))
 	return nil
 }
 
@@ -206,7 +209,7 @@ func pluginMarket(_ context.Context, e *pluginEnv, args []string) error {
 			return err
 		}
 		if u == "" {
-			fmt.Fprintln(e.stdout, "No market URL is set. Set one with: reasonix-desktop plugin market set URL")
+			fmt.Fprintln(e.stdout, i18n.T("No market URL is set. Set one with: reasonix-desktop plugin market set URL"))
 			return nil
 		}
 		fmt.Fprintln(e.stdout, termsafe.String(u))
@@ -215,16 +218,16 @@ func pluginMarket(_ context.Context, e *pluginEnv, args []string) error {
 		if err := store.SetMarketURL(args[1]); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "Market set to %s.\n", termsafe.String(args[1]))
+		fmt.Fprintln(e.stdout, i18n.T("Market set to %s.", termsafe.String(args[1])))
 		return nil
 	case len(args) == 1 && args[0] == "unset":
 		if err := store.SetMarketURL(""); err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, "Market URL unset.")
+		fmt.Fprintln(e.stdout, i18n.T("Market URL unset."))
 		return nil
 	}
-	return usageError("market takes nothing (show the URL), set URL, or unset")
+	return usageError(i18n.T("market takes nothing (show the URL), set URL, or unset"))
 }
 
 func writeJSON(e *pluginEnv, v any) error {
@@ -274,7 +277,7 @@ func installPicks(ctx context.Context, e *pluginEnv, store *agent.Plugins, src s
 		for _, pv := range pvs {
 			store.DiscardPreview(pv)
 		}
-		fmt.Fprintf(e.stdout, "\nRe-run with --yes to install %s.\n", strings.Join(e.picks, ", "))
+		fmt.Fprintf(e.stdout, "\n%s\n", i18n.T("Re-run with --yes to install %s.", strings.Join(e.picks, ", ")))
 		return errNotConfirmed
 	}
 	for i, pv := range pvs {
@@ -283,11 +286,11 @@ func installPicks(ctx context.Context, e *pluginEnv, store *agent.Plugins, src s
 			// The rest share the clone the failed one came from: drop it.
 			store.DiscardPreview(pvs[len(pvs)-1])
 			if i > 0 {
-				return fmt.Errorf("%w (installed before it: %s)", err, strings.Join(e.picks[:i], ", "))
+				return fmt.Errorf("%w (%s)", err, i18n.T("installed before it: %s", strings.Join(e.picks[:i], ", ")))
 			}
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\nInstalled %s %s (%s).\n", rec.Name, safe(rec.Version), termsafe.String(rec.Root))
+		fmt.Fprintf(e.stdout, "\n%s\n", i18n.T("Installed %s %s (%s).", rec.Name, safe(rec.Version), termsafe.String(rec.Root)))
 	}
 	return nil
 }

@@ -12,11 +12,14 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
 
-const sessionUsage = `usage: reasonix-desktop session <command> [flags]
+// sessionUsage is the session command's help in the language in use.
+func sessionUsage() string {
+	return i18n.T(`usage: reasonix-desktop session <command> [flags]
 
 commands:
   list [--json]                            saved chats, pinned first, then by last message
@@ -28,7 +31,8 @@ commands:
 
 ID may be the first characters of a chat's id when only one chat starts with them.
 Every command takes --data-dir DIR.
-`
+`)
+}
 
 // sessionJSON is a chat as session list --json and search --json print it.
 type sessionJSON struct {
@@ -55,7 +59,7 @@ func summaryJSON(s agent.Summary) sessionJSON {
 // starting a plugin.
 func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(stdout, sessionUsage)
+		fmt.Fprint(stdout, sessionUsage())
 		if len(args) == 0 {
 			return 2
 		}
@@ -88,20 +92,20 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	switch sub {
 	case "list":
 		if len(rest) != 0 {
-			fmt.Fprint(stderr, sessionUsage)
+			fmt.Fprint(stderr, sessionUsage())
 			return 2
 		}
 		return printSessions(stdout, h.Sessions(), nil, false, *jsonOut)
 	case "search":
 		if len(rest) == 0 {
-			fmt.Fprint(stderr, sessionUsage)
+			fmt.Fprint(stderr, sessionUsage())
 			return 2
 		}
 		hits := h.SearchSessionText(ctx, strings.Join(rest, " "), *limit)
 		return printSessions(stdout, nil, hits, true, *jsonOut)
 	case "export":
 		if len(rest) != 1 {
-			fmt.Fprint(stderr, sessionUsage)
+			fmt.Fprint(stderr, sessionUsage())
 			return 2
 		}
 		id, err := resolveSessionID(h, rest[0])
@@ -118,12 +122,12 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			err = os.WriteFile(*output, data, 0o600)
 		}
 		if err != nil {
-			return fail(fmt.Errorf("write the export: %w", err))
+			return fail(fmt.Errorf("%s: %w", i18n.T("write the export"), err))
 		}
 		return 0
 	case "pin", "unpin":
 		if len(rest) != 1 {
-			fmt.Fprint(stderr, sessionUsage)
+			fmt.Fprint(stderr, sessionUsage())
 			return 2
 		}
 		id, err := resolveSessionID(h, rest[0])
@@ -136,7 +140,7 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		return 0
 	case "import":
 		if len(rest) != 1 {
-			fmt.Fprint(stderr, sessionUsage)
+			fmt.Fprint(stderr, sessionUsage())
 			return 2
 		}
 		var data []byte
@@ -146,7 +150,7 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			data, err = os.ReadFile(rest[0])
 		}
 		if err != nil {
-			return fail(fmt.Errorf("read the chat to import: %w", err))
+			return fail(fmt.Errorf("%s: %w", i18n.T("read the chat to import"), err))
 		}
 		id, err := h.ImportSession(ctx, data)
 		if err != nil {
@@ -155,7 +159,7 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stdout, id)
 		return 0
 	}
-	fmt.Fprintf(stderr, "reasonix-desktop session: unknown command %q\n\n%s", sub, sessionUsage)
+	fmt.Fprintf(stderr, "reasonix-desktop session: %s\n\n%s", i18n.T("unknown command %q", sub), sessionUsage())
 	return 2
 }
 
@@ -172,11 +176,11 @@ func resolveSessionID(h *agent.History, arg string) (string, error) {
 	}
 	switch len(found) {
 	case 0:
-		return "", fmt.Errorf("no saved chat has the id %q (session list shows them)", arg)
+		return "", errors.New(i18n.T("no saved chat has the id %q (session list shows them)", arg))
 	case 1:
 		return found[0], nil
 	}
-	return "", errors.New("more than one chat's id starts with " + arg + ": " + strings.Join(found, ", "))
+	return "", errors.New(i18n.T("more than one chat's id starts with %s: %s", arg, strings.Join(found, ", ")))
 }
 
 // printSessions prints a listing (sums) or search hits (hits).
@@ -198,17 +202,17 @@ func printSessions(stdout io.Writer, sums []agent.Summary, hits []agent.SessionH
 	}
 	if len(rows) == 0 {
 		if search {
-			fmt.Fprintln(stdout, "no chat matches")
+			fmt.Fprintln(stdout, i18n.T("no chat matches"))
 		} else {
-			fmt.Fprintln(stdout, "no saved chats")
+			fmt.Fprintln(stdout, i18n.T("no saved chats"))
 		}
 		return 0
 	}
-	table := [][]string{{"ID", "LAST MESSAGE", "TITLE"}}
+	table := [][]string{{i18n.T("ID"), i18n.T("LAST MESSAGE"), i18n.T("TITLE")}}
 	for _, r := range rows {
 		title := termsafe.String(r.Title)
 		if r.Pinned {
-			title = "[pinned] " + title
+			title = i18n.T("[pinned] %s", title)
 		}
 		table = append(table, []string{r.ID, r.LastMessageAt.Local().Format("2006-01-02 15:04"), title})
 		if r.MessageIndex != nil && *r.MessageIndex >= 0 {

@@ -9,9 +9,12 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
-const settingsUsage = `usage: reasonix-desktop settings <subcommand> [--data-dir DIR]
+// settingsUsage is the settings command's help in the language in use.
+func settingsUsage() string {
+	return i18n.T(`usage: reasonix-desktop settings <subcommand> [--data-dir DIR]
 
 subcommands:
   check   say whether settings.json is usable, and if not what is wrong
@@ -19,7 +22,8 @@ subcommands:
   reset   replace settings.json with the defaults, keeping the old file
           next to it as settings.json.broken-<time>
   path    print the path of settings.json
-`
+`)
+}
 
 // reportSettings prints, once, what is wrong with settings.json: a broken
 // file is an error (the command goes on with the default settings, which
@@ -31,16 +35,16 @@ func reportSettings(layout agent.Layout, stderr io.Writer) {
 		return
 	}
 	if p.Broken {
-		fmt.Fprintln(stderr, "error:", safe(p.Error())+"; to start again from the defaults: reasonix-desktop settings reset")
+		fmt.Fprintln(stderr, i18n.T("error: %s; to start again from the defaults: reasonix-desktop settings reset", safe(p.Error())))
 		return
 	}
-	fmt.Fprintln(stderr, "warning:", safe(p.Error()))
+	fmt.Fprintln(stderr, i18n.T("warning: %s", safe(p.Error())))
 }
 
 // runSettings is `reasonix-desktop settings`.
 func runSettings(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, settingsUsage)
+		fmt.Fprint(stderr, settingsUsage())
 		return 2
 	}
 	sub := args[0]
@@ -50,17 +54,17 @@ func runSettings(_ context.Context, args []string, stdout, stderr io.Writer) int
 	switch sub {
 	case "check", "reset", "path":
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, settingsUsage)
+		fmt.Fprint(stdout, settingsUsage())
 		return 0
 	default:
-		fmt.Fprintf(stderr, "reasonix-desktop settings: unknown subcommand %q\n\n%s", sub, settingsUsage)
+		fmt.Fprintf(stderr, "reasonix-desktop settings: %s\n\n%s", i18n.T("unknown subcommand %q", sub), settingsUsage())
 		return 2
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "reasonix-desktop settings %s: unexpected argument %q\n", sub, fs.Arg(0))
+		fmt.Fprintf(stderr, "reasonix-desktop settings %s: %s\n", sub, i18n.T("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
 	layout, err := agent.DataLayout(*dataDir)
@@ -76,12 +80,12 @@ func runSettings(_ context.Context, args []string, stdout, stderr io.Writer) int
 		p := settings.Check(path)
 		switch {
 		case p == nil:
-			fmt.Fprintln(stdout, path+": ok")
+			fmt.Fprintln(stdout, i18n.T("%s: ok", path))
 		case p.Broken:
-			fmt.Fprintln(stderr, "error:", safe(p.Error()))
+			fmt.Fprintln(stderr, i18n.T("error: %s", safe(p.Error())))
 			return 1
 		default:
-			fmt.Fprintln(stdout, "warning:", safe(p.Error()))
+			fmt.Fprintln(stdout, i18n.T("warning: %s", safe(p.Error())))
 		}
 	case "reset":
 		if err := layout.EnsureDirs(); err != nil {
@@ -94,9 +98,9 @@ func runSettings(_ context.Context, args []string, stdout, stderr io.Writer) int
 			return 1
 		}
 		if backup != "" {
-			fmt.Fprintf(stdout, "%s reset to the defaults; the old one is kept as %s\n", safe(path), safe(backup))
+			fmt.Fprintln(stdout, i18n.T("%s reset to the defaults; the old one is kept as %s", safe(path), safe(backup)))
 		} else {
-			fmt.Fprintf(stdout, "%s written with the defaults\n", safe(path))
+			fmt.Fprintln(stdout, i18n.T("%s written with the defaults", safe(path)))
 		}
 	}
 	return 0

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // toolCard prints a tool call's new state: its line, then what finished
@@ -15,7 +16,7 @@ import (
 // shown. A call whose output streamed prints only what did not stream.
 // The caller holds f.mu.
 func (f *Frontend) toolCard(c *agent.ToolCall) {
-	line := fmt.Sprintf("[tool] %s %s — %s", safe(c.Name), safe(c.Arguments), c.State)
+	line := i18n.T("[tool] %s %s — %s", safe(c.Name), safe(c.Arguments), toolState(c.State))
 	if c.Reason != "" {
 		line += ": " + safe(c.Reason)
 	}
@@ -87,7 +88,7 @@ func outputLines(s string) string {
 // way (with its active form when it has one), "[ ]" still to do.
 func todoText(items []todo.Item) string {
 	if len(items) == 0 {
-		return "[todo] the list is empty\n"
+		return i18n.T("[todo] the list is empty") + "\n"
 	}
 	done := 0
 	var b strings.Builder
@@ -105,5 +106,20 @@ func todoText(items []todo.Item) string {
 		}
 		fmt.Fprintf(&b, "    %s %s\n", mark, safe(text))
 	}
-	return fmt.Sprintf("[todo] %d/%d done\n", done, len(items)) + b.String()
+	return i18n.T("[todo] %d/%d done", done, len(items)) + "\n" + b.String()
+}
+
+// toolStates are a call's states as a person reads them.
+var toolStates = map[agent.ToolState]string{
+	agent.ToolStreaming: i18n.M("streaming"), agent.ToolPending: i18n.M("pending"), agent.ToolRunning: i18n.M("running"),
+	agent.ToolDone: i18n.M("done"), agent.ToolFailed: i18n.M("failed"), agent.ToolBlocked: i18n.M("blocked"),
+	agent.ToolDenied: i18n.M("denied"),
+}
+
+// toolState is s in the language in use (an unknown state as it is).
+func toolState(s agent.ToolState) string {
+	if label, ok := toolStates[s]; ok {
+		return i18n.T(label)
+	}
+	return string(s)
 }

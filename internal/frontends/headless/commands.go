@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -109,7 +110,7 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 		f.rewound(line, res)
 	case agent.CommandRetry:
 		if !f.opts.JSON { // JSON: the turn's events say it
-			f.say("retrying: %s\n", safe(firstLines(res.Text, 1)))
+			f.say("%s\n", i18n.T("retrying: %s", safe(firstLines(res.Text, 1))))
 		}
 		return f.turn(func() error { return core.Retry(ctx) })
 	}
@@ -253,7 +254,7 @@ func (f *Frontend) listActions(line string, res agent.CommandResult) {
 		rows = append(rows, []string{safe(c.Name), safe(c.Description)})
 	}
 	if len(rows) == 0 {
-		f.print("no plugin actions, extension commands or package commands\n")
+		f.print("%s\n", i18n.T("no plugin actions, extension commands or package commands"))
 		return
 	}
 	f.print("%s", Columns(rows))
@@ -268,13 +269,13 @@ func (f *Frontend) actionDone(line string, a *agent.ActionOutcome) {
 	}
 	switch {
 	case !a.Accepted && msg != "":
-		f.print("%s: not accepted: %s\n", safe(a.Name), termsafe.String(msg))
+		f.print("%s\n", i18n.T("%s: not accepted: %s", safe(a.Name), termsafe.String(msg)))
 	case !a.Accepted:
-		f.print("%s: not accepted\n", safe(a.Name))
+		f.print("%s\n", i18n.T("%s: not accepted", safe(a.Name)))
 	case msg != "":
 		f.print("%s: %s\n", safe(a.Name), termsafe.String(msg))
 	default:
-		f.print("%s: done\n", safe(a.Name))
+		f.print("%s\n", i18n.T("%s: done", safe(a.Name)))
 	}
 }
 
@@ -295,7 +296,7 @@ func (f *Frontend) commandOutput(line string, res agent.CommandResult) {
 			f.print("%s", termsafe.String(text))
 			return
 		}
-		f.say("! %s could not draw its output (%s); the output as text:\n", safe(r.Ref.Name), safe(err.Error()))
+		f.say("! %s\n", i18n.T("%s could not draw its output (%s); the output as text:", safe(r.Ref.Name), safe(err.Error())))
 	}
 	if !strings.HasSuffix(out, "\n") {
 		out += "\n"
@@ -310,19 +311,19 @@ func (f *Frontend) listSessions(res agent.CommandResult) {
 		return
 	}
 	if len(list) == 0 {
-		f.print("no saved sessions\n")
+		f.print("%s\n", i18n.T("no saved sessions"))
 		return
 	}
 	// The history's order and its key, as the window's sidebar shows it:
 	// pinned chats first, then by their last message.
-	rows := [][]string{{"ID", "LAST MESSAGE", "MODEL", "TITLE"}}
+	rows := [][]string{{i18n.T("ID"), i18n.T("LAST MESSAGE"), i18n.T("MODEL"), i18n.T("TITLE")}}
 	for _, s := range list {
 		title := safe(s.Title)
 		if s.Pinned {
-			title = "[pinned] " + title
+			title = i18n.T("[pinned] %s", title)
 		}
 		if s.ID == cur {
-			title += " (current)"
+			title = i18n.T("%s (current)", title)
 		}
 		rows = append(rows, []string{s.ID, s.LastMessageAt.Local().Format("2006-01-02 15:04"), safe(s.Model), title})
 	}
@@ -342,10 +343,10 @@ func (f *Frontend) listPlugins(res agent.CommandResult) {
 		return
 	}
 	if len(list) == 0 && len(res.Extensions) == 0 {
-		f.print("no plugins installed\n")
+		f.print("%s\n", i18n.T("no plugins installed"))
 		return
 	}
-	rows := [][]string{{"PLUGIN", "VERSION", "STATE", "WHY"}}
+	rows := [][]string{{i18n.T("PLUGIN"), i18n.T("VERSION"), i18n.T("STATE"), i18n.T("WHY")}}
 	for _, p := range list {
 		rows = append(rows, []string{safe(p.Name), safe(p.Version), p.State, safe(firstLines(p.Failure, 1))})
 	}

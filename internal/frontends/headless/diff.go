@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 )
 
@@ -53,11 +54,11 @@ func diffText(files []textdiff.File, color bool) string {
 		b.WriteString("    " + s + "\n")
 	}
 	if more > 0 {
-		fmt.Fprintf(&b, "    … %d more diff lines (--json carries the whole diff)\n", more)
+		fmt.Fprintf(&b, "    %s\n", i18n.N("… %d more diff line (--json carries the whole diff)", "… %d more diff lines (--json carries the whole diff)", more, more))
 	}
 	for _, f := range files {
 		if f.Truncated {
-			fmt.Fprintf(&b, "    (the diff of %s is cut; +%d -%d in all)\n", safe(diffName(f)), f.Added, f.Removed)
+			fmt.Fprintf(&b, "    %s\n", i18n.T("(the diff of %s is cut; +%d -%d in all)", safe(diffName(f)), f.Added, f.Removed))
 		}
 	}
 	return b.String()

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -328,7 +329,7 @@ func (f *Frontend) writeJSON(ev jsonEvent) {
 // progressLine is a running call's progress on the terminal:
 // "[tool] name — 2/5 step two".
 func progressLine(name string, p *agent.ToolProgress) string {
-	line := fmt.Sprintf("[tool] %s — %g", safe(name), p.Progress)
+	line := i18n.T("[tool] %s — %g", safe(name), p.Progress)
 	if p.Total > 0 {
 		line += fmt.Sprintf("/%g", p.Total)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -28,7 +29,7 @@ func (f *Frontend) askFields(ctx context.Context, fields []protocol.FormField, r
 		if requireAll { // a simple prompt: its one field is the answer
 			field.Required = true
 			if field.Label == "" && field.Key == protocol.SimpleValueKey {
-				field.Label = "answer"
+				field.Label = i18n.T("answer")
 			}
 		}
 		v, ok := f.askField(ctx, field)
@@ -57,15 +58,15 @@ func (f *Frontend) askField(ctx context.Context, field protocol.FormField) (any,
 			hint = " [Y/n]"
 		}
 	case protocol.FieldSelect:
-		hint = " (number or text)"
+		hint = " " + i18n.T("(number or text)")
 	case protocol.FieldMultiselect:
-		hint = " (numbers or texts, comma-separated)"
+		hint = " " + i18n.T("(numbers or texts, comma-separated)")
 	}
 	if d, ok := agent.FormDefault(field); ok && field.Kind != protocol.FieldConfirm {
-		hint += fmt.Sprintf(" [default: %s]", safe(fmt.Sprint(d)))
+		hint += " " + i18n.T("[default: %s]", safe(fmt.Sprint(d)))
 	}
 	if field.Required && field.Kind != protocol.FieldConfirm {
-		hint += " (required)"
+		hint += " " + i18n.T("(required)")
 	}
 	for {
 		a, ok := f.ask(ctx, label+hint+": ")

@@ -2,10 +2,12 @@ package headless
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -27,7 +29,7 @@ func (f *Frontend) listForms(forms []surfaces.Surface) {
 		return
 	}
 	if len(forms) == 0 {
-		f.print("no forms published\n")
+		f.print("%s\n", i18n.T("no forms published"))
 		return
 	}
 	var b strings.Builder
@@ -36,7 +38,7 @@ func (f *Frontend) listForms(forms []surfaces.Surface) {
 		for _, fl := range s.Form.Fields {
 			req := ""
 			if fl.Required {
-				req = ", required"
+				req = ", " + i18n.T("required")
 			}
 			fmt.Fprintf(&b, "    %s: %s (%s%s)\n", safe(fl.Key), safe(fieldLabel(fl)), fl.Kind, req)
 		}
@@ -49,18 +51,18 @@ func (f *Frontend) listForms(forms []surfaces.Surface) {
 func (f *Frontend) fillForm(ctx context.Context, core Core, line string, s surfaces.Surface) error {
 	key := agent.FormKey(s.Key)
 	if !f.answering() {
-		return fmt.Errorf("form %s: give its values inline (field=value ...): there is no input to ask them on", key)
+		return errors.New(i18n.T("form %s: give its values inline (field=value ...): there is no input to ask them on", key))
 	}
-	f.say("%s form: %s\n", safe(s.Key.Plugin), safe(s.Form.Title))
+	f.say("%s\n", i18n.T("%s form: %s", safe(s.Key.Plugin), safe(s.Form.Title)))
 	if s.Form.Message != "" {
 		f.say("  %s\n", safe(s.Form.Message))
 	}
 	values, ok := f.askFields(ctx, s.Form.Fields, false)
 	if !ok {
-		return fmt.Errorf("form %s not sent: the input ended before every field was answered", key)
+		return errors.New(i18n.T("form %s not sent: the input ended before every field was answered", key))
 	}
 	if err := core.SubmitForm(ctx, s.Key, values); err != nil {
-		return fmt.Errorf("form %s not sent: %w", key, err)
+		return fmt.Errorf("%s: %w", i18n.T("form %s not sent", key), err)
 	}
 	f.answered()
 	f.formSent(line, s)
@@ -73,7 +75,7 @@ func (f *Frontend) formSent(line string, s surfaces.Surface) {
 		f.event(jsonEvent{Kind: KindFormSubmitted, Command: formCommand(line), Result: &jsonResult{Plugin: s.Key.Plugin, Surface: s.Key.SurfaceID}})
 		return
 	}
-	f.print("form %s sent\n", safe(agent.FormKey(s.Key)))
+	f.print("%s\n", i18n.T("form %s sent", safe(agent.FormKey(s.Key))))
 }
 
 // formCommand is "/form <name>" of a /form line (its values left out: they

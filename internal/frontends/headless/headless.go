@@ -24,6 +24,7 @@ import (
 	"sync"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -120,7 +121,7 @@ func (f *Frontend) Emit(ev agent.Event) {
 			if f.opts.Color {
 				fmt.Fprint(f.opts.Out, "\x1b[2m")
 			} else {
-				fmt.Fprint(f.opts.Out, "thinking: ")
+				fmt.Fprint(f.opts.Out, i18n.T("thinking: "))
 			}
 			f.midLine = true
 		}
@@ -151,7 +152,7 @@ func (f *Frontend) Emit(ev agent.Event) {
 	case agent.EventTurnFailed:
 		f.endReasoning()
 		f.newline()
-		fmt.Fprintf(f.opts.Err, "error: %s\n", safe(ev.Error))
+		fmt.Fprintln(f.opts.Err, i18n.T("error: %s", safe(ev.Error)))
 	case agent.EventNotice:
 		f.newline()
 		fmt.Fprintf(f.opts.Err, "! %s\n", safe(ev.Text))
@@ -162,7 +163,7 @@ func (f *Frontend) Emit(ev agent.Event) {
 		}
 	case agent.EventCompacted:
 		f.newline()
-		fmt.Fprintln(f.opts.Err, "(earlier conversation compacted)")
+		fmt.Fprintln(f.opts.Err, i18n.T("(earlier conversation compacted)"))
 	}
 }
 
@@ -229,7 +230,7 @@ func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent
 		f.mu.Unlock()
 	}
 	if !f.answering() {
-		f.say("! %s needs approval; declined (not interactive)\n%s", safe(req.Tool), diff)
+		f.say("! %s\n%s", i18n.T("%s needs approval; declined (not interactive)", safe(req.Tool)), diff)
 		return agent.ApproveDeny
 	}
 	answer, ok := f.ask(ctx, approvalQuestion(req, diff))
@@ -253,20 +254,22 @@ func (f *Frontend) approve(ctx context.Context, req agent.ApprovalRequest) agent
 // diff (diffText's, may be empty) is printed between the call and the
 // question.
 func approvalQuestion(req agent.ApprovalRequest, diff string) string {
-	q := fmt.Sprintf("Allow %s %s?", safe(req.Tool), safe(req.Arguments))
+	q := i18n.T("Allow %s %s?", safe(req.Tool), safe(req.Arguments))
 	if diff != "" {
 		q += "\n" + strings.TrimSuffix(diff, "\n")
 	}
+	// The letters typed stay o, s, a and n in every language.
+	all := i18n.T("[o]nce / [s]ession / [a]lways / [N]o: ")
 	switch {
 	case req.OnceOnly:
-		return q + fmt.Sprintf("\n  only once: %s\n[o]nce / [N]o: ", safe(req.Covers))
+		return q + "\n  " + i18n.T("only once: %s", safe(req.Covers)) + "\n" + i18n.T("[o]nce / [N]o: ")
 	case req.Covers != "":
-		return q + fmt.Sprintf("\n  session or always covers: %s\n[o]nce / [s]ession / [a]lways / [N]o: ", safe(req.Covers))
+		return q + "\n  " + i18n.T("session or always covers: %s", safe(req.Covers)) + "\n" + all
 	}
 	if diff != "" {
-		return q + "\n[o]nce / [s]ession / [a]lways / [N]o: "
+		return q + "\n" + all
 	}
-	return q + " [o]nce / [s]ession / [a]lways / [N]o: "
+	return q + " " + all
 }
 
 // event prints a front-end event line in JSON mode (nothing otherwise).
@@ -295,10 +298,10 @@ func (f *Frontend) prompt(ctx context.Context, p *surfaces.Prompt) (map[string]a
 		title = string(p.Kind)
 	}
 	if !f.answering() {
-		f.say("! %s asks %q; cancelled (not interactive)\n", safe(p.Plugin), safe(title))
+		f.say("! %s\n", i18n.T("%s asks %q; cancelled (not interactive)", safe(p.Plugin), safe(title)))
 		return nil, true
 	}
-	f.say("%s asks: %s\n", safe(p.Plugin), safe(title))
+	f.say("%s\n", i18n.T("%s asks: %s", safe(p.Plugin), safe(title)))
 	if p.Message != "" {
 		f.say("  %s\n", safe(p.Message))
 	}
@@ -324,7 +327,7 @@ func surfaceLine(ch *surfaces.Change) string {
 	p := s.Key.Plugin
 	switch {
 	case s.Status != nil:
-		line := fmt.Sprintf("[%s] status: %s", p, s.Status.Label)
+		line := i18n.T("[%s] status: %s", p, s.Status.Label)
 		if s.Status.Detail != "" {
 			line += " — " + s.Status.Detail
 		}
@@ -333,16 +336,16 @@ func surfaceLine(ch *surfaces.Change) string {
 		}
 		return line
 	case s.Card != nil:
-		line := fmt.Sprintf("[%s] card: %s", p, s.Card.Title)
+		line := i18n.T("[%s] card: %s", p, s.Card.Title)
 		for _, kv := range s.Card.Fields {
 			line += fmt.Sprintf("\n    %s: %s", kv.Key, kv.Value)
 		}
 		return line
 	case s.Form != nil:
 		if s.Submit != surfaces.SubmitIdle {
-			return fmt.Sprintf("[%s] form: %s — %s", p, s.Form.Title, s.Submit)
+			return i18n.T("[%s] form: %s — %s", p, s.Form.Title, s.Submit)
 		}
-		return fmt.Sprintf("[%s] form: %s (%d fields; /form %s to fill it)", p, s.Form.Title, len(s.Form.Fields), agent.FormKey(s.Key))
+		return i18n.N("[%s] form: %s (%d field; /form %s to fill it)", "[%s] form: %s (%d fields; /form %s to fill it)", len(s.Form.Fields), p, s.Form.Title, len(s.Form.Fields), agent.FormKey(s.Key))
 	case s.Notification != nil:
 		line := fmt.Sprintf("[%s] %s: %s", p, strings.ToUpper(string(orInfo(s.Notification.Severity))), s.Notification.Title)
 		if s.Notification.Body != "" {
@@ -363,7 +366,7 @@ func orInfo(s protocol.Severity) protocol.Severity {
 func firstLines(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(lines) > n {
-		lines = append(lines[:n], fmt.Sprintf("… (%d more lines)", len(lines)-n))
+		lines = append(lines[:n], i18n.N("… (%d more line)", "… (%d more lines)", len(lines)-n, len(lines)-n))
 	}
 	return strings.Join(lines, "\n")
 }

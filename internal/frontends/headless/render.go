@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 )
 
@@ -50,7 +51,7 @@ func renderText(r agent.Rendered) (string, error) {
 		count := 0
 		treeText(&b, root, 0, &count)
 		if count >= agent.MaxRenderNodes {
-			fmt.Fprintf(&b, "  … (at most %d nodes shown)\n", agent.MaxRenderNodes)
+			fmt.Fprintf(&b, "  %s\n", i18n.T("… (at most %d nodes shown)", agent.MaxRenderNodes))
 		}
 	default:
 		return "", errors.New("renderer kind " + r.Ref.Kind)
@@ -75,7 +76,7 @@ func tableText(b *strings.Builder, cols []string, rows [][]string) {
 		cells = append(cells, red)
 	}
 	if len(cells) == 0 {
-		b.WriteString("  (empty table)\n")
+		b.WriteString("  " + i18n.T("(empty table)") + "\n")
 	}
 	for _, line := range strings.SplitAfter(Columns(cells), "\n") {
 		if line != "" {
@@ -83,7 +84,7 @@ func tableText(b *strings.Builder, cols []string, rows [][]string) {
 		}
 	}
 	if cut > 0 {
-		fmt.Fprintf(b, "  … %d more rows not shown\n", cut)
+		fmt.Fprintf(b, "  %s\n", i18n.N("… %d more row not shown", "… %d more rows not shown", cut, cut))
 	}
 }
 

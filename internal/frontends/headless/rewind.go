@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
@@ -51,7 +52,7 @@ func (f *Frontend) rewound(line string, res agent.CommandResult) {
 	text, back := strings.CutSuffix(res.Text, "; your message is back in the composer")
 	f.print("%s\n", termsafe.String(text))
 	if back && r.Draft != "" {
-		f.print("your message is back: %s\n", safe(r.Draft))
+		f.print("%s\n", i18n.T("your message is back: %s", safe(r.Draft)))
 	}
 }
 
