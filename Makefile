@@ -57,7 +57,8 @@ FUZZ_TIME ?= 20s
 FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp:FuzzToolName internal/packages/hook:FuzzRootReference \
                 internal/packages/plugin:FuzzPackageFSName internal/foundation/proc:FuzzParseStat \
                 internal/core/tools:FuzzEditMatch internal/core/tools:FuzzDetectDecode internal/core/rewind:FuzzParseIndex \
-                internal/core/tools/web:FuzzHTMLToText internal/foundation/textdiff:FuzzApplyGivesNew
+                internal/core/tools/web:FuzzHTMLToText internal/foundation/textdiff:FuzzApplyGivesNew \
+                internal/foundation/jsonerr:FuzzExplain
 fuzz-check:
 	@GO=$(GO) FUZZ_TIME=$(FUZZ_TIME) bash scripts/fuzz-check.sh $(FUZZ_TARGETS)
 
