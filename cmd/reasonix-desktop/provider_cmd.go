@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,9 +11,14 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/secrets"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 )
 
-const providerUsage = `usage: reasonix-desktop provider <subcommand> [--data-dir DIR]
+// providerUsage is the provider command's help in the language in use.
+func providerUsage() string {
+	return i18n.T(`usage: reasonix-desktop provider <subcommand> [--data-dir DIR]
 
 subcommands:
   list                      the provider plugins, the variables each reads and
@@ -25,7 +31,8 @@ Values are saved in the system keyring, or where none answers in
 credentials.json (mode 0600) in the data directory; $REASONIX_CREDENTIALS_STORE
 (auto|keyring|file) chooses. The plugin gets them in its environment at its
 next start.
-`
+`)
+}
 
 // maxValueBytes bounds a value read from stdin.
 const maxValueBytes = 64 << 10
@@ -33,7 +40,7 @@ const maxValueBytes = 64 << 10
 // runProvider is `reasonix-desktop provider`.
 func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, providerUsage)
+		fmt.Fprint(stderr, providerUsage())
 		return 2
 	}
 	sub := args[0]
@@ -41,10 +48,10 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	n, ok := want[sub]
 	switch {
 	case sub == "help" || sub == "-h" || sub == "--help":
-		fmt.Fprint(stdout, providerUsage)
+		fmt.Fprint(stdout, providerUsage())
 		return 0
 	case !ok:
-		fmt.Fprintf(stderr, "reasonix-desktop provider: unknown subcommand %q\n\n%s", sub, providerUsage)
+		fmt.Fprintf(stderr, "reasonix-desktop provider: %s\n\n%s", i18n.T("unknown subcommand %q", sub), providerUsage())
 		return 2
 	}
 	fs := flag.NewFlagSet("reasonix-desktop provider "+sub, flag.ContinueOnError)
@@ -54,7 +61,7 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		return 2
 	}
 	if fs.NArg() != n {
-		fmt.Fprintf(stderr, "reasonix-desktop provider %s: want %d arguments, got %d\n\n%s", sub, n, fs.NArg(), providerUsage)
+		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n\n%s", sub, i18n.T("want %d arguments, got %d", n, fs.NArg()), providerUsage())
 		return 2
 	}
 	layout, err := agent.DataLayout(*dataDir)
@@ -65,7 +72,8 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n", sub, safe(err.Error()))
 		return 1
 	}
-	keys := agent.OpenProviderKeys(layout, nil, nil)
+	store := secrets.Open(secrets.Options{Dir: layout.Root, Mode: secrets.ModeFromEnv()})
+	keys := agent.OpenProviderKeys(layout, store, nil)
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n", sub, safe(err.Error()))
 		return 1
@@ -76,33 +84,42 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		if err != nil {
 			return fail(err)
 		}
-		printProviders(stdout, list, keys.Where())
+		printProviders(stdout, list, whereSaved(store))
 	case "set-key":
 		plugin, name := fs.Arg(0), fs.Arg(1)
 		if f, ok := stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				fmt.Fprintf(stderr, "Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin)
+				fmt.Fprint(stderr, i18n.T("Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin))
 			}
 		}
 		value, err := readValue(stdin)
 		if err != nil {
-			return fail(fmt.Errorf("read the value of %s from stdin: %w", name, err))
+			return fail(fmt.Errorf("%s: %w", i18n.T("read the value of %s from stdin", name), err))
 		}
 		if value == "" {
-			return fail(fmt.Errorf("stdin held no value for %s (to forget a saved one: reasonix-desktop provider clear %s %s)", name, plugin, name))
+			return fail(errors.New(i18n.T("stdin held no value for %s (to forget a saved one: reasonix-desktop provider clear %s %s)", name, plugin, name)))
 		}
 		if err := keys.Save(plugin, map[string]string{name: value}); err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "%s for %s: %s; the plugin gets it at its next start\n", name, plugin, keys.Where())
+		fmt.Fprintln(stdout, i18n.T("%s for %s: %s; the plugin gets it at its next start", name, plugin, whereSaved(store)))
 	case "clear":
 		plugin, name := fs.Arg(0), fs.Arg(1)
 		if err := keys.Save(plugin, map[string]string{name: ""}); err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "%s for %s: forgotten\n", name, plugin)
+		fmt.Fprintln(stdout, i18n.T("%s for %s: forgotten", name, plugin))
 	}
 	return 0
+}
+
+// whereSaved says where the store keeps values, in the language in use
+// (the store's own Where is English).
+func whereSaved(store *secrets.Store) string {
+	if store.InKeyring() {
+		return i18n.T("saved in the system keyring")
+	}
+	return i18n.T("saved in a private file (%s, readable only by you)", store.File())
 }
 
 // readValue reads one line: surrounding blanks and the line end go.
@@ -112,39 +129,39 @@ func readValue(r io.Reader) (string, error) {
 		return "", err
 	}
 	if len(line) > maxValueBytes {
-		return "", fmt.Errorf("longer than %d bytes", maxValueBytes)
+		return "", errors.New(i18n.T("longer than %d bytes", maxValueBytes))
 	}
 	return strings.TrimSpace(line), nil
 }
 
 func printProviders(w io.Writer, list []agent.ProviderSetup, where string) {
 	if len(list) == 0 {
-		fmt.Fprintln(w, "no provider plugins installed")
+		fmt.Fprintln(w, i18n.T("no provider plugins installed"))
 		return
 	}
-	fmt.Fprintf(w, "values are %s\n", where)
+	fmt.Fprintln(w, i18n.T("values are %s", where))
 	for _, p := range list {
 		state := ""
 		if !p.Enabled {
-			state = " (disabled)"
+			state = " " + i18n.T("(disabled)")
 		}
 		fmt.Fprintf(w, "\n%s %s%s\n", safe(p.Plugin), safe(p.Version), state)
 		if len(p.Vars) == 0 {
-			fmt.Fprintln(w, "  declares no variables (runtime.env keys with empty values)")
+			fmt.Fprintln(w, "  "+i18n.T("declares no variables (runtime.env keys with empty values)"))
 		}
 		for _, v := range p.Vars {
 			var s string
 			switch {
 			case v.Saved && v.Secret:
-				s = "saved (secret, not shown)"
+				s = i18n.T("saved (secret, not shown)")
 			case v.Saved:
-				s = "saved: " + safe(v.Value)
+				s = i18n.T("saved: %s", safe(v.Value))
 			case v.Inherited:
-				s = "not saved; the app's environment sets it"
+				s = i18n.T("not saved; the app's environment sets it")
 			default:
-				s = "not set"
+				s = i18n.T("not set")
 			}
-			fmt.Fprintf(w, "  %-24s %s\n", v.Name, s)
+			fmt.Fprintf(w, "  %s %s\n", textwidth.Pad(v.Name, 24), s)
 		}
 	}
 }
