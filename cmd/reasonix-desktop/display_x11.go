@@ -5,6 +5,8 @@ package main
 import (
 	"errors"
 	"os"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // displayMissing says why the window cannot open before Fyne tries: on
@@ -15,5 +17,5 @@ func displayMissing() error {
 	if os.Getenv("DISPLAY") != "" {
 		return nil
 	}
-	return errors.New("no display to open the window on: DISPLAY is not set (run it in a desktop session or over ssh -X; `reasonix-desktop chat --headless` chats in a terminal)")
+	return errors.New(i18n.T("no display to open the window on: DISPLAY is not set (run it in a desktop session or over ssh -X; `reasonix-desktop chat --headless` chats in a terminal)"))
 }

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/app"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -55,7 +56,7 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "reasonix-desktop gui: unexpected argument %q\n", fs.Arg(0))
+		fmt.Fprintln(stderr, "reasonix-desktop gui:", i18n.T("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
 	layout, err := agent.DataLayout(cf.dataDir)
@@ -102,10 +103,10 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opened <- closeCore
 		if *session != "" {
 			if err := ui.OpenSession(ctx, *session); err != nil {
-				fmt.Fprintln(stderr, "reasonix-desktop gui: open session:", redact.String(err.Error()))
+				fmt.Fprintln(stderr, "reasonix-desktop gui:", i18n.T("open session: %s", redact.String(err.Error())))
 			}
 		} else if err := ui.ReopenLast(ctx); err != nil {
-			fmt.Fprintln(stderr, "reasonix-desktop gui: reopen the last session:", redact.String(err.Error()))
+			fmt.Fprintln(stderr, "reasonix-desktop gui:", i18n.T("reopen the last session: %s", redact.String(err.Error())))
 		}
 		switch {
 		case *demo:
@@ -174,7 +175,7 @@ func quitWatchdog(ui *desktop.UI, ran <-chan struct{}, opened <-chan func(), std
 					return
 				case <-time.After(quitGrace):
 				}
-				fmt.Fprintf(stderr, "reasonix-desktop gui: the window did not close within %v of quitting; stopping the plugins and leaving without it\n", quitGrace)
+				fmt.Fprintln(stderr, "reasonix-desktop gui:", i18n.T("the window did not close within %v of quitting; stopping the plugins and leaving without it", quitGrace))
 				if closeCore := <-opened; closeCore != nil {
 					closeCore()
 				}
