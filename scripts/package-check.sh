@@ -6,7 +6,9 @@
 # ($LOGDIR/package-installed.png), a clean quit after 8 s. Fails when the
 # package does not install, the .desktop entry or icon is missing, the app
 # exits non-zero or leaves no screenshot. Then the .rpm, unpacked into a
-# scratch root, runs a headless chat (see below). Needs root (or sudo).
+# scratch root, runs a headless chat (see below); and Chinese renders
+# through the packages' font recommendation (package-check-cjk.sh). Needs
+# root (or sudo).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -75,6 +77,12 @@ case "$out" in
 *) fail "the .rpm's binary answered: $out" ;;
 esac
 echo "package-check: $rpm unpacked; its binary installed a plugin and chatted"
+
+# Chinese on a machine without CJK fonts: the packages recommend Noto CJK,
+# and the installed app, its system fonts hidden, draws boxes without it
+# and Chinese with it (scripts/package-check-cjk.sh; screenshots
+# $LOGDIR/package-cjk-*.png).
+LOGDIR="$LOGDIR" bash scripts/package-check-cjk.sh "$deb" "$rpm" || fail "Chinese text (see $LOGDIR/package-cjk.log)"
 
 # The Windows installer (NSIS, 64-bit): installed, used and uninstalled
 # under wine, when make package built it (PKG_WINDOWS=1, the default).
