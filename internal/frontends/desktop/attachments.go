@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
@@ -46,7 +47,7 @@ func newTray(c *composer) *tray {
 	t.box.Hide()
 	// Fyne has no paperclip icon: the file icon, named in the tooltip-less
 	// button's text for the screen reader and the eye alike.
-	t.btn = widget.NewButtonWithIcon("Attach", theme.FileIcon(), t.pick)
+	t.btn = widget.NewButtonWithIcon(i18n.T("Attach"), theme.FileIcon(), t.pick)
 	return t
 }
 
@@ -71,7 +72,7 @@ func (t *tray) addURIs(uris []fyne.URI) {
 			continue
 		}
 		if u.Scheme() != "file" {
-			t.c.deps.notes.HostNotice(redact.String(u.String())+" is not a local file: only files can be attached", uikit.NoticeWarn)
+			t.c.deps.notes.HostNotice(i18n.T("%s is not a local file: only files can be attached", redact.String(u.String())), uikit.NoticeWarn)
 			continue
 		}
 		t.add(t.fileItem(agent.Attachment{Name: filepath.Base(u.Path()), Path: u.Path()}))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 )
 
@@ -98,14 +99,14 @@ func (d *UI) loadRefused(id string, err error) {
 	}
 	var busy *agent.BusyError
 	if errors.As(err, &busy) {
-		what := string(busy.Holder)
+		line := i18n.T("This chat can send once %s finishes. What you type is kept.", string(busy.Holder))
 		if busy.Holder == agent.OpTurn {
-			what = "the reply in another chat"
+			line = i18n.T("This chat can send once the reply in another chat finishes. What you type is kept.")
 		}
-		d.setReadyLine(fmt.Sprintf("This chat can send once %s finishes. What you type is kept.", what))
+		d.setReadyLine(line)
 		d.trace("chat waiting " + id)
 		return
 	}
-	d.setReadyLine("This chat could not be opened: " + redact.String(err.Error()))
+	d.setReadyLine(i18n.T("This chat could not be opened: %s", redact.String(err.Error())))
 	d.trace("chat failed " + id)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -179,7 +180,7 @@ func (d *UI) attachChat(id string) {
 func (d *UI) openChat(id string) {
 	c := d.getCore()
 	if c == nil {
-		d.notes.HostNotice("The host is still starting the plugins", uikit.NoticeWarn)
+		d.notes.HostNotice(i18n.T("The host is still starting the plugins"), uikit.NoticeWarn)
 		return
 	}
 	sw := d.chats
@@ -318,7 +319,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	// laid out (the window paints it next).
 	d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds()))
 	if !ready {
-		d.setReadyLine("Getting this chat ready: its plugins are starting. What you type is kept.")
+		d.setReadyLine(i18n.T("Getting this chat ready: its plugins are starting. What you type is kept."))
 		d.kickLoad()
 	} else {
 		d.setReadyLine("")
@@ -341,7 +342,7 @@ func (d *UI) viewFailed(seq uint64, id string, err error) {
 	}
 	d.sidebar.show(d.sidebar.items)
 	if !errors.Is(err, agent.ErrNoSession) {
-		d.notes.HostNotice("open session: "+redact.String(err.Error()), uikit.NoticeError)
+		d.notes.HostNotice(i18n.T("open session: %s", redact.String(err.Error())), uikit.NoticeError)
 	}
 }
 

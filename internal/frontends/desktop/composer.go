@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -167,9 +168,9 @@ func newComposer(d composerDeps) *composer {
 	c.complete = newCompletion(c)
 	c.entry.OnChanged = c.complete.update
 	c.placeholder()
-	c.sendBtn = widget.NewButtonWithIcon("Send", theme.MailSendIcon(), c.send)
+	c.sendBtn = widget.NewButtonWithIcon(i18n.T("Send"), theme.MailSendIcon(), c.send)
 	c.sendBtn.Importance = widget.HighImportance
-	c.stopBtn = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), c.stopTurn)
+	c.stopBtn = widget.NewButtonWithIcon(i18n.T("Stop"), theme.MediaStopIcon(), c.stopTurn)
 	c.stopBtn.Disable()
 	c.attach = newTray(c)
 	buttons := container.NewVBox(c.sendBtn, c.stopBtn, c.attach.btn)
@@ -191,9 +192,9 @@ func (c *composer) setEnterSends(on bool) {
 
 func (c *composer) placeholder() {
 	if c.enterSends() {
-		c.entry.SetPlaceHolder("Message the model… (Enter sends · Shift+Enter adds a line)")
+		c.entry.SetPlaceHolder(i18n.T("Message the model… (Enter sends · Shift+Enter adds a line)"))
 	} else {
-		c.entry.SetPlaceHolder("Message the model… (Ctrl+Enter sends · Enter adds a line)")
+		c.entry.SetPlaceHolder(i18n.T("Message the model… (Ctrl+Enter sends · Enter adds a line)"))
 	}
 }
 
@@ -295,7 +296,7 @@ func (c *composer) retry() {
 		c.waitUntilReady("Retrying", c.retry)
 		return
 	case d.state.Busy():
-		d.notes.HostNotice("a reply is running: Retry once it ends", uikit.NoticeWarn)
+		d.notes.HostNotice(i18n.T("a reply is running: Retry once it ends"), uikit.NoticeWarn)
 		d.trace("retry refused: a reply is running")
 		return
 	}
@@ -304,9 +305,9 @@ func (c *composer) retry() {
 	d.link.goCall(func() {
 		switch err := core.Retry(d.link.ctx); {
 		case errors.Is(err, agent.ErrNothingToRetry):
-			d.notes.HostNotice("there is no failed message to retry", uikit.NoticeInfo)
+			d.notes.HostNotice(i18n.T("there is no failed message to retry"), uikit.NoticeInfo)
 		case errors.Is(err, agent.ErrTurnRunning):
-			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+			d.notes.HostNotice(i18n.T("a turn is already running"), uikit.NoticeWarn)
 		}
 		d.b.Post(done)
 	})
@@ -321,7 +322,7 @@ func (c *composer) sendText(text string) {
 		// The turn reports its own failure (EventTurnFailed); only a turn
 		// that never started needs telling here.
 		if err := core.SendAll(d.link.ctx, text); errors.Is(err, agent.ErrTurnRunning) {
-			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+			d.notes.HostNotice(i18n.T("a turn is already running"), uikit.NoticeWarn)
 		}
 		d.b.Post(done)
 	})
@@ -388,7 +389,7 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 	case agent.CommandSend:
 		d.b.Post(func() { d.composer.sendText(res.Text) })
 	case agent.CommandQuit:
-		d.transcript.AddNotice(res.Name+" ends a terminal chat; close the window to quit the app", uikit.NoticeInfo)
+		d.transcript.AddNotice(i18n.T("%s ends a terminal chat; close the window to quit the app", res.Name), uikit.NoticeInfo)
 	case agent.CommandAction:
 		level := uikit.NoticeInfo
 		if res.Action != nil && !res.Action.Accepted {
@@ -402,7 +403,7 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 		d.commandRewound(c, line, res)
 	case agent.CommandRewinds:
 		d.transcript.AddNotice(redact.String(line)+"\n"+res.Text+
-			"\n(Or pick one: Rewind to here… in a message's menu, or Ctrl+K and type rewind.)", uikit.NoticeInfo)
+			"\n"+i18n.T("(Or pick one: Rewind to here… in a message's menu, or Ctrl+K and type rewind.)"), uikit.NoticeInfo)
 	case agent.CommandRan:
 		out := res.Text
 		if res.Output != nil {

@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -23,11 +24,11 @@ type composerEdit struct {
 }
 
 // editLine is the line above the composer while an edit is in progress.
-const editLine = "Editing your last message: sending it asks again in its place (the old question and answer stay as a version). Esc cancels."
+var editLine = i18n.M("Editing your last message: sending it asks again in its place (the old question and answer stay as a version). Esc cancels.")
 
 // newEditLine is that line, hidden until an edit starts.
 func newEditLine() *widget.Label {
-	l := widget.NewLabel(editLine)
+	l := widget.NewLabel(i18n.T(editLine))
 	l.Wrapping = fyne.TextWrapWord
 	l.Importance = widget.MediumImportance
 	l.Hide()
@@ -40,7 +41,7 @@ func newEditLine() *widget.Label {
 // (nothing they prepared is dropped). What is typed is kept for after.
 func (c *composer) beginEdit(text string) {
 	if c.edit == nil && (len(c.attach.files()) > 0 || len(c.attach.pastes()) > 0) {
-		c.deps.notes.HostNotice("Send or remove the attachments above the message box first: Edit puts your last message there.", uikit.NoticeWarn)
+		c.deps.notes.HostNotice(i18n.T("Send or remove the attachments above the message box first: Edit puts your last message there."), uikit.NoticeWarn)
 		return
 	}
 	if c.edit == nil {
@@ -51,6 +52,7 @@ func (c *composer) beginEdit(text string) {
 	c.entry.CursorRow = strings.Count(c.entry.Text, "\n")
 	c.entry.CursorColumn = len([]rune(c.entry.Text[strings.LastIndexByte(c.entry.Text, '\n')+1:]))
 	c.entry.Refresh()
+	c.editLine.SetText(i18n.T(editLine)) // the language may have changed
 	c.editLine.Show()
 	c.deps.win.Canvas().Focus(c.entry)
 	c.deps.trace("editing the last message")

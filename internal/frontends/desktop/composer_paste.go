@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -88,14 +89,14 @@ func (c *composer) addPaste(text string) {
 		c.deps.trace(fmt.Sprintf("paste shown %d characters rows %d of %d", n, shown, rows))
 	}
 	it := &trayItem{paste: p}
-	title := widget.NewLabel("Pasted text, " + thousands(n) + " characters")
+	title := widget.NewLabel(i18n.N("Pasted text, %s character", "Pasted text, %s characters", n, thousands(n)))
 	title.TextStyle.Bold = true
 	p.preview = widget.NewLabel(pastePreview(text))
 	p.preview.Truncation = fyne.TextTruncateEllipsis
 	p.preview.Importance = widget.LowImportance
 	p.toggle = widget.NewButton("", func() { p.setOpen(!p.view.Visible()) })
 	p.toggle.Importance = widget.LowImportance
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.deps.copyText(text) })
+	copyBtn := widget.NewButtonWithIcon(i18n.T("Copy"), theme.ContentCopyIcon(), func() { c.deps.copyText(text) })
 	copyBtn.Importance = widget.LowImportance
 	remove := uikit.IconButton(theme.CancelIcon(), func() { c.attach.remove(it) })
 	left := container.NewHBox(widget.NewIcon(theme.DocumentIcon()), title, p.toggle, copyBtn)
@@ -120,10 +121,10 @@ func (p *pasteBox) setOpen(open bool) {
 	uikit.SetShown(p.view, open)
 	uikit.SetShown(p.preview, !open)
 	if open {
-		p.toggle.SetText("Collapse")
+		p.toggle.SetText(i18n.T("Collapse"))
 		p.toggle.SetIcon(theme.MenuDropUpIcon())
 	} else {
-		p.toggle.SetText("Expand")
+		p.toggle.SetText(i18n.T("Expand"))
 		p.toggle.SetIcon(theme.MenuDropDownIcon())
 	}
 }

@@ -1,6 +1,9 @@
 package desktop
 
-import "github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+import (
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+)
 
 // Enter (or /retry) pressed while the chat on screen is not ready yet (its
 // plugins are starting, or the host is) is not dropped: it waits and runs
@@ -19,7 +22,11 @@ type waiting struct {
 func (c *composer) waitUntilReady(what string, run func()) {
 	c.waiting = &waiting{chat: c.deps.transcript.get(), run: run}
 	c.deps.trace(what + " waits for the chat")
-	c.deps.setReadyLine("Getting this chat ready: its plugins are starting. " + what + " as soon as it is ready.")
+	line := i18n.T("Getting this chat ready: its plugins are starting. Retrying as soon as it is ready.")
+	if what == "Sending" {
+		line = i18n.T("Getting this chat ready: its plugins are starting. Sending as soon as it is ready.")
+	}
+	c.deps.setReadyLine(line)
 }
 
 // runWaiting runs what waits once its chat is on screen, ready and idle;

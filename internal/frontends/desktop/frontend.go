@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -110,7 +111,7 @@ func (d *UI) Emit(ev agent.Event) {
 		d.trace(fmt.Sprintf("todos %d", len(ev.Todos)))
 	case agent.EventCompacted:
 		if t != nil {
-			t.AddNotice("Earlier conversation was compacted to fit the model's context window.", uikit.NoticeInfo)
+			t.AddNotice(i18n.T("Earlier conversation was compacted to fit the model's context window."), uikit.NoticeInfo)
 		}
 	}
 }
@@ -162,7 +163,7 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 		})
 	}
 	toast := "approval:" + req.CallID
-	d.notes.HostNoticeUntil(req.Tool+" is waiting for your approval", uikit.NoticeInfo, toast)
+	d.notes.HostNoticeUntil(i18n.T("%s is waiting for your approval", req.Tool), uikit.NoticeInfo, toast)
 	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
 	select {
 	case x := <-a.Answers():

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -26,9 +27,9 @@ func (d *UI) showAbout() { dialogs.ShowAbout(d.win, d.opts.Icon, d.aboutText()) 
 
 // aboutText names the app's version and the protocols it speaks.
 func (d *UI) aboutText() string {
-	return "Version " + d.opts.Version + "\n" +
-		"Reasonix Extension Protocol v" + protocol.ProtocolVersion + " (plugins)\n" +
-		"xdev protocol v" + strconv.Itoa(xdev.ProtocolVersion) + " (extensions)\n" +
-		"Built with " + runtime.Version() + " and Fyne v2\n\n" +
-		"Plugins run outside any sandbox with your environment: install only what you trust."
+	return i18n.T("Version %s", d.opts.Version) + "\n" +
+		i18n.T("Reasonix Extension Protocol v%s (plugins)", protocol.ProtocolVersion) + "\n" +
+		i18n.T("xdev protocol v%s (extensions)", strconv.Itoa(xdev.ProtocolVersion)) + "\n" +
+		i18n.T("Built with %s and Fyne v2", runtime.Version()) + "\n\n" +
+		i18n.T("Plugins run outside any sandbox with your environment: install only what you trust.")
 }

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2/dialog"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 )
 
@@ -35,7 +36,7 @@ func (d *UI) showMCPServers() {
 	src := w.src
 	w.mu.Unlock()
 	if src == nil {
-		dialog.ShowInformation("MCP servers", "The MCP servers start with the chat; try again in a moment.", d.win)
+		dialog.ShowInformation(i18n.T("MCP servers"), i18n.T("The MCP servers start with the chat; try again in a moment."), d.win)
 		return
 	}
 	var win *dialogs.MCPServers

@@ -4,6 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/panels"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 )
@@ -82,15 +83,15 @@ func (d *UI) setNotices(reply, waiting, failed, tray bool) {
 func (d *UI) noticeMenuItems() []*fyne.MenuItem {
 	reply, waiting, failed, tray := d.prefs.Notices()
 	set := func(r, w, f, t bool) func() { return func() { d.setNotices(r, w, f, t) } }
-	trayLabel := "Tray icon"
+	trayLabel := i18n.T("Tray icon")
 	if !tray && d.notices.tray != nil {
-		trayLabel = "Tray icon (gone at the next start)"
+		trayLabel = i18n.T("Tray icon (gone at the next start)")
 	}
-	notify := fyne.NewMenuItem("Notify me when…", nil)
+	notify := fyne.NewMenuItem(i18n.T("Notify me when…"), nil)
 	notify.ChildMenu = fyne.NewMenu("",
-		&fyne.MenuItem{Label: "A reply finishes", Checked: reply, Action: set(!reply, waiting, failed, tray)},
-		&fyne.MenuItem{Label: "An approval or a question waits", Checked: waiting, Action: set(reply, !waiting, failed, tray)},
-		&fyne.MenuItem{Label: "A plugin fails", Checked: failed, Action: set(reply, waiting, !failed, tray)},
+		&fyne.MenuItem{Label: i18n.T("A reply finishes"), Checked: reply, Action: set(!reply, waiting, failed, tray)},
+		&fyne.MenuItem{Label: i18n.T("An approval or a question waits"), Checked: waiting, Action: set(reply, !waiting, failed, tray)},
+		&fyne.MenuItem{Label: i18n.T("A plugin fails"), Checked: failed, Action: set(reply, waiting, !failed, tray)},
 	)
 	return []*fyne.MenuItem{notify, {Label: trayLabel, Checked: tray, Action: set(reply, waiting, failed, !tray)}}
 }

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 )
@@ -60,13 +61,13 @@ func (d *UI) showLogs() {
 	d.async("logs", func(ctx context.Context) error {
 		text, err := readTail(d.opts.Layout.HostLog(), logTail)
 		if errors.Is(err, os.ErrNotExist) {
-			text, err = "(the host log is empty)", nil
+			text, err = i18n.T("(the host log is empty)"), nil
 		}
 		if err != nil {
 			return err
 		}
 		text = redact.String(text)
-		d.b.Post(func() { d.showText("Host log — "+d.opts.Layout.HostLog(), text, nil) })
+		d.b.Post(func() { d.showText(i18n.T("Host log — %s", d.opts.Layout.HostLog()), text, nil) })
 		return nil
 	})
 }
@@ -96,7 +97,7 @@ func (d *UI) showText(title, text string, _ fyne.Window) {
 	l := widget.NewLabel(text)
 	l.TextStyle.Monospace = true
 	l.Wrapping = fyne.TextWrapBreak
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { d.opts.App.Clipboard().SetContent(text) })
+	copyBtn := widget.NewButtonWithIcon(i18n.T("Copy"), theme.ContentCopyIcon(), func() { d.opts.App.Clipboard().SetContent(text) })
 	w.SetContent(container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), copyBtn), nil, nil, container.NewVScroll(l)))
 	dialogs.Secondary(w, fyne.NewSize(820, 560), nil) // fits the screen, centred, Esc and Ctrl+W close it
 	w.Show()

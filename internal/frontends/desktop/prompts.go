@@ -3,6 +3,7 @@ package desktop
 import (
 	"context"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 )
@@ -44,6 +45,6 @@ func (d *UI) Prompt(ctx context.Context, p *surfaces.Prompt) (map[string]any, bo
 	if what == "" {
 		what = p.Message
 	}
-	d.notes.Waiting(p.Plugin + " asks: " + what) // through the system when the window is away
+	d.notes.Waiting(i18n.T("%s asks: %s", p.Plugin, what)) // through the system when the window is away
 	return d.wins.prompts.Ask(ctx, p)
 }

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -86,7 +87,7 @@ func renderedTable(t agent.RenderTable) fyne.CanvasObject {
 		cols = max(cols, len(row))
 	}
 	if cols == 0 {
-		return widget.NewLabel("(empty table)")
+		return widget.NewLabel(i18n.T("(empty table)"))
 	}
 	grid := container.NewGridWithColumns(cols)
 	for i := 0; i < cols; i++ {
@@ -117,7 +118,7 @@ func renderedTable(t agent.RenderTable) fyne.CanvasObject {
 	if !cut {
 		return grid
 	}
-	return container.NewVBox(grid, hint(fmt.Sprintf("%d more rows not shown", len(t.Rows)-agent.MaxRenderRows)))
+	return container.NewVBox(grid, hint(i18n.N("%d more row not shown", "%d more rows not shown", len(t.Rows)-agent.MaxRenderRows, len(t.Rows)-agent.MaxRenderRows)))
 }
 
 // renderedTree is a widget.Tree over the nodes (ids are their paths),
@@ -157,7 +158,7 @@ func renderedTree(root agent.RenderNode) fyne.CanvasObject {
 	// A tree scrolls itself: give it the height of what is open at first.
 	rows := 1 + len(children["r"])
 	room := canvas.NewRectangle(color.Transparent)
-	rowH := widget.NewLabel("x").MinSize().Height + theme.Padding()
+	rowH := widget.NewLabel("x").MinSize().Height + theme.Padding() // i18n:keep (measures a row)
 	room.SetMinSize(fyne.NewSize(0, float32(min(rows, 12))*rowH))
 	return container.NewStack(room, tree)
 }
@@ -209,11 +210,11 @@ func (d *UI) renderCommandOutput(c coreAPI, line, out string) bool {
 	d.b.Post(func() {
 		obj, err := buildRendered(ref, r.Data)
 		if err != nil {
-			d.transcript.AddNotice(line+": "+redact.String(ref.Name)+" could not draw its output: "+redact.String(err.Error()), uikit.NoticeWarn)
+			d.transcript.AddNotice(i18n.T("%s: %s could not draw its output: %s", line, redact.String(ref.Name), redact.String(err.Error())), uikit.NoticeWarn)
 			return
 		}
 		d.panel.showRendered(ext, ref.Name, obj)
-		d.transcript.AddNotice(line+": shown in the panel ("+redact.String(ref.Name)+")", uikit.NoticeInfo)
+		d.transcript.AddNotice(i18n.T("%s: shown in the panel (%s)", line, redact.String(ref.Name)), uikit.NoticeInfo)
 	})
 	return true
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
@@ -32,7 +33,7 @@ func (d *UI) rewindTo(text string, fromEnd int) {
 	}
 	idx := userMessageIndex(c.Session().Messages, text, fromEnd)
 	if idx < 0 {
-		d.notes.HostNotice("That message is not in the saved conversation, so the chat cannot be rewound to it.", uikit.NoticeWarn)
+		d.notes.HostNotice(i18n.T("That message is not in the saved conversation, so the chat cannot be rewound to it."), uikit.NoticeWarn)
 		return
 	}
 	d.rewindAt(idx)
@@ -56,7 +57,7 @@ func (d *UI) rewindAt(idx int) {
 			d.b.Post(func() {
 				d.composer.putDraft(res.Draft)
 				if len(res.Restored) > 0 {
-					d.notes.HostNotice("Restored "+redact.String(strings.Join(res.Restored, ", ")), uikit.NoticeInfo)
+					d.notes.HostNotice(i18n.T("Restored %s", redact.String(strings.Join(res.Restored, ", "))), uikit.NoticeInfo)
 				}
 				d.sidebar.reload()
 				d.trace(fmt.Sprintf("rewound %d %d", idx, len(res.Restored)))
@@ -103,8 +104,8 @@ func (d *UI) rewindEntries(c coreAPI) []dialogs.PaletteEntry {
 		if r := []rune(first); len(r) > 80 {
 			first = string(r[:80]) + "…"
 		}
-		out = append(out, dialogs.PaletteEntry{Kind: "Rewind", Label: "Rewind to here: " + termsafe.Visible(first),
-			Detail: fmt.Sprintf("message %d", idx), Run: func() { d.rewindAt(idx) }})
+		out = append(out, dialogs.PaletteEntry{Kind: kindRewind, Label: i18n.T("Rewind to here: %s", termsafe.Visible(first)),
+			Detail: i18n.T("message %d", idx), Run: func() { d.rewindAt(idx) }})
 	}
 	return out
 }
@@ -140,7 +141,7 @@ func (d *UI) stopCall(callID string) {
 	d.trace("stop call " + callID)
 	d.link.goCall(func() {
 		if !c.StopCall(callID) {
-			d.notes.HostNotice("That call had already ended.", uikit.NoticeInfo)
+			d.notes.HostNotice(i18n.T("That call had already ended."), uikit.NoticeInfo)
 		}
 	})
 }

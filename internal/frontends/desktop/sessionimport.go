@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -47,7 +48,7 @@ func (s *sidebar) importFrom(path string) {
 			return fmt.Errorf("import %s: %w", path, err)
 		}
 		s.deps.trace("session imported " + id)
-		s.deps.notes.HostNotice("Imported "+path, uikit.NoticeInfo)
+		s.deps.notes.HostNotice(i18n.T("Imported %s", path), uikit.NoticeInfo)
 		s.deps.b.Post(func() {
 			s.reload()
 			s.deps.openChat(id)

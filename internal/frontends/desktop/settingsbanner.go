@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -42,10 +43,10 @@ func newSettingsBanner(d bannerDeps) *settingsBanner {
 		status: dialogs.SettingsFileStatus{Path: d.settingsFile}}
 	sb.text.Wrapping = fyne.TextWrapWord
 	sb.text.TextStyle.Bold = true
-	sb.open = widget.NewButtonWithIcon("Open the file", theme.FileTextIcon(), sb.openFile)
-	sb.reset = widget.NewButtonWithIcon("Reset to defaults", theme.HistoryIcon(), sb.resetFile)
+	sb.open = widget.NewButtonWithIcon(i18n.T("Open the file"), theme.FileTextIcon(), sb.openFile)
+	sb.reset = widget.NewButtonWithIcon(i18n.T("Reset to defaults"), theme.HistoryIcon(), sb.resetFile)
 	sb.reset.Importance = widget.DangerImportance
-	sb.check = widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), d.checkAgain)
+	sb.check = widget.NewButtonWithIcon(i18n.T("Check again"), theme.ViewRefreshIcon(), d.checkAgain)
 	sb.close = widget.NewButtonWithIcon("", theme.CancelIcon(), func() { sb.box.Hide() })
 	sb.close.Importance = widget.LowImportance
 	buttons := container.NewHBox(sb.open, sb.reset, sb.check, sb.close)
@@ -84,9 +85,9 @@ func (sb *settingsBanner) show(p *settings.Problem) {
 	}
 	sb.status.Problem, sb.status.Broken = redact.String(p.What()), p.Broken
 	sb.icon.SetResource(theme.WarningIcon())
-	msg := "settings.json is not used as written: " + redact.String(p.What()) + ". "
+	msg := i18n.T("settings.json is not used as written: %s.", redact.String(p.What())) + " "
 	if p.Broken {
-		msg = "settings.json is broken: " + redact.String(p.What()) + ". The app runs on the default settings (no standing approvals, no hooks) and leaves the file as it is until you fix it or reset it."
+		msg = i18n.T("settings.json is broken: %s. The app runs on the default settings (no standing approvals, no hooks) and leaves the file as it is until you fix it or reset it.", redact.String(p.What()))
 		sb.text.Importance = widget.DangerImportance
 	} else {
 		msg += capitalize(p.Consequence()) + "."
@@ -115,7 +116,7 @@ func (sb *settingsBanner) show(p *settings.Problem) {
 func (sb *settingsBanner) openFile() {
 	u := &url.URL{Scheme: "file", Path: filepath.ToSlash(sb.path())}
 	if err := sb.deps.openURL(u); err != nil {
-		sb.deps.notes.HostNotice("Could not open "+sb.path()+": "+redact.String(err.Error()), uikit.NoticeError)
+		sb.deps.notes.HostNotice(i18n.T("Could not open %s: %s", sb.path(), redact.String(err.Error())), uikit.NoticeError)
 		return
 	}
 	sb.deps.trace("settings opened")
@@ -139,9 +140,9 @@ func (sb *settingsBanner) resetFile() {
 func (sb *settingsBanner) resetDone(backup string) {
 	sb.problem = nil
 	sb.status = dialogs.SettingsFileStatus{Path: sb.path(), Backup: backup}
-	msg := "settings.json was reset to the defaults."
+	msg := i18n.T("settings.json was reset to the defaults.")
 	if backup != "" {
-		msg += " The old file is kept as " + backup + "."
+		msg += " " + i18n.T("The old file is kept as %s.", backup)
 	}
 	sb.icon.SetResource(theme.InfoIcon())
 	sb.text.Importance = widget.MediumImportance

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -33,6 +34,7 @@ type sidebar struct {
 	deps     sidebarDeps
 	obj      fyne.CanvasObject
 	search   *widget.Entry
+	head     *widget.Label // "Sessions"
 	list     *widget.List
 	items    []agent.Summary
 	snippets map[string]string // a chat's matching line, by id, while searching
@@ -63,7 +65,7 @@ type listReads struct {
 func newSidebar(d sidebarDeps) *sidebar {
 	s := &sidebar{deps: d, selected: -1}
 	s.search = widget.NewEntry()
-	s.search.SetPlaceHolder("Search sessions")
+	s.search.SetPlaceHolder(i18n.T("Search sessions"))
 	s.search.OnChanged = func(string) { s.reload() }
 	s.search.OnSubmitted = func(string) { s.openFirst() }
 	s.list = widget.NewList(func() int { return len(s.rows) },
@@ -78,13 +80,13 @@ func newSidebar(d sidebarDeps) *sidebar {
 				return
 			}
 			it := s.items[s.rows[i].item]
-			when, imp := lastActive(it).Local().Format("Jan 2 15:04"), widget.LowImportance
+			when, imp := i18n.Date(lastActive(it), time.Now()), widget.LowImportance
 			if snip, ok := s.snippets[it.ID]; ok {
 				when = snip // where the search found it
 			}
 			if it.ID == d.state.Running() {
 				// The chat whose reply still streams, wherever the user is.
-				when, imp = replyingMark, widget.WarningImportance
+				when, imp = i18n.T(replyingMark), widget.WarningImportance
 			}
 			row.setChat(sessionTitle(it), when, imp, func(at fyne.Position) { s.showMenu(it, at) })
 		})
@@ -108,20 +110,31 @@ func newSidebar(d sidebarDeps) *sidebar {
 			s.selected = -1
 		}
 	}
-	s.undo = widget.NewButtonWithIcon("Undo delete", theme.ContentUndoIcon(), s.restore)
+	s.undo = widget.NewButtonWithIcon(i18n.T("Undo delete"), theme.ContentUndoIcon(), s.restore)
 	s.undo.Hide()
-	head := widget.NewLabel("Sessions")
-	head.TextStyle.Bold = true
-	top := container.NewVBox(head, s.search)
+	s.head = widget.NewLabel(i18n.T("Sessions"))
+	s.head.TextStyle.Bold = true
+	top := container.NewVBox(s.head, s.search)
 	s.obj = container.New(uikit.FixedWidth{W: sidebarWidth}, container.NewBorder(top, s.undo, nil, nil, s.list))
 	s.width = sidebarWidth
 	return s
 }
 
 // replyingMark is the caption of the chat whose reply still streams.
-const replyingMark = "• replying…"
+var replyingMark = i18n.M("• replying…")
 
 func (s *sidebar) object() fyne.CanvasObject { return s.obj }
+
+// relabel writes the sidebar's words again after a language change (UI
+// goroutine): headings, dates and captions are written as rows are shown.
+func (s *sidebar) relabel() {
+	s.head.SetText(i18n.T("Sessions"))
+	s.search.SetPlaceHolder(i18n.T("Search sessions"))
+	if s.trashed == "" {
+		s.undo.SetText(i18n.T("Undo delete"))
+	}
+	s.list.Refresh()
+}
 
 // toggle shows or hides the sidebar (View menu, Ctrl+B).
 func (s *sidebar) toggle() {
@@ -315,18 +328,18 @@ func (s *sidebar) traceMore(i int) {
 // chatMenu is what can be done to a chat: its ⋯ button and a right-click
 // on its line open it.
 func (s *sidebar) chatMenu(it agent.Summary) *fyne.Menu {
-	pin := "Pin"
+	pin := i18n.T("Pin")
 	if it.Pinned {
-		pin = "Unpin"
+		pin = i18n.T("Unpin")
 	}
 	return fyne.NewMenu("",
-		fyne.NewMenuItem("Rename…", func() { s.askRename(it) }),
+		fyne.NewMenuItem(i18n.T("Rename…"), func() { s.askRename(it) }),
 		fyne.NewMenuItem(pin, func() { s.pin(it.ID, !it.Pinned) }),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Export as Markdown…", func() { s.askExport(it, agent.ExportFormatMarkdown) }),
-		fyne.NewMenuItem("Export as JSON…", func() { s.askExport(it, agent.ExportFormatJSON) }),
+		fyne.NewMenuItem(i18n.T("Export as Markdown…"), func() { s.askExport(it, agent.ExportFormatMarkdown) }),
+		fyne.NewMenuItem(i18n.T("Export as JSON…"), func() { s.askExport(it, agent.ExportFormatJSON) }),
 		fyne.NewMenuItemSeparator(),
-		fyne.NewMenuItem("Delete", func() { s.trash(it) }),
+		fyne.NewMenuItem(i18n.T("Delete"), func() { s.trash(it) }),
 	)
 }
 
@@ -364,7 +377,7 @@ func (s *sidebar) trash(it agent.Summary) {
 			if err == nil {
 				s.trashed, s.reopen = it.ID, wasOpen
 				s.undo.Show() // measured shown
-				fitButton(s.undo, s.width, "Undo delete of “%s”", sessionTitle(it))
+				fitButton(s.undo, s.width, i18n.T("Undo delete of “%s”"), sessionTitle(it))
 				s.reload()
 				if cur := s.deps.chats.currentID(); it.ID == s.deps.state.Open().ID && cur != it.ID {
 					// The chat on screen was not the core's yet (the core moves
@@ -451,7 +464,7 @@ func (s *sidebar) exportTo(id, format, path string) {
 		if err := os.WriteFile(path, data, 0o600); err != nil {
 			return err
 		}
-		s.deps.notes.HostNotice("Exported to "+path, uikit.NoticeInfo)
+		s.deps.notes.HostNotice(i18n.T("Exported to %s", path), uikit.NoticeInfo)
 		s.deps.trace("session exported " + path)
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // sidebarRow is one line of the sidebar's list: a date group's heading or
@@ -19,13 +20,14 @@ type sidebarRow struct {
 	item   int
 }
 
-// The date groups, as the chat apps name them.
-const (
-	groupPinned    = "Pinned"
-	groupToday     = "Today"
-	groupYesterday = "Yesterday"
-	groupWeek      = "Previous 7 days"
-	groupOlder     = "Older"
+// The date groups, as the chat apps name them: English keys, translated
+// where a heading shows them (setHeader).
+var (
+	groupPinned    = i18n.M("Pinned")
+	groupToday     = i18n.M("Today")
+	groupYesterday = i18n.M("Yesterday")
+	groupWeek      = i18n.M("Previous 7 days")
+	groupOlder     = i18n.M("Older")
 )
 
 // lastActive is the time a chat is ordered by: its last message, so a
@@ -126,7 +128,7 @@ func newSessionRow() *sessionRow {
 // setHeader shows a group heading.
 func (r *sessionRow) setHeader(h string) {
 	r.menu = nil
-	r.head.SetText(h)
+	r.head.SetText(i18n.T(h))
 	r.head.Show()
 	r.chat.Hide()
 }

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -62,12 +63,12 @@ type surfaceView struct {
 func newSurfacePanel(d panelDeps) *surfacePanel {
 	p := &surfacePanel{deps: d, views: map[surfaces.Key]*surfaceView{}, headers: map[string]*widget.Label{}}
 	p.th = uikit.NewThrottle(d.b, uikit.FrameInterval, p.sync)
-	hint := widget.NewLabel("Cards and forms from your plugins appear here.")
+	hint := widget.NewLabel(i18n.T("Cards and forms from your plugins appear here."))
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
 	p.empty = hint
 	p.box = container.NewVBox(p.empty)
-	title := widget.NewLabelWithStyle("Plugin panel", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title := widget.NewLabelWithStyle(i18n.T("Plugin panel"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.scroll = container.NewVScroll(container.NewPadded(p.box))
 	p.obj = container.NewBorder(container.NewVBox(title, widget.NewSeparator()), nil, nil, nil, p.scroll)
 	return p
@@ -148,7 +149,7 @@ func (p *surfacePanel) header(plugin string, stopped bool) fyne.CanvasObject {
 	}
 	text, imp := plugin, widget.HighImportance
 	if stopped {
-		text, imp = plugin+" — plugin stopped", widget.LowImportance
+		text, imp = i18n.T("%s — plugin stopped", plugin), widget.LowImportance
 	}
 	if h.Text != text || h.Importance != imp {
 		h.Importance = imp
@@ -238,7 +239,7 @@ func (p *surfacePanel) buildForm(s surfaces.Surface) *surfaceView {
 	f := s.Form
 	v := &surfaceView{surf: s, state: widget.NewLabel("")}
 	v.state.Importance = widget.LowImportance
-	v.submit = forms.NewButton("Submit", theme.ConfirmIcon(), nil) // a focus ring, and Enter presses it
+	v.submit = forms.NewButton(i18n.T("Submit"), theme.ConfirmIcon(), nil) // a focus ring, and Enter presses it
 	v.submit.Importance = widget.HighImportance
 	v.form = forms.New(f.Fields, false, v.showSubmit)
 	v.form.PassWheel(p.scroll) // the wheel over a field scrolls the panel
@@ -271,14 +272,14 @@ func (v *surfaceView) showSubmit() {
 	st := v.surf.Submit
 	switch st {
 	case surfaces.SubmitPending:
-		v.state.SetText("Sending…")
+		v.state.SetText(i18n.T("Sending…"))
 	case surfaces.SubmitSent:
-		v.state.SetText("Sent")
+		v.state.SetText(i18n.T("Sent"))
 	default:
 		v.state.SetText("")
 	}
 	if v.stopped {
-		v.state.SetText("plugin stopped")
+		v.state.SetText(i18n.T("plugin stopped"))
 	}
 	v.form.SetEnabled(st == surfaces.SubmitIdle && !v.stopped)
 	if st == surfaces.SubmitIdle && !v.stopped && v.form.Complete() {

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -26,6 +27,7 @@ type toolbar struct {
 	model     *widget.Button
 	effort    *widget.Select
 	palette   *widget.Button
+	modelLbl  *widget.Label  // "Model" before the picker
 	panel     *widget.Button // hides or shows the plugin panel
 	body      *bodyLayout    // the chat and the panel (window.go)
 	row       *fyne.Container
@@ -35,35 +37,48 @@ type toolbar struct {
 
 func newToolbar(d toolbarDeps) *toolbar {
 	tb := &toolbar{deps: d}
-	tb.newChat = widget.NewButtonWithIcon("New chat", theme.ContentAddIcon(), func() { d.newChat("") })
+	tb.newChat = widget.NewButtonWithIcon(i18n.T("New chat"), theme.ContentAddIcon(), func() { d.newChat("") })
 	tb.workspace = widget.NewButtonWithIcon(workspaceName(""), theme.FolderOpenIcon(), d.chooseWorkspace)
-	tb.model = widget.NewButtonWithIcon("Choose a model", theme.MenuDropDownIcon(), tb.showPicker)
+	tb.model = widget.NewButtonWithIcon(i18n.T("Choose a model"), theme.MenuDropDownIcon(), tb.showPicker)
 	tb.model.IconPlacement = widget.ButtonIconTrailingText
 	tb.effort = widget.NewSelect(nil, func(e string) {
 		if m := d.state.Open().Model; !tb.syncing && m != "" {
 			d.pickModel(m, e)
 		}
 	})
-	tb.effort.PlaceHolder = "Effort"
+	tb.effort.PlaceHolder = i18n.T("Effort")
 	tb.effort.Hide()
 	tb.palette = widget.NewButtonWithIcon("", theme.SearchIcon(), d.showPalette)
-	tb.panel = widget.NewButton("Hide panel", d.togglePanel)
-	title := widget.NewLabel("Reasonix")
+	tb.panel = widget.NewButton(i18n.T("Hide panel"), d.togglePanel)
+	title := widget.NewLabel("Reasonix") // i18n:keep (the product's name)
 	title.TextStyle.Bold = true
+	tb.modelLbl = widget.NewLabel(i18n.T("Model"))
 	tb.row = container.NewHBox(title, tb.newChat, tb.workspace, layout.NewSpacer(),
-		widget.NewLabel("Model"), tb.model, tb.effort, tb.palette, tb.panel)
+		tb.modelLbl, tb.model, tb.effort, tb.palette, tb.panel)
 	tb.obj = container.NewVBox(tb.row, widget.NewSeparator())
 	return tb
 }
 
 func (tb *toolbar) object() fyne.CanvasObject { return tb.obj }
 
+// relabel writes the toolbar's own words again after a language change
+// (UI goroutine); the model, workspace and panel texts follow from refresh
+// and syncPanel.
+func (tb *toolbar) relabel() {
+	tb.newChat.SetText(i18n.T("New chat"))
+	tb.modelLbl.SetText(i18n.T("Model"))
+	tb.effort.PlaceHolder = i18n.T("Effort")
+	tb.effort.Refresh()
+	tb.syncPanel()
+	tb.refresh()
+}
+
 // syncPanel names what the panel button does now: what is on screen, so a
 // panel that stepped aside for lack of room offers "Show panel".
 func (tb *toolbar) syncPanel() {
-	label := "Hide panel"
+	label := i18n.T("Hide panel")
 	if !tb.body.shown {
-		label = "Show panel"
+		label = i18n.T("Show panel")
 	}
 	if tb.panel.Text != label {
 		tb.panel.SetText(label)
@@ -85,7 +100,7 @@ func (tb *toolbar) refresh() {
 	st := tb.deps.state
 	open := st.Open()
 	tb.workspace.SetText(workspaceName(open.Workspace))
-	label := "Choose a model"
+	label := i18n.T("Choose a model")
 	var efforts []string
 	if m, ok := st.CurrentModel(); ok {
 		label, efforts = m.DisplayName, m.Efforts
@@ -175,9 +190,9 @@ func (d *UI) modelMenuItems() []*fyne.MenuItem {
 		return items
 	}
 	if !d.state.CatalogLoaded() {
-		return []*fyne.MenuItem{{Label: "Loading models…", Disabled: true}}
+		return []*fyne.MenuItem{{Label: i18n.T("Loading models…"), Disabled: true}}
 	}
-	return []*fyne.MenuItem{{Label: "No models: install a provider plugin", Disabled: true}}
+	return []*fyne.MenuItem{{Label: i18n.T("No models: install a provider plugin"), Disabled: true}}
 }
 
 // modelItems lists every plugin model grouped by plugin (a disabled header
@@ -207,7 +222,7 @@ func (d *UI) modelItems() []*fyne.MenuItem {
 			items = append(items, fyne.NewMenuItemSeparator())
 		}
 		items = append(items, &fyne.MenuItem{Label: p.Name, Disabled: true},
-			&fyne.MenuItem{Label: "No models: " + d.noModelsReason(p), Disabled: true})
+			&fyne.MenuItem{Label: i18n.T("No models: %s", d.noModelsReason(p)), Disabled: true})
 	}
 	return items
 }
@@ -219,9 +234,9 @@ func (d *UI) noModelsReason(p agent.PluginInfo) string {
 		return why
 	}
 	if p.State != agent.PluginActive && p.State != agent.PluginDegraded {
-		return "the plugin is " + strings.ToLower(p.State)
+		return i18n.T("the plugin is %s", strings.ToLower(p.State))
 	}
-	return "its catalog is empty; check the variables it reads in Settings → Plugin environment"
+	return i18n.T("its catalog is empty; check the variables it reads in Settings → Plugin environment")
 }
 
 // catalogErrors maps "catalog of <plugin>: why" errors to their plugins.
@@ -252,14 +267,14 @@ func sortedModels(ms []providers.Model) []providers.Model {
 func modelLabel(m providers.Model) string {
 	facts := []string{dialogs.ModelLabel(m)}
 	if m.ContextWindow > 0 {
-		facts = append(facts, humanTokens(m.ContextWindow)+" context")
+		facts = append(facts, i18n.T("%s context", humanTokens(m.ContextWindow)))
 	}
 	if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
 		cur := m.PricingCurrency
 		if cur == "" {
 			cur = "USD"
 		}
-		facts = append(facts, fmt.Sprintf("%g/%g %s per M tokens", m.InputPerMillion, m.OutputPerMillion, cur))
+		facts = append(facts, i18n.T("%g/%g %s per M tokens", m.InputPerMillion, m.OutputPerMillion, cur))
 	}
 	// No price declared: nothing is said (it is not "free", just unknown).
 	return strings.Join(facts, " · ")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -59,7 +60,7 @@ func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, cor
 		case errors.Is(err, agent.ErrNothingToRegenerate), errors.Is(err, agent.ErrEmptyEdit):
 			d.notes.HostNotice(err.Error(), uikit.NoticeInfo)
 		case errors.Is(err, agent.ErrTurnRunning):
-			d.notes.HostNotice("a turn is already running", uikit.NoticeWarn)
+			d.notes.HostNotice(i18n.T("a turn is already running"), uikit.NoticeWarn)
 		default:
 			err = nil
 		}

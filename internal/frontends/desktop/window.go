@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
@@ -218,7 +219,7 @@ func (d *UI) subscribe() {
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())
 		if !s.Connected() {
-			d.status.SetHealthText("Starting plugins…")
+			d.status.SetHealthText(i18n.T("Starting plugins…"))
 		}
 	})
 	s.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) {
@@ -279,7 +280,7 @@ func (d *UI) Attach(c coreAPI) {
 func (d *UI) StartFailed(err error) {
 	msg := redact.String(err.Error())
 	d.b.Post(func() {
-		d.transcript.AddNotice("The host could not start: "+msg, uikit.NoticeError)
+		d.transcript.AddNotice(i18n.T("The host could not start: %s", msg), uikit.NoticeError)
 		dialog.ShowError(errors.New(msg), d.win)
 	})
 }
@@ -414,7 +415,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 func (d *UI) withCore(what string, fn func(ctx context.Context, c coreAPI) error) {
 	c := d.getCore()
 	if c == nil {
-		d.notes.HostNotice("The host is still starting the plugins", uikit.NoticeWarn)
+		d.notes.HostNotice(i18n.T("The host is still starting the plugins"), uikit.NoticeWarn)
 		return
 	}
 	d.async(what, func(ctx context.Context) error { return fn(ctx, c) })
@@ -435,7 +436,7 @@ func (d *UI) refreshModels() {
 			d.trace(fmt.Sprintf("models %d", len(models)))
 		})
 		for _, err := range errs {
-			d.notes.HostNotice("model catalog: "+redact.String(err.Error()), uikit.NoticeWarn)
+			d.notes.HostNotice(i18n.T("model catalog: %s", redact.String(err.Error())), uikit.NoticeWarn)
 		}
 		return nil
 	})
@@ -452,7 +453,7 @@ func (d *UI) pickModel(id, effort string) {
 		}
 	}
 	if !d.state.Ready() {
-		d.notes.HostNotice("This chat is getting ready; pick the model once it is", uikit.NoticeWarn)
+		d.notes.HostNotice(i18n.T("This chat is getting ready; pick the model once it is"), uikit.NoticeWarn)
 		return
 	}
 	d.withCore("pick model", func(ctx context.Context, c coreAPI) error {
@@ -524,16 +525,16 @@ func (d *UI) confirmLink(dest string) {
 	}
 	msg := widget.NewLabel(dest)
 	msg.Wrapping = fyne.TextWrapBreak
-	content := container.NewVBox(widget.NewLabel("Open this address in your browser?"), msg)
+	content := container.NewVBox(widget.NewLabel(i18n.T("Open this address in your browser?")), msg)
 	var dlg *dialog.ConfirmDialog
 	popKeys := d.modalKeys(func() { dlg.Hide() }, func() { dlg.Confirm() })
-	dlg = dialog.NewCustomConfirm("Open link", "Open", "Cancel", content, func(ok bool) {
+	dlg = dialog.NewCustomConfirm(i18n.T("Open link"), i18n.T("Open"), i18n.T("Cancel"), content, func(ok bool) {
 		popKeys()
 		if !ok {
 			return
 		}
 		if err := d.openURL(u); err != nil {
-			d.notes.HostNotice("open link: "+err.Error(), uikit.NoticeError)
+			d.notes.HostNotice(i18n.T("open link: %s", err.Error()), uikit.NoticeError)
 		}
 	}, d.win)
 	dlg.Resize(fyne.NewSize(480, 200))
@@ -544,7 +545,7 @@ func (d *UI) confirmLink(dest string) {
 // workspaceName is the toolbar label of a workspace path.
 func workspaceName(p string) string {
 	if p == "" {
-		return "No workspace"
+		return i18n.T("No workspace")
 	}
 	return filepath.Base(p)
 }

@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"fmt"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -52,9 +53,9 @@ func (d *UI) zoom(step int) {
 // zoomMenuItems are the View menu's zoom items.
 func (d *UI) zoomMenuItems() []*fyne.MenuItem {
 	return []*fyne.MenuItem{
-		{Label: "Zoom in", Action: func() { d.zoom(1) }, Shortcut: zoomInShortcut},
-		{Label: "Zoom out", Action: func() { d.zoom(-1) }, Shortcut: zoomOutShortcut},
-		{Label: fmt.Sprintf("Actual size (now %d%%)", int(d.prefs.Zoom()*100+0.5)), Action: func() { d.zoom(0) }, Shortcut: zoomResetShortcut},
+		{Label: i18n.T("Zoom in"), Action: func() { d.zoom(1) }, Shortcut: zoomInShortcut},
+		{Label: i18n.T("Zoom out"), Action: func() { d.zoom(-1) }, Shortcut: zoomOutShortcut},
+		{Label: i18n.T("Actual size (now %d%%)", int(d.prefs.Zoom()*100+0.5)), Action: func() { d.zoom(0) }, Shortcut: zoomResetShortcut},
 	}
 }
 

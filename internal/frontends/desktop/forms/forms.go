@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -65,7 +66,7 @@ func New(fields []protocol.FormField, requireAll bool, onChange func()) *View {
 				in.Check.SetChecked(b)
 			}
 			if in.Check.Text == "" {
-				in.Check.Text = "Yes"
+				in.Check.Text = i18n.T("Yes")
 			}
 			f.obj.Add(in.Check)
 			f.inputs = append(f.inputs, in)

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -118,19 +119,19 @@ func (n *Notifier) SetBackground(away bool) { n.background.Store(away) }
 // ReplyFinished sends a system notification when the user is elsewhere
 // (any goroutine).
 func (n *Notifier) ReplyFinished() {
-	n.away(n.Notify().ReplyDone, "Reasonix", "The reply is ready.")
+	n.away(n.Notify().ReplyDone, "Reasonix", i18n.T("The reply is ready."))
 }
 
 // Waiting announces an approval or a plugin's question waiting for the
 // user, through the system when the user is elsewhere (any goroutine).
 func (n *Notifier) Waiting(what string) {
-	n.away(n.Notify().Waiting, "Reasonix is waiting for you", what)
+	n.away(n.Notify().Waiting, i18n.T("Reasonix is waiting for you"), what)
 }
 
 // PluginFailed announces a plugin that stopped with an error, through the
 // system when the user is elsewhere (any goroutine).
 func (n *Notifier) PluginFailed(plugin, why string) {
-	n.away(n.Notify().PluginFailed, "Plugin "+plugin+" failed", why)
+	n.away(n.Notify().PluginFailed, i18n.T("Plugin %s failed", plugin), why)
 }
 
 // away queues a system notification when on and the user is elsewhere.
@@ -264,7 +265,7 @@ func (n *Notifier) Show() {
 		n.win.RequestFocus()
 		return
 	}
-	w := n.app.NewWindow("Notifications")
+	w := n.app.NewWindow(i18n.T("Notifications"))
 	n.list = widget.NewList(func() int { return len(n.listed) },
 		func() fyne.CanvasObject {
 			title := widget.NewLabel("")
@@ -277,13 +278,13 @@ func (n *Notifier) Show() {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			x := n.listed[i]
 			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(x.Plugin + " · " + x.At.Format("15:04:05"))
+			box.Objects[0].(*widget.Label).SetText(x.Plugin + " · " + x.At.Format("15:04:05")) // i18n:keep (a name and a clock time)
 			t := box.Objects[1].(*widget.Label)
 			t.Importance = uikit.Importance(x.Level)
 			t.SetText(x.Title)
 			box.Objects[2].(*widget.Label).SetText(x.Body)
 		})
-	clearBtn := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), func() {
+	clearBtn := widget.NewButtonWithIcon(i18n.T("Clear"), theme.DeleteIcon(), func() {
 		n.mu.Lock()
 		n.history = nil
 		n.mu.Unlock()

@@ -6,7 +6,6 @@
 package panels
 
 import (
-	"fmt"
 	"image/color"
 	"slices"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -69,7 +69,7 @@ func NewStatusBar(b *uikit.Bridge, state *viewmodel.State, list func() ([]surfac
 	s.box = container.NewHBox()
 	s.usage = widget.NewLabel("")
 	s.usage.Importance = widget.LowImportance
-	s.health = widget.NewButtonWithIcon("Plugins", theme.ComputerIcon(), onHealth)
+	s.health = widget.NewButtonWithIcon(i18n.T("Plugins"), theme.ComputerIcon(), onHealth)
 	s.health.Importance = widget.LowImportance
 	s.obj = container.NewVBox(widget.NewSeparator(),
 		container.NewBorder(nil, nil, nil, container.NewHBox(s.usage, s.health), s.box))
@@ -176,7 +176,7 @@ func (v *statusView) show(plugin string, st *protocol.StatusPayload) {
 		// What a dead plugin last said is history, not its state.
 		v.dot.FillColor = theme.Color(theme.ColorNameDisabled)
 		v.label.Importance = widget.LowImportance
-		label, detail = plugin+": plugin stopped", "was: "+st.Label
+		label, detail = i18n.T("%s: plugin stopped", plugin), i18n.T("was: %s", st.Label)
 	}
 	v.dot.Refresh()
 	v.label.SetText(label)
@@ -216,8 +216,18 @@ func (s *StatusBar) Text() string {
 
 // SetUsage shows the last turn's token usage (any goroutine).
 func (s *StatusBar) SetUsage(u protocol.ProviderUsage) {
-	text := fmt.Sprintf("%d tokens in · %d out", u.PromptTokens, u.CompletionTokens)
+	text := i18n.T("%s tokens in · %s out", i18n.Int(int64(u.PromptTokens)), i18n.Int(int64(u.CompletionTokens)))
 	s.b.Post(func() { s.usage.SetText(text) })
+}
+
+// stateCounts are the health button's words for a count of plugins in a
+// state (English keys, translated where shown).
+var stateCounts = map[string]string{
+	agent.PluginActive:   i18n.M("%d active"),
+	agent.PluginDegraded: i18n.M("%d degraded"),
+	agent.PluginFailed:   i18n.M("%d failed"),
+	agent.PluginInactive: i18n.M("%d inactive"),
+	agent.PluginDisabled: i18n.M("%d disabled"),
 }
 
 // SetHealth counts plugins by state; a click opens the plugin manager.
@@ -229,12 +239,12 @@ func (s *StatusBar) SetHealth(ps []agent.PluginInfo) {
 	var parts []string
 	for _, st := range []string{agent.PluginActive, agent.PluginDegraded, agent.PluginFailed, agent.PluginInactive, agent.PluginDisabled} {
 		if n := counts[st]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, strings.ToLower(st)))
+			parts = append(parts, i18n.T(stateCounts[st], n))
 		}
 	}
-	text := "No plugins installed"
+	text := i18n.T("No plugins installed")
 	if len(parts) > 0 {
-		text = "Plugins: " + strings.Join(parts, " · ")
+		text = i18n.T("Plugins: %s", strings.Join(parts, " · "))
 	}
 	s.health.Importance = widget.LowImportance
 	if counts[agent.PluginFailed] > 0 {

@@ -1,7 +1,7 @@
 package panels
 
 import (
-	"fmt"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 
 	"fyne.io/fyne/v2"
 )
@@ -41,9 +41,9 @@ func newTray(app TrayApp, icon fyne.Resource, show, quit func()) *Tray {
 	t := &Tray{app: app, icon: icon}
 	t.status = fyne.NewMenuItem(trayStatus(0), nil)
 	t.status.Disabled = true
-	q := fyne.NewMenuItem("Quit", quit)
-	q.IsQuit = true // Fyne adds no second Quit
-	t.menu = fyne.NewMenu("Reasonix", t.status, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Show window", show), q)
+	q := fyne.NewMenuItem(i18n.T("Quit"), quit)
+	q.IsQuit = true                                                                                                            // Fyne adds no second Quit
+	t.menu = fyne.NewMenu("Reasonix", t.status, fyne.NewMenuItemSeparator(), fyne.NewMenuItem(i18n.T("Show window"), show), q) // i18n:keep (the product's name)
 	app.SetSystemTrayMenu(t.menu)
 	if icon != nil {
 		app.SetSystemTrayIcon(icon)
@@ -80,9 +80,7 @@ func (t *Tray) Menu() *fyne.Menu {
 func trayStatus(n int) string {
 	switch n {
 	case 0:
-		return "No reply running"
-	case 1:
-		return "Replying in 1 chat"
+		return i18n.T("No reply running")
 	}
-	return fmt.Sprintf("Replying in %d chats", n)
+	return i18n.N("Replying in %d chat", "Replying in %d chats", n, n)
 }

@@ -1,6 +1,7 @@
 package uikit
 
 import (
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"time"
 
 	"fyne.io/fyne/v2/theme"
@@ -11,7 +12,7 @@ import (
 const ConfirmFor = 1500 * time.Millisecond
 
 // CopiedLabel is what a labelled Copy button reads while it confirms.
-const CopiedLabel = "Copied"
+var CopiedLabel = i18n.M("Copied")
 
 // CopyButton is a low-importance Copy button (label "" for an icon only)
 // that confirms: a tap runs copy, then for ConfirmFor the icon is a check
@@ -29,7 +30,7 @@ func CopyButton(b *Bridge, label string, copy func()) *widget.Button {
 		mine := gen
 		btn.Icon = theme.ConfirmIcon()
 		if label != "" {
-			btn.Text = CopiedLabel
+			btn.Text = i18n.T(CopiedLabel)
 		}
 		btn.Refresh()
 		time.AfterFunc(ConfirmFor, func() {
