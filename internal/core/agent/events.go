@@ -97,9 +97,12 @@ type Event struct {
 	Signature string                  `json:"signature,omitempty"`
 	Call      *ToolCall               `json:"call,omitempty"`
 	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
-	Error     string                  `json:"error,omitempty"`
-	Surface   *surfaces.Change        `json:"surface,omitempty"`
-	Plugins   []PluginInfo            `json:"plugins,omitempty"`
+	// Cost is set on EventUsage: the reply's cost in the preferred
+	// currency at the moment the usage arrived (Priced false: unknown).
+	Cost    *Cost            `json:"cost,omitempty"`
+	Error   string           `json:"error,omitempty"`
+	Surface *surfaces.Change `json:"surface,omitempty"`
+	Plugins []PluginInfo     `json:"plugins,omitempty"`
 	// End is set on turn_done and turn_failed. (A stopped turn's Error is
 	// still "stopped" for front ends that compare it.)
 	End *TurnEnd `json:"end,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -54,12 +55,18 @@ type Note struct {
 	Input     string   `json:"input,omitempty"`
 	// InputImages are the images (data URLs) attached to Input: Retry
 	// sends them with it.
-	InputImages []string                `json:"inputImages,omitempty"`
-	Error       string                  `json:"error,omitempty"`
-	End         *TurnEnd                `json:"end,omitempty"`
-	Model       string                  `json:"model,omitempty"` // the model of a failed turn
-	Call        *ToolCall               `json:"call,omitempty"`
-	Usage       *protocol.ProviderUsage `json:"usage,omitempty"`
+	InputImages []string `json:"inputImages,omitempty"`
+	Error       string   `json:"error,omitempty"`
+	End         *TurnEnd `json:"end,omitempty"`
+	// Model is the model of a failed turn, and of a usage note the model
+	// that replied (the name sent to the provider, for its price).
+	Model string                  `json:"model,omitempty"`
+	Call  *ToolCall               `json:"call,omitempty"`
+	Usage *protocol.ProviderUsage `json:"usage,omitempty"`
+	// At is when a usage note's usage arrived (the time its price is read
+	// at); Cost is what it cost then (cost.go). Older files have neither.
+	At   time.Time `json:"at,omitzero"`
+	Cost *Cost     `json:"cost,omitempty"`
 }
 
 // SortedNotes returns the notes in the order they are shown (by After,

@@ -27,6 +27,11 @@ type Settings struct {
 	// link-local addresses (a dev server, the LAN); off, such an address
 	// is refused when the connection is made, redirects included.
 	WebFetchPrivate bool `json:"webFetchPrivate,omitempty"`
+	// Language is the UI's language: "" the system's, "en" or "zh-Hans".
+	Language string `json:"language,omitempty"`
+	// Currency is what costs are shown in: "" each model's own price
+	// list, "CNY" or "USD".
+	Currency string `json:"currency,omitempty"`
 }
 
 // File loads and saves settings.json. It is safe for concurrent use: Get
