@@ -14,6 +14,7 @@ package chat
 import (
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -179,11 +180,36 @@ func (t *Transcript) BusyChanged() {
 	t.view.list.place()
 }
 
-// SetPlaceholder sets the empty transcript's text (UI goroutine).
+// SetPlaceholder sets the empty transcript's text (UI goroutine). The
+// window sets it again after a language change: Relabel keeps it.
 func (t *Transcript) SetPlaceholder(text string) {
+	t.view.ownHint = true
 	if h := t.view.hint; h.Text != text {
 		h.SetText(text)
 	}
+}
+
+// Relabel shows the transcript's own words in the language now in use
+// (UI goroutine; the window calls it after i18n.SetLang). The rows in view
+// are built again, so a language change costs what scrolling to another
+// screen of the chat costs, whatever its length; the rows out of view get
+// their widgets, in the new language, when they come into view. What was
+// written into the chat (messages, notices already shown) stays as it is.
+func (t *Transcript) Relabel() {
+	v := t.view
+	v.jump.SetText(i18n.T("Jump to latest"))
+	v.find.entry.SetPlaceHolder(i18n.T("Find in chat"))
+	v.find.count.SetText(v.find.label())
+	if !v.ownHint {
+		v.hint.SetText(defaultHint())
+	}
+	t.mu.Lock()
+	todos, rev := t.todos, t.todosRev
+	t.mu.Unlock()
+	v.todos.rev = rev - 1 // shown again: its title is words
+	v.todos.show(todos, rev)
+	v.list.renew()
+	v.list.place()
 }
 
 // NewApproval is a pending approval of req.

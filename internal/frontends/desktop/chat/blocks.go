@@ -11,6 +11,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -125,7 +126,7 @@ func newCodeBox(d *env) *codeBox {
 	w := &codeBox{d: d, lang: uikit.Caption(""), code: newSelText()}
 	w.code.code = true
 	w.code.Wrapping = fyne.TextWrapBreak // code keeps its words; long lines break anywhere
-	w.copy = uikit.CopyButton(d.b, "Copy", func() { d.host.CopyText(w.fullText()) })
+	w.copy = uikit.CopyButton(d.b, i18n.T("Copy"), func() { d.host.CopyText(w.fullText()) })
 	w.head = container.NewHBox(w.lang, layout.NewSpacer(), w.copy)
 	box := uikit.PanelBox(theme.ColorNameInputBackground, 0, container.New(codeLayout{}, w.head, w.code))
 	w.obj, w.bg = box, box.Objects[0].(*uikit.ThemedRect)

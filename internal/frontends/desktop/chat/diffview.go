@@ -15,6 +15,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/textdiff"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -58,7 +59,7 @@ func newDiffView(b *uikit.Bridge, copyText func(string), toggle func()) *diffVie
 	v := &diffView{b: b, copyText: copyText, toggle: toggle, files: container.NewVBox()}
 	v.more = widget.NewButton("", func() { v.toggle() })
 	v.more.Importance = widget.LowImportance
-	copyBtn := uikit.CopyButton(b, "Copy diff", func() { v.copyText(textdiff.Unified(v.shown)) })
+	copyBtn := uikit.CopyButton(b, i18n.T("Copy diff"), func() { v.copyText(textdiff.Unified(v.shown)) })
 	v.box = container.NewVBox(v.files, container.NewHBox(v.more, layout.NewSpacer(), copyBtn))
 	v.box.Hide()
 	return v
@@ -102,7 +103,7 @@ func (b *diffBuilt) build(files []textdiff.File, expanded bool) {
 		budget -= used
 	}
 	if expanded && b.total > diffMaxShown {
-		objs = append(objs, diffNote(fmt.Sprintf("Showing the first %d of %d lines; Copy diff has them all.", diffMaxShown, b.total)))
+		objs = append(objs, diffNote(i18n.T("Showing the first %d of %d lines; Copy diff has them all.", diffMaxShown, b.total)))
 	}
 	b.objs = objs
 	diffGen++
@@ -136,10 +137,10 @@ func (v *diffView) set(files []textdiff.File, expanded bool, slot *diffBuilt) {
 	case slot.total <= DiffCollapsed:
 		v.more.Hide()
 	case expanded:
-		v.more.SetText("Show less")
+		v.more.SetText(i18n.T("Show less"))
 		v.more.Show()
 	default:
-		v.more.SetText(fmt.Sprintf("Show full diff (%d lines)", slot.total))
+		v.more.SetText(i18n.N("Show full diff (%d line)", "Show full diff (%d lines)", slot.total, slot.total))
 		v.more.Show()
 	}
 	v.box.Show()
@@ -188,7 +189,7 @@ func appendFile(objs []fyne.CanvasObject, f textdiff.File, budget int) ([]fyne.C
 	removed.Importance = widget.DangerImportance
 	objs = append(objs, container.NewBorder(nil, nil, nil, container.NewHBox(added, removed), title))
 	if f.Binary {
-		return append(objs, diffNote("Binary file: no text diff is shown.")), 0
+		return append(objs, diffNote(i18n.T("Binary file: no text diff is shown."))), 0
 	}
 	lexer := lexerFor(f.NewPath)
 	if lexer == nil {
@@ -214,7 +215,7 @@ func appendFile(objs []fyne.CanvasObject, f textdiff.File, budget int) ([]fyne.C
 		}
 	}
 	if f.Truncated {
-		objs = append(objs, diffNote(fmt.Sprintf("The diff is cut short; the whole change is +%d -%d lines.", f.Added, f.Removed)))
+		objs = append(objs, diffNote(i18n.T("The diff is cut short; the whole change is +%d -%d lines.", f.Added, f.Removed)))
 	}
 	return objs, used
 }

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -59,7 +60,7 @@ type finder struct {
 func newFinder(v *transcriptView) *finder {
 	f := &finder{v: v, count: widget.NewLabel(""), trace: func(string) {}}
 	f.entry = newFindEntry(f)
-	f.entry.SetPlaceHolder("Find in chat")
+	f.entry.SetPlaceHolder(i18n.T("Find in chat"))
 	f.entry.OnChanged = f.search
 	prev := uikit.IconButton(theme.MoveUpIcon(), f.previous)
 	next := uikit.IconButton(theme.MoveDownIcon(), f.next)
@@ -221,11 +222,11 @@ func (f *finder) label() string {
 	case f.query == "":
 		return ""
 	case len(f.hits) == 0:
-		return "No results"
+		return i18n.T("No results")
 	case len(f.hits) >= maxHits:
-		return fmt.Sprintf("%d of %s+", f.cur+1, thousands(maxHits))
+		return i18n.T("%d of %s+", f.cur+1, i18n.Int(maxHits))
 	}
-	return fmt.Sprintf("%d of %d", f.cur+1, len(f.hits))
+	return i18n.T("%d of %d", f.cur+1, len(f.hits))
 }
 
 // goTo shows the current match: its row unfolded where the match is

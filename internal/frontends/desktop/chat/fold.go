@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -167,11 +168,8 @@ func (r *row) pasteDoc(d *env) *markdown.Doc {
 func PastedTitle(s string) string {
 	n := utf8.RuneCountInString(s)
 	lines := strings.Count(strings.TrimRight(s, "\n"), "\n") + 1
-	unit := "lines"
-	if lines == 1 {
-		unit = "line"
-	}
-	return fmt.Sprintf("Pasted text, %s characters, %s %s", thousands(int64(n)), thousands(int64(lines)), unit)
+	return i18n.N("Pasted text, %s characters, %s line", "Pasted text, %s characters, %s lines", lines,
+		i18n.Int(int64(n)), i18n.Int(int64(lines)))
 }
 
 // pastePreview is the first words of a paste on one line.
@@ -206,11 +204,11 @@ func newFoldUI(d *env, get func() *row) *foldUI {
 	f.title.TextStyle.Bold = true
 	f.preview.Truncation = fyne.TextTruncateEllipsis
 	f.preview.Importance = widget.LowImportance
-	f.open = widget.NewButtonWithIcon("Show more", theme.MenuExpandIcon(), func() {
+	f.open = widget.NewButtonWithIcon(i18n.T("Show more"), theme.MenuExpandIcon(), func() {
 		d.transcript.view.toggle(get(), func(u *rowUI) { u.pasteOpen = !u.pasteOpen })
 	})
 	f.open.Importance = widget.LowImportance
-	f.copyPaste = uikit.CopyButton(d.b, "Copy", func() {
+	f.copyPaste = uikit.CopyButton(d.b, i18n.T("Copy"), func() {
 		s := get().parts().paste
 		d.host.CopyText(s)
 		d.transcript.Flash(CopiedText(s))
@@ -228,7 +226,7 @@ func (f *foldUI) show(d *env, r *row) {
 	case p.more == 0:
 		f.more.Hide()
 	case r.ui.unfold:
-		f.more.SetText("Show less")
+		f.more.SetText(i18n.T("Show less"))
 		f.more.SetIcon(theme.MenuDropDownIcon())
 		f.more.Show()
 	default:
@@ -244,13 +242,13 @@ func (f *foldUI) show(d *env, r *row) {
 	// The window's trace (the end-to-end script sees a sent paste folded).
 	d.transcript.view.find.trace(fmt.Sprintf("paste tile %d characters open %v", len(p.paste), r.ui.pasteOpen))
 	if r.ui.pasteOpen {
-		f.open.SetText("Show less")
+		f.open.SetText(i18n.T("Show less"))
 		f.open.SetIcon(theme.MenuDropDownIcon())
 		f.preview.Hide()
 		f.body.show(r.pasteDoc(d))
 		f.body.box.Show()
 	} else {
-		f.open.SetText("Show more")
+		f.open.SetText(i18n.T("Show more"))
 		f.open.SetIcon(theme.MenuExpandIcon())
 		f.preview.SetText(pastePreview(p.paste))
 		f.preview.Show()
@@ -261,10 +259,7 @@ func (f *foldUI) show(d *env, r *row) {
 
 // showMore is the folded message's button: "Show more (70 more lines)".
 func showMore(n int) string {
-	if n == 1 {
-		return "Show more (1 more line)"
-	}
-	return fmt.Sprintf("Show more (%s more lines)", thousands(int64(n)))
+	return i18n.N("Show more (%s more line)", "Show more (%s more lines)", n, i18n.Int(int64(n)))
 }
 
 // estimateUser is a user row's lines as shown (transcriptView.estimate).

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -40,10 +41,10 @@ type versionPicker struct {
 }
 
 func newFooter(d *env) *footer {
-	f := &footer{d: d, status: widget.NewLabel("Stopped"), usage: widget.NewRichText()}
+	f := &footer{d: d, status: widget.NewLabel(i18n.T("Stopped")), usage: widget.NewRichText()}
 	f.status.TextStyle.Italic = true
 	f.status.Importance = widget.WarningImportance
-	f.regen = widget.NewButtonWithIcon("Regenerate", theme.ViewRefreshIcon(), func() {
+	f.regen = widget.NewButtonWithIcon(i18n.T("Regenerate"), theme.ViewRefreshIcon(), func() {
 		if v, ok := d.host.(Versioner); ok {
 			v.Regenerate()
 			return

@@ -1,15 +1,13 @@
 package chat
 
 import (
-	"fmt"
-	"strings"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -66,30 +64,30 @@ func (v *textView) show(doc *markdown.Doc, src string, selecting bool) {
 // source (or Show formatted text) / Edit (the last question, answered)
 // menu of a message (right-click and its menu button).
 func msgMenu(d *env, r func() *row) *fyne.Menu {
-	source := "Show Markdown source"
+	source := i18n.T("Show Markdown source")
 	if r().ui.selecting {
-		source = "Show formatted text"
+		source = i18n.T("Show formatted text")
 	}
 	var items []*fyne.MenuItem
 	if sel := d.transcript.Selection(); sel != "" {
-		items = append(items, fyne.NewMenuItem("Copy selection", func() {
+		items = append(items, fyne.NewMenuItem(i18n.T("Copy selection"), func() {
 			d.host.CopyText(sel)
 			d.transcript.Flash(CopiedText(sel))
 		}))
 	}
 	items = append(items,
-		fyne.NewMenuItem("Copy", func() { d.host.CopyText(r().plain(d)) }),
-		fyne.NewMenuItem("Copy as Markdown", func() { d.host.CopyText(r().snap.text) }),
+		fyne.NewMenuItem(i18n.T("Copy"), func() { d.host.CopyText(r().plain(d)) }),
+		fyne.NewMenuItem(i18n.T("Copy as Markdown"), func() { d.host.CopyText(r().snap.text) }),
 		fyne.NewMenuItem(source, func() {
 			d.transcript.view.toggle(r(), func(u *rowUI) { u.selecting = !u.selecting })
 		}))
 	if v, ok := d.host.(Versioner); ok && d.transcript.view.isLastAnsweredUser(r().index) && v.CanEdit() {
 		text := r().snap.text
-		items = append(items, fyne.NewMenuItem("Edit", func() { v.EditLast(text) }))
+		items = append(items, fyne.NewMenuItem(i18n.T("Edit"), func() { v.EditLast(text) }))
 	}
 	if rw, ok := d.host.(Rewinder); ok && r().snap.kind == itemUser && rw.CanRewind() {
 		text, fromEnd := r().snap.text, d.transcript.view.sameUserAfter(r().index)
-		items = append(items, fyne.NewMenuItem("Rewind to here…", func() { rw.RewindTo(text, fromEnd) }))
+		items = append(items, fyne.NewMenuItem(i18n.T("Rewind to here…"), func() { rw.RewindTo(text, fromEnd) }))
 	}
 	return fyne.NewMenu("", items...)
 }
@@ -146,7 +144,7 @@ func newUserView(d *env) *userView {
 	get := func() *row { return v.r }
 	v.fold = newFoldUI(d, get)
 	var head fyne.CanvasObject
-	head, v.copyBtn = msgHeader(d, "You", get)
+	head, v.copyBtn = msgHeader(d, i18n.T("You"), get)
 	v.frame = newMsgFrame(d, uikit.PanelBox(theme.ColorNamePrimary, UserTint,
 		container.NewVBox(head, v.chips.box, v.text.box, container.NewHBox(v.fold.more), v.fold.tile)),
 		func() *fyne.Menu { return msgMenu(d, get) })
@@ -199,13 +197,13 @@ type assistantView struct {
 func newAssistantView(d *env) *assistantView {
 	v := &assistantView{d: d, reasoning: newDocView(d), text: newTextView(d), footer: newFooter(d)}
 	get := func() *row { return v.r }
-	v.think = widget.NewButtonWithIcon("Reasoning", theme.MenuExpandIcon(), func() {
+	v.think = widget.NewButtonWithIcon(i18n.T("Reasoning"), theme.MenuExpandIcon(), func() {
 		d.transcript.view.toggle(v.r, func(u *rowUI) { u.showReasoning = !u.showReasoning })
 	})
 	v.think.Importance = widget.LowImportance
 	v.think.Alignment = widget.ButtonAlignLeading
 	var head fyne.CanvasObject
-	head, v.copyBtn = msgHeader(d, "Assistant", get)
+	head, v.copyBtn = msgHeader(d, i18n.T("Assistant"), get)
 	box := container.NewVBox(head, container.NewHBox(v.think), v.reasoning.box,
 		v.text.box, v.footer.box)
 	v.frame = newMsgFrame(d, box, func() *fyne.Menu { return msgMenu(d, get) })
@@ -224,7 +222,7 @@ func (v *assistantView) bind(r *row) {
 		v.reasoning.box.Hide()
 	} else {
 		v.think.Show()
-		v.think.SetText(fmt.Sprintf("Reasoning (%d words)", len(strings.Fields(s.reasoning))))
+		v.think.SetText(reasoningLabel(s.reasoning))
 		if r.ui.showReasoning {
 			v.think.SetIcon(theme.MenuDropDownIcon())
 			v.reasoning.show(r.reasoningDoc(v.d))
@@ -295,7 +293,7 @@ type noticeView struct {
 func newNoticeView(d *env) *noticeView {
 	v := &noticeView{d: d, label: widget.NewLabel("")}
 	v.label.Wrapping = fyne.TextWrapWord
-	v.retry = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() {
+	v.retry = widget.NewButtonWithIcon(i18n.T("Retry"), theme.ViewRefreshIcon(), func() {
 		if r, ok := d.host.(Retrier); ok {
 			r.Retry()
 			return

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -93,18 +94,18 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 		return l
 	}
 	v.status = label(widget.MediumImportance)
-	v.status.SetText("Reading what the rewind would restore…")
+	v.status.SetText(i18n.T("Reading what the rewind would restore…"))
 	v.status.Show()
 	v.drops, v.conflict, v.notes = label(widget.MediumImportance), label(widget.WarningImportance), label(widget.LowImportance)
 	v.diff = newDiffView(b, copyText, func() {
 		v.expanded = !v.expanded
 		v.diff.set(v.plan.Files, v.expanded, nil)
 	})
-	v.both = widget.NewButton("Code and conversation", func() { v.pick(agent.RewindBoth) })
+	v.both = widget.NewButton(i18n.T("Code and conversation"), func() { v.pick(agent.RewindBoth) })
 	v.both.Importance = widget.HighImportance
-	v.conv = widget.NewButton("Conversation only", func() { v.pick(agent.RewindConversation) })
-	v.code = widget.NewButton("Code only", func() { v.pick(agent.RewindCode) })
-	cancel := widget.NewButton("Cancel", func() { v.dlg.Hide() })
+	v.conv = widget.NewButton(i18n.T("Conversation only"), func() { v.pick(agent.RewindConversation) })
+	v.code = widget.NewButton(i18n.T("Code only"), func() { v.pick(agent.RewindCode) })
+	cancel := widget.NewButton(i18n.T("Cancel"), func() { v.dlg.Hide() })
 	for _, btn := range []*widget.Button{v.both, v.conv, v.code} {
 		btn.Disable()
 	}
@@ -112,7 +113,7 @@ func ShowRewind(deps RewindDeps, messageIndex int, done func(agent.RewindResult)
 	files.SetMinSize(fyne.NewSize(640, 320))
 	body := container.NewBorder(container.NewVBox(v.status, v.drops, v.conflict, v.notes),
 		container.NewHBox(layout.NewSpacer(), cancel, v.code, v.conv, v.both), nil, nil, files)
-	v.dlg = dialog.NewCustomWithoutButtons("Rewind to this message", body, win)
+	v.dlg = dialog.NewCustomWithoutButtons(i18n.T("Rewind to this message"), body, win)
 	pop := func() {}
 	if deps.Keys != nil {
 		// While "Restore anyway?" is open, Esc answers it no and Enter
@@ -158,13 +159,15 @@ func (v *RewindDialog) load() {
 func (v *RewindDialog) showPlan(p agent.RewindPlan) {
 	v.plan, v.planned = p, true
 	if len(p.Files) == 0 {
-		v.status.SetText("No file the agent changed after this message needs restoring.")
+		v.status.SetText(i18n.T("No file the agent changed after this message needs restoring."))
 	} else {
-		v.status.SetText(fmt.Sprintf("Restoring the code puts back %d %s before this message:",
-			len(p.Files), plural(len(p.Files), "file as it was", "files as they were")))
+		v.status.SetText(i18n.N("Restoring the code puts back %d file as it was before this message:",
+			"Restoring the code puts back %d files as they were before this message:", len(p.Files), len(p.Files)))
 	}
-	v.drops.SetText(fmt.Sprintf("Rewinding the conversation removes this message and everything after it "+
-		"(%d %s); its text goes back into the composer.", p.DropsMessages, plural(p.DropsMessages, "message", "messages")))
+	v.drops.SetText(i18n.N(
+		"Rewinding the conversation removes this message and everything after it (%d message); its text goes back into the composer.",
+		"Rewinding the conversation removes this message and everything after it (%d messages); its text goes back into the composer.",
+		p.DropsMessages, p.DropsMessages))
 	v.drops.Show()
 	setOptional(v.conflict, conflictText(p.Conflicts))
 	setOptional(v.notes, visibleLines(p.Untracked))
@@ -181,8 +184,7 @@ func conflictText(paths []string) string {
 	if len(paths) == 0 {
 		return ""
 	}
-	return "Changed outside the agent since its last change (restoring overwrites this): " +
-		visibleList(paths) + "."
+	return i18n.T("Changed outside the agent since its last change (restoring overwrites this): %s.", visibleList(paths))
 }
 
 func visibleList(paths []string) string {
@@ -201,13 +203,6 @@ func visibleLines(notes []string) string {
 	return strings.Join(out, "\n")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // pick runs a rewind, first asking to restore anyway when it would
 // overwrite files changed outside the agent.
 func (v *RewindDialog) pick(mode agent.RewindMode) {
@@ -215,9 +210,9 @@ func (v *RewindDialog) pick(mode agent.RewindMode) {
 		return
 	}
 	if mode != agent.RewindConversation && len(v.plan.Conflicts) > 0 {
-		v.confirm = dialog.NewConfirm("Restore anyway?",
-			"These files changed outside the agent since its last change, and restoring overwrites that:\n"+
-				visibleList(v.plan.Conflicts), func(ok bool) {
+		v.confirm = dialog.NewConfirm(i18n.T("Restore anyway?"),
+			i18n.T("These files changed outside the agent since its last change, and restoring overwrites that:\n%s",
+				visibleList(v.plan.Conflicts)), func(ok bool) {
 				v.confirm = nil
 				if ok {
 					v.run(mode, true)
@@ -235,7 +230,7 @@ func (v *RewindDialog) run(mode agent.RewindMode, force bool) {
 	for _, btn := range []*widget.Button{v.both, v.conv, v.code} {
 		btn.Disable()
 	}
-	v.status.SetText("Rewinding…")
+	v.status.SetText(i18n.T("Rewinding…"))
 	v.goCall(func() {
 		res, err := v.r.Rewind(v.ctx, v.index, mode, force)
 		v.b.Post(func() {

@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -13,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // Drag selection of the rendered transcript (UI goroutine only).
@@ -397,10 +398,8 @@ func (t *Transcript) Selection() string {
 
 // CopiedText confirms a copy of s: "Copied 26 characters".
 func CopiedText(s string) string {
-	if n := utf8.RuneCountInString(s); n != 1 {
-		return fmt.Sprintf("Copied %d characters", n)
-	}
-	return "Copied 1 character"
+	n := utf8.RuneCountInString(s)
+	return i18n.N("Copied %d character", "Copied %d characters", n, n)
 }
 
 // SelectAll selects the whole conversation (Ctrl+A with nothing focused)

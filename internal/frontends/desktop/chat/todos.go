@@ -1,8 +1,6 @@
 package chat
 
 import (
-	"fmt"
-
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
@@ -10,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -81,7 +80,7 @@ func (p *todoPanel) show(items []todo.Item, rev uint64) {
 		}
 		objs = append(objs, todoRow(it))
 	}
-	p.title.SetText(fmt.Sprintf("Plan · %d of %d done", done, len(items)))
+	p.title.SetText(i18n.T("Plan · %d of %d done", done, len(items)))
 	p.rows.Objects = objs
 	p.rows.Refresh()
 	p.layout()

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -65,7 +66,7 @@ func newToolView(d *env) *toolView {
 	v.args, v.result, v.output = mono(), mono(), mono()
 	v.output.Wrapping = fyne.TextWrapBreak
 	v.output.Hide()
-	v.stop = widget.NewButtonWithIcon("Stop", theme.MediaStopIcon(), func() { v.stopCall() })
+	v.stop = widget.NewButtonWithIcon(i18n.T("Stop"), theme.MediaStopIcon(), func() { v.stopCall() })
 	v.stop.Importance = widget.DangerImportance
 	v.stop.Hide()
 	v.diff = newDiffView(d.b, d.host.CopyText, func() {
@@ -81,15 +82,15 @@ func newToolView(d *env) *toolView {
 	v.progress, v.stepText = widget.NewProgressBar(), widget.NewLabel("")
 	v.progress.Hide()
 	v.stepText.Wrapping = fyne.TextWrapWord
-	v.once = widget.NewButton("Approve once", func() { v.answer(agent.ApproveOnce) })
+	v.once = widget.NewButton(i18n.T("Approve once"), func() { v.answer(agent.ApproveOnce) })
 	v.once.Importance = widget.HighImportance
-	v.session = widget.NewButton("For this session", func() { v.answer(agent.ApproveSession) })
-	v.always = widget.NewButton("Always", func() { v.answer(agent.ApproveAlways) })
+	v.session = widget.NewButton(i18n.T("For this session"), func() { v.answer(agent.ApproveSession) })
+	v.always = widget.NewButton(i18n.T("Always"), func() { v.answer(agent.ApproveAlways) })
 	v.covers = widget.NewLabel("")
 	v.covers.Wrapping = fyne.TextWrapWord
-	deny := widget.NewButton("Deny", func() { v.answer(agent.ApproveDeny) })
+	deny := widget.NewButton(i18n.T("Deny"), func() { v.answer(agent.ApproveDeny) })
 	deny.Importance = widget.DangerImportance
-	prompt := widget.NewLabel("Allow this call?  (Enter approves once · Esc denies)")
+	prompt := widget.NewLabel(i18n.T("Allow this call?  (Enter approves once · Esc denies)"))
 	prompt.TextStyle.Bold = true
 	prompt.Wrapping = fyne.TextWrapWord
 	v.ask = container.NewVBox(prompt, v.covers, container.NewHBox(v.once, v.session, v.always, deny))
@@ -112,7 +113,7 @@ func toolTitle(name string) string {
 	title := termsafe.Visible(name)
 	if rest, ok := strings.CutPrefix(name, "mcp__"); ok {
 		if server, tool, ok := strings.Cut(rest, "__"); ok && server != "" && tool != "" {
-			title += "  ·  MCP server " + termsafe.Visible(server)
+			title += i18n.T("  ·  MCP server %s", termsafe.Visible(server))
 		}
 	}
 	return title
@@ -125,7 +126,7 @@ func (v *toolView) bind(r *row) {
 	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
 	v.title.SetText(toolTitle(c.Name))
 	v.state.Importance = stateImportance(c.State)
-	v.state.SetText("• " + string(c.State))
+	v.state.SetText("• " + stateText(c.State)) // i18n:keep
 	v.args.SetText(termsafe.Visible(c.Arguments))
 	result, hidden := collapse(c.Result, maxResultLines)
 	switch {
@@ -133,10 +134,10 @@ func (v *toolView) bind(r *row) {
 		v.more.Hide()
 	case r.ui.showAll:
 		result = strings.TrimRight(c.Result, "\n")
-		v.more.SetText("Show less")
+		v.more.SetText(i18n.T("Show less"))
 		v.more.Show()
 	default:
-		v.more.SetText(fmt.Sprintf("Show all (%d more lines)", hidden))
+		v.more.SetText(i18n.N("Show all (%d more line)", "Show all (%d more lines)", hidden, hidden))
 		v.more.Show()
 	}
 	setOptional(v.result, result)
@@ -161,9 +162,9 @@ func (v *toolView) bindCovers(req agent.ApprovalRequest) {
 	text := ""
 	switch {
 	case req.OnceOnly:
-		text = "Only once: " + req.Covers
+		text = i18n.T("Only once: %s", req.Covers)
 	case req.Covers != "":
-		text = "For this session / Always would allow: " + req.Covers
+		text = i18n.T("For this session / Always would allow: %s", req.Covers)
 	}
 	setOptional(v.covers, termsafe.Visible(text))
 	uikit.SetShown(v.session, !req.OnceOnly)
@@ -181,7 +182,7 @@ func (v *toolView) bindProgress(c agent.ToolCall) {
 	}
 	step := fmt.Sprintf("%g", p.Progress)
 	if p.Total > 0 {
-		step += fmt.Sprintf(" of %g", p.Total)
+		step = i18n.T("%s of %g", step, p.Total)
 		v.progress.Max, v.progress.Value = p.Total, min(max(p.Progress, 0), p.Total)
 		v.progress.Refresh()
 		v.progress.Show()
@@ -214,9 +215,9 @@ func (v *toolView) bindOutput(c agent.ToolCall) {
 		}
 	}
 	if stopping {
-		v.stop.SetText("Stopping…")
+		v.stop.SetText(i18n.T("Stopping…"))
 	} else {
-		v.stop.SetText("Stop")
+		v.stop.SetText(i18n.T("Stop"))
 	}
 }
 
@@ -272,6 +273,28 @@ func (v *toolView) answer(a agent.Approval) {
 	v.current = nil
 	ap.Answer(a)
 	v.d.transcript.ClearApproval(ap)
+}
+
+// stateWords are the card's words for a call's state: the state itself in
+// English (the core's word, what the trace and tests read), translated
+// where shown.
+var stateWords = map[agent.ToolState]string{
+	agent.ToolStreaming: i18n.M("streaming"),
+	agent.ToolPending:   i18n.M("pending"),
+	agent.ToolRunning:   i18n.M("running"),
+	agent.ToolDone:      i18n.M("done"),
+	agent.ToolFailed:    i18n.M("failed"),
+	agent.ToolBlocked:   i18n.M("blocked"),
+	agent.ToolDenied:    i18n.M("denied"),
+}
+
+// stateText is s in the user's language; a state the table does not know
+// shows as the core wrote it.
+func stateText(s agent.ToolState) string {
+	if w, ok := stateWords[s]; ok {
+		return i18n.T(w)
+	}
+	return string(s)
 }
 
 func stateImportance(s agent.ToolState) widget.Importance {

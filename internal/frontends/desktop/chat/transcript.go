@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
@@ -273,7 +273,7 @@ func (t *Transcript) markStopped() {
 		return
 	}
 	it := &item{kind: itemNotice, level: uikit.NoticeInfo}
-	it.text.WriteString("Stopped.")
+	it.text.WriteString(i18n.T("Stopped."))
 	it.status.stopped = true
 	t.add(it)
 }
@@ -499,16 +499,16 @@ func DescribeFailure(model, displayName, reason string) string {
 	// codes ("provider_failed (-32000)") are for a bug report, after them.
 	words, codes := providers.Explain(errors.New(reason))
 	if codes != "" {
-		words += "\nDetails: " + codes
+		words += "\n" + i18n.T("Details: %s", codes)
 	}
 	if id, err := providers.ParseModelID(model); err == nil {
 		name := id.Model
 		if displayName != "" {
 			name = displayName
 		}
-		return fmt.Sprintf("The turn failed in plugin %s (model %s): %s", id.Plugin, name, words)
+		return i18n.T("The turn failed in plugin %s (model %s): %s", id.Plugin, name, words)
 	}
-	return "The turn failed: " + words
+	return i18n.T("The turn failed: %s", words)
 }
 
 // --- view side: UI goroutine ---

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -27,6 +28,7 @@ type transcriptView struct {
 	epoch       uint64
 	placeholder fyne.CanvasObject // hint, centred
 	hint        *widget.Label
+	ownHint     bool // the window set the hint (SetPlaceholder): Relabel leaves it
 	jump        *widget.Button
 	flash       *flash // "Copied …", beside jump
 	metrics     textMetrics
@@ -73,8 +75,7 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	v.list.onPlaced = v.placed
 	v.sel = newSelection(v)
 	v.list.drag = v.sel
-	hint := widget.NewLabel("Pick a model in the toolbar, then say hello.\n" +
-		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
+	hint := widget.NewLabel(defaultHint())
 	hint.Alignment = fyne.TextAlignCenter
 	hint.Importance = widget.LowImportance
 	// Wrapped, full width: one unwrapped line made the chat column at
@@ -82,7 +83,7 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	hint.Wrapping = fyne.TextWrapWord
 	v.hint = hint
 	v.placeholder = container.NewVBox(layout.NewSpacer(), hint, layout.NewSpacer())
-	v.jump = widget.NewButtonWithIcon("Jump to latest", theme.MoveDownIcon(), v.list.jumpToEnd)
+	v.jump = widget.NewButtonWithIcon(i18n.T("Jump to latest"), theme.MoveDownIcon(), v.list.jumpToEnd)
 	v.jump.Importance = widget.HighImportance
 	v.jump.Hide()
 	// Centred at the bottom, as chat apps place it: at the right edge it
@@ -100,6 +101,12 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	v.obj = container.NewBorder(v.find.bar, v.todos.box, nil, nil,
 		container.NewStack(container.NewPadded(v.list.object()), v.placeholder, container.NewPadded(overlay)))
 	return v
+}
+
+// defaultHint is the empty chat's text until the window sets its own.
+func defaultHint() string {
+	return i18n.T("Pick a model in the toolbar, then say hello.\n" +
+		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
 }
 
 func (v *transcriptView) sync() {

@@ -105,6 +105,20 @@ func (l *vlist) reset() {
 	}
 }
 
+// renew drops every row's widgets, in view and pooled: the next place
+// builds them anew and measures them again. A view sets its fixed words
+// (buttons, captions) when it is built, so a language change renews them.
+func (l *vlist) renew() {
+	clear(l.live)
+	clear(l.pool)
+	for i := range l.measured {
+		l.measured[i] = false
+	}
+	if l.drag != nil {
+		l.drag.reflowed()
+	}
+}
+
 func (l *vlist) setHeight(i int, h float32) {
 	if l.heights[i] != h {
 		l.heights[i] = h
