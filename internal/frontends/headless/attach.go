@@ -22,7 +22,7 @@ var _ Attacher = (*agent.Core)(nil)
 // line's error naming the file, nothing having been sent; a turn's failure
 // is printed by its events. Either way the error wraps ErrShown.
 func (f *Frontend) SendAttached(ctx context.Context, core Attacher, text string, atts []agent.Attachment) error {
-	err := f.turn(func() error { return core.SendWithAttachments(ctx, text, atts) })
+	err := f.turn(core, func() error { return core.SendWithAttachments(ctx, text, atts) })
 	var refused *agent.AttachmentError
 	if errors.As(err, &refused) {
 		f.fail(text, refused)

@@ -112,7 +112,7 @@ func (f *Frontend) show(ctx context.Context, core Core, line string, res agent.C
 		if !f.opts.JSON { // JSON: the turn's events say it
 			f.say("%s\n", i18n.T("retrying: %s", safe(firstLines(res.Text, 1))))
 		}
-		return f.turn(func() error { return core.Retry(ctx) })
+		return f.turn(core, func() error { return core.Retry(ctx) })
 	}
 	return nil
 }
@@ -187,15 +187,17 @@ func (f *Frontend) Interrupt(core Core) bool {
 }
 
 func (f *Frontend) send(ctx context.Context, core Core, text string) error {
-	return f.turn(func() error { return core.SendAll(ctx, text) })
+	return f.turn(core, func() error { return core.SendAll(ctx, text) })
 }
 
-// turn runs a turn (a message, a retry) so that Ctrl+C stops it.
-func (f *Frontend) turn(run func() error) error {
+// turn runs a turn (a message, a retry) so that Ctrl+C stops it, then says
+// what it cost (core: the chat's total when it is a ChatCoster).
+func (f *Frontend) turn(core any, run func() error) error {
 	f.line.mu.Lock()
 	f.line.turn, f.line.stopped = true, false
 	f.line.mu.Unlock()
 	err := run()
+	f.sayCost(core)
 	f.line.mu.Lock()
 	stopped := f.line.stopped
 	f.line.turn, f.line.stopped = false, false

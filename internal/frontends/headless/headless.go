@@ -60,6 +60,7 @@ type Frontend struct {
 	line         lineInFlight               // what Ctrl+C stops
 	outputs      map[string]*outputTail     // a running call's output printed so far, per call
 	diffed       map[string]bool            // calls whose diff was printed (in their approval)
+	cost         turnCost                   // what the turn in flight has cost so far
 }
 
 // lineInFlight is the command line Loop is running, for Interrupt (which
@@ -101,6 +102,9 @@ func (f *Frontend) Close() {
 func (f *Frontend) Emit(ev agent.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if ev.Kind == agent.EventUsage {
+		f.addUsage(ev)
+	}
 	if f.opts.JSON {
 		if out, ok := f.coreEvent(ev); ok {
 			f.writeJSON(out)
