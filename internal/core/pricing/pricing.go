@@ -78,10 +78,10 @@ type period struct {
 }
 
 type window struct {
-	Days []string `json:"days"` // "Mon" … "Sun"; none: every day
-	From string   `json:"from"` // "16:30"
-	To   string   `json:"to"`   // "24:00"
-	from, to int  // minutes of the day
+	Days     []string `json:"days"` // "Mon" … "Sun"; none: every day
+	From     string   `json:"from"` // "16:30"
+	To       string   `json:"to"`   // "24:00"
+	from, to int      // minutes of the day
 }
 
 // ratesByCurrency keeps the currencies in the order the file lists them:
