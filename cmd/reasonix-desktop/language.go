@@ -17,7 +17,11 @@ import (
 // command: this only looks for --data-dir. --json output, flag names and
 // what plugins, servers and models wrote stay as they are.
 func setLanguage(args []string) {
-	i18n.SetLang(settingsLanguage(dataDirArg(args)))
+	tag := ""
+	if layout, err := agent.DataLayout(dataDirArg(args)); err == nil {
+		tag = userSettings(layout).Language
+	}
+	i18n.SetLang(tag)
 }
 
 // dataDirArg is the value of --data-dir (or -data-dir, =VALUE or the next
@@ -41,25 +45,22 @@ func dataDirArg(args []string) string {
 	return ""
 }
 
-// settingsLanguage is the language settings.json under dataDir asks for,
-// or "" (the system's). A missing or broken file says nothing: the command
-// reports a broken one itself.
-func settingsLanguage(dataDir string) string {
-	layout, err := agent.DataLayout(dataDir)
-	if err != nil {
-		return ""
-	}
+// preferences are the user's choices of settings.json the command line
+// reads before it runs a command.
+type preferences struct {
+	Language string `json:"language"` // "" the system's, "en", "zh-Hans"
+	Currency string `json:"currency"` // "" each model's list, "CNY", "USD"
+}
+
+// userSettings reads them from the layout's settings.json; a missing or
+// broken file gives the defaults: the command reports a broken one itself
+// (through the settings package, which reads the whole file: this reads
+// only these fields, before any command chose where to report).
+func userSettings(layout agent.Layout) preferences {
+	var p preferences
 	data, err := os.ReadFile(layout.SettingsFile())
-	if err != nil {
-		return ""
+	if err != nil || json.Unmarshal(data, &p) != nil {
+		return preferences{}
 	}
-	// Only this one field: reading settings through the settings package
-	// would report a broken file before the command chose to.
-	var s struct {
-		Language string `json:"language"`
-	}
-	if json.Unmarshal(data, &s) != nil {
-		return ""
-	}
-	return s.Language
+	return p
 }

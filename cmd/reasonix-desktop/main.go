@@ -30,7 +30,7 @@ commands:
                                                            manage v2 plugins
   doctor [--json] [NAME]                                   check every (or one) installed plugin
   settings check|reset|path                                check or reset settings.json
-  provider list|set-key|clear                              API keys and settings of provider plugins
+  provider presets|connect|balance|list|set-key|clear     connect a model (DeepSeek, OpenAI, Ollama…), API keys
   mcp add|list|remove|tools|call                           manage and try your MCP servers
   session list|search|export|import|pin|unpin              the saved chats: list, find, take out, bring in
   version                                                  print the version

@@ -21,6 +21,18 @@ func providerUsage() string {
 	return i18n.T(`usage: reasonix-desktop provider <subcommand> [--data-dir DIR]
 
 subcommands:
+  presets                   the model servers connect knows (DeepSeek first), the
+                            local ones found running on this machine marked
+  connect PRESET [--base-url URL] [--model M]...
+                            connect a model in one step: the API key is read from
+                            stdin (one line; empty for a local server), the server
+                            is asked for its models (what failed is said in words),
+                            then the bundled OpenAI-compatible provider plugin is
+                            linked when absent and set up for it. Without --model
+                            the model menu lists every model the server has
+  balance [PLUGIN]          the account's balance at the server PLUGIN (default
+                            openai-provider) is set up for, where the server
+                            reports one (DeepSeek)
   list                      the provider plugins, the variables each reads and
                             whether a value is saved (values of secrets are never shown)
   set-key PLUGIN VARIABLE   save the value read from stdin (one line; never an
@@ -38,13 +50,13 @@ next start.
 const maxValueBytes = 64 << 10
 
 // runProvider is `reasonix-desktop provider`.
-func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runProvider(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, providerUsage())
 		return 2
 	}
 	sub := args[0]
-	want := map[string]int{"list": 0, "set-key": 2, "clear": 2}
+	want := map[string]int{"list": 0, "set-key": 2, "clear": 2, "presets": 0, "connect": 1, "balance": -1}
 	n, ok := want[sub]
 	switch {
 	case sub == "help" || sub == "-h" || sub == "--help":
@@ -57,11 +69,18 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 	fs := flag.NewFlagSet("reasonix-desktop provider "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", "", "data directory")
-	if err := fs.Parse(args[1:]); err != nil {
+	var req connectRequest
+	var models names
+	if sub == "connect" {
+		fs.StringVar(&req.baseURL, "base-url", "", "the server's address (default: the preset's)")
+		fs.Var(&models, "model", "offer only this model (repeat for several; default: every model the server lists)")
+	}
+	pos, err := parseInterspersed(fs, args[1:])
+	if err != nil {
 		return 2
 	}
-	if fs.NArg() != n {
-		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n\n%s", sub, i18n.T("want %d arguments, got %d", n, fs.NArg()), providerUsage())
+	if len(pos) != n && !(n < 0 && len(pos) <= 1) {
+		fmt.Fprintf(stderr, "reasonix-desktop provider %s: %s\n\n%s", sub, i18n.T("want %d arguments, got %d", max(n, 1), len(pos)), providerUsage())
 		return 2
 	}
 	layout, err := agent.DataLayout(*dataDir)
@@ -79,6 +98,23 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		return 1
 	}
 	switch sub {
+	case "presets":
+		if err := printPresets(ctx, stdout); err != nil {
+			return fail(err)
+		}
+	case "connect":
+		req.preset, req.models = pos[0], models
+		if err := connect(ctx, layout, req, stdin, stdout, stderr); err != nil {
+			return fail(err)
+		}
+	case "balance":
+		plugin := agent.OpenAIProvider
+		if len(pos) == 1 {
+			plugin = pos[0]
+		}
+		if err := printBalance(ctx, layout, plugin, stdout); err != nil {
+			return fail(err)
+		}
 	case "list":
 		list, err := keys.List()
 		if err != nil {
@@ -86,7 +122,7 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		printProviders(stdout, list, whereSaved(store))
 	case "set-key":
-		plugin, name := fs.Arg(0), fs.Arg(1)
+		plugin, name := pos[0], pos[1]
 		if f, ok := stdin.(*os.File); ok {
 			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 				fmt.Fprint(stderr, i18n.T("Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin))
@@ -104,7 +140,7 @@ func runProvider(_ context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 		fmt.Fprintln(stdout, i18n.T("%s for %s: %s; the plugin gets it at its next start", name, plugin, whereSaved(store)))
 	case "clear":
-		plugin, name := fs.Arg(0), fs.Arg(1)
+		plugin, name := pos[0], pos[1]
 		if err := keys.Save(plugin, map[string]string{name: ""}); err != nil {
 			return fail(err)
 		}

@@ -28,6 +28,8 @@ commands:
   import FILE|-                            a chat exported as JSON; prints its id (a new one
                                            when the id is taken: nothing is overwritten)
   pin ID, unpin ID                         keep a chat on top of the list, or let it go
+  cost [--currency CNY|USD] ID             what each reply and the whole chat cost, cache hits
+                                           and misses priced apart, off-peak hours applied
 
 ID may be the first characters of a chat's id when only one chat starts with them.
 Every command takes --data-dir DIR.
@@ -73,6 +75,7 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	limit := fs.Int("limit", 50, "at most this many chats (search; 0: all)")
 	format := fs.String("format", agent.ExportFormatMarkdown, "md, markdown or json (export)")
 	output := fs.String("o", "", "write to this file instead of standard output (export)")
+	currency := fs.String("currency", "", "CNY or USD (cost; default: settings' currency, else the model's price list)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -123,6 +126,23 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", i18n.T("write the export"), err))
+		}
+		return 0
+	case "cost":
+		if len(rest) != 1 {
+			fmt.Fprint(stderr, sessionUsage())
+			return 2
+		}
+		id, err := resolveSessionID(h, rest[0])
+		if err != nil {
+			return fail(err)
+		}
+		cur := strings.ToUpper(*currency)
+		if cur == "" {
+			cur = userSettings(layout).Currency
+		}
+		if err := sessionCost(layout, id, cur, stdout); err != nil {
+			return fail(err)
 		}
 		return 0
 	case "pin", "unpin":
