@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 )
 
@@ -75,11 +76,23 @@ func (v compatView) importance() widget.Importance {
 func (v compatView) headline() string {
 	switch v.grade {
 	case "full":
-		return "Compatibility: full — everything this package declares works here"
+		return i18n.T("Compatibility: %s", i18n.T("full — everything this package declares works here"))
 	case "none":
-		return "Compatibility: none — nothing in this package works here"
+		return i18n.T("Compatibility: %s", i18n.T("none — nothing in this package works here"))
 	}
-	return "Compatibility: " + v.summary
+	return i18n.T("Compatibility: %s", v.summary)
+}
+
+// gradeText is the headline without its "Compatibility:" lead, for the
+// manager's details where a heading says it.
+func (v compatView) gradeText() string {
+	switch v.grade {
+	case "full":
+		return i18n.T("full — everything this package declares works here")
+	case "none":
+		return i18n.T("none — nothing in this package works here")
+	}
+	return v.summary
 }
 
 // headLabel is the grade line in its importance.
@@ -108,8 +121,8 @@ func (v compatView) segments() []widget.RichTextSegment {
 	grade := widget.RichTextStyleStrong
 	grade.Inline = false // its own line: the list starts under it
 	segs := []widget.RichTextSegment{
-		&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: "Compatibility"},
-		&widget.TextSegment{Style: grade, Text: strings.TrimPrefix(v.headline(), "Compatibility: ")},
+		&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: i18n.T("Compatibility")},
+		&widget.TextSegment{Style: grade, Text: v.gradeText()},
 	}
 	if len(v.lines) > 0 {
 		items := make([]widget.RichTextSegment, len(v.lines))

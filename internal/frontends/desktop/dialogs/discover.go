@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 )
@@ -47,25 +48,27 @@ type discover struct {
 }
 
 // kinds are the market's kinds as the filter offers them.
-var kinds = []string{"All kinds", "plugin", "skill", "mcp", "theme"}
+// The first ("All kinds") is shown translated; the others are the
+// market's own words.
+var kinds = []string{i18n.M("All kinds"), "plugin", "skill", "mcp", "theme"}
 
 func newDiscover(m *PluginManager) (*discover, fyne.CanvasObject) {
 	d := &discover{m: m, selected: -1, details: widget.NewRichText(), updates: container.NewVBox()}
 	d.details.Wrapping = fyne.TextWrapWord
 	d.url = widget.NewEntry()
-	d.url.SetPlaceHolder("https://market.example/index.json or file:///path/to/market")
+	d.url.SetPlaceHolder(i18n.T("https://market.example/index.json or file:///path/to/market"))
 	d.url.OnSubmitted = func(string) { d.setURL() }
-	setURL := widget.NewButton("Use this market", d.setURL)
+	setURL := widget.NewButton(i18n.T("Use this market"), d.setURL)
 	d.query = widget.NewEntry()
-	d.query.SetPlaceHolder("Search the market (words of a name, summary or tag)")
+	d.query.SetPlaceHolder(i18n.T("Search the market (words of a name, summary or tag)"))
 	d.query.OnSubmitted = func(string) { d.search() }
-	d.kind = widget.NewSelect(kinds, func(string) {
+	d.kind = widget.NewSelect(append([]string{i18n.T(kinds[0])}, kinds[1:]...), func(string) {
 		if d.loaded {
 			d.search()
 		}
 	})
 	d.kind.SetSelectedIndex(0)
-	search := widget.NewButtonWithIcon("Search", theme.SearchIcon(), d.search)
+	search := widget.NewButtonWithIcon(i18n.T("Search"), theme.SearchIcon(), d.search)
 	d.status = widget.NewLabel("")
 	d.status.Wrapping = fyne.TextWrapWord
 	d.list = widget.NewList(func() int { return len(d.results) },
@@ -95,18 +98,18 @@ func newDiscover(m *PluginManager) (*discover, fyne.CanvasObject) {
 			d.showSelected()
 		}
 	}
-	d.install = widget.NewButtonWithIcon("Install…", theme.DownloadIcon(), d.installSelected)
+	d.install = widget.NewButtonWithIcon(i18n.T("Install…"), theme.DownloadIcon(), d.installSelected)
 	d.install.Importance = widget.HighImportance
-	check := widget.NewButtonWithIcon("Check for updates", theme.ViewRefreshIcon(), d.loadUpdates)
+	check := widget.NewButtonWithIcon(i18n.T("Check for updates"), theme.ViewRefreshIcon(), d.loadUpdates)
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewLabel("Market"), setURL, d.url),
+		container.NewBorder(nil, nil, widget.NewLabel(i18n.T("Market")), setURL, d.url),
 		container.NewBorder(nil, nil, nil, container.NewHBox(d.kind, search), d.query),
 		d.status)
 	right := container.NewBorder(container.NewHBox(d.install), nil, nil, nil, container.NewVScroll(container.NewPadded(d.details)))
 	split := container.NewHSplit(d.list, right)
 	split.Offset = 0.35
 	mine := container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, heading("My packages from the market"), check), d.updates)
+		container.NewBorder(nil, nil, heading(i18n.T("My packages from the market")), check), d.updates)
 	d.showSelected()
 	return d, container.NewBorder(top, mine, nil, nil, split)
 }
@@ -117,9 +120,9 @@ func resultTag(mp agent.MarketPackage) string {
 	tag := mp.Version + " · " + mp.Kind
 	switch {
 	case mp.Update != "":
-		tag += " · update: " + mp.Update
+		tag += " · " + i18n.T("update: %s", mp.Update)
 	case mp.Installed != "":
-		tag += " · installed " + mp.Installed
+		tag += " · " + i18n.T("installed %s", mp.Installed)
 	}
 	return tag
 }
@@ -177,14 +180,14 @@ func (d *discover) search() {
 		d.list.Refresh()
 		d.selected = -1
 		d.showSelected()
-		d.status.SetText("No market is set: enter its URL above (an index.json over https, or a folder as file://; a private market works the same).")
+		d.status.SetText(i18n.T("No market is set: enter its URL above (an index.json over https, or a folder as file://; a private market works the same)."))
 		return
 	}
 	q, kind := strings.TrimSpace(d.query.Text), d.kind.Selected
-	if kind == kinds[0] {
+	if d.kind.SelectedIndex() <= 0 {
 		kind = ""
 	}
-	d.status.SetText("Searching " + redact.String(d.market) + " …")
+	d.status.SetText(i18n.T("Searching %s …", redact.String(d.market)))
 	d.m.host.WithCore("search the market", func(ctx context.Context, c PluginsCore) error {
 		rs, err := c.SearchMarket(ctx, q, kind)
 		d.m.b.Post(func() {
@@ -192,7 +195,7 @@ func (d *discover) search() {
 				return // a newer search lands
 			}
 			if err != nil {
-				d.status.SetText("The market could not be read: " + redact.String(err.Error()))
+				d.status.SetText(i18n.T("The market could not be read: %s", redact.String(err.Error())))
 				d.status.Importance = widget.DangerImportance
 				d.status.Refresh()
 				return
@@ -215,11 +218,9 @@ func (d *discover) show(rs []agent.MarketPackage, q string) {
 	d.list.Refresh()
 	switch {
 	case len(rs) == 0 && q != "":
-		d.status.SetText(fmt.Sprintf("Nothing in %s matches %q.", redact.String(d.market), q))
-	case len(rs) == 1:
-		d.status.SetText("1 package in " + redact.String(d.market) + ".")
+		d.status.SetText(i18n.T("Nothing in %s matches %q.", redact.String(d.market), q))
 	default:
-		d.status.SetText(fmt.Sprintf("%d packages in %s.", len(rs), redact.String(d.market)))
+		d.status.SetText(i18n.N("%d package in %s.", "%d packages in %s.", len(rs), len(rs), redact.String(d.market)))
 	}
 	for i, mp := range rs {
 		if mp.ID == id {
@@ -252,23 +253,23 @@ func (d *discover) current() (agent.MarketPackage, bool) {
 func (d *discover) showSelected() {
 	mp, ok := d.current()
 	if !ok {
-		d.install.SetText("Install…")
+		d.install.SetText(i18n.T("Install…"))
 		d.install.Disable()
-		d.details.Segments = markdown.Render("Select a package to see what it is and where it comes from.", nil)
+		d.details.Segments = markdown.Render(i18n.T("Select a package to see what it is and where it comes from."), nil)
 		d.details.Refresh()
 		return
 	}
 	d.install.Enable()
 	switch {
 	case !mp.Installable:
-		d.install.SetText("Install…")
+		d.install.SetText(i18n.T("Install…"))
 		d.install.Disable()
 	case mp.Update != "" && mp.InstalledAs != "":
-		d.install.SetText("Update…")
+		d.install.SetText(i18n.T("Update…"))
 	case mp.Installed != "":
-		d.install.SetText("Install again…")
+		d.install.SetText(i18n.T("Install again…"))
 	default:
-		d.install.SetText("Install…")
+		d.install.SetText(i18n.T("Install…"))
 	}
 	d.details.Segments = marketDetails(mp)
 	d.details.Refresh()
@@ -284,7 +285,7 @@ func marketDetails(mp agent.MarketPackage) []widget.RichTextSegment {
 		if v == "" {
 			return nil
 		}
-		return []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleStrong, Text: k + ": "}, para(v)}
+		return []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleStrong, Text: i18n.T("%s: ", i18n.T(k))}, para(v)}
 	}
 	segs := []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: mp.Name + " " + mp.Version}}
 	if mp.Summary != "" {
@@ -293,27 +294,27 @@ func marketDetails(mp agent.MarketPackage) []widget.RichTextSegment {
 	if mp.Description != "" && mp.Description != mp.Summary {
 		segs = append(segs, para(mp.Description))
 	}
-	segs = append(segs, kv("Market id", mp.ID+" ("+mp.Kind+")")...)
-	segs = append(segs, kv("Author", mp.Author)...)
-	segs = append(segs, kv("License", mp.License)...)
-	segs = append(segs, kv("Repository", mp.Repository)...)
-	segs = append(segs, kv("Source", mp.Source)...)
-	segs = append(segs, kv("Tags", strings.Join(mp.Tags, ", "))...)
-	segs = append(segs, kv("Popularity", fmt.Sprintf("%d votes, %d installs", mp.Votes, mp.Installs))...)
-	segs = append(segs, kv("Updated", mp.UpdatedAt)...)
+	segs = append(segs, kv(i18n.M("Market id"), mp.ID+" ("+mp.Kind+")")...)
+	segs = append(segs, kv(i18n.M("Author"), mp.Author)...)
+	segs = append(segs, kv(i18n.M("License"), mp.License)...)
+	segs = append(segs, kv(i18n.M("Repository"), mp.Repository)...)
+	segs = append(segs, kv(i18n.M("Source"), mp.Source)...)
+	segs = append(segs, kv(i18n.M("Tags"), strings.Join(mp.Tags, ", "))...)
+	segs = append(segs, kv(i18n.M("Popularity"), i18n.T("%s votes, %s installs", i18n.Int(int64(mp.Votes)), i18n.Int(int64(mp.Installs))))...)
+	segs = append(segs, kv(i18n.M("Updated"), mp.UpdatedAt)...)
 	if mp.ContentSHA256 != "" {
-		segs = append(segs, kv("Reviewed content", "sha256:"+mp.ContentSHA256+" (the download is refused unless it matches)")...)
+		segs = append(segs, kv(i18n.M("Reviewed content"), i18n.T("sha256:%s (the download is refused unless it matches)", mp.ContentSHA256))...)
 	} else {
-		segs = append(segs, kv("Reviewed content", "no hash pinned: what is downloaded is not checked against what was reviewed")...)
+		segs = append(segs, kv(i18n.M("Reviewed content"), i18n.T("no hash pinned: what is downloaded is not checked against what was reviewed"))...)
 	}
 	if mp.Installed != "" {
-		segs = append(segs, kv("Installed", mp.InstalledAs+" "+mp.Installed)...)
+		segs = append(segs, kv(i18n.M("Installed"), mp.InstalledAs+" "+mp.Installed)...)
 	}
 	if mp.Update != "" {
-		segs = append(segs, kv("Update", mp.Update)...)
+		segs = append(segs, kv(i18n.M("Update"), mp.Update)...)
 	}
 	if !mp.Installable {
-		segs = append(segs, para("This host installs plugin packages from the market; a "+mp.Kind+" is not installed from here."))
+		segs = append(segs, para(i18n.T("This host installs plugin packages from the market; a %s is not installed from here.", mp.Kind)))
 	}
 	return segs
 }
@@ -328,40 +329,41 @@ func (d *discover) installSelected() {
 		d.update(mp.InstalledAs)
 		return
 	}
-	u := d.m.newUpkeep("Install "+mp.ID+" from the market", mp.ID)
-	runPhase(u, "Downloading "+mp.ID+" "+mp.Version+" and checking it against the hash the market pinned …",
-		"The install of "+mp.ID, d.withCore("install "+mp.ID),
+	u := d.m.newUpkeep(i18n.T("Install %s from the market", mp.ID), mp.ID)
+	runPhase(u, i18n.T("Downloading %s %s and checking it against the hash the market pinned …", mp.ID, mp.Version),
+		i18n.T("The install of %s", mp.ID), d.withCore("install "+mp.ID),
 		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
 			return c.PreviewMarketInstall(ctx, agent.MarketInstallRequest{ID: mp.ID, ReplaceInstalled: true})
 		},
 		func(c PluginsCore, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) },
-		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, "Install") })
+		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, i18n.M("Install")) })
 }
 
 // update previews updating the installed market package name to the
 // entry the index lists now.
 func (d *discover) update(name string) {
-	u := d.m.newUpkeep("Update "+name+" from the market", name)
-	runPhase(u, "Downloading the market's "+name+" and checking it against the hash the market pinned …",
-		"The update of "+name, d.withCore("update "+name),
+	u := d.m.newUpkeep(i18n.T("Update %s from the market", name), name)
+	runPhase(u, i18n.T("Downloading the market's %s and checking it against the hash the market pinned …", name),
+		i18n.T("The update of %s", name), d.withCore("update "+name),
 		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
 			return c.PreviewMarketUpdate(ctx, name)
 		},
 		func(c PluginsCore, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) },
-		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, "Update") })
+		func(c PluginsCore, pv agent.InstallPreview) { d.confirm(u, c, pv, i18n.M("Update")) })
 }
 
 func (d *discover) withCore(what string) func(func(context.Context, PluginsCore) error) {
 	return func(fn func(context.Context, PluginsCore) error) { d.m.host.WithCore(what, fn) }
 }
 
-// confirm shows a market package's preview: verb installs exactly it,
+// confirm shows a market package's preview: verb (English, a catalog
+// key: the button shows it translated) installs exactly it,
 // Cancel drops what was downloaded. Once installed the tab lists the
 // market again (installed, updates).
 func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, verb string) {
 	_, body := previewBody(pv)
 	u.discardOnClose(c, pv)
-	run := widget.NewButton(verb, func() {
+	run := widget.NewButton(i18n.T(verb), func() {
 		u.discard = nil // the install uses the download, then removes it
 		u.close()
 		d.m.host.PluginCommand(strings.ToLower(verb)+" "+pv.Name, func(ctx context.Context, c PluginsCore) error {
@@ -378,7 +380,7 @@ func (d *discover) confirm(u *upkeep, c PluginsCore, pv agent.InstallPreview, ve
 		})
 	})
 	run.Importance = widget.HighImportance
-	u.show(fyne.NewSize(720, 560), body, widget.NewButton("Cancel", u.close), run)
+	u.show(fyne.NewSize(720, 560), body, widget.NewButton(i18n.T("Cancel"), u.close), run)
 	d.m.host.Trace("discover preview " + pv.Name)
 }
 
@@ -413,11 +415,11 @@ func (d *discover) setUpdates(mine []agent.MarketPackage, ups []agent.MarketUpda
 	var rows []fyne.CanvasObject
 	switch {
 	case err != nil:
-		rows = append(rows, wrapped("Updates could not be checked: "+redact.String(err.Error()), widget.DangerImportance))
+		rows = append(rows, wrapped(i18n.T("Updates could not be checked: %s", redact.String(err.Error())), widget.DangerImportance))
 	case d.market == "":
-		rows = append(rows, wrapped("No market is set.", widget.LowImportance))
+		rows = append(rows, wrapped(i18n.T("No market is set."), widget.LowImportance))
 	case len(mine) == 0 && len(ups) == 0:
-		rows = append(rows, wrapped("Nothing installed comes from this market yet.", widget.LowImportance))
+		rows = append(rows, wrapped(i18n.T("Nothing installed comes from this market yet."), widget.LowImportance))
 	}
 	pending := map[string]agent.MarketUpdate{}
 	for _, up := range ups {
@@ -425,14 +427,14 @@ func (d *discover) setUpdates(mine []agent.MarketPackage, ups []agent.MarketUpda
 	}
 	row := func(name, text string, up agent.MarketUpdate, has bool) {
 		if !has {
-			rows = append(rows, wrapped(text+": up to date", widget.SuccessImportance))
+			rows = append(rows, wrapped(i18n.T("%s: up to date", text), widget.SuccessImportance))
 			return
 		}
 		text += fmt.Sprintf(": %s → %s", up.Installed, up.Available)
 		if up.Reason != "" {
 			text += " — " + up.Reason
 		}
-		b := widget.NewButtonWithIcon("Update…", theme.DownloadIcon(), func() { d.update(name) })
+		b := widget.NewButtonWithIcon(i18n.T("Update…"), theme.DownloadIcon(), func() { d.update(name) })
 		rows = append(rows, container.NewBorder(nil, nil, nil, b, wrapped(text, widget.WarningImportance)))
 	}
 	for _, mp := range mine {

@@ -92,7 +92,7 @@ func TestDiscoverSearchesInstallsAndOffersUpdates(t *testing.T) {
 	ui(func() {
 		d.list.Select(0)
 		text := markdown.PlainText(d.details.Segments)
-		for _, want := range []string{"hookify 0.1.0", "Anthropic (fixture)", "sha256:d5d1eede43c0a1f92fee26a1b679711c19313c9dcbf3488cb14f565cd42607d7", "40 votes, 2100 installs"} {
+		for _, want := range []string{"hookify 0.1.0", "Anthropic (fixture)", "sha256:d5d1eede43c0a1f92fee26a1b679711c19313c9dcbf3488cb14f565cd42607d7", "40 votes, 2,100 installs"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("details lack %q:\n%s", want, text)
 			}

@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 )
 
@@ -36,17 +37,17 @@ func extensionDetails(st []agent.ExtensionStatus, dir string) []widget.RichTextS
 		return &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: s}
 	}
 	if len(st) == 0 {
-		return []widget.RichTextSegment{para("No xdev v1 extensions. Executables in " + dir + " are started with the app.")}
+		return []widget.RichTextSegment{para(i18n.T("No xdev v1 extensions. Executables in %s are started with the app.", dir))}
 	}
 	var segs []widget.RichTextSegment
 	for _, e := range st {
 		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: r(e.Name) + " — " + e.State},
-			para("File: "+r(e.Path)))
+			para(i18n.T("File: %s", r(e.Path))))
 		if len(e.Capabilities) > 0 {
-			segs = append(segs, para("Declares: "+r(strings.Join(e.Capabilities, "; "))))
+			segs = append(segs, para(i18n.T("Declares: %s", r(strings.Join(e.Capabilities, "; ")))))
 		}
 		if e.Failure != "" {
-			segs = append(segs, para("Why: "+r(e.Failure)))
+			segs = append(segs, para(i18n.T("Why: %s", r(e.Failure))))
 		}
 		if e.StderrTail != "" {
 			segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleCodeBlock, Text: r(e.StderrTail)})

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/protocol/ndjson"
@@ -179,17 +180,17 @@ func (in *Inspector) Show() {
 		in.win.RequestFocus()
 		return
 	}
-	w := in.app.NewWindow("Protocol inspector")
+	w := in.app.NewWindow(i18n.T("Protocol inspector"))
 	in.filter = NewWindowEntry(w)
-	in.filter.SetPlaceHolder("Filter by plugin or method")
+	in.filter.SetPlaceHolder(i18n.T("Filter by plugin or method"))
 	in.filter.OnChanged = func(string) { in.sync() }
-	pause := widget.NewCheck("Pause", in.setPaused)
+	pause := widget.NewCheck(i18n.T("Pause"), in.setPaused)
 	in.mu.Lock()
 	pause.Checked = in.paused
 	in.mu.Unlock()
-	copyBtn := widget.NewButtonWithIcon("Copy frame", theme.ContentCopyIcon(), in.copySelected)
-	clearBtn := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), in.clear)
-	in.detail = widget.NewLabel("Select a frame to see it (redacted).")
+	copyBtn := widget.NewButtonWithIcon(i18n.T("Copy frame"), theme.ContentCopyIcon(), in.copySelected)
+	clearBtn := widget.NewButtonWithIcon(i18n.T("Clear"), theme.DeleteIcon(), in.clear)
+	in.detail = widget.NewLabel(i18n.T("Select a frame to see it (redacted)."))
 	in.detail.TextStyle.Monospace = true
 	in.detail.Wrapping = fyne.TextWrapBreak
 	in.list = widget.NewList(func() int { return len(in.rows) },
@@ -207,7 +208,7 @@ func (in *Inspector) Show() {
 	top := container.NewBorder(nil, nil, nil, container.NewHBox(pause, copyBtn, clearBtn), in.filter)
 	split := container.NewVSplit(in.list, container.NewVScroll(in.detail))
 	split.Offset = 0.6
-	note := widget.NewLabel(fmt.Sprintf("In-process only; last %d frames; secrets redacted.", inspectorRing))
+	note := widget.NewLabel(i18n.T("In-process only; last %d frames; secrets redacted.", inspectorRing))
 	note.Importance = widget.LowImportance
 	w.SetContent(container.NewBorder(top, container.NewHBox(note, layout.NewSpacer()), nil, nil, split))
 	Secondary(w, fyne.NewSize(900, 620), nil)

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -70,9 +71,9 @@ type Install struct {
 // routes; Show opens it.
 func NewInstall(parent fyne.Window, keys ModalKeys, b *uikit.Bridge, host InstallHost) *Install {
 	f := &Install{path: uikit.NewDialogEntry(), parent: parent, keys: keys, b: b, host: host}
-	f.path.SetPlaceHolder("/path/to/plugin-folder, https://host/repo.git or owner/repo")
-	f.link = widget.NewCheck("Link: run it from this folder (edits take effect on restart; Remove keeps the folder)", nil)
-	browse := widget.NewButtonWithIcon("Browse…", theme.FolderOpenIcon(), func() {
+	f.path.SetPlaceHolder(i18n.T("/path/to/plugin-folder, https://host/repo.git or owner/repo"))
+	f.link = widget.NewCheck(i18n.T("Link: run it from this folder (edits take effect on restart; Remove keeps the folder)"), nil)
+	browse := widget.NewButtonWithIcon(i18n.T("Browse…"), theme.FolderOpenIcon(), func() {
 		fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
 			if err == nil && uri != nil {
 				f.path.SetText(uri.Path())
@@ -81,9 +82,9 @@ func NewInstall(parent fyne.Window, keys ModalKeys, b *uikit.Bridge, host Instal
 		fd.Resize(fyne.NewSize(800, 560))
 		ShowFileDialog(parent, fd, keys) // Esc closes the picker, not Install… under it
 	})
-	content := container.NewVBox(widget.NewLabel("Plugin folder or git repository"),
+	content := container.NewVBox(widget.NewLabel(i18n.T("Plugin folder or git repository")),
 		container.NewBorder(nil, nil, nil, browse, f.path), f.link)
-	f.dlg = dialog.NewCustomConfirm("Install a plugin", "Preview…", "Cancel", content, func(ok bool) {
+	f.dlg = dialog.NewCustomConfirm(i18n.T("Install a plugin"), i18n.T("Preview…"), i18n.T("Cancel"), content, func(ok bool) {
 		dir := strings.TrimSpace(f.path.Text)
 		if ok && dir != "" {
 			f.preview(dir, f.link.Checked)
@@ -110,9 +111,9 @@ func (f *Install) Show() {
 func (f *Install) preview(dir string, link bool) {
 	req := agent.InstallRequest{Source: dir, Link: link, ReplaceInstalled: true}
 	if url, git := agent.GitSource(dir); git {
-		u := newPhased(f.parent, f.keys, f.b, f.host.Async, "Install a plugin")
+		u := newPhased(f.parent, f.keys, f.b, f.host.Async, i18n.T("Install a plugin"))
 		u.onMarketplace = func(me *agent.MarketplaceError) { f.pickPlugins(u, req, me) }
-		fetchPreview(u, url, "The install of "+url,
+		fetchPreview(u, url, i18n.T("The install of %s", url),
 			func(fn func(context.Context, InstallCore) error) { f.host.WithCore("install", fn) },
 			func(ctx context.Context, c InstallCore) (agent.InstallPreview, error) {
 				return c.PreviewPluginInstall(ctx, req)
@@ -125,7 +126,7 @@ func (f *Install) preview(dir string, link bool) {
 		if me := marketplaceOf(err); me != nil {
 			// A folder listing plugins: the user picks which.
 			f.b.Post(func() {
-				f.pickPlugins(newPhased(f.parent, f.keys, f.b, f.host.Async, "Install from a marketplace"), req, me)
+				f.pickPlugins(newPhased(f.parent, f.keys, f.b, f.host.Async, i18n.T("Install from a marketplace")), req, me)
 			})
 			return nil
 		}
@@ -141,10 +142,10 @@ func (f *Install) preview(dir string, link bool) {
 // installs exactly that clone; Cancel (or closing u) drops it.
 func (f *Install) showFetched(u *upkeep, c InstallCore, url string, pv agent.InstallPreview) {
 	_, body := previewBody(pv) // its warning says whether it runs code
-	head := wrapped("Fetched: "+pv.Name+" "+redact.String(pv.Version)+at(pv.Commit)+"\nFrom: "+redact.String(url),
+	head := wrapped(i18n.T("Fetched: %s\nFrom: %s", pv.Name+" "+redact.String(pv.Version)+at(pv.Commit), redact.String(url)),
 		widget.MediumImportance)
 	u.discardOnClose(c, pv)
-	install := widget.NewButton("Install", func() {
+	install := widget.NewButton(i18n.T("Install"), func() {
 		u.discard = nil // the install uses the clone, then removes it
 		u.close()
 		f.host.PluginCommand("install "+pv.Name, func(ctx context.Context, c InstallCore) error {
@@ -153,19 +154,19 @@ func (f *Install) showFetched(u *upkeep, c InstallCore, url string, pv agent.Ins
 		})
 	})
 	install.Importance = widget.HighImportance
-	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), install)
+	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton(i18n.T("Cancel"), u.close), install)
 }
 
 // showTrust is the install confirmation: the full preview text (the FULL
 // TRUST block with hooks and MCP servers and their commands, then the
 // skills, commands, prompts, agents and themes by name).
 func (f *Install) showTrust(pv agent.InstallPreview) {
-	title := "Install " + pv.Name
+	title := i18n.T("Install %s", pv.Name)
 	fullTrust, content := previewBody(pv)
 	if fullTrust {
-		title += " — FULL TRUST"
+		title = i18n.T("Install %s — FULL TRUST", pv.Name)
 	}
-	dlg := dialog.NewCustomConfirm(title, "Install", "Cancel", content, func(ok bool) {
+	dlg := dialog.NewCustomConfirm(title, i18n.T("Install"), i18n.T("Cancel"), content, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -193,14 +194,14 @@ func previewBody(pv agent.InstallPreview) (fullTrust bool, body fyne.CanvasObjec
 	// Between words: breaking anywhere split names and commands
 	// ("openai-provid" / "er"); a word wider than the line still breaks.
 	text.Wrapping = fyne.TextWrapWord
-	warn := widget.NewLabel("Installing is the authorization: the plugin runs outside any sandbox with your full environment.")
+	warn := widget.NewLabel(i18n.T("Installing is the authorization: the plugin runs outside any sandbox with your full environment."))
 	warn.Importance = widget.WarningImportance
 	fullTrust = true
 	if !pv.RunsCode && strings.Contains(pv.Text, "runs no code") {
 		// Skills, commands and prompts are text the model reads: no
 		// process of the package ever starts.
 		fullTrust = false
-		warn.SetText("This package runs no code (no runtime, hooks or MCP servers): its skills, commands and prompts are text the model reads.")
+		warn.SetText(i18n.T("This package runs no code (no runtime, hooks or MCP servers): its skills, commands and prompts are text the model reads."))
 		warn.Importance = widget.MediumImportance
 	}
 	warn.Wrapping = fyne.TextWrapWord

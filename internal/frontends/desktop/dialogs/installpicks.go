@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 )
 
@@ -52,12 +53,12 @@ func newPicker(me *agent.MarketplaceError, onChange func()) (*picker, fyne.Canva
 			label += " — " + redact.String(mp.Description)
 		}
 		if mp.Remote.IsGit() {
-			label += " (from " + redact.String(mp.Where) + ")"
+			label += " " + i18n.T("(from %s)", redact.String(mp.Where))
 			p.remote[mp.Name] = mp.Remote.Spec
 		}
 		c := widget.NewCheck(label, func(bool) { onChange() })
 		if mp.Unsupported != "" {
-			c.Text += " — cannot be installed here: " + redact.String(mp.Unsupported)
+			c.Text += " — " + i18n.T("cannot be installed here: %s", redact.String(mp.Unsupported))
 			c.Disable()
 		}
 		p.checks = append(p.checks, c)
@@ -86,13 +87,14 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 	if name == "" {
 		name = req.Source
 	}
-	head := fmt.Sprintf("%s is a marketplace: %s lists %d plugins. Tick the ones to install; each is previewed before anything is installed.",
-		redact.String(req.Source), redact.String(name), len(m.Plugins))
+	head := i18n.N("%s is a marketplace: %s lists %d plugin. Tick the ones to install; each is previewed before anything is installed.",
+		"%s is a marketplace: %s lists %d plugins. Tick the ones to install; each is previewed before anything is installed.",
+		len(m.Plugins), redact.String(req.Source), redact.String(name), len(m.Plugins))
 	if m.Description != "" {
 		head += "\n" + redact.String(m.Description)
 	}
 	var p *picker
-	preview := widget.NewButton("Preview…", func() {
+	preview := widget.NewButton(i18n.T("Preview…"), func() {
 		if names := p.picked(); len(names) > 0 {
 			f.previewPicks(u, req, names, p.remote)
 		}
@@ -108,7 +110,7 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 	p, list := newPicker(me, sync)
 	sync()
 	u.show(fyne.NewSize(720, 520), container.NewBorder(wrapped(head, widget.MediumImportance), nil, nil, nil, list),
-		widget.NewButton("Cancel", u.close), preview)
+		widget.NewButton(i18n.T("Cancel"), u.close), preview)
 	f.host.Trace(fmt.Sprintf("marketplace %d", len(m.Plugins)))
 }
 
@@ -117,8 +119,8 @@ func (f *Install) pickPlugins(u *upkeep, req agent.InstallRequest, me *agent.Mar
 // in another repository is previewed as that source) behind a busy phase
 // whose Cancel stops the clones, then shows them.
 func (f *Install) previewPicks(u *upkeep, req agent.InstallRequest, names []string, remote map[string]string) {
-	what := "The preview of " + redact.String(strings.Join(names, ", "))
-	runPhase(u, "Previewing "+redact.String(strings.Join(names, ", "))+" from "+redact.String(req.Source)+" …", what,
+	what := i18n.T("The preview of %s", redact.String(strings.Join(names, ", ")))
+	runPhase(u, i18n.T("Previewing %s from %s …", redact.String(strings.Join(names, ", ")), redact.String(req.Source)), what,
 		func(fn func(context.Context, InstallCore) error) {
 			f.host.WithCore("preview "+strings.Join(names, ", "), fn)
 		},
@@ -196,14 +198,14 @@ func (f *Install) showPicks(u *upkeep, c InstallCore, req agent.InstallRequest, 
 		}
 		body = tabs
 	}
-	head := wrapped(fmt.Sprintf("From %s: %s. Installing is the authorization for each.",
+	head := wrapped(i18n.T("From %s: %s. Installing is the authorization for each.",
 		redact.String(req.Source), redact.String(strings.Join(names, ", "))), widget.MediumImportance)
 	u.discard = func() {
 		u.async("discard the marketplace's clone", func(context.Context) error { discardPicks(c, pvs); return nil })
 	}
-	label := "Install"
+	label := i18n.T("Install")
 	if len(pvs) > 1 {
-		label = fmt.Sprintf("Install %d plugins", len(pvs))
+		label = i18n.T("Install %d plugins", len(pvs))
 	}
 	install := widget.NewButton(label, func() {
 		u.discard = nil // the installs use the clone; the last one removes it
@@ -217,7 +219,7 @@ func (f *Install) showPicks(u *upkeep, c InstallCore, req agent.InstallRequest, 
 		})
 	})
 	install.Importance = widget.HighImportance
-	u.show(fyne.NewSize(760, 600), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), install)
+	u.show(fyne.NewSize(760, 600), container.NewBorder(head, nil, nil, nil, body), widget.NewButton(i18n.T("Cancel"), u.close), install)
 	f.host.Trace(fmt.Sprintf("marketplace previews %d", len(pvs)))
 }
 

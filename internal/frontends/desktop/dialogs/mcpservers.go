@@ -1,7 +1,6 @@
 package dialogs
 
 import (
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -74,7 +74,7 @@ type MCPServers struct {
 // ShowMCPServers opens the window over src; onError shows a failure to the
 // user (a tool setting that could not be saved); onClosed is called once.
 func ShowMCPServers(app fyne.App, b *uikit.Bridge, src MCPSource, onError func(error), onClosed func()) *MCPServers {
-	w := &MCPServers{win: app.NewWindow("MCP servers"), b: b, src: src, selected: -1, errs: onError, details: container.NewVBox()}
+	w := &MCPServers{win: app.NewWindow(i18n.T("MCP servers")), b: b, src: src, selected: -1, errs: onError, details: container.NewVBox()}
 	w.list = widget.NewList(func() int { return len(w.servers) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("")
@@ -87,16 +87,16 @@ func ShowMCPServers(app fyne.App, b *uikit.Bridge, src MCPSource, onError func(e
 			row.Objects[0].(*widget.Label).SetText(termsafe.Visible(s.Name))
 			st := row.Objects[1].(*widget.Label)
 			st.Importance = mcpStateImportance(s.State)
-			st.SetText(s.State)
+			st.SetText(mcpStateText(s.State))
 			row.Refresh()
 		})
 	w.list.OnSelected = func(i widget.ListItemID) { w.selected = i; w.showSelected() }
-	w.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), w.restartSelected)
+	w.restart = widget.NewButtonWithIcon(i18n.T("Restart"), theme.ViewRefreshIcon(), w.restartSelected)
 	w.restart.Disable()
-	top := container.NewHBox(widget.NewLabel("Servers from mcp.json and plugin packages"), layout.NewSpacer())
+	top := container.NewHBox(widget.NewLabel(i18n.T("Servers from mcp.json and plugin packages")), layout.NewSpacer())
 	if w.editor() != nil {
-		top.Add(widget.NewButtonWithIcon("Add…", theme.ContentAddIcon(), func() { w.showEdit(nil) }))
-		top.Add(widget.NewButtonWithIcon("Import…", theme.FolderOpenIcon(), w.showImport))
+		top.Add(widget.NewButtonWithIcon(i18n.T("Add…"), theme.ContentAddIcon(), func() { w.showEdit(nil) }))
+		top.Add(widget.NewButtonWithIcon(i18n.T("Import…"), theme.FolderOpenIcon(), w.showImport))
 	}
 	top.Add(w.restart)
 	split := container.NewHSplit(w.list, container.NewVScroll(container.NewPadded(w.details)))
@@ -164,7 +164,7 @@ func (w *MCPServers) showSelected() {
 	w.details.RemoveAll()
 	if w.selected < 0 || w.selected >= len(w.servers) {
 		w.restart.Disable()
-		w.details.Add(widget.NewLabel("No MCP servers: add one here or with reasonix-desktop mcp add, import them\nfrom a Claude Desktop config or a .mcp.json, or install a plugin that brings one."))
+		w.details.Add(widget.NewLabel(i18n.T("No MCP servers: add one here or with reasonix-desktop mcp add, import them\nfrom a Claude Desktop config or a .mcp.json, or install a plugin that brings one.")))
 		return
 	}
 	s := w.servers[w.selected]
@@ -172,11 +172,11 @@ func (w *MCPServers) showSelected() {
 	title := widget.NewLabel(termsafe.Visible(s.Name))
 	title.TextStyle.Bold = true
 	w.details.Add(title)
-	state := s.State
+	state := mcpStateText(s.State)
 	if s.Entry != nil && s.Entry.Disabled && s.State != "ready" && s.State != "starting" {
-		state = "off" // kept in mcp.json, not started: not a failure
+		state = i18n.T("off") // kept in mcp.json, not started: not a failure
 	}
-	w.details.Add(widget.NewLabel(fmt.Sprintf("%s · %s · from %s", state, s.Transport, termsafe.Visible(s.Source))))
+	w.details.Add(widget.NewLabel(i18n.T("%s · %s · from %s", state, s.Transport, termsafe.Visible(s.Source))))
 	w.details.Add(w.editButtons(s))
 	if s.Err != "" {
 		e := widget.NewLabel(termsafe.Visible(s.Err))
@@ -184,13 +184,13 @@ func (w *MCPServers) showSelected() {
 		w.details.Add(e)
 	}
 	if len(s.Tools) > 0 {
-		w.details.Add(heading(fmt.Sprintf("Tools (%d) — unchecked ones are not offered to the model", len(s.Tools))))
+		w.details.Add(heading(i18n.T("Tools (%d) — unchecked ones are not offered to the model", len(s.Tools))))
 	}
 	for _, t := range s.Tools {
 		w.details.Add(w.toolCheck(t))
 	}
 	if len(s.Stderr) > 0 {
-		w.details.Add(heading("stderr (last lines)"))
+		w.details.Add(heading(i18n.T("stderr (last lines)")))
 		tail := widget.NewLabel(termsafe.Visible(strings.Join(s.Stderr, "\n")))
 		tail.TextStyle.Monospace, tail.Wrapping = true, fyne.TextWrapWord
 		w.details.Add(tail)
@@ -202,11 +202,11 @@ func (w *MCPServers) toolCheck(t MCPTool) fyne.CanvasObject {
 	label := termsafe.Visible(t.Name)
 	switch {
 	case t.ReadOnly && t.HintsTrusted:
-		label += "  (read-only: runs without asking)"
+		label += "  " + i18n.T("(read-only: runs without asking)")
 	case t.ReadOnly:
-		label += "  (says read-only; asked: its server's hints are not trusted)"
+		label += "  " + i18n.T("(says read-only; asked: its server's hints are not trusted)")
 	case t.Destructive:
-		label += "  (may change things: asked every time)"
+		label += "  " + i18n.T("(may change things: asked every time)")
 	}
 	name := t.Name
 	check := widget.NewCheck(label, nil)
@@ -263,5 +263,21 @@ func MCPServersButton(host any) fyne.CanvasObject {
 	if !ok {
 		return container.NewHBox()
 	}
-	return container.NewHBox(widget.NewButtonWithIcon("MCP servers…", theme.ComputerIcon(), o.ShowMCPServers))
+	return container.NewHBox(widget.NewButtonWithIcon(i18n.T("MCP servers…"), theme.ComputerIcon(), o.ShowMCPServers))
+}
+
+// mcpStateText is a server's state (the MCP manager's English word) as
+// the window shows it.
+func mcpStateText(state string) string {
+	switch state {
+	case "ready":
+		return i18n.T("ready")
+	case "failed":
+		return i18n.T("failed")
+	case "starting":
+		return i18n.T("starting")
+	case "stopped":
+		return i18n.T("stopped")
+	}
+	return state
 }

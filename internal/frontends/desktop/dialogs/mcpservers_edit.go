@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 )
 
@@ -73,7 +74,7 @@ func (w *MCPServers) signInButtons(s MCPServer) []fyne.CanvasObject {
 		return nil
 	}
 	name := s.Name
-	in := widget.NewButtonWithIcon("Sign in", theme.LoginIcon(), func() {
+	in := widget.NewButtonWithIcon(i18n.T("Sign in"), theme.LoginIcon(), func() {
 		go func() {
 			err := si.SignIn(name)
 			w.b.Post(func() {
@@ -83,11 +84,11 @@ func (w *MCPServers) signInButtons(s MCPServer) []fyne.CanvasObject {
 					}
 					return
 				}
-				dialog.ShowInformation("MCP servers", "Signed in to "+termsafe.Visible(name)+".", w.win)
+				dialog.ShowInformation(i18n.T("MCP servers"), i18n.T("Signed in to %s.", termsafe.Visible(name)), w.win)
 			})
 		}()
 	})
-	out := widget.NewButtonWithIcon("Sign out", theme.LogoutIcon(), func() {
+	out := widget.NewButtonWithIcon(i18n.T("Sign out"), theme.LogoutIcon(), func() {
 		w.background(func() error { return si.SignOut(name) })
 	})
 	return []fyne.CanvasObject{in, out}
@@ -119,15 +120,15 @@ func (w *MCPServers) editButtons(s MCPServer) fyne.CanvasObject {
 	}
 	if s.Entry == nil {
 		return container.NewHBox(append([]fyne.CanvasObject{
-			widget.NewLabel("From " + termsafe.Visible(s.Source) + ": it changes with its plugin.")}, signIn...)...)
+			widget.NewLabel(i18n.T("From %s: it changes with its plugin.", termsafe.Visible(s.Source)))}, signIn...)...)
 	}
 	entry, name := *s.Entry, s.Name
-	on := widget.NewCheck("Starts with the chat", nil)
+	on := widget.NewCheck(i18n.T("Starts with the chat"), nil)
 	on.SetChecked(s.Enabled)
 	on.OnChanged = func(v bool) { w.background(func() error { return ed.SetServerEnabled(name, v) }) }
-	edit := widget.NewButtonWithIcon("Edit…", theme.DocumentCreateIcon(), func() { w.showEdit(&entry) })
-	remove := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() {
-		dialog.ShowConfirm("Remove MCP server", "Remove "+termsafe.Visible(name)+" from mcp.json? The chat stops it.",
+	edit := widget.NewButtonWithIcon(i18n.T("Edit…"), theme.DocumentCreateIcon(), func() { w.showEdit(&entry) })
+	remove := widget.NewButtonWithIcon(i18n.T("Remove"), theme.DeleteIcon(), func() {
+		dialog.ShowConfirm(i18n.T("Remove MCP server"), i18n.T("Remove %s from mcp.json? The chat stops it.", termsafe.Visible(name)),
 			func(ok bool) {
 				if ok {
 					w.background(func() error { return ed.RemoveServer(name) })
@@ -150,14 +151,14 @@ func newEntryForm(e *MCPEntry) *entryForm {
 	f := &entryForm{name: widget.NewEntry(), command: widget.NewEntry(), url: widget.NewEntry(),
 		args: widget.NewMultiLineEntry(), env: widget.NewMultiLineEntry(), headers: widget.NewMultiLineEntry(),
 		typ:   widget.NewSelect([]string{"stdio", "http", "sse"}, nil),
-		trust: widget.NewCheck("Trust its read-only claims (they skip approval)", nil), enabled: widget.NewCheck("Starts with the chat", nil)}
+		trust: widget.NewCheck(i18n.T("Trust its read-only claims (they skip approval)"), nil), enabled: widget.NewCheck(i18n.T("Starts with the chat"), nil)}
 	f.typ.SetSelected("stdio")
 	f.enabled.SetChecked(true)
-	f.command.SetPlaceHolder("npx")
-	f.args.SetPlaceHolder("-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes")
-	f.url.SetPlaceHolder("https://example.com/mcp")
-	f.env.SetPlaceHolder("KEY=value")
-	f.headers.SetPlaceHolder("Authorization=Bearer …")
+	f.command.SetPlaceHolder("npx")                                                      // i18n:keep
+	f.args.SetPlaceHolder("-y\n@modelcontextprotocol/server-filesystem\n/home/me/notes") // i18n:keep
+	f.url.SetPlaceHolder("https://example.com/mcp")                                      // i18n:keep
+	f.env.SetPlaceHolder("KEY=value")                                                    // i18n:keep
+	f.headers.SetPlaceHolder("Authorization=Bearer …")                                   // i18n:keep
 	for _, m := range []*widget.Entry{f.args, f.env, f.headers} {
 		m.SetMinRowsVisible(3)
 	}
@@ -179,13 +180,13 @@ func newEntryForm(e *MCPEntry) *entryForm {
 		f.enabled.SetChecked(!e.Disabled)
 	}
 	f.form = widget.NewForm(
-		widget.NewFormItem("Name", f.name),
-		widget.NewFormItem("Transport", f.typ),
-		&widget.FormItem{Text: "Command", Widget: f.command, HintText: "stdio: the program to run"},
-		&widget.FormItem{Text: "Arguments", Widget: f.args, HintText: "stdio: one argument a line, no quoting"},
-		&widget.FormItem{Text: "Environment", Widget: f.env, HintText: "stdio: KEY=value, one a line"},
-		&widget.FormItem{Text: "URL", Widget: f.url, HintText: "http and sse: the server's address"},
-		&widget.FormItem{Text: "Headers", Widget: f.headers, HintText: "http and sse: Name=value, one a line"},
+		widget.NewFormItem(i18n.T("Name"), f.name),
+		widget.NewFormItem(i18n.T("Transport"), f.typ),
+		&widget.FormItem{Text: i18n.T("Command"), Widget: f.command, HintText: i18n.T("stdio: the program to run")},
+		&widget.FormItem{Text: i18n.T("Arguments"), Widget: f.args, HintText: i18n.T("stdio: one argument a line, no quoting")},
+		&widget.FormItem{Text: i18n.T("Environment"), Widget: f.env, HintText: i18n.T("stdio: KEY=value, one a line")},
+		&widget.FormItem{Text: "URL", Widget: f.url, HintText: i18n.T("http and sse: the server's address")}, // i18n:keep
+		&widget.FormItem{Text: i18n.T("Headers"), Widget: f.headers, HintText: i18n.T("http and sse: Name=value, one a line")},
 		widget.NewFormItem("", f.trust),
 		widget.NewFormItem("", f.enabled),
 	)
@@ -197,24 +198,24 @@ func newEntryForm(e *MCPEntry) *entryForm {
 func (f *entryForm) entry() (MCPEntry, error) {
 	e := MCPEntry{Name: strings.TrimSpace(f.name.Text), Type: f.typ.Selected, TrustHints: f.trust.Checked, Disabled: !f.enabled.Checked}
 	if e.Name == "" {
-		return e, errors.New("the server needs a name")
+		return e, errors.New(i18n.T("the server needs a name"))
 	}
 	var err error
 	switch e.Type {
 	case "stdio":
 		prog := strings.TrimSpace(f.command.Text)
 		if prog == "" {
-			return e, errors.New("a stdio server needs a command")
+			return e, errors.New(i18n.T("a stdio server needs a command"))
 		}
 		e.Command = append([]string{prog}, lines(f.args.Text)...)
-		if e.Env, err = pairs("environment", f.env.Text); err != nil {
+		if e.Env, err = pairs(i18n.T("environment"), f.env.Text); err != nil {
 			return e, err
 		}
 	default:
 		if e.URL = strings.TrimSpace(f.url.Text); e.URL == "" {
-			return e, fmt.Errorf("a %s server needs a URL", e.Type)
+			return e, errors.New(i18n.T("a %s server needs a URL", e.Type))
 		}
-		if e.Headers, err = pairs("headers", f.headers.Text); err != nil {
+		if e.Headers, err = pairs(i18n.T("headers"), f.headers.Text); err != nil {
 			return e, err
 		}
 	}
@@ -236,7 +237,7 @@ func pairs(what, s string) (map[string]string, error) {
 	for _, l := range lines(s) {
 		k, v, ok := strings.Cut(l, "=")
 		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf("%s: %q is not NAME=value", what, l)
+			return nil, errors.New(i18n.T("%s: %q is not NAME=value", what, l))
 		}
 		out[strings.TrimSpace(k)] = v
 	}
@@ -267,15 +268,15 @@ func (w *MCPServers) showEdit(e *MCPEntry) {
 		return
 	}
 	f := newEntryForm(e)
-	title, was := "Add MCP server", ""
+	title, was := i18n.T("Add MCP server"), ""
 	if e != nil {
-		title, was = "Edit MCP server "+termsafe.Visible(e.Name), e.Name
+		title, was = i18n.T("Edit MCP server %s", termsafe.Visible(e.Name)), e.Name
 	}
 	problem := widget.NewLabel("")
 	problem.Importance, problem.Wrapping = widget.DangerImportance, fyne.TextWrapWord
 	problem.Hide()
 	var d dialog.Dialog
-	f.form.SubmitText, f.form.CancelText = "Save", "Cancel"
+	f.form.SubmitText, f.form.CancelText = i18n.T("Save"), i18n.T("Cancel")
 	f.form.OnCancel = func() { d.Hide() }
 	f.form.OnSubmit = func() {
 		entry, err := f.entry()
@@ -328,10 +329,10 @@ func (w *MCPServers) previewImport(path string) {
 			body := container.NewVScroll(text)
 			body.SetMinSize(fyne.NewSize(560, 240))
 			if p.Adds == 0 {
-				dialog.ShowCustom("Import MCP servers", "Close", body, w.win)
+				dialog.ShowCustom(i18n.T("Import MCP servers"), i18n.T("Close"), body, w.win)
 				return
 			}
-			dialog.ShowCustomConfirm("Import MCP servers", "Import", "Cancel", body, func(ok bool) {
+			dialog.ShowCustomConfirm(i18n.T("Import MCP servers"), i18n.T("Import"), i18n.T("Cancel"), body, func(ok bool) {
 				if ok {
 					w.background(func() error { _, err := ed.Import(path); return err })
 				}

@@ -9,10 +9,14 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
-// PaletteEntry is one thing the command palette can run.
+// PaletteEntry is one thing the command palette can run. Kind and Label
+// are English catalog keys (or a plugin's own text, shown as it is): the
+// palette shows them translated and matches both, since users (and the
+// real-window scripts) type "Plugin manager" in a Chinese UI too.
 type PaletteEntry struct {
 	Kind   string // Action, Model, Command, Window
 	Label  string
@@ -21,7 +25,7 @@ type PaletteEntry struct {
 }
 
 func (e PaletteEntry) matches(filter string) bool {
-	hay := strings.ToLower(e.Kind + " " + e.Label + " " + e.Detail)
+	hay := strings.ToLower(e.Kind + " " + e.Label + " " + e.Detail + " " + i18n.T(e.Kind) + " " + i18n.T(e.Label))
 	for _, w := range strings.Fields(strings.ToLower(filter)) {
 		if !strings.Contains(hay, w) {
 			return false
@@ -62,7 +66,7 @@ func ShowPalette(win fyne.Window, entries []PaletteEntry) *Palette {
 	p := &Palette{all: entries}
 	p.entry = &paletteInput{}
 	p.entry.ExtendBaseWidget(p.entry)
-	p.entry.SetPlaceHolder("Type to find actions, models and commands")
+	p.entry.SetPlaceHolder(i18n.T("Type to find actions, models and commands"))
 	p.entry.OnChanged = p.setFilter
 	p.entry.OnSubmitted = func(string) { p.run(p.cursor) }
 	p.list = widget.NewList(func() int { return len(p.shown) },
@@ -79,8 +83,8 @@ func ShowPalette(win fyne.Window, entries []PaletteEntry) *Palette {
 			stack := o.(*fyne.Container)
 			uikit.SetShown(stack.Objects[0], i == p.cursor)
 			box := stack.Objects[1].(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(e.Label + detailSuffix(e.Detail))
-			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(e.Kind)
+			box.Objects[0].(*widget.Label).SetText(i18n.T(e.Label) + detailSuffix(e.Detail))
+			box.Objects[1].(*fyne.Container).Objects[0].(*widget.Label).SetText(i18n.T(e.Kind))
 		})
 	p.list.OnSelected = func(i widget.ListItemID) { p.run(i) }
 	p.entry.onKey = func(k fyne.KeyName) bool {

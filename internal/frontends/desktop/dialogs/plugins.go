@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -13,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
@@ -102,7 +102,7 @@ type PluginManager struct {
 // state's plugins; onClosed runs when it closes (UI goroutine).
 func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host PluginsHost, onClosed func()) *PluginManager {
 	m := &PluginManager{host: host, b: b, selected: -1, details: uikit.NewRichText(), facts: map[string]pluginFacts{}, exts: uikit.NewRichText()}
-	m.win = app.NewWindow("Plugins")
+	m.win = app.NewWindow(i18n.T("Plugins"))
 	m.list = widget.NewList(func() int { return len(m.plugins) },
 		func() fyne.CanvasObject {
 			name := widget.NewLabel("")
@@ -115,7 +115,7 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 			row.Objects[0].(*widget.Label).SetText(p.Name)
 			st := row.Objects[1].(*widget.Label)
 			st.Importance = pluginStateImportance(p.State)
-			st.SetText(p.State)
+			st.SetText(stateText(p.State))
 			row.Refresh() // the texts' widths changed: re-lay out the row
 		})
 	m.list.OnSelected = func(i widget.ListItemID) { m.selected = i; m.showSelected() }
@@ -125,31 +125,32 @@ func ShowPluginManager(app fyne.App, b *uikit.Bridge, state *viewmodel.State, ho
 			m.showSelected()
 		}
 	}
-	m.toggle = widget.NewButton("Disable", m.toggleEnabled)
-	m.remove = widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), m.confirmRemove)
+	m.toggle = widget.NewButton(i18n.T("Disable"), m.toggleEnabled)
+	m.remove = widget.NewButtonWithIcon(i18n.T("Remove"), theme.DeleteIcon(), m.confirmRemove)
 	m.remove.Importance = widget.DangerImportance
-	m.restart = widget.NewButtonWithIcon("Restart", theme.ViewRefreshIcon(), m.restartSelected)
-	m.doctor = widget.NewButtonWithIcon("Doctor", theme.InfoIcon(), m.runDoctor)
-	m.update = widget.NewButtonWithIcon("Update…", theme.DownloadIcon(), m.updateSelected)
-	m.migrate = widget.NewButtonWithIcon("Migrate to v2", theme.UploadIcon(), m.migrateSelected)
+	m.restart = widget.NewButtonWithIcon(i18n.T("Restart"), theme.ViewRefreshIcon(), m.restartSelected)
+	m.doctor = widget.NewButtonWithIcon(i18n.T("Doctor"), theme.InfoIcon(), m.runDoctor)
+	m.update = widget.NewButtonWithIcon(i18n.T("Update…"), theme.DownloadIcon(), m.updateSelected)
+	m.migrate = widget.NewButtonWithIcon(i18n.T("Migrate to v2"), theme.UploadIcon(), m.migrateSelected)
 	m.migrate.Importance = widget.HighImportance
 	m.update.Hide()
 	m.migrate.Hide()
-	install := widget.NewButtonWithIcon("Install…", theme.ContentAddIcon(), func() { host.Install(m.win, m.Keys()) })
+	install := widget.NewButtonWithIcon(i18n.T("Install…"), theme.ContentAddIcon(), func() { host.Install(m.win, m.Keys()) })
 	install.Importance = widget.HighImportance
-	restartAll := widget.NewButtonWithIcon("Restart all", theme.ViewRefreshIcon(), host.RestartAll)
-	logs := widget.NewButtonWithIcon("Logs", theme.DocumentIcon(), host.ShowLogs)
+	restartAll := widget.NewButtonWithIcon(i18n.T("Restart all"), theme.ViewRefreshIcon(), host.RestartAll)
+	logs := widget.NewButtonWithIcon(i18n.T("Logs"), theme.DocumentIcon(), host.ShowLogs)
 	top := container.NewHBox(install, restartAll, logs, MCPServersButton(host), layout.NewSpacer(), m.migrate, m.update, m.restart, m.toggle, m.remove, m.doctor)
 	split := container.NewHSplit(m.list, container.NewVScroll(container.NewPadded(m.details)))
 	split.Offset = 0.3
 	plugins := container.NewBorder(container.NewVBox(top, widget.NewSeparator()), nil, nil, nil, split)
 	var discoverTab fyne.CanvasObject
 	m.discover, discoverTab = newDiscover(m)
-	m.tabs = container.NewAppTabs(container.NewTabItem("Plugins", plugins),
-		container.NewTabItem("Discover", discoverTab),
-		container.NewTabItem("xdev extensions", container.NewVScroll(container.NewPadded(m.exts))))
+	discoverItem := container.NewTabItem(i18n.T("Discover"), discoverTab)
+	m.tabs = container.NewAppTabs(container.NewTabItem(i18n.T("Plugins"), plugins),
+		discoverItem,
+		container.NewTabItem(i18n.T("xdev extensions"), container.NewVScroll(container.NewPadded(m.exts))))
 	m.tabs.OnSelected = func(it *container.TabItem) {
-		if it.Text == "Discover" && !m.discover.loaded {
+		if it == discoverItem && !m.discover.loaded {
 			m.discover.load() // the market is read when first asked for, not at every open
 		}
 	}
@@ -241,15 +242,15 @@ func (m *PluginManager) showSelected() {
 		}
 	}
 	if !ok {
-		m.details.Segments = markdown.Render("Select a plugin, or install one with **Install…**.", nil)
+		m.details.Segments = markdown.Render(i18n.T("Select a plugin, or install one with **Install…**."), nil)
 		m.details.Refresh()
 		return
 	}
 	if p.State == agent.PluginDisabled {
-		m.toggle.SetText("Enable")
+		m.toggle.SetText(i18n.T("Enable"))
 		m.restart.Disable()
 	} else {
-		m.toggle.SetText("Disable")
+		m.toggle.SetText(i18n.T("Disable"))
 	}
 	f, known := m.facts[factsKey(p)]
 	if !known {
@@ -315,7 +316,7 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 		o, oerr := c.PluginOrigin(p.Name)
 		if man, err := c.PluginManifest(p.Name); err != nil {
 			if oerr != nil || o.Incompatible == "" { // else Failure says it already
-				text = "The manifest could not be read: " + redact.String(err.Error())
+				text = i18n.T("The manifest could not be read: %s", redact.String(err.Error()))
 			}
 		} else {
 			// The FULL TRUST block (hooks and MCP servers with their
@@ -327,7 +328,7 @@ func (m *PluginManager) loadFacts(p agent.PluginInfo) {
 				// The report carries the loader's warnings as its lines:
 				// only without one are they listed here.
 				for _, w := range man.Warnings {
-					text += "Warning: " + redact.String(w) + "\n"
+					text += i18n.T("Warning: %s", redact.String(w)) + "\n"
 				}
 			}
 		}
@@ -356,37 +357,37 @@ func pluginDetails(p agent.PluginInfo, f pluginFacts) []widget.RichTextSegment {
 		}
 		return r(strings.Join(xs, ", "))
 	}
-	flags := []string{"generation " + fmt.Sprint(p.Generation)}
+	flags := []string{i18n.T("generation %d", p.Generation)}
 	if p.Required {
-		flags = append(flags, "required")
+		flags = append(flags, i18n.T("required plugin"))
 	}
 	if p.Linked {
-		flags = append(flags, "linked")
+		flags = append(flags, i18n.T("linked"))
 	}
 	kv := func(k, v string) []widget.RichTextSegment {
 		key := widget.RichTextStyleStrong
-		return []widget.RichTextSegment{&widget.TextSegment{Style: key, Text: k + ": "},
+		return []widget.RichTextSegment{&widget.TextSegment{Style: key, Text: i18n.T("%s: ", i18n.T(k))},
 			&widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: v}}
 	}
 	segs := []widget.RichTextSegment{&widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: p.Name + " " + r(p.Version)}}
 	if p.Description != "" {
 		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleParagraph, Text: r(p.Description)})
 	}
-	segs = append(segs, kv("State", p.State+" · "+strings.Join(flags, " · "))...)
-	segs = append(segs, kv("Root", r(p.Root))...)
+	segs = append(segs, kv(i18n.M("State"), stateText(p.State)+" · "+strings.Join(flags, " · "))...)
+	segs = append(segs, kv(i18n.M("Root"), r(p.Root))...)
 	if f.loaded {
-		segs = append(segs, kv("Source", sourceText(f.origin))...)
+		segs = append(segs, kv(i18n.M("Source"), sourceText(f.origin))...)
 	}
-	segs = append(segs, kv("Intercepts", list(p.Intercepts))...)
-	segs = append(segs, kv("Replaces", list(p.Replaces))...)
-	segs = append(segs, kv("Provides", "providers "+list(p.Providers)+"; ui actions "+list(p.Actions))...)
+	segs = append(segs, kv(i18n.M("Intercepts"), list(p.Intercepts))...)
+	segs = append(segs, kv(i18n.M("Replaces"), list(p.Replaces))...)
+	segs = append(segs, kv(i18n.M("Provides"), i18n.T("providers %s; ui actions %s", list(p.Providers), list(p.Actions)))...)
 	switch {
 	case p.State == agent.PluginDegraded && p.Failure != "":
-		segs = append(segs, kv("Degraded", r(p.Failure)+" — it is skipped until a restart")...)
+		segs = append(segs, kv(i18n.M("Degraded"), i18n.T("%s — it is skipped until a restart", r(p.Failure)))...)
 	case p.State == agent.PluginDegraded:
-		segs = append(segs, kv("Degraded", "it is skipped at its hook points until a restart")...)
+		segs = append(segs, kv(i18n.M("Degraded"), i18n.T("it is skipped at its hook points until a restart"))...)
 	case p.Failure != "":
-		segs = append(segs, kv("Failure", r(p.Failure))...)
+		segs = append(segs, kv(i18n.M("Failure"), r(p.Failure))...)
 	}
 	code := func(title, text string) {
 		segs = append(segs, &widget.TextSegment{Style: widget.RichTextStyleSubHeading, Text: title},
@@ -396,14 +397,14 @@ func pluginDetails(p agent.PluginInfo, f pluginFacts) []widget.RichTextSegment {
 		segs = append(segs, cv.segments()...)
 	}
 	if p.StartReport != "" {
-		code("Why it did not start", p.StartReport)
+		code(i18n.T("Why it did not start"), p.StartReport)
 	}
 	if f.trust != "" {
 		// TrustBlock already redacts every plugin-provided string.
-		code("What it may do", f.trust)
+		code(i18n.T("What it may do"), f.trust)
 	}
 	if p.StderrTail != "" {
-		code("Stderr (last lines)", lastLines(p.StderrTail, 60))
+		code(i18n.T("Stderr (last lines)"), lastLines(p.StderrTail, 60))
 	}
 	return segs
 }
@@ -413,13 +414,13 @@ func sourceText(o agent.PluginOrigin) string {
 	src := redact.String(o.Source)
 	switch {
 	case o.Market:
-		return src + at(o.Commit) + " (the market: Update… installs the version it lists now, checked against the hash it pins)"
+		return src + at(o.Commit) + " " + i18n.T("(the market: Update… installs the version it lists now, checked against the hash it pins)")
 	case o.Git:
-		return src + at(o.Commit) + " (git: Update… fetches it again)"
+		return src + at(o.Commit) + " " + i18n.T("(git: Update… fetches it again)")
 	case o.Linked:
-		return src + " (linked: it runs from that folder, edits take effect on Restart; nothing to update)"
+		return src + " " + i18n.T("(linked: it runs from that folder, edits take effect on Restart; nothing to update)")
 	}
-	return src + " (a copy of a folder: Update needs a plugin installed from git; install the folder again to update it)"
+	return src + " " + i18n.T("(a copy of a folder: Update needs a plugin installed from git; install the folder again to update it)")
 }
 
 func lastLines(s string, n int) string {
@@ -467,15 +468,15 @@ func (m *PluginManager) confirmRemove() {
 	if !ok {
 		return
 	}
-	msg := fmt.Sprintf("A copied plugin's folder is deleted; a linked folder (%s) is kept.", p.Root)
+	msg := i18n.T("A copied plugin's folder is deleted; a linked folder (%s) is kept.", p.Root)
 	if !p.Linked {
-		msg = fmt.Sprintf("Its folder %s is deleted.", p.Root)
+		msg = i18n.T("Its folder %s is deleted.", p.Root)
 	}
 	var dlg *dialog.ConfirmDialog
 	// Esc keeps the plugin; Enter does not remove it (nothing destructive
 	// on a key the user may press for something else).
 	pop := m.keys.Push(func() { dlg.Hide() }, nil)
-	dlg = dialog.NewConfirm("Remove "+p.Name+"?", msg, func(yes bool) {
+	dlg = dialog.NewConfirm(i18n.T("Remove %s?", p.Name), msg, func(yes bool) {
 		pop()
 		m.confirm = nil
 		if !yes {
@@ -484,8 +485,8 @@ func (m *PluginManager) confirmRemove() {
 		m.host.PluginCommand("remove "+p.Name, func(ctx context.Context, c PluginsCore) error { return c.RemovePlugin(ctx, p.Name) })
 	}, m.win)
 	m.confirm = dlg
-	dlg.SetConfirmText("Remove " + p.Name)
-	dlg.SetDismissText("Keep")
+	dlg.SetConfirmText(i18n.T("Remove %s", p.Name))
+	dlg.SetDismissText(i18n.T("Keep"))
 	dlg.SetConfirmImportance(widget.DangerImportance)
 	dlg.Show()
 	m.win.Canvas().Unfocus() // Esc reaches the window (typedKey)
@@ -506,8 +507,26 @@ func (m *PluginManager) runDoctor() {
 		text := r.Text()
 		m.b.Post(func() {
 			m.lastDoctor = text
-			m.host.ShowText("Doctor: "+p.Name, text)
+			m.host.ShowText(i18n.T("Doctor: %s", p.Name), text)
 		})
 		return nil
 	})
+}
+
+// stateText is a plugin state as the manager shows it; the core's states
+// are English words.
+func stateText(state string) string {
+	switch state {
+	case agent.PluginActive:
+		return i18n.T("Active")
+	case agent.PluginDegraded:
+		return i18n.T("Degraded")
+	case agent.PluginFailed:
+		return i18n.T("Failed")
+	case agent.PluginInactive:
+		return i18n.T("Inactive")
+	case agent.PluginDisabled:
+		return i18n.T("Disabled")
+	}
+	return state
 }

@@ -2,7 +2,6 @@ package dialogs
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -99,7 +99,7 @@ func (u *upkeep) show(size fyne.Size, content fyne.CanvasObject, buttons ...*wid
 		row[i] = b
 	}
 	u.primary = nil
-	if n := len(buttons); n > 0 && buttons[n-1].Text != "Cancel" {
+	if n := len(buttons); n > 0 && buttons[n-1].Text != i18n.T("Cancel") {
 		u.primary = buttons[n-1].OnTapped
 	}
 	u.body.Objects = []fyne.CanvasObject{content}
@@ -145,8 +145,8 @@ func busy(text string) fyne.CanvasObject {
 // failed shows err in words (redacted: git and the manifest loader quote
 // what a plugin's repository holds) with Close.
 func (u *upkeep) failed(what string, err error) {
-	msg := what + " failed: " + redact.String(err.Error())
-	u.show(resultSize, wrapped(msg, widget.DangerImportance), widget.NewButton("Close", u.close))
+	msg := i18n.T("%s failed: %s", what, redact.String(err.Error()))
+	u.show(resultSize, wrapped(msg, widget.DangerImportance), widget.NewButton(i18n.T("Close"), u.close))
 }
 
 // updateSelected fetches the selected git plugin's source again and shows
@@ -160,8 +160,8 @@ func (m *PluginManager) updateSelected() {
 	if !o.Git && !o.Market {
 		return
 	}
-	u := m.newUpkeep("Update "+p.Name, p.Name)
-	fetchPreview(u, o.Source, "The update of "+p.Name,
+	u := m.newUpkeep(i18n.T("Update %s", p.Name), p.Name)
+	fetchPreview(u, o.Source, i18n.T("The update of %s", p.Name),
 		func(fn func(context.Context, PluginsCore) error) { m.host.WithCore("update "+p.Name, fn) },
 		func(ctx context.Context, c PluginsCore) (agent.InstallPreview, error) {
 			return c.PreviewPluginUpdate(ctx, p.Name)
@@ -185,7 +185,7 @@ type previewDiscarder interface {
 // picked in the same dialog).
 func fetchPreview[C previewDiscarder](u *upkeep, source, failure string, withCore func(func(context.Context, C) error),
 	preview func(context.Context, C) (agent.InstallPreview, error), then func(C, agent.InstallPreview)) {
-	runPhase(u, "Fetching "+redact.String(source)+" …", failure, withCore, preview,
+	runPhase(u, i18n.T("Fetching %s …", redact.String(source)), failure, withCore, preview,
 		func(c C, pv agent.InstallPreview) { c.DiscardPluginPreview(pv) }, then)
 }
 
@@ -198,7 +198,7 @@ func runPhase[C, R any](u *upkeep, busyText, failure string, withCore func(func(
 	run func(context.Context, C) (R, error), discard func(C, R), then func(C, R)) {
 	fetch, stop := context.WithCancel(context.Background())
 	u.stop = stop
-	u.show(busySize, busy(busyText), widget.NewButton("Cancel", u.close))
+	u.show(busySize, busy(busyText), widget.NewButton(i18n.T("Cancel"), u.close))
 	withCore(func(ctx context.Context, c C) error {
 		defer stop()
 		ctx, cancel := context.WithCancel(ctx)
@@ -242,23 +242,23 @@ func (u *upkeep) discardOnClose(c previewDiscarder, pv agent.InstallPreview) {
 // changes; Update installs exactly that preview, Cancel drops its clone.
 func (u *upkeep) preview(c PluginsCore, p agent.PluginInfo, o agent.PluginOrigin, pv agent.InstallPreview) {
 	_, body := previewBody(pv) // its warning says FULL TRUST
-	change := fmt.Sprintf("Installed: %s %s%s\nFetched:   %s %s%s", p.Name, redact.String(p.Version), at(o.Commit),
-		pv.Name, redact.String(pv.Version), at(pv.Commit))
+	change := i18n.T("Installed: %s\nFetched:   %s", p.Name+" "+redact.String(p.Version)+at(o.Commit),
+		pv.Name+" "+redact.String(pv.Version)+at(pv.Commit))
 	if pv.Commit != "" && pv.Commit == o.Commit {
-		change += "\nThe repository has no new commit: updating reinstalls the same files."
+		change += "\n" + i18n.T("The repository has no new commit: updating reinstalls the same files.")
 	}
 	if p.State == agent.PluginDisabled {
 		// The store installs enabled (as `plugin update --yes` does).
-		change += "\nIt is disabled now: the update installs it enabled."
+		change += "\n" + i18n.T("It is disabled now: the update installs it enabled.")
 	}
 	head := wrapped(change, widget.MediumImportance)
 	u.discardOnClose(c, pv)
-	update := widget.NewButton("Update", func() {
+	update := widget.NewButton(i18n.T("Update"), func() {
 		u.discard = nil // the install uses the clone, then removes it
 		u.install(pv)
 	})
 	update.Importance = widget.HighImportance
-	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton("Cancel", u.close), update)
+	u.show(fyne.NewSize(720, 560), container.NewBorder(head, nil, nil, nil, body), widget.NewButton(i18n.T("Cancel"), u.close), update)
 }
 
 func at(commit string) string {
@@ -267,7 +267,7 @@ func at(commit string) string {
 		if len(h) > 12 {
 			h = h[:12]
 		}
-		return " (content sha256:" + h + "…)"
+		return " " + i18n.T("(content sha256:%s…)", h)
 	}
 	if len(commit) > 12 {
 		commit = commit[:12]
@@ -275,15 +275,15 @@ func at(commit string) string {
 	if commit == "" {
 		return ""
 	}
-	return " at commit " + commit
+	return " " + i18n.T("at commit %s", commit)
 }
 
 // install carries out the authorized preview and restarts the plugins.
 // Close only hides the dialog: the store write is not cut in half, and its
 // outcome is then reported the way every plugin command's is.
 func (u *upkeep) install(pv agent.InstallPreview) {
-	u.show(busySize, busy("Installing "+pv.Name+" "+redact.String(pv.Version)+" and restarting the plugins…"),
-		widget.NewButton("Close", u.close))
+	u.show(busySize, busy(i18n.T("Installing %s and restarting the plugins…", pv.Name+" "+redact.String(pv.Version))),
+		widget.NewButton(i18n.T("Close"), u.close))
 	u.m.host.WithCore("update "+pv.Name, func(ctx context.Context, c PluginsCore) error {
 		rec, err := c.InstallPlugin(ctx, pv)
 		if u.closed.Load() {
@@ -292,11 +292,11 @@ func (u *upkeep) install(pv agent.InstallPreview) {
 		u.m.b.Post(func() {
 			u.m.forget(pv.Name)
 			if err != nil {
-				u.failed("The update of "+pv.Name, err)
+				u.failed(i18n.T("The update of %s", pv.Name), err)
 				return
 			}
-			u.show(resultSize, wrapped(fmt.Sprintf("Updated %s to %s%s.", rec.Name, redact.String(rec.Version), at(rec.Commit)),
-				widget.SuccessImportance), widget.NewButton("Close", u.close))
+			u.show(resultSize, wrapped(i18n.T("Updated %s to %s.", rec.Name, redact.String(rec.Version)+at(rec.Commit)),
+				widget.SuccessImportance), widget.NewButton(i18n.T("Close"), u.close))
 		})
 		return nil
 	})
@@ -313,24 +313,24 @@ func (m *PluginManager) migrateSelected() {
 	if !o.Legacy {
 		return
 	}
-	u := m.newUpkeep("Migrate "+p.Name+" to v2", p.Name)
-	msg := fmt.Sprintf("%s's manifest has no apiVersion. Migrate rewrites %s/%s to reasonix.io/plugin/v2 "+
-		"and keeps the old manifest as %s; then the plugins restart.", p.Name, p.Root, agent.ManifestFile, o.Backup)
+	u := m.newUpkeep(i18n.T("Migrate %s to v2", p.Name), p.Name)
+	msg := i18n.T("%s's manifest has no apiVersion. Migrate rewrites %s/%s to reasonix.io/plugin/v2 and keeps the old manifest as %s; then the plugins restart.",
+		p.Name, p.Root, agent.ManifestFile, o.Backup)
 	if o.Incompatible != "" {
-		msg += "\n\nNow: " + o.Incompatible
+		msg += "\n\n" + i18n.T("Now: %s", o.Incompatible)
 	}
-	run := widget.NewButton("Migrate", func() { u.migrate(p, o) })
+	run := widget.NewButton(i18n.T("Migrate"), func() { u.migrate(p, o) })
 	run.Importance = widget.HighImportance
-	u.show(resultSize, wrapped(redact.String(msg), widget.MediumImportance), widget.NewButton("Cancel", u.close), run)
+	u.show(resultSize, wrapped(redact.String(msg), widget.MediumImportance), widget.NewButton(i18n.T("Cancel"), u.close), run)
 }
 
 // migrate runs the migration and the reload off the UI goroutine and shows
 // the new manifest and the state the plugin is in after the reload.
 func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
-	u.show(busySize, busy("Migrating "+p.Name+" and restarting the plugins…"), widget.NewButton("Close", u.close))
+	u.show(busySize, busy(i18n.T("Migrating %s and restarting the plugins…", p.Name)), widget.NewButton(i18n.T("Close"), u.close))
 	u.m.host.WithCore("migrate "+p.Name, func(ctx context.Context, c PluginsCore) error {
 		text, err := c.MigratePlugin(ctx, p.Name)
-		state := "not installed"
+		state := i18n.T("not installed")
 		for _, q := range c.Plugins() {
 			if q.Name == p.Name {
 				state = q.State
@@ -345,16 +345,16 @@ func (u *upkeep) migrate(p agent.PluginInfo, o agent.PluginOrigin) {
 		u.m.b.Post(func() {
 			u.m.forget(p.Name)
 			if err != nil {
-				u.failed("The migration of "+p.Name, err)
+				u.failed(i18n.T("The migration of %s", p.Name), err)
 				return
 			}
 			manifest := widget.NewLabel(redact.String(text))
 			manifest.TextStyle.Monospace = true
 			manifest.Wrapping = fyne.TextWrapWord // between words, as the install preview
-			head := wrapped(redact.String(fmt.Sprintf("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
+			head := wrapped(redact.String(i18n.T("Migrated %s to reasonix.io/plugin/v2. The old manifest is kept at %s.\nState now: %s",
 				p.Name, o.Backup, state)), widget.SuccessImportance)
 			u.show(fyne.NewSize(640, 460), container.NewBorder(head, nil, nil, nil, container.NewVScroll(manifest)),
-				widget.NewButton("Close", u.close))
+				widget.NewButton(i18n.T("Close"), u.close))
 		})
 		return nil
 	})

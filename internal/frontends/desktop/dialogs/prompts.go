@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/forms"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/surfaces"
@@ -162,16 +163,16 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 		content.Add(m)
 	}
 	// forms.Button: a focus ring shows where Tab went, and Enter presses it.
-	cancel := forms.NewButton("Cancel", nil, cancelFn)
+	cancel := forms.NewButton(i18n.T("Cancel"), nil, cancelFn)
 	buttons := []fyne.CanvasObject{cancel}
 	if p.Simple && p.Kind == protocol.RequestConfirm {
-		no := forms.NewButton("No", nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: false}, false) })
-		yes := forms.NewButton("Yes", nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: true}, false) })
+		no := forms.NewButton(i18n.T("No"), nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: false}, false) })
+		yes := forms.NewButton(i18n.T("Yes"), nil, func() { v.finish(map[string]any{protocol.SimpleValueKey: true}, false) })
 		yes.Importance = widget.HighImportance
 		v.confirm = yes.OnTapped
 		buttons = append(buttons, no, yes)
 	} else {
-		ok := forms.NewButton("OK", nil, nil)
+		ok := forms.NewButton(i18n.T("OK"), nil, nil)
 		ok.Importance = widget.HighImportance
 		v.form = forms.New(p.Fields, p.Simple, func() {
 			if v.form.Complete() {
@@ -191,7 +192,7 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 		content.Add(v.form.Object())
 		buttons = append(buttons, ok)
 	}
-	v.dlg = dialog.NewCustomWithoutButtons(p.Plugin+" asks", content, t.win)
+	v.dlg = dialog.NewCustomWithoutButtons(i18n.T("%s asks", p.Plugin), content, t.win)
 	v.dlg.SetButtons(buttons)
 	v.dlg.SetOnClosed(cancelFn) // closed any other way: cancelled
 	t.open[p] = v

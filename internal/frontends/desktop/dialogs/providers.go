@@ -3,8 +3,8 @@ package dialogs
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -67,11 +68,11 @@ func openProviders(app fyne.App, b *uikit.Bridge, host SettingsHost) {
 // ShowProviders opens the window (UI goroutine). core may be nil before
 // the core is attached: the window says so.
 func ShowProviders(app fyne.App, b *uikit.Bridge, core ProvidersCore, host ProvidersHost) *Providers {
-	p := &Providers{win: app.NewWindow("Providers and API keys"), b: b, core: core, host: host,
+	p := &Providers{win: app.NewWindow(i18n.T("Providers and API keys")), b: b, core: core, host: host,
 		where: widget.NewLabel(""), status: widget.NewLabel(""), box: container.NewVBox(), forms: map[string]*providerForm{}}
 	p.where.Wrapping = fyne.TextWrapWord
 	p.status.Wrapping = fyne.TextWrapWord
-	intro := hint("The variables each provider plugin reads, as its manifest declares them. Saved values reach the plugin in its environment when it starts; Save restarts it.")
+	intro := hint(i18n.T("The variables each provider plugin reads, as its manifest declares them. Saved values reach the plugin in its environment when it starts; Save restarts it."))
 	intro.Wrapping = fyne.TextWrapWord
 	p.win.SetContent(container.NewBorder(container.NewVBox(intro, p.where), p.status, nil, nil,
 		container.NewVScroll(container.NewPadded(p.box))))
@@ -85,7 +86,7 @@ func ShowProviders(app fyne.App, b *uikit.Bridge, core ProvidersCore, host Provi
 // the status line.
 func (p *Providers) load(note string) {
 	if p.core == nil {
-		p.box.Objects = []fyne.CanvasObject{widget.NewLabel("The plugins are still starting: open this window again in a moment.")}
+		p.box.Objects = []fyne.CanvasObject{widget.NewLabel(i18n.T("The plugins are still starting: open this window again in a moment."))}
 		p.box.Refresh()
 		return
 	}
@@ -98,9 +99,9 @@ func (p *Providers) load(note string) {
 			if gen != p.gen {
 				return
 			}
-			p.where.SetText("Values are " + where + ".")
+			p.where.SetText(i18n.T("Values are %s.", where))
 			if err != nil {
-				p.status.SetText("Could not read the provider plugins: " + err.Error())
+				p.status.SetText(i18n.T("Could not read the provider plugins: %s", err.Error()))
 				return
 			}
 			p.show(list)
@@ -114,7 +115,7 @@ func (p *Providers) show(list []agent.ProviderSetup) {
 	p.box.RemoveAll()
 	p.forms = map[string]*providerForm{}
 	if len(list) == 0 {
-		p.box.Add(widget.NewLabel("No provider plugins are installed."))
+		p.box.Add(widget.NewLabel(i18n.T("No provider plugins are installed.")))
 	}
 	for _, s := range list {
 		p.box.Add(p.form(s))
@@ -128,11 +129,11 @@ func (p *Providers) form(s agent.ProviderSetup) fyne.CanvasObject {
 	p.forms[s.Plugin] = f
 	title := s.Plugin + " " + s.Version
 	if !s.Enabled {
-		title += " (disabled: it gets the values when enabled)"
+		title += " " + i18n.T("(disabled: it gets the values when enabled)")
 	}
 	head := heading(title)
 	if len(s.Vars) == 0 {
-		return container.NewVBox(head, hint("It declares no variables (runtime.env keys with empty values in its manifest)."))
+		return container.NewVBox(head, hint(i18n.T("It declares no variables (runtime.env keys with empty values in its manifest).")))
 	}
 	form := widget.NewForm()
 	for _, v := range s.Vars {
@@ -148,11 +149,11 @@ func (p *Providers) form(s agent.ProviderSetup) fyne.CanvasObject {
 		row := fyne.CanvasObject(e)
 		if v.Saved {
 			name := v.Name
-			btn := widget.NewButtonWithIcon("Forget", theme.DeleteIcon(), nil)
+			btn := widget.NewButtonWithIcon(i18n.T("Forget"), theme.DeleteIcon(), nil)
 			btn.OnTapped = func() {
 				f.forgot[name] = true
 				e.SetText("")
-				e.SetPlaceHolder("forgotten when you save")
+				e.SetPlaceHolder(i18n.T("forgotten when you save"))
 				btn.Disable()
 			}
 			f.forget[v.Name] = btn
@@ -160,7 +161,7 @@ func (p *Providers) form(s agent.ProviderSetup) fyne.CanvasObject {
 		}
 		form.Append(v.Name, row)
 	}
-	f.save = widget.NewButtonWithIcon("Save and restart "+s.Plugin, theme.DocumentSaveIcon(), func() { p.save(f) })
+	f.save = widget.NewButtonWithIcon(i18n.T("Save and restart %s", s.Plugin), theme.DocumentSaveIcon(), func() { p.save(f) })
 	f.save.Importance = widget.HighImportance
 	return container.NewVBox(head, form, container.NewHBox(f.save))
 }
@@ -169,11 +170,11 @@ func (p *Providers) form(s agent.ProviderSetup) fyne.CanvasObject {
 func placeholder(v agent.ProviderVar) string {
 	switch {
 	case v.Saved && v.Secret:
-		return "saved (not shown): type to replace"
+		return i18n.T("saved (not shown): type to replace")
 	case v.Inherited:
-		return "not saved: the app's environment sets it"
+		return i18n.T("not saved: the app's environment sets it")
 	default:
-		return "not set"
+		return i18n.T("not set")
 	}
 }
 
@@ -199,7 +200,7 @@ func (f *providerForm) changes() map[string]string {
 func (p *Providers) save(f *providerForm) {
 	set := f.changes()
 	if len(set) == 0 {
-		p.status.SetText("Nothing changed for " + f.setup.Plugin + ".")
+		p.status.SetText(i18n.T("Nothing changed for %s.", f.setup.Plugin))
 		return
 	}
 	names := make([]string, 0, len(set))
@@ -208,19 +209,19 @@ func (p *Providers) save(f *providerForm) {
 	}
 	sort.Strings(names)
 	f.save.Disable()
-	p.status.SetText(fmt.Sprintf("Saving %v and restarting %s…", names, f.setup.Plugin))
+	p.status.SetText(i18n.T("Saving %s and restarting %s…", strings.Join(names, ", "), f.setup.Plugin))
 	plugin := f.setup.Plugin
 	p.host.Async("save "+plugin, func(ctx context.Context) error {
 		err := p.core.SaveProviderVars(ctx, plugin, set)
 		p.b.Post(func() {
 			switch {
 			case err == nil:
-				p.load(fmt.Sprintf("Saved %v; %s restarted with them.", names, plugin))
+				p.load(i18n.T("Saved %s; %s restarted with them.", strings.Join(names, ", "), plugin))
 			case errors.Is(err, agent.ErrSavedNotRestarted):
 				p.load(err.Error())
 			default:
 				f.save.Enable()
-				p.status.SetText("Not saved: " + err.Error())
+				p.status.SetText(i18n.T("Not saved: %s", err.Error()))
 			}
 		})
 		return nil // the status line says it

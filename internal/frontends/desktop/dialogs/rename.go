@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -22,7 +23,7 @@ func ShowRename(win fyne.Window, title string, keys ModalKeys, rename func(strin
 	e.CursorColumn = len([]rune(title)) // typing adds to the title
 	var dlg *dialog.FormDialog
 	pop := keys(func() { dlg.Hide() }, func() { dlg.Submit() })
-	dlg = dialog.NewForm("Rename session", "Rename", "Cancel", []*widget.FormItem{widget.NewFormItem("Title", e)}, func(ok bool) {
+	dlg = dialog.NewForm(i18n.T("Rename session"), i18n.T("Rename"), i18n.T("Cancel"), []*widget.FormItem{widget.NewFormItem(i18n.T("Title"), e)}, func(ok bool) {
 		pop()
 		if ok {
 			rename(e.Text)

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
@@ -113,35 +114,37 @@ type Settings struct {
 }
 
 // noModels is the default-model field's placeholder when no plugin offers
-// a model.
-const noModels = "No models: install a provider plugin"
+// a model (a catalog key: shown through i18n.T).
+var noModels = i18n.M("No models: install a provider plugin")
 
-// Labels of the send-key choice.
-const (
-	sendEnter     = "Enter sends, Shift+Enter adds a line"
-	sendCtrlEnter = "Ctrl+Enter sends, Enter adds a line"
+// Labels of the send-key choice (catalog keys; the radio shows them
+// translated, see sendLabel).
+var (
+	sendEnter     = i18n.M("Enter sends, Shift+Enter adds a line")
+	sendCtrlEnter = i18n.M("Ctrl+Enter sends, Enter adds a line")
 )
 
-var themeLabels = map[string]string{ThemeSystem: "System", ThemeLight: "Light", ThemeDark: "Dark"}
+// themeLabels are the theme modes' labels (catalog keys).
+var themeLabels = map[string]string{ThemeSystem: i18n.M("System"), ThemeLight: i18n.M("Light"), ThemeDark: i18n.M("Dark")}
 
 // ShowSettings opens Settings in a window of app; onClosed runs when it
 // closes (UI goroutine).
 func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host SettingsHost, onClosed func()) *Settings {
 	d := host
-	s := &Settings{host: host, b: b, state: state, win: app.NewWindow("Settings"), perms: container.NewVBox(), env: container.NewVBox(),
+	s := &Settings{host: host, b: b, state: state, win: app.NewWindow(i18n.T("Settings")), perms: container.NewVBox(), env: container.NewVBox(),
 		revoke: map[string]*widget.Button{}}
 	s.file = newSettingsFileRow(host)
-	s.theme = widget.NewRadioGroup([]string{"System", "Light", "Dark"}, func(label string) {
+	s.theme = widget.NewRadioGroup([]string{i18n.T(themeLabels[ThemeSystem]), i18n.T(themeLabels[ThemeLight]), i18n.T(themeLabels[ThemeDark])}, func(label string) {
 		for mode, l := range themeLabels {
-			if l == label && mode != d.ThemeMode() {
+			if i18n.T(l) == label && mode != d.ThemeMode() {
 				d.SetThemeMode(mode)
 			}
 		}
 	})
 	s.theme.Horizontal = true
-	s.theme.SetSelected(themeLabels[d.ThemeMode()])
-	s.send = widget.NewRadioGroup([]string{sendEnter, sendCtrlEnter}, func(label string) {
-		if on := label == sendEnter; label != "" && on != d.EnterSends() {
+	s.theme.SetSelected(i18n.T(themeLabels[d.ThemeMode()]))
+	s.send = widget.NewRadioGroup([]string{i18n.T(sendEnter), i18n.T(sendCtrlEnter)}, func(label string) {
+		if on := label == i18n.T(sendEnter); label != "" && on != d.EnterSends() {
 			d.SetEnterSends(on)
 		}
 	})
@@ -151,36 +154,36 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 			d.PickModel(id, "")
 		}
 	})
-	s.model.PlaceHolder = noModels
+	s.model.PlaceHolder = i18n.T(noModels)
 	s.effort = widget.NewSelect(nil, func(e string) {
 		if o := state.Open(); e != "" && e != o.Effort && o.Model != "" {
 			d.PickModel(o.Model, e)
 		}
 	})
-	s.effort.PlaceHolder = "The model has no effort levels"
+	s.effort.PlaceHolder = i18n.T("The model has no effort levels")
 	s.syncModels()
 	s.market = NewWindowEntry(s.win)
-	s.market.SetPlaceHolder("https://market.example/index.json or file:///path/to/market")
+	s.market.SetPlaceHolder(i18n.T("https://market.example/index.json or file:///path/to/market"))
 	s.market.OnSubmitted = func(string) { s.saveMarket() }
-	s.marketNote = hint("Plugins → Manage → Discover searches it and installs from it, each download checked against the hash the market pins. A private market works the same.")
+	s.marketNote = hint(i18n.T("Plugins → Manage → Discover searches it and installs from it, each download checked against the hash the market pins. A private market works the same."))
 	form := widget.NewForm(
-		widget.NewFormItem("Settings file", s.file.box),
-		widget.NewFormItem("Theme", s.theme),
-		widget.NewFormItem("Send key", s.send),
-		widget.NewFormItem("Default model", container.NewVBox(s.model, hint("New chats start with it (the toolbar's picker sets it too)."))),
-		widget.NewFormItem("Default effort", s.effort),
-		widget.NewFormItem("Plugin market", container.NewVBox(
-			container.NewBorder(nil, nil, nil, widget.NewButton("Save", s.saveMarket), s.market), s.marketNote)),
+		widget.NewFormItem(i18n.T("Settings file"), s.file.box),
+		widget.NewFormItem(i18n.T("Theme"), s.theme),
+		widget.NewFormItem(i18n.T("Send key"), s.send),
+		widget.NewFormItem(i18n.T("Default model"), container.NewVBox(s.model, hint(i18n.T("New chats start with it (the toolbar's picker sets it too).")))),
+		widget.NewFormItem(i18n.T("Default effort"), s.effort),
+		widget.NewFormItem(i18n.T("Plugin market"), container.NewVBox(
+			container.NewBorder(nil, nil, nil, widget.NewButton(i18n.T("Save"), s.saveMarket), s.market), s.marketNote)),
 	)
 	s.notify = addNotifySection(form, host)
 	content := container.NewVBox(form,
-		heading("Permissions"),
-		hint("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again."),
+		heading(i18n.T("Permissions")),
+		hint(i18n.T("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again.")),
 		s.perms,
-		heading("MCP servers"), MCPServersButton(host),
-		heading("Plugin environment"),
-		hint("Variables each plugin reads (from its manifest and README). Values are never shown."),
-		s.env, widget.NewButtonWithIcon("Providers and API keys…", theme.AccountIcon(), func() { openProviders(app, b, host) }))
+		heading(i18n.T("MCP servers")), MCPServersButton(host),
+		heading(i18n.T("Plugin environment")),
+		hint(i18n.T("Variables each plugin reads (from its manifest and README). Values are never shown.")),
+		s.env, widget.NewButtonWithIcon(i18n.T("Providers and API keys…"), theme.AccountIcon(), func() { openProviders(app, b, host) }))
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
 	// Settings' default model follows the picker; the environment, the
 	// plugins; the permissions, a finished turn (it may have added one).
@@ -230,9 +233,9 @@ func hint(text string) *widget.Label {
 // SyncSendKey shows the send key in force (the View menu changed it).
 func (s *Settings) SyncSendKey() {
 	if s.host.EnterSends() {
-		s.send.SetSelected(sendEnter)
+		s.send.SetSelected(i18n.T(sendEnter))
 	} else {
-		s.send.SetSelected(sendCtrlEnter)
+		s.send.SetSelected(i18n.T(sendCtrlEnter))
 	}
 }
 
@@ -251,9 +254,9 @@ func (s *Settings) syncModels() {
 	s.model.SetOptions(labels)
 	// The placeholder shows whenever nothing is picked: "No models" only
 	// when there are none (a chat with no model yet said so beside echo-1).
-	placeholder := "Pick a model"
+	placeholder := i18n.T("Pick a model")
 	if len(labels) == 0 {
-		placeholder = noModels
+		placeholder = i18n.T(noModels)
 	}
 	if s.model.PlaceHolder != placeholder {
 		s.model.PlaceHolder = placeholder
@@ -316,12 +319,12 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 	var first *widget.Button
 	sessionRules := sessionApprovals(p, s.state.Open().Workspace)
 	if len(p.Always) == 0 && len(p.Session) == 0 {
-		s.perms.Add(hint("No standing approvals: every write and command asks first."))
+		s.perms.Add(hint(i18n.T("No standing approvals: every write and command asks first.")))
 	}
 	d := s.host
 	for _, r := range p.Always {
 		rule := r
-		b := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
+		b := widget.NewButtonWithIcon(i18n.T("Revoke"), theme.DeleteIcon(), func() {
 			d.WithCore("revoke", func(ctx context.Context, c SettingsCore) error {
 				defer s.reloadLater()
 				return c.RevokeAlways(rule)
@@ -331,11 +334,11 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(rule, "always"))))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(rule, i18n.M("always")))))
 	}
 	for i, t := range p.Session {
 		tool := t
-		b := widget.NewButtonWithIcon("Revoke", theme.DeleteIcon(), func() {
+		b := widget.NewButtonWithIcon(i18n.T("Revoke"), theme.DeleteIcon(), func() {
 			d.WithCore("revoke", func(ctx context.Context, c SettingsCore) error {
 				defer s.reloadLater()
 				return c.RevokeSession(ctx, tool)
@@ -345,7 +348,7 @@ func (s *Settings) showPermissions(p agent.Permissions) {
 		if first == nil {
 			first = b
 		}
-		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(sessionRules[i], "this session"))))
+		s.perms.Add(container.NewBorder(nil, nil, nil, b, widget.NewLabel(describeApproval(sessionRules[i], i18n.M("this session")))))
 	}
 	s.win.Content().Refresh() // the rows changed the content's height: re-lay out the scroll
 	if s.file.broken() {
@@ -372,7 +375,8 @@ func sessionApprovals(p agent.Permissions, workspace string) []agent.Rule {
 }
 
 // describeApproval says in words what an approval allows and for how long
-// ("run_command: git … in /w, this session").
+// ("run_command: git … in /w, this session"). lifetime is a catalog key
+// ("always", "this session").
 func describeApproval(r agent.Rule, lifetime string) string {
 	what := r.Tool
 	switch sc := r.Scope(); {
@@ -383,13 +387,12 @@ func describeApproval(r agent.Rule, lifetime string) string {
 	case r.CommandPrefix != "":
 		what += ": " + r.CommandPrefix + " …"
 	case r.Tool == "run_command":
-		what += ": every command"
+		what += ": " + i18n.T("every command")
 	}
-	where := " in every workspace"
-	if r.Workspace != "" {
-		where = " in " + r.Workspace
+	if r.Workspace == "" {
+		return i18n.T("%s in every workspace, %s", what, i18n.T(lifetime))
 	}
-	return what + where + ", " + lifetime
+	return i18n.T("%s in %s, %s", what, r.Workspace, i18n.T(lifetime))
 }
 
 // reloadLater re-reads the permissions after a change (any goroutine).
@@ -435,20 +438,20 @@ func (s *Settings) loadEnv(ps []agent.PluginInfo) {
 func (s *Settings) showEnv(hints []envHint) {
 	s.env.RemoveAll()
 	if len(hints) == 0 {
-		s.env.Add(hint("No plugins installed."))
+		s.env.Add(hint(i18n.T("No plugins installed.")))
 	}
 	for _, h := range hints {
 		if len(h.names) == 0 {
-			s.env.Add(widget.NewLabel(h.plugin + ": reads no documented variables"))
+			s.env.Add(widget.NewLabel(i18n.T("%s: reads no documented variables", h.plugin)))
 			continue
 		}
 		parts := make([]string, len(h.names))
 		for i, n := range h.names {
-			state := "not set"
 			if h.set[n] {
-				state = "set"
+				parts[i] = i18n.T("%s (set)", n)
+			} else {
+				parts[i] = i18n.T("%s (not set)", n)
 			}
-			parts[i] = n + " (" + state + ")"
 		}
 		l := widget.NewLabel(h.plugin + ": " + strings.Join(parts, ", "))
 		l.Wrapping = fyne.TextWrapWord
@@ -526,16 +529,16 @@ func (s *Settings) saveMarket() {
 		s.b.Post(func() {
 			switch {
 			case err != nil:
-				s.marketNote.SetText("Not saved: " + redact.String(err.Error()))
+				s.marketNote.SetText(i18n.T("Not saved: %s", redact.String(err.Error())))
 				s.marketNote.Importance = widget.DangerImportance
 			case nerr == nil && now != u:
-				s.marketNote.SetText("Saved, but the environment (REASONIX_DESKTOP_MARKET_URL) sets the market: Discover searches " + redact.String(now) + ".")
+				s.marketNote.SetText(i18n.T("Saved, but the environment (REASONIX_DESKTOP_MARKET_URL) sets the market: Discover searches %s.", redact.String(now)))
 				s.marketNote.Importance = widget.WarningImportance
 			case u == "":
-				s.marketNote.SetText("No market is set now.")
+				s.marketNote.SetText(i18n.T("No market is set now."))
 				s.marketNote.Importance = widget.MediumImportance
 			default:
-				s.marketNote.SetText("Saved: Discover searches " + redact.String(u) + ".")
+				s.marketNote.SetText(i18n.T("Saved: Discover searches %s.", redact.String(u)))
 				s.marketNote.Importance = widget.SuccessImportance
 			}
 			s.marketNote.Refresh()

@@ -3,6 +3,8 @@ package dialogs
 import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // notifySection is Settings' "Notify me when…" (what the system notifies
@@ -11,7 +13,7 @@ type notifySection struct {
 	reply, waiting, failed, tray *widget.Check
 }
 
-const trayNote = "Fyne cannot take a tray icon away: turned off, it goes at the next start."
+var trayNote = i18n.M("Fyne cannot take a tray icon away: turned off, it goes at the next start.")
 
 // addNotifySection appends the section to form; a tick saves the choices
 // through host (SetNotices), only when one changed.
@@ -23,17 +25,17 @@ func addNotifySection(form *widget.Form, host SettingsHost) *notifySection {
 			host.SetNotices(r, w, f, t)
 		}
 	}
-	sec.reply = widget.NewCheck("A reply finishes", nil)
-	sec.waiting = widget.NewCheck("An approval or a plugin's question waits", nil)
-	sec.failed = widget.NewCheck("A plugin fails", nil)
-	sec.tray = widget.NewCheck("Show the tray icon (how many chats reply; Show window, Quit)", nil)
+	sec.reply = widget.NewCheck(i18n.T("A reply finishes"), nil)
+	sec.waiting = widget.NewCheck(i18n.T("An approval or a plugin's question waits"), nil)
+	sec.failed = widget.NewCheck(i18n.T("A plugin fails"), nil)
+	sec.tray = widget.NewCheck(i18n.T("Show the tray icon (how many chats reply; Show window, Quit)"), nil)
 	sec.sync(host)
 	for _, c := range []*widget.Check{sec.reply, sec.waiting, sec.failed, sec.tray} {
 		c.OnChanged = save
 	}
-	form.Append("Notify me when…", container.NewVBox(sec.reply, sec.waiting, sec.failed,
-		hint("…and Reasonix is not the focused window, through the system's notifications.")))
-	form.Append("Tray icon", container.NewVBox(sec.tray, hint(trayNote)))
+	form.Append(i18n.T("Notify me when…"), container.NewVBox(sec.reply, sec.waiting, sec.failed,
+		hint(i18n.T("…and Reasonix is not the focused window, through the system's notifications."))))
+	form.Append(i18n.T("Tray icon"), container.NewVBox(sec.tray, hint(i18n.T(trayNote))))
 	return sec
 }
 

@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // settingsFileRow is Settings' first row: where settings.json is, what is
@@ -25,10 +27,10 @@ func newSettingsFileRow(host SettingsHost) *settingsFileRow {
 	r := &settingsFileRow{host: host, path: widget.NewLabel(""), status: widget.NewLabel("")}
 	r.path.Wrapping = fyne.TextWrapBreak
 	r.status.Wrapping = fyne.TextWrapWord
-	r.open = widget.NewButtonWithIcon("Open", theme.FileTextIcon(), host.OpenSettingsFile)
-	r.reset = widget.NewButtonWithIcon("Reset to defaults", theme.HistoryIcon(), host.ResetSettingsFile)
+	r.open = widget.NewButtonWithIcon(i18n.T("Open"), theme.FileTextIcon(), host.OpenSettingsFile)
+	r.reset = widget.NewButtonWithIcon(i18n.T("Reset to defaults"), theme.HistoryIcon(), host.ResetSettingsFile)
 	r.reset.Importance = widget.DangerImportance
-	r.check = widget.NewButtonWithIcon("Check again", theme.ViewRefreshIcon(), host.CheckSettingsFile)
+	r.check = widget.NewButtonWithIcon(i18n.T("Check again"), theme.ViewRefreshIcon(), host.CheckSettingsFile)
 	r.box = container.NewVBox(r.path, r.status, container.NewHBox(r.open, r.reset, r.check))
 	return r
 }
@@ -41,16 +43,16 @@ func (r *settingsFileRow) sync(st SettingsFileStatus) {
 	r.path.SetText(st.Path)
 	switch {
 	case st.Problem != "" && st.Broken:
-		r.status.SetText("Broken: " + st.Problem + ". The app runs on the default settings and leaves the file as it is; fix it, or reset it (the old file is kept next to it).")
+		r.status.SetText(i18n.T("Broken: %s. The app runs on the default settings and leaves the file as it is; fix it, or reset it (the old file is kept next to it).", st.Problem))
 		r.status.Importance = widget.DangerImportance
 	case st.Problem != "":
-		r.status.SetText("Warning: " + st.Problem + " (ignored, kept in the file).")
+		r.status.SetText(i18n.T("Warning: %s (ignored, kept in the file).", st.Problem))
 		r.status.Importance = widget.WarningImportance
 	case st.Backup != "":
-		r.status.SetText("Reset to the defaults; the old file is kept as " + st.Backup + ".")
+		r.status.SetText(i18n.T("Reset to the defaults; the old file is kept as %s.", st.Backup))
 		r.status.Importance = widget.MediumImportance
 	default:
-		r.status.SetText("In use.")
+		r.status.SetText(i18n.T("In use."))
 		r.status.Importance = widget.LowImportance
 	}
 	r.status.Refresh()
