@@ -27,7 +27,13 @@ var (
 // Run runs a package's tests, removes the binaries built for them and,
 // when they passed, fails the package if a goroutine it started is still
 // running (go.uber.org/goleak; see leak.go for what is ignored and why).
+// The tests get no D-Bus session bus: godbus would otherwise start one
+// through dbus-launch where dbus-x11 is installed (a machine with an input
+// method has it), reach the developer's keyring, and leave its reader
+// goroutines behind; without a bus the keyring falls back to the 0600 file
+// as on CI.
 func Run(m *testing.M) int {
+	os.Setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:")
 	code := m.Run()
 	buildMu.Lock()
 	if buildDir != "" {
