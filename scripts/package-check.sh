@@ -78,9 +78,9 @@ case "$out" in
 esac
 echo "package-check: $rpm unpacked; its binary installed a plugin and chatted"
 
-# Chinese on a machine without CJK fonts: the packages recommend Noto CJK,
-# and the installed app, its system fonts hidden, draws boxes without it
-# and Chinese with it (scripts/package-check-cjk.sh; screenshots
+# Chinese on a machine without CJK fonts: the packages recommend Noto CJK;
+# the .deb installed by apt on a minimal Debian draws Chinese with it, and
+# boxes without it (scripts/package-check-cjk.sh; screenshots
 # $LOGDIR/package-cjk-*.png).
 LOGDIR="$LOGDIR" bash scripts/package-check-cjk.sh "$deb" "$rpm" || fail "Chinese text (see $LOGDIR/package-cjk.log)"
 
