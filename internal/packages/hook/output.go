@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 )
 
 // Output is what a hook's stdout says beyond its exit code.
@@ -77,7 +79,7 @@ func ParseOutput(e Event, stdout string) (Output, error) {
 		return Output{}, nil // only an async request: no answer
 	}
 	var o jsonOutput
-	if err := json.Unmarshal(body, &o); err != nil {
+	if err := jsonerr.Unmarshal(body, &o); err != nil {
 		return Output{}, fmt.Errorf("hook %s returned invalid JSON on stdout: %w", e, err)
 	}
 	spec := o.Specific
@@ -123,7 +125,9 @@ func responseObject(stdout string) (json.RawMessage, error) {
 	first, rest, _ := strings.Cut(stdout, "\n")
 	if !isAsyncRequest(strings.TrimSpace(first)) {
 		var v any
-		return nil, json.Unmarshal([]byte(stdout), &v) // the decoder's own words say what is wrong
+		// The decoder's own words say what is wrong, placed in the
+		// output and naming the character (not its first byte).
+		return nil, jsonerr.Unmarshal([]byte(stdout), &v)
 	}
 	for line := range strings.SplitSeq(rest, "\n") {
 		line = strings.TrimSpace(line)
