@@ -3,7 +3,6 @@ package market
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 )
 
 // Kinds of market packages. Only KindPlugin installs here; the others
@@ -216,7 +217,7 @@ func (c *Client) Index(ctx context.Context, market string) (*Index, error) {
 // hash that is a sha256.
 func ParseIndex(data []byte) (*Index, error) {
 	var idx Index
-	if err := json.Unmarshal(data, &idx); err != nil {
+	if err := jsonerr.Unmarshal(data, &idx); err != nil {
 		return nil, fmt.Errorf("not a market index: %w", err)
 	}
 	if idx.SchemaVersion != 1 {

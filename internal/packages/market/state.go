@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 )
 
@@ -39,7 +40,7 @@ func LoadConfig(layout plugin.Layout) (Config, error) {
 	case err != nil:
 		return c, fmt.Errorf("market settings: %w", err)
 	default:
-		if err := json.Unmarshal(data, &c); err != nil {
+		if err := jsonerr.Unmarshal(data, &c); err != nil {
 			return c, fmt.Errorf("market settings %s: %w", ConfigFile(layout), err)
 		}
 	}
