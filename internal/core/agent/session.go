@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/intercept"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -222,7 +223,7 @@ func (st *SessionStore) Load(id string) (*Session, error) {
 		return nil, fmt.Errorf("load session %s: %w", id, err)
 	}
 	var s Session
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := jsonerr.Unmarshal(data, &s); err != nil {
 		return nil, fmt.Errorf("load session %s: %s is corrupt: %w", id, st.Path(id), err)
 	}
 	if s.Version != SessionVersion || s.ID != id {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/atomicfile"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/jsonerr"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -152,16 +153,12 @@ func decode(path string, data []byte) (Settings, map[string]json.RawMessage, *Pr
 		if errors.As(err, &de) {
 			p.Field, p.Reason = de.Path, de.Msg
 		}
+		// jsonerr places the error in characters and names the real
+		// character ('你', not the first byte of its encoding).
+		var je *jsonerr.Error
 		var v any
-		var se *json.SyntaxError
-		if jerr := json.Unmarshal(data, &v); errors.As(jerr, &se) {
-			off := se.Offset
-			if off > 0 && !strings.Contains(se.Error(), "unexpected end") {
-				off-- // the offending byte itself, not the one after it
-			}
-			p.Line, p.Column = lineCol(data, off)
-			p.Reason = "invalid JSON: " + se.Error()
-			p.Field = ""
+		if errors.As(jsonerr.Unmarshal(data, &v), &je) {
+			p.Line, p.Column, p.Reason, p.Field = je.Line, je.Column, "invalid JSON: "+je.Msg, ""
 		}
 		return Settings{}, nil, p
 	}
@@ -209,15 +206,6 @@ func knownFields() map[string]bool {
 		out[name] = true
 	}
 	return out
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(data []byte, off int64) (int, int) {
-	off = min(max(off, 0), int64(len(data)))
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(off) - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
 }
 
 // recheck re-reads a broken file (f.mu held): once it is fixed, reset or
