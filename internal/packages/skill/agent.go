@@ -50,7 +50,7 @@ func LoadAgents(roots []Root) (agents []Agent, errs []error) {
 			if len(tools) == 0 {
 				tools = splitList(f.Front["tools"])
 			}
-			agents = append(agents, Agent{Name: f.Name, Description: strings.TrimSpace(f.Front["description"]),
+			agents = append(agents, Agent{Name: f.Name, Description: summary(f.Front["description"]),
 				Prompt: strings.TrimSpace(f.Body), Tools: tools, Model: strings.TrimSpace(f.Front["model"]), Plugin: r.Plugin, Path: f.Path,
 				Warnings: listWarnings("agent "+f.Name, tools)})
 		}

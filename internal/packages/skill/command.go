@@ -18,7 +18,7 @@ type Command struct {
 	// subfolders become ":" namespaces).
 	ShortName   string
 	Plugin      string
-	Description string // frontmatter description
+	Description string // frontmatter description, on one line
 	ArgHint     string // frontmatter argument-hint
 	Body        string // the template, trimmed
 	Path        string
@@ -75,7 +75,7 @@ func LoadCommands(roots []Root, reserved func(name string) bool) (cmds []Command
 			perPlugin[r.Plugin][f.Name] = Command{
 				ShortName:   f.Name,
 				Plugin:      r.Plugin,
-				Description: strings.TrimSpace(f.Front["description"]),
+				Description: summary(f.Front["description"]),
 				ArgHint:     strings.TrimSpace(f.Front["argument-hint"]),
 				Body:        strings.TrimSpace(f.Body),
 				Path:        f.Path,

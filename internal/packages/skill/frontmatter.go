@@ -12,6 +12,8 @@ package skill
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 )
@@ -41,4 +43,37 @@ func splitList(raw string) []string {
 		}
 	}
 	return out
+}
+
+// summary is a frontmatter description as the one line every listing shows
+// it on (the pinned index, the palette, the CLI's tables): a description
+// written as a YAML block keeps its line breaks in the frontmatter, and
+// here each break joins its lines with a space, or with nothing between
+// two Chinese or Japanese characters (those scripts put no space between
+// words, and a break in the middle of a sentence is not one).
+func summary(desc string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(desc, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			last, _ := utf8.DecodeLastRuneInString(b.String())
+			first, _ := utf8.DecodeRuneInString(line)
+			if !unspaced(last) || !unspaced(first) {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// unspaced is a character of a script written without spaces between
+// words (Han, kana) or its punctuation (the CJK symbols block, full-width
+// forms).
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) ||
+		r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFFEF
 }

@@ -81,13 +81,14 @@ func TestSplitFrontmatterScalars(t *testing.T) {
 }
 
 // A skill whose description is a block scalar is listed with its text in
-// the pinned index, not with "|".
+// the pinned index, not with "|", on one line: a break between two Chinese
+// characters joins them without a space, any other with one.
 func TestLoadSkillBlockDescription(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "skills", "review")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	md := "---\nname: review\ndescription: |\n  审查当前分支的改动。\n  Use when: the user asks for a review.\n---\nRead the diff.\n"
+	md := "---\nname: review\ndescription: |\n  审查当前分支\n  的改动。\n\n  Use when: the user asks\n  for a review.\n---\nRead the diff.\n"
 	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestLoadSkillBlockDescription(t *testing.T) {
 	if len(errs) > 0 || len(sks) != 1 {
 		t.Fatalf("skills %v, errors %v", sks, errs)
 	}
-	if want := "审查当前分支的改动。\nUse when: the user asks for a review."; sks[0].Description != want {
+	if want := "审查当前分支的改动。 Use when: the user asks for a review."; sks[0].Description != want {
 		t.Fatalf("description %q, want %q", sks[0].Description, want)
 	}
 	if idx := skill.IndexBlock(sks); !strings.Contains(idx, "审查当前分支的改动。") {

@@ -111,7 +111,7 @@ func LoadSkills(roots []Root) (skills []Skill, errs []error) {
 		for _, f := range files {
 			found = append(found, Skill{
 				Name:         f.Name,
-				Description:  strings.TrimSpace(f.Front["description"]),
+				Description:  summary(f.Front["description"]),
 				Body:         withReferences(pfs, f.Path, strings.TrimSpace(f.Body)),
 				Path:         f.Path,
 				Plugin:       r.Plugin,
