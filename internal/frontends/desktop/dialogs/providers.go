@@ -99,7 +99,7 @@ func (p *Providers) load(note string) {
 			if gen != p.gen {
 				return
 			}
-			p.where.SetText(i18n.T("Values are %s.", where))
+			p.where.SetText(i18n.T("Values are %s.", whereText(where)))
 			if err != nil {
 				p.status.SetText(i18n.T("Could not read the provider plugins: %s", err.Error()))
 				return
