@@ -89,7 +89,7 @@ func benchStream(b *testing.B, history int, chunkAt func(int) string) {
 			}
 			h.d.Emit(agent.Event{Kind: agent.EventText, Text: chunk})
 		})
-		h.waitFor("the last chunk", func() bool { return strings.HasSuffix(h.lastAssistantText(), " last") })
+		h.waitFor("the last chunk", func() bool { return strings.HasSuffix(h.lastAssistantText(), "last") })
 		elapsed += time.Since(start)
 		frames += h.d.transcript.frames.Load() - frames0
 		nanos += h.d.transcript.syncNanos.Load() - nanos0

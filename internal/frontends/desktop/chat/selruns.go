@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/markdown"
 )
 
 // The drawn text the selection works on (UI goroutine): a row's pieces of
@@ -28,6 +30,10 @@ type textRun struct {
 }
 
 func newRun(text string, pos fyne.Position, height, tsize float32, style fyne.TextStyle, root *selText, rootAt fyne.Position) textRun {
+	// A paragraph split for line breaking starts its pieces with a
+	// zero-width space (markdown.ZeroWidthSpace): no width, so dropping it
+	// moves nothing, and it is not the reader's text.
+	text = strings.ReplaceAll(text, markdown.ZeroWidthSpace, "")
 	w := fyne.MeasureText(text, tsize, style).Width
 	return textRun{text: []rune(text), pos: pos, size: fyne.NewSize(w, height), tsize: tsize, style: style, root: root,
 		right: rootAt.X + root.Size().Width - theme.InnerPadding()}
@@ -145,7 +151,7 @@ func separator(a, b *textRun) string {
 	case sameLine(a, b):
 		return "\t"
 	case a.root == b.root && wrapped(a, b):
-		if a.root.code || endsSpace(a.text) || startsSpace(b.text) {
+		if a.root.code || endsSpace(a.text) || startsSpace(b.text) || cjkJoin(a.text, b.text) {
 			return ""
 		}
 		return " "
@@ -163,6 +169,12 @@ func wrapped(a, b *textRun) bool {
 		word = word[:i]
 	}
 	return a.pos.X+a.size.Width+fyne.MeasureText(" "+word, b.tsize, b.style).Width > a.right
+}
+
+// cjkJoin: a line wrapped between Chinese (or Japanese, Korean) text and
+// the text after it joins without a space, as the text was written.
+func cjkJoin(a, b []rune) bool {
+	return len(a) > 0 && len(b) > 0 && (isCJK(a[len(a)-1]) || isCJK(b[0]) || unicode.IsPunct(a[len(a)-1]) && a[len(a)-1] > unicode.MaxLatin1)
 }
 
 func endsSpace(t []rune) bool   { return len(t) > 0 && unicode.IsSpace(t[len(t)-1]) }

@@ -91,7 +91,7 @@ func (r *mdRenderer) table(t *east.Table) *TableBlock {
 		var cells [][]widget.RichTextSegment
 		header := row.Kind() == east.KindTableHeader
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			segs := r.inlines(cell, inlineStyle{bold: header})
+			segs := breakable(r.inlines(cell, inlineStyle{bold: header}))
 			if c, ok := cell.(*east.TableCell); ok {
 				align(segs, c.Alignment)
 			}

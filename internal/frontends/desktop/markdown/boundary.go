@@ -73,17 +73,31 @@ func nextSplit(text string, from int, open string) (int, string) {
 	return -1, ""
 }
 
-// wordSplit is a split point in text[lo:hi]: after its last sentence end,
-// else after its last space; -1 when there is neither.
+// wordSplit is a split point in text[lo:hi]: after its last sentence end
+// (English, or Chinese and Japanese, which have no spaces), else after its
+// last space or Chinese comma; -1 when there is none.
 func wordSplit(text string, lo, hi int) int {
 	s := text[lo:hi]
+	best := -1
 	if i := strings.LastIndex(s, ". "); i > 0 {
-		return lo + i + 2
+		best = i + 2
 	}
-	if i := strings.LastIndexByte(s, ' '); i > 0 {
-		return lo + i + 1
+	for _, end := range []string{"。", "！", "？"} {
+		if i := strings.LastIndex(s, end); i > 0 && i+len(end) > best {
+			best = i + len(end)
+		}
 	}
-	return -1
+	if best < 0 {
+		for _, sep := range []string{" ", "，", "；", "、"} {
+			if i := strings.LastIndex(s, sep); i > 0 && i+len(sep) > best {
+				best = i + len(sep)
+			}
+		}
+	}
+	if best < 0 {
+		return -1
+	}
+	return lo + best
 }
 
 // startsBlock: a line at column 0 that is not a list item.

@@ -48,7 +48,7 @@ func (r *mdRenderer) list(l *ast.List, quote bool, depth int) []widget.RichTextS
 					prefix = lead
 				}
 				out = append(out, r.textSeg(prefix, inlineStyle{bold: true, quote: quote}))
-				out = append(out, r.inlines(c, inlineStyle{quote: quote})...)
+				out = append(out, breakable(r.inlines(c, inlineStyle{quote: quote}))...)
 				out = append(out, paragraphEnd())
 			default:
 				if first { // an item that starts with a code block or a heading

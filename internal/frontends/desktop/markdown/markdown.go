@@ -82,9 +82,9 @@ func (r *mdRenderer) blocks(n ast.Node, quote bool) []widget.RichTextSegment {
 func (r *mdRenderer) block(n ast.Node, quote bool) []widget.RichTextSegment {
 	switch t := n.(type) {
 	case *ast.Paragraph:
-		return append(r.inlines(n, inlineStyle{quote: quote}), paragraphEnd())
+		return append(breakable(r.inlines(n, inlineStyle{quote: quote})), paragraphEnd())
 	case *ast.TextBlock: // a tight list item's text
-		return r.inlines(n, inlineStyle{quote: quote})
+		return breakable(r.inlines(n, inlineStyle{quote: quote}))
 	case *ast.Heading:
 		style := widget.RichTextStyleParagraph
 		switch t.Level {
@@ -292,7 +292,7 @@ func PlainText(segs []widget.RichTextSegment) string {
 		case *widget.ParagraphSegment:
 			b.WriteString(PlainText(t.Texts))
 		default:
-			b.WriteString(s.Textual())
+			b.WriteString(dropZeroWidth(s.Textual()))
 		}
 		if !s.Inline() {
 			b.WriteByte('\n')
