@@ -50,6 +50,9 @@ type turnState struct {
 	model providers.ModelID
 	info  providers.Model
 	cl    *sidecar.Client
+	// usage is the last model call's usage note, priced when the usage
+	// arrived (cost.go); the turn saves it after the reply.
+	usage *Note
 }
 
 // run runs a point inside a turn: a block or a failure stops the turn.
@@ -170,6 +173,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 			Messages: cp.Messages, Tools: schemas, MaxTokens: 0}}, &pr); err != nil {
 			return err
 		}
+		ts.usage = nil // a compaction's call above is not this reply's
 		resp, err := c.stream(ctx, ts, pr.Request, c.fe.Emit)
 		if err != nil {
 			run.partial = resp
@@ -182,9 +186,8 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		}
 		c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: final.Text,
 			ReasoningContent: final.Reasoning, ReasoningSignature: final.Signature, ToolCalls: final.Calls})
-		if resp.Usage != nil {
-			u := *resp.Usage
-			c.addNote(Note{Kind: NoteUsage, Usage: &u})
+		if resp.Usage != nil && ts.usage != nil {
+			c.addNote(*ts.usage)
 		}
 		if len(final.Calls) == 0 {
 			return nil
@@ -259,7 +262,12 @@ func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderR
 			emit(callEvent(s.ID, ToolCall{ID: cur.ID, Name: cur.Name, Arguments: cur.Arguments, State: state}))
 		case protocol.ChunkUsage:
 			resp.Usage = ev.Usage
-			emit(Event{Kind: EventUsage, SessionID: s.ID, Usage: ev.Usage})
+			var cost *Cost
+			if ev.Usage != nil {
+				n := c.usageNote(*ev.Usage, ts, Now()) // the price of this moment
+				ts.usage, cost = &n, n.Cost
+			}
+			emit(Event{Kind: EventUsage, SessionID: s.ID, Usage: ev.Usage, Cost: cost})
 		case protocol.ChunkError:
 			return partialOf(&text, &reasoning), ev.Err
 		}
