@@ -12,6 +12,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/secrets"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/termsafe"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/headless"
 )
@@ -123,21 +124,31 @@ func connect(ctx context.Context, layout agent.Layout, req connectRequest, stdin
 	if done.Linked {
 		fmt.Fprintln(stdout, i18n.T("Linked the bundled %s plugin.", done.Plugin))
 	}
-	if done.Where != "" {
-		fmt.Fprintln(stdout, i18n.T("Connected %s: the key is %s.", p.Name, done.Where))
+	if key != "" {
+		// Where the core saved it, in the language in use (done.Where is
+		// the store's English): the same store, opened the same way.
+		store := secrets.Open(secrets.Options{Dir: layout.Root, Mode: secrets.ModeFromEnv()})
+		fmt.Fprintln(stdout, i18n.T("Connected %s: the key is %s.", p.Name, whereSaved(store)))
 	} else {
 		fmt.Fprintln(stdout, i18n.T("Connected %s (no key).", p.Name))
 	}
+	menu := done.Models
 	if len(req.models) == 0 {
+		// Read from the server at each start of the plugin: today's list.
+		menu = listed
 		fmt.Fprintln(stdout, i18n.T("The model menu lists the server's models, read at each start of %s:", done.Plugin))
 	} else {
 		fmt.Fprintln(stdout, i18n.T("The model menu lists:"))
 	}
-	for _, m := range done.Models {
-		fmt.Fprintf(stdout, "  %s/%s\n", done.Provider, safe(m))
+	provider := done.Provider
+	if provider == "" {
+		provider = "plugin/" + done.Plugin + "/openai"
 	}
-	if len(done.Models) > 0 {
-		fmt.Fprintln(stdout, i18n.T("Chat with one: reasonix-desktop chat --headless --model %s/%s", done.Provider, safe(done.Models[0])))
+	for _, m := range menu {
+		fmt.Fprintf(stdout, "  %s/%s\n", provider, safe(m))
+	}
+	if len(menu) > 0 {
+		fmt.Fprintln(stdout, i18n.T("Chat with one: reasonix-desktop chat --headless --model %s/%s", provider, safe(menu[0])))
 	}
 	return nil
 }
