@@ -44,6 +44,9 @@ type composer struct {
 	// says so above the entry (composer_edit.go).
 	edit     *composerEdit
 	editLine *widget.Label
+	// ime keeps the keys an input method used from sending, approving or
+	// deleting; the window's own key handlers share it (keys.go).
+	ime uikit.IMEGuard
 }
 
 // composerEntry is the multi-line entry with the chat keys. A focused
@@ -93,6 +96,9 @@ func (e *composerEntry) KeyUp(ev *fyne.KeyEvent) {
 }
 
 func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.c.ime.Key(ev.Name) {
+		return // the input method's: composing, or the key that commits
+	}
 	if e.c.complete.typedKey(ev.Name) {
 		return
 	}
@@ -122,6 +128,12 @@ func (e *composerEntry) TypedKey(ev *fyne.KeyEvent) {
 		return
 	}
 	e.Entry.TypedKey(ev)
+}
+
+// TypedRune: text arriving ends a composition (the guard's signal).
+func (e *composerEntry) TypedRune(r rune) {
+	e.c.ime.Rune()
+	e.Entry.TypedRune(r)
 }
 
 // AcceptsTab: Tab picks the highlighted command while the completion is
@@ -166,7 +178,13 @@ func newComposer(d composerDeps) *composer {
 	c := &composer{deps: d}
 	c.entry = newComposerEntry(c)
 	c.complete = newCompletion(c)
-	c.entry.OnChanged = c.complete.update
+	c.ime.OnSwallow = func(k fyne.KeyName) { d.trace("ime kept " + string(k)) }
+	c.entry.OnChanged = func(text string) {
+		c.complete.update(text)
+		if d.tracing { // scripts wait on what an input method committed (one line)
+			d.trace("composer " + strings.ReplaceAll(text, "\n", `\n`))
+		}
+	}
 	c.placeholder()
 	c.sendBtn = widget.NewButtonWithIcon(i18n.T("Send"), theme.MailSendIcon(), c.send)
 	c.sendBtn.Importance = widget.HighImportance

@@ -36,6 +36,7 @@ type composerDeps struct {
 	notes      *panels.Notifier
 	transcript *chatView
 	trace      func(string)
+	tracing    bool // --trace is on: the composer traces its text
 	// The window's keys the entry hands on when it has no use for them.
 	enter, escape func()
 	navigate      func(fyne.KeyName) bool
@@ -111,7 +112,7 @@ func (d *UI) calls() calls {
 
 func (d *UI) composerDeps() composerDeps {
 	return composerDeps{calls: d.calls(), win: d.win, b: d.b, link: d.link, state: d.state, prefs: d.prefs,
-		notes: d.notes, transcript: d.transcript, trace: d.trace,
+		notes: d.notes, transcript: d.transcript, trace: d.trace, tracing: d.opts.Trace != nil,
 		enter: d.enter, escape: d.escape, navigate: d.navigate, showPalette: d.showPalette,
 		editLast: d.editLast, copyText: d.copyText, setReadyLine: d.setReadyLine, execCommand: d.execCommand}
 }

@@ -32,6 +32,9 @@ func (d *UI) modalKeys(cancel, confirm func()) (pop func()) {
 // after a click on the transcript): PgUp/PgDn/Home/End move the
 // transcript.
 func (d *UI) typedKey(ev *fyne.KeyEvent) {
+	if d.composer.ime.Key(ev.Name) {
+		return // an input method composes with nothing focused: its Enter approves nothing
+	}
 	switch ev.Name {
 	case fyne.KeyEscape:
 		d.escape()
@@ -79,6 +82,7 @@ func (d *UI) navigate(k fyne.KeyName) bool {
 // drag over the transcript): it starts or continues the message, as in the
 // chat apps, instead of being lost.
 func (d *UI) typedRune(r rune) {
+	d.composer.ime.Rune()
 	if d.wins.modals.Len() > 0 || d.composer.entry.Disabled() {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 type DialogEntry struct {
 	widget.Entry
 	OnEscape func()
+	ime      IMEGuard // the Enter that commits a composition confirms nothing
 }
 
 // NewDialogEntry is an empty DialogEntry.
@@ -21,11 +22,21 @@ func NewDialogEntry() *DialogEntry {
 	return e
 }
 
-// TypedKey answers Esc; other keys are the entry's.
+// TypedKey answers Esc; other keys are the entry's, but for those an
+// input method used (IMEGuard).
 func (e *DialogEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.ime.Key(ev.Name) {
+		return
+	}
 	if ev.Name == fyne.KeyEscape && e.OnEscape != nil {
 		e.OnEscape()
 		return
 	}
 	e.Entry.TypedKey(ev)
+}
+
+// TypedRune ends a composition (committed text) and types r.
+func (e *DialogEntry) TypedRune(r rune) {
+	e.ime.Rune()
+	e.Entry.TypedRune(r)
 }
