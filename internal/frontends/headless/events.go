@@ -49,7 +49,9 @@ type jsonEvent struct {
 	Signature string                  `json:"signature,omitempty"`
 	Call      *jsonCall               `json:"call,omitempty"`
 	Usage     *protocol.ProviderUsage `json:"usage,omitempty"`
-	Error     string                  `json:"error,omitempty"`
+	// Cost is a usage event's price (nil when the core priced nothing).
+	Cost  *agent.Cost `json:"cost,omitempty"`
+	Error string      `json:"error,omitempty"`
 	// End is how a turn ended, typed (turn_done, turn_failed).
 	End     *agent.TurnEnd `json:"end,omitempty"`
 	Surface *jsonSurface   `json:"surface,omitempty"`
@@ -234,7 +236,7 @@ func (f *Frontend) coreEvent(ev agent.Event) (jsonEvent, bool) {
 			return jsonEvent{}, false
 		}
 	case agent.EventUsage:
-		out.Usage = ev.Usage
+		out.Usage, out.Cost = ev.Usage, ev.Cost
 	case agent.EventTodo:
 		out.Todos = make([]jsonTodo, 0, len(ev.Todos))
 		for _, it := range ev.Todos {

@@ -83,6 +83,8 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 		{Kind: agent.EventText, SessionID: sid, Text: "hi"},
 		{Kind: agent.EventToolCall, SessionID: sid, Call: &agent.ToolCall{ID: "c1", Name: "run_command", Arguments: `{"command":"ls"}`, State: agent.ToolBlocked, Reason: "no"}},
 		{Kind: agent.EventUsage, SessionID: sid, Usage: &protocol.ProviderUsage{PromptTokens: 3, TotalTokens: 3, FinishReason: "stop"}},
+		{Kind: agent.EventUsage, SessionID: sid, Usage: &protocol.ProviderUsage{PromptTokens: 3, CacheHitTokens: 1, CacheMissTokens: 2},
+			Cost: &agent.Cost{Amount: 0.5, Currency: "CNY", CacheHit: 0.1, CacheMiss: 0.2, Output: 0.2, OffPeak: true, Priced: true, List: "l"}},
 		{Kind: agent.EventSurface, Surface: &surfaces.Change{Kind: surfaces.Published, Surface: status}},
 		{Kind: agent.EventSurface, Surface: &surfaces.Change{Kind: surfaces.Published, Surface: card}},
 		{Kind: agent.EventSurface, Surface: &surfaces.Change{Kind: surfaces.Published, Surface: form}},
@@ -104,7 +106,7 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 	f.Prompt(context.Background(), &surfaces.Prompt{Plugin: "p", Kind: protocol.RequestConfirm, SurfaceID: "q", SessionID: sid,
 		Title: "Sure?", Fields: []protocol.FormField{{Key: "value", Kind: protocol.FieldConfirm}}, Simple: true})
 	got := strings.Join(validLines(t, loadSchema(t), out.String()), " ")
-	want := "plugins plugins session turn_started user_message reasoning text tool_call usage surface surface surface surface " +
+	want := "plugins plugins session turn_started user_message reasoning text tool_call usage usage surface surface surface surface " +
 		"surface_removed surfaces_cleared compacted notice turn_failed turn_done approval_request approval prompt prompt_closed"
 	for _, end := range []string{`"end":{"outcome":"blocked","point":"tool.before","plugin":"guard"}`, `"end":{"outcome":"completed"}`} {
 		if !strings.Contains(out.String(), end) {
@@ -113,6 +115,9 @@ func TestEveryCoreEventFitsTheSchema(t *testing.T) {
 	}
 	if got != want {
 		t.Fatalf("kinds\n got %s\nwant %s", got, want)
+	}
+	if !strings.Contains(out.String(), `"cost":{"amount":0.5,"currency":"CNY","cacheHit":0.1,"cacheMiss":0.2,"output":0.2,"offPeak":true,"priced":true,"list":"l"}`) {
+		t.Errorf("a usage event's cost:\n%s", out.String())
 	}
 	if strings.Contains(out.String(), `"Kind"`) || strings.Contains(out.String(), `"Surface"`) {
 		t.Fatalf("a Go struct was dumped:\n%s", out.String())
