@@ -320,3 +320,36 @@ func TestOldSessionsArePricedFromTheirTime(t *testing.T) {
 		t.Fatalf("an unpriced model %+v", got)
 	}
 }
+
+// The context meter estimates an empty chat from the system prompt and the
+// tools, and after a reply starts from the provider's own count of it.
+func TestContextUseCountsWhatTheNextRequestSends(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.example(t, "echo-provider")
+	c := e.open(t, &recorder{})
+	ctx := context.Background()
+	if err := c.SetModel(ctx, echoModel, ""); err != nil {
+		t.Fatal(err)
+	}
+	empty := c.ContextUse()
+	if empty.Measured || empty.Tokens <= 0 || empty.Window != 32768 {
+		t.Fatalf("empty chat %+v, want an estimate of the system prompt and tools against 32768", empty)
+	}
+	if err := c.Send(ctx, strings.Repeat("你好", 200)); err != nil {
+		t.Fatal(err)
+	}
+	after := c.ContextUse()
+	var last *protocol.ProviderUsage
+	for _, n := range c.Session().Notes {
+		if n.Kind == agent.NoteUsage {
+			last = n.Usage
+		}
+	}
+	if last == nil {
+		t.Fatal("no usage note")
+	}
+	if want := last.PromptTokens + last.CompletionTokens - last.ReasoningTokens; !after.Measured || after.Tokens != want {
+		t.Fatalf("after a reply %+v, want the provider's count %d", after, want)
+	}
+}
