@@ -45,12 +45,6 @@ func (c *Core) ContextUse() ContextUse {
 			}
 		}
 	}
-	fixed := estimateText(c.systemPrompt())
-	for _, t := range c.toolset() {
-		if data, err := json.Marshal(t.Schema()); err == nil {
-			fixed += estimateText(string(data))
-		}
-	}
 	// The last reply's usage counted everything up to and including it.
 	for i := len(s.Notes) - 1; i >= 0; i-- {
 		n := s.Notes[i]
@@ -62,7 +56,12 @@ func (c *Core) ContextUse() ContextUse {
 		out.Measured = true
 		return out
 	}
-	out.Tokens = fixed + estimateMessages(s.Messages)
+	out.Tokens = estimateText(c.systemPrompt()) + estimateMessages(s.Messages)
+	for _, t := range c.toolset() {
+		if data, err := json.Marshal(t.Schema()); err == nil {
+			out.Tokens += estimateText(string(data))
+		}
+	}
 	return out
 }
 

@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/pricing"
@@ -155,8 +156,14 @@ func (c *Core) ReplyCost(n Note) Cost {
 
 // SessionCost is the current chat's total in the preferred currency.
 func (c *Core) SessionCost() ChatCost {
-	s := c.Session()
-	return SessionCostOf(&s, c.Currency())
+	cur := c.Currency()
+	c.mu.Lock()
+	// Only the notes: copying a long chat's messages for a status bar
+	// figure would make each update cost the chat's length.
+	s := Session{Model: c.session.Model, Updated: c.session.Updated, LastMessageAt: c.session.LastMessageAt,
+		Notes: slices.Clone(c.session.Notes)}
+	c.mu.Unlock()
+	return SessionCostOf(&s, cur)
 }
 
 // NoteCost prices a usage note of s in currency ("" : the model's list),
