@@ -147,3 +147,36 @@ func enterApprovesNothing(t *testing.T, focused bool) {
 		t.Errorf("focused %v: Enter after the composition answered %q, want once", focused, a)
 	}
 }
+
+// The commits come late under Xvfb with fcitx5 (the order its trace
+// showed): the 你 that Space chose arrived while the next syllable "wo"
+// was composing, and the "hao" that Enter committed only once the input
+// method was off. A late commit ends nothing: the two Backspaces that
+// empty "wo" delete nothing, and the message sent is 你hao.
+func TestInputMethodLateCommits(t *testing.T) {
+	h := newHarness(t)
+	c := newSendCore(t, h)
+	h.ui(func() {
+		e := h.d.composer.entry
+		h.d.win.Canvas().Focus(e)
+		for _, k := range []fyne.KeyName{fyne.KeyN, fyne.KeyI, fyne.KeySpace, fyne.KeyH, fyne.KeyA, fyne.KeyO, fyne.KeyReturn, fyne.KeyW, fyne.KeyO} {
+			press(e, k, 0)
+		}
+		commit(e, "你") // Space's, late
+		press(e, fyne.KeyBackspace, 0)
+		press(e, fyne.KeyBackspace, 0) // "wo" is empty
+		if e.Text != "你" {
+			t.Errorf("Backspace emptying a composition after a late commit: the composer holds %q, want 你", e.Text)
+		}
+		commit(e, "hao") // Enter's, later still
+		press(e, fyne.KeyReturn, 0)
+	})
+	select {
+	case got := <-c.sent:
+		if got != "你hao" {
+			t.Errorf("sent %q, want 你hao", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Enter with no composition did not send")
+	}
+}

@@ -21,6 +21,15 @@ import (
 // swallowed. Backspace shortens the composition; when the letters it held
 // are gone, Backspace is the app's again.
 //
+// The committed text may come late: under Xvfb with fcitx5 the 你 that
+// Space chose arrived after the next syllable's first keys, and the
+// letters Enter committed after the input method was switched off. So a
+// composition ended by Enter, Space or a digit owes a commit, and the next
+// run of runes (runes with no key between them) pays it without touching
+// the composition under way; a run that nothing owed and no key typed is
+// the current composition committing (a punctuation key, a switch to
+// English) and ends it.
+//
 // The guard is a small state machine fed by the widget's TypedKey and
 // TypedRune (UI goroutine only). Without an input method every printable
 // key is followed by its rune in the same event dispatch, so nothing is
@@ -30,6 +39,10 @@ type IMEGuard struct {
 	pending bool
 	// preedit estimates the keys the composition holds; 0: not composing.
 	preedit int
+	// owed counts compositions ended by a commit whose text has not come.
+	owed int
+	// inRun: runes came since the last key (one commit, or a key's rune).
+	inRun bool
 	// OnSwallow, if set, hears each key kept from the app (a trace).
 	OnSwallow func(fyne.KeyName)
 }
@@ -41,6 +54,7 @@ func (g *IMEGuard) Composing() bool { return g.preedit > 0 || g.pending }
 // Key takes a TypedKey before the widget acts on it and reports whether
 // the key belongs to the input method (the widget must then ignore it).
 func (g *IMEGuard) Key(name fyne.KeyName) bool {
+	g.inRun = false
 	if g.pending { // the previous printable key brought no rune
 		g.pending = false
 		g.preedit++
@@ -56,10 +70,12 @@ func (g *IMEGuard) Key(name fyne.KeyName) bool {
 		g.preedit++
 	case name == fyne.KeyBackspace:
 		g.preedit--
-	case name == fyne.KeyReturn || name == fyne.KeyEnter || name == fyne.KeyEscape ||
-		name == fyne.KeySpace || digitKey(name):
-		// Enter commits the letters, Space or a digit a candidate, Esc
-		// drops the composition: it ends here, its runes (if any) follow.
+	case name == fyne.KeyReturn || name == fyne.KeyEnter || name == fyne.KeySpace || digitKey(name):
+		// Enter commits the letters, Space or a digit a candidate: the
+		// composition ends here and its runes follow, maybe late.
+		g.preedit = 0
+		g.owed++
+	case name == fyne.KeyEscape: // drops the composition: nothing to commit
 		g.preedit = 0
 	}
 	// Arrows, Page keys, - = , . and the rest move among the candidates.
@@ -69,15 +85,24 @@ func (g *IMEGuard) Key(name fyne.KeyName) bool {
 	return true
 }
 
-// Rune takes a TypedRune: text arriving ends any composition (it is the
-// commit, or ordinary typing).
+// Rune takes a TypedRune (the widget types it in any case): the first rune
+// after a key is a commit owed by an ended composition, or the rune of the
+// printable key just typed (ordinary typing), or the current composition
+// committing itself.
 func (g *IMEGuard) Rune() {
-	g.pending = false
-	g.preedit = 0
+	if g.inRun {
+		return // the rest of the same text
+	}
+	g.inRun = true
+	switch {
+	case g.owed > 0:
+		g.owed--
+	case g.pending:
+		g.pending = false
+	default:
+		g.preedit = 0
+	}
 }
-
-// Reset forgets the state (the text was replaced from elsewhere).
-func (g *IMEGuard) Reset() { g.Rune() }
 
 func letterKey(n fyne.KeyName) bool {
 	return len(n) == 1 && n[0] >= 'A' && n[0] <= 'Z'
