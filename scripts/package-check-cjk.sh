@@ -5,8 +5,8 @@
 # a font of the system; a minimal system has none, and every Chinese
 # character is then the same replacement box.
 #
-#  1. The .deb recommends fonts-noto-cjk and the .rpm
-#     google-noto-sans-cjk-fonts.
+#  1. The .deb recommends fonts-noto-cjk and the .rpm Fedora's Noto Sans
+#     CJK (the variable-font package or the static one).
 #  2. Two minimal Debian systems of the host's release (mmdebstrap
 #     --variant=apt: no font at all), run as roots with bwrap. In one, the
 #     .deb is installed the way a user installs it (apt-get install
@@ -53,13 +53,13 @@ need xdotool xdotool
 # 1. The recommendations.
 rec=$(dpkg-deb -f "$deb" Recommends)
 case ", $rec," in *", fonts-noto-cjk,"*) ;; *) fail "$deb recommends '$rec', not fonts-noto-cjk" ;; esac
+want='(google-noto-sans-cjk-vf-fonts or google-noto-sans-cjk-fonts)'
 if command -v rpm >/dev/null; then
-	rpm -qp --recommends "$rpm" 2>>"$LOG" | grep -qx 'google-noto-sans-cjk-fonts' ||
-		fail "$rpm does not recommend google-noto-sans-cjk-fonts"
-else # no rpm here: the name stands in the header's plain text
-	grep -aq 'google-noto-sans-cjk-fonts' "$rpm" || fail "$rpm does not recommend google-noto-sans-cjk-fonts"
+	rpm -qp --recommends "$rpm" 2>>"$LOG" | grep -qxF "$want" || fail "$rpm does not recommend $want"
+else # no rpm here: the names stand in the header's plain text
+	grep -aqF "$want" "$rpm" || fail "$rpm does not recommend $want"
 fi
-echo "package-check-cjk: the .deb recommends fonts-noto-cjk, the .rpm google-noto-sans-cjk-fonts"
+echo "package-check-cjk: the .deb recommends fonts-noto-cjk, the .rpm $want"
 
 D="$(mktemp -d)"
 XVFB=""
