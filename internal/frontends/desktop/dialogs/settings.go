@@ -93,20 +93,23 @@ type SettingsFileStatus struct {
 // each plugin reads. Everything it reads from disk or the core is read off
 // the UI goroutine.
 type Settings struct {
-	host   SettingsHost
-	b      *uikit.Bridge
-	state  *viewmodel.State
-	win    fyne.Window
-	theme  *widget.RadioGroup
-	send   *widget.RadioGroup
-	model  *widget.Select
-	effort *widget.Select
-	perms  *fyne.Container
-	env    *fyne.Container
-	revoke map[string]*widget.Button // by rule or session tool (tests tap them)
-	notify *notifySection
-	file   *settingsFileRow
-	envGen int // the latest loadEnv: an older read that ends later is dropped
+	host  SettingsHost
+	b     *uikit.Bridge
+	app   fyne.App
+	state *viewmodel.State
+	win   fyne.Window
+	// general is Language and Currency (settings_general.go).
+	general *generalSection
+	theme   *widget.RadioGroup
+	send    *widget.RadioGroup
+	model   *widget.Select
+	effort  *widget.Select
+	perms   *fyne.Container
+	env     *fyne.Container
+	revoke  map[string]*widget.Button // by rule or session tool (tests tap them)
+	notify  *notifySection
+	file    *settingsFileRow
+	envGen  int // the latest loadEnv: an older read that ends later is dropped
 	// market is the package market's URL; marketNote says what became of
 	// the last save.
 	market     *WindowEntry
@@ -130,9 +133,55 @@ var themeLabels = map[string]string{ThemeSystem: i18n.M("System"), ThemeLight: i
 // ShowSettings opens Settings in a window of app; onClosed runs when it
 // closes (UI goroutine).
 func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host SettingsHost, onClosed func()) *Settings {
-	d := host
-	s := &Settings{host: host, b: b, state: state, win: app.NewWindow(i18n.T("Settings")), perms: container.NewVBox(), env: container.NewVBox(),
-		revoke: map[string]*widget.Button{}}
+	s := &Settings{host: host, b: b, app: app, state: state, win: app.NewWindow(i18n.T("Settings")), revoke: map[string]*widget.Button{}}
+	s.build()
+	// Settings' default model follows the picker; the environment, the
+	// plugins; the permissions, a finished turn (it may have added one).
+	unsub := []func(){
+		state.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { s.syncModels() }),
+		state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { s.loadEnv(state.Plugins()) }),
+		state.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
+			if !state.Busy() {
+				s.loadPermissions()
+			}
+		}),
+	}
+	s.win.SetOnClosed(func() {
+		for _, f := range unsub {
+			f()
+		}
+		onClosed()
+	})
+	// At most 720×640, less on a smaller screen (it opened partly below
+	// a 900×600 one): the content scrolls.
+	Secondary(s.win, fyne.NewSize(720, 640), nil)
+	s.load()
+	s.win.Show()
+	host.CheckSettingsFile()
+	return s
+}
+
+// load fills what the window reads off the UI goroutine.
+func (s *Settings) load() {
+	s.loadPermissions()
+	s.loadMarket()
+	s.loadEnv(s.state.Plugins())
+	s.loadGeneral()
+	s.SyncSettingsFile(s.host.SettingsFile())
+}
+
+// relabel builds the window again in the language now in use (after a
+// change of language here): every widget sets its words when built.
+func (s *Settings) relabel() {
+	s.win.SetTitle(i18n.T("Settings"))
+	s.build()
+	s.load()
+}
+
+// build makes the window's content (UI goroutine).
+func (s *Settings) build() {
+	d, host, state, app, b := s.host, s.host, s.state, s.app, s.b
+	s.perms, s.env = container.NewVBox(), container.NewVBox()
 	s.file = newSettingsFileRow(host)
 	s.theme = widget.NewRadioGroup([]string{i18n.T(themeLabels[ThemeSystem]), i18n.T(themeLabels[ThemeLight]), i18n.T(themeLabels[ThemeDark])}, func(label string) {
 		for mode, l := range themeLabels {
@@ -175,8 +224,9 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		widget.NewFormItem(i18n.T("Plugin market"), container.NewVBox(
 			container.NewBorder(nil, nil, nil, widget.NewButton(i18n.T("Save"), s.saveMarket), s.market), s.marketNote)),
 	)
+	s.general = addGeneralSection(form, s)
 	s.notify = addNotifySection(form, host)
-	content := container.NewVBox(form,
+	content := container.NewVBox(s.modelsSection(), form,
 		heading(i18n.T("Permissions")),
 		hint(i18n.T("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again.")),
 		s.perms,
@@ -185,33 +235,6 @@ func ShowSettings(app fyne.App, b *uikit.Bridge, state *viewmodel.State, host Se
 		hint(i18n.T("Variables each plugin reads (from its manifest and README). Values are never shown.")),
 		s.env, widget.NewButtonWithIcon(i18n.T("Providers and API keys…"), theme.AccountIcon(), func() { openProviders(app, b, host) }))
 	s.win.SetContent(container.NewVScroll(container.NewPadded(content)))
-	// Settings' default model follows the picker; the environment, the
-	// plugins; the permissions, a finished turn (it may have added one).
-	unsub := []func(){
-		state.Subscribe(viewmodel.Session|viewmodel.Model|viewmodel.Models, func(viewmodel.Change) { s.syncModels() }),
-		state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { s.loadEnv(state.Plugins()) }),
-		state.Subscribe(viewmodel.Busy, func(viewmodel.Change) {
-			if !state.Busy() {
-				s.loadPermissions()
-			}
-		}),
-	}
-	s.win.SetOnClosed(func() {
-		for _, f := range unsub {
-			f()
-		}
-		onClosed()
-	})
-	// At most 720×640, less on a smaller screen (it opened partly below
-	// a 900×600 one): the content scrolls.
-	Secondary(s.win, fyne.NewSize(720, 640), nil)
-	s.loadPermissions()
-	s.loadMarket()
-	s.loadEnv(state.Plugins())
-	s.SyncSettingsFile(host.SettingsFile())
-	s.win.Show()
-	host.CheckSettingsFile()
-	return s
 }
 
 // Raise brings the window to the front.
