@@ -11,12 +11,13 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # npm (for the MCP reference servers) are installed by mcp-servers only when
 # missing: a machine may have them from elsewhere (NodeSource bundles npm).
 DEB_PKGS    := gcc pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev libxinerama-dev \
-               libxi-dev libxxf86vm-dev xvfb xdotool xclip imagemagick python3 git
+               libxi-dev libxxf86vm-dev xvfb xdotool xclip imagemagick python3 git \
+               fcitx5 fcitx5-chinese-addons dbus-x11 fonts-droid-fallback
 EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm e2e-ime e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -31,6 +32,7 @@ run: deps build examples
 ## picked in Install… (xvfb-e2e-discover.sh); a 100,000-character paste folded and Ctrl+F in a 5,000-message
 ## chat (xvfb-e2e-find.sh); a search across 200 chats, export and import, zoom kept over a restart
 ## (xvfb-e2e-sidebar.sh); four toasts beside an approval and Settings on a 900×600 screen (xvfb-e2e-notices.sh);
+## a real Chinese input method (fcitx5 pinyin) composing over the composer and an approval (xvfb-e2e-ime.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -44,6 +46,7 @@ test: deps mcp-servers lint check-generated
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-find.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-sidebar.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-notices.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-ime.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -79,6 +82,11 @@ e2e-sidebar: build
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-sidebar.sh
 e2e-notices: build
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-notices.sh
+
+## e2e-ime: fcitx5 pinyin composing in the real window: a composing Enter sends and approves nothing,
+## a composing BackSpace deletes nothing (xvfb-e2e-ime.sh)
+e2e-ime: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-ime.sh
 
 ## perf-check: the transcript's figures in the real window under Xvfb (5,000 messages)
 perf-check:
