@@ -60,6 +60,7 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		return nil, nil, err
 	}
 	reportSettings(layout, stderr)
+	linkBundledProvider(layout, stderr)
 	for _, w := range agent.WorkspaceWarnings(workspace) {
 		fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(w))))
 	}
@@ -94,6 +95,23 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		cancel()
 		closeLog()
 	}, nil
+}
+
+// linkBundledProvider installs the OpenAI-compatible provider by default:
+// at the first start of a data directory the core links the copy shipped
+// next to the binary (it offers no model and contacts nothing until
+// `provider connect` or Settings configures it). Once per data directory:
+// a user who removed it does not get it back. A build that ships none says
+// nothing.
+func linkBundledProvider(layout agent.Layout, stderr io.Writer) {
+	linked, err := agent.LinkBundledProvider(layout)
+	switch {
+	case errors.Is(err, agent.ErrNotBundled):
+	case err != nil:
+		fmt.Fprintln(stderr, i18n.T("warning: %s", safe(err.Error())))
+	case linked:
+		fmt.Fprintln(stderr, i18n.T("Linked the bundled %s plugin: connect a model with `reasonix-desktop provider connect deepseek` (provider presets lists the others) or in Settings.", agent.OpenAIProvider))
+	}
 }
 
 // openHostLog opens logs/host.log: slog JSON, every attribute redacted.

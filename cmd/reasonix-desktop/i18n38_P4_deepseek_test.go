@@ -222,3 +222,34 @@ func TestConnectDeepSeekChatCostAndBalance(t *testing.T) {
 		}
 	}
 }
+
+// The OpenAI-compatible provider is installed by default: the first start
+// of a data directory links the copy shipped with the binary (here
+// REASONIX_BUNDLED_PLUGINS stands for the package's share folder), which
+// offers no model and warns of nothing until connected; a user who removes
+// it does not get it back at the next start.
+func TestBundledProviderLinkedAtFirstStart(t *testing.T) {
+	h := newHost(t)
+	bundled := []string{agent.BundledDirEnv + "=" + filepath.Dir(testutil.ExamplePlugin(t, "openai-provider")),
+		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "OPENAI_MODELS=", "OPENAI_FETCH_MODELS="}
+	r := h.runWith(bundled, "", "models", "--json")
+	if r.code != 0 || !strings.Contains(r.stderr, "Linked the bundled openai-provider plugin") || strings.Contains(r.stderr, "warning") {
+		t.Fatalf("first start (%d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "openai-provider") {
+		t.Errorf("an unconfigured provider offers models:\n%s", r.stdout)
+	}
+	if r := h.run("", "plugin", "list"); !strings.Contains(r.stdout, "openai-provider") || !strings.Contains(r.stdout, "linked") {
+		t.Fatalf("plugin list after the first start:\n%s%s", r.stdout, r.stderr)
+	}
+	if r := h.run("", "plugin", "remove", "--yes", "openai-provider"); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	r = h.runWith(bundled, "", "models", "--json")
+	if r.code != 0 || strings.Contains(r.stderr, "Linked") {
+		t.Fatalf("second start (%d):\n%s", r.code, r.stderr)
+	}
+	if r := h.run("", "plugin", "list"); !strings.Contains(r.stdout, "No plugins installed.") {
+		t.Errorf("the removed provider came back:\n%s", r.stdout)
+	}
+}
