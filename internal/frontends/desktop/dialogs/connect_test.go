@@ -269,5 +269,9 @@ func TestConnectSpeaksChinese(t *testing.T) {
 		if c.preset.Options[0] != "DeepSeek" {
 			t.Errorf("first preset %q", c.preset.Options[0])
 		}
+		// It fits the window it asks for (a 900x600 screen holds it).
+		if m := c.win.Content().MinSize(); m.Width > connectSize.Width || m.Height > connectSize.Height {
+			t.Errorf("content needs %v, more than %v", m, connectSize)
+		}
 	})
 }

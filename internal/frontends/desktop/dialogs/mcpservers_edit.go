@@ -84,7 +84,11 @@ func (w *MCPServers) signInButtons(s MCPServer) []fyne.CanvasObject {
 					}
 					return
 				}
-				dialog.ShowInformation(i18n.T("MCP servers"), i18n.T("Signed in to %s.", termsafe.Visible(name)), w.win)
+				// Our words on its button: Fyne's own follow the language
+				// the app started in, not a change made since.
+				info := dialog.NewInformation(i18n.T("MCP servers"), i18n.T("Signed in to %s.", termsafe.Visible(name)), w.win)
+				info.SetDismissText(i18n.T("OK"))
+				info.Show()
 			})
 		}()
 	})
@@ -128,12 +132,15 @@ func (w *MCPServers) editButtons(s MCPServer) fyne.CanvasObject {
 	on.OnChanged = func(v bool) { w.background(func() error { return ed.SetServerEnabled(name, v) }) }
 	edit := widget.NewButtonWithIcon(i18n.T("Edit…"), theme.DocumentCreateIcon(), func() { w.showEdit(&entry) })
 	remove := widget.NewButtonWithIcon(i18n.T("Remove"), theme.DeleteIcon(), func() {
-		dialog.ShowConfirm(i18n.T("Remove MCP server"), i18n.T("Remove %s from mcp.json? The chat stops it.", termsafe.Visible(name)),
+		ask := dialog.NewConfirm(i18n.T("Remove MCP server"), i18n.T("Remove %s from mcp.json? The chat stops it.", termsafe.Visible(name)),
 			func(ok bool) {
 				if ok {
 					w.background(func() error { return ed.RemoveServer(name) })
 				}
 			}, w.win)
+		ask.SetConfirmText(i18n.T("Remove"))
+		ask.SetDismissText(i18n.T("Cancel"))
+		ask.Show()
 	})
 	return container.NewHBox(append([]fyne.CanvasObject{on, edit, remove}, signIn...)...)
 }
