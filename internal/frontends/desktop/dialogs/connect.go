@@ -291,7 +291,7 @@ func (c *Connect) syncKeyHint() {
 	p := c.current()
 	base := strings.TrimRight(strings.TrimSpace(c.base.Text), "/")
 	switch {
-	case c.savedWhere != "" && base != "" && base == strings.TrimRight(c.savedBase, "/"):
+	case c.keySavedFor(base):
 		c.key.SetPlaceHolder(i18n.T("A key is %s: leave empty to keep it", whereText(c.savedWhere)))
 	case p.LocalPort != 0:
 		c.key.SetPlaceHolder(i18n.T("Not needed for a local server"))
@@ -307,6 +307,12 @@ func (c *Connect) syncKeyHint() {
 	} else {
 		c.keyURL.Hide()
 	}
+}
+
+// keySavedFor reports whether a key is saved for the address base.
+func (c *Connect) keySavedFor(base string) bool {
+	base = strings.TrimRight(strings.TrimSpace(base), "/")
+	return c.savedWhere != "" && base != "" && base == strings.TrimRight(c.savedBase, "/")
 }
 
 // say shows a status line in its importance.
@@ -346,7 +352,13 @@ func (c *Connect) runTest() {
 			}
 			c.busy(false)
 			if err != nil {
-				c.say(i18n.T("The test failed: %s", redact.String(err.Error())), widget.DangerImportance)
+				msg := i18n.T("The test failed: %s", redact.String(err.Error()))
+				if key == "" && c.keySavedFor(base) {
+					// The saved key never comes back to the window, so
+					// Test cannot send it; Save keeps it.
+					msg += "\n" + i18n.T("Test sends only a key typed here: paste the key to test it (Save keeps the saved one).")
+				}
+				c.say(msg, widget.DangerImportance)
 				c.host.Trace("connect test failed")
 				return
 			}

@@ -224,6 +224,11 @@ func TestConnectTestsAndSavesAgainstAFakeServer(t *testing.T) {
 	if got, _, _ := core.store.Get(agent.OpenAIProvider, "OPENAI_API_KEY"); got != "sk-good" {
 		t.Errorf("an empty key field replaced the saved key with %q", got)
 	}
+	// Test with the field empty cannot send the saved key: it says so.
+	ui(func() { test.Tap(c.test) })
+	waitFor(t, ui, "the test without a typed key explained", func() bool {
+		return strings.Contains(c.status.Text, "Test sends only a key typed here")
+	})
 }
 
 // A local server needs no key: picking Ollama fills the address it was
