@@ -222,20 +222,23 @@ func fold(lines []string, moreIndented bool) string {
 	return b.String()
 }
 
-// plain reads a plain value and the more-indented lines that continue it.
+// plain reads a plain value and the more-indented lines that continue it
+// (empty lines before the next key are not part of it).
 func plain(first string, next []string, parent int) (string, int) {
-	lines := []string{first}
 	n := 0
-	for _, l := range next {
-		if !isBlankLine(l) && indentOf(l) <= parent {
-			break
-		}
-		lines = append(lines, strings.TrimSpace(l))
+	for n < len(next) && (isBlankLine(next[n]) || indentOf(next[n]) > parent) {
 		n++
 	}
-	for n > 0 && lines[len(lines)-1] == "" { // empty lines before the next key
-		lines = lines[:len(lines)-1]
+	for n > 0 && isBlankLine(next[n-1]) {
 		n--
+	}
+	if n == 0 {
+		return first, 0 // the usual one-line value: nothing to fold
+	}
+	lines := make([]string, 0, n+1)
+	lines = append(lines, first)
+	for _, l := range next[:n] {
+		lines = append(lines, strings.TrimSpace(l))
 	}
 	return fold(lines, false), n
 }
@@ -246,6 +249,9 @@ func plain(first string, next []string, parent int) (string, int) {
 // lines after it are keys again.
 func quoted(first string, next []string, parent int) (string, int) {
 	q := first[0]
+	if v, ok := unquote(first, q); ok {
+		return v, 0 // closed on its line, the usual case
+	}
 	lines := []string{first}
 	for i := 0; ; i++ {
 		if v, ok := unquote(fold(lines, false), q); ok {

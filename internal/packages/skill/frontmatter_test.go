@@ -103,3 +103,18 @@ func TestLoadSkillBlockDescription(t *testing.T) {
 		t.Fatalf("the index does not show the description:\n%s", idx)
 	}
 }
+
+// BenchmarkSplitFrontmatter reads a published skill's frontmatter: plain
+// values, a list, a section and (block) a description as a folded block.
+func BenchmarkSplitFrontmatter(b *testing.B) {
+	plain := "---\nname: pdf\ndescription: Comprehensive PDF manipulation toolkit for extracting text and tables, creating new PDFs, merging and splitting documents.\nlicense: Proprietary. LICENSE.txt has complete terms\nallowed-tools:\n  - read_file\n  - run_command\nmetadata:\n  short-description: PDFs\n---\n# PDF\n\nBody text.\n"
+	block := strings.Replace(plain, "description: Comprehensive PDF manipulation toolkit for extracting text and tables, creating new PDFs, merging and splitting documents.",
+		"description: >\n  Comprehensive PDF manipulation toolkit for extracting text\n  and tables, creating new PDFs, merging and splitting documents.", 1)
+	for _, c := range []struct{ name, in string }{{"plain", plain}, {"block", block}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				skill.SplitFrontmatter(c.in)
+			}
+		})
+	}
+}
