@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/pricing"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/xdev"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -280,6 +281,26 @@ func interruptible(ctx context.Context, fe *headless.Frontend, core headless.Cor
 	return ctx, quit
 }
 
+// listPrice is the published price of model now (input on a cache miss /
+// output per million tokens, the cache-hit input after it) from the core's
+// price lists, or "-" when no list names it.
+func listPrice(model string) string {
+	now := agent.Now()
+	curs := pricing.Currencies(model, now)
+	if len(curs) == 0 {
+		return "-"
+	}
+	r, offPeak, ok := pricing.Lookup(model, now, curs[0])
+	if !ok {
+		return "-"
+	}
+	s := i18n.T("%g/%g %s, cache hit %g", r.CacheMiss, r.Output, curs[0], r.CacheHit)
+	if offPeak {
+		s += " " + i18n.T("(off-peak now)")
+	}
+	return s
+}
+
 // runModels is `reasonix-desktop models`.
 func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("reasonix-desktop models", flag.ContinueOnError)
@@ -323,11 +344,15 @@ func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if len(m.Efforts) > 0 {
 			feats = append(feats, i18n.T("efforts %s", strings.Join(m.Efforts, "/")))
 		}
-		price := "-"
+		price := listPrice(m.ID)
 		if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
 			price = fmt.Sprintf("%g/%g %s", m.InputPerMillion, m.OutputPerMillion, m.PricingCurrency)
 		}
-		rows = append(rows, []string{termsafe.String(m.ID), termsafe.String(m.DisplayName), strconv.FormatInt(m.ContextWindow, 10), price, termsafe.String(strings.Join(feats, ", "))})
+		window := "-" // the provider did not say
+		if m.ContextWindow > 0 {
+			window = strconv.FormatInt(m.ContextWindow, 10)
+		}
+		rows = append(rows, []string{termsafe.String(m.ID), termsafe.String(m.DisplayName), window, price, termsafe.String(strings.Join(feats, ", "))})
 	}
 	fmt.Fprint(stdout, headless.Columns(rows))
 	if len(models) == 0 && len(errs) == 0 {

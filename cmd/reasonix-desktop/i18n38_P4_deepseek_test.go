@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -207,6 +208,12 @@ func TestConnectDeepSeekChatCostAndBalance(t *testing.T) {
 		t.Errorf("session cost in USD (%d):\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
+	// models prices deepseek-chat from the list of the moment (REASONIX_NOW:
+	// off-peak, half price).
+	r = h.runWith(offPeak, "", "models")
+	if r.code != 0 || !regexp.MustCompile(`(?m)^plugin/openai-provider/openai/deepseek-chat .* 1/4 CNY, cache hit 0\.25 \(off-peak now\)`).MatchString(r.stdout) {
+		t.Errorf("models (%d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	r = h.run("", "provider", "balance")
 	if r.code != 0 || !strings.Contains(r.stdout, "Balance: ¥110.00 (topped up ¥100.00, granted ¥10.00)") {
 		t.Errorf("balance (%d):\n%s%s", r.code, r.stdout, r.stderr)
