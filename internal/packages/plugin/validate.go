@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -238,13 +239,11 @@ var semverRE = regexp.MustCompile(`^v?(0|[1-9][0-9]*)(\.(0|[1-9][0-9]*)){0,2}(-[
 
 func validSemver(v string) bool { return semverRE.MatchString(strings.TrimSpace(v)) }
 
-// quote renders a plugin-provided value in an error, bounded in length.
+// quote renders a plugin-provided value in an error, bounded to 80
+// columns: cut by display width between characters (a cut at a byte
+// count split a Chinese character, which Quote then spelled as \xe4\xbd).
 func quote(s string) string {
-	const max = 80
-	if len(s) > max {
-		s = s[:max] + "…"
-	}
-	return strconv.Quote(s)
+	return strconv.Quote(textwidth.Truncate(s, 80))
 }
 
 // joinKey appends a map key to a path as protocol's errors do (env["A B"]).
