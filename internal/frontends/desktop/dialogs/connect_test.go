@@ -90,6 +90,13 @@ func (h *connectHost) Async(what string, fn func(context.Context) error) {
 	}()
 }
 
+// all are the traces so far.
+func (h *connectHost) all() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.traces...)
+}
+
 func (h *connectHost) Trace(ev string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
