@@ -88,7 +88,7 @@ echo "package-check: $rpm unpacked; its binary installed a plugin and chatted"
 # the .deb installed by apt on a minimal Debian draws Chinese with it, and
 # boxes without it (scripts/package-check-cjk.sh; screenshots
 # $LOGDIR/package-cjk-*.png).
-LOGDIR="$LOGDIR" bash scripts/package-check-cjk.sh "$deb" "$rpm" || fail "Chinese text (see $LOGDIR/package-cjk.log)"
+$SUDO env LOGDIR="$LOGDIR" bash scripts/package-check-cjk.sh "$deb" "$rpm" || fail "Chinese text (see $LOGDIR/package-cjk.log)"
 
 # The Windows installer (NSIS, 64-bit): installed, used and uninstalled
 # under wine, when make package built it (PKG_WINDOWS=1, the default).
