@@ -35,7 +35,7 @@ func drawn(win fyne.Window) []string {
 // keptWords are the words that stay as they are in a Chinese UI: product,
 // protocol and vendor names, key names, file names, the language named in
 // itself, and the fixtures' data (the fake core's English error).
-var keptWords = regexp.MustCompile(`(?i)\b(no manifest|English|Reasonix|Desktop|DeepSeek|OpenAI|Ollama|LM Studio|OpenRouter|SiliconFlow|Moonshot|DashScope|Qwen|Zhipu|GLM|MCP|API|URL|Base|README|Fyne|stdio|stderr|http|https|sse|json|xdev|Enter|Shift|Ctrl|Esc|Tab|PgUp|PgDn|Home|End|Space|Markdown|REASONIX_DESKTOP_MARKET_URL|OPENAI_[A-Z_]+|CNY|USD|demo|example|market|index|file|path|to|settings)\b`)
+var keptWords = regexp.MustCompile(`(?i)\b(no manifest|English|git|owner|Reasonix|Desktop|DeepSeek|OpenAI|Ollama|LM Studio|OpenRouter|SiliconFlow|Moonshot|DashScope|Qwen|Zhipu|GLM|MCP|API|URL|Base|README|Fyne|stdio|stderr|http|https|sse|json|xdev|Enter|Shift|Ctrl|Esc|Tab|PgUp|PgDn|Home|End|Space|Markdown|REASONIX_DESKTOP_MARKET_URL|OPENAI_[A-Z_]+|CNY|USD|demo|example|market|index|file|path|to|settings)\b`)
 
 // englishLeft are the runs of English words (three letters or more) left
 // in s once the kept words, URLs and paths are taken out.
@@ -45,7 +45,8 @@ func englishLeft(s string) []string {
 	return regexp.MustCompile(`[A-Za-z]{3,}`).FindAllString(s, -1)
 }
 
-// In Chinese, Settings, the plugin manager, the inspector and Connect draw
+// In Chinese, Settings, the plugin manager, the inspector, Connect,
+// Install… and the shortcuts sheet draw
 // no English word but names: a text built outside the catalog (a state
 // word, a concatenated sentence) shows up here even when no literal does.
 func TestWindowsDrawNoEnglishInChinese(t *testing.T) {
@@ -65,6 +66,9 @@ func TestWindowsDrawNoEnglishInChinese(t *testing.T) {
 	var m *PluginManager
 	var in *Inspector
 	var c *Connect
+	ic := &installCore{t: t}
+	t.Cleanup(ic.wg.Wait)
+	iw, kw := a.NewWindow("install"), a.NewWindow("keys")
 	b.OnUI(func() {
 		s = ShowSettings(a, b, viewmodel.New(), sh, func() {})
 		state := viewmodel.New()
@@ -75,11 +79,18 @@ func TestWindowsDrawNoEnglishInChinese(t *testing.T) {
 		in = NewInspector(a, b)
 		in.Show()
 		c = ShowConnect(a, b, newConnector(t), ch, true)
+		// Install… and the shortcuts sheet, each over a window of its own.
+		iw.Resize(fyne.NewSize(900, 700))
+		iw.Show()
+		NewInstall(iw, new(uikit.ModalStack).Push, b, ic).Show()
+		kw.Resize(fyne.NewSize(900, 700))
+		kw.Show()
+		ShowShortcuts(kw, true, func(cancel, confirm func()) func() { return func() {} })
 	})
 	waitFor(t, b.OnUI, "Settings and Connect loaded", func() bool {
 		return s.general.lang.Selected == "简体中文" && strings.Contains(strings.Join(ch.all(), " "), "connect presets")
 	})
-	wins := []fyne.Window{s.win, m.win, in.win, c.win}
+	wins := []fyne.Window{s.win, m.win, in.win, c.win, iw, kw}
 
 	var bad []string
 	for _, w := range wins {
