@@ -38,8 +38,8 @@ type coreFlags struct {
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.dataDir, "data-dir", "", "data directory")
-	fs.StringVar(&f.workspace, "workspace", "", "workspace root (default: the current directory)")
+	fs.StringVar(&f.dataDir, "data-dir", "", i18n.T("data directory"))
+	fs.StringVar(&f.workspace, "workspace", "", i18n.T("workspace root (default: the current directory)"))
 }
 
 // open starts the agent core for a front end.
@@ -140,20 +140,20 @@ func isTerminal(f *os.File) bool {
 // input ends or /quit. Lines starting with a slash are the headless
 // front end's commands (/help lists them).
 func runChat(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reasonix-desktop chat", flag.ContinueOnError)
+	fs := newFlagSet("reasonix-desktop chat")
 	fs.SetOutput(stderr)
 	var cf coreFlags
 	cf.register(fs)
-	headlessMode := fs.Bool("headless", false, "chat on the terminal instead of opening the window")
-	model := fs.String("model", "", "model id plugin/<plugin>/<provider>/<model> (default: the last one used)")
-	effort := fs.String("effort", "", "reasoning effort, when the model has efforts")
-	prompt := fs.String("prompt", "", "the message or command (default: read standard input)")
-	session := fs.String("session", "", "continue a saved session")
-	nonInteractive := fs.Bool("non-interactive", false, "decline approvals and cancel plugin prompts instead of asking")
-	jsonOut := fs.Bool("json", false, "print one JSON event per line (docs/chat-events.schema.json)")
-	repl := fs.Bool("repl", false, "read one message or command per line from standard input (default on a terminal)")
+	headlessMode := fs.Bool("headless", false, i18n.T("chat on the terminal instead of opening the window"))
+	model := fs.String("model", "", i18n.T("model id plugin/<plugin>/<provider>/<model> (default: the last one used)"))
+	effort := fs.String("effort", "", i18n.T("reasoning effort, when the model has efforts"))
+	prompt := fs.String("prompt", "", i18n.T("the message or command (default: read standard input)"))
+	session := fs.String("session", "", i18n.T("continue a saved session"))
+	nonInteractive := fs.Bool("non-interactive", false, i18n.T("decline approvals and cancel plugin prompts instead of asking"))
+	jsonOut := fs.Bool("json", false, i18n.T("print one JSON event per line (docs/chat-events.schema.json)"))
+	repl := fs.Bool("repl", false, i18n.T("read one message or command per line from standard input (default on a terminal)"))
 	var attach attachFlag
-	fs.Var(&attach, "attach", "attach a file to the message: an image (png, jpeg, gif, webp; for a vision model) or a text file (repeatable)")
+	fs.Var(&attach, "attach", i18n.T("attach a file to the message: an image (png, jpeg, gif, webp; for a vision model) or a text file (repeatable)"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -303,11 +303,11 @@ func listPrice(model string) string {
 
 // runModels is `reasonix-desktop models`.
 func runModels(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reasonix-desktop models", flag.ContinueOnError)
+	fs := newFlagSet("reasonix-desktop models")
 	fs.SetOutput(stderr)
 	var cf coreFlags
 	cf.register(fs)
-	jsonOut := fs.Bool("json", false, "print JSON")
+	jsonOut := fs.Bool("json", false, i18n.T("print JSON"))
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

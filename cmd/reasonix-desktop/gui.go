@@ -36,21 +36,21 @@ var demoMessages = []string{
 // the window. The core opens in a goroutine (plugins can take seconds to
 // start) while the window is already up.
 func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("reasonix-desktop gui", flag.ContinueOnError)
+	fs := newFlagSet("reasonix-desktop gui")
 	fs.SetOutput(stderr)
 	var cf coreFlags
 	cf.register(fs)
-	demo := fs.Bool("demo", false, "pick the first plugin model if none is chosen and send two demo messages")
-	shot := fs.String("screenshot", "", "write a PNG of the window to `PATH` (CI)")
-	shotAfter := fs.Duration("screenshot-after", 3*time.Second, "when to take the --screenshot")
-	exitAfter := fs.Duration("exit-after", 0, "quit cleanly after this long (CI); 0 runs until closed")
-	session := fs.String("session", "", "open the saved session `ID` at start (default: the one open when the app last ran)")
+	demo := fs.Bool("demo", false, i18n.T("pick the first plugin model if none is chosen and send two demo messages"))
+	shot := fs.String("screenshot", "", i18n.T("write a PNG of the window to `PATH` (CI)"))
+	shotAfter := fs.Duration("screenshot-after", 3*time.Second, i18n.T("when to take the --screenshot"))
+	exitAfter := fs.Duration("exit-after", 0, i18n.T("quit cleanly after this long (CI); 0 runs until closed"))
+	session := fs.String("session", "", i18n.T("open the saved session `ID` at start (default: the one open when the app last ran)"))
 	// Hidden (checks under Xvfb, left out of the usage): send a message,
 	// print the transcript's figures at exit.
-	send := fs.String("send", "", "send `TEXT` once the window is up")
-	stats := fs.Bool("stats", false, "print the transcript's frame figures at exit")
-	trace := fs.Bool("trace", false, "print what the window does, a line each (end-to-end scripts)")
-	themeFlag := fs.String("theme", "", "this run's theme: system, light or dark (CI screenshots; not saved)")
+	send := fs.String("send", "", i18n.T("send `TEXT` once the window is up"))
+	stats := fs.Bool("stats", false, i18n.T("print the transcript's frame figures at exit"))
+	trace := fs.Bool("trace", false, i18n.T("print what the window does, a line each (end-to-end scripts)"))
+	themeFlag := fs.String("theme", "", i18n.T("this run's theme: system, light or dark (CI screenshots; not saved)"))
 	hideFlags(fs, "send", "stats", "trace", "theme")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -214,7 +214,7 @@ func hideFlags(fs *flag.FlagSet, names ...string) {
 		hidden[n] = true
 	}
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+		fmt.Fprintln(fs.Output(), i18n.T("Usage of %s:", fs.Name()))
 		fs.VisitAll(func(f *flag.Flag) {
 			if hidden[f.Name] {
 				return

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -63,4 +65,17 @@ func userSettings(layout agent.Layout) preferences {
 		return preferences{}
 	}
 	return p
+}
+
+// newFlagSet is a command's flag set (errors returned, not exiting) whose
+// -h heads its flags in the language in use: the flag package's own
+// heading is English ("Usage of …"); the flags' descriptions are
+// translated where they are declared.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), i18n.T("Usage of %s:", fs.Name()))
+		fs.PrintDefaults()
+	}
+	return fs
 }

@@ -73,21 +73,21 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	sub, rest := args[0], args[1:]
 	fs := flag.NewFlagSet("reasonix-desktop mcp "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", "", "data directory")
+	dataDir := fs.String("data-dir", "", i18n.T("data directory"))
 	env, headers := kv{}, kv{}
 	var typ, url string
 	var asJSON, trust, dryRun bool
 	switch sub {
 	case "add":
-		fs.Var(env, "env", "K=V for a stdio server's environment (repeatable)")
-		fs.Var(headers, "header", "K=V HTTP header of a remote server (repeatable)")
-		fs.StringVar(&typ, "type", "", "stdio (default), http or sse")
-		fs.StringVar(&url, "url", "", "a remote server's URL")
-		fs.BoolVar(&trust, "trust-hints", false, "let the server's readOnlyHint skip approval (kept in mcp.json as trust_hints)")
+		fs.Var(env, "env", i18n.T("K=V for a stdio server's environment (repeatable)"))
+		fs.Var(headers, "header", i18n.T("K=V HTTP header of a remote server (repeatable)"))
+		fs.StringVar(&typ, "type", "", i18n.T("stdio (default), http or sse"))
+		fs.StringVar(&url, "url", "", i18n.T("a remote server's URL"))
+		fs.BoolVar(&trust, "trust-hints", false, i18n.T("let the server's readOnlyHint skip approval (kept in mcp.json as trust_hints)"))
 	case "list":
-		fs.BoolVar(&asJSON, "json", false, "print JSON")
+		fs.BoolVar(&asJSON, "json", false, i18n.T("print JSON"))
 	case "import":
-		fs.BoolVar(&dryRun, "dry-run", false, "say what would be added, change nothing")
+		fs.BoolVar(&dryRun, "dry-run", false, i18n.T("say what would be added, change nothing"))
 	case "remove", "enable", "disable", "login", "logout", "tools", "call":
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, mcpUsage())

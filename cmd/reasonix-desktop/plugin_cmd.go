@@ -86,31 +86,31 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("reasonix-desktop plugin "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	env := &pluginEnv{stdout: stdout, stderr: stderr}
-	fs.StringVar(&env.dataDir, "data-dir", "", "data directory")
+	fs.StringVar(&env.dataDir, "data-dir", "", i18n.T("data directory"))
 	switch sub {
 	case "install", "link":
-		fs.BoolVar(&env.yes, "yes", false, "install without asking (the preview is the authorization)")
+		fs.BoolVar(&env.yes, "yes", false, i18n.T("install without asking (the preview is the authorization)"))
 		if sub == "install" {
-			fs.BoolVar(&env.link, "link", false, "record the folder in place instead of copying it")
+			fs.BoolVar(&env.link, "link", false, i18n.T("record the folder in place instead of copying it"))
 		} else {
 			env.link = true
 		}
-		fs.BoolVar(&env.replace, "replace", false, "replace an installed plugin of the same name")
-		fs.StringVar(&env.name, "name", "", "expected plugin name (must equal the manifest name)")
+		fs.BoolVar(&env.replace, "replace", false, i18n.T("replace an installed plugin of the same name"))
+		fs.StringVar(&env.name, "name", "", i18n.T("expected plugin name (must equal the manifest name)"))
 		if sub == "install" {
-			fs.Var(&env.picks, "plugin", "install this plugin of a marketplace root (repeat for several)")
-			fs.StringVar(&env.market, "market", "", "the market to read a MARKET-ID from (default: the one set)")
+			fs.Var(&env.picks, "plugin", i18n.T("install this plugin of a marketplace root (repeat for several)"))
+			fs.StringVar(&env.market, "market", "", i18n.T("the market to read a MARKET-ID from (default: the one set)"))
 		}
 		cmd = pluginInstall
 	case "list":
-		fs.BoolVar(&env.json, "json", false, "print JSON")
+		fs.BoolVar(&env.json, "json", false, i18n.T("print JSON"))
 		cmd = pluginList
 	case "search", "info", "updates":
-		fs.BoolVar(&env.json, "json", false, "print JSON")
-		fs.StringVar(&env.market, "market", "", "the market's URL (default: the one set)")
+		fs.BoolVar(&env.json, "json", false, i18n.T("print JSON"))
+		fs.StringVar(&env.market, "market", "", i18n.T("the market's URL (default: the one set)"))
 		switch sub {
 		case "search":
-			fs.StringVar(&env.kind, "kind", "", "only packages of this kind (plugin, skill, mcp, theme)")
+			fs.StringVar(&env.kind, "kind", "", i18n.T("only packages of this kind (plugin, skill, mcp, theme)"))
 			cmd = pluginSearch
 		case "info":
 			cmd = pluginInfo
@@ -122,21 +122,21 @@ func runPlugin(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	case "show":
 		cmd = pluginShow
 	case "remove":
-		fs.BoolVar(&env.yes, "yes", false, "really remove")
+		fs.BoolVar(&env.yes, "yes", false, i18n.T("really remove"))
 		cmd = pluginRemove
 	case "update":
-		fs.BoolVar(&env.yes, "yes", false, "install the update without asking (the preview is the authorization)")
+		fs.BoolVar(&env.yes, "yes", false, i18n.T("install the update without asking (the preview is the authorization)"))
 		cmd = pluginUpdate
 	case "migrate":
-		fs.BoolVar(&env.toV2, "to-v2", false, "migrate to reasonix.io/plugin/v2 (required)")
+		fs.BoolVar(&env.toV2, "to-v2", false, i18n.T("migrate to reasonix.io/plugin/v2 (required)"))
 		cmd = pluginMigrate
 	case "enable":
 		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, true) }
 	case "disable":
 		cmd = func(ctx context.Context, e *pluginEnv, a []string) error { return pluginSetEnabled(e, a, false) }
 	case "doctor":
-		fs.BoolVar(&env.json, "json", false, "print the report as JSON")
-		fs.StringVar(&env.workspace, "workspace", "", "workspace root to hand the sidecar (default: the plugin folder)")
+		fs.BoolVar(&env.json, "json", false, i18n.T("print the report as JSON"))
+		fs.StringVar(&env.workspace, "workspace", "", i18n.T("workspace root to hand the sidecar (default: the plugin folder)"))
 		cmd = pluginDoctor
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, pluginUsage())

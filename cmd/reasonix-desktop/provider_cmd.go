@@ -68,12 +68,12 @@ func runProvider(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	fs := flag.NewFlagSet("reasonix-desktop provider "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", "", "data directory")
+	dataDir := fs.String("data-dir", "", i18n.T("data directory"))
 	var req connectRequest
 	var models names
 	if sub == "connect" {
-		fs.StringVar(&req.baseURL, "base-url", "", "the server's address (default: the preset's)")
-		fs.Var(&models, "model", "offer only this model (repeat for several; default: every model the server lists)")
+		fs.StringVar(&req.baseURL, "base-url", "", i18n.T("the server's address (default: the preset's)"))
+		fs.Var(&models, "model", i18n.T("offer only this model (repeat for several; default: every model the server lists)"))
 	}
 	pos, err := parseInterspersed(fs, args[1:])
 	if err != nil {

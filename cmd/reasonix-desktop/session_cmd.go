@@ -70,12 +70,12 @@ func runSession(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	sub := args[0]
 	fs := flag.NewFlagSet("reasonix-desktop session "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", "", "data directory")
-	jsonOut := fs.Bool("json", false, "print JSON (list, search)")
-	limit := fs.Int("limit", 50, "at most this many chats (search; 0: all)")
-	format := fs.String("format", agent.ExportFormatMarkdown, "md, markdown or json (export)")
-	output := fs.String("o", "", "write to this file instead of standard output (export)")
-	currency := fs.String("currency", "", "CNY or USD (cost; default: settings' currency, else the model's price list)")
+	dataDir := fs.String("data-dir", "", i18n.T("data directory"))
+	jsonOut := fs.Bool("json", false, i18n.T("print JSON (list, search)"))
+	limit := fs.Int("limit", 50, i18n.T("at most this many chats (search; 0: all)"))
+	format := fs.String("format", agent.ExportFormatMarkdown, i18n.T("md, markdown or json (export)"))
+	output := fs.String("o", "", i18n.T("write to this file instead of standard output (export)"))
+	currency := fs.String("currency", "", i18n.T("CNY or USD (cost; default: settings' currency, else the model's price list)"))
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
 	}

@@ -50,7 +50,7 @@ func runSettings(_ context.Context, args []string, stdout, stderr io.Writer) int
 	sub := args[0]
 	fs := flag.NewFlagSet("reasonix-desktop settings "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data-dir", "", "data directory")
+	dataDir := fs.String("data-dir", "", i18n.T("data directory"))
 	switch sub {
 	case "check", "reset", "path":
 	case "help", "-h", "--help":
