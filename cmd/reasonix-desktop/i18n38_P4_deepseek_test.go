@@ -202,6 +202,10 @@ func TestConnectDeepSeekChatCostAndBalance(t *testing.T) {
 		!strings.Contains(r.stdout, "Total: ¥5.10; 1 reply at off-peak prices") {
 		t.Errorf("session cost (%d):\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if r := h.runIn([]string{"LANG=zh_CN.UTF-8"}, "", "session", "cost", id); !strings.Contains(r.stdout, "¥1.70 错峰\n") ||
+		!strings.Contains(r.stdout, "合计：¥5.10；1 条回复按错峰价格计") || !strings.HasPrefix(strings.SplitN(r.stdout, "\n", 3)[1], "#  时间") {
+		t.Errorf("session cost in Chinese (%d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	// The same chat in USD: 0.4 × 0.07 + 0.6 × 0.27 + 0.25 × 1.1 = 0.465;
 	// off-peak 0.4 × 0.035 + 0.6 × 0.135 + 0.25 × 0.55 = 0.2325.
 	if r := h.run("", "session", "cost", "--currency", "usd", id); !strings.Contains(r.stdout, "Total: $0.6975") {

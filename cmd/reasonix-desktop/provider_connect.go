@@ -96,11 +96,10 @@ func connect(ctx context.Context, layout agent.Layout, req connectRequest, stdin
 		return fmt.Errorf("%s: %w", i18n.T("read the API key from stdin"), err)
 	}
 	if key == "" && p.KeyNeeded {
-		where := ""
 		if p.KeyURL != "" {
-			where = " " + i18n.T("(get one at %s)", p.KeyURL)
+			return errors.New(i18n.T("%s needs an API key (get one at %s): pipe it on standard input, e.g. reasonix-desktop provider connect %s < key.txt", p.Name, p.KeyURL, p.ID))
 		}
-		return errors.New(i18n.T("%s needs an API key: pipe it on standard input, e.g. reasonix-desktop provider connect %s < key.txt", p.Name, p.ID) + where)
+		return errors.New(i18n.T("%s needs an API key: pipe it on standard input, e.g. reasonix-desktop provider connect %s < key.txt", p.Name, p.ID))
 	}
 
 	fmt.Fprintln(stdout, i18n.T("Testing %s at %s …", p.Name, termsafe.String(base)))
