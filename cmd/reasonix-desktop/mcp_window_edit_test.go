@@ -175,7 +175,7 @@ func TestMCPServersWindowEditsTheChatsServers(t *testing.T) {
 	})
 	b.OnUI(func() {
 		tapIn("Remove")
-		tapDialog("Yes")
+		tapDialog("Remove") // the question's own words on its button (not Fyne's Yes)
 	})
 	testutil.Eventually(t, "ev2 removed", func() bool { return len(core.MCPServers()) == 0 })
 	if specs, _ := agent.MCPServerSpecs(layout); len(specs) != 0 {
