@@ -6,6 +6,9 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 func key(k fyne.KeyName) *fyne.KeyEvent { return &fyne.KeyEvent{Name: k} }
@@ -88,5 +91,34 @@ func TestPaletteKeys(t *testing.T) {
 	w.Canvas().Focused().TypedKey(key(fyne.KeyEscape))
 	if len(*ran) != 0 || p.Visible() {
 		t.Fatalf("Esc ran %q, palette visible %v", *ran, p.Visible())
+	}
+}
+
+// In a Chinese UI the palette shows the entries' kinds and labels in
+// Chinese and finds them by their English names as well as by the Chinese
+// ones (users, and the real-window scripts, type "Plugin manager").
+func TestPaletteSpeaksChineseAndMatchesEnglish(t *testing.T) {
+	i18n.SetLang(i18n.SimplifiedChinese)
+	t.Cleanup(func() { i18n.SetLang(i18n.English) })
+	for _, filter := range []string{"Plugin manager", "插件管理器", "窗口 插件"} {
+		w, p, ran := paletteRig(t)
+		test.Type(w.Canvas().Focused().(*paletteInput), filter)
+		if got := labels(p.Shown()); !slices.Equal(got, []string{"Plugin manager"}) {
+			t.Errorf("%q shows %v", filter, got)
+			continue
+		}
+		var texts []string
+		for _, o := range test.LaidOutObjects(p.list) {
+			if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" {
+				texts = append(texts, l.Text)
+			}
+		}
+		if !slices.Contains(texts, "插件管理器") || !slices.Contains(texts, "窗口") {
+			t.Errorf("%q: the row reads %q, want 插件管理器 and 窗口", filter, texts)
+		}
+		p.entry.TypedKey(key(fyne.KeyReturn))
+		if !slices.Equal(*ran, []string{"Plugin manager"}) {
+			t.Errorf("%q: Enter ran %v", filter, *ran)
+		}
 	}
 }
