@@ -132,9 +132,11 @@ type Connect struct {
 	// seq drops the answer of a test or save that a newer one replaced.
 	seq int
 	// OnConnected runs after a successful save (UI goroutine); OnLater
-	// when the user closes the window with Later.
+	// when the window closes (Later, Esc, its close box) with nothing
+	// saved: a first start remembers the user said not now.
 	OnConnected func(agent.Connected)
 	OnLater     func()
+	saved       bool
 }
 
 // connectSize fits a 900×600 screen with room for its panels.
@@ -162,11 +164,11 @@ func ShowConnect(app fyne.App, b *uikit.Bridge, core ConnectCore, host ConnectHo
 	if firstStart {
 		closeText = i18n.T("Later")
 	}
-	c.later = widget.NewButton(closeText, func() {
-		if c.OnLater != nil {
+	c.later = widget.NewButton(closeText, func() { c.win.Close() })
+	c.win.SetOnClosed(func() {
+		if !c.saved && c.OnLater != nil {
 			c.OnLater()
 		}
-		c.win.Close()
 	})
 	c.setOptions()
 	c.preset.SetSelectedIndex(0) // DeepSeek
@@ -410,6 +412,7 @@ func (c *Connect) runSave() {
 			default:
 				c.say(connectedText(p, out), widget.SuccessImportance)
 			}
+			c.saved = true
 			c.key.SetText("")
 			c.savedBase, c.savedWhere = base, out.Where
 			c.syncKeyHint()

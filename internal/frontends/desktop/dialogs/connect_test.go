@@ -236,6 +236,11 @@ func TestConnectTestsAndSavesAgainstAFakeServer(t *testing.T) {
 	waitFor(t, ui, "the test without a typed key explained", func() bool {
 		return strings.Contains(c.status.Text, "Test sends only a key typed here")
 	})
+	// Closed once connected: not a "Later".
+	ui(func() {
+		c.OnLater = func() { t.Error("closing after a save told the window Later") }
+		c.win.Close()
+	})
 }
 
 // A local server needs no key: picking Ollama fills the address it was
@@ -249,9 +254,9 @@ func TestConnectLocalServerNeedsNoKeyAndLaterCloses(t *testing.T) {
 	waitFor(t, ui, "ollama found", func() bool {
 		return strings.Contains(strings.Join(c.preset.Options, "\n"), "found on this computer (2 models)")
 	})
-	later := false
+	later := 0
 	ui(func() {
-		c.OnLater = func() { later = true }
+		c.OnLater = func() { later++ }
 		if !c.SelectPreset("ollama") {
 			t.Fatal("no ollama preset")
 		}
@@ -262,8 +267,8 @@ func TestConnectLocalServerNeedsNoKeyAndLaterCloses(t *testing.T) {
 			t.Errorf("key placeholder %q", c.key.PlaceHolder)
 		}
 		test.Tap(c.later)
-		if !later {
-			t.Error("Later did not tell the window")
+		if later != 1 {
+			t.Errorf("Later told the window %d times, want once", later)
 		}
 	})
 }
