@@ -348,6 +348,17 @@ func (d *UI) viewFailed(seq uint64, id string, err error) {
 
 // currentID is the core's current session as last reported (any
 // goroutine).
+// live are the transcripts alive (any goroutine).
+func (c *chats) live() []*chat.Transcript {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]*chat.Transcript, 0, len(c.byID))
+	for _, t := range c.byID {
+		out = append(out, t)
+	}
+	return out
+}
+
 func (c *chats) currentID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()

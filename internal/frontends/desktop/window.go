@@ -181,6 +181,7 @@ func newUI(opts Options) *UI {
 	d.addChatKeys()
 	d.startNotices()
 	d.traceStart()
+	d.watchLanguage()
 	d.win.Canvas().AddShortcut(paletteShortcut, func(fyne.Shortcut) { d.showPalette() })
 	d.win.Canvas().AddShortcut(settingsShortcut, func(fyne.Shortcut) { d.showSettings() })
 	d.win.Canvas().AddShortcut(sidebarShortcut, func(fyne.Shortcut) { d.sidebar.toggle() })

@@ -230,6 +230,10 @@ var stateCounts = map[string]string{
 	agent.PluginDisabled: i18n.M("%d disabled"),
 }
 
+// Relabel writes the bar's own words again after a language change (UI
+// goroutine): the health count; the usage line follows at the next reply.
+func (s *StatusBar) Relabel(ps []agent.PluginInfo) { s.SetHealth(ps) }
+
 // SetHealth counts plugins by state; a click opens the plugin manager.
 func (s *StatusBar) SetHealth(ps []agent.PluginInfo) {
 	counts := map[string]int{}
@@ -259,6 +263,9 @@ func (s *StatusBar) SetHealth(ps []agent.PluginInfo) {
 func (s *StatusBar) SetHealthText(text string) {
 	s.health.SetText(text)
 }
+
+// HealthText is what the health button reads (UI goroutine).
+func (s *StatusBar) HealthText() string { return s.health.Text }
 
 func clamp01(x float64) float64 {
 	return min(max(x, 0), 1)
