@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -354,7 +355,7 @@ func (c *Connect) runTest() {
 			}
 			c.busy(false)
 			if err != nil {
-				msg := i18n.T("The test failed: %s", redact.String(err.Error()))
+				msg := i18n.T("The test failed: %s", failureText(redact.String(err.Error())))
 				if key == "" && c.keySavedFor(base) {
 					// The saved key never comes back to the window, so
 					// Test cannot send it; Save keeps it.
@@ -404,7 +405,7 @@ func (c *Connect) runSave() {
 			c.busy(false)
 			switch {
 			case err != nil && !errors.Is(err, agent.ErrSavedNotRestarted):
-				c.say(i18n.T("Not saved: %s", redact.String(err.Error())), widget.DangerImportance)
+				c.say(i18n.T("Not saved: %s", failureText(redact.String(err.Error()))), widget.DangerImportance)
 				c.host.Trace("connect failed")
 				return
 			case err != nil:
@@ -454,4 +455,42 @@ func whereText(where string) string {
 		}
 	}
 	return where
+}
+
+// The core's connection failures it words the same way each time, as
+// formats over the one thing that varies (a host, a path): said in the
+// user's language here. Any other text (a new wording, a server's own
+// message) is shown as the core wrote it.
+var connectFailures = []struct {
+	re  *regexp.Regexp
+	msg string // the catalog key, a format over re's groups
+}{
+	{regexp.MustCompile(`^the key was refused \(401\)$`), i18n.M("the key was refused (401)")},
+	{regexp.MustCompile(`^the server wants an API key \(401\)$`), i18n.M("the server wants an API key (401)")},
+	{regexp.MustCompile(`^the key is not allowed to do this \(403\)$`), i18n.M("the key is not allowed to do this (403)")},
+	{regexp.MustCompile(`^the account has no balance left \(402\)$`), i18n.M("the account has no balance left (402)")},
+	{regexp.MustCompile(`^the server is rate-limiting this key \(429\); try again in a moment$`), i18n.M("the server is rate-limiting this key (429); try again in a moment")},
+	{regexp.MustCompile(`^cannot find host (\S+) \(check the address and the network\)$`), i18n.M("cannot find host %s (check the address and the network)")},
+	{regexp.MustCompile(`^nothing answers at (\S+) \(is the server running\?\)$`), i18n.M("nothing answers at %s (is the server running?)")},
+	{regexp.MustCompile(`^(\S+) did not answer in time$`), i18n.M("%s did not answer in time")},
+	{regexp.MustCompile(`^the secure connection to (\S+) failed: its certificate is not trusted$`), i18n.M("the secure connection to %s failed: its certificate is not trusted")},
+	{regexp.MustCompile(`^(\S+) has nothing at (\S+) \(404\): is the address right\? Most OpenAI-compatible servers end in /v1$`), i18n.M("%s has nothing at %s (404): is the address right? Most OpenAI-compatible servers end in /v1")},
+	{regexp.MustCompile(`^(\S+) did not answer like an OpenAI-compatible server \(no model list at (\S+)\)$`), i18n.M("%s did not answer like an OpenAI-compatible server (no model list at %s)")},
+	{regexp.MustCompile(`^(.+) needs an API key$`), i18n.M("%s needs an API key")},
+	{regexp.MustCompile(`^the key contains blanks: paste it again$`), i18n.M("the key contains blanks: paste it again")},
+}
+
+// failureText is a connection failure in the user's language when the
+// core worded it one of its usual ways.
+func failureText(msg string) string {
+	for _, f := range connectFailures {
+		if m := f.re.FindStringSubmatch(msg); m != nil {
+			args := make([]any, len(m)-1)
+			for i, g := range m[1:] {
+				args[i] = g
+			}
+			return i18n.T(f.msg, args...)
+		}
+	}
+	return msg
 }

@@ -291,4 +291,28 @@ func TestConnectSpeaksChinese(t *testing.T) {
 			t.Errorf("content needs %v, more than %v", m, connectSize)
 		}
 	})
+	// The core's usual failures are said in Chinese too: a refused key, and
+	// an address where nothing listens.
+	srv := fakeOpenAI(t)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	goneURL := gone.URL
+	gone.Close()
+	for base, want := range map[string]string{
+		srv.URL: "测试失败：密钥被拒绝（401）",
+		goneURL: "测试失败：" + strings.TrimPrefix(goneURL, "http://") + " 没有响应（服务器是否在运行？）",
+	} {
+		b.OnUI(func() {
+			c.base.SetText(base)
+			c.key.SetText("sk-bad")
+			test.Tap(c.test)
+		})
+		waitFor(t, b.OnUI, "the failure in Chinese", func() bool { return c.status.Text == want })
+	}
+	// Save without the key DeepSeek needs says so in Chinese.
+	b.OnUI(func() {
+		c.base.SetText(srv.URL)
+		c.key.SetText("")
+		test.Tap(c.save)
+	})
+	waitFor(t, b.OnUI, "the missing key in Chinese", func() bool { return c.status.Text == "未保存：DeepSeek 需要 API 密钥" })
 }
