@@ -138,6 +138,8 @@ type Connect struct {
 	OnConnected func(agent.Connected)
 	OnLater     func()
 	saved       bool
+	// onClosed tells the window that opened it (Settings keeps one).
+	onClosed func()
 }
 
 // connectSize fits a 900×600 screen with room for its panels.
@@ -169,6 +171,9 @@ func ShowConnect(app fyne.App, b *uikit.Bridge, core ConnectCore, host ConnectHo
 	c.win.SetOnClosed(func() {
 		if !c.saved && c.OnLater != nil {
 			c.OnLater()
+		}
+		if c.onClosed != nil {
+			c.onClosed()
 		}
 	})
 	c.setOptions()

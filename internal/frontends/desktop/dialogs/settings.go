@@ -98,8 +98,10 @@ type Settings struct {
 	app   fyne.App
 	state *viewmodel.State
 	win   fyne.Window
-	// general is Language and Currency (settings_general.go).
+	// general is Language and Currency (settings_general.go); connect,
+	// the Connect a model window it opened, while open.
 	general *generalSection
+	connect *Connect
 	theme   *widget.RadioGroup
 	send    *widget.RadioGroup
 	model   *widget.Select

@@ -169,7 +169,12 @@ func (s *Settings) openConnect() {
 		o.ShowConnect()
 		return
 	}
-	ShowConnect(s.app, s.b, connectorOf(s.host.Core()), s.host, false)
+	if s.connect != nil {
+		s.connect.win.RequestFocus() // one window, raised
+		return
+	}
+	s.connect = ShowConnect(s.app, s.b, connectorOf(s.host.Core()), s.host, false)
+	s.connect.onClosed = func() { s.connect = nil }
 }
 
 // connectorOf is the ConnectCore behind a settings core.

@@ -176,3 +176,32 @@ func openSettingsOn(t *testing.T, a fyne.App, h *prefsHost) (*Settings, *uikit.B
 	b.OnUI(func() { s = ShowSettings(a, b, viewmodel.New(), h, func() {}) })
 	return s, b
 }
+
+// Without a window of its own to open, Settings opens one Connect window
+// over its core, raises it on the next click, and opens a new one once it
+// is closed.
+func TestSettingsOpensOneConnectWindow(t *testing.T) {
+	h := &settingsHost{mode: ThemeSystem, enter: true}
+	s, b := openSettings(t, nil, h)
+	connects := func() []fyne.Window {
+		var out []fyne.Window
+		for _, w := range fyne.CurrentApp().Driver().AllWindows() {
+			if w.Title() == "Connect a model" {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	b.OnUI(func() {
+		s.openConnect()
+		s.openConnect()
+		if n := len(connects()); n != 1 {
+			t.Fatalf("two clicks opened %d Connect windows", n)
+		}
+		connects()[0].Close()
+		s.openConnect()
+		if s.connect == nil || len(connects()) != 1 {
+			t.Errorf("after closing, a click opened %d windows", len(connects()))
+		}
+	})
+}
