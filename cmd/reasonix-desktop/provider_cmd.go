@@ -123,12 +123,8 @@ func runProvider(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		printProviders(stdout, list, whereSaved(store))
 	case "set-key":
 		plugin, name := pos[0], pos[1]
-		if f, ok := stdin.(*os.File); ok {
-			if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-				fmt.Fprint(stderr, i18n.T("Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin))
-			}
-		}
-		value, err := readValue(stdin)
+		value, err := readSecret(ctx, stdin, stderr, i18n.T("Value of %s for %s (one line, not shown as you type): ", name, plugin),
+			i18n.T("Value of %s for %s (one line; it shows as you type: pipe it in to avoid that): ", name, plugin))
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", i18n.T("read the value of %s from stdin", name), err))
 		}
@@ -156,6 +152,33 @@ func whereSaved(store *secrets.Store) string {
 		return i18n.T("saved in the system keyring")
 	}
 	return i18n.T("saved in a private file (%s, readable only by you)", store.File())
+}
+
+// readSecret reads a secret's line from stdin. On a terminal it asks
+// first, with the echo off where it can be (hidden is then the prompt, else
+// shown, which says the value shows), and gives the echo back before the
+// process ends, Ctrl+C at the prompt included; piped, it just reads.
+func readSecret(ctx context.Context, stdin io.Reader, stderr io.Writer, hidden, shown string) (string, error) {
+	f, ok := stdin.(*os.File)
+	if !ok || !isTerminal(f) {
+		return readValue(stdin)
+	}
+	restore, off := hideInput(f)
+	if !off {
+		fmt.Fprint(stderr, shown)
+		return readValue(stdin)
+	}
+	fmt.Fprint(stderr, hidden)
+	stop := context.AfterFunc(ctx, func() {
+		restore()
+		fmt.Fprintln(stderr)
+		os.Exit(130) // nothing was saved yet; the read would block on
+	})
+	v, err := readValue(stdin)
+	stop()
+	restore()
+	fmt.Fprintln(stderr) // the Enter typed was not echoed
+	return v, err
 }
 
 // readValue reads one line: surrounding blanks and the line end go.

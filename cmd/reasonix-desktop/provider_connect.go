@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -84,14 +83,13 @@ func connect(ctx context.Context, layout agent.Layout, req connectRequest, stdin
 	if base == "" {
 		return errors.New(i18n.T("%s needs --base-url: the address of the OpenAI-compatible server", p.Name))
 	}
-	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
-		if p.KeyNeeded {
-			fmt.Fprint(stderr, i18n.T("API key for %s (one line; it shows as you type: pipe it in to avoid that): ", p.Name))
-		} else {
-			fmt.Fprint(stderr, i18n.T("API key for %s (none needed: press Enter): ", p.Name))
-		}
+	hidden := i18n.T("API key for %s (not shown as you type): ", p.Name)
+	shown := i18n.T("API key for %s (one line; it shows as you type: pipe it in to avoid that): ", p.Name)
+	if !p.KeyNeeded {
+		hidden = i18n.T("API key for %s (none needed: press Enter): ", p.Name)
+		shown = hidden
 	}
-	key, err := readValue(stdin)
+	key, err := readSecret(ctx, stdin, stderr, hidden, shown)
 	if err != nil {
 		return fmt.Errorf("%s: %w", i18n.T("read the API key from stdin"), err)
 	}
