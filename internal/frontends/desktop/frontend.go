@@ -53,6 +53,7 @@ func (d *UI) Emit(ev agent.Event) {
 			d.turnUsage.Store(true)
 			if sid == d.chats.viewedID() {
 				d.status.SetUsage(*ev.Usage)
+				d.refreshMeter()
 			}
 			if t != nil {
 				t.SetUsage(*ev.Usage)

@@ -140,6 +140,7 @@ func newUI(opts Options) *UI {
 	d.notes = panels.NewNotifier(d.link.ctx, d.link.goCall, opts.App, d.b)
 	d.panel = newSurfacePanel(d.panelDeps())
 	d.status = panels.NewStatusBar(d.b, d.state, d.surfaceList, d.showPluginManager)
+	d.status.OnBalance = d.showBalance
 	d.inspector = dialogs.NewInspector(opts.App, d.b)
 	d.wins.prompts = &promptDialogs{dialogs.NewPrompts(d.link.ctx, d.win, d.b, d.promptHost())}
 	d.toolbar = newToolbar(d.toolbarDeps())
@@ -500,6 +501,7 @@ func (d *UI) sessionChanged() {
 	s := c.Session()
 	d.trace("session " + s.ID)
 	d.coreSwitched(s)
+	d.refreshMeter()
 	d.refreshModels()
 	d.kickLoad() // the chat on screen may have changed while the core switched
 }

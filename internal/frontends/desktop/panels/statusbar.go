@@ -46,6 +46,14 @@ type StatusBar struct {
 	order  []surfaces.Key
 	usage  *widget.Label
 	health *widget.Button
+	// The chat's meter (meter.go): its cost, its context use, the
+	// account's balance on demand.
+	cost, context *widget.Label
+	balance       *widget.Button
+	meter         ChatMeter
+	// OnBalance, set before the bar is shown, asks for the balance (the
+	// Balance button's tap); the answer comes back through SetBalance.
+	OnBalance func()
 }
 
 type statusView struct {
@@ -71,8 +79,9 @@ func NewStatusBar(b *uikit.Bridge, state *viewmodel.State, list func() ([]surfac
 	s.usage.Importance = widget.LowImportance
 	s.health = widget.NewButtonWithIcon(i18n.T("Plugins"), theme.ComputerIcon(), onHealth)
 	s.health.Importance = widget.LowImportance
+	s.newMeter()
 	s.obj = container.NewVBox(widget.NewSeparator(),
-		container.NewBorder(nil, nil, nil, container.NewHBox(s.usage, s.health), s.box))
+		container.NewBorder(nil, nil, nil, container.NewHBox(s.usage, s.cost, s.context, s.balance, s.health), s.box))
 	return s
 }
 
@@ -232,7 +241,10 @@ var stateCounts = map[string]string{
 
 // Relabel writes the bar's own words again after a language change (UI
 // goroutine): the health count; the usage line follows at the next reply.
-func (s *StatusBar) Relabel(ps []agent.PluginInfo) { s.SetHealth(ps) }
+func (s *StatusBar) Relabel(ps []agent.PluginInfo) {
+	s.relabelMeter()
+	s.SetHealth(ps)
+}
 
 // SetHealth counts plugins by state; a click opens the plugin manager.
 func (s *StatusBar) SetHealth(ps []agent.PluginInfo) {
