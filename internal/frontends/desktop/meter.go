@@ -69,4 +69,5 @@ func (d *UI) showBalance() {
 		return nil
 	})
 }
+
 var _ meterCore = (*agent.Core)(nil) // the real core has the meter
