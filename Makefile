@@ -17,7 +17,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm e2e-ime e2e-zh e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: node-npm e2e-ime e2e-zh e2e-connect e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -34,6 +34,7 @@ run: deps build examples
 ## (xvfb-e2e-sidebar.sh); four toasts beside an approval and Settings on a 900×600 screen (xvfb-e2e-notices.sh);
 ## a real Chinese input method (fcitx5 pinyin) composing over the composer and an approval (xvfb-e2e-ime.sh);
 ## the window in Chinese under LANG=zh_CN.UTF-8, screenshots of it, an approval, Settings, plugins (xvfb-e2e-zh.sh);
+## Connect a model with the DeepSeek preset against a local fake DeepSeek, in Chinese (xvfb-e2e-connect.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -49,6 +50,7 @@ test: deps mcp-servers lint check-generated
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-notices.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-ime.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-zh.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-connect.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -89,6 +91,10 @@ e2e-notices: build
 ## a composing BackSpace deletes nothing (xvfb-e2e-ime.sh)
 e2e-ime: build
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-ime.sh
+
+## e2e-connect: Connect a model (DeepSeek preset, a local fake server) in the real window, in Chinese
+e2e-connect: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-connect.sh
 
 ## e2e-zh: the window in Simplified Chinese (LANG=zh_CN.UTF-8); screenshots ci-logs/e2e-zh-*.png
 e2e-zh: build
