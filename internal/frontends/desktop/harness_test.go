@@ -40,11 +40,17 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	a := test.NewTempApp(t)
 	layout := agent.Layout{Root: t.TempDir()}
 	if err := layout.EnsureDirs(); err != nil {
 		t.Fatal(err)
 	}
+	return newHarnessAt(t, layout)
+}
+
+// newHarnessAt is a window on the data directory layout (a second start).
+func newHarnessAt(t testing.TB, layout agent.Layout) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
 	h := &harness{t: t, layout: layout}
 	h.d = newUI(Options{App: a, Layout: layout, Version: "test"})
 	h.d.openURL = func(u *url.URL) error {

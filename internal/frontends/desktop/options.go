@@ -32,4 +32,8 @@ type Options struct {
 	// must mark it (a widget's Refresh; fyne's Container.Add and Show do
 	// not), as the composer's paste tile does.
 	QuietAnimations bool
+	// ConnectAtStart opens "Connect a model" once the model catalog is in
+	// when no model but the echo one is there and the user has not said
+	// Later (the app sets it; tests and window scripts leave it off).
+	ConnectAtStart bool
 }

@@ -25,6 +25,9 @@ type prefsData struct {
 	LastSession string `json:"lastSession,omitempty"`
 	EnterSends  *bool  `json:"enterSends,omitempty"`
 	PanelHidden bool   `json:"panelHidden,omitempty"`
+	// ConnectLater: the user closed the first start's "Connect a model"
+	// (Later) or connected one: it does not open by itself again.
+	ConnectLater bool `json:"connectLater,omitempty"`
 	// Zoom scales every size of the theme (1 when unset).
 	Zoom float32 `json:"zoom,omitempty"`
 	// WindowW and WindowH are the main window's last size (unset: the
@@ -125,6 +128,16 @@ func (p *prefs) PanelHidden() bool {
 	defer p.mu.Unlock()
 	return p.data.PanelHidden
 }
+
+// ConnectLater reports whether "Connect a model" was answered once.
+func (p *prefs) ConnectLater() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.data.ConnectLater
+}
+
+// SetConnectLater remembers it.
+func (p *prefs) SetConnectLater() { p.change(func(d *prefsData) { d.ConnectLater = true }) }
 
 // SetPanelHidden remembers whether the plugin panel is hidden.
 func (p *prefs) SetPanelHidden(hidden bool) { p.change(func(d *prefsData) { d.PanelHidden = hidden }) }

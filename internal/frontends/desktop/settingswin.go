@@ -40,6 +40,8 @@ type settingsHost struct {
 	// the tray icon shows (notify.go).
 	notices    func() (reply, waiting, failed, tray bool)
 	setNotices func(reply, waiting, failed, tray bool)
+	// showConnect opens (or raises) "Connect a model" (connect.go).
+	showConnect func()
 }
 
 // Notices is what the system notifies while the window is away, and
@@ -58,6 +60,9 @@ func (h settingsHost) EnterSends() bool            { return h.enterSends() }
 func (h settingsHost) SetEnterSends(on bool)       { h.setEnterSends(on) }
 func (h settingsHost) PickModel(id, effort string) { h.pickModel(id, effort) }
 func (h settingsHost) Trace(event string)          { h.trace(event) }
+
+// ShowConnect opens the window's one "Connect a model" (dialogs.ConnectOpener).
+func (h settingsHost) ShowConnect() { h.showConnect() }
 
 // Async runs fn off the UI goroutine; "done <what>" is traced once what fn
 // posted to the UI goroutine has run (the end-to-end script waits for the

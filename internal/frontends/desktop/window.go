@@ -100,6 +100,8 @@ type windows struct {
 	palette  *dialogs.Palette
 	prompts  *promptDialogs
 	mcp      mcpWindow        // the MCP servers window (mcpwin.go)
+	connect  *dialogs.Connect // "Connect a model" (connect.go)
+	offered  bool             // it opened by itself this run
 	modals   uikit.ModalStack // open dialogs' Esc and Enter
 }
 
@@ -436,6 +438,7 @@ func (d *UI) refreshModels() {
 		d.b.Post(func() {
 			d.state.SetModels(models, catalogErrors(errs))
 			d.trace(fmt.Sprintf("models %d", len(models)))
+			d.offerConnect()
 		})
 		for _, err := range errs {
 			d.notes.HostNotice(i18n.T("model catalog: %s", redact.String(err.Error())), uikit.NoticeWarn)
