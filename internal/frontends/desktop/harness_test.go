@@ -53,6 +53,7 @@ func newHarnessAt(t testing.TB, layout agent.Layout) *harness {
 	a := test.NewTempApp(t)
 	h := &harness{t: t, layout: layout}
 	h.d = newUI(Options{App: a, Layout: layout, Version: "test"})
+	h.d.hasCJKFont = func() bool { return true } // the tests' fonts are not the machine's
 	h.d.openURL = func(u *url.URL) error {
 		h.mu.Lock()
 		defer h.mu.Unlock()

@@ -73,6 +73,7 @@ func setEnv(vars map[string]string) (restore func()) {
 func (d *UI) watchLanguage() {
 	syncFyneLanguage(i18n.Lang())
 	d.trace("language " + i18n.Lang())
+	d.checkCJKFont("")
 	i18n.OnChange(func() { d.b.Post(d.languageChanged) }) // dropped once the window is closed
 }
 
@@ -110,4 +111,5 @@ func (d *UI) languageChanged() {
 		d.status.SetHealthText(i18n.T("Starting plugins…"))
 	}
 	d.trace("language " + tag)
+	d.checkCJKFont("")
 }

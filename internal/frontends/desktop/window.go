@@ -54,6 +54,10 @@ type UI struct {
 	openURL func(*url.URL) error
 	wins    windows
 	parts   // the window's widgets (embedded: d.composer, d.status…)
+	// fontCheck runs the CJK font check once (fontcheck.go); hasCJKFont
+	// is the check (systemHasCJK; the tests' answer).
+	fontCheck  sync.Once
+	hasCJKFont func() bool
 	// turnUsage says whether the running turn reported its token use
 	// (core goroutines).
 	turnUsage atomic.Bool
@@ -123,6 +127,7 @@ func newUI(opts Options) *UI {
 	d := &UI{opts: opts, b: uikit.NewBridge(), link: &coreLink{ctx: ctx, cancel: cancel}, state: viewmodel.New(),
 		prefs: loadPrefs(opts.Layout.Root, nil)}
 	d.openURL = d.opts.App.OpenURL
+	d.hasCJKFont = systemHasCJK
 	d.win = d.opts.App.NewWindow("Reasonix Desktop")
 	if opts.Icon != nil {
 		d.win.SetIcon(opts.Icon)
@@ -503,6 +508,7 @@ func (d *UI) sessionChanged() {
 	}
 	s := c.Session()
 	d.trace("session " + s.ID)
+	d.checkCJKFont(sessionText(s))
 	d.coreSwitched(s)
 	d.refreshMeter()
 	d.refreshModels()
