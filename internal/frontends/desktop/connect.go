@@ -12,10 +12,13 @@ import (
 const echoPlugin = "echo-provider"
 
 // connectHost is the window as dialogs.ConnectHost.
-type connectHost struct{ d *UI }
+type connectHost struct {
+	async func(what string, fn func(ctx context.Context) error)
+	trace func(string)
+}
 
-func (h connectHost) Async(what string, fn func(ctx context.Context) error) { h.d.async(what, fn) }
-func (h connectHost) Trace(event string)                                    { h.d.trace(event) }
+func (h connectHost) Async(what string, fn func(ctx context.Context) error) { h.async(what, fn) }
+func (h connectHost) Trace(event string)                                    { h.trace(event) }
 
 // showConnect opens "Connect a model", or raises it when it is open (UI
 // goroutine). firstStart words its close button "Later". A connection
@@ -28,7 +31,7 @@ func (d *UI) showConnect(firstStart bool) {
 		return
 	}
 	core, _ := d.getCore().(*agent.Core) // nil while starting: Save says so
-	c := dialogs.ShowConnect(d.opts.App, d.b, dialogs.CoreConnector{Core: core}, connectHost{d}, firstStart)
+	c := dialogs.ShowConnect(d.opts.App, d.b, dialogs.CoreConnector{Core: core}, connectHost{async: d.async, trace: d.trace}, firstStart)
 	d.wins.connect = c
 	c.OnLater = func() {
 		d.prefs.SetConnectLater()

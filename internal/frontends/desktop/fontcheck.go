@@ -52,7 +52,7 @@ func (d *UI) checkCJKFont(text string) {
 		return
 	}
 	d.fontCheck.Do(func() {
-		d.async("font check", func(context.Context) error {
+		d.async(i18n.M("font check"), func(context.Context) error {
 			if d.hasCJKFont() {
 				d.trace("cjk glyphs ok")
 				return nil

@@ -30,7 +30,7 @@ func (d *UI) refreshMeter() {
 	if !ok {
 		return
 	}
-	d.async("chat cost", func(context.Context) error {
+	d.async(i18n.M("chat cost"), func(context.Context) error {
 		m := panels.ChatMeter{Cost: c.SessionCost(), Context: c.ContextUse()}
 		_, m.Balance = c.BalancePlugin()
 		d.status.SetMeter(m)
@@ -49,7 +49,7 @@ func (d *UI) showBalance() {
 		d.status.SetBalance("")
 		return
 	}
-	d.async("balance", func(ctx context.Context) error {
+	d.async(i18n.M("read the balance"), func(ctx context.Context) error {
 		plugin, ok := c.BalancePlugin()
 		if !ok {
 			d.status.SetBalance("")

@@ -58,7 +58,7 @@ const logTail = 128 << 10
 
 // showLogs opens the host log's tail (read off the UI goroutine).
 func (d *UI) showLogs() {
-	d.async("logs", func(ctx context.Context) error {
+	d.async(i18n.M("logs"), func(ctx context.Context) error {
 		text, err := readTail(d.opts.Layout.HostLog(), logTail)
 		if errors.Is(err, os.ErrNotExist) {
 			text, err = i18n.T("(the host log is empty)"), nil

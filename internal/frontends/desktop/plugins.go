@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -34,13 +35,13 @@ func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI)
 		if err := run(ctx, c); err != nil {
 			return err
 		}
-		d.notes.HostNotice(what+": done", uikit.NoticeInfo)
+		d.notes.HostNotice(i18n.T("%s: done", i18n.T(what)), uikit.NoticeInfo)
 		return nil
 	})
 }
 
 func (d *UI) restartPlugins() {
-	d.pluginCommand("restart plugins", func(ctx context.Context, c coreAPI) error {
+	d.pluginCommand(i18n.M("restart plugins"), func(ctx context.Context, c coreAPI) error {
 		if err := c.Reload(ctx); err != nil {
 			return fmt.Errorf("restart plugins: %w", err)
 		}

@@ -38,7 +38,7 @@ func (s *sidebar) askImport() {
 // goroutine; the imported chat is listed and opened. The core validates
 // it and never overwrites a chat (one with the same id gets a new id).
 func (s *sidebar) importFrom(path string) {
-	s.deps.withCore("import session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("import session"), func(ctx context.Context, c coreAPI) error {
 		data, err := readLimited(path, maxImportBytes)
 		if err != nil {
 			return err

@@ -66,7 +66,7 @@ func (sb *settingsBanner) path() string { return sb.deps.settingsFile }
 // goroutine).
 func (d *UI) CheckSettings() {
 	path := d.opts.Layout.SettingsFile()
-	d.async("check settings", func(context.Context) error {
+	d.async(i18n.M("check settings"), func(context.Context) error {
 		p := settings.Check(path)
 		d.b.Post(func() { d.banner.show(p) })
 		return nil
@@ -127,7 +127,7 @@ func (sb *settingsBanner) openFile() {
 // broken, uses the new file at its next read.
 func (sb *settingsBanner) resetFile() {
 	path := sb.path()
-	sb.deps.async("reset settings", func(context.Context) error {
+	sb.deps.async(i18n.M("reset settings"), func(context.Context) error {
 		backup, err := settings.Reset(path, time.Now())
 		if err != nil {
 			return err

@@ -24,7 +24,7 @@ func radioIn(t *testing.T, h *harness, title, option string) *widget.RadioGroup 
 			continue
 		}
 		for _, o := range test.LaidOutObjects(w.Content()) {
-			if r, ok := o.(*widget.RadioGroup); ok && len(r.Options) > 0 && r.Options[0] == option {
+			if r, ok := o.(*widget.RadioGroup); ok && slices.Contains(r.Options, option) {
 				return r
 			}
 		}
@@ -40,7 +40,7 @@ func TestSettingsThemeAndSendKeyReachTheWindow(t *testing.T) {
 	newFakeCore(t, h.d)
 	h.ui(func() {
 		h.d.showSettings()
-		th := radioIn(t, h, "Settings", "System")
+		th := radioIn(t, h, "Settings", "Dark") // the Language choice starts with System too
 		th.SetSelected("Dark")
 		bg := h.d.opts.App.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight)
 		if h.d.themeMode() != ThemeDark || bg != palettes[theme.VariantDark][theme.ColorNameBackground] {

@@ -201,7 +201,7 @@ func (s *sidebar) reload() {
 	running := d.state.Running()
 	s.reads.reloads++
 	seq := s.reads.reloads
-	d.async("sessions", func(ctx context.Context) error {
+	d.async(i18n.M("sessions"), func(ctx context.Context) error {
 		all, snippets := c.Sessions(), map[string]string(nil)
 		if strings.TrimSpace(q) != "" {
 			// Titles and message text, each hit with its matching line.
@@ -354,7 +354,7 @@ func (s *sidebar) askRename(it agent.Summary) {
 }
 
 func (s *sidebar) renameTo(id, name string) {
-	s.deps.withCore("rename session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("rename session"), func(ctx context.Context, c coreAPI) error {
 		defer s.deps.b.Post(s.reload)
 		return c.RenameSession(ctx, id, name)
 	})
@@ -362,7 +362,7 @@ func (s *sidebar) renameTo(id, name string) {
 
 // pin pins a chat on top of the list, or lets it go back to its place.
 func (s *sidebar) pin(id string, on bool) {
-	s.deps.withCore("pin session", func(_ context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("pin session"), func(_ context.Context, c coreAPI) error {
 		defer s.deps.b.Post(s.reload)
 		return c.PinSession(id, on)
 	})
@@ -371,7 +371,7 @@ func (s *sidebar) pin(id string, on bool) {
 // trash deletes a session to the trash; Undo brings it back.
 func (s *sidebar) trash(it agent.Summary) {
 	wasOpen := it.ID == s.deps.state.Open().ID
-	s.deps.withCore("delete session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("delete session"), func(ctx context.Context, c coreAPI) error {
 		err := s.deps.chats.trashWhenLoaded(ctx, c, it.ID)
 		s.deps.b.Post(func() {
 			if err == nil {
@@ -400,7 +400,7 @@ func (s *sidebar) restore() {
 	reopen := s.reopen
 	s.trashed, s.reopen = "", false
 	s.undo.Hide()
-	s.deps.withCore("restore session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("restore session"), func(ctx context.Context, c coreAPI) error {
 		err := c.RestoreSession(id)
 		s.deps.b.Post(func() {
 			s.reload()
@@ -456,7 +456,7 @@ func exportName(it agent.Summary, format string) string {
 
 // exportTo writes the session off the UI goroutine.
 func (s *sidebar) exportTo(id, format, path string) {
-	s.deps.withCore("export session", func(ctx context.Context, c coreAPI) error {
+	s.deps.withCore(i18n.M("export session"), func(ctx context.Context, c coreAPI) error {
 		data, err := c.ExportSession(id, format)
 		if err != nil {
 			return err

@@ -298,7 +298,7 @@ func (p *surfacePanel) submit(v *surfaceView) {
 	values := v.form.Values()
 	key := v.surf.Key
 	v.submit.Disable()
-	p.deps.withCore("submit", func(ctx context.Context, c coreAPI) error {
+	p.deps.withCore(i18n.M("submit"), func(ctx context.Context, c coreAPI) error {
 		err := c.SubmitForm(ctx, key, values)
 		if errors.Is(err, surfaces.ErrIllegalTransition) {
 			return nil // a double click: the first submission is in flight

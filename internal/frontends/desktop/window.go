@@ -264,7 +264,7 @@ func (d *UI) Attach(c coreAPI) {
 	d.link.mu.Lock()
 	d.link.core = c
 	d.link.mu.Unlock()
-	d.async("load", func(ctx context.Context) error {
+	d.async(i18n.M("load"), func(ctx context.Context) error {
 		s := c.Session()
 		d.attachChat(s.ID)
 		plugins := c.Plugins()
@@ -414,7 +414,7 @@ func (d *UI) asyncFor(what string, timeout time.Duration, fn func(ctx context.Co
 		ctx, cancel := context.WithTimeout(d.link.ctx, timeout)
 		defer cancel()
 		if err := fn(ctx); err != nil && d.link.ctx.Err() == nil {
-			d.notes.HostNotice(what+": "+redact.String(err.Error()), uikit.NoticeError)
+			d.notes.HostNotice(i18n.T("%s: %s", i18n.T(what), redact.String(err.Error())), uikit.NoticeError) // what: an i18n.M key
 		}
 	})
 }
@@ -438,7 +438,7 @@ func openOf(s agent.Session) viewmodel.Open {
 // refreshModels fetches the catalog off the UI goroutine (it can wait on
 // provider sidecars) and installs it in the picker and the Model menu.
 func (d *UI) refreshModels() {
-	d.withCore("models", func(ctx context.Context, c coreAPI) error {
+	d.withCore(i18n.M("models"), func(ctx context.Context, c coreAPI) error {
 		models, errs := c.Models(ctx)
 		d.b.Post(func() {
 			d.state.SetModels(models, catalogErrors(errs))
@@ -466,7 +466,7 @@ func (d *UI) pickModel(id, effort string) {
 		d.notes.HostNotice(i18n.T("This chat is getting ready; pick the model once it is"), uikit.NoticeWarn)
 		return
 	}
-	d.withCore("pick model", func(ctx context.Context, c coreAPI) error {
+	d.withCore(i18n.M("pick model"), func(ctx context.Context, c coreAPI) error {
 		if err := c.SetModel(ctx, id, effort); err != nil {
 			return err
 		}
@@ -482,7 +482,7 @@ func (d *UI) newChat(dir string) {
 		d.openNewChat(dir) // on screen now; the core starts it when it is free
 		return
 	}
-	d.withCore("new chat", func(ctx context.Context, c coreAPI) error {
+	d.withCore(i18n.M("new chat"), func(ctx context.Context, c coreAPI) error {
 		return c.NewSession(ctx, dir)
 	})
 }
@@ -566,7 +566,7 @@ func workspaceName(p string) string {
 // picks the first plugin model when none is chosen and sends the given
 // messages one turn after the other (any goroutine; it returns at once).
 func (d *UI) RunDemo(messages ...string) {
-	d.withCore("demo", func(ctx context.Context, c coreAPI) error {
+	d.withCore(i18n.M("demo"), func(ctx context.Context, c coreAPI) error {
 		if c.Session().Model == "" {
 			models, _ := c.Models(ctx)
 			if len(models) == 0 {
