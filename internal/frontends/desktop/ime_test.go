@@ -180,3 +180,24 @@ func TestInputMethodLateCommits(t *testing.T) {
 		t.Fatal("Enter with no composition did not send")
 	}
 }
+
+// The sidebar's search: the Enter that commits a composition opens no
+// chat (Enter there opens the first hit).
+func TestInputMethodEnterInSearchOpensNothing(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() {
+		s := h.d.sidebar
+		h.d.win.Canvas().Focus(s.search)
+		press(s.search, fyne.KeyA, 'a')
+		press(s.search, fyne.KeyN, 0)
+		press(s.search, fyne.KeyI, 0)
+		press(s.search, fyne.KeyReturn, 0)
+		if s.reads.openPending {
+			t.Error("the Enter that committed a composition in the search asked to open its first hit")
+		}
+		commit(s.search, "ni")
+		if s.search.Text != "ani" {
+			t.Errorf("the search holds %q, want ani", s.search.Text)
+		}
+	})
+}

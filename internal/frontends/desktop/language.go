@@ -88,6 +88,7 @@ func (d *UI) languageChanged() {
 	d.win.SetMainMenu(d.buildMainMenu())
 	d.toolbar.relabel()
 	d.sidebar.relabel()
+	d.panel.relabel()
 	c := d.composer
 	c.placeholder()
 	c.sendBtn.SetText(i18n.T("Send"))

@@ -34,9 +34,19 @@ func TestLanguageChangeRelabelsTheWindow(t *testing.T) {
 		!strings.Contains(zh.status, "插件") || zh.fyneCancel != "取消" {
 		t.Errorf("after choosing 简体中文: %+v", zh)
 	}
+	h.ui(func() {
+		if h.d.panel.title.Text != zhCat["Plugin panel"] {
+			t.Errorf("the panel title reads %q in Chinese", h.d.panel.title.Text)
+		}
+	})
 	i18n.SetLang(i18n.English)
 	var back words
 	h.waitFor("the window in English again", func() bool { back = read(); return back.button == "New chat" })
+	h.ui(func() {
+		if h.d.panel.title.Text != "Plugin panel" {
+			t.Errorf("the panel title reads %q in English again", h.d.panel.title.Text)
+		}
+	})
 	if back != en {
 		t.Errorf("English again: %+v, want %+v", back, en)
 	}

@@ -33,8 +33,8 @@ var sidebarShortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: fyne
 type sidebar struct {
 	deps     sidebarDeps
 	obj      fyne.CanvasObject
-	search   *widget.Entry
-	head     *widget.Label // "Sessions"
+	search   *uikit.DialogEntry // its Enter opens the first hit, never an input method's
+	head     *widget.Label      // "Sessions"
 	list     *widget.List
 	items    []agent.Summary
 	snippets map[string]string // a chat's matching line, by id, while searching
@@ -64,7 +64,7 @@ type listReads struct {
 
 func newSidebar(d sidebarDeps) *sidebar {
 	s := &sidebar{deps: d, selected: -1}
-	s.search = widget.NewEntry()
+	s.search = uikit.NewDialogEntry()
 	s.search.SetPlaceHolder(i18n.T("Search sessions"))
 	s.search.OnChanged = func(string) { s.reload() }
 	s.search.OnSubmitted = func(string) { s.openFirst() }

@@ -33,6 +33,8 @@ type surfacePanel struct {
 	box     *fyne.Container
 	scroll  *container.Scroll
 	empty   fyne.CanvasObject
+	title   *widget.Label // "Plugin panel"
+	hint    *widget.Label // what the empty panel says
 	views   map[surfaces.Key]*surfaceView
 	headers map[string]*widget.Label
 	shown   []fyne.CanvasObject
@@ -66,9 +68,10 @@ func newSurfacePanel(d panelDeps) *surfacePanel {
 	hint := widget.NewLabel(i18n.T("Cards and forms from your plugins appear here."))
 	hint.Wrapping = fyne.TextWrapWord
 	hint.Importance = widget.LowImportance
-	p.empty = hint
+	p.empty, p.hint = hint, hint
 	p.box = container.NewVBox(p.empty)
 	title := widget.NewLabelWithStyle(i18n.T("Plugin panel"), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.title = title
 	p.scroll = container.NewVScroll(container.NewPadded(p.box))
 	p.obj = container.NewBorder(container.NewVBox(title, widget.NewSeparator()), nil, nil, nil, p.scroll)
 	return p
@@ -139,6 +142,13 @@ func sameObjects(a, b []fyne.CanvasObject) bool {
 		}
 	}
 	return true
+}
+
+// relabel writes the panel's own words again after a language change
+// (UI goroutine); what plugins wrote stays theirs.
+func (p *surfacePanel) relabel() {
+	p.title.SetText(i18n.T("Plugin panel"))
+	p.hint.SetText(i18n.T("Cards and forms from your plugins appear here."))
 }
 
 func (p *surfacePanel) header(plugin string, stopped bool) fyne.CanvasObject {
