@@ -174,7 +174,7 @@ func (d *UI) settingsHost() settingsHost {
 			d.win.SetMainMenu(d.buildMainMenu()) // the View menu's check follows
 		},
 		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers,
-		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }}
+		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }, refreshMeter: d.refreshMeter}
 }
 
 func (d *UI) pluginsHost() pluginsHost {

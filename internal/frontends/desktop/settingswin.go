@@ -40,8 +40,9 @@ type settingsHost struct {
 	// the tray icon shows (notify.go).
 	notices    func() (reply, waiting, failed, tray bool)
 	setNotices func(reply, waiting, failed, tray bool)
-	// showConnect opens (or raises) "Connect a model" (connect.go).
-	showConnect func()
+	// showConnect opens (or raises) "Connect a model" (connect.go);
+	// refreshMeter reads the chat's cost again (meter.go).
+	showConnect, refreshMeter func()
 }
 
 // Notices is what the system notifies while the window is away, and
@@ -63,6 +64,10 @@ func (h settingsHost) Trace(event string)          { h.trace(event) }
 
 // ShowConnect opens the window's one "Connect a model" (dialogs.ConnectOpener).
 func (h settingsHost) ShowConnect() { h.showConnect() }
+
+// CurrencyChanged shows the chat's cost again in the currency now chosen
+// (Settings calls it once the core saved the choice).
+func (h settingsHost) CurrencyChanged() { h.refreshMeter() }
 
 // Async runs fn off the UI goroutine; "done <what>" is traced once what fn
 // posted to the UI goroutine has run (the end-to-end script waits for the
