@@ -114,7 +114,7 @@ func (t *Transcript) LoadHistory(msgs []protocol.ProviderMessage) {
 // version of the last answer it is.
 func (t *Transcript) ShowSession(s agent.Session) {
 	shown, total := s.LastReplyVersion()
-	t.replace(s.Messages, s.Notes, versions{shown, total})
+	t.replace(s.Messages, sessionNotes(&s), versions{shown, total})
 	t.SetTodos(s.Todos)
 }
 
@@ -134,7 +134,7 @@ type Prepared struct {
 // to build).
 func Prepare(s agent.Session) *Prepared {
 	tmp := &Transcript{}
-	tmp.load(s.Messages, s.Notes)
+	tmp.load(s.Messages, sessionNotes(&s))
 	shown, total := s.LastReplyVersion()
 	return &Prepared{items: tmp.items, open: tmp.open, turns: tmp.turn, vs: versions{shown, total}, todos: s.Todos}
 }
@@ -164,7 +164,7 @@ func (t *Transcript) Render() { t.sync() }
 // LoadSession fills an empty transcript from a session, as ShowSession.
 func (t *Transcript) LoadSession(s agent.Session) {
 	shown, total := s.LastReplyVersion()
-	t.loadHistory(s.Messages, s.Notes, versions{shown, total})
+	t.loadHistory(s.Messages, sessionNotes(&s), versions{shown, total})
 	t.SetTodos(s.Todos)
 }
 
@@ -215,6 +215,14 @@ func (t *Transcript) Relabel() {
 // NewApproval is a pending approval of req.
 func NewApproval(req agent.ApprovalRequest) *Approval {
 	return &Approval{req: req, ch: make(chan agent.Approval, 1)}
+}
+
+// CurrencyHost is a Host that says the currency replies' costs are shown
+// in (the core's Currency: "" for each model's own price list, "CNY",
+// "USD"). Without it costs show as the core priced them. Currency is
+// called on the UI goroutine and must not block.
+type CurrencyHost interface {
+	Currency() string
 }
 
 // Answers delivers the one answer.

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
-	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
-	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
 // footer is the line under a reply: "Stopped" when the user stopped it,
@@ -98,7 +95,11 @@ func (f *footer) show(r *row, last bool) {
 	f.meter.box.Hide()
 	if s.usage != nil {
 		m, _ := f.d.state.CurrentModel()
-		text = usageLine(*s.usage, m)
+		currency := ""
+		if h, ok := f.d.host.(CurrencyHost); ok {
+			currency = h.Currency()
+		}
+		text = usageLine(*s.usage, replyCost(s, currency, m.ID), m.ContextWindow)
 		if m.ContextWindow > 0 {
 			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
 			f.meter.box.Show()
@@ -121,43 +122,6 @@ func (f *footer) show(r *row, last bool) {
 	} else {
 		f.box.Hide()
 	}
-}
-
-// usageLine is a model call's token use, and its cost when the model has
-// pricing. Without pricing no cost is shown (never "free").
-func usageLine(u protocol.ProviderUsage, m providers.Model) string {
-	parts := []string{fmt.Sprintf("%s in · %s out", thousands(u.PromptTokens), thousands(u.CompletionTokens))}
-	if u.CacheHitTokens > 0 || u.CacheMissTokens > 0 {
-		parts = append(parts, fmt.Sprintf("cache %s hit / %s miss", thousands(u.CacheHitTokens), thousands(u.CacheMissTokens)))
-	}
-	if m.InputPerMillion > 0 || m.OutputPerMillion > 0 {
-		in := u.PromptTokens
-		cost := 0.0
-		if m.CacheHitPerMillion > 0 && u.CacheHitTokens > 0 {
-			in -= u.CacheHitTokens
-			cost += float64(u.CacheHitTokens) * m.CacheHitPerMillion / 1e6
-		}
-		cost += float64(in)*m.InputPerMillion/1e6 + float64(u.CompletionTokens)*m.OutputPerMillion/1e6
-		cur := m.PricingCurrency
-		if cur == "" || strings.EqualFold(cur, "USD") {
-			parts = append(parts, fmt.Sprintf("$%.4f", cost))
-		} else {
-			parts = append(parts, fmt.Sprintf("%.4f %s", cost, cur))
-		}
-	}
-	if m.ContextWindow > 0 && u.PromptTokens > 0 {
-		parts = append(parts, fmt.Sprintf("context %d%%", u.PromptTokens*100/m.ContextWindow))
-	}
-	return strings.Join(parts, " · ")
-}
-
-// thousands writes n with thousands separators.
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // meter is a small bar: the share of the model's context window a call

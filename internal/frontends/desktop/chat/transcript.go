@@ -48,6 +48,12 @@ type msgStatus struct {
 	stopped bool
 	usage   *protocol.ProviderUsage
 	retry   string // a failed turn's user text (a notice's Retry button)
+	// cost is the reply's cost as the core priced it when its usage came
+	// (nil: not told); model and at are what it is priced at again when
+	// the user wants another currency ("" model: the current one).
+	cost  *agent.Cost
+	model string
+	at    time.Time
 }
 
 // itemSnap is an item as the UI goroutine renders it.
@@ -238,8 +244,21 @@ func (t *Transcript) BeginTurn() {
 	t.mu.Unlock()
 }
 
-// SetUsage records a model call's token use on the message it produced.
-func (t *Transcript) SetUsage(u protocol.ProviderUsage) {
+// SetUsage records a model call's token use on the message it produced
+// (any goroutine); its cost is read from the price table at display.
+func (t *Transcript) SetUsage(u protocol.ProviderUsage) { t.SetUsageCost(u, nil) }
+
+// SetUsageCost records a model call's token use and its cost as the core
+// priced it (agent.Event.Cost of the EventUsage; nil when it said none) on
+// the message it produced (any goroutine). The footer shows the cost in
+// the host's currency (CurrencyHost), priced again when that differs.
+func (t *Transcript) SetUsageCost(u protocol.ProviderUsage, c *agent.Cost) {
+	var cost *agent.Cost
+	if c != nil {
+		cc := *c
+		cost = &cc
+	}
+	at := agent.Now()
 	t.mu.Lock()
 	it := t.open
 	if it == nil {
@@ -249,6 +268,7 @@ func (t *Transcript) SetUsage(u protocol.ProviderUsage) {
 		it = t.openMessage()
 	}
 	it.status.usage = &u
+	it.status.cost, it.status.model, it.status.at = cost, "", at
 	t.touch(it)
 	t.mu.Unlock()
 	t.th.Kick()
@@ -484,6 +504,7 @@ func (t *Transcript) loadNote(h *history, n agent.Note) {
 			t.add(it)
 		}
 		it.status.usage = &u
+		it.status.cost, it.status.model, it.status.at = n.Cost, n.Model, n.At
 	case agent.NoteNotice:
 		it := &item{kind: itemNotice, level: uikit.NoticeInfo}
 		it.text.WriteString(n.Text)

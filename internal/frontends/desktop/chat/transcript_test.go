@@ -137,22 +137,6 @@ func TestToolResultShowAll(t *testing.T) {
 	})
 }
 
-func TestUsageLineShowsCostOnlyWithPricing(t *testing.T) {
-	u := protocol.ProviderUsage{PromptTokens: 1_200_000, CompletionTokens: 3_000}
-	if got := usageLine(u, providers.Model{}); got != "1,200,000 in · 3,000 out" {
-		t.Errorf("no pricing: %q", got)
-	}
-	priced := providers.Model{InputPerMillion: 1, OutputPerMillion: 2}
-	if got := usageLine(u, priced); got != "1,200,000 in · 3,000 out · $1.2060" {
-		t.Errorf("priced: %q", got)
-	}
-	for _, m := range []providers.Model{{}, priced} {
-		if strings.Contains(strings.ToLower(usageLine(u, m)), "free") {
-			t.Error(`a usage line says "free"`)
-		}
-	}
-}
-
 func TestFailedTurnOffersRetryAndReplyOffersRegenerate(t *testing.T) {
 	h := newHarness(t)
 	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
