@@ -74,13 +74,12 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	// Fyne's own dialog words in the language chosen (run set it from
-	// settings or the system), now and after a change in Settings.
-	fyneLanguage(i18n.Lang())
-	i18n.OnChange(func() { fyneLanguage(i18n.Lang()) })
 	a := app.NewWithID(appID)
 	a.SetIcon(desktop.Icon)
-	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag, QuietAnimations: true}
+	opts := desktop.Options{App: a, Layout: layout, Version: version, Icon: desktop.Icon, Theme: *themeFlag, QuietAnimations: true,
+		// A first start with no model chosen offers "Connect a model" (once;
+		// Later is remembered). The window follows the language itself.
+		ConnectAtStart: userSettings(layout).DefaultModel == ""}
 	if *trace {
 		var mu sync.Mutex
 		opts.Trace = func(event string) {

@@ -52,6 +52,9 @@ func dataDirArg(args []string) string {
 type preferences struct {
 	Language string `json:"language"` // "" the system's, "en", "zh-Hans"
 	Currency string `json:"currency"` // "" each model's list, "CNY", "USD"
+	// DefaultModel set means the user (or the demo's set-up) chose a model:
+	// the window then does not offer "Connect a model" at its start.
+	DefaultModel string `json:"defaultModel"`
 }
 
 // userSettings reads them from the layout's settings.json; a missing or
