@@ -66,3 +66,22 @@ func TestReasoningButtonCountsAChineseParagraph(t *testing.T) {
 		t.Errorf("the reasoning button says %q", label)
 	}
 }
+
+// A Chinese character is two columns of the height estimate (the width of
+// two Latin characters), so a Chinese reply is not estimated at half its
+// height.
+func TestEstimateCountsChineseAsWide(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want int
+	}{
+		{"hello", 5}, {"你好", 4}, {"read_file 读取", 14}, {"，。", 4}, {"café", 4},
+	} {
+		if got := columns(c.line); got != c.want {
+			t.Errorf("columns(%q) = %d, want %d", c.line, got, c.want)
+		}
+	}
+	if got := countLines(strings.Repeat("字", 40), 40); got != 3 {
+		t.Errorf("40 Chinese characters at 40 columns: %d lines, want 3", got)
+	}
+}

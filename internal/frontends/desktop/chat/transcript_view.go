@@ -293,14 +293,34 @@ func (v *transcriptView) estimate(i int, w float32) float32 {
 	return float32(lines)*m.lineH + m.chrome
 }
 
-// countLines is how many lines s takes wrapped at cols characters.
+// countLines is how many lines s takes wrapped at cols columns of Latin
+// text; a Chinese character takes two (the height of a Chinese reply was
+// estimated at half, and the scrollbar jumped as its rows came into view).
 func countLines(s string, cols int) int {
 	if s == "" {
 		return 0
 	}
 	n := 0
 	for line := range strings.SplitSeq(s, "\n") {
-		n += 1 + utf8.RuneCountInString(line)/cols
+		n += 1 + columns(line)/cols
+	}
+	return n
+}
+
+// columns is how many Latin character widths line takes: a rune count, a
+// wide (East Asian) character counted twice. Cheap ranges rather than
+// UAX #11 (textwidth): every row of a long chat is estimated on a resize.
+func columns(line string) int {
+	n := utf8.RuneCountInString(line)
+	if n == len(line) {
+		return n // ASCII
+	}
+	for _, r := range line {
+		if r >= 0x1100 && (r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
+			r >= 0xF900 && r <= 0xFAFF || r >= 0xFE30 && r <= 0xFE4F || r >= 0xFF00 && r <= 0xFF60 ||
+			r >= 0xFFE0 && r <= 0xFFE6 || r >= 0x20000 && r <= 0x3FFFD) {
+			n++
+		}
 	}
 	return n
 }
