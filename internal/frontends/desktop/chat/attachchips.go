@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
@@ -32,7 +33,7 @@ func imageChipLabels(images []string) []string {
 		meta, payload, ok := strings.Cut(rest, ",")
 		mime, b64 := strings.CutSuffix(meta, ";base64")
 		if !ok || !b64 || mime == "" {
-			out = append(out, "image")
+			out = append(out, i18n.T("image"))
 			continue
 		}
 		n := len(payload) / 4 * 3

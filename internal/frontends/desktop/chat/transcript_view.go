@@ -105,8 +105,7 @@ func newTranscriptView(t *Transcript) *transcriptView {
 
 // defaultHint is the empty chat's text until the window sets its own.
 func defaultHint() string {
-	return i18n.T("Pick a model in the toolbar, then say hello.\n" +
-		"Enter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
+	return i18n.T("Pick a model in the toolbar, then say hello.\nEnter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
 }
 
 func (v *transcriptView) sync() {

@@ -10,6 +10,8 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 )
 
 // Markdown from models and plugins is untrusted. We parse it with our own
@@ -188,7 +190,7 @@ func (r *mdRenderer) inline(n ast.Node, st inlineStyle) []widget.RichTextSegment
 	case *ast.Image:
 		// Never fetched: alt text and the address, as text.
 		alt := r.plain(n)
-		s := "[image: " + string(t.Destination) + "]"
+		s := imageText(string(t.Destination))
 		if alt != "" {
 			s = alt + " " + s
 		}
@@ -232,6 +234,10 @@ func (r *mdRenderer) link(label, dest string, st inlineStyle) []widget.RichTextS
 	}
 }
 
+// imageText is what an image shows instead of itself: its address, said
+// as an image, in the user's language.
+func imageText(dest string) string { return i18n.T("[image: %s]", dest) }
+
 // SafeLink reports whether dest may be offered for opening.
 func SafeLink(dest string) bool {
 	u, err := url.Parse(dest)
@@ -273,7 +279,7 @@ func (r *mdRenderer) plain(n ast.Node) string {
 			return ast.WalkSkipChildren, nil
 		case *ast.Image:
 			if c != n {
-				b.WriteString("[image: " + string(t.Destination) + "]")
+				b.WriteString(imageText(string(t.Destination)))
 				return ast.WalkSkipChildren, nil
 			}
 		}
