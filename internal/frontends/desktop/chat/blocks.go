@@ -104,8 +104,7 @@ type textBlock struct{ rt *selText }
 func (w *textBlock) object() fyne.CanvasObject { return w.rt }
 func (w *textBlock) kind() int                 { return blockText }
 func (w *textBlock) set(b markdown.Block) {
-	w.rt.Segments = b.Segs
-	w.rt.Refresh()
+	w.rt.setSegments(b.Segs)
 }
 
 // codeBox is a fenced code block: a bordered box with the language and a
@@ -298,7 +297,7 @@ func (w *tableGrid) set(b markdown.Block) {
 			rt := newSelText()
 			rt.cell = true
 			if i < len(row) {
-				rt.Segments = row[i]
+				rt.setSegments(row[i])
 			}
 			grid.Add(rt)
 			line = append(line, rt)

@@ -92,6 +92,11 @@ func TestChineseWrapsByCharacterToTheWidth(t *testing.T) {
 				if got != text {
 					t.Errorf("the rows read back as %q", got)
 				}
+				// The units of a row are drawn as one text per style, not
+				// one per character (pack.go).
+				if n := countTexts(av.text.box); n > 2*len(rows) {
+					t.Errorf("%d rows are drawn as %d texts", len(rows), n)
+				}
 				if strings.Contains(got, "\u200b") {
 					t.Error("the selection's text holds zero-width spaces")
 				}

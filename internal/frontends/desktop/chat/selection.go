@@ -33,6 +33,9 @@ type selText struct {
 	r    fyne.WidgetRenderer
 	cell bool // a table cell: cells on one line are apart by a tab
 	code bool // code: wrapped anywhere, so a wrapped line joins without a space
+	// units are the segments as markdown split them for line breaking,
+	// packed into Segments at the text's width (pack.go); nil: none.
+	units []widget.RichTextSegment
 }
 
 func newSelText() *selText {
