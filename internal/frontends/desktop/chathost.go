@@ -18,6 +18,8 @@ type chatHost struct {
 	stopCall  func(callID string)
 	rewindTo  func(text string, fromEnd int)
 	canRewind func() bool
+	// The user's currency for replies' costs (the core's preference).
+	currency func() string
 }
 
 func (h chatHost) CopyText(s string)       { h.copyText(s) }
@@ -45,11 +47,16 @@ func (h chatHost) StopCall(callID string) { h.stopCall(callID) }
 func (h chatHost) RewindTo(text string, fromEnd int) { h.rewindTo(text, fromEnd) }
 func (h chatHost) CanRewind() bool                   { return h.canRewind() }
 
+// Currency makes chatHost a chat.CurrencyHost: a reply's cost shows in
+// the currency chosen in Settings.
+func (h chatHost) Currency() string { return h.currency() }
+
 // The chat finds Retry, the versions, Stop and Rewind on its host by type
 // assertion.
 var (
-	_ chat.Retrier     = chatHost{}
-	_ chat.Versioner   = chatHost{}
-	_ chat.CallStopper = chatHost{}
-	_ chat.Rewinder    = chatHost{}
+	_ chat.Retrier      = chatHost{}
+	_ chat.Versioner    = chatHost{}
+	_ chat.CallStopper  = chatHost{}
+	_ chat.Rewinder     = chatHost{}
+	_ chat.CurrencyHost = chatHost{}
 )

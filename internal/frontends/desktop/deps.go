@@ -156,7 +156,21 @@ func (d *UI) chatHost() chatHost {
 		canEdit:     func() bool { return d.composer.canEdit() },
 		stopCall:    d.stopCall,
 		rewindTo:    d.rewindTo,
-		canRewind:   d.canRewind}
+		canRewind:   d.canRewind,
+		currency:    d.currency}
+}
+
+// currencyCore is the core's currency preference (in memory: cheap on the
+// UI goroutine).
+type currencyCore interface{ Currency() string }
+
+// currency is the currency replies' costs show in: "" (each model's own
+// list) until the core is there.
+func (d *UI) currency() string {
+	if c, ok := d.getCore().(currencyCore); ok {
+		return c.Currency()
+	}
+	return ""
 }
 
 func (d *UI) promptHost() promptHost {
@@ -174,7 +188,7 @@ func (d *UI) settingsHost() settingsHost {
 			d.win.SetMainMenu(d.buildMainMenu()) // the View menu's check follows
 		},
 		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers,
-		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }, refreshMeter: d.refreshMeter}
+		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }, currencyChanged: d.currencyChanged}
 }
 
 func (d *UI) pluginsHost() pluginsHost {

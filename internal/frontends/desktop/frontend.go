@@ -56,7 +56,7 @@ func (d *UI) Emit(ev agent.Event) {
 				d.refreshMeter()
 			}
 			if t != nil {
-				t.SetUsage(*ev.Usage)
+				t.SetUsageCost(*ev.Usage, ev.Cost) // the core's price at this moment
 			}
 		}
 	case agent.EventTurnDone:

@@ -97,14 +97,7 @@ func (d *UI) languageChanged() {
 	if c.editLine.Visible() {
 		c.editLine.SetText(i18n.T(editLine))
 	}
-	seen := map[*chat.Transcript]bool{}
-	for _, t := range d.chats.live() {
-		seen[t] = true
-		t.Relabel()
-	}
-	if t := d.transcript.get(); !seen[t] {
-		t.Relabel()
-	}
+	d.relabelTranscripts()
 	d.syncEmptyState()
 	if d.state.Connected() {
 		d.status.Relabel(d.state.Plugins())
@@ -113,4 +106,25 @@ func (d *UI) languageChanged() {
 	}
 	d.trace("language " + tag)
 	d.checkCJKFont("")
+}
+
+// relabelTranscripts rebuilds the rows in view of every live transcript
+// (UI goroutine): their words after a language change, their replies'
+// costs after a currency change.
+func (d *UI) relabelTranscripts() {
+	seen := map[*chat.Transcript]bool{}
+	for _, t := range d.chats.live() {
+		seen[t] = true
+		t.Relabel()
+	}
+	if t := d.transcript.get(); t != nil && !seen[t] {
+		t.Relabel()
+	}
+}
+
+// currencyChanged shows the chat's total and the replies' costs again in
+// the currency Settings saved (UI goroutine).
+func (d *UI) currencyChanged() {
+	d.relabelTranscripts()
+	d.refreshMeter()
 }

@@ -41,8 +41,8 @@ type settingsHost struct {
 	notices    func() (reply, waiting, failed, tray bool)
 	setNotices func(reply, waiting, failed, tray bool)
 	// showConnect opens (or raises) "Connect a model" (connect.go);
-	// refreshMeter reads the chat's cost again (meter.go).
-	showConnect, refreshMeter func()
+	// currencyChanged shows the costs again in the currency chosen.
+	showConnect, currencyChanged func()
 }
 
 // Notices is what the system notifies while the window is away, and
@@ -67,7 +67,7 @@ func (h settingsHost) ShowConnect() { h.showConnect() }
 
 // CurrencyChanged shows the chat's cost again in the currency now chosen
 // (Settings calls it once the core saved the choice).
-func (h settingsHost) CurrencyChanged() { h.refreshMeter() }
+func (h settingsHost) CurrencyChanged() { h.currencyChanged() }
 
 // Async runs fn off the UI goroutine; "done <what>" is traced once what fn
 // posted to the UI goroutine has run (the end-to-end script waits for the

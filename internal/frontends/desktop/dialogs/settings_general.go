@@ -143,11 +143,23 @@ func (s *Settings) setLanguage(tag string) {
 	s.b.Post(s.relabel)
 }
 
-// setCurrency saves the currency preference through the core.
+// CurrencyWatcher is a host that shows costs again once the currency
+// preference is saved (called on the UI goroutine).
+type CurrencyWatcher interface{ CurrencyChanged() }
+
+// setCurrency saves the currency preference through the core, then tells
+// a CurrencyWatcher host.
 func (s *Settings) setCurrency(cur string) {
 	s.host.WithCore("save the currency", func(_ context.Context, c SettingsCore) error {
-		if pc, ok := c.(PrefsCore); ok {
-			return pc.SetCurrency(cur)
+		pc, ok := c.(PrefsCore)
+		if !ok {
+			return nil
+		}
+		if err := pc.SetCurrency(cur); err != nil {
+			return err
+		}
+		if w, ok := s.host.(CurrencyWatcher); ok {
+			s.b.Post(w.CurrencyChanged)
 		}
 		return nil
 	})

@@ -24,6 +24,7 @@ type prefsHost struct {
 	lang, cur   string
 	langSaves   int
 	connectOpen int
+	curChanged  int // CurrencyChanged calls (UI goroutine)
 }
 
 func (h *prefsHost) Core() SettingsCore { return h }
@@ -58,7 +59,8 @@ func (h *prefsHost) SetCurrency(cur string) error {
 	h.cur = cur
 	return nil
 }
-func (h *prefsHost) ShowConnect() { h.connectOpen++ }
+func (h *prefsHost) ShowConnect()     { h.connectOpen++ }
+func (h *prefsHost) CurrencyChanged() { h.curChanged++ }
 
 // texts are the labels, buttons and radio choices under o.
 func texts(o fyne.CanvasObject) string {
@@ -129,6 +131,8 @@ func TestSettingsLanguageAppliesAtOnceAndCurrencySaves(t *testing.T) {
 		s.general.currency.SetSelectedIndex(1)
 	})
 	waitFor(t, ui, "the currency saved as CNY", func() bool { return h.Currency() == "CNY" })
+	// The window is told, to show its costs again in yuan.
+	waitFor(t, ui, "the host told of the currency", func() bool { return h.curChanged == 1 })
 	ui(func() {
 		s.general.lang.SetSelected("跟随系统")
 	})
