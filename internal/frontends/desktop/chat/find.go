@@ -74,7 +74,8 @@ func newFinder(v *transcriptView) *finder {
 type findEntry struct {
 	widget.Entry
 	f     *finder
-	shift bool // tracked for drivers that do not report modifiers (tests)
+	shift bool           // tracked for drivers that do not report modifiers (tests)
+	ime   uikit.IMEGuard // the Enter or Esc an input method used moves and closes nothing
 }
 
 func newFindEntry(f *finder) *findEntry {
@@ -104,7 +105,16 @@ func (e *findEntry) shiftDown() bool {
 	return e.shift
 }
 
+// TypedRune ends a composition (committed text) and types r.
+func (e *findEntry) TypedRune(r rune) {
+	e.ime.Rune()
+	e.Entry.TypedRune(r)
+}
+
 func (e *findEntry) TypedKey(ev *fyne.KeyEvent) {
+	if e.ime.Key(ev.Name) {
+		return
+	}
 	switch ev.Name {
 	case fyne.KeyReturn, fyne.KeyEnter:
 		if e.shiftDown() {

@@ -199,3 +199,32 @@ func BenchmarkFindSearch(b *testing.B) {
 	}
 	b.ReportMetric(float64(first.Microseconds()), "first-µs")
 }
+
+// An input method composing in the find field: its Enter moves to no match
+// and its Esc closes nothing; the committed text searches.
+func TestFindIgnoresInputMethodKeys(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(900, 700)) })
+	h.d.transcript.loadHistory(findSession(1_000), nil, versions{})
+	h.waitFor("the session", func() bool { return len(h.d.transcript.view.list.live) > 0 })
+	tr := h.d.transcript
+	h.ui(func() {
+		tr.OpenFind()
+		f := tr.view.find
+		test.Type(f.entry, "zebra")
+		if cur, n := tr.FindStatus(); n != 2 || cur != 2 {
+			t.Fatalf("zebra: %d of %d, want 2 of 2", cur, n)
+		}
+		for _, k := range []fyne.KeyName{fyne.KeyN, fyne.KeyI, fyne.KeyEscape, fyne.KeyW, fyne.KeyO, fyne.KeyReturn} {
+			f.entry.TypedKey(&fyne.KeyEvent{Name: k}) // the input method took them: no rune follows
+		}
+		if cur, _ := tr.FindStatus(); cur != 2 || !f.bar.Visible() {
+			t.Fatalf("composing moved to %d or closed the bar (visible %v)", cur, f.bar.Visible())
+		}
+		f.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace}) // the app's again: nothing is composing
+		f.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+		if f.bar.Visible() {
+			t.Error("Esc with nothing composing left the bar open")
+		}
+	})
+}

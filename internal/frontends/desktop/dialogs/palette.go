@@ -51,9 +51,19 @@ type Palette struct {
 type paletteInput struct {
 	widget.Entry
 	onKey func(fyne.KeyName) bool
+	ime   uikit.IMEGuard // the Enter an input method used runs nothing
+}
+
+// TypedRune ends a composition (committed text) and types r.
+func (e *paletteInput) TypedRune(r rune) {
+	e.ime.Rune()
+	e.Entry.TypedRune(r)
 }
 
 func (e *paletteInput) TypedKey(k *fyne.KeyEvent) {
+	if e.ime.Key(k.Name) {
+		return
+	}
 	if e.onKey != nil && e.onKey(k.Name) {
 		return
 	}

@@ -122,3 +122,24 @@ func TestPaletteSpeaksChineseAndMatchesEnglish(t *testing.T) {
 		}
 	}
 }
+
+// An input method composing in the filter: the Enter that commits the
+// letters runs nothing and the Esc that drops a composition closes
+// nothing; once the text is in, Enter runs the highlighted row.
+func TestPaletteIgnoresInputMethodKeys(t *testing.T) {
+	w, p, ran := paletteRig(t)
+	f := w.Canvas().Focused()
+	for _, k := range []fyne.KeyName{fyne.KeyX, fyne.KeyEscape, fyne.KeyW, fyne.KeyI, fyne.KeyN, fyne.KeyReturn} {
+		f.TypedKey(key(k)) // the input method took them: no rune follows
+	}
+	if len(*ran) != 0 || !p.Visible() {
+		t.Fatalf("composing: ran %q, palette visible %v", *ran, p.Visible())
+	}
+	for _, r := range "win" { // the letters Enter committed
+		f.TypedRune(r)
+	}
+	f.TypedKey(key(fyne.KeyReturn))
+	if !slices.Equal(*ran, []string{"New chat"}) || p.Visible() {
+		t.Fatalf("Enter after the commit ran %q (want New chat), palette visible %v", *ran, p.Visible())
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
 
 // screenMargin is what a secondary window leaves free around it on the
@@ -49,6 +51,7 @@ func Secondary(w fyne.Window, want fyne.Size, keys func(*fyne.KeyEvent) bool) {
 type WindowEntry struct {
 	widget.Entry
 	win fyne.Window
+	ime uikit.IMEGuard // the Enter or Esc an input method used submits and closes nothing
 }
 
 // NewWindowEntry is a one-line entry of win, as widget.NewEntry makes.
@@ -59,8 +62,17 @@ func NewWindowEntry(win fyne.Window) *WindowEntry {
 	return e
 }
 
+// TypedRune ends a composition (committed text) and types r.
+func (e *WindowEntry) TypedRune(r rune) {
+	e.ime.Rune()
+	e.Entry.TypedRune(r)
+}
+
 // TypedKey closes the window on Esc.
 func (e *WindowEntry) TypedKey(k *fyne.KeyEvent) {
+	if e.ime.Key(k.Name) {
+		return
+	}
 	if k.Name == fyne.KeyEscape {
 		e.win.Close()
 		return
