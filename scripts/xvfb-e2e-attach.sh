@@ -163,10 +163,10 @@ cp "$D/sessions/$FIRST.json" "$LOGDIR/e2e-attach-session-vision.json"
 step "a picture attached and described by echo-vision"
 
 # --- 2. Refused by Echo (no vision); nothing typed is lost ---
-S="$(grep -c '^trace: session ' "$OUT" || true)"
+S="$(grep -c '^trace: session [0-9a-f]\{8\}-' "$OUT" || true)"
 xdotool key ctrl+n
-wait_for "the new chat" sh -c "[ \$(grep -c '^trace: session ' '$OUT') -gt $S ]"
-SECOND="$(grep '^trace: session ' "$OUT" | tail -n 1 | cut -d' ' -f3)"
+wait_for "the new chat" sh -c "[ \$(grep -c '^trace: session [0-9a-f]\{8\}-' '$OUT') -gt $S ]"
+SECOND="$(grep '^trace: session [0-9a-f]\{8\}-' "$OUT" | tail -n 1 | cut -d' ' -f3)"
 [ "$SECOND" != "$FIRST" ] || fail "Ctrl+N stayed in the first chat"
 # The core switched, then asks the catalog again: once it is traced after
 # the switch, the new chat is ready for a pick.

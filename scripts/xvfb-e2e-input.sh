@@ -185,7 +185,7 @@ xdotool key ctrl+b ctrl+b
 xdotool type --delay 5 'openai-chat-here'
 wait_for "the search's list" traced 1 'sessions listed for openai-chat-here'
 xdotool key Return
-wait_for "the openai chat" sh -c "grep '^trace: session ' '$OUT' | tail -n 1 | grep -q '$SMALL'"
+wait_for "the openai chat" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$OUT' | tail -n 1 | grep -q '$SMALL'"
 DONE="$(count 'turn done')"
 xdotool type --delay 5 'key-check'
 xdotool key Return

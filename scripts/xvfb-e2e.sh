@@ -126,13 +126,13 @@ wait_for "the approved write" traced 4 'turn done'
 # Ctrl+B shows it with the search focused; Enter opens the first match.
 FIRST="$(basename "$(grep -lF 'e2e-ok' "$D"/sessions/*.json | head -n 1)" .json)"
 xdotool key ctrl+n
-wait_for "the new chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
+wait_for "the new chat" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
 xdotool key ctrl+b
 xdotool key ctrl+b
 xdotool type --delay 5 'e2e-ok'
 wait_for "the search's list" traced 1 'sessions listed for e2e-ok'
 xdotool key Return
-wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
+wait_for "the first session reopened" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
 
 # Switching while a reply streams: a second chat gets a long message (the
 # echo model streams it a word every $ECHO_PROVIDER_DELAY_MS ms); while it
@@ -141,8 +141,8 @@ wait_for "the first session reopened" sh -c "grep '^trace: session ' '$LOGDIR/e2
 # waiting"), then the second chat again. The reply goes on and is saved in
 # its own chat only.
 xdotool key ctrl+n
-wait_for "the second chat" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
-SECOND="$(grep '^trace: session ' "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d' ' -f3)"
+wait_for "the second chat" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -qv '$FIRST'"
+SECOND="$(grep '^trace: session [0-9a-f]\{8\}-' "$LOGDIR/e2e.stdout" | tail -n 1 | cut -d' ' -f3)"
 LONG="long-reply $(printf 'slowly %.0s' $(seq 150))landed-here"
 xdotool type --delay 2 "$LONG"
 xdotool key Return
@@ -159,7 +159,7 @@ VIEWED_AT="$(grep -n "^trace: viewing $FIRST " "$LOGDIR/e2e.stdout" | tail -n 1 
 ENDED_AT="$(grep -nxF 'trace: turn done' "$LOGDIR/e2e.stdout" | sed -n "$((DONE + 1))p" | cut -d: -f1)"
 [ "$VIEWED_AT" -lt "$ENDED_AT" ] ||
 	fail "the reply ended before the first chat was shown: nothing was tested (raise ECHO_PROVIDER_DELAY_MS)"
-wait_for "the first chat loaded once the reply ended" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
+wait_for "the first chat loaded once the reply ended" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$FIRST'"
 wait_for "the long reply saved" grep -qF 'Echo: long-reply slowly' "$D/sessions/$SECOND.json"
 grep -qF 'landed-here' "$D/sessions/$FIRST.json" && fail "the long reply landed in the first chat"
 xdotool key ctrl+b
@@ -169,7 +169,7 @@ xdotool type --delay 5 'landed-here'
 wait_for "the search for the second chat" traced 1 'sessions listed for landed-here'
 xdotool key Return
 wait_for "the second chat on screen" sh -c "grep -q '^trace: viewing $SECOND ' '$LOGDIR/e2e.stdout'"
-wait_for "the second chat loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$SECOND'"
+wait_for "the second chat loaded" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$SECOND'"
 grep -E '^trace: (viewing|chat ready) ' "$LOGDIR/e2e.stdout" | sed 's/^trace: /xvfb-e2e: switch: /'
 
 # Nothing typed is lost: the echo provider is killed, a message sent in the
@@ -189,7 +189,7 @@ reopen_second() {
 		wait_for "the search for $q" traced "$((n + 1))" "sessions listed for $q"
 		xdotool key Return
 		[ "$q" = e2e-ok ] && id="$FIRST" || id="$SECOND"
-		wait_for "the chat of $q loaded" sh -c "grep '^trace: session ' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$id'"
+		wait_for "the chat of $q loaded" sh -c "grep '^trace: session [0-9a-f]\{8\}-' '$LOGDIR/e2e.stdout' | tail -n 1 | grep -q '$id'"
 	done
 }
 pid_of() {
