@@ -25,6 +25,7 @@ MODEL=plugin/echo-provider/echo/echo-1
 
 shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window root "$LOGDIR/e2e-ime-$1.png" 2>/dev/null || true; }
 fail() {
+	trap - ERR # what fail runs may fail without failing again
 	echo "xvfb-e2e-ime: FAIL: $*" >&2
 	shot fail
 	[ -f "$LOGDIR/e2e-ime.stderr" ] && tail -n 30 "$LOGDIR/e2e-ime.stderr" >&2

@@ -40,6 +40,7 @@ painted() {
 	shot "$@"
 }
 fail() {
+	trap - ERR # what fail runs may fail without failing again
 	echo "xvfb-e2e-notices: FAIL: $*" >&2
 	shot fail
 	[ -f "$LOGDIR/e2e-notices.stderr" ] && tail -n 30 "$LOGDIR/e2e-notices.stderr" >&2

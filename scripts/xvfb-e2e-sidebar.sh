@@ -64,6 +64,10 @@ s["name"] = "Command line options"
 json.dump(s, open(p, "w"))
 PY
 
+# This user answered the first start's "Connect a model" with Later (no
+# model is installed: it would open over the sidebar).
+printf '{"connectLater":true}\n' >"$D/desktop-state.json"
+
 start_xvfb "$D" "$LOGDIR/e2e-sidebar-xvfb.log" || fail "Xvfb did not start (see $LOGDIR/e2e-sidebar-xvfb.log)"
 
 OUT="$LOGDIR/e2e-sidebar.stdout" # the app's --trace lines (count, traced)

@@ -27,6 +27,7 @@ painted() {
 	shot "$@"
 }
 fail() {
+	trap - ERR # what fail runs may fail without failing again
 	echo "xvfb-e2e-zh: FAIL: $*" >&2
 	shot fail
 	[ -f "$LOGDIR/e2e-zh.stderr" ] && tail -n 30 "$LOGDIR/e2e-zh.stderr" >&2

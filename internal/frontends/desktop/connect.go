@@ -7,10 +7,6 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 )
 
-// echoPlugin is the example provider a new install chats with: its model
-// answers with what it was sent, so it is no real model.
-const echoPlugin = "echo-provider"
-
 // connectHost is the window as dialogs.ConnectHost.
 type connectHost struct {
 	async func(what string, fn func(ctx context.Context) error)
@@ -50,16 +46,17 @@ func (d *UI) showConnect(firstStart bool) {
 }
 
 // offerConnect opens "Connect a model" by itself once, at a first start:
-// when the app asks for it, the catalog is in, no model but the echo one
-// is there, and the user never answered it (UI goroutine).
+// when the app asks for it, the catalog is in and holds no model at all
+// (a fresh install: the bundled OpenAI-compatible provider has none until
+// connected; whoever installed the offline echo model chose it, as the
+// demo and the window scripts do), and the user never answered it (UI
+// goroutine).
 func (d *UI) offerConnect() {
 	if !d.opts.ConnectAtStart || d.wins.offered || !d.state.CatalogLoaded() || d.prefs.ConnectLater() {
 		return
 	}
-	for _, m := range d.state.Models() {
-		if m.Plugin != echoPlugin {
-			return // a real model is there
-		}
+	if len(d.state.Models()) > 0 {
+		return
 	}
 	d.wins.offered = true
 	d.trace("connect offered")

@@ -36,14 +36,14 @@ func connectWindow(h *harness) fyne.Window {
 // the next start leaves the user alone. A real model's catalog opens
 // nothing.
 func TestConnectOpensAtFirstStartUntilLater(t *testing.T) {
-	echo := []providers.Model{{ID: echoModel, Plugin: echoPlugin}}
+	echo := []providers.Model{{ID: echoModel, Plugin: "echo-provider"}}
 	start := func(h *harness, models []providers.Model) {
 		h.ui(func() { h.d.opts.ConnectAtStart = true })
 		h.d.Attach(modelsCore{fakeCore: newDetachedFakeCore(t, h.d), models: models})
 		h.waitFor("the catalog", func() bool { return h.d.state.CatalogLoaded() })
 	}
 	h := newHarness(t)
-	start(h, echo)
+	start(h, nil) // a fresh install: the bundled provider has no model yet
 	var w fyne.Window
 	h.waitFor("Connect a model", func() bool { w = connectWindow(h); return w != nil })
 	h.ui(func() { w.Close() }) // Later
@@ -51,13 +51,24 @@ func TestConnectOpensAtFirstStartUntilLater(t *testing.T) {
 	h.d.Close()
 
 	again := newHarnessAt(t, h.layout)
-	start(again, echo)
+	start(again, nil)
 	again.ui(func() {
 		if connectWindow(again) != nil || again.d.wins.offered {
 			t.Error("after Later the next start opened Connect a model again")
 		}
 	})
 	again.d.Close() // one window at a time: two test apps drawing at once race in Fyne's caches
+
+	// The offline echo model was installed on purpose (the demo does):
+	// nothing is offered over it.
+	demo := newHarness(t)
+	start(demo, echo)
+	demo.ui(func() {
+		if connectWindow(demo) != nil || demo.d.wins.offered {
+			t.Error("with the echo model installed, Connect a model opened over it")
+		}
+	})
+	demo.d.Close()
 
 	real := newHarness(t)
 	start(real, []providers.Model{{ID: "plugin/openai-provider/openai/deepseek-chat", Plugin: "openai-provider"}})
