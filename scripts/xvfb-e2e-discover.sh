@@ -92,6 +92,10 @@ wait_for "the market's server" test -s "$D/port"
 MARKET="http://127.0.0.1:$(cat "$D/port")/index.json"
 step "a market served at $MARKET"
 
+# This user answered the first start's "Connect a model" with Later (no
+# model is installed: it would open over the plugin manager and take the
+# typing).
+printf '{"connectLater":true}\n' >"$D/desktop-state.json"
 start_xvfb "$D" "$LOGDIR/e2e-discover-xvfb.log" || fail "Xvfb did not start"
 (cd "$WS" && exec env REASONIX_DESKTOP_MARKET_URL="$MARKET" \
 	"$BIN" gui --data-dir "$D" --trace --theme dark) >"$OUT" 2>"$ERR" &
