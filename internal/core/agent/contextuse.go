@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"time"
-	"unicode"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 )
 
 // ContextUse is what the next request would send, against the model's
@@ -89,8 +90,7 @@ func estimateText(s string) int64 {
 		switch {
 		case r < 0x80:
 			latin++
-		case unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) ||
-			unicode.Is(unicode.Hangul, r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFFEF:
+		case textwidth.CJK(r) || textwidth.CJKPunct(r):
 			cjk++
 		default:
 			latin += 2 // accented letters and other scripts split into more pieces

@@ -6,6 +6,7 @@ package textwidth
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/rivo/uniseg"
 )
@@ -45,3 +46,14 @@ func Truncate(s string, width int) string {
 	}
 	return b.String() + "…"
 }
+
+// CJK reports whether r is a Chinese, Japanese or Korean character: a Han
+// ideograph, kana or Hangul, the wide scripts that wrap and count by
+// character rather than by word.
+func CJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+// CJKPunct reports whether r is CJK punctuation or a full-width form
+// (U+3000–U+303F, U+FF00–U+FFEF).
+func CJKPunct(r rune) bool { return r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFFEF }

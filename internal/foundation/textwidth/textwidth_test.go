@@ -30,3 +30,15 @@ func TestWidthPadTruncate(t *testing.T) {
 		}
 	}
 }
+
+func TestCJK(t *testing.T) {
+	for _, c := range []struct {
+		r          rune
+		cjk, punct bool
+	}{{'你', true, false}, {'か', true, false}, {'カ', true, false}, {'한', true, false}, {'a', false, false},
+		{'。', false, true}, {'，', false, true}, {'é', false, false}} {
+		if CJK(c.r) != c.cjk || CJKPunct(c.r) != c.punct {
+			t.Errorf("%q: CJK %v CJKPunct %v, want %v %v", c.r, CJK(c.r), CJKPunct(c.r), c.cjk, c.punct)
+		}
+	}
+}

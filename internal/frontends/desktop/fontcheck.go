@@ -4,13 +4,14 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"unicode"
 
 	"github.com/go-text/typesetting/fontscan"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 )
 
 // No font Fyne bundles has Chinese characters: Fyne draws them with a
@@ -67,9 +68,7 @@ func (d *UI) checkCJKFont(text string) {
 
 // hasCJK reports whether s holds a Chinese, Japanese or Korean character.
 func hasCJK(s string) bool {
-	return strings.IndexFunc(s, func(r rune) bool {
-		return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
-	}) >= 0
+	return strings.IndexFunc(s, textwidth.CJK) >= 0
 }
 
 // sessionText is enough of a chat to tell whether it holds CJK text: its

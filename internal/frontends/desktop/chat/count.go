@@ -4,6 +4,8 @@ import (
 	"unicode"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
+
+	"github.com/reasonix/reasonix-desktop/internal/foundation/textwidth"
 )
 
 // textCount is how long a text is in the units its scripts are read in:
@@ -39,12 +41,8 @@ func countText(s string) textCount {
 	return c
 }
 
-// isCJK reports whether r is a character of a script written without
-// spaces between words: Han ideographs, kana, Hangul syllables and jamo.
-func isCJK(r rune) bool {
-	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) ||
-		unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Hangul, r)
-}
+// isCJK: a Han ideograph, kana or Hangul (counted by character).
+func isCJK(r rune) bool { return textwidth.CJK(r) }
 
 // reasoningLabel is the reasoning section's button: "Reasoning (120
 // words)", "Reasoning (68 characters)" for Chinese, both counts when the
