@@ -51,13 +51,7 @@ shot() { [ -n "${DISPLAY:-}" ] && import -window "${PWIN:-root}" "$LOGDIR/e2e-di
 # before Fyne paints the frame, so two grabs 0.1 s apart must agree (a busy
 # dialog's bar moves: it never does).
 painted() {
-	local prev="" cur
-	for _ in $(seq 100); do
-		cur="$(import -window "$PWIN" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
-		[ "$cur" = "$prev" ] && break
-		prev="$cur"
-		sleep 0.1
-	done
+	settle "$PWIN" 100
 	shot "$1"
 }
 for c in Xvfb xdotool import python3; do command -v "$c" >/dev/null || fail "$c is missing (make deps)"; done

@@ -30,13 +30,7 @@ shot() {
 # painted NAME [WINDOW]: the screenshot once the screen is drawn: a trace
 # comes before Fyne paints the frame, so two grabs 0.1 s apart must agree.
 painted() {
-	local prev="" cur
-	for _ in $(seq 50); do
-		cur="$(import -window "${2:-root}" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
-		[ "$cur" = "$prev" ] && break
-		prev="$cur"
-		sleep 0.1
-	done
+	settle "${2:-root}"
 	shot "$@"
 }
 fail() {

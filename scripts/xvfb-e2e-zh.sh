@@ -17,13 +17,7 @@ MODEL=plugin/echo-provider/echo/echo-1
 shot() { command -v import >/dev/null && [ -n "${DISPLAY:-}" ] && import -window "${2:-root}" "$LOGDIR/e2e-zh-$1.png" 2>/dev/null || true; }
 # painted NAME [WINDOW]: the screenshot once two grabs 0.1 s apart agree.
 painted() {
-	local prev="" cur
-	for _ in $(seq 50); do
-		cur="$(import -window "${2:-root}" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
-		[ "$cur" = "$prev" ] && break
-		prev="$cur"
-		sleep 0.1
-	done
+	settle "${2:-root}"
 	shot "$@"
 }
 fail() {

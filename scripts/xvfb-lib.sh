@@ -104,3 +104,17 @@ quit_app() {
 	APP=""
 	[ "$code" -ne 137 ]
 }
+
+# settle [WINDOW] [TRIES]: wait until two grabs of WINDOW (default the
+# root) 0.1 s apart agree, at most TRIES (default 50) times: a trace comes
+# before Fyne paints its frame, so a screenshot taken at once can miss it.
+settle() {
+	local prev="" cur
+	for _ in $(seq "${2:-50}"); do
+		cur="$(import -window "${1:-root}" -depth 8 rgb:- 2>/dev/null | md5sum)" || cur=unreadable
+		[ "$cur" = "$prev" ] && return 0
+		prev="$cur"
+		sleep 0.1
+	done
+	return 0
+}
