@@ -72,7 +72,9 @@ func TestStatusBarBalanceFailureInWords(t *testing.T) {
 		}
 		return false
 	})
-	if _, _, b := h.d.status.MeterText(); b != "Balance" {
+	var b string
+	h.ui(func() { _, _, b = h.d.status.MeterText() })
+	if b != "Balance" {
 		t.Errorf("after a failure the button reads %q", b)
 	}
 }
