@@ -74,6 +74,11 @@ const (
 	TurnFailed    TurnOutcome = "failed"    // a provider, a plugin, a tool or the host failed it
 	TurnBlocked   TurnOutcome = "blocked"   // a plugin blocked it at a hook point (Point, Plugin)
 	TurnNotSaved  TurnOutcome = "not_saved" // the reply arrived but the session was not written
+	// TurnInterrupted: the app ended (a kill, a crash, a power cut) while
+	// the turn ran. It is only ever read back from a saved session: the
+	// store's recovery records it as a NoteFailed whose Text and Reasoning
+	// are the reply as last checkpointed, and Retry re-runs it.
+	TurnInterrupted TurnOutcome = "interrupted"
 )
 
 // TurnEnd is how a turn ended, typed: front ends branch on Outcome (and
