@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -51,7 +52,48 @@ type Config struct {
 	Secrets *secrets.Store
 	// MCP, when set, runs the chat's MCP servers (mcpchat.go); nil runs none.
 	MCP *MCPConfig
+	// Shared, when set, is what this core shares with the app's other
+	// chats (the session store, settings, provider keys): one copy each,
+	// so a chat never works on a stale one. Nil: the core opens its own.
+	Shared *Shared
+	// Resume, when set, is the saved session the first generation is bound
+	// to (a chat opened from the history): the core starts in it, with no
+	// second start for a LoadSession.
+	Resume string
 }
+
+// Shared is what the cores of one app share: each live chat has its own
+// core (its own plugin generation, turn and surfaces) over one store.
+type Shared struct {
+	sessions *SessionStore
+	settings *SettingsFile
+	keys     *ProviderKeys
+}
+
+// OpenShared opens what the cores of one app share, as Open would for
+// itself: the data directory's session store (recovering what a kill left
+// half-written), its settings and its provider keys.
+func OpenShared(cfg Config) (*Shared, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if err := cfg.Layout.EnsureDirs(); err != nil {
+		return nil, err
+	}
+	sessions, err := NewSessionStore(cfg.Layout.SessionsDir())
+	if err != nil {
+		return nil, err
+	}
+	settings, err := OpenSettings(cfg.Layout.SettingsFile())
+	if err != nil {
+		return nil, err
+	}
+	return &Shared{sessions: sessions, settings: settings,
+		keys: OpenProviderKeys(cfg.Layout, cfg.Secrets, cfg.Logger)}, nil
+}
+
+// Settings is the shared settings file.
+func (sh *Shared) Settings() *SettingsFile { return sh.settings }
 
 // Core is the agent core: one session at a time, plugins, models, surfaces.
 type Core struct {
@@ -84,6 +126,41 @@ type Core struct {
 	queue        turnQueue                  // the turn in progress and what waits for it
 	chat         *chatKit                   // the current chat's todo list, jobs and journal (chatkit.go)
 	calls        runningCalls               // the tool calls running now (StopCall)
+
+	// sessionID is the current session's id, readable without mu: every
+	// event is stamped with it (chatFrontend), and an event may be emitted
+	// with mu held.
+	sessionID atomic.Value
+}
+
+// chatFrontend is the front end as a core talks to it: every event carries
+// the chat it belongs to, so a front end showing several chats (each its
+// own core) routes it without asking which core spoke.
+type chatFrontend struct {
+	Frontend
+	id *atomic.Value
+}
+
+func (f chatFrontend) Emit(ev Event) {
+	if ev.SessionID == "" {
+		ev.SessionID, _ = f.id.Load().(string)
+	}
+	f.Frontend.Emit(ev)
+}
+
+// SessionID is the id of the chat this core is in now (cheap: no copy of
+// the session).
+func (c *Core) SessionID() string {
+	id, _ := c.sessionID.Load().(string)
+	return id
+}
+
+// Running reports whether a turn holds this chat's busy token (a chat
+// replying is never shut down to make room for another).
+func (c *Core) Running() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.busy == OpTurn
 }
 
 // turnQueue is the running turn's cancel and the text queued for it or
@@ -106,33 +183,38 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	if cfg.UIHost == "" {
 		cfg.UIHost = protocol.UIHostHeadless
 	}
-	if err := cfg.Layout.EnsureDirs(); err != nil {
-		return nil, err
-	}
-	sessions, err := NewSessionStore(cfg.Layout.SessionsDir())
-	if err != nil {
-		return nil, err
-	}
-	settings, err := OpenSettings(cfg.Layout.SettingsFile())
-	if err != nil {
-		return nil, err
+	shared := cfg.Shared
+	if shared == nil {
+		var err error
+		if shared, err = OpenShared(cfg); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := OpenPlugins(cfg.Layout); err != nil { // an unreadable store fails here, not at the first command
 		return nil, err
 	}
-	c := &Core{cfg: cfg, log: cfg.Logger, fe: cfg.Frontend, sessions: sessions, settings: settings,
+	c := &Core{cfg: cfg, log: cfg.Logger, sessions: shared.sessions, settings: shared.settings,
 		hub: providers.NewHub(cfg.Logger), catalog: providers.NewCatalog(cfg.Logger),
-		actions: surfaces.NewActions(cfg.Logger)}
+		actions: surfaces.NewActions(cfg.Logger), keys: shared.keys}
+	c.fe = chatFrontend{Frontend: cfg.Frontend, id: &c.sessionID}
 	c.tools = c.builtinTools()
-	c.keys = OpenProviderKeys(cfg.Layout, cfg.Secrets, cfg.Logger)
 	c.surfaces = surfaces.NewStore(c.pluginState)
 	c.surfaces.Subscribe(func(ch surfaces.Change) {
 		c.fe.Emit(Event{Kind: EventSurface, Surface: &ch})
 	})
-	c.session = NewSession(cfg.Workspace)
-	c.session.Model, c.session.Effort = settings.Get().DefaultModel, settings.Get().DefaultEffort
+	if cfg.Resume != "" {
+		s, err := c.sessions.Load(cfg.Resume)
+		if err != nil {
+			return nil, err
+		}
+		c.session = s
+	} else {
+		c.session = NewSession(cfg.Workspace)
+		c.session.Model, c.session.Effort = c.settings.Get().DefaultModel, c.settings.Get().DefaultEffort
+	}
+	c.sessionID.Store(c.session.ID)
 	c.chat = c.newChatKit(c.session)
-	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: cfg.Workspace,
+	hc := host.Config{Layout: cfg.Layout, UIHost: cfg.UIHost, WorkspaceRoot: c.session.WorkspaceRoot,
 		SessionID: c.session.ID, Logger: cfg.Logger, Bind: c.bind, OnFrame: cfg.OnFrame, Env: c.keys.Env,
 		OnChange: func() { c.fe.Emit(Event{Kind: EventPlugins, Plugins: infoOf(c.runtime.Status())}) },
 		OnStarting: func(s protocol.SessionContext) {
@@ -178,7 +260,11 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 		c.chat.close()
 		return nil, err
 	}
-	c.sessionEvent(protocol.HookSessionStart, c.session.ID)
+	if cfg.Resume != "" {
+		c.resumed(ctx)
+	} else {
+		c.sessionEvent(protocol.HookSessionStart, c.session.ID)
+	}
 	if c.ext != nil {
 		c.ext.SessionStarted(ctx, c.session.ID)
 	}
@@ -303,6 +389,7 @@ func (c *Core) publish(ctx context.Context, s *Session) error {
 	c.mu.Lock()
 	c.session = s
 	c.mu.Unlock()
+	c.sessionID.Store(s.ID)
 	c.announce(gen)
 	return nil
 }

@@ -77,14 +77,7 @@ func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session,
 	}
 	c.switchKit(s) // the jobs of the chat left end; s gets its todo list and journal
 	if startPoint == protocol.HookSessionLoad {
-		// A load cannot be undone once the sessions switched: the owner's
-		// failure is a notice, as in the Reasonix host.
-		payload, err := c.sessionPolicy(ctx, startPoint, s.ID)
-		if err != nil {
-			c.notice(fmt.Sprintf("session policy failed at session.load: %s", redact.String(err.Error())))
-		} else {
-			c.sessionObserve(startPoint, payload)
-		}
+		c.loadPolicy(ctx, s.ID)
 	} else {
 		c.sessionEvent(startPoint, s.ID)
 	}
@@ -93,6 +86,26 @@ func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session,
 		c.ext.SessionStarted(ctx, s.ID)
 	}
 	return nil
+}
+
+// loadPolicy asks the session_policy owner about session.load of id and
+// tells the subscribers. A load cannot be undone once the chat is open: the
+// owner's failure is a notice, as in the Reasonix host.
+func (c *Core) loadPolicy(ctx context.Context, id string) {
+	payload, err := c.sessionPolicy(ctx, protocol.HookSessionLoad, id)
+	if err != nil {
+		c.notice(fmt.Sprintf("session policy failed at session.load: %s", redact.String(err.Error())))
+		return
+	}
+	c.sessionObserve(protocol.HookSessionLoad, payload)
+}
+
+// resumed announces a core opened in a saved chat (Config.Resume) as
+// LoadSession would have: session.load, and the package hooks' next
+// SessionStart says "resume".
+func (c *Core) resumed(ctx context.Context) {
+	c.loadPolicy(ctx, c.session.ID)
+	c.pkgSessionSwitched(protocol.HookSessionLoad)
 }
 
 // NewSession replaces the current session with an empty one (New chat,

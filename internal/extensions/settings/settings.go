@@ -32,6 +32,23 @@ type Settings struct {
 	// Currency is what costs are shown in: "" each model's own price
 	// list, "CNY" or "USD".
 	Currency string `json:"currency,omitempty"`
+	// LiveChats is how many idle chats keep their plugins running besides
+	// the one on screen and every chat that is replying (0: DefaultLiveChats).
+	LiveChats int `json:"liveChats,omitempty"`
+}
+
+// DefaultLiveChats is LiveChats when the file does not say.
+const DefaultLiveChats = 4
+
+// IdleChats is LiveChats with its default applied (negative counts as 0).
+func (s Settings) IdleChats() int {
+	switch {
+	case s.LiveChats == 0:
+		return DefaultLiveChats
+	case s.LiveChats < 0:
+		return 0
+	}
+	return s.LiveChats
 }
 
 // File loads and saves settings.json. It is safe for concurrent use: Get
