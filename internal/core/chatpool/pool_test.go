@@ -40,7 +40,9 @@ func (e *events) Emit(ev agent.Event) {
 	default:
 	}
 }
-func (*events) Approve(context.Context, agent.ApprovalRequest) agent.Approval { return agent.ApproveDeny }
+func (*events) Approve(context.Context, agent.ApprovalRequest) agent.Approval {
+	return agent.ApproveDeny
+}
 func (*events) Prompt(context.Context, *surfaces.Prompt) (map[string]any, bool) {
 	return nil, true
 }
