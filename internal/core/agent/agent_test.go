@@ -571,7 +571,10 @@ func TestFirstSurfacesOfAGenerationAreKept(t *testing.T) {
 	want("reload", c.Runtime().Current().Number)
 }
 
-func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
+// A compaction changes what the model is sent, never the saved
+// transcript or the chat's title: the messages stay, the summary is kept
+// beside them, and the next request starts with it.
+func TestCompactionKeepsTheTranscriptAndSendsASummary(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.mockProvider(t, "mock", "c:1,2,3;end:3") // every model call answers "t1t2t3"
@@ -585,12 +588,23 @@ func TestCompactionReplacesOlderHistoryWithASummary(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	msgs := c.Session().Messages
-	if !strings.HasPrefix(msgs[0].Content, "Summary of the earlier conversation:\nt1t2t3") {
-		t.Fatalf("history was not compacted: first message %.80q", msgs[0].Content)
+	s := c.Session()
+	if len(s.Messages) != 4 || s.Messages[0].Content != long || !strings.HasPrefix(s.Title(), "word word") {
+		t.Fatalf("the transcript changed: %d messages, title %q", len(s.Messages), s.Title())
 	}
-	if last := msgs[len(msgs)-1]; last.Role != protocol.RoleAssistant || last.Content != "t1t2t3" {
+	if s.Compacted == nil || s.Compacted.Upto != 2 || s.Compacted.Summary != "t1t2t3" {
+		t.Fatalf("compaction %+v", s.Compacted)
+	}
+	sent := s.ForModel()
+	if !strings.HasPrefix(sent[0].Content, "Summary of the earlier conversation:\nt1t2t3") || len(sent) != 4 || sent[2].Content != long {
+		t.Fatalf("the model is sent %d messages, the first %.80q", len(sent), sent[0].Content)
+	}
+	if last := s.Messages[len(s.Messages)-1]; last.Role != protocol.RoleAssistant || last.Content != "t1t2t3" {
 		t.Fatalf("last message %+v", last)
+	}
+	saved, err := c.SavedSession(s.ID)
+	if err != nil || len(saved.Messages) != 4 || saved.Compacted == nil {
+		t.Fatalf("saved: %v", err)
 	}
 	if got := strings.Join(e.logLines(t, "intercept"), " "); got != "compaction.prepare compaction.complete" {
 		t.Fatalf("points %q", got)

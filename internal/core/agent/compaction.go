@@ -28,15 +28,53 @@ func estimateTokens(system string, ms []protocol.ProviderMessage) int64 {
 	return int64(n / 4)
 }
 
+// Compaction is what a compaction changed: what the model is sent, never
+// what the user wrote and read. The saved messages stay whole (and the
+// chat's title with them); the model is sent the summary in place of the
+// first Upto messages (Session.ForModel).
+type Compaction struct {
+	// Upto is how many leading messages the summary stands for.
+	Upto int `json:"upto"`
+	// Summary is the model's summary of them (or the compaction owner's).
+	Summary string `json:"summary"`
+}
+
+// ForModel is the history as the model is sent it: after a compaction, the
+// summary and its acknowledgement in place of the messages it summarised.
+func (s *Session) ForModel() []protocol.ProviderMessage {
+	k := s.Compacted
+	if k == nil || k.Upto <= 0 || k.Upto > len(s.Messages) {
+		return s.Messages
+	}
+	out := make([]protocol.ProviderMessage, 0, len(s.Messages)-k.Upto+2)
+	out = append(out, protocol.ProviderMessage{Role: protocol.RoleUser, Content: summaryPrefix + k.Summary},
+		protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "Understood."})
+	return append(out, s.Messages[k.Upto:]...)
+}
+
+// forgetCompactionFrom drops a compaction that summarised message i or
+// later, once the messages from i on are gone (a rewind, a regenerate).
+func (s *Session) forgetCompactionFrom(i int) {
+	if s.Compacted != nil && s.Compacted.Upto > i {
+		s.Compacted = nil
+	}
+}
+
 // maybeCompact summarises older history when the prompt estimate passes
 // 80 % of the model's context window: compaction.prepare, a summary by the
 // model, compaction.complete (where the compaction slot owner may replace
-// the summary). The current turn's messages are kept as they are.
+// the summary). The current turn's messages are kept as they are, and so
+// are the saved ones: only what the next requests send changes.
 func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) error {
 	window := ts.info.ContextWindow
-	history := c.Session().Messages
+	s := c.Session()
+	history := s.ForModel()
 	if window <= 0 || float64(estimateTokens(system, history)) <= compactAt*float64(window) {
 		return nil
+	}
+	offset := 0 // history's index i is message i+offset
+	if len(history) != len(s.Messages) {
+		offset = s.Compacted.Upto - 2
 	}
 	keepFrom := len(history) - 1
 	for keepFrom > 0 && history[keepFrom].Role != protocol.RoleUser {
@@ -75,11 +113,7 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 		return err
 	}
 	c.mu.Lock()
-	kept := append([]protocol.ProviderMessage{{Role: protocol.RoleUser, Content: summaryPrefix + done.Summary},
-		{Role: protocol.RoleAssistant, Content: "Understood."}}, c.session.Messages[keepFrom:]...)
-	c.session.Messages = kept
-	c.session.shiftNotes(keepFrom)
-	c.session.RewindBase += keepFrom - 2 // the journal's indexes stay those of the messages it knew
+	c.session.Compacted = &Compaction{Upto: keepFrom + offset, Summary: done.Summary}
 	c.mu.Unlock()
 	c.addNote(Note{Kind: NoteNotice, Text: CompactedNotice})
 	c.fe.Emit(Event{Kind: EventCompacted, Text: done.Summary})

@@ -57,7 +57,7 @@ func (c *Core) ContextUse() ContextUse {
 		out.Measured = true
 		return out
 	}
-	out.Tokens = estimateText(c.systemPrompt()) + estimateMessages(s.Messages)
+	out.Tokens = estimateText(c.systemPrompt()) + estimateMessages(s.ForModel())
 	for _, t := range c.toolset() {
 		if data, err := json.Marshal(t.Schema()); err == nil {
 			out.Tokens += estimateText(string(data))

@@ -371,9 +371,9 @@ func TestTodoListSurvivesAReload(t *testing.T) {
 	}
 }
 
-// A compaction keeps the journal's indexes: message i is i+RewindBase to
-// the journal (the index it had before messages were summarised), and the
-// summary itself, where no turn began, cannot be rewound to.
+// A compaction keeps every message, so the journal's indexes stay those of
+// the messages; rewinding to before what a compaction summarised forgets
+// the compaction with the messages.
 func TestCompactionKeepsRewindIndexes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -388,13 +388,20 @@ func TestCompactionKeepsRewindIndexes(t *testing.T) {
 		}
 	}
 	s := c.Session()
-	if len(s.Messages) != 4 || s.RewindBase != 2 {
-		t.Fatalf("%d messages, rewind base %d; want 4 and 2 (the third message is at 2)", len(s.Messages), s.RewindBase)
+	if len(s.Messages) != 6 || s.RewindBase != 0 || s.Compacted == nil || s.Compacted.Upto != 4 {
+		t.Fatalf("%d messages, rewind base %d, compaction %+v; want 6, 0, up to 4", len(s.Messages), s.RewindBase, s.Compacted)
 	}
-	if _, err := c.PlanRewind(ctx, 0); err == nil || !strings.Contains(err.Error(), "summary") {
-		t.Fatalf("rewind to the summary: %v", err)
-	}
-	if p, err := c.PlanRewind(ctx, 2); err != nil || p.DropsMessages != 2 {
+	if p, err := c.PlanRewind(ctx, 4); err != nil || p.DropsMessages != 2 {
 		t.Fatalf("rewind to the last message: %+v %v", p, err)
+	}
+	p, err := c.PlanRewind(ctx, 2)
+	if err != nil || p.DropsMessages != 4 {
+		t.Fatalf("rewind to the second message: %+v %v", p, err)
+	}
+	if _, err := c.Rewind(ctx, 2, agent.RewindConversation, true); err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Session(); len(s.Messages) != 2 || s.Compacted != nil {
+		t.Fatalf("after the rewind: %d messages, compaction %+v", len(s.Messages), s.Compacted)
 	}
 }

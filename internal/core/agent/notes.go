@@ -116,21 +116,6 @@ func (c *Core) noteCall(tc ToolCall) {
 	c.session.Notes = append(c.session.Notes, n)
 }
 
-// shiftNotes keeps the notes anchored to the messages a compaction kept:
-// the first keepFrom messages became the two of the summary; notes on the
-// dropped ones go with them.
-func (s *Session) shiftNotes(keepFrom int) {
-	out := s.Notes[:0]
-	for _, n := range s.Notes {
-		if n.After < keepFrom {
-			continue
-		}
-		n.After = n.After - keepFrom + 2
-		out = append(out, n)
-	}
-	s.Notes = out
-}
-
 // turnRun is one run of a turn: its input and what became of it.
 type turnRun struct {
 	text string

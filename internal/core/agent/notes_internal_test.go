@@ -1,27 +1,10 @@
 package agent
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
-
-// A compaction keeps the notes of the messages it kept, re-anchored after
-// the two summary messages; the notes of dropped messages go with them.
-func TestShiftNotesFollowsACompaction(t *testing.T) {
-	t.Parallel()
-	s := &Session{Notes: []Note{
-		{After: 1, Kind: NoteUsage},
-		{After: 4, Kind: NoteBlocked},
-		{After: 6, Kind: NoteStopped},
-	}}
-	s.shiftNotes(4) // messages 0..3 became the summary pair
-	want := []Note{{After: 2, Kind: NoteBlocked}, {After: 4, Kind: NoteStopped}}
-	if !reflect.DeepEqual(s.Notes, want) {
-		t.Fatalf("notes %+v, want %+v", s.Notes, want)
-	}
-}
 
 // What Retry re-runs, table-driven: only a failed last turn with nothing
 // after it; its kept message when it never reached the messages.

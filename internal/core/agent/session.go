@@ -60,11 +60,17 @@ type Session struct {
 	// chat shows it; files without one load with none.
 	Todos []todo.Item `json:"todos,omitempty"`
 
-	// RewindBase is how many messages compactions took out of Messages
+	// RewindBase is how many messages compactions of older versions took out of Messages
 	// (less the two of each summary): the change journal indexes a
 	// change by the user message's index as it was, so message i is
 	// i+RewindBase there. Files without it: 0.
 	RewindBase int `json:"rewindBase,omitempty"`
+
+	// Compacted is the last compaction: what the model is sent in place of
+	// the earliest messages, which stay here as they were written. Files
+	// without it: none (older files whose compaction replaced the messages
+	// hold the summary as their first message).
+	Compacted *Compaction `json:"compacted,omitempty"`
 
 	// Pinned keeps the chat on top of the history (PinSession).
 	Pinned bool `json:"pinned,omitempty"`

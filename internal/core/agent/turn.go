@@ -156,7 +156,8 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		if err := c.maybeCompact(ctx, ts, sp.Prompt); err != nil {
 			return err
 		}
-		history := requestImages(c.Session().Messages, ts.info.Vision) // attachments.go: what fits the frame and the model
+		now := c.Session()
+		history := requestImages(now.ForModel(), ts.info.Vision) // attachments.go: what fits the frame and the model
 		messages := append([]protocol.ProviderMessage{{Role: protocol.RoleSystem, Content: sp.Prompt}}, history...)
 		var cp protocol.ContextPreparePayload
 		if _, err := c.run(ctx, ts, protocol.HookContextPrepare, &protocol.ContextPreparePayload{Messages: messages}, &cp); err != nil {

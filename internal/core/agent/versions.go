@@ -97,6 +97,7 @@ func (s *Session) cutReply(u int) ReplyVersion {
 		}
 	}
 	s.Messages = slices.Clone(s.Messages[:u+1])
+	s.forgetCompactionFrom(u + 1)
 	s.Notes = kept
 	return v
 }
