@@ -35,7 +35,10 @@ func claudeResponse(p Payload) any {
 // stdinLine is the payload as format wants it, one JSON line.
 func stdinLine(p Payload, format string) []byte {
 	var body []byte
-	if format == FormatClaude {
+	switch format {
+	case FormatBus:
+		body = busLine(p)
+	case FormatClaude:
 		input := claudeInput(p.ToolName, p.ToolArgs, p.Cwd)
 		if len(input) == 0 {
 			input = json.RawMessage("null")
@@ -57,7 +60,7 @@ func stdinLine(p Payload, format string) []byte {
 			"error":                  p.Error,
 			"is_interrupt":           p.IsInterrupt,
 		})
-	} else {
+	default:
 		body, _ = json.Marshal(p)
 	}
 	return append(body, '\n')

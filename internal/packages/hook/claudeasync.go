@@ -110,7 +110,7 @@ func spawnClaude(ctx context.Context, h Resolved, stdin []byte, background func(
 				wait = time.Duration(ms) * time.Millisecond
 			}
 			background(run, wait)
-			return spawned{code: 0, stdout: redact.String(strings.TrimSpace(line))}
+			return spawned{code: 0, stdout: strings.TrimSpace(line)}
 		}
 	case <-child.Exited():
 	case <-timer.C:
@@ -154,7 +154,7 @@ func (r *claudeRun) finish(stopped error) spawned {
 	drain.Stop()
 	_ = r.child.Stdout.Close()
 	out, truncated := r.out.text()
-	s := spawned{code: 0, stdout: redact.String(out), stderr: redact.String(r.child.Tail().String()), truncated: truncated, err: stopped}
+	s := spawned{code: 0, stdout: out, stderr: r.child.Tail().String(), truncated: truncated, err: stopped}
 	var ee *exec.ExitError
 	switch {
 	case stopped != nil:
@@ -214,7 +214,8 @@ func (r *Runner) background(run *claudeRun, wait time.Duration) {
 		case <-r.ctx.Done():
 			s = run.stop("stopped")
 		}
-		o := Outcome{Hook: run.h, ExitCode: s.code, Stdout: s.stdout, Stderr: s.stderr, TimedOut: s.timedOut, Truncated: s.truncated, Decision: Pass}
+		o := Outcome{Hook: run.h, ExitCode: s.code, Stdout: redact.String(s.stdout), Stderr: redact.String(s.stderr),
+			TimedOut: s.timedOut, Truncated: s.truncated, Decision: Pass}
 		if s.err != nil || s.timedOut || s.code != 0 {
 			o.Decision = Warn
 			if s.err != nil && strings.TrimSpace(o.Stderr) == "" {

@@ -12,17 +12,19 @@ import (
 	"strings"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/proc"
-	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 )
 
-// spawned is what running one hook left, before a verdict.
+// spawned is what running one hook left, before a verdict. Its output is
+// as the hook wrote it: a verdict reads the data (a FormatBus revise must
+// reach the call as written); what is shown is redacted (runOne).
 type spawned struct {
 	code           int
-	stdout, stderr string // redacted
+	stdout, stderr string
 	timedOut       bool
 	truncated      bool
 	err            error // it could not run (or ctx ended it)
+	signal         error // a signal ended it (code -1, err nil)
 }
 
 // spec builds the process of h: the shell form when h has no Argv, the
@@ -92,13 +94,14 @@ func spawn(ctx context.Context, h Resolved, stdin []byte) spawned {
 		return readContext(h.Root, h.ContextFile)
 	}
 	res, err := proc.Run(ctx, spec(h, stdin))
-	s := spawned{code: res.ExitCode, truncated: res.Truncated,
-		stdout: redact.String(string(res.Stdout)), stderr: redact.String(string(res.Stderr))}
+	s := spawned{code: res.ExitCode, truncated: res.Truncated, stdout: string(res.Stdout), stderr: string(res.Stderr)}
 	switch {
 	case errors.Is(err, proc.ErrTimeout):
 		s.timedOut = true
 	case err != nil:
 		s.err = err
+	case res.ExitCode < 0:
+		s.signal = res.Exit
 	}
 	return s
 }
@@ -123,5 +126,5 @@ func readContext(root, path string) spawned {
 		return spawned{code: -1, err: fmt.Errorf("context file %s: %w", path, err)}
 	}
 	text := strings.ToValidUTF8(string(buf[:min(n, OutputCap)]), "\uFFFD")
-	return spawned{code: 0, stdout: redact.String(text), truncated: n > OutputCap}
+	return spawned{code: 0, stdout: text, truncated: n > OutputCap}
 }

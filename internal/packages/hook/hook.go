@@ -11,6 +11,12 @@
 // too). Every process goes through internal/foundation/proc (its own
 // process group, the watchdog, the whole tree killed at the timeout).
 //
+// It is also the runner of the hooks the user lists in settings.json (the
+// xdev hooks bus, internal/extensions/xdev): that bus is a second source of
+// Resolved hooks, in exec form, with FormatBus payloads and answers and
+// FailClosed set on its tool hooks (bus.go). One runner starts, times,
+// caps, judges and redacts both.
+//
 // It knows nothing of turns or sessions: the agent core says when an event
 // fires and what a verdict means there (internal/core/agent/pkghooks.go).
 package hook
@@ -101,6 +107,11 @@ type Payload struct {
 	Reason           string          `json:"reason,omitempty"`
 	NotificationType string          `json:"notificationType,omitempty"`
 	IsInterrupt      bool            `json:"isInterrupt,omitempty"`
+	// CallID and IsError are told only to FormatBus hooks (callId,
+	// isError): the Reasonix payload has neither, and tells a failed call
+	// by its event (PostToolUseFailure).
+	CallID  string `json:"-"`
+	IsError bool   `json:"-"`
 }
 
 // Decision is one hook run's verdict.
@@ -126,6 +137,14 @@ type Outcome struct {
 	// Skipped: not run, because a hook of the same plugin already timed
 	// out in this turn (see Turn); the verdict is the timeout's.
 	Skipped bool
+	// Err says why the run ended without an exit status of its own: it
+	// could not start, it was stopped, it timed out, or a signal ended it
+	// (redacted where shown).
+	Err error
+	// Reason is why a FormatBus hook blocked, in the bus's words (clipped
+	// to ReasonCap and redacted); the other formats are told by
+	// FormatOutcome.
+	Reason string
 }
 
 // Report is what running an event's hooks gave.
@@ -141,6 +160,10 @@ type Report struct {
 	// UpdatedArgs: a Claude-format PreToolUse hook rewrote the call's
 	// tool_input (hookSpecificOutput.updatedInput); these are the new
 	// arguments in this host's names (toolnames.FromClaudeInput), which the
-	// call must run with. nil when no hook rewrote them.
+	// call must run with; or a FormatBus tool_call hook's revise. nil when
+	// no hook rewrote them.
 	UpdatedArgs json.RawMessage
+	// UpdatedResult: a FormatBus tool_result hook patched the result; this
+	// is the text the model gets. nil when no hook patched it.
+	UpdatedResult *string
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,6 +35,15 @@ type Resolved struct {
 	Timeout       time.Duration
 	Cwd           string
 	Env           map[string]string // the entry's env plus the plugin's variables
+
+	// The settings bus's own knobs (its hooks are Resolved too, see bus.go):
+	// Name labels the hook instead of plugin, event and command; Tools, when
+	// set, are the exact tool names it fires for (at a tool event); and
+	// FailClosed makes any run but a clean pass block: a failure to start,
+	// a timeout, a signal, an exit other than 0.
+	Name       string
+	Tools      []string
+	FailClosed bool
 
 	re    *regexp.Regexp // the compiled match; nil for every tool
 	badRe bool           // match does not compile: the hook never fires
@@ -230,6 +240,9 @@ func windowsShell(shell string) bool {
 // Matches reports whether h fires for a tool call of tool (or, at an event
 // without a tool, at all). A match that does not compile never fires.
 func (h Resolved) Matches(tool string) bool {
+	if len(h.Tools) > 0 && usesToolMatcher(h.Event) && !slices.Contains(h.Tools, tool) {
+		return false
+	}
 	if !usesToolMatcher(h.Event) || h.re == nil && !h.badRe {
 		return true
 	}
@@ -251,11 +264,14 @@ func (h Resolved) Matches(tool string) bool {
 
 // blocks: an exit 2 or a timeout of h blocks the event.
 func (h Resolved) blocks() bool {
-	return Gating(h.Event) || h.Event == PermissionRequest && h.PayloadFormat == FormatClaude
+	return h.FailClosed || Gating(h.Event) || h.Event == PermissionRequest && h.PayloadFormat == FormatClaude
 }
 
 // Label names the hook for the user: its plugin, event and command.
 func (h Resolved) Label() string {
+	if h.Name != "" {
+		return h.Name
+	}
 	cmd := h.Command
 	if cmd == "" && h.ContextFile != "" {
 		cmd = "context:" + h.ContextFile

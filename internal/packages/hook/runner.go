@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/toolnames"
 )
 
@@ -97,8 +98,11 @@ func (r *Runner) Run(ctx context.Context, turn *Turn, hooks []Resolved, p Payloa
 			rep.Outcomes = append(rep.Outcomes, Outcome{Hook: h, Decision: Pass})
 			continue
 		}
-		o := r.runOne(ctx, turn, h, stdin)
-		if o.Decision == Pass && h.PayloadFormat == FormatClaude {
+		o, ran := r.runOne(ctx, turn, h, stdin)
+		switch {
+		case h.PayloadFormat == FormatBus:
+			busVerdict(&o, ran, &rep, &p)
+		case o.Decision == Pass && h.PayloadFormat == FormatClaude:
 			claudeVerdict(&o, &rep, &p)
 		}
 		rep.Outcomes = append(rep.Outcomes, o)
@@ -117,8 +121,9 @@ func (r *Runner) Run(ctx context.Context, turn *Turn, hooks []Resolved, p Payloa
 	return rep
 }
 
-// runOne runs one hook and gives its verdict.
-func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byte) Outcome {
+// runOne runs one hook and gives its verdict by its exit, and what the run
+// left as the hook wrote it (the Outcome's output is redacted).
+func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byte) (Outcome, spawned) {
 	o := Outcome{Hook: h, ExitCode: -1}
 	if why, ok := turn.trippedBy(h.Plugin); ok {
 		o.Skipped, o.TimedOut, o.Decision = true, true, Warn
@@ -126,7 +131,7 @@ func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byt
 			o.Decision = Block
 		}
 		o.Stderr = "not run: " + why
-		return o
+		return o, spawned{code: -1, timedOut: true}
 	}
 	var s spawned
 	if h.PayloadFormat == FormatClaude && h.ContextFile == "" {
@@ -134,15 +139,19 @@ func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byt
 	} else {
 		s = spawn(ctx, h, stdin)
 	}
-	o.ExitCode, o.Stdout, o.Stderr, o.TimedOut, o.Truncated = s.code, s.stdout, s.stderr, s.timedOut, s.truncated
+	o.ExitCode, o.TimedOut, o.Truncated = s.code, s.timedOut, s.truncated
+	o.Stdout, o.Stderr = redact.String(s.stdout), redact.String(s.stderr)
 	switch {
 	case s.err != nil:
-		o.Decision = Error
+		o.Decision, o.Err = Error, s.err
+		if h.FailClosed {
+			o.Decision = Block
+		}
 		if strings.TrimSpace(o.Stderr) == "" {
-			o.Stderr = s.err.Error()
+			o.Stderr = redact.String(s.err.Error())
 		}
 	case s.timedOut:
-		o.Decision = Warn
+		o.Decision, o.Err = Warn, fmt.Errorf("timed out after %s (killed)", h.Timeout)
 		if h.blocks() {
 			o.Decision = Block
 		}
@@ -156,9 +165,12 @@ func (r *Runner) runOne(ctx context.Context, turn *Turn, h Resolved, stdin []byt
 	case s.code == 2 && h.blocks():
 		o.Decision = Block
 	default:
-		o.Decision = Warn
+		o.Decision, o.Err = Warn, s.signal
+		if h.FailClosed {
+			o.Decision = Block
+		}
 	}
-	return o
+	return o, s
 }
 
 // claudeVerdict takes a Claude-format hook's JSON decision on exit 0: a
@@ -204,7 +216,7 @@ func (r *Runner) runAsync(h Resolved, stdin []byte) {
 		return
 	}
 	r.async.Go(func() {
-		o := r.runOne(r.ctx, nil, h, stdin)
+		o, _ := r.runOne(r.ctx, nil, h, stdin)
 		if o.Decision != Pass {
 			r.log.Warn("async hook", "outcome", FormatOutcome(o))
 		}
