@@ -15,7 +15,10 @@
 // carrying it, which catches descendants that left their group with setsid
 // (only one that also clears its environment escapes). On Linux the direct
 // child also gets a parent-death signal, a second line of defence for the
-// moment between the spawn and its registration.
+// moment between the spawn and its registration. That signal follows the
+// forking thread, not the process, so children are forked from one locked
+// thread that lives while any of them does (start_linux.go): a goroutine
+// that locks and ends some other thread kills no plugin.
 //
 // Linux follows parent links too, which nothing a process does can cut
 // short: its pid's parent is always known. Every child (a hook, the agent's

@@ -2,16 +2,7 @@
 
 package proc
 
-import (
-	"os/exec"
-	"syscall"
-)
-
-// startCmd starts cmd (already in its own process group through Attr).
-func startCmd(cmd *exec.Cmd) error { return cmd.Start() }
-
-// forgetJob: process groups need no handle closed.
-func forgetJob(int) {}
+import "syscall"
 
 // watchdogNeeded: a watchdog process is what kills the groups when the
 // host dies.
