@@ -20,10 +20,12 @@
 // time out or break the protocol are killed and pruned for the rest of the
 // session; none of this ever blocks the session from starting.
 //
-// Processes are started through internal/foundation/proc (own process group, the
-// watchdog, one redacted stderr tail, the whole tree killed at the end);
-// stdout is read through internal/foundation/transport's line framer and read
-// turn. The core's contract (gates, tools, commands, status) comes from
+// Extension processes are started through internal/foundation/proc (own
+// process group, the watchdog, one redacted stderr tail, the whole tree
+// killed at the end); stdout is read through internal/foundation/transport's
+// line framer and read turn. The hooks bus runs no process itself: it is a
+// config source of the package hooks' runner (internal/packages/hook), the
+// one hook runner, which runs its commands as hook.FormatBus hooks. The core's contract (gates, tools, commands, status) comes from
 // internal/extensions/gate, below internal/plugins/host/agent.
 //
 // The host extends v1 in one place the seed leaves open: invoking an

@@ -197,20 +197,6 @@ func parseRenderer(ext string, raw json.RawMessage) (Renderer, error) {
 	return Renderer{Extension: ext, Kind: kind, Name: r.Name, Spec: append(json.RawMessage(nil), raw...)}, nil
 }
 
-// isEmptyJSON reports whether a revise or patch means "no change": absent,
-// null, "" or {}.
-func isEmptyJSON(raw json.RawMessage) bool {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || string(t) == "null" || string(t) == `""` {
-		return true
-	}
-	if t[0] == '{' {
-		var m map[string]json.RawMessage
-		return json.Unmarshal(t, &m) == nil && len(m) == 0
-	}
-	return false
-}
-
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
 	t := bytes.TrimSpace(raw)
@@ -219,15 +205,6 @@ func isObject(raw json.RawMessage) bool {
 	}
 	var m map[string]json.RawMessage
 	return json.Unmarshal(t, &m) == nil
-}
-
-// patchText turns a patch into result text: a JSON string is its text, any
-// other JSON value its compact encoding.
-func patchText(raw json.RawMessage) string {
-	if s, ok := asString(raw); ok {
-		return s
-	}
-	return compactText(raw)
 }
 
 func compactText(raw json.RawMessage) string {

@@ -70,17 +70,3 @@ func FuzzParseHooks(f *testing.F) {
 		}
 	})
 }
-
-// parseAnswer takes any hook stdout without panicking: plain text is no
-// answer, and an accepted JSON answer was an object.
-func FuzzParseAnswer(f *testing.F) {
-	for _, seed := range []string{"", "allowed", `{"allow":false,"reason":"r"}`, `{"revise":{"a":1}}`, `{"patch":"x"}`, `{`, `{"allow":"yes"}`} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, stdout string) {
-		_, isJSON, err := parseAnswer(stdout)
-		if isJSON && err != nil {
-			t.Fatalf("both an answer and an error for %q", stdout)
-		}
-	})
-}

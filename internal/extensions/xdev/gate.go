@@ -8,6 +8,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/gate"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
 )
 
 // Every loaded extension is an gate.ToolGate named "xdev:<name>". Its
@@ -47,7 +48,8 @@ func (e *extension) BeforeTool(ctx context.Context, call gate.Call) (gate.Verdic
 	if f.Error != "" {
 		return gate.Verdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with an error: %s", e.label(), redact.String(f.Error)), f.FailOpen)
 	}
-	if !isEmptyJSON(f.Revise) && !isObject(f.Revise) {
+	args, err := hook.Revision(f.Revise)
+	if err != nil {
 		return gate.Verdict{}, e.failure(EventToolCall, fmt.Errorf("%s answered tool_call with a revise that is not a JSON object", e.label()), f.FailOpen)
 	}
 	if f.Allow == nil || !*f.Allow {
@@ -58,11 +60,7 @@ func (e *extension) BeforeTool(ctx context.Context, call gate.Call) (gate.Verdic
 		}
 		return gate.Verdict{Deny: true, Reason: reason}, nil
 	}
-	var v gate.Verdict
-	if !isEmptyJSON(f.Revise) {
-		v.Arguments = json.RawMessage(compactText(f.Revise))
-	}
-	return v, nil
+	return gate.Verdict{Arguments: args}, nil
 }
 
 // AfterTool implements gate.ToolGate. tool_result is advisory: a failure
@@ -81,10 +79,9 @@ func (e *extension) AfterTool(ctx context.Context, call gate.Call, res gate.Resu
 	if f.Error != "" {
 		return res, e.failure(EventToolResult, fmt.Errorf("%s answered tool_result with an error: %s", e.label(), redact.String(f.Error)), f.FailOpen)
 	}
-	if isEmptyJSON(f.Patch) {
-		return res, nil
+	if text, ok := hook.Patched(f.Patch); ok {
+		res.Result = text
 	}
-	res.Result = patchText(f.Patch)
 	return res, nil
 }
 

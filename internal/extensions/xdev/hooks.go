@@ -13,6 +13,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
 )
 
 // The shell hooks bus: settings.json's "hooks" key lists commands per
@@ -31,10 +32,6 @@ import (
 const (
 	DefaultHookTimeout = 5 * time.Second
 	MaxHookTimeout     = 60 * time.Second
-	// hookOutputCap bounds what is kept of a hook's stdout and stderr.
-	hookOutputCap = 64 << 10
-	// hookReasonCap bounds a denial reason taken from a hook's output.
-	hookReasonCap = 2000
 	// hooksGateName is the bus's gate name (and its Failure.Extension).
 	hooksGateName = "hooks"
 )
@@ -117,32 +114,20 @@ func checkHook(event string, h HookSpec) error {
 	return nil
 }
 
-// hook is one configured command, ready to run.
-type hook struct {
-	event   string
-	n       int // 1-based position in its event's list
-	argv    []string
-	tools   map[string]bool
-	timeout time.Duration
-}
-
-// label names the hook in reasons and logs.
-func (h *hook) label() string { return fmt.Sprintf("%s hook #%d (%s)", h.event, h.n, h.argv[0]) }
-
-func (h *hook) matches(tool string) bool { return len(h.tools) == 0 || h.tools[tool] }
-
-func newHooks(event string, specs []HookSpec) []*hook {
-	out := make([]*hook, 0, len(specs))
+// resolve makes the hooks of one event runnable by the package hooks'
+// runner (internal/packages/hook), which runs the bus's hooks as it runs a
+// plugin's: exec form, the host's environment and folder, the bus's JSON
+// line and answer (hook.FormatBus), fail-closed at the tool events.
+func resolve(event string, specs []HookSpec) []hook.Resolved {
+	e, _ := hook.BusEvent(event)
+	tool := event == EventToolCall || event == EventToolResult
+	out := make([]hook.Resolved, 0, len(specs))
 	for i, s := range specs {
-		h := &hook{event: event, n: i + 1, argv: slices.Clone(s.Command), timeout: DefaultHookTimeout}
+		h := hook.Resolved{Event: e, Name: fmt.Sprintf("%s hook #%d (%s)", event, i+1, s.Command[0]),
+			Command: s.Command[0], Argv: append([]string{}, s.Command[1:]...), PayloadFormat: hook.FormatBus,
+			Tools: slices.Clone(s.Tools), FailClosed: tool, Timeout: DefaultHookTimeout}
 		if s.TimeoutMillis > 0 {
-			h.timeout = min(time.Duration(s.TimeoutMillis)*time.Millisecond, MaxHookTimeout)
-		}
-		if len(s.Tools) > 0 {
-			h.tools = map[string]bool{}
-			for _, t := range s.Tools {
-				h.tools[t] = true
-			}
+			h.Timeout = min(time.Duration(s.TimeoutMillis)*time.Millisecond, MaxHookTimeout)
 		}
 		out = append(out, h)
 	}
@@ -178,74 +163,4 @@ func (m *Manager) hooksFailure(where string, err error) {
 	reason := fmt.Sprintf("invalid hooks in %s: %v; running without hooks", where, err)
 	m.log.Error("xdev hooks not loaded", "settings", where, "err", redact.String(err.Error()))
 	m.addFailure(Failure{Extension: hooksGateName, Path: where, Reason: reason})
-}
-
-// hookInput is what a hook reads on stdin.
-type hookInput struct {
-	Event     string          `json:"event"`
-	Tool      string          `json:"tool,omitempty"`
-	Arguments json.RawMessage `json:"arguments,omitempty"`
-	CallID    string          `json:"callId,omitempty"`
-	SessionID string          `json:"sessionId,omitempty"`
-	Result    *string         `json:"result,omitempty"`
-	IsError   *bool           `json:"isError,omitempty"`
-}
-
-// hookAnswer is what a hook may print on stdout as one JSON object.
-type hookAnswer struct {
-	Allow  *bool           `json:"allow"`
-	Reason string          `json:"reason"`
-	Revise json.RawMessage `json:"revise"`
-	Patch  json.RawMessage `json:"patch"`
-}
-
-// parseAnswer reads stdout: empty or plain text is no answer; text that
-// starts with '{' must be a JSON object.
-func parseAnswer(stdout string) (hookAnswer, bool, error) {
-	var a hookAnswer
-	t := strings.TrimSpace(stdout)
-	if !strings.HasPrefix(t, "{") {
-		return a, false, nil
-	}
-	if err := json.Unmarshal([]byte(t), &a); err != nil {
-		return a, false, fmt.Errorf("stdout is not a JSON answer: %v", err)
-	}
-	return a, true, nil
-}
-
-// denyReason is the reason of an exit-2 denial: the JSON reason, else the
-// stdout text, else the stderr text.
-func denyReason(r hookRun, a hookAnswer, isJSON bool) string {
-	reason := a.Reason
-	if reason == "" && !isJSON {
-		reason = strings.TrimSpace(r.stdout)
-	}
-	if reason == "" {
-		reason = strings.TrimSpace(r.stderr)
-	}
-	if reason == "" {
-		reason = "denied"
-	}
-	return clip(reason)
-}
-
-func clip(s string) string {
-	if len(s) > hookReasonCap {
-		s = s[:hookReasonCap] + "…"
-	}
-	return redact.String(s)
-}
-
-// failureText explains a run that neither allowed nor denied cleanly.
-func failureText(r hookRun) string {
-	msg := "failed: "
-	if r.err != nil {
-		msg += r.err.Error()
-	} else {
-		msg += fmt.Sprintf("exit status %d", r.code)
-	}
-	if s := strings.TrimSpace(r.stderr); s != "" {
-		msg += ": " + s
-	}
-	return clip(msg)
 }

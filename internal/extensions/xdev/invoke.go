@@ -9,6 +9,7 @@ import (
 
 	"github.com/reasonix/reasonix-desktop/internal/extensions/gate"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
+	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
 
@@ -139,5 +140,5 @@ func (e *extension) invoke(ctx context.Context, event, what string, payload any)
 	if p := strings.TrimSpace(string(f.Patch)); p == "" || p == "null" {
 		return "", nil
 	}
-	return patchText(f.Patch), nil
+	return hook.ResultText(f.Patch), nil
 }

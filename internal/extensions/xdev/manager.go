@@ -215,7 +215,7 @@ func (m *Manager) start(ctx context.Context, name, path string) (*extension, err
 	if f.Protocol != nil && *f.Protocol != ProtocolVersion {
 		return abort(fmt.Sprintf("handshake failed: it speaks protocol %d, this host speaks %d", *f.Protocol, ProtocolVersion))
 	}
-	if isEmptyJSON(f.Payload) && strings.TrimSpace(string(f.Payload)) != "{}" {
+	if p := strings.TrimSpace(string(f.Payload)); p == "" || p == "null" || p == `""` {
 		return abort(`handshake failed: the capabilities frame has no payload (capabilities ride under "payload")`)
 	}
 	var caps Capabilities
