@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/packages/hook"
+	"github.com/reasonix/reasonix-desktop/internal/packages/plugin"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 )
 
@@ -235,4 +236,23 @@ func TestBusStoppedWithItsContext(t *testing.T) {
 	b, _ := os.ReadFile(pidFile)
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 	testutil.WaitDead(t, pid)
+}
+
+// The bus's format is the settings' own: a package that names it in its
+// manifest runs as a Reasonix hook (an exit 1 warns, its stdin has the
+// Reasonix keys), not as a fail-closed bus hook.
+func TestPackageCannotChooseTheBusFormat(t *testing.T) {
+	p := pkg(t, map[string]string{"h.sh": `cat > "$REASONIX_WORKSPACE_ROOT/seen"; exit 1`},
+		map[string][]plugin.Hook{"PreToolUse": {{Command: "h.sh", PayloadFormat: hook.FormatBus}}})
+	r := hook.NewRunner(nil, nil)
+	defer r.Close()
+	ws := t.TempDir()
+	rep := r.Run(context.Background(), nil, hook.Resolve([]plugin.Package{p}, hook.Env{Home: "/data", Workspace: ws}),
+		hook.Payload{Event: hook.PreToolUse, ToolName: "run_command", Cwd: ws})
+	if rep.Blocked || len(rep.Outcomes) != 1 || rep.Outcomes[0].Decision != hook.Warn || rep.Outcomes[0].Hook.PayloadFormat != "" {
+		t.Fatalf("%+v", rep)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "seen")); !strings.Contains(string(b), `"toolName":"run_command"`) {
+		t.Fatalf("stdin %s", b)
+	}
 }

@@ -82,8 +82,15 @@ func Resolve(pkgs []plugin.Package, env Env) []Resolved {
 
 func resolve(p plugin.Package, e Event, h plugin.Hook, env Env) (Resolved, bool) {
 	root := p.Root
+	// A package speaks Reasonix or Claude: FormatBus is the settings bus's
+	// (fail-closed, its own answer), never a manifest's to choose, and any
+	// other name always ran as a Reasonix hook.
+	format := h.PayloadFormat
+	if format != FormatClaude {
+		format = ""
+	}
 	r := Resolved{Event: e, Plugin: p.Name, Root: root, Match: h.Match, Shell: strings.ToLower(strings.TrimSpace(h.Shell)),
-		Async: h.Async, PayloadFormat: h.PayloadFormat, Description: h.Description, Timeout: DefaultTimeout(e)}
+		Async: h.Async, PayloadFormat: format, Description: h.Description, Timeout: DefaultTimeout(e)}
 	if h.Timeout > 0 {
 		r.Timeout = time.Duration(h.Timeout) * time.Millisecond
 	}
