@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"strings"
@@ -45,7 +46,8 @@ type finder struct {
 	query  string // lower case; "" shows nothing
 	hits   []findHit
 	cur    int
-	rows   int // len(v.rows) when hits were found
+	rows   int    // len(v.rows) when hits were found
+	buf    []byte // a row's text in lower case, while it is searched
 	rects  []*canvas.Rectangle
 	shown  int
 	curY   float32 // the current match's top in content coordinates, when drawn
@@ -130,13 +132,21 @@ func (e *findEntry) TypedKey(ev *fyne.KeyEvent) {
 	e.Entry.TypedKey(ev)
 }
 
-// lowerText is the row's searchable text in lower case, kept until the row
-// changes.
-func (r *row) lowerText() string {
-	if r.lowerRev != r.modelRev || r.lower == "" && r.snap.text != "" {
-		r.lower, r.lowerRev = strings.ToLower(r.snap.text), r.modelRev
+// lowerInto is s in lower case, written into buf: reused from row to row,
+// a search of a 50,000-message chat keeps no lower-case copy of it.
+func lowerInto(buf []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return append(buf[:0], strings.ToLower(s)...)
+		}
 	}
-	return r.lower
+	buf = append(buf[:0], s...)
+	for i, c := range buf {
+		if 'A' <= c && c <= 'Z' {
+			buf[i] = c + 'a' - 'A'
+		}
+	}
+	return buf
 }
 
 // search finds q in every message (the field changed).
@@ -152,22 +162,26 @@ func (f *finder) search(q string) {
 func (f *finder) find() {
 	f.hits = f.hits[:0]
 	f.rows = len(f.v.rows)
-	q := f.query
-	if q == "" {
+	if f.query == "" {
 		return
 	}
+	qb := []byte(f.query)
 	for i, r := range f.v.rows {
+		if len(f.hits) >= maxHits {
+			break
+		}
 		if r.snap.kind == itemTool {
 			continue
 		}
-		low := r.lowerText()
+		f.buf = lowerInto(f.buf, r.snap.text)
+		low := f.buf
 		for off, nth := 0, 0; len(f.hits) < maxHits; nth++ {
-			j := strings.Index(low[off:], q)
+			j := bytes.Index(low[off:], qb)
 			if j < 0 {
 				break
 			}
 			f.hits = append(f.hits, findHit{row: i, nth: nth, off: off + j})
-			off += j + len(q)
+			off += j + len(qb)
 		}
 	}
 }

@@ -128,39 +128,46 @@ func foldHead(s string) (string, int) {
 	return head, strings.Count(rest, "\n") + 1
 }
 
-// parts is the row's user parts, cached per model revision.
+// parts is the row's user parts, cached per model revision while the row
+// has a cache (shown), else worked out again (a height estimate).
 func (r *row) parts() userParts {
-	if r.split == nil || r.splitRev != r.modelRev {
-		p := splitUser(r.snap.text)
-		r.split, r.splitRev = &p, r.modelRev
+	c := r.c
+	if c == nil {
+		return splitUser(r.snap.text)
 	}
-	return *r.split
+	if c.split == nil || c.splitRev != r.modelRev {
+		p := splitUser(r.snap.text)
+		c.split, c.splitRev = &p, r.modelRev
+	}
+	return *c.split
 }
 
 // shownDoc is the doc of the typed text as shown: folded or whole.
 func (r *row) shownDoc(d *env) *markdown.Doc {
+	c := r.cache(d)
 	p := r.parts()
 	if p.paste == "" && (p.more == 0 || r.ui.unfold) {
 		return r.textDoc(d) // the usual case: the message's own doc
 	}
-	if r.head == nil {
-		r.head = markdown.NewUserDoc(d.host.ConfirmLink)
+	if c.head == nil {
+		c.head = markdown.NewUserDoc(d.host.ConfirmLink)
 	}
 	if p.more > 0 && !r.ui.unfold {
-		r.head.Set(p.head)
+		c.head.Set(p.head)
 	} else {
-		r.head.Set(p.typed)
+		c.head.Set(p.typed)
 	}
-	return r.head
+	return c.head
 }
 
 // pasteDoc is the doc of the pasted block (its tile open).
 func (r *row) pasteDoc(d *env) *markdown.Doc {
-	if r.pasteText == nil {
-		r.pasteText = markdown.NewUserDoc(d.host.ConfirmLink)
+	c := r.cache(d)
+	if c.pasteText == nil {
+		c.pasteText = markdown.NewUserDoc(d.host.ConfirmLink)
 	}
-	r.pasteText.Set(r.parts().paste)
-	return r.pasteText
+	c.pasteText.Set(r.parts().paste)
+	return c.pasteText
 }
 
 // PastedTitle is a paste tile's title: "Pasted text, 100,000 characters,

@@ -17,11 +17,14 @@ import (
 // footer is the line under a reply: "Stopped" when the user stopped it,
 // its token use (and cost, only when the model has pricing), and on the
 // last reply Regenerate and, once it was regenerated, ‹ 1/2 › between its
-// versions.
+// versions. A reply the app's end cut short (a kill) says so above that
+// line, wrapped, with Retry.
 type footer struct {
 	d       *env
 	box     *fyne.Container
+	line    *fyne.Container // status, usage, meter, versions, Regenerate
 	status  *widget.Label
+	cut     *interruptMark
 	usage   *widget.RichText
 	meter   *meter
 	regen   *widget.Button
@@ -63,8 +66,47 @@ func newFooter(d *env) *footer {
 	f.vers.box = container.NewHBox(f.vers.prev, f.vers.label, f.vers.next)
 	f.vers.box.Hide()
 	f.meter = newMeter()
-	f.box = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.vers.box, f.regen)
+	f.line = container.NewHBox(f.status, f.usage, container.NewCenter(f.meter.box), layout.NewSpacer(), f.vers.box, f.regen)
+	f.cut = newInterruptMark(d)
+	f.box = container.NewVBox(f.cut.box, f.line)
 	return f
+}
+
+// interruptMark is "Interrupted — the app closed before this reply
+// finished" with Retry (a failed turn's: the host's Retry, else a resend
+// of the question), on a reply or alone as a notice.
+type interruptMark struct {
+	box   *fyne.Container
+	label *widget.Label
+	retry *widget.Button
+	text  string // the question Retry resends (a host without Retry)
+}
+
+func newInterruptMark(d *env) *interruptMark {
+	m := &interruptMark{label: widget.NewLabel(InterruptedText())}
+	m.label.Wrapping = fyne.TextWrapWord
+	m.label.TextStyle.Italic = true
+	m.label.Importance = widget.WarningImportance
+	m.retry = widget.NewButtonWithIcon(i18n.T("Retry"), theme.ViewRefreshIcon(), func() { retryTurn(d, m.text) })
+	m.box = container.NewBorder(nil, nil, nil, container.NewVBox(m.retry), m.label)
+	m.box.Hide()
+	return m
+}
+
+// show shows the mark for a status that says so, else hides it.
+func (m *interruptMark) show(s *msgStatus) {
+	m.text = s.retry
+	uikit.SetShown(m.box, s.interrupted)
+}
+
+// retryTurn re-runs the last failed or interrupted turn: the host's Retry
+// (exactly its message), else text sent again.
+func retryTurn(d *env, text string) {
+	if r, ok := d.host.(Retrier); ok {
+		r.Retry()
+		return
+	}
+	d.host.Resend(text)
 }
 
 // showVersions shows ‹ n/N › on the last reply of a regenerated answer;
@@ -99,7 +141,7 @@ func (f *footer) show(r *row, last bool) {
 		if h, ok := f.d.host.(CurrencyHost); ok {
 			currency = h.Currency()
 		}
-		text = usageLine(*s.usage, replyCost(s, currency, m.ID), m.ContextWindow)
+		text = usageLine(*s.usage, replyCost(*s, currency, m.ID), m.ContextWindow)
 		if m.ContextWindow > 0 {
 			f.meter.set(float32(s.usage.PromptTokens) / float32(m.ContextWindow))
 			f.meter.box.Show()
@@ -117,11 +159,9 @@ func (f *footer) show(r *row, last bool) {
 	}
 	uikit.SetShown(f.regen, f.userMsg != "")
 	versioned := f.showVersions(last)
-	if s.stopped || text != "" || f.userMsg != "" || versioned {
-		f.box.Show()
-	} else {
-		f.box.Hide()
-	}
+	uikit.SetShown(f.line, s.stopped || text != "" || f.userMsg != "" || versioned)
+	f.cut.show(s)
+	uikit.SetShown(f.box, f.line.Visible() || s.interrupted)
 }
 
 // meter is a small bar: the share of the model's context window a call

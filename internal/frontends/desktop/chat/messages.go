@@ -92,28 +92,35 @@ func msgMenu(d *env, r func() *row) *fyne.Menu {
 	return fyne.NewMenu("", items...)
 }
 
-// plain is the text of a row as a reader sees it (Copy).
+// plain is the text of a row as a reader sees it (Copy). A row out of
+// view is read without parsing it for the screen, and keeps nothing: a
+// selection over thousands of messages caches none of them.
 func (r *row) plain(d *env) string {
+	if r.c == nil {
+		return markdown.PlainDoc(r.snap.text, r.snap.kind == itemUser)
+	}
 	return r.textDoc(d).Plain()
 }
 
 func (r *row) textDoc(d *env) *markdown.Doc {
-	if r.text == nil {
-		r.text = markdown.NewDoc(d.host.ConfirmLink, false)
+	c := r.cache(d)
+	if c.text == nil {
+		c.text = markdown.NewDoc(d.host.ConfirmLink, false)
 		if r.snap.kind == itemUser {
-			r.text = markdown.NewUserDoc(d.host.ConfirmLink) // the user's newlines are line breaks
+			c.text = markdown.NewUserDoc(d.host.ConfirmLink) // the user's newlines are line breaks
 		}
 	}
-	r.text.Set(r.snap.text)
-	return r.text
+	c.text.Set(r.snap.text)
+	return c.text
 }
 
 func (r *row) reasoningDoc(d *env) *markdown.Doc {
-	if r.reasoning == nil {
-		r.reasoning = markdown.NewDoc(d.host.ConfirmLink, true)
+	c := r.cache(d)
+	if c.reasoning == nil {
+		c.reasoning = markdown.NewDoc(d.host.ConfirmLink, true)
 	}
-	r.reasoning.Set(r.snap.reasoning)
-	return r.reasoning
+	c.reasoning.Set(r.snap.reasoning)
+	return c.reasoning
 }
 
 // msgHeader is a message's name with its Copy and ⋯ buttons.
@@ -281,7 +288,7 @@ func (f *msgFrame) TappedSecondary(ev *fyne.PointEvent) {
 }
 
 // noticeView is a host message: a failed turn (with Retry), a stop, a
-// warning.
+// turn the app's end cut short before any reply (with Retry), a warning.
 type noticeView struct {
 	d     *env
 	label *widget.Label
@@ -293,13 +300,7 @@ type noticeView struct {
 func newNoticeView(d *env) *noticeView {
 	v := &noticeView{d: d, label: widget.NewLabel("")}
 	v.label.Wrapping = fyne.TextWrapWord
-	v.retry = widget.NewButtonWithIcon(i18n.T("Retry"), theme.ViewRefreshIcon(), func() {
-		if r, ok := d.host.(Retrier); ok {
-			r.Retry()
-			return
-		}
-		d.host.Resend(v.text)
-	})
+	v.retry = widget.NewButtonWithIcon(i18n.T("Retry"), theme.ViewRefreshIcon(), func() { retryTurn(d, v.text) })
 	v.retry.Hide()
 	v.box = container.NewBorder(nil, nil, nil, container.NewVBox(v.retry), v.label)
 	return v
@@ -310,7 +311,10 @@ func (v *noticeView) object() fyne.CanvasObject { return v.box }
 func (v *noticeView) bind(r *row) {
 	s := r.snap
 	v.label.Importance = uikit.Importance(s.level)
-	v.label.TextStyle.Italic = s.status.stopped
+	if s.status.interrupted {
+		v.label.Importance = widget.WarningImportance // not an error: the app closed
+	}
+	v.label.TextStyle.Italic = s.status.stopped || s.status.interrupted
 	v.label.SetText(s.text)
 	v.text = s.status.retry
 	if v.text != "" {

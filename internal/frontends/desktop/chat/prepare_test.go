@@ -30,8 +30,9 @@ func TestShowPreparedShowsWhatShowSessionShows(t *testing.T) {
 	}
 	for i := range a.items {
 		x, y := a.items[i], b.items[i]
-		if x.snap().text != y.snap().text || x.kind != y.kind || x.turn != y.turn || x.index != y.index ||
-			x.call.Result != y.call.Result || x.status.stopped != y.status.stopped {
+		xs, ys := x.snap(), y.snap()
+		if xs.text != ys.text || x.kind != y.kind || x.turn != y.turn || x.index != y.index ||
+			xs.call.Result != ys.call.Result || xs.status.stopped != ys.status.stopped {
 			t.Errorf("item %d: prepared %+v, shown %+v", i, y.snap(), x.snap())
 		}
 	}

@@ -121,7 +121,7 @@ func toolTitle(name string) string {
 
 func (v *toolView) bind(r *row) {
 	v.r = r
-	c := r.snap.call
+	c := *r.snap.call
 	// What is approved is shown as it is: bidi overrides and zero-width
 	// characters visible, so "rm -rf /" cannot be dressed up as "ls".
 	v.title.SetText(toolTitle(c.Name))
@@ -152,7 +152,7 @@ func (v *toolView) bind(r *row) {
 			diff = v.current.req.Diff
 		}
 	}
-	v.diff.set(diff, r.ui.showDiff, &r.diff)
+	v.diff.set(diff, r.ui.showDiff, &r.cache(v.d).diff)
 	uikit.SetShown(v.ask, v.current != nil)
 }
 

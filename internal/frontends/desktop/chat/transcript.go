@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/tools/todo"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
-	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
 	"github.com/reasonix/reasonix-desktop/protocol"
@@ -26,58 +24,6 @@ const (
 	itemTool
 	itemNotice
 )
-
-// item is one transcript entry in the model the core's goroutines write to.
-type item struct {
-	kind      itemKind
-	text      strings.Builder
-	reasoning strings.Builder
-	call      agent.ToolCall
-	approval  *Approval
-	level     uikit.NoticeLevel
-	status    msgStatus
-	turn      uint64   // the turn the item belongs to (tool cards are keyed by turn and call)
-	index     int      // its place in the transcript
-	rev       uint64   // bumped on every change
-	images    []string // a user message's image chips (attachchips.go)
-}
-
-// msgStatus is what a message says beside its text: how its turn ended,
-// its token use, what Retry resends.
-type msgStatus struct {
-	stopped bool
-	usage   *protocol.ProviderUsage
-	retry   string // a failed turn's user text (a notice's Retry button)
-	// cost is the reply's cost as the core priced it when its usage came
-	// (nil: not told); model and at are what it is priced at again when
-	// the user wants another currency ("" model: the current one).
-	cost  *agent.Cost
-	model string
-	at    time.Time
-}
-
-// itemSnap is an item as the UI goroutine renders it.
-type itemSnap struct {
-	kind            itemKind
-	text, reasoning string
-	call            agent.ToolCall
-	approval        *Approval
-	level           uikit.NoticeLevel
-	status          msgStatus
-	images          []string
-}
-
-func (it *item) snap() itemSnap {
-	text, reasoning := it.text.String(), it.reasoning.String()
-	if it.kind == itemAssistant {
-		// The model's words come from a provider plugin: redacted whole at
-		// every render, so a secret split over two stream chunks is masked
-		// like one sent in one piece.
-		text, reasoning = redact.String(text), redact.String(reasoning)
-	}
-	return itemSnap{kind: it.kind, text: text, reasoning: reasoning,
-		call: it.call, approval: it.approval, level: it.level, status: it.status, images: it.images}
-}
 
 // Approval is a tool call waiting for the user. The core goroutine that
 // asked blocks on ch; the card's buttons answer once.
@@ -195,7 +141,7 @@ func (t *Transcript) ToolCall(c agent.ToolCall) {
 		it = &item{kind: itemTool}
 		t.add(it)
 	}
-	it.call = c
+	it.setCall(c)
 	t.touch(it)
 	t.open = nil
 	t.mu.Unlock()
@@ -212,7 +158,7 @@ func (t *Transcript) findCall(id string) *item {
 		if it.turn != t.turn {
 			return nil
 		}
-		if it.kind == itemTool && it.call.ID == id {
+		if it.kind == itemTool && it.call != nil && it.call.ID == id {
 			return it
 		}
 	}
@@ -267,8 +213,7 @@ func (t *Transcript) SetUsageCost(u protocol.ProviderUsage, c *agent.Cost) {
 	if it == nil { // usage before any text: the reply is still to come
 		it = t.openMessage()
 	}
-	it.status.usage = &u
-	it.status.cost, it.status.model, it.status.at = cost, "", at
+	it.setStatus(func(s *msgStatus) { s.usage, s.cost, s.model, s.at = &u, cost, "", at })
 	t.touch(it)
 	t.mu.Unlock()
 	t.th.Kick()
@@ -288,13 +233,13 @@ func (t *Transcript) Stopped() {
 // notice when it had none (mu held).
 func (t *Transcript) markStopped() {
 	if it := t.lastInTurn(); it != nil {
-		it.status.stopped = true
+		it.setStatus(func(s *msgStatus) { s.stopped = true })
 		t.touch(it)
 		return
 	}
 	it := &item{kind: itemNotice, level: uikit.NoticeInfo}
 	it.text.WriteString(i18n.T("Stopped."))
-	it.status.stopped = true
+	it.setStatus(func(s *msgStatus) { s.stopped = true })
 	t.add(it)
 }
 
@@ -303,7 +248,8 @@ func (t *Transcript) Failed(reason string) {
 	t.mu.Lock()
 	it := &item{kind: itemNotice, level: uikit.NoticeError}
 	it.text.WriteString(reason)
-	it.status.retry = t.lastUserText()
+	retry := t.lastUserText()
+	it.setStatus(func(s *msgStatus) { s.retry = retry })
 	t.add(it)
 	t.open = nil
 	t.mu.Unlock()
@@ -344,7 +290,7 @@ func (t *Transcript) SetApproval(a *Approval) {
 	t.mu.Lock()
 	it := t.findCall(a.req.CallID)
 	if it == nil {
-		it = &item{kind: itemTool, call: agent.ToolCall{ID: a.req.CallID, Name: a.req.Tool,
+		it = &item{kind: itemTool, call: &agent.ToolCall{ID: a.req.CallID, Name: a.req.Tool,
 			Arguments: a.req.Arguments, State: agent.ToolPending}}
 		t.add(it)
 	}
@@ -440,16 +386,19 @@ func (t *Transcript) load(msgs []protocol.ProviderMessage, notes []agent.Note) {
 				it := &item{kind: itemAssistant}
 				it.text.WriteString(m.Content)
 				it.reasoning.WriteString(m.ReasoningContent)
+				it.cleanText()
 				t.add(it)
 			}
 			for _, c := range m.ToolCalls {
-				it := &item{kind: itemTool, call: agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: agent.ToolDone}}
+				it := &item{kind: itemTool, call: &agent.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments, State: agent.ToolDone}}
 				h.calls[c.ID] = it
 				t.add(it)
 			}
 		case protocol.RoleTool:
 			if it := h.calls[m.ToolCallID]; it != nil && !h.settled[it] {
-				it.call.Result = m.Content
+				c := it.toolCall()
+				c.Result = m.Content
+				it.setCall(c)
 			}
 		}
 		flush(i + 1)
@@ -468,18 +417,18 @@ func (t *Transcript) loadNote(h *history, n agent.Note) {
 	}
 	switch n.Kind {
 	case agent.NoteStopped:
-		if n.Text != "" || n.Reasoning != "" {
-			it := &item{kind: itemAssistant}
-			it.text.WriteString(n.Text)
-			it.reasoning.WriteString(n.Reasoning)
-			t.add(it)
-		}
+		t.addPartial(n)
 		t.open = nil
 		t.markStopped()
 	case agent.NoteFailed:
+		if n.End != nil && n.End.Outcome == agent.TurnInterrupted {
+			t.loadInterrupted(n)
+			return
+		}
 		it := &item{kind: itemNotice, level: uikit.NoticeError}
 		it.text.WriteString(DescribeFailure(n.Model, "", n.Error))
-		it.status.retry = t.lastUserText()
+		retry := t.lastUserText()
+		it.setStatus(func(s *msgStatus) { s.retry = retry })
 		t.add(it)
 	case agent.NoteBlocked, agent.NoteDenied, agent.NoteToolFailed:
 		if n.Call == nil {
@@ -491,7 +440,7 @@ func (t *Transcript) loadNote(h *history, n agent.Note) {
 			h.calls[n.Call.ID] = it
 			t.add(it)
 		}
-		it.call = *n.Call
+		it.setCall(*n.Call)
 		h.settled[it] = true
 	case agent.NoteUsage:
 		if n.Usage == nil {
@@ -503,13 +452,49 @@ func (t *Transcript) loadNote(h *history, n agent.Note) {
 			it = &item{kind: itemAssistant}
 			t.add(it)
 		}
-		it.status.usage = &u
-		it.status.cost, it.status.model, it.status.at = n.Cost, n.Model, n.At
+		it.setStatus(func(s *msgStatus) { s.usage, s.cost, s.model, s.at = &u, n.Cost, n.Model, n.At })
 	case agent.NoteNotice:
 		it := &item{kind: itemNotice, level: uikit.NoticeInfo}
 		it.text.WriteString(n.Text)
 		t.add(it)
 	}
+}
+
+// addPartial adds the reply a note kept (a stopped or interrupted turn's
+// partial text), nil when it kept none (mu held).
+func (t *Transcript) addPartial(n agent.Note) *item {
+	if n.Text == "" && n.Reasoning == "" {
+		return nil
+	}
+	it := &item{kind: itemAssistant}
+	it.text.WriteString(n.Text)
+	it.reasoning.WriteString(n.Reasoning)
+	it.cleanText()
+	t.add(it)
+	return it
+}
+
+// loadInterrupted shows a turn the app's end cut short (a kill, a crash):
+// not a failure of the model's, so no error. Its partial reply reads as a
+// reply, its footer says why it stops there and offers Retry; with no
+// reply yet, a quiet notice says it, with Retry (mu held).
+func (t *Transcript) loadInterrupted(n agent.Note) {
+	retry := t.lastUserText()
+	mark := func(s *msgStatus) { s.interrupted, s.retry = true, retry }
+	t.open = nil
+	if it := t.addPartial(n); it != nil {
+		it.setStatus(mark)
+		return
+	}
+	it := &item{kind: itemNotice, level: uikit.NoticeInfo}
+	it.text.WriteString(InterruptedText())
+	it.setStatus(mark)
+	t.add(it)
+}
+
+// InterruptedText is what marks a reply the app's end cut short.
+func InterruptedText() string {
+	return i18n.T("Interrupted — the app closed before this reply finished")
 }
 
 // DescribeFailure is how a failed turn reads in the transcript: the

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,6 +26,7 @@ type transcriptView struct {
 	list        *vlist
 	sel         *selection
 	rows        []*row
+	cached      []*row // the rows with a cache, oldest first (trimCaches)
 	epoch       uint64
 	placeholder fyne.CanvasObject // hint, centred
 	hint        *widget.Label
@@ -42,13 +44,23 @@ type transcriptView struct {
 	lastApproval approvalRect
 }
 
-// row is one item as the UI holds it. Its parsed markdown lives here, not
-// in a widget, so a row scrolled out and back in is never parsed again.
+// row is one item as the UI holds it: plain data (the snapshot shares the
+// model's strings), what the user toggled, and, only while it is shown or
+// was lately, what was built from it (cache). A 50,000-message chat holds
+// 50,000 rows and a few dozen caches.
 type row struct {
-	index     int
-	snap      itemSnap
-	modelRev  uint64
-	rev       uint64 // bumped when anything shown changes (snapshot or state)
+	index    int
+	snap     itemSnap
+	modelRev uint64
+	rev      uint64 // bumped when anything shown changes (snapshot or state)
+	ui       rowUI
+	c        *rowCache // nil until the row is shown (cached)
+}
+
+// rowCache is what a shown row built: its parsed markdown, kept with the
+// row and not with a widget, so a row scrolled out and back in soon is not
+// parsed again; dropped when it has been out of view a while (trimCaches).
+type rowCache struct {
 	text      *markdown.Doc
 	reasoning *markdown.Doc
 	diff      diffBuilt // a tool card's diff widgets (diffview.go)
@@ -56,9 +68,46 @@ type row struct {
 	head, pasteText *markdown.Doc
 	split           *userParts
 	splitRev        uint64
-	lower           string // the text in lower case, for find (find.go)
-	lowerRev        uint64
-	ui              rowUI
+}
+
+// keptCaches is how many rows out of view keep their cache: scrolling back
+// a few screens finds them parsed.
+const keptCaches = 64
+
+// cache is the row's cache, made (and counted by the view, which drops
+// those out of view beyond keptCaches) on first use (UI goroutine).
+func (r *row) cache(d *env) *rowCache {
+	if r.c == nil {
+		r.c = &rowCache{}
+		v := d.transcript.view
+		v.cached = append(v.cached, r)
+	}
+	return r.c
+}
+
+// trimCaches drops the caches of rows out of view, the oldest first,
+// beyond keptCaches (after every placing).
+func (v *transcriptView) trimCaches() {
+	if len(v.cached) <= keptCaches+len(v.list.live) {
+		return
+	}
+	drop := len(v.cached) - keptCaches - len(v.list.live)
+	kept := v.cached[:0]
+	for _, r := range v.cached {
+		_, live := v.list.live[r.index]
+		if drop > 0 && !live && r.index < len(v.rows) && v.rows[r.index] == r {
+			r.c = nil
+			drop--
+			continue
+		}
+		if r.index < len(v.rows) && v.rows[r.index] == r { // a row of this chat still
+			kept = append(kept, r)
+		} else {
+			r.c = nil
+		}
+	}
+	clear(v.cached[len(kept):])
+	v.cached = kept
 }
 
 // rowUI is what the user toggled on a row.
@@ -72,7 +121,10 @@ type rowUI struct {
 func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
-	v.list.onPlaced = v.placed
+	v.list.onPlaced = func() {
+		v.trimCaches()
+		v.placed()
+	}
 	v.sel = newSelection(v)
 	v.list.drag = v.sel
 	hint := widget.NewLabel(defaultHint())
@@ -115,6 +167,10 @@ func (v *transcriptView) sync() {
 	fresh := t.epoch != v.epoch
 	if fresh {
 		v.rows, v.epoch = nil, t.epoch
+		for _, r := range v.cached {
+			r.c = nil
+		}
+		v.cached = v.cached[:0]
 	}
 	for _, i := range t.touched {
 		if i >= len(v.rows) {
@@ -128,6 +184,7 @@ func (v *transcriptView) sync() {
 	}
 	t.touched = t.touched[:0]
 	todos, todosRev := t.todos, t.todosRev
+	v.rows = slices.Grow(v.rows, len(t.items)-len(v.rows)) // a loaded chat: its rows at once, not doubling
 	for i := len(v.rows); i < len(t.items); i++ {
 		it := t.items[i]
 		v.rows = append(v.rows, &row{index: i, snap: it.snap(), modelRev: it.rev, rev: 1})

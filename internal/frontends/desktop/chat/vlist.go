@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"slices"
 	"sort"
 
 	"fyne.io/fyne/v2"
@@ -74,6 +75,7 @@ func rowGap() float32 { return theme.Padding() * 2 }
 // grow accepts rows appended to the source (their heights are estimates).
 func (l *vlist) grow() {
 	n := l.src.rowCount()
+	l.heights, l.measured = slices.Grow(l.heights, n-len(l.heights)), slices.Grow(l.measured, n-len(l.measured))
 	for i := len(l.heights); i < n; i++ {
 		l.heights = append(l.heights, l.src.estimate(i, l.rowWidth()))
 		l.measured = append(l.measured, false)
@@ -201,7 +203,6 @@ func (l *vlist) place() {
 	}
 	l.placing = true
 	defer func() { l.placing = false }()
-	l.grow()
 	if w != l.width {
 		l.width = w
 		for i := range l.heights {
@@ -213,6 +214,7 @@ func (l *vlist) place() {
 			l.drag.reflowed()
 		}
 	}
+	l.grow() // after the width: the rows of a chat just loaded are estimated once, at it
 	n := len(l.heights)
 	top := l.scroll.Offset.Y
 	first, last := 0, -1

@@ -270,28 +270,58 @@ func WalkSegs(segs []widget.RichTextSegment, fn func(widget.RichTextSegment)) {
 // PlainMarkdown). Parts are re-read from their source: Copy is rare, and a
 // streamed tail parsed every frame need not carry its plain text.
 func (d *Doc) Plain() string {
-	var b strings.Builder
-	for i, p := range d.parts {
-		src := p.Src
-		if p.fence != "" {
-			src = p.fence + "\n" + src
-		}
-		text := PlainMarkdown(src, d.breaks)
-		if text == "" {
-			continue
-		}
-		if i > 0 && b.Len() > 0 {
-			prev := d.parts[i-1].Src
-			switch {
-			case p.fence != "" || strings.HasSuffix(prev, "\n") && !strings.HasSuffix(prev, "\n\n"):
-				b.WriteByte('\n') // a code block or paragraph split between lines
-			case strings.HasSuffix(prev, "\n"):
-				b.WriteString("\n\n")
-			default:
-				b.WriteByte(' ') // a huge line split after a word
-			}
-		}
-		b.WriteString(text)
+	var pl plainJoin
+	for _, p := range d.parts {
+		pl.add(p.Src, p.fence, d.breaks)
 	}
-	return b.String()
+	return pl.b.String()
+}
+
+// PlainDoc is Plain of a doc set to text (a user's message when user),
+// without rendering it for the screen and keeping nothing: the Copy of a
+// message out of view, a selection over thousands of them.
+func PlainDoc(text string, user bool) string {
+	var pl plainJoin
+	done, fence := 0, ""
+	for {
+		b, next := nextSplit(text, done, fence)
+		if b < 0 {
+			break
+		}
+		pl.add(text[done:b], fence, user)
+		done, fence = b, next
+	}
+	pl.add(text[done:], fence, user)
+	return pl.b.String()
+}
+
+// plainJoin joins the plain text of a doc's parts as Plain does.
+type plainJoin struct {
+	b    strings.Builder
+	prev string // the last part's source
+	n    int    // parts seen
+}
+
+func (pl *plainJoin) add(src, fence string, breaks bool) {
+	prev := pl.prev
+	pl.prev = src
+	pl.n++
+	if fence != "" {
+		src = fence + "\n" + src
+	}
+	text := PlainMarkdown(src, breaks)
+	if text == "" {
+		return
+	}
+	if pl.n > 1 && pl.b.Len() > 0 {
+		switch {
+		case fence != "" || strings.HasSuffix(prev, "\n") && !strings.HasSuffix(prev, "\n\n"):
+			pl.b.WriteByte('\n') // a code block or paragraph split between lines
+		case strings.HasSuffix(prev, "\n"):
+			pl.b.WriteString("\n\n")
+		default:
+			pl.b.WriteByte(' ') // a huge line split after a word
+		}
+	}
+	pl.b.WriteString(text)
 }

@@ -151,3 +151,27 @@ func TestPlainAcrossParts(t *testing.T) {
 		t.Errorf("copy differs from the text: %d vs %d bytes", len(got), len(want))
 	}
 }
+
+// PlainDoc, the copy of a message that is not on screen, is the copy of
+// the same text parsed for the screen: short and split into parts, a
+// reply's and a user's.
+func TestPlainDocIsPlainOfTheDoc(t *testing.T) {
+	var code, paras strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&code, "x%d := %d\n", i, i)
+		fmt.Fprintf(&paras, "Paragraph %d with *emphasis*\nand a second line.\n\n", i)
+	}
+	long := "```go\n" + code.String() + "```\n\n" + paras.String() + strings.Repeat("word ", 5000)
+	for _, src := range []string{"", "- item one\n- item two\n\nAfter *that*.", "first\nsecond", long} {
+		for _, user := range []bool{false, true} {
+			d := NewDoc(nil, false)
+			if user {
+				d = NewUserDoc(nil)
+			}
+			d.Set(src)
+			if got, want := PlainDoc(src, user), d.Plain(); got != want {
+				t.Errorf("user %v, %d bytes: PlainDoc gives %d bytes, the doc %d (parts %d)", user, len(src), len(got), len(want), len(d.Parts()))
+			}
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package chat
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// A long chat holds plain data per message: opened, the transcript adds a
+// few hundred bytes a message to the session it shows (its text shared,
+// not copied; no per-row snapshot of a tool call, no cache of what is not
+// on screen). A 20,000-message chat held ~1 KB a message before.
+func TestLongChatHoldsLittlePerMessage(t *testing.T) {
+	const n = 20_000
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	s := agent.Session{ID: "long", Messages: longSession(n)}
+	// A short chat first: the widgets of a screen and the fonts' caches
+	// are what any chat holds.
+	h.ui(func() {
+		h.d.transcript.ShowPrepared(Prepare(agent.Session{ID: "short", Messages: longSession(50)}))
+		h.d.transcript.Render()
+	})
+	before := heapAfterGC()
+	p := Prepare(s)
+	h.ui(func() {
+		h.d.transcript.ShowPrepared(p)
+		h.d.transcript.Render()
+	})
+	p = nil
+	held := int64(heapAfterGC()) - int64(before)
+	runtime.KeepAlive(s)
+	t.Logf("%d bytes a message", held/n)
+	if perMsg := held / n; perMsg > 500 {
+		t.Errorf("the transcript holds %d bytes a message (%d MiB for %d)", perMsg, held>>20, n)
+	}
+	h.ui(func() {
+		if got := len(h.d.transcript.view.rows); got < n/2 {
+			t.Fatalf("%d rows", got)
+		}
+	})
+}
+
+// Scrolling a long chat from its top to its end parses the rows it shows
+// and drops what it built for rows long out of view: what the transcript
+// keeps beyond its rows' plain data is bounded, however far it scrolled.
+// Find still searches every message, and a selection over rows never
+// shown copies their text without keeping anything of them.
+func TestScrollingALongChatKeepsABoundedCache(t *testing.T) {
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	msgs := longSession(3_000)
+	questions := 0
+	for _, m := range msgs {
+		if m.Role == protocol.RoleUser {
+			questions++
+		}
+	}
+	h.d.transcript.loadHistory(msgs, nil, versions{})
+	h.waitFor("the session", func() bool {
+		tr := h.d.transcript
+		tr.mu.Lock()
+		items := len(tr.items)
+		tr.mu.Unlock()
+		return len(tr.view.rows) == items
+	})
+	h.ui(func() {
+		v := h.d.transcript.view
+		l := v.list
+		l.scrollTo(0)
+		steps := 0
+		for y := float32(0); y < l.total(); y += l.scroll.Size().Height {
+			l.scrollTo(y)
+			steps++
+			cached := 0
+			for _, r := range v.rows {
+				if r.c != nil {
+					cached++
+				}
+			}
+			if limit := keptCaches + len(l.live); cached > limit || len(v.cached) > limit {
+				t.Fatalf("after %d screens, %d rows keep a cache (%d listed); at most %d", steps, cached, len(v.cached), limit)
+			}
+		}
+		if steps < 50 {
+			t.Fatalf("the chat is %d screens long", steps)
+		}
+		// Find counts every question, shown or not.
+		h.d.transcript.FindText("question")
+		if _, total := h.d.transcript.FindStatus(); total != questions {
+			t.Errorf("find: %d questions, want %d", total, questions)
+		}
+		h.d.transcript.CloseFind()
+		// Select all: the text of messages never shown, nothing kept.
+		for _, r := range v.rows {
+			r.c = nil
+		}
+		v.cached = v.cached[:0]
+		l.renew()
+		h.d.transcript.SelectAll()
+		sel := h.d.transcript.Selection()
+		if !strings.HasPrefix(sel, "Question 0: how do I list the files?\n\nAnswer 0. Use list_dir") ||
+			!strings.Contains(sel, fmt.Sprintf("Question %d:", questions-1)) {
+			t.Errorf("select all copies %d bytes starting %q", len(sel), sel[:min(len(sel), 80)])
+		}
+		for i, r := range v.rows {
+			if _, live := l.live[i]; r.c != nil && !live {
+				t.Fatalf("select all left row %d's cache", i)
+			}
+		}
+	})
+}
