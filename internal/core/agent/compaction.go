@@ -94,6 +94,9 @@ func (c *Core) maybeCompact(ctx context.Context, ts *turnState, system string) e
 	if err != nil {
 		return err
 	}
+	cp := ts.cp
+	ts.cp = nil // the summary streaming is not the reply
+	defer func() { ts.cp = cp }()
 	msgs := append([]protocol.ProviderMessage{}, prep.Messages...)
 	msgs = append(msgs, protocol.ProviderMessage{Role: protocol.RoleUser, Content: prep.Guidance})
 	summary, err := c.stream(ctx, ts, protocol.ProviderRequest{Messages: msgs, Tools: []protocol.ProviderToolSchema{}}, func(Event) {})

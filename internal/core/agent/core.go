@@ -126,6 +126,7 @@ type Core struct {
 	queue        turnQueue                  // the turn in progress and what waits for it
 	chat         *chatKit                   // the current chat's todo list, jobs and journal (chatkit.go)
 	calls        runningCalls               // the tool calls running now (StopCall)
+	disk         diskMark                   // what the saved file holds of session (checkpoint.go)
 
 	// sessionID is the current session's id, readable without mu: every
 	// event is stamped with it (chatFrontend), and an event may be emitted
@@ -208,6 +209,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 			return nil, err
 		}
 		c.session = s
+		c.markSaved()
 	} else {
 		c.session = NewSession(cfg.Workspace)
 		c.session.Model, c.session.Effort = c.settings.Get().DefaultModel, c.settings.Get().DefaultEffort
@@ -656,6 +658,9 @@ func (c *Core) save(ctx context.Context) error {
 	id := c.session.ID
 	unchanged, moved := c.sessions.compare(c.session)
 	nm, nn := len(c.session.Messages), len(c.session.Notes)
+	if unchanged {
+		c.markSaved()
+	}
 	c.mu.Unlock()
 	if unchanged {
 		return nil
@@ -668,6 +673,9 @@ func (c *Core) save(ctx context.Context) error {
 	// A message that came while the hook ran moves the chat too.
 	moved = moved || nm != len(c.session.Messages) || nn != len(c.session.Notes)
 	err = c.sessions.saveStamped(c.session, moved)
+	if err == nil {
+		c.markSaved()
+	}
 	c.mu.Unlock()
 	if err != nil {
 		return err

@@ -134,6 +134,8 @@ type turnRun struct {
 	recorded bool
 	// partial is what the stream that failed had delivered.
 	partial *protocol.ProviderResponsePayload
+	// cp checkpoints the turn (checkpoint.go).
+	cp *checkpointer
 }
 
 // recordEnd records how a turn that did not complete ended (mu not held):

@@ -190,6 +190,7 @@ func (c *Core) truncateConversation(ctx context.Context, i int) error {
 	prev := *c.session
 	s := c.session
 	s.Messages = slices.Clone(s.Messages[:i])
+	c.markRewritten(i)
 	s.forgetCompactionFrom(i)
 	s.Notes = slices.DeleteFunc(slices.Clone(s.Notes), func(n Note) bool { return n.After > i })
 	s.ReplyVersions = slices.DeleteFunc(s.groupsForEdit(), func(g ReplyVersions) bool { return g.User >= i })

@@ -60,6 +60,8 @@ func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next s
 	c.queue.cancel = cancel
 	sessionID := c.session.ID
 	c.mu.Unlock()
+	run.cp = c.beginCheckpoint(run) // before anything can call the provider
+	c.reviveProvider(ctx)
 	release := c.runtime.Hold()
 
 	c.fe.Emit(Event{Kind: EventTurnStarted, SessionID: sessionID})
@@ -74,6 +76,7 @@ func (c *Core) sendRun(ctx context.Context, run *turnRun, followUps int) (next s
 	}
 	c.pkgStop(ctx, err, stopped)
 	saveErr := c.save(ctx)
+	run.cp.end(saveErr)
 	if saveErr != nil {
 		saveErr = &NotSavedError{Err: saveErr}
 	}

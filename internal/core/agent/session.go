@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -151,10 +152,12 @@ type SessionStore struct {
 
 // NewSessionStore uses dir (created if missing).
 func NewSessionStore(dir string) (*SessionStore, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, turnsDir), 0o700); err != nil {
 		return nil, fmt.Errorf("sessions dir: %w", err)
 	}
-	return &SessionStore{dir: dir}, nil
+	st := &SessionStore{dir: dir}
+	st.recoverTurns(slog.Default())
+	return st, nil
 }
 
 // Path of a session's file.

@@ -75,6 +75,13 @@ func (c *Core) switchSession(ctx context.Context, op Operation, old, s *Session,
 		c.sessionEvent(protocol.HookSessionStart, old.ID)
 		return &SessionSwitchError{Op: op, Kept: old.ID, Wanted: s.ID, Err: err}
 	}
+	c.mu.Lock()
+	if startPoint == protocol.HookSessionLoad {
+		c.markSaved() // s is as its file holds it
+	} else {
+		c.disk = diskMark{} // a new chat has no file yet
+	}
+	c.mu.Unlock()
 	c.switchKit(s) // the jobs of the chat left end; s gets its todo list and journal
 	if startPoint == protocol.HookSessionLoad {
 		c.loadPolicy(ctx, s.ID)

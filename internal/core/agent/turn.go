@@ -53,6 +53,9 @@ type turnState struct {
 	// usage is the last model call's usage note, priced when the usage
 	// arrived (cost.go); the turn saves it after the reply.
 	usage *Note
+	// cp checkpoints the reply as it streams (nil while a compaction's
+	// summary streams: that is not the reply).
+	cp *checkpointer
 }
 
 // run runs a point inside a turn: a block or a failure stops the turn.
@@ -118,6 +121,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 	if err != nil {
 		return err
 	}
+	ts.cp = run.cp
 	s := c.Session()
 	if err := c.pkgTurnStart(ctx, run); err != nil {
 		return err
@@ -128,6 +132,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 			return err
 		}
 		c.recordInput(run, c.pkgWithContext(in.Text))
+		run.cp.step(run)
 		if !run.shown {
 			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: in.Text})
 		}
@@ -152,6 +157,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		for _, steer := range c.takeSteered() {
 			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleUser, Content: steer})
 			c.fe.Emit(Event{Kind: EventUserMessage, SessionID: s.ID, Text: redact.String(steer)})
+			run.cp.step(run)
 		}
 		if err := c.maybeCompact(ctx, ts, sp.Prompt); err != nil {
 			return err
@@ -190,6 +196,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 		if resp.Usage != nil && ts.usage != nil {
 			c.addNote(*ts.usage)
 		}
+		run.cp.step(run)
 		if len(final.Calls) == 0 {
 			return nil
 		}
@@ -199,6 +206,7 @@ func (c *Core) turn(ctx context.Context, run *turnRun) error {
 				return err
 			}
 			c.appendMessages(protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: call.ID, Name: ran, Content: result})
+			run.cp.step(run)
 		}
 	}
 	return fmt.Errorf("the turn stopped after %d model steps without a final answer", c.cfg.MaxSteps)
@@ -233,12 +241,14 @@ func (c *Core) stream(ctx context.Context, ts *turnState, req protocol.ProviderR
 		case protocol.ChunkText:
 			text.WriteString(ev.Text)
 			emit(Event{Kind: EventText, SessionID: s.ID, Text: ev.Text})
+			ts.cp.streaming(&text, &reasoning)
 		case protocol.ChunkReasoning:
 			reasoning.WriteString(ev.Text)
 			if ev.Signature != "" {
 				resp.Signature = ev.Signature
 			}
 			emit(Event{Kind: EventReasoning, SessionID: s.ID, Text: ev.Text, Signature: ev.Signature})
+			ts.cp.streaming(&text, &reasoning)
 		case protocol.ChunkToolCallStart, protocol.ChunkToolCallArgsDelta, protocol.ChunkToolCall:
 			tc := ev.ToolCall
 			if tc == nil || tc.ID == "" {

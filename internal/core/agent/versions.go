@@ -214,6 +214,7 @@ func (c *Core) EditLast(ctx context.Context, text string) error {
 func (c *Core) answerAgain(ctx context.Context, edit *string) error {
 	c.mu.Lock()
 	text, err := c.session.stashReply(edit)
+	c.markRewritten(c.session.lastUser()) // the answer is cut, the question may be edited
 	c.mu.Unlock()
 	if err != nil {
 		c.release()
@@ -239,6 +240,7 @@ func (c *Core) ShowVersion(ctx context.Context, i int) error {
 	return c.guarded(OpTurn, func() error {
 		c.mu.Lock()
 		err := c.session.showVersion(i)
+		c.markRewritten(c.session.lastUser())
 		c.mu.Unlock()
 		if err != nil {
 			return err

@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"testing"
+	"time"
+
+	"github.com/reasonix/reasonix-desktop/protocol"
+)
+
+// What a checkpoint leaves, table-driven: the saved file's messages up to
+// Base then the turn's; a stale checkpoint leaves the file alone; a reply
+// cut while its tool calls ran loses the unanswered calls (no provider
+// takes a call without its result) but keeps its text; a turn whose reply
+// had ended needs no note.
+func TestFoldCheckpoint(t *testing.T) {
+	t.Parallel()
+	stamp := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	user := func(s string) protocol.ProviderMessage { return protocol.ProviderMessage{Role: protocol.RoleUser, Content: s} }
+	reply := func(s string, calls ...string) protocol.ProviderMessage {
+		m := protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: s}
+		for _, id := range calls {
+			m.ToolCalls = append(m.ToolCalls, protocol.ProviderToolCall{ID: id, Name: "read_file"})
+		}
+		return m
+	}
+	result := func(id string) protocol.ProviderMessage {
+		return protocol.ProviderMessage{Role: protocol.RoleTool, ToolCallID: id, Content: "x"}
+	}
+	saved := []protocol.ProviderMessage{user("a"), reply("A")}
+	tests := []struct {
+		name      string
+		file      bool
+		updated   time.Time // the checkpoint's idea of the file's stamp
+		base      int
+		turn      []protocol.ProviderMessage
+		input     string
+		text      string
+		stale     bool
+		wantMsgs  int
+		wantNote  bool
+		wantText  string
+		wantInput string
+	}{
+		{"new chat, message not yet recorded", false, time.Time{}, 0, nil, "hi", "", false, 0, true, "", "hi"},
+		{"new chat, reply streaming", false, time.Time{}, 0, []protocol.ProviderMessage{user("hi")}, "", "Hel", false, 1, true, "Hel", ""},
+		{"saved chat, reply streaming", true, stamp, 2, []protocol.ProviderMessage{user("b")}, "", "B pa", false, 3, true, "B pa", ""},
+		{"saved after the checkpoint", true, stamp.Add(-time.Hour), 2, []protocol.ProviderMessage{user("b")}, "", "B", true, 0, false, "", ""},
+		{"tool calls unanswered", true, stamp, 2, []protocol.ProviderMessage{user("b"), reply("let me look", "1", "2"), result("1")}, "", "", false, 3, true, "let me look", ""},
+		{"tool calls answered, next reply streaming", true, stamp, 2, []protocol.ProviderMessage{user("b"), reply("", "1"), result("1")}, "", "Found", false, 5, true, "Found", ""},
+		{"the reply had ended", true, stamp, 2, []protocol.ProviderMessage{user("b"), reply("B")}, "", "", false, 4, false, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			st, err := NewSessionStore(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			id := "0b7c6e0e-1d2f-4a5b-8c9d-0e1f2a3b4c5d"
+			if tt.file {
+				f := &Session{Version: SessionVersion, ID: id, Created: stamp, Updated: stamp, Messages: saved,
+					Notes: []Note{{After: 1, Kind: NoteNotice}, {After: 2, Kind: NoteUsage}}}
+				if err := st.write(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			head := &Session{Version: SessionVersion, ID: id, Created: stamp, Messages: tt.turn, Name: "kept name"}
+			if tt.file { // the checkpoint holds the notes anchored at or after Base, as memory had them
+				head.Notes = []Note{{After: 2, Kind: NoteUsage}}
+			}
+			cp := &turnCheckpoint{Version: checkpointVersion, FileUpdated: tt.updated, Base: tt.base, Session: head,
+				Input: tt.input, Text: tt.text}
+			s, err := foldCheckpoint(st, cp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.stale {
+				if s != nil {
+					t.Fatalf("a stale checkpoint was folded: %+v", s.Messages)
+				}
+				return
+			}
+			if len(s.Messages) != tt.wantMsgs || s.Name != "kept name" {
+				t.Fatalf("%d messages (want %d), name %q", len(s.Messages), tt.wantMsgs, s.Name)
+			}
+			if tt.file && (s.Messages[0].Content != "a" || len(s.Notes) < 2 || s.Notes[0].Kind != NoteNotice || s.Notes[1].Kind != NoteUsage) {
+				t.Fatalf("the saved part changed: %+v %+v", s.Messages, s.Notes)
+			}
+			var last *Note
+			if n := len(s.Notes); n > 0 && s.Notes[n-1].Kind == NoteFailed {
+				last = &s.Notes[n-1]
+			}
+			if (last != nil) != tt.wantNote {
+				t.Fatalf("interrupted note %+v, want one: %v", last, tt.wantNote)
+			}
+			if last == nil {
+				return
+			}
+			if last.End.Outcome != TurnInterrupted || last.Text != tt.wantText || last.Input != tt.wantInput || last.After != len(s.Messages) {
+				t.Fatalf("note %+v", last)
+			}
+			if run, ok := s.retryTarget(); !ok || (tt.wantInput != "" && run.text != tt.wantInput) {
+				t.Fatalf("Retry would not re-run it: %+v %v", run, ok)
+			}
+		})
+	}
+}
