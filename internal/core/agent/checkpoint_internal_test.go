@@ -15,7 +15,9 @@ import (
 func TestFoldCheckpoint(t *testing.T) {
 	t.Parallel()
 	stamp := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
-	user := func(s string) protocol.ProviderMessage { return protocol.ProviderMessage{Role: protocol.RoleUser, Content: s} }
+	user := func(s string) protocol.ProviderMessage {
+		return protocol.ProviderMessage{Role: protocol.RoleUser, Content: s}
+	}
 	reply := func(s string, calls ...string) protocol.ProviderMessage {
 		m := protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: s}
 		for _, id := range calls {

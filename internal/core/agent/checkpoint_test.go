@@ -182,4 +182,3 @@ func TestTheMessageIsOnDiskBeforeTheReply(t *testing.T) {
 	c.Stop()
 	<-sent
 }
-
