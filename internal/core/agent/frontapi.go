@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/reasonix/reasonix-desktop/internal/plugins/providers"
 	"slices"
 
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
@@ -137,34 +138,67 @@ func (c *Core) SetPluginEnabled(ctx context.Context, name string, enabled bool) 
 // generation (every plugin sees one consistent set of peers), so this is a
 // reload of all of them, refused for a plugin that is not installed.
 func (c *Core) RestartPlugin(ctx context.Context, name string) error {
-	return c.guarded(OpReload, func() error {
-		if _, err := c.store().Get(name); err != nil {
-			return err
+	return c.guarded(OpReload, func() error { return c.restartPlugin(ctx, name) })
+}
+
+// restartPlugin is RestartPlugin for a caller holding the busy token.
+func (c *Core) restartPlugin(ctx context.Context, name string) error {
+	if _, err := c.store().Get(name); err != nil {
+		return err
+	}
+	// Its surfaces go with it: the new sidecar publishes its own, under
+	// the same keys, and a form it will not answer must not stay.
+	for _, s := range c.surfaces.Surfaces() {
+		if s.Key.Plugin == name {
+			c.surfaces.Dismiss(s.Key)
 		}
-		// Its surfaces go with it: the new sidecar publishes its own, under
-		// the same keys, and a form it will not answer must not stay.
-		for _, s := range c.surfaces.Surfaces() {
-			if s.Key.Plugin == name {
-				c.surfaces.Dismiss(s.Key)
-			}
-		}
-		c.mu.Lock()
-		c.starting = map[string]*sidecar.Client{} // its first publishes count (see member)
-		c.mu.Unlock()
-		gen, err := c.runtime.RestartPlugin(ctx, name)
-		c.mu.Lock()
-		c.starting = nil
-		c.mu.Unlock()
-		if errors.Is(err, host.ErrNeedsReload) {
-			c.log.Info("restarting every plugin", "plugin", name, "why", err.Error())
-			return c.reloadAfter(ctx)
-		}
-		if err != nil {
-			return fmt.Errorf("restart %s: %w", name, err)
-		}
-		c.announce(gen)
-		return nil
-	})
+	}
+	c.mu.Lock()
+	c.starting = map[string]*sidecar.Client{} // its first publishes count (see member)
+	c.mu.Unlock()
+	gen, err := c.runtime.RestartPlugin(ctx, name)
+	c.mu.Lock()
+	c.starting = nil
+	c.mu.Unlock()
+	if errors.Is(err, host.ErrNeedsReload) {
+		c.log.Info("restarting every plugin", "plugin", name, "why", err.Error())
+		return c.reloadAfter(ctx)
+	}
+	if err != nil {
+		return fmt.Errorf("restart %s: %w", name, err)
+	}
+	c.announce(gen)
+	return nil
+}
+
+// reviveProvider restarts the chat's model plugin when its sidecar crashed,
+// before a turn holds the runtime (busy token held): the seed allows a
+// restart at idle time, and a user who retries or sends again means it.
+// Only that plugin, only this chat's generation, and never another model
+// instead. The transcript says it happened; a restart that fails leaves
+// the turn to fail naming the plugin, as before.
+func (c *Core) reviveProvider(ctx context.Context) {
+	c.mu.Lock()
+	model := c.session.Model
+	c.mu.Unlock()
+	id, err := providers.ParseModelID(model)
+	if err != nil {
+		return
+	}
+	gen := c.runtime.Current()
+	if gen == nil {
+		return
+	}
+	if cl, ok := gen.Client(id.Plugin); !ok || cl.State() != sidecar.StateFailed {
+		return
+	}
+	if err := c.restartPlugin(ctx, id.Plugin); err != nil {
+		c.notice(fmt.Sprintf("plugin %s had stopped and did not restart: %s", id.Plugin, redact.String(err.Error())))
+		return
+	}
+	text := fmt.Sprintf("The model's plugin %s had stopped; it was restarted for this chat.", id.Plugin)
+	c.addNote(Note{Kind: NoteNotice, Text: text})
+	c.notice(text)
 }
 
 // reloadAfter restarts the plugins after a store write (busy token held).
