@@ -44,21 +44,36 @@ func (f *coreFlags) register(fs *flag.FlagSet) {
 
 // open starts the agent core for a front end.
 func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIHost, stderr io.Writer) (*agent.Core, func(), error) {
+	core, _, closeAll, err := f.openChats(ctx, fe, ui, stderr)
+	return core, closeAll, err
+}
+
+// chatOpener opens a further chat's core (see openChats).
+type chatOpener func(ctx context.Context, sessionID, workspace string) (*agent.Core, error)
+
+// openChats starts the first chat's core and returns the opener of the
+// others: each live chat of the window has a core of its own (its own
+// plugin generation, xdev extensions and MCP client sessions: an MCP
+// server's roots and elicitations belong to one client, and a chat's
+// workspace is its root), over one session store, settings file and key
+// store. closeAll closes the first core and the host log; the window
+// closes the cores it opened.
+func (f *coreFlags) openChats(ctx context.Context, fe agent.Frontend, ui protocol.UIHost, stderr io.Writer) (*agent.Core, chatOpener, func(), error) {
 	layout, err := agent.DataLayout(f.dataDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := layout.EnsureDirs(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	workspace := f.workspace
 	if workspace == "" {
 		if workspace, err = os.Getwd(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if workspace, err = filepath.Abs(workspace); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	reportSettings(layout, stderr)
 	linkBundledProvider(layout, stderr)
@@ -66,7 +81,6 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 		fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(w))))
 	}
 	logger, closeLog := openHostLog(layout)
-	var ext *xdev.Manager
 	mcpCfg, err := mcpConfig(stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, i18n.T("warning: %s", safe(err.Error())))
@@ -74,23 +88,41 @@ func (f *coreFlags) open(ctx context.Context, fe agent.Frontend, ui protocol.UIH
 	// A terminal chat waits for the servers' starts (each bounded by the
 	// handshake timeout) so its first turn has them; the window never waits.
 	mcpCfg.WaitStarted = ui == protocol.UIHostHeadless
-	core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: workspace, UIHost: ui, Frontend: fe, Logger: logger,
-		OnFrame: f.onFrame, MCP: &mcpCfg,
-		Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
-			m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
-			ext = m
-			return m, err
-		}})
+	shared, err := agent.OpenShared(agent.Config{Layout: layout, Logger: logger})
 	if err != nil {
 		closeLog()
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	open := func(ctx context.Context, sessionID, ws string) (*agent.Core, *xdev.Manager, error) {
+		if ws == "" {
+			ws = workspace
+		}
+		var ext *xdev.Manager
+		mcp := mcpCfg
+		core, err := agent.Open(ctx, agent.Config{Layout: layout, Workspace: ws, UIHost: ui, Frontend: fe, Logger: logger,
+			OnFrame: f.onFrame, MCP: &mcp, Shared: shared, Resume: sessionID,
+			Extensions: func(ctx context.Context, s agent.Steering) (agent.Extensions, error) {
+				m, err := xdev.Open(ctx, xdev.Config{Layout: layout, SettingsPath: layout.SettingsFile(), Steering: s, Logger: logger, Version: version})
+				ext = m
+				return m, err
+			}})
+		return core, ext, err
+	}
+	core, ext, err := open(ctx, "", workspace)
+	if err != nil {
+		closeLog()
+		return nil, nil, nil, err
 	}
 	if ext != nil { // xdev extensions and hooks that did not load never block the session
 		for _, f := range ext.Failures() {
 			fmt.Fprintln(stderr, i18n.T("warning: %s", termsafe.String(redact.String(f.String()))))
 		}
 	}
-	return core, func() {
+	opener := func(ctx context.Context, sessionID, ws string) (*agent.Core, error) {
+		c, _, err := open(ctx, sessionID, ws)
+		return c, err
+	}
+	return core, opener, func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownBudget)
 		core.Close(sctx)
 		cancel()

@@ -127,6 +127,7 @@ type Core struct {
 	chat         *chatKit                   // the current chat's todo list, jobs and journal (chatkit.go)
 	calls        runningCalls               // the tool calls running now (StopCall)
 	disk         diskMark                   // what the saved file holds of session (checkpoint.go)
+	closeOnce    sync.Once
 
 	// sessionID is the current session's id, readable without mu: every
 	// event is stamped with it (chatFrontend), and an event may be emitted
@@ -417,8 +418,13 @@ func (c *Core) notice(text string) {
 	c.fe.Emit(Event{Kind: EventNotice, Text: redact.String(text)})
 }
 
-// Close ends the session and stops every plugin.
+// Close ends the session and stops every plugin. A second Close (the
+// pool's and the app's at quit) waits for the first and does nothing.
 func (c *Core) Close(ctx context.Context) {
+	c.closeOnce.Do(func() { c.close(ctx) })
+}
+
+func (c *Core) close(ctx context.Context) {
 	c.Stop()
 	c.mu.Lock()
 	s := c.session
