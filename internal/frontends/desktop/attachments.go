@@ -189,7 +189,7 @@ func (c *composer) sendAttached(text string, atts []agent.Attachment) {
 	d := c.deps
 	core := d.getCore()
 	tr := d.transcript.get() // the chat the message is sent in, whichever shows when it arrives
-	c.stopping.Store(false)
+	c.stopping.clear(d.state.Open().ID)
 	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		read, err := agent.ReadAttachments(atts)

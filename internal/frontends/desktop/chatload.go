@@ -69,27 +69,76 @@ func (d *UI) loadLoop() {
 	}
 }
 
-// loadInCore runs Core.LoadSession for id (a loader goroutine). The core
-// emits EventSession before it returns: sessionChanged marks the chat
-// ready.
+// loadInCore opens chat id through the pool (a loader goroutine) and, when
+// it got a core of its own, puts that core on screen (bindChat). With one
+// core the core emits EventSession before LoadSession returns:
+// sessionChanged marks the chat ready.
 func (d *UI) loadInCore(id string) error {
-	c := d.getCore()
-	if c == nil {
-		return errors.New("the core is not attached")
+	if d.getCore() == nil {
+		return errNotAttached
 	}
 	ctx, cancel := context.WithTimeout(d.link.ctx, callTimeout)
 	defer cancel()
 	start := time.Now()
-	var err error
+	sid, ws := id, ""
 	if dir, ok := strings.CutPrefix(id, pendingNewChat); ok {
-		err = c.NewSession(ctx, dir) // its EventSession puts the new chat's id on screen
-	} else {
-		err = c.LoadSession(ctx, id)
+		sid, ws = "", dir
+		if ws == "" && d.pool.separate() {
+			ws = d.chats.workspaceOf(id)
+		}
 	}
-	if err == nil {
-		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
+	c, err := d.pool.Open(ctx, sid, ws)
+	if err != nil {
+		return err
 	}
-	return err
+	d.bindChat(id, c)
+	d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
+	return nil
+}
+
+// bindChat puts c, the core the pool opened for chat target, on screen when
+// target still is (a loader goroutine); a chat left meanwhile stays live in
+// the pool. A new chat gets its id here.
+func (d *UI) bindChat(target string, c coreAPI) {
+	if d.getCore() == c {
+		return // the one core loaded it: its session event did the rest (coreSwitched)
+	}
+	s := c.Session()
+	sw := d.chats
+	sw.mu.Lock()
+	if sw.viewed != target {
+		sw.mu.Unlock()
+		return
+	}
+	lc := sw.byID[target]
+	if lc == nil {
+		lc = &liveChat{t: d.transcript.get()}
+	}
+	delete(sw.byID, target)
+	sw.byID[s.ID] = lc
+	sw.viewed = s.ID
+	sw.setCurrent(s.ID)
+	d.setCore(c)
+	sw.broadcast()
+	sw.mu.Unlock()
+	d.pool.Use(s.ID)
+	plugins := c.Plugins()
+	d.b.Post(func() {
+		if d.chats.viewedID() != s.ID {
+			return
+		}
+		if target != s.ID {
+			d.drafts.rename(target, s.ID) // what was typed while the new chat waited is its draft
+			d.state.SetSession(openOf(s))
+		}
+		d.state.SetReady(true)
+		d.setReadyLine("")
+		d.state.SetPlugins(plugins)
+		d.prefs.SetLastSession(s.ID)
+		d.panel.th.Kick()
+		d.status.Kick()
+	})
+	d.refreshModels()
 }
 
 // loadRefused tells why the chat on screen cannot send yet (UI goroutine).

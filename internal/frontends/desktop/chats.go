@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -17,38 +18,44 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 )
 
-// Switching chats. What is on screen (the viewed chat) and the core's
-// current session (the one a message goes to, whose generation the plugins
-// are bound to) are two things here:
+// Switching chats. What is on screen (the viewed chat) and the session of
+// the core on screen (the one a message goes to) are two things here:
 //
-//   - a click shows the chat at once, from its saved file
-//     (Core.SavedSession, no busy token, no plugin involved);
-//   - a loader goroutine then makes it the core's current session
-//     (Core.LoadSession: a new plugin generation, 1–2 s); until it has,
-//     the composer keeps what is typed and does not send (State.Ready);
+//   - a live chat (livechats.go: its own core in the pool) is put on screen
+//     at once with its core: its transcript, panel, plugins and busy state
+//     as they were left; nothing restarts;
+//   - any other chat is shown at once from its saved file (Core.SavedSession,
+//     no busy token, no plugin involved), and the loader (chatload.go) opens
+//     it through the pool in the background (its plugins start, 1–2 s);
+//     until then the composer keeps what is typed and does not send
+//     (State.Ready);
 //   - a reply that streams goes on in its own chat: its transcript stays
-//     alive, receives the turn's events (routed by session id) and is shown
-//     again when the user comes back; the sidebar marks that chat. Which
-//     chat has a turn is the view-model's (State.TurnIn: the core's turn
-//     events, and the turns the window asked for), read on the UI
-//     goroutine, where every switch is decided. The core
-//     refuses LoadSession while the turn holds its busy token: the loader
-//     waits for the turn's end (it is kicked again then) and the status
-//     line says so.
+//     alive, receives the turn's events (routed by the session id each
+//     event names) and is shown again when the user comes back; the
+//     sidebar marks that chat. Which chats have a turn is the view-model's
+//     (State.TurnIn: the cores' turn events, and the turns the window asked
+//     for), read on the UI goroutine, where every switch is decided.
+//
+// With one core (onePool) opening a chat is Core.LoadSession, refused while
+// a turn holds the core's busy token: the loader waits for the turn's end
+// (it is kicked again then) and the status line says so.
 
 // chats is which chat is on screen, which transcript shows each live chat,
 // and the loader's state. Its fields are guarded by mu: core goroutines
 // route events through it and the UI goroutine switches.
 type chats struct {
 	mu sync.Mutex
-	// viewed is the chat on screen; current the core's current session.
+	// viewed is the chat on screen; current the session of the core on
+	// screen (cur is a copy read without mu: onePool asks it).
 	viewed, current string
-	// byID are the live transcripts: the viewed chat's and a chat whose
-	// turn still runs. Any other chat is read from its file when shown.
-	byID map[string]*chat.Transcript
-	// opens are the live chats' model, effort and workspace as the toolbar
-	// showed them when they left the screen.
-	opens map[string]viewmodel.Open
+	cur             atomic.Value
+	// byID are the chats whose transcript is kept: the viewed chat's, a
+	// chat whose turn still runs, and a live chat's. Any other chat is
+	// read from its file when shown.
+	byID map[string]*liveChat
+	// titles are the chats' titles as the sidebar last listed them (the
+	// name an approval or a question of a chat in the background gives).
+	titles map[string]string
 	// seq numbers view requests: a slow read of an older click is dropped.
 	seq uint64
 	// loading is the chat the loader is opening in the core now; kicked
@@ -67,6 +74,102 @@ type chats struct {
 	// recent are the last chats read from their files: going back to one
 	// whose file did not change skips decoding it again.
 	recent []savedEntry
+}
+
+// liveChat is what the window keeps of a chat while its transcript is
+// kept.
+type liveChat struct {
+	t *chat.Transcript
+	// open is its model, effort and workspace as the toolbar showed them
+	// when it left the screen (hasOpen); plugins its plugin list then,
+	// or as its core last reported it in the background.
+	open       viewmodel.Open
+	hasOpen    bool
+	plugins    []agent.PluginInfo
+	hasPlugins bool
+	// workspace is the chat's workspace as shown (a new chat's, for the
+	// pool to open it in).
+	workspace string
+}
+
+// setPlugins keeps the plugin list a chat's core reported while the chat
+// is in the background (any goroutine).
+func (c *chats) setPlugins(id string, ps []agent.PluginInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lc := c.byID[id]; lc != nil {
+		lc.plugins, lc.hasPlugins = ps, true
+	}
+}
+
+// setTitles records the chats' titles as the sidebar listed them (UI
+// goroutine).
+func (c *chats) setTitles(items []agent.Summary) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, it := range items {
+		c.titles[it.ID] = sessionTitle(it)
+	}
+}
+
+// title is the name of chat id for an approval, a question or a notice
+// from it (any goroutine).
+func (c *chats) title(id string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.titles[id]; t != "" {
+		return t
+	}
+	return i18n.T("New chat")
+}
+
+// keepTranscript is the transcript of chat id, made for it from its core's
+// snapshot when none is kept (a core goroutine: an approval of a chat whose
+// transcript went); never the chat on screen's. nil when the window closed
+// first.
+func (d *UI) keepTranscript(id string) *chat.Transcript {
+	ch := make(chan *chat.Transcript, 1)
+	d.b.Post(func() {
+		t := d.transcriptOf(id)
+		if t == nil {
+			t = d.newTranscript()
+			if c, ok := d.pool.Live(id); ok {
+				t.ShowSession(c.Session())
+			}
+			d.chats.mu.Lock()
+			d.chats.byID[id] = &liveChat{t: t}
+			d.chats.mu.Unlock()
+		}
+		ch <- t
+	})
+	select {
+	case t := <-ch:
+		return t
+	case <-d.link.ctx.Done():
+		return nil
+	}
+}
+
+// workspaceOf is the workspace chat id was shown with (any goroutine).
+func (c *chats) workspaceOf(id string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lc := c.byID[id]; lc != nil {
+		return lc.workspace
+	}
+	return ""
+}
+
+// setCurrent records the session of the core on screen (mu held).
+func (c *chats) setCurrent(id string) {
+	c.current = id
+	c.cur.Store(id)
+}
+
+// currentFast is the session of the core on screen, without mu.
+func (c *chats) currentFast() string {
+	s, _ := c.cur.Load().(string)
+	return s
 }
 
 // savedEntry is a chat as read from its file, with the core's stamp of
@@ -117,7 +220,7 @@ func (c *chats) saved(core coreAPI, id string) (*agent.Session, error) {
 }
 
 func newChats() *chats {
-	return &chats{byID: map[string]*chat.Transcript{}, opens: map[string]viewmodel.Open{}, changed: make(chan struct{})}
+	return &chats{byID: map[string]*liveChat{}, titles: map[string]string{}, changed: make(chan struct{})}
 }
 
 // broadcast wakes the waiters (mu held).
@@ -154,10 +257,27 @@ func (d *UI) transcriptOf(id string) *chat.Transcript {
 	sw := d.chats
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	if sw.viewed == "" && id == "" {
-		return d.transcript.get()
+	if sw.viewed == "" {
+		return d.transcript.get() // before the first chat: the one on screen is every chat's
 	}
-	return sw.byID[id]
+	if lc := sw.byID[id]; lc != nil {
+		return lc.t
+	}
+	return nil
+}
+
+// keepsTranscript reports whether chat id's transcript stays when it
+// leaves the screen: a turn runs in it, or it is live with a core of its
+// own (UI goroutine: the view-model is read).
+func (d *UI) keepsTranscript(id string) bool {
+	if d.state.TurnIn(id) {
+		return true
+	}
+	if !d.pool.separate() {
+		return false
+	}
+	_, live := d.pool.Live(id)
+	return live
 }
 
 // attachChat records the core's current session as the chat on screen
@@ -166,20 +286,19 @@ func (d *UI) attachChat(id string) {
 	sw := d.chats
 	sw.mu.Lock()
 	defer sw.mu.Unlock()
-	sw.current = id
+	sw.setCurrent(id)
 	if sw.viewed == "" {
 		sw.viewed = id
-		sw.byID = map[string]*chat.Transcript{id: d.transcript.get()}
+		sw.byID = map[string]*liveChat{id: {t: d.transcript.get()}}
 	}
 	sw.broadcast()
 }
 
-// openChat shows a chat at once and makes it the core's current session in
-// the background (UI goroutine). A chat still replying is shown live; any
-// other is read from its file.
+// openChat shows a chat at once (UI goroutine). A live chat comes with its
+// core, nothing restarts; a chat still replying is shown live; any other is
+// read from its file and opened through the pool in the background.
 func (d *UI) openChat(id string) {
-	c := d.getCore()
-	if c == nil {
+	if d.getCore() == nil {
 		d.notes.HostNotice(i18n.T("The host is still starting the plugins"), uikit.NoticeWarn)
 		return
 	}
@@ -196,24 +315,41 @@ func (d *UI) openChat(id string) {
 	sw.seq++
 	seq := sw.seq
 	sw.clicked = time.Now()
-	live := sw.byID[id]
-	// The transcript that will show it: its live one, else the one on
-	// screen unless a reply streams into it (or was asked for), else a
-	// new one.
-	target := live
-	if target == nil && !d.state.TurnIn(sw.viewed) {
-		target = d.transcript.get()
-	}
+	viewed := sw.viewed
+	kept := sw.byID[id]
 	sw.mu.Unlock()
-	if target == nil {
+	own, live := d.pool.Live(id)
+	if !d.pool.separate() {
+		own = nil // one core: it is the one on screen already
+	}
+	// The transcript that will show it: its own, kept; else the one on
+	// screen unless that chat keeps it (a reply streams into it, or was
+	// asked for; it is live), else a new one.
+	var target *chat.Transcript
+	switch {
+	case kept != nil && d.keepsTranscript(id):
+		target = kept.t
+		target.Opening() // --stats: click → first frame
+		d.trace("switching to " + id)
+		d.showChat(seq, id, target, nil, nil, own)
+		return
+	case !d.keepsTranscript(viewed):
+		target = d.transcript.get()
+	default:
 		target = d.newTranscript()
 	}
-	target.Opening() // --stats: click → first frame
+	target.Opening()
 	d.trace("switching to " + id)
-	if live != nil {
-		d.showChat(seq, id, target, nil, nil)
+	if live && own != nil {
+		// Live, but its transcript was not kept: its core's snapshot.
+		d.link.goCall(func() {
+			s := own.Session()
+			prep := chat.Prepare(s)
+			d.b.Post(func() { d.showChat(seq, id, target, &s, prep, own) })
+		})
 		return
 	}
+	c := d.getCore()
 	d.link.goCall(func() {
 		s, err := d.chats.saved(c, id)
 		if err != nil {
@@ -226,7 +362,7 @@ func (d *UI) openChat(id string) {
 		// started in that transcript since the click: which chat has a turn
 		// is known there only.
 		prep := chat.Prepare(*s)
-		d.b.Post(func() { d.showChat(seq, id, target, s, prep) })
+		d.b.Post(func() { d.showChat(seq, id, target, s, prep, nil) })
 	})
 }
 
@@ -245,12 +381,12 @@ func (d *UI) openNewChat(dir string) {
 	sw.seq++
 	seq := sw.seq
 	sw.clicked = time.Now()
-	var t *chat.Transcript
-	if !d.state.TurnIn(sw.viewed) {
-		t = d.transcript.get()
-	}
+	viewed := sw.viewed
 	sw.mu.Unlock()
-	if t == nil {
+	var t *chat.Transcript
+	if !d.keepsTranscript(viewed) {
+		t = d.transcript.get()
+	} else {
 		t = d.newTranscript()
 	}
 	cur := d.state.Open()
@@ -259,32 +395,61 @@ func (d *UI) openNewChat(dir string) {
 		ws = cur.Workspace
 	}
 	// The core gives a new chat the model of the chat it leaves.
-	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort}, nil)
+	d.showChat(seq, pendingNewChat+dir, t, &agent.Session{ID: pendingNewChat + dir, WorkspaceRoot: ws, Model: cur.Model, Effort: cur.Effort}, nil, nil)
 }
 
 // showChat puts a chat on screen (UI goroutine): s is its saved session
-// (nil for a live transcript, which holds its messages already), prep its
-// transcript model when it was built already (else s is shown here).
-func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session, prep *chat.Prepared) {
+// (nil for a kept transcript, which holds its messages already), prep its
+// transcript model when it was built already (else s is shown here); own is
+// its live core, attached now (nil: it is not live, the loader opens it).
+func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Session, prep *chat.Prepared, own coreAPI) {
 	sw := d.chats
+	// What stays of the chats leaving: decided before the lock (the pool
+	// and the view-model are asked).
+	sw.mu.Lock()
+	prev := sw.viewed
+	others := make([]string, 0, len(sw.byID))
+	for k := range sw.byID {
+		others = append(others, k)
+	}
+	sw.mu.Unlock()
+	keep := make(map[string]bool, len(others))
+	for _, k := range others {
+		keep[k] = d.keepsTranscript(k)
+	}
+	prevOpen, prevPlugins := d.state.Open(), d.state.Plugins()
+
 	sw.mu.Lock()
 	if seq != sw.seq {
 		sw.mu.Unlock()
 		return // a later click won
 	}
-	if prev := sw.viewed; !d.state.TurnIn(prev) {
-		delete(sw.byID, prev) // nothing streams into it: read again when shown
-	} else {
-		sw.opens[prev] = d.state.Open() // its toolbar when it comes back
-		if sw.byID[prev] == t {
+	if lc := sw.byID[prev]; lc != nil && prev != id {
+		lc.open, lc.hasOpen = prevOpen, true // its toolbar when it comes back
+		lc.plugins, lc.hasPlugins = prevPlugins, true
+		if keep[prev] && lc.t == t {
 			t = d.newTranscript() // a reply started in it since the click: it keeps its transcript
 			t.Opening()
 		}
 	}
-	back, hasBack := sw.opens[id]
-	delete(sw.opens, id)
+	for k := range sw.byID {
+		if k != id && !keep[k] {
+			delete(sw.byID, k) // nothing streams into it, not live: read again when shown
+		}
+	}
+	lc := sw.byID[id]
+	if lc == nil {
+		lc = &liveChat{}
+		sw.byID[id] = lc
+	}
+	back, hasBack := lc.open, lc.hasOpen
+	plugins, hasPlugins := lc.plugins, lc.hasPlugins
+	lc.t, lc.hasOpen = t, false
 	sw.viewed = id
-	sw.byID[id] = t
+	if own != nil {
+		sw.setCurrent(id)
+		d.setCore(own)
+	}
 	ready := sw.current == id
 	clicked := sw.clicked
 	sw.loadErr, sw.loadErrFor = nil, ""
@@ -309,15 +474,32 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	case hasBack:
 		o = back
 	}
+	sw.mu.Lock()
+	lc.workspace = o.Workspace
+	sw.mu.Unlock()
+	d.drafts.switchTo(prev, id, d.composer)
 	d.status.ClearUsage() // the last turn's figures belong to the other chat
 	d.state.SetSession(o) // busy follows: the chat's own turn, if any
 	d.state.SetReady(ready)
+	d.state.Seen(id)
+	if own != nil {
+		d.pool.Use(id)
+		if !hasPlugins {
+			plugins = own.Plugins()
+		}
+		d.state.SetPlugins(plugins)
+		d.panel.th.Kick() // its own surfaces, forms as they were left
+		d.status.Kick()
+	}
 	if !strings.HasPrefix(id, pendingNewChat) {
 		d.prefs.SetLastSession(id)
 	}
 	// The transcript's frame was queued before this view: click → the chat
 	// laid out (the window paints it next).
 	d.trace(fmt.Sprintf("viewing %s (%d ms)", id, time.Since(clicked).Milliseconds()))
+	d.b.Post(func() { // after the frame that shows it
+		d.trace(fmt.Sprintf("chat shown %s (%d ms)", id, time.Since(clicked).Milliseconds()))
+	})
 	if !ready {
 		d.setReadyLine(i18n.T("Getting this chat ready: its plugins are starting. What you type is kept."))
 		d.kickLoad()
@@ -346,23 +528,31 @@ func (d *UI) viewFailed(seq uint64, id string, err error) {
 	}
 }
 
-// currentID is the core's current session as last reported (any
-// goroutine).
 // live are the transcripts alive (any goroutine).
 func (c *chats) live() []*chat.Transcript {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := make([]*chat.Transcript, 0, len(c.byID))
-	for _, t := range c.byID {
-		out = append(out, t)
+	for _, lc := range c.byID {
+		out = append(out, lc.t)
 	}
 	return out
 }
 
+// currentID is the session of the core on screen as last reported (any
+// goroutine).
 func (c *chats) currentID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.current
+}
+
+// onScreen reports whether chat id is the one on screen; before the first
+// chat is attached, every chat is (any goroutine).
+func (c *chats) onScreen(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.viewed == "" || c.viewed == id
 }
 
 // viewedID is the chat on screen (any goroutine).
@@ -381,17 +571,18 @@ func (c *chats) viewedID() string {
 func (d *UI) coreSwitched(s agent.Session) {
 	sw := d.chats
 	sw.mu.Lock()
-	sw.current = s.ID
+	sw.setCurrent(s.ID)
 	follow := s.ID != sw.viewed && s.ID != sw.loading
 	var t *chat.Transcript
+	from := sw.viewed
 	if follow {
 		t = d.transcript.get()
-		if sw.byID[sw.viewed] == t {
+		if lc := sw.byID[sw.viewed]; lc != nil && lc.t == t {
 			delete(sw.byID, sw.viewed)
 		}
 		sw.seq++ // a read in flight for an older click is dropped
 		sw.viewed = s.ID
-		sw.byID[s.ID] = t
+		sw.byID[s.ID] = &liveChat{t: t}
 	}
 	mine := s.ID == sw.viewed
 	sw.broadcast()
@@ -405,6 +596,9 @@ func (d *UI) coreSwitched(s agent.Session) {
 	d.b.Post(func() {
 		if follow {
 			d.status.ClearUsage()
+			if strings.HasPrefix(from, pendingNewChat) {
+				d.drafts.rename(from, s.ID) // what was typed while the new chat waited is its draft
+			}
 		}
 		d.state.SetSession(openOf(s))
 		d.state.SetReady(true)
@@ -475,26 +669,29 @@ func (d *UI) turnStarted(id string) {
 }
 
 // turnEnded forgets the chat that replied: a transcript no longer on
-// screen is dropped (the turn is saved; the chat is read when shown again),
-// and a load waiting for the turn runs now (a core goroutine). A chat on
-// screen is the one the next start reopens: a new chat is saved by its
-// first turn, and only then can it be reopened.
+// screen is dropped unless its chat is live (the turn is saved; the chat
+// is read when shown again), a reply finished out of sight marks its chat,
+// the pool may now evict it, and a load waiting for the turn runs now (a
+// core goroutine). A chat on screen is the one the next start reopens: a
+// new chat is saved by its first turn, and only then can it be reopened.
 func (d *UI) turnEnded(id string) {
+	_, live := d.pool.Live(id)
+	live = live && d.pool.separate()
 	sw := d.chats
 	sw.mu.Lock()
-	if id != sw.viewed {
+	if id != sw.viewed && !live {
 		delete(sw.byID, id)
-		delete(sw.opens, id)
 	}
 	sw.mu.Unlock()
 	d.b.Post(func() {
-		if d.state.Running() == id {
-			d.state.SetRunning("")
-		}
+		d.state.EndRunning(id)
 		if id == d.state.Open().ID {
 			d.prefs.SetLastSession(id)
+		} else {
+			d.state.SetUnseen(id, true)
 		}
 	})
+	d.pool.TurnEnded(id)
 	d.kickLoad()
 }
 

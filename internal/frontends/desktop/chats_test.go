@@ -120,7 +120,7 @@ func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
 	sb := h.d.sidebar
 	h.send(`call run_command {"command":"echo landed"}`)
 	h.waitFor("the reply to wait on its approval", func() bool {
-		return h.transcriptButton("Approve once") != nil && h.d.state.Running() == a
+		return h.transcriptButton("Approve once") != nil && h.d.state.IsRunning(a)
 	})
 	h.ui(sb.reload)
 	h.waitFor("the list", func() bool { return indexOf(sb, other) >= 0 && indexOf(sb, a) >= 0 })
@@ -138,7 +138,7 @@ func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
 		if strings.Contains(h.renderedTranscript(), "run_command") {
 			t.Error("the running reply shows in the other chat")
 		}
-		if got := sb.caption(indexOf(sb, a)); got != replyingMark {
+		if got := sb.caption(indexOf(sb, a)); got != waitingMark { // its reply waits on the approval
 			t.Errorf("the replying chat's caption is %q", got)
 		}
 		if got := sb.caption(indexOf(sb, other)); got == replyingMark {
@@ -173,7 +173,7 @@ func TestSwitchWhileAReplyRunsLandsInItsOwnChat(t *testing.T) {
 		ap.Answer(agent.ApproveOnce)
 	})
 	h.waitFor("the other chat to become the core's once the reply ended", func() bool {
-		return h.d.state.Ready() && h.d.state.Running() == "" && !h.d.composer.sendBtn.Disabled() && !h.d.readyLine.Visible()
+		return h.d.state.Ready() && len(h.d.state.RunningChats()) == 0 && !h.d.composer.sendBtn.Disabled() && !h.d.readyLine.Visible()
 	})
 	if c.Session().ID != other {
 		t.Fatalf("the core's session is %s, want %s", c.Session().ID, other)
@@ -212,7 +212,7 @@ func TestNewChatWhileAReplyRuns(t *testing.T) {
 	a := c.Session().ID
 	h.send(`call run_command {"command":"echo first"}`)
 	h.waitFor("the reply to wait on its approval", func() bool {
-		return h.transcriptButton("Approve once") != nil && h.d.state.Running() == a
+		return h.transcriptButton("Approve once") != nil && h.d.state.IsRunning(a)
 	})
 	h.ui(func() { h.d.newChat("") })
 	h.waitFor("an empty chat on screen", func() bool {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
+	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -34,9 +34,9 @@ type composer struct {
 	// attach is the tray of files and long pastes to send with the message
 	// (attachments.go, composer_paste.go).
 	attach *tray
-	// stopping: the user pressed Stop; the turn's failure is a stop
-	// whatever error the provider reports (stream_cancelled…).
-	stopping atomic.Bool
+	// stopping: the chats where the user pressed Stop; the turn's failure
+	// is a stop whatever error the provider reports (stream_cancelled…).
+	stopping stopFlags
 	// waiting is a send or retry asked before the chat was ready
 	// (composer_wait.go).
 	waiting *waiting
@@ -181,6 +181,9 @@ func newComposer(d composerDeps) *composer {
 	c.ime.OnSwallow = func(k fyne.KeyName) { d.trace("ime kept " + string(k)) }
 	c.entry.OnChanged = func(text string) {
 		c.complete.update(text)
+		if d.draftChanged != nil {
+			d.draftChanged(text)
+		}
 		if d.tracing { // scripts wait on what an input method committed (one line)
 			d.trace("composer " + strings.ReplaceAll(text, "\n", `\n`))
 		}
@@ -318,7 +321,7 @@ func (c *composer) retry() {
 		d.trace("retry refused: a reply is running")
 		return
 	}
-	c.stopping.Store(false)
+	c.stopping.clear(d.state.Open().ID)
 	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		switch err := core.Retry(d.link.ctx); {
@@ -334,7 +337,7 @@ func (c *composer) retry() {
 func (c *composer) sendText(text string) {
 	d := c.deps
 	core := d.getCore()
-	c.stopping.Store(false)
+	c.stopping.clear(d.state.Open().ID)
 	done := d.state.RequestTurn(d.state.Open().ID)
 	d.link.goCall(func() {
 		// The turn reports its own failure (EventTurnFailed); only a turn
@@ -348,8 +351,8 @@ func (c *composer) sendText(text string) {
 
 func (c *composer) stopTurn() {
 	if core := c.deps.getCore(); core != nil && c.deps.state.Busy() {
-		c.stopping.Store(true) // the failure that follows is a stop, whatever the provider says
-		go core.Stop()         // cancels the turn; never waits, but stays off the UI goroutine
+		c.stopping.set(c.deps.state.Open().ID) // the failure that follows is a stop, whatever the provider says
+		go core.Stop()                         // cancels the turn; never waits, but stays off the UI goroutine
 	}
 }
 
@@ -435,4 +438,31 @@ func (d *UI) showCommandResult(c coreAPI, line string, res agent.CommandResult) 
 		// The line as typed may carry a key=value secret; the result is redacted already.
 		d.transcript.AddNotice(redact.String(line)+"\n"+res.Text, uikit.NoticeInfo)
 	}
+}
+
+// stopFlags are the chats whose Stop was pressed, until their turn ends
+// (any goroutine: the turn's end arrives on a core goroutine).
+type stopFlags struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func (f *stopFlags) set(id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.ids == nil {
+		f.ids = map[string]bool{}
+	}
+	f.ids[id] = true
+}
+
+func (f *stopFlags) clear(id string) { f.take(id) }
+
+// take reports whether Stop was pressed in chat id, and forgets it.
+func (f *stopFlags) take(id string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	on := f.ids[id]
+	delete(f.ids, id)
+	return on
 }

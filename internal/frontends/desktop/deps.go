@@ -47,6 +47,9 @@ type composerDeps struct {
 	setReadyLine func(string)
 	// execCommand runs a slash command line (typed: from the composer).
 	execCommand func(line string, typed bool)
+	// draftChanged keeps the composer's text as the chat on screen's
+	// draft.
+	draftChanged func(text string)
 }
 
 // toolbarDeps are the toolbar's.
@@ -82,6 +85,8 @@ type sidebarDeps struct {
 	// findInChat opens the chat on screen's find bar with a query (a
 	// search hit in message text opens at its line).
 	findInChat func(q string)
+	// ownCore is a live chat's own core.
+	ownCore func(id string) (coreAPI, bool)
 }
 
 // panelDeps are the plugin panel's.
@@ -91,6 +96,9 @@ type panelDeps struct {
 	notes         *panels.Notifier
 	confirmLink   func(dest string)
 	pluginStopped func(plugin string) bool
+	// otherLiveChat reports whether a chat is live with its own core and
+	// is not the one on screen: its surfaces' views wait for it.
+	otherLiveChat func(id string) bool
 }
 
 // bannerDeps are the settings banner's.
@@ -114,7 +122,8 @@ func (d *UI) composerDeps() composerDeps {
 	return composerDeps{calls: d.calls(), win: d.win, b: d.b, link: d.link, state: d.state, prefs: d.prefs,
 		notes: d.notes, transcript: d.transcript, trace: d.trace, tracing: d.opts.Trace != nil,
 		enter: d.enter, escape: d.escape, navigate: d.navigate, showPalette: d.showPalette,
-		editLast: d.editLast, copyText: d.copyText, setReadyLine: d.setReadyLine, execCommand: d.execCommand}
+		editLast: d.editLast, copyText: d.copyText, setReadyLine: d.setReadyLine, execCommand: d.execCommand,
+		draftChanged: func(text string) { d.drafts.set(d.chats.viewedID(), text) }}
 }
 
 func (d *UI) toolbarDeps() toolbarDeps {
@@ -128,11 +137,13 @@ func (d *UI) sidebarDeps() sidebarDeps {
 	return sidebarDeps{calls: d.calls(), win: d.win, b: d.b, state: d.state, notes: d.notes, chats: d.chats,
 		trace: d.trace, openChat: d.openChat, kickLoad: d.kickLoad, modalKeys: d.modalKeys,
 		focusComposer: func() { d.win.Canvas().Focus(d.composer.entry) },
-		findInChat:    func(q string) { d.transcript.get().FindText(q) }}
+		findInChat:    func(q string) { d.transcript.get().FindText(q) },
+		ownCore:       func(id string) (coreAPI, bool) { return d.pool.Live(id) }}
 }
 
 func (d *UI) panelDeps() panelDeps {
-	return panelDeps{calls: d.calls(), b: d.b, notes: d.notes, confirmLink: d.confirmLink, pluginStopped: d.pluginStopped}
+	return panelDeps{calls: d.calls(), b: d.b, notes: d.notes, confirmLink: d.confirmLink, pluginStopped: d.pluginStopped,
+		otherLiveChat: d.otherLiveChat}
 }
 
 func (d *UI) bannerDeps() bannerDeps {
@@ -174,7 +185,7 @@ func (d *UI) currency() string {
 }
 
 func (d *UI) promptHost() promptHost {
-	return promptHost{getCore: d.getCore, modalKeys: d.modalKeys, trace: d.trace}
+	return promptHost{coreOf: d.coreOfChat, modalKeys: d.modalKeys, trace: d.trace}
 }
 
 // settingsHost is built when Settings opens: the composer and the banner

@@ -20,10 +20,13 @@ func (d *UI) Emit(ev agent.Event) {
 	// A turn's events go to its own chat's transcript, whichever chat is
 	// on screen; nil when no transcript shows that chat (the core saves the
 	// turn; it is read when the chat is shown).
+	viewed := d.chats.viewedID()
 	sid := ev.SessionID
 	if sid == "" {
-		sid = d.chats.viewedID() // an event that names no chat is the one on screen's
+		sid = viewed // an event that names no chat is the one on screen's
 	}
+	// A chat in the background: its events change its own state only.
+	away := viewed != "" && sid != viewed
 	t := d.transcriptOf(sid)
 	switch ev.Kind {
 	case agent.EventTurnStarted:
@@ -51,7 +54,7 @@ func (d *UI) Emit(ev agent.Event) {
 	case agent.EventUsage:
 		if ev.Usage != nil {
 			d.turnUsage.Store(true)
-			if sid == d.chats.viewedID() {
+			if !away {
 				d.status.SetUsage(*ev.Usage)
 				d.refreshMeter()
 			}
@@ -60,7 +63,7 @@ func (d *UI) Emit(ev agent.Event) {
 			}
 		}
 	case agent.EventTurnDone:
-		d.composer.stopping.Store(false)
+		d.composer.stopping.clear(sid)
 		if t != nil {
 			t.EndMessage()
 		}
@@ -74,11 +77,11 @@ func (d *UI) Emit(ev agent.Event) {
 		d.trace("turn failed")
 		// Swap: the next turn starts with no Stop pressed, however it starts
 		// (the composer, Retry, a demo).
-		if d.composer.stopping.Swap(false) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
+		if d.composer.stopping.take(sid) || ev.End != nil && ev.End.Outcome == agent.TurnStopped {
 			if t != nil {
 				t.Stopped()
 			}
-			if !d.turnUsage.Load() && sid == d.chats.viewedID() {
+			if !d.turnUsage.Load() && !away {
 				// A stopped reply reports no usage (the provider's count comes
 				// at the end of the stream): the line showed the turn before's
 				// figures as if they were this one's.
@@ -91,12 +94,20 @@ func (d *UI) Emit(ev agent.Event) {
 		d.turnEnded(sid)
 		d.b.Post(d.sidebar.reload)
 	case agent.EventNotice:
+		if away {
+			d.noticeAway(sid, ev.Text, uikit.NoticeWarn)
+			break
+		}
 		d.notes.HostNotice(ev.Text, uikit.NoticeWarn)
 	case agent.EventSurface:
 		if ev.Surface != nil {
-			d.surfaceChanged(*ev.Surface)
+			d.surfaceChanged(*ev.Surface, sid, away)
 		}
 	case agent.EventPlugins:
+		if away && d.pool.separate() {
+			d.chats.setPlugins(sid, ev.Plugins) // a chat in the background: its list, for when it is shown
+			break
+		}
 		plugins := ev.Plugins
 		d.b.Post(func() { d.state.SetPlugins(plugins) })
 		if d.getCore() != nil {
@@ -104,7 +115,7 @@ func (d *UI) Emit(ev agent.Event) {
 			d.kickLoad() // a reload that held the core's busy token ended
 		}
 	case agent.EventSession:
-		d.sessionChanged()
+		d.sessionChanged(ev.SessionID)
 	case agent.EventTodo:
 		if t != nil {
 			t.SetTodos(ev.Todos)
@@ -117,12 +128,23 @@ func (d *UI) Emit(ev agent.Event) {
 	}
 }
 
-// surfaceChanged routes a store change: notifications are events (each one
-// is shown), everything else is state the panel and the status bar re-read
-// from the store at frame rate.
-func (d *UI) surfaceChanged(ch surfaces.Change) {
+// surfaceChanged routes a store change of chat sid (away: not the chat on
+// screen): notifications are events (each one is shown; one from a chat in
+// the background goes to the Notifications window and marks its chat, no
+// toast over the chat on screen), everything else is state the panel and
+// the status bar re-read from the store of the core on screen at frame
+// rate.
+func (d *UI) surfaceChanged(ch surfaces.Change, sid string, away bool) {
+	if k := ch.Surface.Key.SessionID; k != "" && k != sid {
+		sid, away = k, !d.chats.onScreen(k)
+	}
 	switch {
 	case ch.Kind == surfaces.Published && ch.Surface.Kind == protocol.PublishNotification:
+		if away {
+			d.notes.PublishedAway(ch.Surface, d.chats.title(sid))
+			d.b.Post(func() { d.state.SetNoted(sid, true) })
+			return
+		}
 		d.notes.Published(ch.Surface)
 		return
 	case ch.Kind == surfaces.Removed && ch.Surface.Kind == protocol.PublishNotification:
@@ -139,17 +161,35 @@ func (d *UI) surfaceChanged(ch surfaces.Change) {
 	}
 }
 
+// noticeAway keeps a notice of chat id, in the background, in the
+// Notifications window and marks its chat (any goroutine).
+func (d *UI) noticeAway(id, text string, level uikit.NoticeLevel) {
+	d.notes.HostNoticeAway(text, level, d.chats.title(id))
+	d.b.Post(func() { d.state.SetNoted(id, true) })
+}
+
 // Approve implements agent.Frontend: the call's card shows the arguments
-// and Approve once / For this session / Always / Deny. The calling core
-// goroutine blocks here until a button is clicked (never the UI goroutine);
-// when the turn ends first the card's buttons go away and the call is denied.
+// and Approve once / For this session / Always / Deny, in the transcript of
+// the chat the call belongs to, never the chat on screen unless it is that
+// one: an approval of a chat in the background waits there, its sidebar
+// entry says so, and opening the chat shows it. The calling core goroutine
+// blocks here until a button is clicked (never the UI goroutine); when the
+// turn ends first the card's buttons go away and the call is denied.
 func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Approval {
 	a := chat.NewApproval(req)
-	t := d.transcriptOf(req.SessionID)
+	sid := req.SessionID
+	if sid == "" {
+		sid = d.chats.viewedID()
+	}
+	t := d.transcriptOf(sid)
 	if t == nil {
-		t = d.transcript.get()
+		if t = d.keepTranscript(sid); t == nil {
+			return agent.ApproveDeny // the window closed
+		}
 	}
 	t.SetApproval(a)
+	d.b.Post(func() { d.state.AddWaiting(sid, 1) })
+	defer d.b.Post(func() { d.state.AddWaiting(sid, -1) })
 	d.trace("approval " + req.Tool)
 	if n := len(req.Diff); n > 0 {
 		// Traced once the card with what approving writes is laid out (a
@@ -164,8 +204,12 @@ func (d *UI) Approve(ctx context.Context, req agent.ApprovalRequest) agent.Appro
 		})
 	}
 	toast := "approval:" + req.CallID
-	d.notes.HostNoticeUntil(i18n.T("%s is waiting for your approval", req.Tool), uikit.NoticeInfo, toast)
-	defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
+	if !d.chats.onScreen(sid) {
+		d.notes.WaitingAway(i18n.T("%s is waiting for your approval in “%s”", req.Tool, d.chats.title(sid)), d.chats.title(sid))
+	} else {
+		d.notes.HostNoticeUntil(i18n.T("%s is waiting for your approval", req.Tool), uikit.NoticeInfo, toast)
+		defer d.notes.Resolve(toast) // answered, or the turn ended: nothing waits any more
+	}
 	select {
 	case x := <-a.Answers():
 		return x

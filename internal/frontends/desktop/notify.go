@@ -32,14 +32,8 @@ func (d *UI) startNotices() {
 	d.state.Subscribe(viewmodel.Plugins, func(viewmodel.Change) { d.pluginsChanged(d.state.Plugins()) })
 }
 
-// replyingCount is how many chats have a reply streaming (the core runs
-// one turn at a time).
-func (d *UI) replyingCount() int {
-	if d.state.Running() != "" {
-		return 1
-	}
-	return 0
-}
+// replyingCount is how many chats have a reply streaming.
+func (d *UI) replyingCount() int { return len(d.state.RunningChats()) }
 
 // pluginsChanged notifies each plugin that has just failed (not one that
 // stays failed, nor one failed at start, before the window knew it ran).

@@ -1,6 +1,8 @@
 package desktop
 
 import (
+	"context"
+
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -36,4 +38,13 @@ type Options struct {
 	// when no model but the echo one is there and the user has not said
 	// Later (the app sets it; tests and window scripts leave it off).
 	ConnectAtStart bool
+	// OpenChat opens a chat's own core (the binary builds it with the
+	// shared config): with it, each live chat keeps its core in a pool
+	// (livechats.go) and several reply at once; without it the window has
+	// one core and a switch loads the chat in it.
+	OpenChat ChatOpener
 }
+
+// ChatOpener opens the core of chat sessionID ("" = a new chat in
+// workspace).
+type ChatOpener func(ctx context.Context, sessionID, workspace string) (*agent.Core, error)

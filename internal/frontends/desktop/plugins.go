@@ -35,6 +35,9 @@ func (d *UI) pluginCommand(what string, run func(ctx context.Context, c coreAPI)
 		if err := run(ctx, c); err != nil {
 			return err
 		}
+		// The chat on screen reloaded; the other live chats run the plugins
+		// as they were: they restart fresh when next opened.
+		d.pool.Reset(ctx)
 		d.notes.HostNotice(i18n.T("%s: done", i18n.T(what)), uikit.NoticeInfo)
 		return nil
 	})

@@ -84,9 +84,9 @@ func newSidebar(d sidebarDeps) *sidebar {
 			if snip, ok := s.snippets[it.ID]; ok {
 				when = snip // where the search found it
 			}
-			if it.ID == d.state.Running() {
-				// The chat whose reply still streams, wherever the user is.
-				when, imp = i18n.T(replyingMark), widget.WarningImportance
+			if mark, ok := s.mark(it.ID); ok {
+				// A chat replying, waiting for the user, or with news, wherever the user is.
+				when, imp = mark, widget.WarningImportance
 			}
 			row.setChat(sessionTitle(it), when, imp, func(at fyne.Position) { s.showMenu(it, at) })
 		})
@@ -120,8 +120,32 @@ func newSidebar(d sidebarDeps) *sidebar {
 	return s
 }
 
-// replyingMark is the caption of the chat whose reply still streams.
-var replyingMark = i18n.M("• replying…")
+// The captions of a chat with something to say: its reply streams, an
+// approval or a plugin's question waits for the user in it, its reply
+// finished while another chat was on screen, a notification came from it.
+var (
+	replyingMark = i18n.M("• replying…")
+	waitingMark  = i18n.M("• waiting for you")
+	unseenMark   = i18n.M("• new reply")
+	notedMark    = i18n.M("• new notification")
+)
+
+// mark is the caption of a chat that has something to say (UI goroutine).
+func (s *sidebar) mark(id string) (string, bool) {
+	st := s.deps.state
+	m := st.MarkOf(id)
+	switch {
+	case m.Waiting > 0:
+		return i18n.T(waitingMark), true
+	case st.IsRunning(id):
+		return i18n.T(replyingMark), true
+	case m.Unseen:
+		return i18n.T(unseenMark), true
+	case m.Noted:
+		return i18n.T(notedMark), true
+	}
+	return "", false
+}
 
 func (s *sidebar) object() fyne.CanvasObject { return s.obj }
 
@@ -198,7 +222,7 @@ func (s *sidebar) reload() {
 		return
 	}
 	s.reads.reading = true
-	running := d.state.Running()
+	running := d.state.RunningChats()
 	s.reads.reloads++
 	seq := s.reads.reloads
 	d.async(i18n.M("sessions"), func(ctx context.Context) error {
@@ -214,7 +238,7 @@ func (s *sidebar) reload() {
 				}
 			}
 		}
-		all = withRunning(c, all, running, q)
+		all = withRunning(d.ownCore, all, running, q)
 		mine := make([]agent.Summary, 0, len(all))
 		for _, it := range all {
 			if ws == "" || filepath.Clean(it.Workspace) == filepath.Clean(ws) {
@@ -244,23 +268,31 @@ func (s *sidebar) reload() {
 	})
 }
 
-// withRunning adds the chat whose reply streams when it is not saved yet
-// (its first turn saves it at the end): it must stay reachable, with its
-// marker, while another chat is on screen. Off the UI goroutine.
-func withRunning(c coreAPI, list []agent.Summary, running, q string) []agent.Summary {
-	if running == "" || slices.ContainsFunc(list, func(s agent.Summary) bool { return s.ID == running }) {
-		return list
+// withRunning adds the chats whose reply streams when they are not saved
+// yet (a first turn saves its chat at the end): they must stay reachable,
+// with their marker, while another chat is on screen; own is a chat's own
+// core. Off the UI goroutine.
+func withRunning(own func(id string) (coreAPI, bool), list []agent.Summary, running []string, q string) []agent.Summary {
+	for _, id := range running {
+		if slices.ContainsFunc(list, func(s agent.Summary) bool { return s.ID == id }) {
+			continue
+		}
+		c, ok := own(id)
+		if !ok {
+			continue
+		}
+		s, err := c.SavedSession(id) // the core's current session, from memory
+		if err != nil || s.ID != id {
+			continue
+		}
+		title := s.Title()
+		if q != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(q)) {
+			continue
+		}
+		it := agent.Summary{ID: s.ID, Title: title, Model: s.Model, Workspace: s.WorkspaceRoot, Updated: time.Now()}
+		list = append([]agent.Summary{it}, list...)
 	}
-	s, err := c.SavedSession(running) // the core's current session, from memory
-	if err != nil || s.ID != running {
-		return list
-	}
-	title := s.Title()
-	if q != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(q)) {
-		return list
-	}
-	it := agent.Summary{ID: s.ID, Title: title, Model: s.Model, Workspace: s.WorkspaceRoot, Updated: time.Now()}
-	return append([]agent.Summary{it}, list...)
+	return list
 }
 
 // sessionShown follows another chat on screen (UI goroutine): the list
@@ -279,6 +311,7 @@ func (s *sidebar) sessionShown() {
 // highlights the open session (UI goroutine).
 func (s *sidebar) show(items []agent.Summary) {
 	orderSessions(items)
+	s.deps.chats.setTitles(items)
 	tmpl := newSessionRow() // measured in the theme of now (zoom changes it)
 	s.rowH = [2]float32{tmpl.head.MinSize().Height, tmpl.MinSize().Height}
 	s.items = items

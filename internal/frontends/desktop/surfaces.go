@@ -115,8 +115,8 @@ func (p *surfacePanel) sync() {
 		objs = append(objs, v.obj)
 	}
 	for k := range p.views {
-		if !keep[k] {
-			delete(p.views, k)
+		if !keep[k] && !p.deps.otherLiveChat(k.SessionID) {
+			delete(p.views, k) // a live chat in the background keeps its forms as they were left
 		}
 	}
 	objs = append(objs, p.renderedObjects()...)

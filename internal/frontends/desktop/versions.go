@@ -51,7 +51,7 @@ func (d *UI) askAgain(show func(*chat.Transcript), run func(context.Context, cor
 		return
 	}
 	t := d.transcript.get()
-	d.composer.stopping.Store(false)
+	d.composer.stopping.clear(d.state.Open().ID)
 	done := d.state.RequestTurn(d.state.Open().ID)
 	show(t)
 	d.link.goCall(func() {

@@ -50,6 +50,11 @@ type UI struct {
 	// chats routes each chat's events to its own transcript and loads the
 	// chat on screen in the core.
 	chats *chats
+	// pool keeps the live chats, each with its own core (livechats.go);
+	// onePool when the binary gives none.
+	pool chatPool
+	// drafts are the composer's text by chat (drafts.go).
+	drafts *drafts
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
 	openURL func(*url.URL) error
 	wins    windows
@@ -140,6 +145,8 @@ func newUI(opts Options) *UI {
 	}
 	d.transcript = newChatView(d.newTranscript())
 	d.chats = newChats()
+	d.pool = &onePool{current: d.chats.currentFast}
+	d.drafts = loadDrafts(opts.Layout.Root, nil)
 	d.readyLine = widget.NewLabel("")
 	d.readyLine.Wrapping = fyne.TextWrapWord
 	d.readyLine.Importance = widget.WarningImportance
@@ -225,6 +232,7 @@ func (d *UI) subscribe() {
 		d.composer.runWaiting() // a send asked before the chat was ready
 	})
 	s.Subscribe(viewmodel.Running, func(viewmodel.Change) { d.sidebar.reload() }) // the marker, and a running chat not saved yet
+	s.Subscribe(viewmodel.Marks, func(viewmodel.Change) { d.sidebar.list.Refresh() })
 	s.Subscribe(viewmodel.Connected, func(viewmodel.Change) {
 		d.toolbar.setEnabled(s.Connected())
 		if !s.Connected() {
@@ -261,18 +269,25 @@ func (d *UI) Window() fyne.Window { return d.win }
 
 // Attach connects the opened core; any goroutine may call it.
 func (d *UI) Attach(c coreAPI) {
-	d.link.mu.Lock()
-	d.link.core = c
-	d.link.mu.Unlock()
+	d.setCore(c)
+	d.pool.Adopt(c)
 	d.async(i18n.M("load"), func(ctx context.Context) error {
 		s := c.Session()
 		d.attachChat(s.ID)
+		d.pool.Use(s.ID)
 		plugins := c.Plugins()
+		draft := d.drafts.adopt(s.ID, func(id string) bool {
+			_, err := c.SavedStamp(id)
+			return errors.Is(err, agent.ErrNoSession)
+		})
 		d.b.Post(func() {
 			if d.chats.viewedID() == s.ID { // not a chat opened meanwhile
 				d.state.SetSession(openOf(s))
 				d.state.SetReady(true)
 				d.transcript.LoadSession(s)
+				if draft != "" && d.composer.entry.Text == "" {
+					d.composer.entry.SetText(draft) // what was typed when the app last ran
+				}
 			}
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
@@ -379,6 +394,7 @@ func (l *coreLink) wait() {
 // dropped. Call it after the app stopped running.
 func (d *UI) Close() {
 	d.rememberSize() // a quit (Ctrl+Q, a signal) closes no window first
+	d.drafts.Close()
 	d.link.cancel()
 	d.b.Stop()
 	done := make(chan struct{})
@@ -390,6 +406,9 @@ func (d *UI) Close() {
 	case <-done:
 	case <-time.After(closeWait):
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	d.pool.Close(ctx) // every live chat's plugins, the bounded shutdown
 	d.prefs.Wait()
 }
 
@@ -478,7 +497,8 @@ func (d *UI) pickModel(id, effort string) {
 // newChat starts an empty session, in dir when set.
 func (d *UI) newChat(dir string) {
 	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
-	if d.getCore() != nil && (d.state.Running() != "" || !d.state.Ready()) {
+	if d.getCore() != nil && (d.pool.separate() || len(d.state.RunningChats()) > 0 || !d.state.Ready()) {
+		// Its own core (the pool opens it), or the one core is busy.
 		d.openNewChat(dir) // on screen now; the core starts it when it is free
 		return
 	}
@@ -499,14 +519,20 @@ func (d *UI) chooseWorkspace() {
 	dialogs.ShowFileDialog(d.win, fd, d.modalKeys) // Esc closes it
 }
 
-// sessionChanged follows the core's switch of its current session (a core
-// goroutine: the event comes after the switch, outside the core's lock).
-func (d *UI) sessionChanged() {
+// sessionChanged follows the switch of the current session of the core on
+// screen (a core goroutine: the event comes after the switch, outside the
+// core's lock); id is the session the event names ("" : unknown). Another
+// chat's core (one in the background, one the pool is opening) changes
+// nothing on screen.
+func (d *UI) sessionChanged(id string) {
 	c := d.getCore()
 	if c == nil {
 		return // Attach loads the session
 	}
 	s := c.Session()
+	if id != "" && id != s.ID {
+		return
+	}
 	d.trace("session " + s.ID)
 	d.checkCJKFont(sessionText(s))
 	d.coreSwitched(s)

@@ -102,8 +102,15 @@ func (t *Prompts) Count() int { return len(t.open) }
 // itself and the prompt is cancelled. Call it on a core goroutine, never
 // the UI goroutine.
 func (t *Prompts) Ask(ctx context.Context, p *surfaces.Prompt) (map[string]any, bool) {
+	return t.AskIn(ctx, p, "")
+}
+
+// AskIn is Ask for a prompt of the chat named chat: the dialog's title
+// names it ("" : none named), so a question is never taken for another
+// chat's.
+func (t *Prompts) AskIn(ctx context.Context, p *surfaces.Prompt, chat string) (map[string]any, bool) {
 	res := make(chan promptAnswer, 1)
-	t.b.Post(func() { t.show(p, res) })
+	t.b.Post(func() { t.show(p, res, chat) })
 	wake := t.watch()
 	defer t.unwatch(wake)
 	tick := time.NewTicker(staleCheckEvery)
@@ -144,7 +151,7 @@ type promptView struct {
 }
 
 // show builds and shows the dialog (UI goroutine).
-func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
+func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer, chat string) {
 	v := &promptView{res: res}
 	cancelFn := func() { v.finish(nil, true) }
 	popKeys := t.host.PushModal(cancelFn, func() { v.confirm() })
@@ -192,7 +199,11 @@ func (t *Prompts) show(p *surfaces.Prompt, res chan<- promptAnswer) {
 		content.Add(v.form.Object())
 		buttons = append(buttons, ok)
 	}
-	v.dlg = dialog.NewCustomWithoutButtons(i18n.T("%s asks", p.Plugin), content, t.win)
+	title := i18n.T("%s asks", p.Plugin)
+	if chat != "" {
+		title = i18n.T("%s asks in “%s”", p.Plugin, chat)
+	}
+	v.dlg = dialog.NewCustomWithoutButtons(title, content, t.win)
 	v.dlg.SetButtons(buttons)
 	v.dlg.SetOnClosed(cancelFn) // closed any other way: cancelled
 	t.open[p] = v

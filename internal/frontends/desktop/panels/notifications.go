@@ -37,6 +37,9 @@ type Notification struct {
 	Body   string
 	Level  uikit.NoticeLevel
 	At     time.Time
+	// Chat names the chat in the background it came from ("" : the chat
+	// on screen, or none): it went to this list only, no toast.
+	Chat string
 	// resolves names what the toast announces ("approval:<call>", a
 	// surface key): when that is resolved the toast goes (resolve).
 	resolves string
@@ -207,9 +210,39 @@ func (n *Notifier) record(x Notification) {
 	n.appendHistory(x)
 	n.mu.Unlock()
 	n.b.Post(func() {
-		n.toast(x)
+		if x.Chat == "" { // a chat in the background says nothing over the chat on screen
+			n.toast(x)
+		}
 		n.refreshList()
 	})
+}
+
+// PublishedAway handles a plugin notification of a chat in the background
+// (any goroutine): the Notifications window and the system (when the
+// window is away) show it, named after its chat; no toast covers the chat
+// on screen.
+func (n *Notifier) PublishedAway(s surfaces.Surface, chat string) {
+	p := s.Notification
+	n.record(Notification{Key: s.Key, Plugin: s.Key.Plugin, Title: p.Title, Body: p.Body, Level: levelOf(p.Severity),
+		At: time.Now(), Chat: chat})
+	select {
+	case n.sys <- fyne.NewNotification(s.Key.Plugin+": "+p.Title, p.Body):
+	default:
+	}
+}
+
+// HostNoticeAway is a host notice about a chat in the background (any
+// goroutine): the Notifications window only.
+func (n *Notifier) HostNoticeAway(text string, level uikit.NoticeLevel, chat string) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: level, At: time.Now(), Chat: chat})
+}
+
+// WaitingAway: an approval or a question waits in a chat in the
+// background (any goroutine): the Notifications window, and the system
+// while the user is elsewhere; no toast over the chat on screen.
+func (n *Notifier) WaitingAway(text, chat string) {
+	n.record(Notification{Plugin: "Reasonix", Title: text, Level: uikit.NoticeInfo, At: time.Now(), Chat: chat})
+	n.Waiting(text)
 }
 
 // appendHistory keeps x in the list (n.mu held).
@@ -278,7 +311,11 @@ func (n *Notifier) Show() {
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			x := n.listed[i]
 			box := o.(*fyne.Container)
-			box.Objects[0].(*widget.Label).SetText(x.Plugin + " · " + x.At.Format("15:04:05")) // i18n:keep (a name and a clock time)
+			caption := x.Plugin + " · " + x.At.Format("15:04:05") // i18n:keep (a name and a clock time)
+			if x.Chat != "" {
+				caption = i18n.T("%s · in “%s”", caption, x.Chat)
+			}
+			box.Objects[0].(*widget.Label).SetText(caption)
 			t := box.Objects[1].(*widget.Label)
 			t.Importance = uikit.Importance(x.Level)
 			t.SetText(x.Title)

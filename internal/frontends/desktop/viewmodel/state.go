@@ -6,10 +6,14 @@
 // they show instead of being poked by whoever changed something. It knows
 // no toolkit: it holds plain data.
 //
-// Which chat replies is the core's to say (its turn events set Running);
-// busy is not stored but follows from it: the chat on screen is busy while
-// its turn runs, or while a turn the window asked for in it has neither
-// started nor been refused (RequestTurn), so Send is off from the click on.
+// Which chats reply is the cores' to say (each live chat has its own core,
+// and several reply at once; their turn events set Running). This is the
+// one record of it: busy is not stored but follows from it: the chat on
+// screen is busy while its turn runs, or while a turn the window asked for
+// in it has neither started nor been refused (RequestTurn), so Send is off
+// from the click on. The marks the sidebar shows (a chat waiting for the
+// user, a reply finished unseen, a notification from a chat in the
+// background) are kept here too, by chat.
 //
 // Concurrency: a State belongs to the UI goroutine. Its setters, getters
 // and Subscribe are called there only, and subscribers run there,
@@ -43,11 +47,14 @@ const (
 	Models
 	// Plugins: the plugins' states.
 	Plugins
-	// Running: the chat whose reply is streaming changed.
+	// Running: the set of chats whose reply is streaming changed.
 	Running
 	// Ready: the chat on screen became (or stopped being) the core's
 	// current session, the one a message goes to.
 	Ready
+	// Marks: a chat's sidebar mark changed (waiting for the user, a reply
+	// finished unseen, a notification while in the background).
+	Marks
 )
 
 // Open is the open session as the window shows it.
@@ -59,9 +66,10 @@ type Open struct {
 type State struct {
 	open        Open
 	ready       bool
-	running     string  // the chat whose turn runs, as the core reported
-	asked       request // a turn the window asked for, not started yet
-	asks        uint64  // numbers the requests
+	running     map[string]bool   // the chats whose turn runs, as their cores reported
+	asked       map[string]uint64 // turns the window asked for, not started yet: chat → request number
+	asks        uint64            // numbers the requests
+	marks       map[string]Mark
 	connected   bool
 	models      []providers.Model
 	catalogIn   bool // a catalog arrived (models may still be empty)
@@ -70,10 +78,15 @@ type State struct {
 	subs        []*sub
 }
 
-// request is a turn the window asked the core for in a chat.
-type request struct {
-	chat string
-	seq  uint64
+// Mark is what the sidebar says of a chat the user is not looking at.
+type Mark struct {
+	// Waiting counts the approvals and plugin questions that wait for the
+	// user in that chat.
+	Waiting int
+	// Unseen: a reply finished while another chat was on screen.
+	Unseen bool
+	// Noted: a notification or notice came from it in the background.
+	Noted bool
 }
 
 type sub struct {
@@ -82,7 +95,9 @@ type sub struct {
 }
 
 // New is an empty state: no session, not connected, idle.
-func New() *State { return &State{} }
+func New() *State {
+	return &State{running: map[string]bool{}, asked: map[string]uint64{}, marks: map[string]Mark{}}
+}
 
 // Subscribe calls fn with what changed each time a change in mask happens.
 // The returned func unsubscribes (a window that closes).
@@ -137,19 +152,32 @@ func (s *State) SetModel(model, effort string) {
 	s.notify(Model)
 }
 
-// SetRunning records the chat whose turn runs ("" when none), from the
-// core's turn events. A turn the window asked for in that chat has
-// started: the request is over.
+// SetRunning records that chat id's turn started, from its core's turn
+// events; "" means no chat replies any more (every turn ended). A turn the
+// window asked for in that chat has started: the request is over.
 func (s *State) SetRunning(id string) {
-	if s.running == id {
+	if id == "" {
+		if len(s.running) == 0 {
+			return
+		}
+		s.change(Running, func() { clear(s.running) })
+		return
+	}
+	if s.running[id] {
 		return
 	}
 	s.change(Running, func() {
-		s.running = id
-		if id != "" && s.asked.chat == id {
-			s.asked = request{}
-		}
+		s.running[id] = true
+		delete(s.asked, id)
 	})
+}
+
+// EndRunning records that chat id's turn ended.
+func (s *State) EndRunning(id string) {
+	if !s.running[id] {
+		return
+	}
+	s.change(Running, func() { delete(s.running, id) })
 }
 
 // RequestTurn records that the window is asking the core for a turn in
@@ -160,14 +188,60 @@ func (s *State) SetRunning(id string) {
 // returns late does not end a newer one.
 func (s *State) RequestTurn(id string) (done func()) {
 	s.asks++
-	r := request{chat: id, seq: s.asks}
-	s.change(0, func() { s.asked = r })
+	seq := s.asks
+	s.change(0, func() { s.asked[id] = seq })
 	return func() {
-		if s.asked == r {
-			s.change(0, func() { s.asked = request{} })
+		if s.asked[id] == seq {
+			s.change(0, func() { delete(s.asked, id) })
 		}
 	}
 }
+
+// AddWaiting counts an approval or question that waits for the user in
+// chat id (n = 1), or one answered (n = -1).
+func (s *State) AddWaiting(id string, n int) {
+	m := s.marks[id]
+	m.Waiting = max(0, m.Waiting+n)
+	s.setMark(id, m)
+}
+
+// SetUnseen marks (or clears) chat id's reply as finished unseen.
+func (s *State) SetUnseen(id string, on bool) {
+	m := s.marks[id]
+	m.Unseen = on
+	s.setMark(id, m)
+}
+
+// SetNoted marks (or clears) chat id as having told something in the
+// background.
+func (s *State) SetNoted(id string, on bool) {
+	m := s.marks[id]
+	m.Noted = on
+	s.setMark(id, m)
+}
+
+// Seen clears what a chat put on screen has shown the user: its reply and
+// its notices (what waits for an answer stays marked until answered).
+func (s *State) Seen(id string) {
+	m := s.marks[id]
+	m.Unseen, m.Noted = false, false
+	s.setMark(id, m)
+}
+
+func (s *State) setMark(id string, m Mark) {
+	if s.marks[id] == m {
+		return
+	}
+	if m == (Mark{}) {
+		delete(s.marks, id)
+	} else {
+		s.marks[id] = m
+	}
+	s.notify(Marks)
+}
+
+// MarkOf is chat id's sidebar mark.
+func (s *State) MarkOf(id string) Mark { return s.marks[id] }
 
 // SetReady records whether the chat on screen is the core's current
 // session.
@@ -207,11 +281,18 @@ func (s *State) Busy() bool { return s.TurnIn(s.open.ID) }
 // TurnIn reports whether a turn runs in chat id or was asked for in it:
 // its transcript is the one the turn's events go to.
 func (s *State) TurnIn(id string) bool {
-	return id != "" && (id == s.running || id == s.asked.chat)
+	if id == "" {
+		return false
+	}
+	_, asked := s.asked[id]
+	return s.running[id] || asked
 }
 
-// Running is the chat whose turn runs ("" when none).
-func (s *State) Running() string { return s.running }
+// IsRunning reports whether chat id's reply streams.
+func (s *State) IsRunning(id string) bool { return id != "" && s.running[id] }
+
+// RunningChats are the chats whose reply streams, sorted.
+func (s *State) RunningChats() []string { return slices.Sorted(maps.Keys(s.running)) }
 
 // Ready reports whether the chat on screen is the core's current session:
 // a message sent now goes to it.

@@ -137,3 +137,68 @@ func TestBusyFollowsRequestsAndTurns(t *testing.T) {
 		t.Error("no chat is busy")
 	}
 }
+
+// Several chats reply at once: each has its own turn, the end of one
+// leaves the other running, and busy is the chat on screen's own. With one
+// "running" chat the second turn's start replaced the first, and the first
+// chat looked idle while it streamed.
+func TestSeveralChatsRunAtOnce(t *testing.T) {
+	s := New()
+	s.SetSession(Open{ID: "a"})
+	s.SetRunning("a")
+	s.SetRunning("b")
+	if !s.IsRunning("a") || !s.IsRunning("b") || !slices.Equal(s.RunningChats(), []string{"a", "b"}) {
+		t.Fatalf("running %v", s.RunningChats())
+	}
+	var changes []Change
+	s.Subscribe(Busy|Running, func(c Change) { changes = append(changes, c) })
+	s.EndRunning("b")
+	if !s.Busy() || !s.IsRunning("a") || s.IsRunning("b") {
+		t.Errorf("b's end: busy %v, running %v", s.Busy(), s.RunningChats())
+	}
+	s.EndRunning("b") // told twice (done, then the window's own end): once
+	s.EndRunning("a")
+	if s.Busy() || len(s.RunningChats()) != 0 {
+		t.Errorf("both ended: busy %v, running %v", s.Busy(), s.RunningChats())
+	}
+	if !slices.Equal(changes, []Change{Running, Running | Busy}) {
+		t.Errorf("changes %v", changes)
+	}
+	// A request in one chat does not make another busy, and both can be
+	// asked at once.
+	doneA := s.RequestTurn("a")
+	s.RequestTurn("b")
+	doneA()
+	if s.TurnIn("a") || !s.TurnIn("b") {
+		t.Errorf("a's request ended b's: a %v b %v", s.TurnIn("a"), s.TurnIn("b"))
+	}
+}
+
+// The sidebar's marks: waiting counts approvals and questions, Seen clears
+// what showing the chat told the user but not what still waits.
+func TestMarks(t *testing.T) {
+	s := New()
+	n := 0
+	s.Subscribe(Marks, func(Change) { n++ })
+	s.AddWaiting("a", 1)
+	s.AddWaiting("a", 1)
+	s.SetUnseen("a", true)
+	s.SetNoted("b", true)
+	s.Seen("a")
+	if m := s.MarkOf("a"); m != (Mark{Waiting: 2}) {
+		t.Errorf("a's mark after Seen: %+v", m)
+	}
+	s.AddWaiting("a", -1)
+	s.AddWaiting("a", -1)
+	s.AddWaiting("a", -1) // never below zero
+	if m := s.MarkOf("a"); m != (Mark{}) {
+		t.Errorf("a's mark once answered: %+v", m)
+	}
+	if !s.MarkOf("b").Noted {
+		t.Error("b's notice mark was lost")
+	}
+	s.SetNoted("b", true) // no change: not told
+	if n != 7 {
+		t.Errorf("%d Marks changes, want 7", n)
+	}
+}

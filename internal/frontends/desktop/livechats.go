@@ -1,0 +1,124 @@
+package desktop
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// Live chats. Each chat that is open, replying or recently used keeps its
+// own core (its own plugin generation, surfaces, busy token and turn) in a
+// pool (package chatpool, given to the window by the binary through
+// Options.OpenChat). Switching to a live chat attaches its core at once:
+// no LoadSession, no plugin restart; a chat not live is shown from its
+// file at once and opened through the pool in the background (chatload.go);
+// several chats reply at once, each event routed by the chat it names.
+//
+// Without a pool (tests of one core, a binary that gives none) the window
+// has one core and a switch loads the chat in it (onePool): the behaviour
+// before live chats, one reply at a time.
+
+// chatPool is what the window needs of the pool of live chats, in the
+// window's own terms (coreAPI: the tests' fake cores join it too).
+type chatPool interface {
+	// Adopt makes the core the binary opened at launch a live chat.
+	Adopt(c coreAPI)
+	// Live is the live core of chat id (by its current session id).
+	Live(id string) (coreAPI, bool)
+	// Open opens chat id ("" = a new chat in workspace) or returns its
+	// live core; it may wait on the chat's plugins starting.
+	Open(ctx context.Context, id, workspace string) (coreAPI, error)
+	// Use says chat id is on screen: it is never evicted.
+	Use(id string)
+	// TurnEnded says chat id's turn ended: it may be evicted now.
+	TurnEnded(id string)
+	// SetIdle sets how many idle chats stay live.
+	SetIdle(n int)
+	// Drop shuts a chat's plugins down (a deleted chat).
+	Drop(ctx context.Context, id string)
+	// Reset closes every live chat but the one in use (plugins changed):
+	// they restart fresh when next opened.
+	Reset(ctx context.Context)
+	// Close shuts every live chat down.
+	Close(ctx context.Context)
+	// separate reports whether each chat has a core of its own (several
+	// reply at once); false for onePool.
+	separate() bool
+}
+
+// onePool is the window's one core as a pool: a chat is live while it is
+// the core's current session; opening another loads it in that core
+// (Core.LoadSession, a plugin restart), refused while a turn holds the
+// core's busy token.
+type onePool struct {
+	mu      sync.Mutex
+	core    coreAPI
+	current func() string // the core's current session, as the window last heard
+}
+
+func (p *onePool) Adopt(c coreAPI) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.core = c
+}
+
+func (p *onePool) Live(id string) (coreAPI, bool) {
+	p.mu.Lock()
+	c := p.core
+	p.mu.Unlock()
+	if c == nil || id == "" || p.current() != id {
+		return nil, false
+	}
+	return c, true
+}
+
+func (p *onePool) Open(ctx context.Context, id, workspace string) (coreAPI, error) {
+	p.mu.Lock()
+	c := p.core
+	p.mu.Unlock()
+	if c == nil {
+		return nil, errNotAttached
+	}
+	if id == "" {
+		return c, c.NewSession(ctx, workspace) // its EventSession puts the new chat's id on screen
+	}
+	return c, c.LoadSession(ctx, id)
+}
+
+func (p *onePool) Use(string)                   {}
+func (p *onePool) TurnEnded(string)             {}
+func (p *onePool) SetIdle(int)                  {}
+func (p *onePool) Drop(context.Context, string) {}
+func (p *onePool) Reset(context.Context)        {}
+func (p *onePool) Close(context.Context)        {}
+func (p *onePool) separate() bool               { return false }
+
+// errNotAttached: no core yet.
+var errNotAttached = errors.New("the core is not attached")
+
+// setCore makes c the core on screen (any goroutine).
+func (d *UI) setCore(c coreAPI) {
+	d.link.mu.Lock()
+	d.link.core = c
+	d.link.mu.Unlock()
+}
+
+// coreOfChat is chat id's own core: the live one, else the core on screen
+// (a chat not live has none; what it asks of is the shared store).
+func (d *UI) coreOfChat(id string) coreAPI {
+	if c, ok := d.pool.Live(id); ok {
+		return c
+	}
+	return d.getCore()
+}
+
+// otherLiveChat reports whether chat id is live with a core of its own and
+// is not the chat of the core on screen (UI goroutine: the panel keeps its
+// forms' views for when it comes back).
+func (d *UI) otherLiveChat(id string) bool {
+	if !d.pool.separate() || id == "" || id == d.chats.currentFast() {
+		return false
+	}
+	_, live := d.pool.Live(id)
+	return live
+}
