@@ -479,7 +479,9 @@ func (t *Transcript) FindStatus() (current, total int) {
 // SetFindTrace gives the transcript a trace line sink (find's "find
 // open", "find 3 of 17 12ms": the time from a change in the field or Enter
 // to the match's highlight, "find closed"; a sent paste's "paste tile
-// 100000 characters open false" as its tile is shown) and a function
+// 100000 characters open false" as its tile is shown; "transcript on
+// screen 50000 rows" once a chat shown or loaded has its first screen
+// placed) and a function
 // called when the find bar closes (the window puts the focus back in the
 // composer); either may be nil (UI goroutine).
 func (t *Transcript) SetFindTrace(trace func(string), onClose func()) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -113,6 +114,47 @@ func TestScrollingALongChatKeepsABoundedCache(t *testing.T) {
 			if _, live := l.live[i]; r.c != nil && !live {
 				t.Fatalf("select all left row %d's cache", i)
 			}
+		}
+	})
+}
+
+// A chat shown, and one loaded into an empty transcript, each say once
+// that their first screen is placed (the window scripts wait on it); a
+// reply streaming on says nothing more.
+func TestAChatOnScreenIsTracedOnce(t *testing.T) {
+	h := newHarness(t)
+	var mu sync.Mutex
+	var lines []string
+	traced := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), lines...)
+	}
+	h.ui(func() {
+		h.d.transcript.SetFindTrace(func(s string) {
+			mu.Lock()
+			lines = append(lines, s)
+			mu.Unlock()
+		}, nil)
+	})
+	h.d.transcript.LoadSession(agent.Session{ID: "a", Messages: longSession(40)})
+	h.waitFor("the first chat traced", func() bool { return len(traced()) == 1 })
+	p := Prepare(agent.Session{ID: "b", Messages: longSession(2_000)})
+	h.ui(func() {
+		h.d.transcript.ShowPrepared(p)
+		h.d.transcript.Render()
+	})
+	h.waitFor("the second chat traced", func() bool { return len(traced()) == 2 })
+	h.d.Emit(agent.Event{Kind: agent.EventTurnStarted})
+	h.d.Emit(agent.Event{Kind: agent.EventUserMessage, Text: "more"})
+	h.d.Emit(agent.Event{Kind: agent.EventText, Text: "streamed"})
+	h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
+	h.waitFor("the reply", func() bool { return h.lastAssistantText() == "streamed" })
+	got := traced()
+	h.ui(func() {
+		rows := len(h.d.transcript.view.rows)
+		if len(got) != 2 || !strings.HasPrefix(got[0], "transcript on screen ") || got[1] != fmt.Sprintf("transcript on screen %d rows", rows-2) {
+			t.Fatalf("traced %q (%d rows now)", got, rows)
 		}
 	})
 }

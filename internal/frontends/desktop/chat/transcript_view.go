@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +35,9 @@ type transcriptView struct {
 	jump        *widget.Button
 	flash       *flash // "Copied …", beside jump
 	metrics     textMetrics
+	// unannounced: a chat came on screen whose rows were not placed yet
+	// (announce).
+	unannounced bool
 	lastReply   int  // the row offering Regenerate, -1 for none
 	lastRunning bool // d.running when lastReply's footer was bound
 	todos       *todoPanel
@@ -123,6 +127,7 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	v.list = newVList(v)
 	v.list.onPlaced = func() {
 		v.trimCaches()
+		v.announce()
 		v.placed()
 	}
 	v.sel = newSelection(v)
@@ -155,6 +160,16 @@ func newTranscriptView(t *Transcript) *transcriptView {
 	return v
 }
 
+// announce traces "transcript on screen N rows" once the rows in view of a
+// chat just shown or loaded are placed: the window scripts wait on it (a
+// 50,000-message chat's first screen) (after every placing).
+func (v *transcriptView) announce() {
+	if v.unannounced && len(v.list.live) > 0 {
+		v.unannounced = false
+		v.find.trace(fmt.Sprintf("transcript on screen %d rows", len(v.rows)))
+	}
+}
+
 // defaultHint is the empty chat's text until the window sets its own.
 func defaultHint() string {
 	return i18n.T("Pick a model in the toolbar, then say hello.\nEnter sends · Shift+Enter adds a line · Esc stops · Ctrl+K opens the command palette.")
@@ -165,6 +180,7 @@ func (v *transcriptView) sync() {
 	var changed []int
 	t.mu.Lock()
 	fresh := t.epoch != v.epoch
+	empty := fresh || len(v.rows) == 0
 	if fresh {
 		v.rows, v.epoch = nil, t.epoch
 		for _, r := range v.cached {
@@ -190,6 +206,9 @@ func (v *transcriptView) sync() {
 		v.rows = append(v.rows, &row{index: i, snap: it.snap(), modelRev: it.rev, rev: 1})
 	}
 	t.mu.Unlock()
+	if empty && len(v.rows) > 0 {
+		v.unannounced = true // a chat shown or loaded: traced once its rows are placed
+	}
 	if fresh {
 		v.list.reset()
 		v.find.reload() // another chat's rows: its hits are not these
