@@ -47,7 +47,7 @@ func (n rawNote) interrupted() bool {
 type dataFiles struct {
 	sessions    map[string]*rawSession // by id: every <id>.json that parsed
 	unreadable  []string               // a file that does not parse, and why
-	checkpoints []string               // <id>.turn.json left on disk
+	checkpoints []string               // a turn's checkpoint left on disk
 	temps       []string               // an atomic write's temp file a kill left behind
 }
 
@@ -70,7 +70,9 @@ func readDataFiles(dir string) (*dataFiles, error) {
 		case strings.HasPrefix(name, ".tmp-") || strings.HasPrefix(name, ".import-"):
 			out.temps = append(out.temps, rel)
 			return nil
-		case strings.HasSuffix(name, ".turn.json"):
+		case strings.HasSuffix(name, ".turn.json") || filepath.Dir(rel) == ".turns":
+			// A turn's checkpoint: .turns/<id>.json (the lead's name for it,
+			// parts.md) or <id>.turn.json (the brief's).
 			out.checkpoints = append(out.checkpoints, rel)
 		}
 		b, err := os.ReadFile(path)
@@ -92,7 +94,7 @@ func readDataFiles(dir string) (*dataFiles, error) {
 				return nil
 			}
 			if filepath.Dir(rel) != "." || strings.HasSuffix(name, ".turn.json") {
-				return nil // the trash, a checkpoint: JSON is all they must be here
+				return nil // the trash, a checkpoint: JSON is all they must be
 			}
 			var s rawSession
 			if err := json.Unmarshal(b, &s); err != nil || s.Version != 1 || s.ID+".json" != name {

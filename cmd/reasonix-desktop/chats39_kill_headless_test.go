@@ -30,9 +30,9 @@ import (
 // (chats39_kill_files_test.go): every message the host showed is in its
 // chat, a reply cut short is a failed note marked interrupted whose text is
 // a prefix of the echo's reply and at most ageLimit behind the stream, every
-// file under sessions/ parses, no <id>.turn.json checkpoint is left, a chat
-// begun by the killed launch exists, and no plugin process of the killed
-// app lives 2 s after the kill.
+// file under sessions/ parses, no turn checkpoint is left (.turns/<id>.json),
+// a chat begun by the killed launch exists, and no plugin process of the
+// killed app lives 2 s after the kill.
 
 // killPhase is when a kill lands in the turn it cuts.
 type killPhase string
