@@ -3,7 +3,13 @@ package desktop
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
 	"sync"
+
+	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/chatpool"
+	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
 )
 
 // Live chats. Each chat that is open, replying or recently used keeps its
@@ -121,4 +127,80 @@ func (d *UI) otherLiveChat(id string) bool {
 	}
 	_, live := d.pool.Live(id)
 	return live
+}
+
+// corePool is chatpool.Pool in the window's terms.
+type corePool struct {
+	p *chatpool.Pool
+}
+
+// newCorePool is the pool of the chats open opens, idle of them kept live
+// when idle.
+func newCorePool(open chatpool.Opener, idle int) *corePool {
+	return &corePool{p: chatpool.New(open, idle, slog.Default())}
+}
+
+// Adopt takes the core the binary opened at launch (a test's fake core is
+// no *agent.Core: it is not pooled).
+func (c *corePool) Adopt(core coreAPI) {
+	if ac, ok := core.(*agent.Core); ok {
+		c.p.Adopt(ac)
+	}
+}
+
+func (c *corePool) Live(id string) (coreAPI, bool) {
+	if id == "" {
+		return nil, false
+	}
+	core, ok := c.p.Live(id)
+	if !ok || core == nil {
+		return nil, false // never a typed nil
+	}
+	return core, true
+}
+
+func (c *corePool) Open(ctx context.Context, id, workspace string) (coreAPI, error) {
+	core, err := c.p.Open(ctx, chatpool.Spec{SessionID: id, Workspace: workspace})
+	if err != nil {
+		return nil, fmt.Errorf("open chat: %w", err)
+	}
+	return core, nil
+}
+
+func (c *corePool) Use(id string) { c.p.Use(id) }
+
+// TurnEnded lets the pool close what is beyond its limit, in the
+// background: it may wait on a chat's plugins shutting down.
+func (c *corePool) TurnEnded(string) {
+	go c.p.TurnEnded(context.Background())
+}
+
+func (c *corePool) SetIdle(n int) {
+	go c.p.SetIdle(context.Background(), n)
+}
+
+func (c *corePool) Drop(ctx context.Context, id string) { c.p.Drop(ctx, id) }
+func (c *corePool) Reset(ctx context.Context)           { c.p.Reset(ctx) }
+func (c *corePool) Close(ctx context.Context)           { c.p.Close(ctx) }
+func (c *corePool) separate() bool                      { return true }
+
+// Len is how many chats are live (the trace's figure).
+func (c *corePool) Len() int { return c.p.Len() }
+
+// liveChatsSetting is how many idle chats settings.json keeps live
+// (liveChats; 0 or a file that cannot be read: the default).
+func liveChatsSetting(path string) int {
+	f, err := settings.Open(path)
+	if err != nil {
+		return settings.DefaultLiveChats
+	}
+	return f.Get().IdleChats()
+}
+
+// UseOpener gives the window the opener of chats' own cores when it was not
+// in Options.OpenChat (the binary builds it with the first core's shared
+// store): from then on each live chat keeps its core in a pool. Call it
+// before Attach, from any goroutine.
+func (d *UI) UseOpener(open chatpool.Opener) {
+	d.pool = newCorePool(open, liveChatsSetting(d.opts.Layout.SettingsFile()))
 }

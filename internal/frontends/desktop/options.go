@@ -1,11 +1,10 @@
 package desktop
 
 import (
-	"context"
-
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/core/chatpool"
 )
 
 // Options configure the desktop front end.
@@ -42,9 +41,5 @@ type Options struct {
 	// shared config): with it, each live chat keeps its core in a pool
 	// (livechats.go) and several reply at once; without it the window has
 	// one core and a switch loads the chat in it.
-	OpenChat ChatOpener
+	OpenChat chatpool.Opener
 }
-
-// ChatOpener opens the core of chat sessionID ("" = a new chat in
-// workspace).
-type ChatOpener func(ctx context.Context, sessionID, workspace string) (*agent.Core, error)

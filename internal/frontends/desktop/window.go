@@ -146,6 +146,9 @@ func newUI(opts Options) *UI {
 	d.transcript = newChatView(d.newTranscript())
 	d.chats = newChats()
 	d.pool = &onePool{current: d.chats.currentFast}
+	if opts.OpenChat != nil {
+		d.pool = newCorePool(opts.OpenChat, liveChatsSetting(opts.Layout.SettingsFile()))
+	}
 	d.drafts = loadDrafts(opts.Layout.Root, nil)
 	d.readyLine = widget.NewLabel("")
 	d.readyLine.Wrapping = fyne.TextWrapWord
