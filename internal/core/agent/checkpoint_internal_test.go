@@ -107,3 +107,39 @@ func TestFoldCheckpoint(t *testing.T) {
 		})
 	}
 }
+
+// Whether a save changes anything is decided from what the store last
+// wrote when it wrote it: a rename through the store or a file written
+// by this store is judged as before (the history's order depends on it).
+func TestCompareUsesWhatWasWritten(t *testing.T) {
+	t.Parallel()
+	st, err := NewSessionStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(t.TempDir())
+	s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: "a"})
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if same, moved := st.compare(s); !same || moved {
+		t.Fatalf("unchanged chat: same %v moved %v", same, moved)
+	}
+	s.Model = "plugin/x/y/z"
+	if same, moved := st.compare(s); same || moved {
+		t.Fatalf("a model change: same %v moved %v (it is saved, not moved)", same, moved)
+	}
+	s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant, Content: "b"})
+	if same, moved := st.compare(s); same || !moved {
+		t.Fatalf("a new message: same %v moved %v", same, moved)
+	}
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Rename(s.ID, "named elsewhere"); err != nil {
+		t.Fatal(err)
+	}
+	if same, _ := st.compare(s); same {
+		t.Fatal("after a rename the chat in memory (unnamed) was taken for the file")
+	}
+}

@@ -37,7 +37,14 @@ func (st *SessionStore) write(s *Session) error {
 		return err
 	}
 	defer st.index.forget(s.ID)
-	return atomicfile.Write(st.Path(s.ID), data, 0o600)
+	st.remember(s.ID, nil) // until it is written
+	if err := atomicfile.Write(st.Path(s.ID), data, 0o600); err != nil {
+		return err
+	}
+	if d, err := digestOf(s); err == nil {
+		st.remember(s.ID, &d)
+	}
+	return nil
 }
 
 // Rename gives a saved session a title.
@@ -59,6 +66,7 @@ func (st *SessionStore) Trash(id string) error {
 		return err
 	}
 	defer st.index.forget(id)
+	st.remember(id, nil)
 	return os.Rename(st.Path(id), filepath.Join(st.TrashDir(), id+".json"))
 }
 
@@ -71,6 +79,7 @@ func (st *SessionStore) Restore(id string) error {
 		return fmt.Errorf("restore session %s: a session with that id exists", id)
 	}
 	defer st.index.forget(id)
+	st.remember(id, nil)
 	return os.Rename(filepath.Join(st.TrashDir(), id+".json"), st.Path(id))
 }
 
