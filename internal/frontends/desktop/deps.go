@@ -199,7 +199,8 @@ func (d *UI) settingsHost() settingsHost {
 			d.win.SetMainMenu(d.buildMainMenu()) // the View menu's check follows
 		},
 		pickModel: d.pickModel, banner: d.banner, checkSettings: d.CheckSettings, showMCPServers: d.showMCPServers,
-		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }, currencyChanged: d.currencyChanged}
+		notices: d.prefs.Notices, setNotices: d.setNotices, showConnect: func() { d.showConnect(false) }, currencyChanged: d.currencyChanged,
+		settingsFile: d.opts.Layout.SettingsFile(), setIdle: func(n int) { d.pool.SetIdle(n) }}
 }
 
 func (d *UI) pluginsHost() pluginsHost {

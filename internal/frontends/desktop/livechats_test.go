@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"context"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -278,4 +279,46 @@ func TestAPluginCommandResetsThePool(t *testing.T) {
 		defer p.mu.Unlock()
 		return p.resets == 1
 	})
+}
+
+// liveChatsSelect is Settings' "Live chats kept" choice (UI work).
+func liveChatsSelect(h *harness) *widget.Select {
+	for _, w := range h.d.opts.App.Driver().AllWindows() {
+		if w.Title() != "Settings" {
+			continue
+		}
+		for _, o := range test.LaidOutObjects(w.Content()) {
+			if s, ok := o.(*widget.Select); ok && len(s.Options) == maxLiveChatsShown+1 && s.Options[0] == "0" {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+const maxLiveChatsShown = 16
+
+// Settings' "Live chats kept" shows settings.json's liveChats (the default
+// when unset), saves a choice there and applies it to the pool at once; 0
+// keeps none (the file's 0 is the default, so it says -1).
+func TestSettingsLiveChatsKeptReachesThePool(t *testing.T) {
+	h, p, _ := newPoolHarness(t)
+	h.ui(h.d.showSettings)
+	h.waitFor("the default shown", func() bool {
+		s := liveChatsSelect(h)
+		return s != nil && s.Selected == "4"
+	})
+	h.ui(func() { liveChatsSelect(h).SetSelected("2") })
+	idle := func() []int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return slices.Clone(p.idle)
+	}
+	h.waitFor("the pool told 2", func() bool { return slices.Equal(idle(), []int{2}) })
+	h.ui(func() { liveChatsSelect(h).SetSelected("0") })
+	h.waitFor("the pool told 0", func() bool { return slices.Equal(idle(), []int{2, 0}) })
+	raw, err := os.ReadFile(h.layout.SettingsFile())
+	if err != nil || !strings.Contains(string(raw), `"liveChats": -1`) {
+		t.Errorf("settings.json: %s %v", raw, err)
+	}
 }

@@ -2,10 +2,12 @@ package desktop
 
 import (
 	"context"
+	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 
+	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 )
@@ -43,6 +45,39 @@ type settingsHost struct {
 	// showConnect opens (or raises) "Connect a model" (connect.go);
 	// currencyChanged shows the costs again in the currency chosen.
 	showConnect, currencyChanged func()
+	// settingsFile is settings.json; setIdle tells the pool of live chats
+	// how many idle ones it keeps.
+	settingsFile string
+	setIdle      func(n int)
+}
+
+// ReadLiveChats is settings.json's liveChats with its default applied (off
+// the UI goroutine).
+func (h settingsHost) ReadLiveChats() (int, error) {
+	f, err := settings.Open(h.settingsFile)
+	if err != nil {
+		return settings.DefaultLiveChats, fmt.Errorf("read live chats: %w", err)
+	}
+	return f.Get().IdleChats(), nil
+}
+
+// SetLiveChats saves liveChats and applies it to the pool at once (off the
+// UI goroutine): chats beyond it close their plugins.
+func (h settingsHost) SetLiveChats(n int) error {
+	f, err := settings.Open(h.settingsFile)
+	if err != nil {
+		return fmt.Errorf("save live chats: %w", err)
+	}
+	stored := n
+	if n == 0 {
+		stored = -1 // none: 0 in the file is the default
+	}
+	if err := f.Update(func(s *settings.Settings) { s.LiveChats = stored }); err != nil {
+		return fmt.Errorf("save live chats: %w", err)
+	}
+	h.setIdle(n)
+	h.trace(fmt.Sprintf("live chats %d", n))
+	return nil
 }
 
 // Notices is what the system notifies while the window is away, and

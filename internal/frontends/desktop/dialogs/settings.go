@@ -228,6 +228,7 @@ func (s *Settings) build() {
 	)
 	s.general = addGeneralSection(form, s)
 	s.notify = addNotifySection(form, host)
+	addLiveChatsSection(form, s)
 	content := container.NewVBox(s.modelsSection(), form,
 		heading(i18n.T("Permissions")),
 		hint(i18n.T("Tools you approved \"always\" or \"for this session\". Revoke one and the next such call asks again.")),
