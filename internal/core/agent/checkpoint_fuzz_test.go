@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,7 +27,7 @@ func FuzzRecoverCheckpoint(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, turnsDir, id+".json"), data, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		st, err := NewSessionStore(dir)
+		st, err := openSessionStore(dir, slog.New(slog.DiscardHandler))
 		if err != nil {
 			t.Fatal(err)
 		}

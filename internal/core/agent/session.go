@@ -202,11 +202,16 @@ func (st *SessionStore) remember(id string, d *sessionDigest) {
 
 // NewSessionStore uses dir (created if missing).
 func NewSessionStore(dir string) (*SessionStore, error) {
+	return openSessionStore(dir, slog.Default())
+}
+
+// openSessionStore is NewSessionStore logging recovery to log.
+func openSessionStore(dir string, log *slog.Logger) (*SessionStore, error) {
 	if err := os.MkdirAll(filepath.Join(dir, turnsDir), 0o700); err != nil {
 		return nil, fmt.Errorf("sessions dir: %w", err)
 	}
 	st := &SessionStore{dir: dir}
-	st.recoverTurns(slog.Default())
+	st.recoverTurns(log)
 	return st, nil
 }
 
