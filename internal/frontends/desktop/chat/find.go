@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -23,19 +24,22 @@ import (
 // the window maps to OpenFind), Enter and Shift+Enter for the next and
 // previous match, Esc to close, "3 of 17" beside the field.
 //
-// A chat may hold thousands of messages and only the rows in view have
-// widgets, so the search reads the messages' text (each row's lower-case
-// copy, kept until the row changes), never widgets: the hits are (row,
-// occurrence) pairs. Only the rows in view are highlighted, from the text
-// their widgets drew, each time the list places them; the current match's
-// row is scrolled into view (unfolded when the match is in a folded part).
-
-// maxHits bounds a search: "10,000+" is as useful as the exact count.
-const maxHits = 10_000
+// A chat may hold 50,000 messages and only the rows in view have widgets,
+// so the search reads the messages' text, never widgets, and keeps how
+// many matches each row holds: every match of the whole chat is counted
+// and reachable, in a few bytes a matching row. A match is (row,
+// occurrence); where it starts in the row's text is found again when it
+// becomes the current one. Only the rows in view are highlighted, from the
+// text their widgets drew, each time the list places them; the current
+// match's row is scrolled into view (unfolded when the match is in a
+// folded part).
 
 // findHit is one match: its row, which occurrence in the row it is, and
 // where it starts in the row's text.
 type findHit struct{ row, nth, off int }
+
+// rowHits is how many matches a row holds.
+type rowHits struct{ row, n int32 }
 
 // finder is the find bar and its state.
 type finder struct {
@@ -43,11 +47,12 @@ type finder struct {
 	bar    *fyne.Container
 	entry  *findEntry
 	count  *widget.Label
-	query  string // lower case; "" shows nothing
-	hits   []findHit
-	cur    int
-	rows   int    // len(v.rows) when hits were found
-	buf    []byte // a row's text in lower case, while it is searched
+	query  string    // lower case; "" shows nothing
+	rowHit []rowHits // the rows with matches, in order
+	upto   []int     // upto[k]: the matches in rowHit[:k+1]
+	cur    int       // the current match, from 0
+	rows   int       // len(v.rows) when hits were found
+	buf    []byte    // a row's text in lower case, while it is searched
 	rects  []*canvas.Rectangle
 	shown  int
 	curY   float32 // the current match's top in content coordinates, when drawn
@@ -158,32 +163,60 @@ func (f *finder) search(q string) {
 	f.goTo()
 }
 
-// find lists the hits of the query in the rows' text.
+// find counts the matches of the query in the rows' text.
 func (f *finder) find() {
-	f.hits = f.hits[:0]
+	f.rowHit, f.upto = f.rowHit[:0], f.upto[:0]
 	f.rows = len(f.v.rows)
 	if f.query == "" {
 		return
 	}
 	qb := []byte(f.query)
+	total := 0
 	for i, r := range f.v.rows {
-		if len(f.hits) >= maxHits {
-			break
-		}
 		if r.snap.kind == itemTool {
 			continue
 		}
 		f.buf = lowerInto(f.buf, r.snap.text)
-		low := f.buf
-		for off, nth := 0, 0; len(f.hits) < maxHits; nth++ {
-			j := bytes.Index(low[off:], qb)
-			if j < 0 {
-				break
-			}
-			f.hits = append(f.hits, findHit{row: i, nth: nth, off: off + j})
-			off += j + len(qb)
+		if n := bytes.Count(f.buf, qb); n > 0 { // non-overlapping, as the highlights are drawn
+			total += n
+			f.rowHit = append(f.rowHit, rowHits{row: int32(i), n: int32(n)})
+			f.upto = append(f.upto, total)
 		}
 	}
+}
+
+// total is how many matches there are.
+func (f *finder) total() int {
+	if len(f.upto) == 0 {
+		return 0
+	}
+	return f.upto[len(f.upto)-1]
+}
+
+// hit is match k (0 <= k < total): its row, its occurrence in the row and
+// where it starts in the row's text.
+func (f *finder) hit(k int) findHit {
+	h := f.locate(k)
+	f.buf = lowerInto(f.buf, f.v.rows[h.row].snap.text)
+	qb := []byte(f.query)
+	for nth := 0; ; nth++ {
+		j := bytes.Index(f.buf[h.off:], qb)
+		if j < 0 {
+			return h // the row changed since it was searched
+		}
+		if nth == h.nth {
+			h.off += j
+			return h
+		}
+		h.off += j + len(qb)
+	}
+}
+
+// locate is match k's row and its occurrence in the row.
+func (f *finder) locate(k int) findHit {
+	i := sort.Search(len(f.upto), func(i int) bool { return f.upto[i] > k })
+	rh := f.rowHit[i]
+	return findHit{row: int(rh.row), nth: k - (f.upto[i] - int(rh.n))}
 }
 
 // nearest is the first match is the last one at or above the bottom of the
@@ -191,26 +224,23 @@ func (f *finder) find() {
 // screen is the one wanted.
 func (f *finder) nearest() int {
 	l := f.v.list
-	if len(f.hits) == 0 || len(l.heights) == 0 {
+	if f.total() == 0 || len(l.heights) == 0 {
 		return 0
 	}
 	l.fixTops()
-	bottom := l.rowAt(l.scroll.Offset.Y + l.scroll.Size().Height)
-	cur := 0
-	for k, h := range f.hits {
-		if h.row > bottom {
-			break
-		}
-		cur = k
+	bottom := int32(l.rowAt(l.scroll.Offset.Y + l.scroll.Size().Height))
+	k := sort.Search(len(f.rowHit), func(k int) bool { return f.rowHit[k].row > bottom })
+	if k == 0 {
+		return 0
 	}
-	return cur
+	return f.upto[k-1] - 1 // the last match of the last row at or above the bottom
 }
 
 // refresh finds the hits again when rows came since (a reply streamed).
 func (f *finder) refresh() {
 	if len(f.v.rows) != f.rows {
 		f.find()
-		f.cur = min(f.cur, max(len(f.hits)-1, 0))
+		f.cur = min(f.cur, max(f.total()-1, 0))
 	}
 }
 
@@ -218,14 +248,14 @@ func (f *finder) refresh() {
 // (another session shown), from the end, without moving the view.
 func (f *finder) reload() {
 	f.find()
-	f.cur = max(len(f.hits)-1, 0)
+	f.cur = max(f.total()-1, 0)
 	f.count.SetText(f.label())
 }
 
 func (f *finder) next() {
 	f.refresh()
-	if len(f.hits) > 0 {
-		f.cur = (f.cur + 1) % len(f.hits)
+	if n := f.total(); n > 0 {
+		f.cur = (f.cur + 1) % n
 	}
 	f.start, f.traced = time.Now(), false
 	f.goTo()
@@ -233,8 +263,8 @@ func (f *finder) next() {
 
 func (f *finder) previous() {
 	f.refresh()
-	if len(f.hits) > 0 {
-		f.cur = (f.cur + len(f.hits) - 1) % len(f.hits)
+	if n := f.total(); n > 0 {
+		f.cur = (f.cur + n - 1) % n
 	}
 	f.start, f.traced = time.Now(), false
 	f.goTo()
@@ -245,12 +275,10 @@ func (f *finder) label() string {
 	switch {
 	case f.query == "":
 		return ""
-	case len(f.hits) == 0:
+	case f.total() == 0:
 		return i18n.T("No results")
-	case len(f.hits) >= maxHits:
-		return i18n.T("%d of %s+", f.cur+1, i18n.Int(maxHits))
 	}
-	return i18n.T("%d of %d", f.cur+1, len(f.hits))
+	return i18n.T("%d of %d", f.cur+1, f.total())
 }
 
 // goTo shows the current match: its row unfolded where the match is
@@ -258,12 +286,12 @@ func (f *finder) label() string {
 func (f *finder) goTo() {
 	f.count.SetText(f.label())
 	l := f.v.list
-	if len(f.hits) == 0 {
+	if f.total() == 0 {
 		f.v.sel.paint()
 		f.done()
 		return
 	}
-	h := f.hits[f.cur]
+	h := f.hit(f.cur)
 	r := f.v.rows[h.row]
 	if r.snap.kind == itemUser {
 		p := r.parts()
@@ -299,7 +327,7 @@ func (f *finder) done() {
 		return
 	}
 	f.traced = true
-	f.trace(fmt.Sprintf("find %d of %d %dms", min(f.cur+1, len(f.hits)), len(f.hits), time.Since(f.start).Milliseconds()))
+	f.trace(fmt.Sprintf("find %d of %d %dms", min(f.cur+1, f.total()), f.total(), time.Since(f.start).Milliseconds()))
 }
 
 // showRow scrolls row i into view (its top a quarter down the view) unless
@@ -329,24 +357,18 @@ func (f *finder) overlay() []fyne.CanvasObject {
 		return nil
 	}
 	l := f.v.list
-	k := 0 // the first hit of the row
-	for i := range l.heights {
-		lr, ok := l.live[i]
-		if !ok {
-			continue
-		}
-		for k < len(f.hits) && f.hits[k].row < i {
-			k++
-		}
-		if k == len(f.hits) {
-			break
-		}
-		if f.hits[k].row != i {
+	var cur findHit
+	if f.total() > 0 {
+		cur = f.locate(f.cur)
+	}
+	for i, lr := range l.live { // a screen of rows, whatever the chat's length
+		k := sort.Search(len(f.rowHit), func(k int) bool { return int(f.rowHit[k].row) >= i })
+		if k == len(f.rowHit) || int(f.rowHit[k].row) != i {
 			continue
 		}
 		curNth := -1
-		if f.hits[f.cur].row == i {
-			curNth = f.hits[f.cur].nth
+		if cur.row == i {
+			curNth = cur.nth
 		}
 		nth := 0
 		for _, run := range collectRuns(lr.v.object(), fyne.Position{}, nil) {
@@ -470,10 +492,10 @@ func (t *Transcript) FindPrevious() { t.view.find.previous() }
 // goroutine).
 func (t *Transcript) FindStatus() (current, total int) {
 	f := t.view.find
-	if len(f.hits) == 0 {
+	if f.total() == 0 {
 		return 0, 0
 	}
-	return f.cur + 1, len(f.hits)
+	return f.cur + 1, f.total()
 }
 
 // SetFindTrace gives the transcript a trace line sink (find's "find

@@ -106,7 +106,7 @@ func (h *harness) checkCurrentShown(row int) {
 	h.t.Helper()
 	f := h.d.transcript.view.find
 	l := h.d.transcript.view.list
-	if got := f.hits[f.cur].row; got != row {
+	if got := f.locate(f.cur).row; got != row {
 		h.t.Fatalf("the current match is in row %d, want %d", got, row)
 	}
 	if _, ok := l.live[row]; !ok {
@@ -194,8 +194,8 @@ func BenchmarkFindSearch(b *testing.B) {
 			f.find()
 		})
 	}
-	if len(f.hits) != 2_500 {
-		b.Fatalf("%d hits", len(f.hits))
+	if f.total() != 2_500 {
+		b.Fatalf("%d hits", f.total())
 	}
 	b.ReportMetric(float64(first.Microseconds()), "first-µs")
 }

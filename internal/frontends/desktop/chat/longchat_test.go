@@ -158,3 +158,34 @@ func TestAChatOnScreenIsTracedOnce(t *testing.T) {
 		}
 	})
 }
+
+// Find counts and reaches every match of a long chat: beyond 10,000
+// matches (where it stopped counting, the end of the chat unreachable),
+// the first match shown is the one nearest the end, in view.
+func TestFindReachesEveryMatchOfALongChat(t *testing.T) {
+	const n = 12_000
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(900, 700)) })
+	msgs := make([]protocol.ProviderMessage, n)
+	for i := range msgs {
+		msgs[i] = protocol.ProviderMessage{Role: protocol.RoleUser, Content: fmt.Sprintf("Zebra %d crosses", i)}
+	}
+	h.d.transcript.loadHistory(msgs, nil, versions{})
+	h.waitFor("the chat", func() bool { return len(h.d.transcript.view.list.live) > 0 })
+	tr := h.d.transcript
+	h.ui(func() {
+		tr.FindText("zebra")
+		if cur, total := tr.FindStatus(); cur != n || total != n {
+			t.Fatalf("zebra: %d of %d, want %d of %d", cur, total, n, n)
+		}
+		h.checkCurrentShown(n - 1)
+		tr.FindNext() // wraps to the first
+		h.checkCurrentShown(0)
+		tr.FindPrevious()
+		tr.FindPrevious()
+		h.checkCurrentShown(n - 2)
+		if got := tr.view.find.count.Text; got != "11999 of 12000" {
+			t.Errorf("the bar says %q", got)
+		}
+	})
+}
