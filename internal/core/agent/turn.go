@@ -367,48 +367,34 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		c.emitCall(s.ID, card)
 		return "error: the tool arguments are not a JSON object", card.Name, nil
 	}
-	gateCall := GateCall{SessionID: s.ID, Tool: call.Name, Arguments: args, CallID: call.ID}
-	if blocked := c.gateBefore(ctx, &gateCall); blocked != "" {
-		card.State, card.Reason = ToolBlocked, blocked
+	p := &pipeCall{sessionID: s.ID, id: call.ID, name: call.Name, args: args}
+	rewritten := false
+	ref, err := runBefore(ctx, c.beforeStages(ts), p, func(from string) {
+		// A plugin rewrote the call: every record must show what runs.
+		c.log.Info("tool.before rewrote a tool call", "from", from, "to", p.name)
+		rewritten = true
+		card.Name, card.Arguments = p.name, string(p.args)
 		c.emitCall(s.ID, card)
-		return "Blocked by " + blocked, card.Name, nil
-	}
-	args = gateCall.Arguments
-	var before protocol.ToolBeforePayload
-	_, err = c.run(ctx, ts, protocol.HookToolBefore, &protocol.ToolBeforePayload{Name: call.Name, Arguments: string(args)}, &before)
-	var blocked *BlockedError
-	if errors.As(err, &blocked) {
-		card.State, card.Reason = ToolBlocked, blocked.Reason
-		c.emitCall(s.ID, card)
-		return fmt.Sprintf("Blocked by %s: %s", blocked.Plugin, blocked.Reason), card.Name, nil
+	})
+	if rewritten {
+		c.recordCall(call.ID, p.name, string(p.args))
 	}
 	if err != nil {
 		return "", card.Name, err
 	}
-	if before.Name != gateCall.Tool || before.Arguments != string(gateCall.Arguments) {
-		// A plugin rewrote the call: what runs must pass every gate under
-		// its new name and arguments, and every record must show it.
-		c.log.Info("tool.before rewrote a tool call", "from", gateCall.Tool, "to", before.Name)
-		card.Name, card.Arguments = before.Name, before.Arguments
+	if ref != nil {
+		card.State, card.Reason = ToolBlocked, ref.reason
 		c.emitCall(s.ID, card)
-		gateCall.Tool, gateCall.Arguments = before.Name, argumentsOf(before.Arguments)
-		if blocked := c.gateBefore(ctx, &gateCall); blocked != "" {
-			card.State, card.Reason = ToolBlocked, blocked
-			c.emitCall(s.ID, card)
-			c.recordCall(call.ID, gateCall.Tool, string(gateCall.Arguments))
-			return "Blocked by " + blocked, card.Name, nil
-		}
-		before.Arguments = string(gateCall.Arguments)
-		c.recordCall(call.ID, gateCall.Tool, before.Arguments)
+		return ref.result, card.Name, nil
 	}
-	args = argumentsOf(before.Arguments)
-	card.Arguments = before.Arguments
+	args = p.args
+	card.Arguments = string(p.args)
 
-	tool, known := c.tool(before.Name)
+	tool, known := c.tool(p.name)
 	if !known {
 		card.State, card.Result = ToolFailed, "unknown tool"
 		c.emitCall(s.ID, card)
-		return fmt.Sprintf("error: there is no tool named %q", before.Name), card.Name, nil
+		return fmt.Sprintf("error: there is no tool named %q", p.name), card.Name, nil
 	}
 	// A file-changing call is planned on its final arguments: a plan that
 	// fails (not found, not unique, outside the workspace) asks nothing.
@@ -447,29 +433,17 @@ func (c *Core) toolCall(ctx context.Context, ts *turnState, call protocol.Provid
 		c.emitCall(s.ID, card)
 		return "", card.Name, ctx.Err()
 	}
-	gateCall.Tool, gateCall.Arguments = tool.Name, args
-	patched := GateResult{Result: out, IsError: isError}
-	for _, g := range c.gates() {
-		if res, err := g.AfterTool(ctx, gateCall, patched); err == nil {
-			patched = res
-		} else {
-			c.notice(fmt.Sprintf("%s could not inspect the %s result: %v", g.Name(), tool.Name, err))
-		}
-	}
-	out, isError = patched.Result, patched.IsError
-	var after protocol.ToolAfterPayload
-	_, err = c.run(ctx, ts, protocol.HookToolAfter, &protocol.ToolAfterPayload{Name: tool.Name, Arguments: string(args), Result: out, IsError: isError}, &after)
-	if errors.As(err, &blocked) {
-		after = protocol.ToolAfterPayload{Result: fmt.Sprintf("[result withheld by %s: %s]", blocked.Plugin, blocked.Reason), IsError: true}
-	} else if err != nil {
+	p.name, p.args = tool.Name, args
+	res := GateResult{Result: out, IsError: isError}
+	if err := runAfter(ctx, c.afterStages(ts), p, &res); err != nil {
 		return "", card.Name, err
 	}
-	card.State, card.Result = ToolDone, after.Result
-	if after.IsError {
+	card.State, card.Result = ToolDone, res.Result
+	if res.IsError {
 		card.State = ToolFailed
 	}
 	c.emitCall(s.ID, card)
-	return after.Result, card.Name, nil
+	return res.Result, card.Name, nil
 }
 
 // permit decides whether a call may run: reads are allowed; writes and
