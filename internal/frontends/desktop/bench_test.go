@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
 	"github.com/reasonix/reasonix-desktop/internal/testing/testutil"
 	"github.com/reasonix/reasonix-desktop/protocol"
 )
@@ -224,4 +225,62 @@ func BenchmarkSwitchChats(b *testing.B) {
 			b.ReportMetric(float64(ready.Milliseconds())/float64(n), "ready-ms")
 		})
 	}
+}
+
+// BenchmarkLiveChatSwitch switches between two live chats of 500 messages
+// each (a pool of fake cores: the window's side of the switch, on real Fyne
+// test widgets) beside its baseline in the same run, redraw: the chat on
+// screen shown again from its session, what a switch to a chat that is not
+// live costs the UI goroutine at least (its file decoded already). One op
+// is one switch and the transcript's next frame, on the UI goroutine.
+func BenchmarkLiveChatSwitch(b *testing.B) {
+	const messages = 500
+	setup := func(b *testing.B) (*harness, *fakePool) {
+		h := newHarness(b)
+		h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
+		p := newFakePool(b, h.d)
+		h.d.pool = p
+		qs := make([]string, messages/2)
+		for i := range qs {
+			qs[i] = fmt.Sprintf("question %d, with **markdown** and `code`", i)
+		}
+		p.saved["b"] = qs
+		a := newChatCore(b, h.d, "a", qs...)
+		a.saved = p.saved
+		h.d.Attach(a)
+		h.waitFor("a ready", func() bool { return h.d.state.Open().ID == "a" && h.d.state.Ready() })
+		h.ui(func() { h.d.openChat("b") })
+		h.waitFor("b live", func() bool { return h.d.state.Ready() && h.onCore(p, "b") })
+		return h, p
+	}
+	b.Run("live", func(b *testing.B) {
+		h, p := setup(b)
+		ids := [2]string{"a", "b"}
+		n := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			id := ids[n%2]
+			n++
+			h.ui(func() {
+				h.d.openChat(id)
+				h.d.transcript.get().Render()
+				if !h.d.state.Ready() || !h.onCore(p, id) {
+					b.Fatalf("%s not on screen at once", id)
+				}
+			})
+		}
+	})
+	b.Run("redraw", func(b *testing.B) {
+		h, p := setup(b)
+		s := p.core("b").Session()
+		b.ReportAllocs()
+		for b.Loop() {
+			prep := chat.Prepare(s)
+			h.ui(func() {
+				t := h.d.transcript.get()
+				t.ShowPrepared(prep)
+				t.Render()
+			})
+		}
+	})
 }
