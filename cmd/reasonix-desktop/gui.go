@@ -6,6 +6,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/reasonix/reasonix-desktop/internal/core/chatpool"
 	"image/png"
 	"io"
 	"os"
@@ -94,13 +95,19 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
 		cf.onFrame = ui.OnFrame
-		core, closeCore, err := cf.open(ctx, ui, protocol.UIHostDesktop, stderr)
+		core, openChat, closeCore, err := cf.openChats(ctx, ui, protocol.UIHostDesktop, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "reasonix-desktop gui:", redact.String(err.Error()))
 			ui.StartFailed(err)
 			opened <- nil
 			return
 		}
+		// Each chat the window opens gets a core of its own from the same
+		// shared store (the live chats' pool), so switching restarts nothing
+		// and several chats reply at once.
+		ui.UseOpener(func(ctx context.Context, s chatpool.Spec) (*agent.Core, error) {
+			return openChat(ctx, s.SessionID, s.Workspace)
+		})
 		ui.Attach(core)
 		ui.SetMCP(mcpWindowSource{core: core})
 		opened <- closeCore
