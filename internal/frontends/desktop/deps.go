@@ -85,8 +85,10 @@ type sidebarDeps struct {
 	// findInChat opens the chat on screen's find bar with a query (a
 	// search hit in message text opens at its line).
 	findInChat func(q string)
-	// ownCore is a live chat's own core.
-	ownCore func(id string) (coreAPI, bool)
+	// ownCore is a live chat's own core; dropChat shuts a live chat's
+	// plugins down (it is being deleted).
+	ownCore  func(id string) (coreAPI, bool)
+	dropChat func(ctx context.Context, id string)
 }
 
 // panelDeps are the plugin panel's.
@@ -138,7 +140,8 @@ func (d *UI) sidebarDeps() sidebarDeps {
 		trace: d.trace, openChat: d.openChat, kickLoad: d.kickLoad, modalKeys: d.modalKeys,
 		focusComposer: func() { d.win.Canvas().Focus(d.composer.entry) },
 		findInChat:    func(q string) { d.transcript.get().FindText(q) },
-		ownCore:       func(id string) (coreAPI, bool) { return d.pool.Live(id) }}
+		ownCore:       func(id string) (coreAPI, bool) { return d.pool.Live(id) },
+		dropChat:      func(ctx context.Context, id string) { d.pool.Drop(ctx, id) }}
 }
 
 func (d *UI) panelDeps() panelDeps {

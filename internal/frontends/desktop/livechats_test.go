@@ -322,3 +322,17 @@ func TestSettingsLiveChatsKeptReachesThePool(t *testing.T) {
 		t.Errorf("settings.json: %s %v", raw, err)
 	}
 }
+
+// Deleting a live chat in the background shuts its plugins down first (its
+// core would save it again); the chat on screen is deleted by its own core.
+func TestDeletingALiveChatDropsItFromThePool(t *testing.T) {
+	h, p, _ := newPoolHarness(t)
+	h.openLive(p, "b")
+	h.ui(func() { h.d.openChat("a") })
+	h.ui(func() { h.d.sidebar.trash(agent.Summary{ID: "b", Title: "question in b"}) })
+	h.waitFor("b dropped", func() bool {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return slices.Equal(p.drops, []string{"b"})
+	})
+}

@@ -411,6 +411,9 @@ func (s *sidebar) pin(id string, on bool) {
 func (s *sidebar) trash(it agent.Summary) {
 	wasOpen := it.ID == s.deps.state.Open().ID
 	s.deps.withCore(i18n.M("delete session"), func(ctx context.Context, c coreAPI) error {
+		if !wasOpen {
+			s.deps.dropChat(ctx, it.ID) // a live chat's core would save it again
+		}
 		err := s.deps.chats.trashWhenLoaded(ctx, c, it.ID)
 		s.deps.b.Post(func() {
 			if err == nil {
