@@ -223,7 +223,7 @@ func (p *Pool) shut(ctx context.Context, es []*entry) {
 	ctx = context.WithoutCancel(ctx)
 	var wg sync.WaitGroup
 	for _, e := range es {
-		p.log.Info("chat leaves the live pool", "session", e.id)
+		p.log.Debug("chat leaves the live pool", "session", e.id)
 		wg.Go(func() { e.core.Close(ctx) })
 	}
 	wg.Wait()
