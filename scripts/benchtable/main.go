@@ -112,6 +112,18 @@ var rows = []row{
 	// through the core's index, against reading every session file as the
 	// search did before it.
 	{"40", "search the text of 200 saved chats (index) vs reading every file", "./internal/core/agent", "SearchAcrossChats/chats=200/indexed", "SearchAcrossChats/chats=200/reading-the-files", "ns/op", false, "ratio", 0.25, "5x"},
+	// Chats side by side: a switch to a live chat (its core kept, the
+	// window's side on real Fyne test widgets) against redrawing the chat
+	// on screen from its session in the same run; what each live chat costs
+	// with the example plugins against the same sidecar binaries started
+	// bare; a 50,000-message chat opened to its first frame against a
+	// 50-message one.
+	// A switch is within one frame at 60 Hz on the UI goroutine; beside the
+	// redraw it also moves the sidebar's highlight, the composer's draft,
+	// the panel's surfaces and the chat's state, so its ratio is reported.
+	{"39", "switch to a live 500-message chat, UI goroutine (ns)", "./internal/frontends/desktop", "LiveChatSwitch/live", "", "ns/op", false, "abs", 16e6, "20x"},
+	{"39", "that switch vs redrawing the chat on screen from its session", "./internal/frontends/desktop", "@LiveChatSwitch/live", "LiveChatSwitch/redraw", "ns/op", false, "ratio", 0, "20x"},
+	{"39", "memory per live chat, 4 example plugins, vs the same sidecars started bare (MiB)", "./internal/core/chatpool", "LiveChatMemory", "BareSidecarsMemory", "MiB/chat", false, "ratio", 1.5, "1x"},
 }
 
 var line = regexp.MustCompile(`^Benchmark(\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
