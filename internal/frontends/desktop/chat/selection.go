@@ -352,11 +352,11 @@ func (s *selection) paint() {
 	s.shown = 0
 	if s.active {
 		lo, hi := s.order()
-		for i := lo.row; i <= hi.row; i++ {
-			runs, ok := s.rowRuns(i)
-			if !ok {
+		for i := range l.live { // the rows in view: a selection of a whole long chat paints a screen
+			if i < lo.row || i > hi.row {
 				continue
 			}
+			runs, _ := s.rowRuns(i)
 			from, to := textPos{i, 0, 0}, textPos{i, len(runs) - 1, runEnd(runs)}
 			if i == lo.row {
 				from = lo
