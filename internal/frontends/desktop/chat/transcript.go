@@ -113,6 +113,7 @@ func (t *Transcript) AddUser(text string) {
 func (t *Transcript) AppendDelta(s string, reasoning bool) {
 	t.mu.Lock()
 	it := t.openMessage()
+	it.clean = false // streamed: redacted whole at each snapshot
 	if reasoning {
 		it.reasoning.WriteString(s)
 	} else {
