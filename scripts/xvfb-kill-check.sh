@@ -90,13 +90,25 @@ launch() {
 	WIN="$(window 'Reasonix Desktop')" || fail "launch $1: the window never appeared"
 	wait_for "launch $1: the echo model" traced 1 'models 2'
 	CHAT="${2:-}"
-	[ -z "$CHAT" ] || wait_for "launch $1: chat $CHAT ready" grep -q "^trace: chat ready $CHAT " "$OUT"
+	if [ -n "$CHAT" ]; then
+		wait_for "launch $1: chat $CHAT ready" grep -q "^trace: chat ready $CHAT " "$OUT"
+	else
+		wait_for "launch $1: the sidebar" grep -q '^trace: sessions listed for ' "$OUT"
+	fi
 	xdotool windowfocus --sync "$WIN" 2>/dev/null || true
 }
 
-# sessions_traced: how many times the chat on screen changed.
-sessions_traced() { grep -c '^trace: session [0-9a-f]\{8\}-' "$OUT" || true; }
-more_sessions() { [ "$(sessions_traced)" -gt "$1" ]; }
+# count_prefix P: how many trace lines start with P; more_prefix P N: more
+# than N do; last_replying: the chat of the last reply started.
+count_prefix() { grep -c "^trace: $1" "$OUT" || true; }
+more_prefix() { [ "$(count_prefix "$1")" -gt "$2" ]; }
+last_replying() { grep '^trace: replying ' "$OUT" | tail -n 1 | cut -d' ' -f3; }
+
+# wait_for_quiet CMD...: wait_for without the fail: 1 when CMD never held.
+wait_for_quiet() {
+	for _ in $(seq "${WAIT_TRIES:-300}"); do "$@" && return 0; sleep 0.1; done
+	return 1
+}
 
 # plugin_token: the watchdog mark in the environment of the app's plugin
 # processes (its children that name a plugin), "" when none carries one.
@@ -153,6 +165,8 @@ words() {
 REC="$D/sent.tsv" # kill, chat, phase, state, ms streamed before the kill, message
 : >"$REC"
 DRAFTS=0
+DRAFT_LOST=0
+STALE_DRAFTS=0
 DRAFT_SKIP=""
 declare -A PHASES=()
 launch 0
@@ -160,24 +174,28 @@ for k in $(seq "$KILLS"); do
 	# An empty composer (a draft the relaunch restored is typed over
 	# otherwise).
 	xdotool key ctrl+a BackSpace
-	# A new chat one time in three: its file must exist
-	# after the kill (and always when the chat on screen is not known: the
-	# relaunch after a kill in a chat never saved).
+	# A new chat one time in three (and at the first kill), unless the chat
+	# on screen is not known (the relaunch after a kill in a chat that
+	# never replied: the app chose it, and may still be opening it). A
+	# chat's id is known once it replies ('replying <id>').
 	NEW=""
-	if [ -z "$CHAT" ] || [ "$(rand 3)" = 0 ]; then
-		n="$(sessions_traced)"
+	if [ "$k" = 1 ] || { [ -n "$CHAT" ] && [ "$(rand 3)" = 0 ]; }; then
+		n="$(count_prefix 'session [0-9a-f]')"
 		xdotool key ctrl+n
-		poll_for "kill $k: the new chat" more_sessions "$n"
-		CHAT="$(grep '^trace: session [0-9a-f]\{8\}-' "$OUT" | tail -n 1 | cut -d' ' -f3)"
+		poll_for "kill $k: the new chat" more_prefix 'session [0-9a-f]' "$n"
+		CHAT=""
 		NEW=1
 	fi
 	# Sometimes a whole short turn first.
 	if [ "$(rand 2)" = 0 ]; then
 		MSG="$(words "k${k}a" 3)"
 		n="$(count 'turn done')"
+		r="$(count_prefix 'replying ')"
 		xdotool type --delay 2 "$MSG"
 		xdotool key Return
 		wait_for "kill $k: the first turn" traced "$((n + 1))" 'turn done'
+		more_prefix 'replying ' "$r" || fail "kill $k: the first turn did not trace its chat"
+		CHAT="$(last_replying)"
 		printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$CHAT" whole done 0 "$MSG" >>"$REC"
 	fi
 	case "$(rand 10)" in
@@ -192,7 +210,7 @@ for k in $(seq "$KILLS"); do
 	N_WORDS=$((6 + $(rand 10)))
 	[ "$(rand 4)" = 0 ] && N_WORDS=60 # past the checkpoint's second
 	MSG="$(words "k${k}m" "$N_WORDS")"
-	REPLYING="$(count "replying $CHAT")"
+	REPLYING="$(count_prefix 'replying ')"
 	DONE="$(count 'turn done')"
 	STATE=cut
 	STREAMED=0 # ms from the reply's start (its trace) to the kill; 0: not known
@@ -212,14 +230,20 @@ for k in $(seq "$KILLS"); do
 		case "$PHASE" in
 		enter) sleep_ms "$(rand 100)" ;;
 		first-byte)
-			poll_for "kill $k: the reply" traced "$((REPLYING + 1))" "replying $CHAT"
+			poll_for "kill $k: the reply" more_prefix 'replying ' "$REPLYING"
 			STARTED="$(now_ms)"
 			sleep_ms "$(rand "$DELAY")"
 			;;
 		mid)
-			poll_for "kill $k: the reply" traced "$((REPLYING + 1))" "replying $CHAT"
+			poll_for "kill $k: the reply" more_prefix 'replying ' "$REPLYING"
 			STARTED="$(now_ms)"
-			sleep_ms $(((N_WORDS * DELAY * (1 + $(rand 9))) / 10))
+			# A tenth to nine tenths into the reply; the longest in its
+			# last third (past the checkpoint's second).
+			if [ "$N_WORDS" = 60 ]; then
+				sleep_ms $(((N_WORDS * DELAY * (7 + $(rand 3))) / 10))
+			else
+				sleep_ms $(((N_WORDS * DELAY * (1 + $(rand 9))) / 10))
+			fi
 			;;
 		end)
 			poll_for "kill $k: the end of the reply" traced "$((DONE + 1))" 'turn done'
@@ -228,7 +252,7 @@ for k in $(seq "$KILLS"); do
 			;;
 		esac
 		if [ "$PHASE" != end ]; then
-			if traced "$((REPLYING + 1))" "replying $CHAT"; then
+			if more_prefix 'replying ' "$REPLYING"; then
 				[ -z "$STARTED" ] || STREAMED=$(($(now_ms) - STARTED))
 				traced "$((DONE + 1))" 'turn done' && STATE=done
 			else
@@ -237,19 +261,35 @@ for k in $(seq "$KILLS"); do
 		fi
 	fi
 	kill_app "$k"
+	if [ "$STATE" = draft ] && [ -f "$D/drafts.json" ] && ! grep -qF "\"$DRAFT\"" "$D/drafts.json"; then
+		DRAFT_LOST=$((DRAFT_LOST + 1))
+		echo "xvfb-kill-check: kill $k: the draft is not in drafts.json at the kill: $(tr -d '\n' <"$D/drafts.json" | cut -c1-200)" >&2
+	fi
+	if more_prefix 'replying ' "$REPLYING"; then CHAT="$(last_replying)"; fi
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$k" "$CHAT" "$PHASE${NEW:+ (new chat)}" "$STATE" "$STREAMED" "$MSG" >>"$REC"
-	# The relaunch opens the chat of the kill; one never saved has no file
-	# to open (its draft goes to the chat the app opens).
-	if [ -f "$D/sessions/$CHAT.json" ]; then launch "$k" "$CHAT"; else launch "$k"; fi
+	# The relaunch opens the chat of the kill (it must exist: it replied);
+	# one that never replied is not a chat yet, the app opens what it
+	# chooses (and a draft typed there goes to it).
+	launch "$k" "$CHAT"
 	if [ "$STATE" = draft ]; then
 		if [ ! -f "$D/drafts.json" ]; then
 			DRAFT_SKIP="this build writes no drafts.json (issue 39's drafts not landed): the draft check is skipped"
 		else
 			DRAFTS=$((DRAFTS + 1))
 			# Back in the composer of the chat it was typed in (the one the
-			# relaunch opens: it was on screen).
-			wait_for "kill $k: the draft back in the composer" traced 1 "composer $DRAFT"
+			# relaunch opens: it was on screen), within 5 s.
+			if ! WAIT_TRIES=50 wait_for_quiet traced 1 "composer $DRAFT"; then
+				DRAFT_LOST=$((DRAFT_LOST + 1))
+				echo "xvfb-kill-check: kill $k: the draft typed in ${CHAT:-a new chat} is not back in the composer after the relaunch" >&2
+				shot "draft-lost-$k"
+			fi
 		fi
+	elif [ "$STATE" != unsent ] && grep -q "^trace: composer k${k}[am]" "$OUT"; then
+		# A message sent before the kill must not come back as a draft
+		# (the composer's text written before Enter, its clearing not).
+		STALE_DRAFTS=$((STALE_DRAFTS + 1))
+		echo "xvfb-kill-check: kill $k: the relaunch put a message sent before the kill back in the composer: $(grep "^trace: composer k${k}[am]" "$OUT" | tail -n 1 | cut -c1-80)" >&2
+		shot "stale-draft-$k"
 	fi
 	echo "xvfb-kill-check: kill $k: $PHASE${NEW:+ (new chat)}, $STATE, ${STREAMED} ms streamed"
 done
@@ -259,7 +299,7 @@ quit_app || fail "the app did not quit within 30 s of SIGTERM"
 [ -n "$DRAFT_SKIP" ] && echo "xvfb-kill-check: SKIP: $DRAFT_SKIP" >&2
 cp "$REC" "$LOGDIR/kill-sent.tsv"
 # The files, read raw: docs/session-file.md.
-python3 - "$D" "$REC" "$DELAY" "$SURVIVORS" <<'PY' || fail "the files after the kills (above)"
+python3 - "$D" "$REC" "$DELAY" "$SURVIVORS" <<'PY' || CHECK=failed
 import json, os, sys
 
 data, rec, delay, survivors = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -311,32 +351,18 @@ def reply_after(s, u):
     return out
 
 lost = unmarked = stale = bad = incomplete = sent = cut = 0
-drafts = {}
 try:
-    drafts_doc = json.load(open(os.path.join(data, "drafts.json"), encoding="utf-8"))
+    json.load(open(os.path.join(data, "drafts.json"), encoding="utf-8"))
 except FileNotFoundError:
-    drafts_doc = None
+    pass
 except Exception as e:  # noqa: BLE001
     unreadable.append(f"drafts.json: {e}")
-    drafts_doc = None
-
-def strings_in(v):
-    if isinstance(v, str):
-        yield v
-    elif isinstance(v, dict):
-        for x in v.values():
-            yield from strings_in(x)
-    elif isinstance(v, list):
-        for x in v:
-            yield from strings_in(x)
 
 for line in open(rec, encoding="utf-8"):
     k, chat, phase, state, streamed, msg = line.rstrip("\n").split("\t", 5)
     what = f"kill {k} ({phase}, {state}, {streamed} ms streamed), chat {chat[:8]}, message {msg[:40]!r}"
     if state == "draft":
-        if drafts_doc is not None and msg not in strings_in(drafts_doc):
-            failures.append(f"{what}: the draft is not in drafts.json")
-        continue
+        continue  # checked at its kill: drafts.json changes with the next typing
     if state == "unsent":
         continue  # the window never started replying: it was not sent
     sent += 1
@@ -397,4 +423,8 @@ sys.exit(1 if failures or survivors else 0)
 PY
 SUMMARY=""
 for p in "${!PHASES[@]}"; do SUMMARY="$SUMMARY $p=${PHASES[$p]}"; done
+echo "xvfb-kill-check: drafts: $DRAFTS checked, $DRAFT_LOST not back after the relaunch; $STALE_DRAFTS sent messages back in the composer"
+[ -z "${CHECK:-}" ] || fail "the files after the kills (above)"
+[ "$DRAFT_LOST" = 0 ] || fail "$DRAFT_LOST drafts lost to a kill (above)"
+[ "$STALE_DRAFTS" = 0 ] || fail "$STALE_DRAFTS sent messages came back as drafts (above)"
 echo "xvfb-kill-check: ok ($KILLS kills:$SUMMARY; $DRAFTS drafts checked; seed $SEED)"
