@@ -69,6 +69,7 @@ func (d *UI) Emit(ev agent.Event) {
 		}
 		d.notes.ReplyFinished()
 		d.turnEnded(sid)
+		d.trace("reply done " + sid) // which chat: several reply at once
 		d.b.Post(func() {
 			d.trace("turn done") // once the composer takes the next message
 			d.sidebar.reload()   // the turn saved the session: a new one is listed, a title may change
