@@ -102,6 +102,9 @@ launch() {
 # than N do; last_replying: the chat of the last reply started.
 count_prefix() { grep -c "^trace: $1" "$OUT" || true; }
 more_prefix() { [ "$(count_prefix "$1")" -gt "$2" ]; }
+# new_chat_shown N V: a chat became the one on screen (a session trace) or
+# a new chat was shown (the pool's trace) since there were N and V.
+new_chat_shown() { more_prefix 'session [0-9a-f]' "$1" || more_prefix 'viewing new-chat' "$2"; }
 last_replying() { grep '^trace: replying ' "$OUT" | tail -n 1 | cut -d' ' -f3; }
 
 # wait_for_quiet CMD...: wait_for without the fail: 1 when CMD never held.
@@ -181,8 +184,9 @@ for k in $(seq "$KILLS"); do
 	NEW=""
 	if [ "$k" = 1 ] || { [ -n "$CHAT" ] && [ "$(rand 3)" = 0 ]; }; then
 		n="$(count_prefix 'session [0-9a-f]')"
+		v="$(count_prefix 'viewing new-chat')"
 		xdotool key ctrl+n
-		poll_for "kill $k: the new chat" more_prefix 'session [0-9a-f]' "$n"
+		poll_for "kill $k: the new chat" new_chat_shown "$n" "$v"
 		CHAT=""
 		NEW=1
 	fi
