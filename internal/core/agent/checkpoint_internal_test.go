@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,5 +144,45 @@ func TestCompareUsesWhatWasWritten(t *testing.T) {
 	}
 	if same, _ := st.compare(s); same {
 		t.Fatal("after a rename the chat in memory (unnamed) was taken for the file")
+	}
+}
+
+// The listing holds no text of a chat too big to keep at once (over
+// eagerTexts): the first search that needs it reads it, and finds what is
+// deep in it.
+func TestBigChatTextIsReadAtItsFirstSearch(t *testing.T) {
+	t.Parallel()
+	st, err := NewSessionStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(t.TempDir())
+	line := strings.Repeat("filler words about nothing in particular ", 10)
+	for i := range 4000 {
+		role := protocol.RoleUser
+		if i%2 == 1 {
+			role = protocol.RoleAssistant
+		}
+		s.Messages = append(s.Messages, protocol.ProviderMessage{Role: role, Content: line})
+	}
+	s.Messages[0].Content = "First Question"
+	s.Messages[3999].Content = "the Needle at the end"
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(st.Path(s.ID)); fi.Size() <= eagerTexts {
+		t.Fatalf("the chat is %d bytes, not over %d", fi.Size(), eagerTexts)
+	}
+	list := st.List()
+	if len(list) != 1 || list[0].Title != "First Question" {
+		t.Fatalf("listing %+v", list)
+	}
+	e := st.index.entries[s.ID]
+	if e.texts != nil {
+		t.Fatal("the listing holds the big chat's text")
+	}
+	hits := st.SearchText(context.Background(), "needle", 5)
+	if len(hits) != 1 || hits[0].MessageIndex != 3999 {
+		t.Fatalf("hits %+v", hits)
 	}
 }

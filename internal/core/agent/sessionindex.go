@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -40,7 +41,13 @@ type indexEntry struct {
 	// lowTitle and texts are lower-cased: the search is case-insensitive
 	// and lowering the query once is cheaper than the history each time.
 	lowTitle string
-	texts    []indexedText
+	// texts are read at the first search that needs them (searchTexts),
+	// not by the listing: a launch lists every chat, and holding a
+	// lower-cased copy of a 50,000-message chat nobody searched costs
+	// 8 MB and a second pass over its file.
+	path      string
+	textsOnce sync.Once
+	texts     []indexedText
 	// stale: the store wrote the file since it was read (under the lock).
 	stale bool
 }
@@ -203,29 +210,128 @@ func readIndexEntry(path, id string) *indexEntry {
 	if err != nil {
 		return nil
 	}
+	if len(data) <= eagerTexts {
+		e := readIndexDoc(data, id)
+		if e != nil {
+			e.path = path
+			e.textsOnce.Do(func() {}) // read already
+		}
+		return e
+	}
+	var d listDoc
+	if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
+		return nil
+	}
+	// The title is Session.Title's, from the fields it reads: the first
+	// user message and the notes' kept messages.
+	s := Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
+		Updated: d.Updated, LastMessageAt: d.LastMessageAt, Pinned: d.Pinned}
+	if d.Messages.first != nil {
+		s.Messages = []protocol.ProviderMessage{*d.Messages.first}
+	}
+	for _, n := range d.Notes {
+		s.Notes = append(s.Notes, Note{Input: n.Input})
+	}
+	e := &indexEntry{path: path}
+	e.sum = s.summary()
+	e.lowTitle = strings.ToLower(e.sum.Title)
+	return e
+}
+
+// listDoc is what the listing reads of a session file: indexDoc without
+// the messages' text beyond the first user message.
+type listDoc struct {
+	indexDoc
+	Messages firstUserMessage `json:"messages"`
+}
+
+// firstUserMessage decodes a messages array keeping only the first user
+// message Title would take: each element is decoded and dropped in turn, so listing a
+// 50,000-message chat never holds its text.
+type firstUserMessage struct{ first *protocol.ProviderMessage }
+
+func (f *firstUserMessage) UnmarshalJSON(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // [ (or null)
+		return err
+	}
+	for dec.More() {
+		var m struct {
+			Role    protocol.MessageRole `json:"role"`
+			Content string               `json:"content"`
+		}
+		if err := dec.Decode(&m); err != nil {
+			return err
+		}
+		if f.first == nil && m.Role == protocol.RoleUser && plainLine(m.Content) != "" { // Title's choice
+			f.first = &protocol.ProviderMessage{Role: m.Role, Content: m.Content}
+		}
+	}
+	return nil
+}
+
+// searchTexts is e's searchable text, read from its file at the first
+// search that needs it.
+func (e *indexEntry) searchTexts() []indexedText {
+	e.textsOnce.Do(func() {
+		if e.path != "" {
+			e.texts = readIndexTexts(e.path, e.sum.ID)
+		}
+	})
+	return e.texts
+}
+
+// eagerTexts is the largest file whose text the listing keeps at once
+// (one decode does both); a larger chat's is read at its first search.
+const eagerTexts = 1 << 20
+
+// readIndexDoc is the index entry of a file's bytes, its texts included.
+func readIndexDoc(data []byte, id string) *indexEntry {
 	var d indexDoc
 	if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
 		return nil
 	}
-	// The title is Session.Title's, from the fields it reads.
 	s := Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
 		Updated: d.Updated, LastMessageAt: d.LastMessageAt, Pinned: d.Pinned}
-	e := &indexEntry{}
-	for i, m := range d.Messages {
-		if m.Role == protocol.RoleUser {
-			s.Messages = append(s.Messages, protocol.ProviderMessage{Role: m.Role, Content: m.Content})
-		}
-		if (m.Role == protocol.RoleUser || m.Role == protocol.RoleAssistant) && m.Content != "" {
-			e.texts = append(e.texts, indexedText{msg: i, low: strings.ToLower(m.Content)})
+	for _, m := range d.Messages {
+		if m.Role == protocol.RoleUser && s.Messages == nil && plainLine(m.Content) != "" {
+			s.Messages = []protocol.ProviderMessage{{Role: m.Role, Content: m.Content}}
 		}
 	}
 	for _, n := range d.Notes {
 		s.Notes = append(s.Notes, Note{Input: n.Input})
-		if n.Input != "" {
-			e.texts = append(e.texts, indexedText{msg: -1, low: strings.ToLower(n.Input)})
-		}
 	}
+	e := &indexEntry{texts: textsOf(&d)}
 	e.sum = s.summary()
 	e.lowTitle = strings.ToLower(e.sum.Title)
 	return e
+}
+
+// readIndexTexts reads what the search looks at in one session file.
+func readIndexTexts(path, id string) []indexedText {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var d indexDoc
+	if json.Unmarshal(data, &d) != nil || d.ID != id {
+		return nil
+	}
+	return textsOf(&d)
+}
+
+// textsOf is what the search looks at of a decoded file, lower-cased.
+func textsOf(d *indexDoc) []indexedText {
+	var texts []indexedText
+	for i, m := range d.Messages {
+		if (m.Role == protocol.RoleUser || m.Role == protocol.RoleAssistant) && m.Content != "" {
+			texts = append(texts, indexedText{msg: i, low: strings.ToLower(m.Content)})
+		}
+	}
+	for _, n := range d.Notes {
+		if n.Input != "" {
+			texts = append(texts, indexedText{msg: -1, low: strings.ToLower(n.Input)})
+		}
+	}
+	return texts
 }

@@ -86,7 +86,7 @@ func (st *SessionStore) SearchText(ctx context.Context, q string, limit int) []S
 			hits = append(hits, SessionHit{Summary: e.sum, MessageIndex: -1, Snippet: snippet(e.sum.Title, ql)})
 			continue
 		}
-		for ti, t := range e.texts {
+		for ti, t := range e.searchTexts() {
 			if strings.Contains(t.low, ql) {
 				hits = append(hits, st.textHit(e, ti, ql))
 				break
@@ -101,7 +101,7 @@ func (st *SessionStore) SearchText(ctx context.Context, q string, limit int) []S
 // line as written is read from the file; if the file changed since, the
 // lower-cased line stands in.
 func (st *SessionStore) textHit(e *indexEntry, ti int, ql string) SessionHit {
-	t := e.texts[ti]
+	t := e.searchTexts()[ti]
 	h := SessionHit{Summary: e.sum, MessageIndex: t.msg, Snippet: snippet(t.low, ql)}
 	fresh := readIndexEntryText(st.Path(e.sum.ID), e.sum.ID, t.msg, ti, e)
 	if fresh != "" && strings.Contains(strings.ToLower(fresh), ql) {
@@ -129,7 +129,7 @@ func readIndexEntryText(path, id string, msg, ti int, e *indexEntry) string {
 	}
 	// A note: the how-many-th note text this is among the entry's notes.
 	nth := 0
-	for _, t := range e.texts[:ti] {
+	for _, t := range e.searchTexts()[:ti] {
 		if t.msg < 0 {
 			nth++
 		}
