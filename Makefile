@@ -17,7 +17,7 @@ EXAMPLES    := $(notdir $(wildcard examples/*))
 
 FYNE_TOOLS  := fyne.io/tools/cmd/fyne@v1.7.4
 
-.PHONY: node-npm e2e-ime e2e-zh e2e-connect e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
+.PHONY: e2e-parallel e2e-longchat e2e-kill node-npm e2e-ime e2e-zh e2e-connect e2e-edit e2e-discover e2e-find e2e-sidebar e2e-notices fuzz-check mcp-servers run test deps build examples bench lint generate check-generated package package-check test-windows cross clean soak perf-check stress
 
 ## run: install what the machine lacks, build, start the app with the bundled examples
 run: deps build examples
@@ -35,6 +35,9 @@ run: deps build examples
 ## a real Chinese input method (fcitx5 pinyin) composing over the composer and an approval (xvfb-e2e-ime.sh);
 ## the window in Chinese under LANG=zh_CN.UTF-8, screenshots of it, an approval, Settings, plugins (xvfb-e2e-zh.sh);
 ## Connect a model with the DeepSeek preset against a local fake DeepSeek, in Chinese (xvfb-e2e-connect.sh);
+## chats side by side: switches between live chats with the plugins' pids unchanged and two chats replying at once
+## (xvfb-e2e-parallel.sh), a 50,000-message chat reopened at launch (xvfb-e2e-longchat.sh), and 20 kill -9 of the
+## window at random moments of a reply, each relaunched and its files checked (xvfb-kill-check.sh);
 ## then the other platforms: the core and CLI built for windows and darwin (cross), the wine lane
 ## (test-windows) and the packages, with the .deb installed and started (package-check)
 test: deps mcp-servers lint check-generated
@@ -51,6 +54,9 @@ test: deps mcp-servers lint check-generated
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-ime.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-zh.sh
 	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-connect.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-parallel.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-longchat.sh
+	BIN=bin/reasonix-desktop bash scripts/xvfb-kill-check.sh
 	$(MAKE) cross
 	LOGDIR=ci-logs $(MAKE) test-windows
 	$(MAKE) package-check
@@ -58,7 +64,7 @@ test: deps mcp-servers lint check-generated
 ## fuzz-check: the fuzz targets of what decides trust run for FUZZ_TIME each on top of their
 ## seed corpus (make test runs it): the command-line parser that scopes approvals, the MCP tool
 ## names, the hook lines' plugin-root references, the names a package file is opened by, the
-## /proc stat lines the reaper finds a process tree by; and what decides what a file tool writes
+## /proc stat lines the reaper finds a process tree by; a killed app's turn checkpoint; and what decides what a file tool writes
 ## (the edit match, the encoding detector), the rewind journal's index, web_fetch's HTML reader and the diff
 FUZZ_TIME ?= 20s
 FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp:FuzzToolName internal/packages/hook:FuzzRootReference \
@@ -68,6 +74,21 @@ FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp
                 internal/foundation/jsonerr:FuzzExplain internal/core/agent:FuzzRecoverCheckpoint
 fuzz-check:
 	@GO=$(GO) FUZZ_TIME=$(FUZZ_TIME) bash scripts/fuzz-check.sh $(FUZZ_TARGETS)
+
+## e2e-parallel: live chats in the real window: switch time, send after a switch, plugin pids unchanged, two
+## chats replying at once, RSS with 1, 4 and 8 live chats (figures on stdout)
+e2e-parallel: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-parallel.sh
+
+## e2e-longchat: launch with a 50,000-message chat as the last one, then a 50-message one: time to the window,
+## to the first screen and to quiet, idle RSS of each (figures on stdout)
+e2e-longchat: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-e2e-longchat.sh
+
+## e2e-kill: KILLS (20) kill -9 of the real window mid-reply, each relaunched: nothing sent lost, cut replies
+## marked interrupted, drafts kept, no plugin process left
+e2e-kill: build
+	BIN=bin/reasonix-desktop bash scripts/xvfb-kill-check.sh
 
 ## e2e-edit: three edit_file calls approved on their diffs, then Rewind to here in the real window
 ## under Xvfb (screenshots ci-logs/e2e-edit-*.png)
