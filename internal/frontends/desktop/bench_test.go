@@ -239,7 +239,7 @@ func BenchmarkLiveChatSwitch(b *testing.B) {
 		h := newHarness(b)
 		h.ui(func() { h.d.win.Resize(fyne.NewSize(1200, 800)) })
 		p := newFakePool(b, h.d)
-		h.d.pool = p
+		h.d.pool.set(p)
 		qs := make([]string, messages/2)
 		for i := range qs {
 			qs[i] = fmt.Sprintf("question %d, with **markdown** and `code`", i)

@@ -110,7 +110,7 @@ func TestDraftsArePerChatAndSurviveARelaunch(t *testing.T) {
 	// The next start opens a (from its file: it is saved), with its draft.
 	h2 := newHarnessAt(t, h.layout)
 	p2 := newFakePool(t, h2.d)
-	h2.d.pool = p2
+	h2.d.pool.set(p2)
 	a2 := newChatCore(t, h2.d, "a", "question in a")
 	h2.d.Attach(a2)
 	h2.waitFor("a's draft back in the composer", func() bool { return h2.d.composer.entry.Text == "draft of a" })
@@ -122,7 +122,7 @@ func TestDraftsArePerChatAndSurviveARelaunch(t *testing.T) {
 	h2.ui(func() { h2.d.composer.entry.SetText("draft of the new chat") })
 	h2.d.Close()
 	h3 := newHarnessAt(t, h.layout)
-	h3.d.pool = newFakePool(t, h3.d)
+	h3.d.pool.set(newFakePool(t, h3.d))
 	h3.d.Attach(newChatCore(t, h3.d, "fresh"))
 	h3.waitFor("the new chat's draft in the chat opened", func() bool {
 		return h3.d.composer.entry.Text == "draft of the new chat"

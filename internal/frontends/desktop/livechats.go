@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/chatpool"
@@ -51,6 +52,28 @@ type chatPool interface {
 	// reply at once); false for onePool.
 	separate() bool
 }
+
+// poolRef is the window's pool, replaced once by UseOpener (the binary's
+// goroutine) while the UI goroutine may already read it.
+type poolRef struct{ v atomic.Value }
+
+type poolBox struct{ chatPool }
+
+func (r *poolRef) set(p chatPool) { r.v.Store(poolBox{p}) }
+func (r *poolRef) get() chatPool  { return r.v.Load().(poolBox).chatPool }
+
+func (r *poolRef) Adopt(c coreAPI)                { r.get().Adopt(c) }
+func (r *poolRef) Live(id string) (coreAPI, bool) { return r.get().Live(id) }
+func (r *poolRef) Open(ctx context.Context, id, workspace string) (coreAPI, error) {
+	return r.get().Open(ctx, id, workspace)
+}
+func (r *poolRef) Use(id string)                       { r.get().Use(id) }
+func (r *poolRef) TurnEnded(id string)                 { r.get().TurnEnded(id) }
+func (r *poolRef) SetIdle(n int)                       { r.get().SetIdle(n) }
+func (r *poolRef) Drop(ctx context.Context, id string) { r.get().Drop(ctx, id) }
+func (r *poolRef) Reset(ctx context.Context)           { r.get().Reset(ctx) }
+func (r *poolRef) Close(ctx context.Context)           { r.get().Close(ctx) }
+func (r *poolRef) separate() bool                      { return r.get().separate() }
 
 // onePool is the window's one core as a pool: a chat is live while it is
 // the core's current session; opening another loads it in that core
@@ -202,5 +225,5 @@ func liveChatsSetting(path string) int {
 // store): from then on each live chat keeps its core in a pool. Call it
 // before Attach, from any goroutine.
 func (d *UI) UseOpener(open chatpool.Opener) {
-	d.pool = newCorePool(open, liveChatsSetting(d.opts.Layout.SettingsFile()))
+	d.pool.set(newCorePool(open, liveChatsSetting(d.opts.Layout.SettingsFile())))
 }

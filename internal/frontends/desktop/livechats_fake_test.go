@@ -250,7 +250,7 @@ func newPoolHarness(t *testing.T) (*harness, *fakePool, *chatCore) {
 	p := newFakePool(t, h.d)
 	p.saved["b"] = []string{"question in b"}
 	p.saved["c"] = []string{"question in c"}
-	h.d.pool = p
+	h.d.pool.set(p)
 	a := newChatCore(t, h.d, "a", "question in a")
 	a.saved = p.saved
 	h.d.Attach(a)

@@ -52,7 +52,7 @@ type UI struct {
 	chats *chats
 	// pool keeps the live chats, each with its own core (livechats.go);
 	// onePool when the binary gives none.
-	pool chatPool
+	pool *poolRef
 	// drafts are the composer's text by chat (drafts.go).
 	drafts *drafts
 	// openURL opens a confirmed link (fyne.App.OpenURL; tests count calls).
@@ -145,9 +145,10 @@ func newUI(opts Options) *UI {
 	}
 	d.transcript = newChatView(d.newTranscript())
 	d.chats = newChats()
-	d.pool = &onePool{current: d.chats.currentFast}
+	d.pool = &poolRef{}
+	d.pool.set(&onePool{current: d.chats.currentFast})
 	if opts.OpenChat != nil {
-		d.pool = newCorePool(opts.OpenChat, liveChatsSetting(opts.Layout.SettingsFile()))
+		d.pool.set(newCorePool(opts.OpenChat, liveChatsSetting(opts.Layout.SettingsFile())))
 	}
 	d.drafts = loadDrafts(opts.Layout.Root, nil)
 	d.readyLine = widget.NewLabel("")
