@@ -189,3 +189,59 @@ func TestFindReachesEveryMatchOfALongChat(t *testing.T) {
 		}
 	})
 }
+
+// countingSource counts the height estimates the list asks for.
+type countingSource struct {
+	rowSource
+	estimates int
+}
+
+func (c *countingSource) estimate(i int, w float32) float32 {
+	c.estimates++
+	return c.rowSource.estimate(i, w)
+}
+
+// A width change in a long chat estimates a slice of its rows a frame,
+// not every row's text at once (20 ms a frame of a window resized over
+// 50,000 messages), and the frames it asks for bring every row's estimate
+// to the new width.
+func TestResizingALongChatEstimatesASliceAFrame(t *testing.T) {
+	const n = 20_000
+	h := newHarness(t)
+	h.ui(func() { h.d.win.Resize(fyne.NewSize(1000, 700)) })
+	p := Prepare(agent.Session{ID: "long", Messages: longSession(n)})
+	h.ui(func() {
+		h.d.transcript.ShowPrepared(p)
+		h.d.transcript.Render()
+	})
+	v := h.d.transcript.view
+	l := v.list
+	src := &countingSource{rowSource: v}
+	h.ui(func() {
+		if len(l.heights) < n/2 {
+			t.Fatalf("%d rows", len(l.heights))
+		}
+		l.src = src
+		h.d.win.Resize(fyne.NewSize(700, 700)) // lays the list out: a placing
+		if l.swept >= len(l.heights) {
+			t.Fatalf("the resize estimated all %d rows at once (%d estimates)", len(l.heights), src.estimates)
+		}
+		src.estimates = 0
+		l.place()
+		if src.estimates > sweepRows+len(l.live)+10 {
+			t.Fatalf("a placing after a resize made %d estimates (%d rows)", src.estimates, len(l.heights))
+		}
+	})
+	h.waitFor("every row estimated at the new width", func() bool { return l.swept == len(l.heights) })
+	h.ui(func() {
+		w := l.width
+		for i := range l.heights {
+			if !l.measured[i] && l.heights[i] != v.estimate(i, w) {
+				t.Fatalf("row %d: %v high, estimated %v at width %v", i, l.heights[i], v.estimate(i, w), w)
+			}
+		}
+		if _, ok := l.live[len(l.heights)-1]; !ok || !l.follow {
+			t.Error("the end left the view while the rows were estimated again")
+		}
+	})
+}

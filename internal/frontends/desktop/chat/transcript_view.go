@@ -125,6 +125,7 @@ type rowUI struct {
 func newTranscriptView(t *Transcript) *transcriptView {
 	v := &transcriptView{t: t, lastReply: -1}
 	v.list = newVList(v)
+	v.list.onMore = t.th.Kick // a width change's estimates, a slice a frame
 	v.list.onPlaced = func() {
 		v.trimCaches()
 		v.announce()

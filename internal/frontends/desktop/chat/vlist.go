@@ -50,7 +50,17 @@ type vlist struct {
 	placing  bool
 	onFollow func(bool)
 	onPlaced func() // after every placing (the approval's rectangle)
+	// swept: the rows before it were estimated at width since it changed;
+	// the others keep their height at the width before, re-estimated a
+	// slice per placing (sweep): a resize costs a screen's rows, not the
+	// whole chat's text. onMore asks for another placing while some wait.
+	swept  int
+	onMore func()
 }
+
+// sweepRows is how many rows a placing estimates again after a width
+// change: about a millisecond.
+const sweepRows = 4_000
 
 type liveRow struct {
 	v    itemView
@@ -75,10 +85,14 @@ func rowGap() float32 { return theme.Padding() * 2 }
 // grow accepts rows appended to the source (their heights are estimates).
 func (l *vlist) grow() {
 	n := l.src.rowCount()
+	done := l.swept == len(l.heights) // the new rows are estimated at the width now
 	l.heights, l.measured = slices.Grow(l.heights, n-len(l.heights)), slices.Grow(l.measured, n-len(l.measured))
 	for i := len(l.heights); i < n; i++ {
 		l.heights = append(l.heights, l.src.estimate(i, l.rowWidth()))
 		l.measured = append(l.measured, false)
+	}
+	if done {
+		l.swept = n
 	}
 }
 
@@ -99,7 +113,7 @@ func (l *vlist) reset() {
 	for i, r := range l.live {
 		l.release(i, r)
 	}
-	l.heights, l.measured, l.tops, l.topsOK = nil, nil, []float32{0}, 0
+	l.heights, l.measured, l.tops, l.topsOK, l.swept = nil, nil, []float32{0}, 0, 0
 	l.follow = true
 	l.notifyFollow()
 	if l.drag != nil {
@@ -205,11 +219,8 @@ func (l *vlist) place() {
 	defer func() { l.placing = false }()
 	if w != l.width {
 		l.width = w
-		for i := range l.heights {
-			l.measured[i] = false
-			l.heights[i] = l.src.estimate(i, w)
-		}
-		l.topsOK = 0
+		clear(l.measured) // each row is measured again when in view
+		l.swept = 0
 		if l.drag != nil {
 			l.drag.reflowed()
 		}
@@ -235,7 +246,7 @@ func (l *vlist) place() {
 			}
 		}
 		anchorOff := top - l.tops[anchor]
-		changed := false
+		changed := pass == 0 && l.sweep(w)
 		for i := first; i <= last; i++ {
 			v := l.bound(i)
 			if l.measured[i] {
@@ -301,6 +312,26 @@ func (l *vlist) place() {
 	if l.onPlaced != nil {
 		l.onPlaced()
 	}
+	if l.swept < len(l.heights) && l.onMore != nil {
+		l.onMore()
+	}
+}
+
+// sweep estimates again at width w the next sweepRows rows not yet
+// estimated at it, and reports whether a height changed.
+func (l *vlist) sweep(w float32) bool {
+	changed := false
+	end := min(l.swept+sweepRows, len(l.heights))
+	for i := l.swept; i < end; i++ {
+		if !l.measured[i] {
+			if h := l.src.estimate(i, w); h != l.heights[i] {
+				l.setHeight(i, h)
+				changed = true
+			}
+		}
+	}
+	l.swept = end
+	return changed
 }
 
 // culler is a view that can hide the parts of itself far out of view (a
