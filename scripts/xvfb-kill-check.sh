@@ -91,7 +91,16 @@ launch() {
 	wait_for "launch $1: the echo model" traced 1 'models 2'
 	CHAT="${2:-}"
 	if [ -n "$CHAT" ]; then
-		wait_for "launch $1: chat $CHAT ready" grep -q "^trace: chat ready $CHAT " "$OUT"
+		wait_for "launch $1: chat $CHAT ready" ready_or_refused "$CHAT"
+		if ! grep -q "^trace: chat ready $CHAT " "$OUT"; then
+			# It could not open the chat (no file): a chat that replied
+			# was lost. Counted, and the run goes on in another chat.
+			LOST_CHATS=$((LOST_CHATS + 1))
+			echo "xvfb-kill-check: launch $1: the chat that replied before the kill cannot be opened: $(grep -F "$CHAT" "$ERR" | tail -n 1)" >&2
+			quit_app || true
+			launch "$1-again"
+			return
+		fi
 	else
 		wait_for "launch $1: the sidebar" grep -q '^trace: sessions listed for ' "$OUT"
 	fi
@@ -106,6 +115,9 @@ more_prefix() { [ "$(count_prefix "$1")" -gt "$2" ]; }
 # a new chat was shown (the pool's trace) since there were N and V.
 new_chat_shown() { more_prefix 'session [0-9a-f]' "$1" || more_prefix 'viewing new-chat' "$2"; }
 last_replying() { grep '^trace: replying ' "$OUT" | tail -n 1 | cut -d' ' -f3; }
+
+# ready_or_refused ID: chat ID is ready, or the app said it cannot open it.
+ready_or_refused() { grep -q "^trace: chat ready $1 " "$OUT" || grep -qF "session $1: no such session" "$ERR"; }
 
 # wait_for_quiet CMD...: wait_for without the fail: 1 when CMD never held.
 wait_for_quiet() {
@@ -168,6 +180,7 @@ words() {
 REC="$D/sent.tsv" # kill, chat, phase, state, ms streamed before the kill, message
 : >"$REC"
 DRAFTS=0
+LOST_CHATS=0
 DRAFT_LOST=0
 STALE_DRAFTS=0
 DRAFT_SKIP=""
@@ -429,6 +442,7 @@ SUMMARY=""
 for p in "${!PHASES[@]}"; do SUMMARY="$SUMMARY $p=${PHASES[$p]}"; done
 echo "xvfb-kill-check: drafts: $DRAFTS checked, $DRAFT_LOST not back after the relaunch; $STALE_DRAFTS sent messages back in the composer"
 [ -z "${CHECK:-}" ] || fail "the files after the kills (above)"
+[ "$LOST_CHATS" = 0 ] || fail "$LOST_CHATS chats that replied could not be opened after a kill (above)"
 [ "$DRAFT_LOST" = 0 ] || fail "$DRAFT_LOST drafts lost to a kill (above)"
 [ "$STALE_DRAFTS" = 0 ] || fail "$STALE_DRAFTS sent messages came back as drafts (above)"
 echo "xvfb-kill-check: ok ($KILLS kills:$SUMMARY; $DRAFTS drafts checked; seed $SEED)"
