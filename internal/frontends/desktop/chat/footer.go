@@ -154,7 +154,7 @@ func (f *footer) show(r *row, last bool) {
 	f.usage.Refresh()
 	uikit.SetShown(f.usage, text != "")
 	f.userMsg = ""
-	if last && !f.d.state.Busy() {
+	if last && !f.d.state.Busy() && !s.interrupted { // an interrupted reply's way on is its Retry
 		f.userMsg = f.d.transcript.view.userBefore(r.index)
 	}
 	uikit.SetShown(f.regen, f.userMsg != "")

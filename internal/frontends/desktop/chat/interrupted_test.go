@@ -70,6 +70,9 @@ func TestInterruptedReplyShowsItsPartWithRetry(t *testing.T) {
 		if av.footer.status.Visible() {
 			t.Error(`the interrupted reply says "Stopped"`)
 		}
+		if av.footer.regen.Visible() {
+			t.Error("the interrupted reply offers Regenerate beside Retry")
+		}
 		for _, v := range h.d.transcript.liveViews() {
 			if n, ok := v.(*noticeView); ok {
 				t.Errorf("a notice beside the reply: %q", n.label.Text)
