@@ -132,7 +132,9 @@ finish() {
 launch long
 LONG_RSS="$RSS"
 [ "$ROWS" -ge $((MESSAGES / 3)) ] || fail "the long chat shows $ROWS rows for $MESSAGES messages"
-grep -q "^trace: session $LONG_ID\$" "$OUT" || fail "the long chat was not the one reopened (see $OUT)"
+# The rows say it is the long chat; any trace naming it says it is that one.
+grep -qE "^trace: (session|viewing|chat ready|chat shown) $LONG_ID( |\$)" "$OUT" ||
+	fail "the long chat was not the one reopened (see $OUT)"
 settle "$WIN"
 shot long "$WIN"
 xdotool windowfocus --sync "$WIN" 2>/dev/null || true
