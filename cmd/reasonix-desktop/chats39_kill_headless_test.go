@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -111,8 +109,9 @@ func truncate(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// killReport is what a kill test found: counts, then each failure said.
 type killReport struct {
-	kills, phases                   int
+	kills                           int
 	byPhase                         map[killPhase]int
 	sent, newChats                  int
 	lost, unmarked, badText, stale  int
@@ -124,7 +123,7 @@ type killReport struct {
 	took                            time.Duration
 }
 
-// fail records a failure of m's (nil: of no message).
+// failMsg records a failure of m's under counter.
 func (k *killRun) failMsg(m *sentMsg, counter *int, format string, args ...any) {
 	m.failed = true
 	*counter++
@@ -370,9 +369,30 @@ func (k *killRun) cycle(i int) {
 		m.session = chatID
 	}
 
-	// 0 plugin processes of the killed app 2 s after the kill: its plugins'
-	// groups, every process carrying its watchdog mark (a descendant that
-	// left its group), and the watchdog itself.
+	k.survivors(i, phase, procs, token, watchdog, killedAt)
+
+	var sent []*sentMsg
+	for _, m := range msgs {
+		if m.shown { // a message the host never showed was not sent
+			sent = append(sent, m)
+		}
+	}
+	k.rep.sent += len(sent)
+	k.all = append(k.all, sent...)
+	if session == "" && len(sent) > 0 {
+		k.rep.newChats++
+	}
+	if files := k.relaunch(i); files != nil {
+		for _, m := range sent {
+			k.checkMessage(files, m, "")
+		}
+	}
+}
+
+// survivors counts what of the killed app lives 2 s after the kill: its
+// plugins' groups, every process carrying its watchdog mark (a descendant
+// that left its group), and the watchdog itself; then kills them.
+func (k *killRun) survivors(i int, phase killPhase, procs map[int]string, token string, watchdog []int, killedAt time.Time) {
 	left := waitGone(procs, time.Until(killedAt.Add(2*time.Second)))
 	if token != "" {
 		left = append(left, procsWithEnv(proc.TokenVar+"="+token)...)
@@ -390,23 +410,6 @@ func (k *killRun) cycle(i int) {
 		k.rep.fail("kill %d (%s): %d processes alive 2 s after the kill: %s; 10 s after the kill %s", i, phase, len(left), desc, later)
 		for _, p := range left {
 			_ = syscall.Kill(p, syscall.SIGKILL)
-		}
-	}
-
-	var sent []*sentMsg
-	for _, m := range msgs {
-		if m.shown { // a message the host never showed was not sent
-			sent = append(sent, m)
-		}
-	}
-	k.rep.sent += len(sent)
-	k.all = append(k.all, sent...)
-	if session == "" && len(sent) > 0 {
-		k.rep.newChats++
-	}
-	if files := k.relaunch(i); files != nil {
-		for _, m := range sent {
-			k.checkMessage(files, m, "")
 		}
 	}
 }
@@ -551,141 +554,6 @@ func tail(s string, n int) string {
 		return s
 	}
 	return "…" + s[len(s)-n:]
-}
-
-// lockedBuffer is a child's stderr, read after it ended.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// watchdogTokenOf is the watchdog mark in the environment of the host's
-// plugin processes ("" when none carries one).
-func watchdogTokenOf(procs map[int]string) string {
-	for pid := range procs {
-		env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
-		for _, kv := range strings.Split(string(env), "\x00") {
-			if v, ok := strings.CutPrefix(kv, proc.TokenVar+"="); ok {
-				return v
-			}
-		}
-	}
-	return ""
-}
-
-// procsWithEnv lists live processes whose environment holds the line kv.
-func procsWithEnv(kv string) []int {
-	var out []int
-	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
-	for _, f := range envs {
-		b, err := os.ReadFile(f)
-		if err != nil || !bytes.Contains(b, []byte(kv)) {
-			continue
-		}
-		for _, line := range bytes.Split(b, []byte{0}) {
-			if string(line) == kv {
-				pid, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(f, "/proc/"), "/environ"))
-				if !zombie(pid) {
-					out = append(out, pid)
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// childrenWithArg lists the children of pid with arg on their command line.
-func childrenWithArg(pid int, arg string) []int {
-	var out []int
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	for _, f := range tasks {
-		b, _ := os.ReadFile(f)
-		for _, field := range strings.Fields(string(b)) {
-			child, err := strconv.Atoi(field)
-			if err != nil {
-				continue
-			}
-			cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", child))
-			if bytes.Contains(cmdline, []byte(arg)) {
-				out = append(out, child)
-			}
-		}
-	}
-	return out
-}
-
-// waitGoneOf polls until none of pids lives, up to limit, and returns those
-// still alive (as waitGone, the processes are not the test's children).
-func waitGoneOf(pids []int, limit time.Duration) []int {
-	deadline := time.Now().Add(limit)
-	for {
-		live := alive(pids)
-		if len(live) == 0 || time.Now().After(deadline) {
-			return live
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// alive keeps the pids that are still running (not zombies).
-func alive(pids []int) []int {
-	var out []int
-	for _, p := range pids {
-		if syscall.Kill(p, 0) == nil && !zombie(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func zombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true // gone
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || strings.HasPrefix(strings.TrimSpace(s[i+1:]), "Z")
-}
-
-func uniq(pids []int) []int {
-	seen := map[int]bool{}
-	var out []int
-	for _, p := range pids {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func describeProcs(pids []int) string {
-	parts := make([]string, 0, len(pids))
-	for _, p := range pids {
-		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
-		state := "?"
-		if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-			state = string(stat[i+2])
-		}
-		wchan, _ := os.ReadFile(fmt.Sprintf("/proc/%d/wchan", p))
-		parts = append(parts, fmt.Sprintf("%d [%s %s] %s", p, state, wchan, truncate(strings.ReplaceAll(string(cmdline), "\x00", " "), 80)))
-	}
-	return strings.Join(parts, "; ")
 }
 
 func checkKillTest(t *testing.T, rep *killReport) {
