@@ -390,11 +390,16 @@ func fitRow(o fyne.CanvasObject, w, h float32) float32 {
 	return h
 }
 
-// relayout lays out every container of a row again. A container or widget
-// resized to its current size skips its layout, but a rebound row's parts
-// changed inside: widgets lay themselves out when refreshed, containers
-// need this.
+// relayout lays out every shown container of a row again. A container or
+// widget resized to its current size skips its layout, but a rebound row's
+// parts changed inside: widgets lay themselves out when refreshed,
+// containers need this. A hidden part is skipped: laying it out measured
+// text never drawn (the interrupted mark's italics loaded a font for every
+// reply); a bind that shows it measures the row again.
 func relayout(o fyne.CanvasObject) {
+	if !o.Visible() {
+		return
+	}
 	switch c := o.(type) {
 	case *fyne.Container:
 		if fl, ok := c.Layout.(*frozenLayout); ok && fl.valid && fl.width == c.Size().Width {
