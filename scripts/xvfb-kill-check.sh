@@ -14,7 +14,8 @@
 # chat begun by the killed launch is there. 0 plugin processes of the killed
 # app may live 2 s after the kill; a draft typed and not sent is in
 # drafts.json and back in the composer after the relaunch (skipped, with a
-# message, when this build keeps no drafts).
+# message, when this build keeps no drafts), and a message sent before the
+# kill is not back in the composer as a draft.
 # The app's hidden --trace flag says what the window does, so each step
 # waits for it. Logs go to $LOGDIR (default ./ci-logs), named kill-*.
 # KILLS, DELAY (ms), SEED change the run; NO_DRAFTS=1 leaves the draft

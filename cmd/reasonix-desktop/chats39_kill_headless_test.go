@@ -51,6 +51,10 @@ type killSize struct {
 	// be: the core checkpoints at least every second; the rest is slack for
 	// a busy machine (the test stamps chunks when it reads them).
 	ageLimit time.Duration
+	// mcp adds an MCP server over stdio (server-everything on node): one
+	// more kind of process that must die with the app. About 1 s more a
+	// launch, so only the soak has it.
+	mcp bool
 }
 
 // killEvent is one line of `chat --json` (docs/chat-events.schema.json),
@@ -175,6 +179,13 @@ func runKillTest(t *testing.T, size killSize) *killReport {
 		t.Fatal(err)
 	}
 	h.installExtension("xdev-deny-rm", bin) // an xdev extension: one more kind of plugin process
+	if size.mcp {
+		t.Setenv("REASONIX_MCP_HANDSHAKE_TIMEOUT", "60s")
+		node, srv := testutil.Node(t), testutil.MCPServer(t, "server-everything")
+		if r := h.run("", "mcp", "add", "ev", "--", node, srv, "stdio"); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+	}
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	k := &killRun{t: t, h: h, size: size, rng: rand.New(rand.NewPCG(39, seed)),
@@ -590,10 +601,10 @@ func TestKillHeadless(t *testing.T) {
 
 // TestKillHeadlessSoak is the full size (REASONIX_KILL_SOAK=1): 200 kills by
 // default, longer replies (the longest 3 s of streaming), the checkpoint's age
-// held to 1.25 s.
+// held to 1.25 s, and an MCP server beside the plugins.
 func TestKillHeadlessSoak(t *testing.T) {
 	if os.Getenv("REASONIX_KILL_SOAK") == "" {
 		t.Skip("the full kill soak runs with REASONIX_KILL_SOAK=1")
 	}
-	checkKillTest(t, runKillTest(t, killSize{kills: killsFromEnv(200), delay: 50 * time.Millisecond, maxWords: 60, ageLimit: 1250 * time.Millisecond}))
+	checkKillTest(t, runKillTest(t, killSize{kills: killsFromEnv(200), delay: 50 * time.Millisecond, maxWords: 60, ageLimit: 1250 * time.Millisecond, mcp: true}))
 }
