@@ -159,3 +159,91 @@ func (d *UI) loadRefused(id string, err error) {
 	d.setReadyLine(i18n.T("This chat could not be opened: %s", redact.String(err.Error())))
 	d.trace("chat failed " + id)
 }
+
+// OpenSession shows a saved session and returns once the core switched to
+// it (a goroutine, never the UI one): the command line's --session and the
+// last session reopened at start. --stats times it to its first frame.
+func (d *UI) OpenSession(ctx context.Context, id string) error {
+	if d.getCore() == nil {
+		return errors.New("the core is not attached")
+	}
+	sw := d.chats
+	sw.mu.Lock()
+	sw.loadErr, sw.loadErrFor = nil, ""
+	sw.mu.Unlock()
+	d.b.Post(func() { d.openChat(id) })
+	for {
+		sw.mu.Lock()
+		current, err, errFor, ch := sw.current, sw.loadErr, sw.loadErrFor, sw.changed
+		sw.mu.Unlock()
+		switch {
+		case current == id:
+			return nil
+		case err != nil && errFor == id:
+			return err
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-d.link.ctx.Done():
+			return d.link.ctx.Err()
+		}
+	}
+}
+
+// trashWhenLoaded deletes chat id (a goroutine). The core refuses to delete
+// the chat it is opening (the click that showed it started that load), so
+// a delete clicked right after the click waits for the load to end, then
+// deletes it: the core moves on to a new chat.
+func (c *chats) trashWhenLoaded(ctx context.Context, core coreAPI, id string) error {
+	for {
+		c.mu.Lock()
+		ch := c.changed
+		c.mu.Unlock()
+		err := core.TrashSession(ctx, id)
+		var busy *agent.BusyError
+		if !errors.As(err, &busy) || busy.Holder != agent.OpOpen {
+			return err
+		}
+		select {
+		case <-ch: // the load ended (current or loadErr changed)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// turnStarted tells the view-model the chat that replies (a core
+// goroutine); the chat on screen is busy if it is that one.
+func (d *UI) turnStarted(id string) {
+	d.trace("replying " + id)
+	d.b.Post(func() { d.state.SetRunning(id) })
+}
+
+// turnEnded forgets the chat that replied: a transcript no longer on
+// screen is dropped unless its chat is live (the turn is saved; the chat
+// is read when shown again), a reply finished out of sight marks its chat,
+// the pool may now evict it, and a load waiting for the turn runs now (a
+// core goroutine). A chat on screen is the one the next start reopens: a
+// new chat is saved by its first turn, and only then can it be reopened.
+func (d *UI) turnEnded(id string) {
+	_, live := d.pool.Live(id)
+	live = live && d.pool.separate()
+	sw := d.chats
+	sw.mu.Lock()
+	if id != sw.viewed && !live {
+		delete(sw.byID, id)
+	}
+	sw.mu.Unlock()
+	d.b.Post(func() {
+		d.state.EndRunning(id)
+		if id == d.state.Open().ID {
+			d.prefs.SetLastSession(id)
+		} else {
+			d.state.SetUnseen(id, true)
+		}
+	})
+	d.pool.TurnEnded(id)
+	d.kickLoad()
+}

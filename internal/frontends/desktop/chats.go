@@ -10,10 +10,14 @@ import (
 	"sync/atomic"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
 	"github.com/reasonix/reasonix-desktop/internal/foundation/redact"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/dialogs"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/uikit"
 	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 )
@@ -74,102 +78,6 @@ type chats struct {
 	// recent are the last chats read from their files: going back to one
 	// whose file did not change skips decoding it again.
 	recent []savedEntry
-}
-
-// liveChat is what the window keeps of a chat while its transcript is
-// kept.
-type liveChat struct {
-	t *chat.Transcript
-	// open is its model, effort and workspace as the toolbar showed them
-	// when it left the screen (hasOpen); plugins its plugin list then,
-	// or as its core last reported it in the background.
-	open       viewmodel.Open
-	hasOpen    bool
-	plugins    []agent.PluginInfo
-	hasPlugins bool
-	// workspace is the chat's workspace as shown (a new chat's, for the
-	// pool to open it in).
-	workspace string
-}
-
-// setPlugins keeps the plugin list a chat's core reported while the chat
-// is in the background (any goroutine).
-func (c *chats) setPlugins(id string, ps []agent.PluginInfo) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if lc := c.byID[id]; lc != nil {
-		lc.plugins, lc.hasPlugins = ps, true
-	}
-}
-
-// setTitles records the chats' titles as the sidebar listed them (UI
-// goroutine).
-func (c *chats) setTitles(items []agent.Summary) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, it := range items {
-		c.titles[it.ID] = sessionTitle(it)
-	}
-}
-
-// title is the name of chat id for an approval, a question or a notice
-// from it (any goroutine).
-func (c *chats) title(id string) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t := c.titles[id]; t != "" {
-		return t
-	}
-	return i18n.T("New chat")
-}
-
-// keepTranscript is the transcript of chat id, made for it from its core's
-// snapshot when none is kept (a core goroutine: an approval of a chat whose
-// transcript went); never the chat on screen's. nil when the window closed
-// first.
-func (d *UI) keepTranscript(id string) *chat.Transcript {
-	ch := make(chan *chat.Transcript, 1)
-	d.b.Post(func() {
-		t := d.transcriptOf(id)
-		if t == nil {
-			t = d.newTranscript()
-			if c, ok := d.pool.Live(id); ok {
-				t.ShowSession(c.Session())
-			}
-			d.chats.mu.Lock()
-			d.chats.byID[id] = &liveChat{t: t}
-			d.chats.mu.Unlock()
-		}
-		ch <- t
-	})
-	select {
-	case t := <-ch:
-		return t
-	case <-d.link.ctx.Done():
-		return nil
-	}
-}
-
-// workspaceOf is the workspace chat id was shown with (any goroutine).
-func (c *chats) workspaceOf(id string) string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if lc := c.byID[id]; lc != nil {
-		return lc.workspace
-	}
-	return ""
-}
-
-// setCurrent records the session of the core on screen (mu held).
-func (c *chats) setCurrent(id string) {
-	c.current = id
-	c.cur.Store(id)
-}
-
-// currentFast is the session of the core on screen, without mu.
-func (c *chats) currentFast() string {
-	s, _ := c.cur.Load().(string)
-	return s
 }
 
 // savedEntry is a chat as read from its file, with the core's stamp of
@@ -264,20 +172,6 @@ func (d *UI) transcriptOf(id string) *chat.Transcript {
 		return lc.t
 	}
 	return nil
-}
-
-// keepsTranscript reports whether chat id's transcript stays when it
-// leaves the screen: a turn runs in it, or it is live with a core of its
-// own (UI goroutine: the view-model is read).
-func (d *UI) keepsTranscript(id string) bool {
-	if d.state.TurnIn(id) {
-		return true
-	}
-	if !d.pool.separate() {
-		return false
-	}
-	_, live := d.pool.Live(id)
-	return live
 }
 
 // attachChat records the core's current session as the chat on screen
@@ -607,94 +501,6 @@ func (d *UI) coreSwitched(s agent.Session) {
 	})
 }
 
-// OpenSession shows a saved session and returns once the core switched to
-// it (a goroutine, never the UI one): the command line's --session and the
-// last session reopened at start. --stats times it to its first frame.
-func (d *UI) OpenSession(ctx context.Context, id string) error {
-	if d.getCore() == nil {
-		return errors.New("the core is not attached")
-	}
-	sw := d.chats
-	sw.mu.Lock()
-	sw.loadErr, sw.loadErrFor = nil, ""
-	sw.mu.Unlock()
-	d.b.Post(func() { d.openChat(id) })
-	for {
-		sw.mu.Lock()
-		current, err, errFor, ch := sw.current, sw.loadErr, sw.loadErrFor, sw.changed
-		sw.mu.Unlock()
-		switch {
-		case current == id:
-			return nil
-		case err != nil && errFor == id:
-			return err
-		}
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-d.link.ctx.Done():
-			return d.link.ctx.Err()
-		}
-	}
-}
-
-// trashWhenLoaded deletes chat id (a goroutine). The core refuses to delete
-// the chat it is opening (the click that showed it started that load), so
-// a delete clicked right after the click waits for the load to end, then
-// deletes it: the core moves on to a new chat.
-func (c *chats) trashWhenLoaded(ctx context.Context, core coreAPI, id string) error {
-	for {
-		c.mu.Lock()
-		ch := c.changed
-		c.mu.Unlock()
-		err := core.TrashSession(ctx, id)
-		var busy *agent.BusyError
-		if !errors.As(err, &busy) || busy.Holder != agent.OpOpen {
-			return err
-		}
-		select {
-		case <-ch: // the load ended (current or loadErr changed)
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-// turnStarted tells the view-model the chat that replies (a core
-// goroutine); the chat on screen is busy if it is that one.
-func (d *UI) turnStarted(id string) {
-	d.trace("replying " + id)
-	d.b.Post(func() { d.state.SetRunning(id) })
-}
-
-// turnEnded forgets the chat that replied: a transcript no longer on
-// screen is dropped unless its chat is live (the turn is saved; the chat
-// is read when shown again), a reply finished out of sight marks its chat,
-// the pool may now evict it, and a load waiting for the turn runs now (a
-// core goroutine). A chat on screen is the one the next start reopens: a
-// new chat is saved by its first turn, and only then can it be reopened.
-func (d *UI) turnEnded(id string) {
-	_, live := d.pool.Live(id)
-	live = live && d.pool.separate()
-	sw := d.chats
-	sw.mu.Lock()
-	if id != sw.viewed && !live {
-		delete(sw.byID, id)
-	}
-	sw.mu.Unlock()
-	d.b.Post(func() {
-		d.state.EndRunning(id)
-		if id == d.state.Open().ID {
-			d.prefs.SetLastSession(id)
-		} else {
-			d.state.SetUnseen(id, true)
-		}
-	})
-	d.pool.TurnEnded(id)
-	d.kickLoad()
-}
-
 // noteKinds lists the kinds of a session's notes in order, comma-separated
 // ("stopped,denied,usage").
 func noteKinds(notes []agent.Note) string {
@@ -703,4 +509,51 @@ func noteKinds(notes []agent.Note) string {
 		kinds[i] = string(n.Kind)
 	}
 	return strings.Join(kinds, ",")
+}
+
+// newChat starts an empty session, in dir when set.
+func (d *UI) newChat(dir string) {
+	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
+	if d.getCore() != nil && (d.pool.separate() || len(d.state.RunningChats()) > 0 || !d.state.Ready()) {
+		// Its own core (the pool opens it), or the one core is busy.
+		d.openNewChat(dir) // on screen now; the core starts it when it is free
+		return
+	}
+	d.withCore(i18n.M("new chat"), func(ctx context.Context, c coreAPI) error {
+		return c.NewSession(ctx, dir)
+	})
+}
+
+// chooseWorkspace opens a folder dialog and starts a session there.
+func (d *UI) chooseWorkspace() {
+	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
+		if err != nil || uri == nil {
+			return
+		}
+		d.newChat(uri.Path())
+	}, d.win)
+	fd.Resize(fyne.NewSize(800, 560))
+	dialogs.ShowFileDialog(d.win, fd, d.modalKeys) // Esc closes it
+}
+
+// sessionChanged follows the switch of the current session of the core on
+// screen (a core goroutine: the event comes after the switch, outside the
+// core's lock); id is the session the event names ("" : unknown). Another
+// chat's core (one in the background, one the pool is opening) changes
+// nothing on screen.
+func (d *UI) sessionChanged(id string) {
+	c := d.getCore()
+	if c == nil {
+		return // Attach loads the session
+	}
+	s := c.Session()
+	if id != "" && id != s.ID {
+		return
+	}
+	d.trace("session " + s.ID)
+	d.checkCJKFont(sessionText(s))
+	d.coreSwitched(s)
+	d.refreshMeter()
+	d.refreshModels()
+	d.kickLoad() // the chat on screen may have changed while the core switched
 }

@@ -12,6 +12,17 @@
 // that can wait on a sidecar: those run in goroutines and report back
 // through the bridge.
 //
+// Chats. Each live chat has a core of its own (its plugin generation,
+// surfaces, busy token and turn), kept in a pool (livechats.go; one core as
+// before when the binary gives no opener). The core on screen is the chat
+// on screen's: getCore returns it, and Send, Stop, the panel and the
+// status bar act on it. Every core reports to this one Frontend; each event
+// names its chat and goes to that chat's transcript and state only, so a
+// chat in the background never changes the chat on screen: its approvals
+// and plugin questions wait on it, its notices go to the Notifications
+// window, and the sidebar marks it. Which chats reply, and what waits in
+// which, is the view-model's; what is typed is kept per chat (drafts.go).
+//
 // Everything a plugin says reaches this package already redacted by the core
 // and the surfaces store; text taken directly from protocol frames or plugin
 // status fields is redacted again here before it is shown.

@@ -11,6 +11,9 @@ import (
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
 	"github.com/reasonix/reasonix-desktop/internal/core/chatpool"
 	"github.com/reasonix/reasonix-desktop/internal/extensions/settings"
+	"github.com/reasonix/reasonix-desktop/internal/foundation/i18n"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/chat"
+	"github.com/reasonix/reasonix-desktop/internal/frontends/desktop/viewmodel"
 )
 
 // Live chats. Each chat that is open, replying or recently used keeps its
@@ -226,4 +229,114 @@ func liveChatsSetting(path string) int {
 // before Attach, from any goroutine.
 func (d *UI) UseOpener(open chatpool.Opener) {
 	d.pool.set(newCorePool(open, liveChatsSetting(d.opts.Layout.SettingsFile())))
+}
+
+// liveChat is what the window keeps of a chat while its transcript is
+// kept.
+type liveChat struct {
+	t *chat.Transcript
+	// open is its model, effort and workspace as the toolbar showed them
+	// when it left the screen (hasOpen); plugins its plugin list then,
+	// or as its core last reported it in the background.
+	open       viewmodel.Open
+	hasOpen    bool
+	plugins    []agent.PluginInfo
+	hasPlugins bool
+	// workspace is the chat's workspace as shown (a new chat's, for the
+	// pool to open it in).
+	workspace string
+}
+
+// setPlugins keeps the plugin list a chat's core reported while the chat
+// is in the background (any goroutine).
+func (c *chats) setPlugins(id string, ps []agent.PluginInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lc := c.byID[id]; lc != nil {
+		lc.plugins, lc.hasPlugins = ps, true
+	}
+}
+
+// setTitles records the chats' titles as the sidebar listed them (UI
+// goroutine).
+func (c *chats) setTitles(items []agent.Summary) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, it := range items {
+		c.titles[it.ID] = sessionTitle(it)
+	}
+}
+
+// title is the name of chat id for an approval, a question or a notice
+// from it (any goroutine).
+func (c *chats) title(id string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.titles[id]; t != "" {
+		return t
+	}
+	return i18n.T("New chat")
+}
+
+// keepTranscript is the transcript of chat id, made for it from its core's
+// snapshot when none is kept (a core goroutine: an approval of a chat whose
+// transcript went); never the chat on screen's. nil when the window closed
+// first.
+func (d *UI) keepTranscript(id string) *chat.Transcript {
+	ch := make(chan *chat.Transcript, 1)
+	d.b.Post(func() {
+		t := d.transcriptOf(id)
+		if t == nil {
+			t = d.newTranscript()
+			if c, ok := d.pool.Live(id); ok {
+				t.ShowSession(c.Session())
+			}
+			d.chats.mu.Lock()
+			d.chats.byID[id] = &liveChat{t: t}
+			d.chats.mu.Unlock()
+		}
+		ch <- t
+	})
+	select {
+	case t := <-ch:
+		return t
+	case <-d.link.ctx.Done():
+		return nil
+	}
+}
+
+// workspaceOf is the workspace chat id was shown with (any goroutine).
+func (c *chats) workspaceOf(id string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if lc := c.byID[id]; lc != nil {
+		return lc.workspace
+	}
+	return ""
+}
+
+// setCurrent records the session of the core on screen (mu held).
+func (c *chats) setCurrent(id string) {
+	c.current = id
+	c.cur.Store(id)
+}
+
+// currentFast is the session of the core on screen, without mu.
+func (c *chats) currentFast() string {
+	s, _ := c.cur.Load().(string)
+	return s
+}
+
+// keepsTranscript reports whether chat id's transcript stays when it
+// leaves the screen: a turn runs in it, or it is live with a core of its
+// own (UI goroutine: the view-model is read).
+func (d *UI) keepsTranscript(id string) bool {
+	if d.state.TurnIn(id) {
+		return true
+	}
+	if !d.pool.separate() {
+		return false
+	}
+	_, live := d.pool.Live(id)
+	return live
 }

@@ -498,53 +498,6 @@ func (d *UI) pickModel(id, effort string) {
 	})
 }
 
-// newChat starts an empty session, in dir when set.
-func (d *UI) newChat(dir string) {
-	d.win.Canvas().Focus(d.composer.entry) // typing starts the new chat's first message
-	if d.getCore() != nil && (d.pool.separate() || len(d.state.RunningChats()) > 0 || !d.state.Ready()) {
-		// Its own core (the pool opens it), or the one core is busy.
-		d.openNewChat(dir) // on screen now; the core starts it when it is free
-		return
-	}
-	d.withCore(i18n.M("new chat"), func(ctx context.Context, c coreAPI) error {
-		return c.NewSession(ctx, dir)
-	})
-}
-
-// chooseWorkspace opens a folder dialog and starts a session there.
-func (d *UI) chooseWorkspace() {
-	fd := dialog.NewFolderOpen(func(uri fyne.ListableURI, err error) {
-		if err != nil || uri == nil {
-			return
-		}
-		d.newChat(uri.Path())
-	}, d.win)
-	fd.Resize(fyne.NewSize(800, 560))
-	dialogs.ShowFileDialog(d.win, fd, d.modalKeys) // Esc closes it
-}
-
-// sessionChanged follows the switch of the current session of the core on
-// screen (a core goroutine: the event comes after the switch, outside the
-// core's lock); id is the session the event names ("" : unknown). Another
-// chat's core (one in the background, one the pool is opening) changes
-// nothing on screen.
-func (d *UI) sessionChanged(id string) {
-	c := d.getCore()
-	if c == nil {
-		return // Attach loads the session
-	}
-	s := c.Session()
-	if id != "" && id != s.ID {
-		return
-	}
-	d.trace("session " + s.ID)
-	d.checkCJKFont(sessionText(s))
-	d.coreSwitched(s)
-	d.refreshMeter()
-	d.refreshModels()
-	d.kickLoad() // the chat on screen may have changed while the core switched
-}
-
 // setReadyLine says above the composer why the chat on screen cannot send
 // yet; "" hides it (UI goroutine).
 func (d *UI) setReadyLine(text string) {
