@@ -186,3 +186,48 @@ func TestBigChatTextIsReadAtItsFirstSearch(t *testing.T) {
 		t.Fatalf("hits %+v", hits)
 	}
 }
+
+// Loads of one chat at the same time (the window showing the chat its core
+// is opening) each get a copy of their own: one holder's appends and edits
+// never reach the other's.
+func TestConcurrentLoadsGetTheirOwnCopies(t *testing.T) {
+	t.Parallel()
+	st, err := NewSessionStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession(t.TempDir())
+	for range 2000 {
+		s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: "a message"})
+	}
+	s.Notes = []Note{{After: 1, Kind: NoteNotice, Text: "n"}}
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	var loaded [4]*Session
+	done := make(chan int)
+	for i := range loaded {
+		go func() {
+			l, err := st.Load(s.ID)
+			if err != nil {
+				t.Error(err)
+			}
+			loaded[i] = l
+			done <- i
+		}()
+	}
+	for range loaded {
+		<-done
+	}
+	if t.Failed() {
+		return
+	}
+	loaded[0].Messages[0].Content = "edited"
+	loaded[0].Notes[0].Text = "edited"
+	loaded[0].Messages = append(loaded[0].Messages, protocol.ProviderMessage{Role: protocol.RoleAssistant})
+	for _, l := range loaded[1:] {
+		if len(l.Messages) != 2000 || l.Messages[0].Content != "a message" || l.Notes[0].Text != "n" {
+			t.Fatalf("a load saw another's change: %d messages, %q, %q", len(l.Messages), l.Messages[0].Content, l.Notes[0].Text)
+		}
+	}
+}

@@ -152,6 +152,8 @@ type SessionStore struct {
 	index sessionIndex
 
 	mu sync.Mutex
+	// loading is the Loads in progress, by chat.
+	loading map[string]*pendingLoad
 	// written is what this store last wrote of each session (digests of
 	// its conversation and of the rest): deciding whether a save changes
 	// anything then costs one encoding, not a decode of the file and two
@@ -278,8 +280,58 @@ func (st *SessionStore) compare(s *Session) (same, moved bool) {
 // ErrNoSession is returned by Load for an unknown id.
 var ErrNoSession = errors.New("no such session")
 
-// Load reads a session by id.
+// Load reads a session by id. Loads of one chat at the same time (the
+// window showing the chat its core is opening) decode the file once; each
+// caller gets its own copy.
 func (st *SessionStore) Load(id string) (*Session, error) {
+	st.mu.Lock()
+	if l := st.loading[id]; l != nil {
+		st.mu.Unlock()
+		<-l.done
+		if l.err != nil {
+			return nil, l.err
+		}
+		return l.s.copy(), nil
+	}
+	l := &pendingLoad{done: make(chan struct{})}
+	if st.loading == nil {
+		st.loading = map[string]*pendingLoad{}
+	}
+	st.loading[id] = l
+	st.mu.Unlock()
+	l.s, l.err = st.load(id)
+	st.mu.Lock()
+	delete(st.loading, id)
+	st.mu.Unlock()
+	close(l.done)
+	if l.err != nil {
+		return nil, l.err
+	}
+	return l.s.copy(), nil
+}
+
+// pendingLoad is a Load in progress that others of the same chat wait for.
+type pendingLoad struct {
+	done chan struct{}
+	s    *Session
+	err  error
+}
+
+// copy is s with its own messages, notes and approvals, so one holder's
+// appends and edits of an element never reach another's. The strings and a
+// message's own slices (tool calls, images) are shared: a loaded message's
+// are never changed in place (recordCall edits only the running turn's
+// calls, which no load returned).
+func (s *Session) copy() *Session {
+	c := *s
+	c.Messages = slices.Clone(s.Messages)
+	c.Notes = slices.Clone(s.Notes)
+	c.Approvals = slices.Clone(s.Approvals)
+	return &c
+}
+
+// load reads and decodes a session file.
+func (st *SessionStore) load(id string) (*Session, error) {
 	if !sessionIDRE.MatchString(id) {
 		return nil, fmt.Errorf("load session: %q is not a session id", id)
 	}
