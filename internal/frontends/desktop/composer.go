@@ -279,6 +279,9 @@ func (c *composer) send() {
 		return
 	}
 	c.clear()
+	if d.draftSent != nil {
+		d.draftSent() // its draft is gone from the disk at once
+	}
 	if len(atts) > 0 { // a message with files: never a command
 		c.sendAttached(text, atts)
 		return

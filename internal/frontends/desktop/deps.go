@@ -48,8 +48,9 @@ type composerDeps struct {
 	// execCommand runs a slash command line (typed: from the composer).
 	execCommand func(line string, typed bool)
 	// draftChanged keeps the composer's text as the chat on screen's
-	// draft.
+	// draft; draftSent writes the drafts at once (the message was sent).
 	draftChanged func(text string)
+	draftSent    func()
 }
 
 // toolbarDeps are the toolbar's.
@@ -125,7 +126,8 @@ func (d *UI) composerDeps() composerDeps {
 		notes: d.notes, transcript: d.transcript, trace: d.trace, tracing: d.opts.Trace != nil,
 		enter: d.enter, escape: d.escape, navigate: d.navigate, showPalette: d.showPalette,
 		editLast: d.editLast, copyText: d.copyText, setReadyLine: d.setReadyLine, execCommand: d.execCommand,
-		draftChanged: func(text string) { d.drafts.set(d.chats.viewedID(), text) }}
+		draftChanged: func(text string) { d.drafts.set(d.chats.viewedID(), text) },
+		draftSent:    func() { d.drafts.writeNow() }}
 }
 
 func (d *UI) toolbarDeps() toolbarDeps {

@@ -48,6 +48,7 @@ type drafts struct {
 	mu    sync.Mutex
 	data  draftsData
 	dirty chan struct{} // capacity 1: a change not written yet
+	now   chan struct{} // capacity 1: write at once (a message was sent)
 	stop  chan struct{}
 	done  chan struct{}
 	once  sync.Once
@@ -60,7 +61,7 @@ func loadDrafts(dir string, log *slog.Logger) *drafts {
 		log = slog.Default()
 	}
 	d := &drafts{log: log, data: draftsData{Chats: map[string]string{}},
-		dirty: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+		dirty: make(chan struct{}, 1), now: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 	if dir != "" {
 		d.path = filepath.Join(dir, draftsFile)
 		raw, err := os.ReadFile(d.path)
@@ -168,6 +169,16 @@ func (d *drafts) switchTo(prev, id string, c *composer) {
 	}
 }
 
+// writeNow has the drafts written at once, off the caller's goroutine: a
+// message was sent, and a kill right after must not bring it back as a
+// draft at the next start.
+func (d *drafts) writeNow() {
+	select {
+	case d.now <- struct{}{}:
+	default:
+	}
+}
+
 func (d *drafts) kick() {
 	select {
 	case d.dirty <- struct{}{}:
@@ -182,6 +193,9 @@ func (d *drafts) writer() {
 	for {
 		select {
 		case <-d.dirty:
+		case <-d.now:
+			d.write()
+			continue
 		case <-d.stop:
 			select {
 			case <-d.dirty: // a change Close raced with
@@ -197,6 +211,8 @@ func (d *drafts) writer() {
 			case <-d.dirty:
 				quiet.Reset(draftQuiet)
 			case <-quiet.C:
+				break wait
+			case <-d.now:
 				break wait
 			case <-limit.C:
 				break wait

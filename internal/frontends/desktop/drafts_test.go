@@ -128,3 +128,25 @@ func TestDraftsArePerChatAndSurviveARelaunch(t *testing.T) {
 		return h3.d.composer.entry.Text == "draft of the new chat"
 	})
 }
+
+// A message sent takes its draft off the disk at once, not a second later:
+// a kill right after Send must not bring the sent message back as a draft.
+func TestASentMessageLeavesTheDraftsAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	synctest.Test(t, func(t *testing.T) {
+		d := loadDrafts(dir, nil)
+		defer d.Close()
+		d.set("a", "to be sent")
+		time.Sleep(draftMaxDelay)
+		synctest.Wait()
+		if got := readDrafts(t, dir).Chats["a"]; got != "to be sent" {
+			t.Fatalf("the draft on disk: %q", got)
+		}
+		d.set("a", "") // the composer cleared by Send
+		d.writeNow()
+		synctest.Wait() // no time passes: the writer is not waiting for a pause
+		if got, ok := readDrafts(t, dir).Chats["a"]; ok {
+			t.Errorf("the sent message is still a draft on disk: %q", got)
+		}
+	})
+}
