@@ -137,6 +137,7 @@ func (d *UI) bindChat(target string, c coreAPI) {
 		d.prefs.SetLastSession(s.ID)
 		d.panel.th.Kick()
 		d.status.Kick()
+		d.refreshMeter()
 	})
 	d.refreshModels()
 }

@@ -384,6 +384,7 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 		d.state.SetPlugins(plugins)
 		d.panel.th.Kick() // its own surfaces, forms as they were left
 		d.status.Kick()
+		d.refreshMeter() // its cost and context, not the last chat's
 	}
 	if !strings.HasPrefix(id, pendingNewChat) {
 		d.prefs.SetLastSession(id)
