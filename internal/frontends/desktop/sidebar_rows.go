@@ -138,10 +138,16 @@ func (r *sessionRow) setChat(title, when string, imp widget.Importance, menu fun
 	r.menu = menu
 	r.head.Hide()
 	r.chat.Show()
-	r.title.SetText(title)
-	r.when.SetText(when)
-	r.when.Importance = imp
-	r.when.Refresh()
+	// The list sets every row it shows on each refresh (moving the
+	// highlight refreshes it): a label set to the text it has is not laid
+	// out again.
+	if r.title.Text != title {
+		r.title.SetText(title)
+	}
+	if r.when.Text != when || r.when.Importance != imp {
+		r.when.Text, r.when.Importance = when, imp
+		r.when.Refresh()
+	}
 }
 
 // TappedSecondary is a right-click: the chat's menu where the pointer is.
