@@ -68,9 +68,10 @@ func newDiffView(b *uikit.Bridge, copyText func(string), toggle func()) *diffVie
 func (v *diffView) object() fyne.CanvasObject { return v.box }
 
 // diffBuilt is a diff's widgets as built for some files, collapsed or
-// not. A transcript row keeps its own (row.diff), so a card scrolled out
-// and back in, or bound again by a recycled view, is not built again: an
-// edit's diff takes milliseconds of chroma and layout to build.
+// not. A transcript row keeps its own while it is cached (rowCache.diff),
+// so a card scrolled out and back in, or bound again by a recycled view,
+// is not built again: an edit's diff takes milliseconds of chroma and
+// layout to build.
 type diffBuilt struct {
 	files    []textdiff.File
 	expanded bool
