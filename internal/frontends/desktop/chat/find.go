@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -137,12 +138,17 @@ func (e *findEntry) TypedKey(ev *fyne.KeyEvent) {
 	e.Entry.TypedKey(ev)
 }
 
-// lowerInto is s in lower case, written into buf: reused from row to row,
-// a search of a 50,000-message chat keeps no lower-case copy of it.
+// lowerInto is s in lower case (as strings.ToLower gives it), written into
+// buf: reused from row to row, a search of a 50,000-message chat keeps no
+// lower-case copy of it and makes none a row.
 func lowerInto(buf []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
-			return append(buf[:0], strings.ToLower(s)...)
+			buf = buf[:0]
+			for _, r := range s {
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			}
+			return buf
 		}
 	}
 	buf = append(buf[:0], s...)

@@ -228,3 +228,15 @@ func TestFindIgnoresInputMethodKeys(t *testing.T) {
 		}
 	})
 }
+
+// A row's text is lowered into the search buffer as strings.ToLower lowers
+// it (the query is lowered so): Latin, accented, Chinese, invalid UTF-8.
+func TestLowerIntoIsToLower(t *testing.T) {
+	var buf []byte
+	for _, s := range []string{"", "Zebra CROSSING", "Ünïcode ÀÉÎ", "斑马线 Zebra", "bad \xff byte", "ΣΑΣ"} {
+		buf = lowerInto(buf, s)
+		if got, want := string(buf), strings.ToLower(s); got != want {
+			t.Errorf("%q lowered to %q, want %q", s, got, want)
+		}
+	}
+}
