@@ -35,6 +35,9 @@ type coreFlags struct {
 	dataDir, workspace string
 	// onFrame taps sidecar frames (the desktop's protocol inspector).
 	onFrame func(plugin string, f ndjson.FrameInfo)
+	// resume is the chat the first core opens in (the window's last one);
+	// "" or a chat that no longer loads: a new chat.
+	resume string
 }
 
 func (f *coreFlags) register(fs *flag.FlagSet) {
@@ -108,7 +111,10 @@ func (f *coreFlags) openChats(ctx context.Context, fe agent.Frontend, ui protoco
 			}})
 		return core, ext, err
 	}
-	core, ext, err := open(ctx, "", workspace)
+	core, ext, err := open(ctx, f.resume, workspace)
+	if errors.Is(err, agent.ErrCannotResume) {
+		core, ext, err = open(ctx, "", workspace)
+	}
 	if err != nil {
 		closeLog()
 		return nil, nil, nil, err

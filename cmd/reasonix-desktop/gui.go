@@ -96,6 +96,12 @@ func runGUI(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	opened := make(chan func(), 1) // the core's close func, nil when it did not open
 	go func() {
 		cf.onFrame = ui.OnFrame
+		// The first core opens in the chat the window shows first, so the
+		// launch starts the plugins once, for it.
+		cf.resume = *session
+		if cf.resume == "" {
+			cf.resume = ui.LastSession()
+		}
 		core, openChat, closeCore, err := cf.openChats(ctx, ui, protocol.UIHostDesktop, stderr)
 		if err != nil {
 			fmt.Fprintln(stderr, "reasonix-desktop gui:", redact.String(err.Error()))

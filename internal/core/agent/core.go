@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -61,6 +62,11 @@ type Config struct {
 	// second start for a LoadSession.
 	Resume string
 }
+
+// ErrCannotResume is Open's error when Config.Resume names a chat that does
+// not load (deleted since, unreadable): nothing was started, and a new chat
+// may be opened instead.
+var ErrCannotResume = errors.New("the chat to resume does not load")
 
 // Shared is what the cores of one app share: each live chat has its own
 // core (its own plugin generation, turn and surfaces) over one store.
@@ -207,7 +213,7 @@ func Open(ctx context.Context, cfg Config) (*Core, error) {
 	if cfg.Resume != "" {
 		s, err := c.sessions.Load(cfg.Resume)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: %w", ErrCannotResume, err)
 		}
 		c.session = s
 		c.markSaved()

@@ -91,24 +91,26 @@ func (d *UI) loadInCore(id string) error {
 	if err != nil {
 		return err
 	}
-	d.bindChat(id, c)
-	d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
+	if !d.bindChat(id, c, start) {
+		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
+	}
 	return nil
 }
 
 // bindChat puts c, the core the pool opened for chat target, on screen when
-// target still is (a loader goroutine); a chat left meanwhile stays live in
-// the pool. A new chat gets its id here.
-func (d *UI) bindChat(target string, c coreAPI) {
+// target still is (a loader goroutine), and says whether it did, tracing
+// the chat ready once Send works (start: when the open began); a chat left
+// meanwhile stays live in the pool. A new chat gets its id here.
+func (d *UI) bindChat(target string, c coreAPI, start time.Time) bool {
 	if d.getCore() == c {
-		return // the one core loaded it: its session event did the rest (coreSwitched)
+		return false // the one core loaded it: its session event did the rest (coreSwitched)
 	}
 	s := c.Session()
 	sw := d.chats
 	sw.mu.Lock()
 	if sw.viewed != target {
 		sw.mu.Unlock()
-		return
+		return false
 	}
 	lc := sw.byID[target]
 	if lc == nil {
@@ -138,8 +140,11 @@ func (d *UI) bindChat(target string, c coreAPI) {
 		d.panel.th.Kick()
 		d.status.Kick()
 		d.refreshMeter()
+		d.trace("session " + s.ID) // what the scripts wait on: this chat is on screen, its core attached
+		d.trace(fmt.Sprintf("chat ready %s (%d ms)", s.ID, time.Since(start).Milliseconds()))
 	})
 	d.refreshModels()
+	return true
 }
 
 // loadRefused tells why the chat on screen cannot send yet (UI goroutine).

@@ -395,6 +395,13 @@ func (d *UI) showChat(seq uint64, id string, t *chat.Transcript, s *agent.Sessio
 	d.b.Post(func() { // after the frame that shows it
 		d.trace(fmt.Sprintf("chat shown %s (%d ms)", id, time.Since(clicked).Milliseconds()))
 	})
+	if ready && own != nil {
+		// A live chat: its core is on screen and Send works now. The same
+		// two lines a chat opened through the pool traces (scripts wait on
+		// them).
+		d.trace("session " + id)
+		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(clicked).Milliseconds()))
+	}
 	if !ready {
 		d.setReadyLine(i18n.T("Getting this chat ready: its plugins are starting. What you type is kept."))
 		d.kickLoad()

@@ -515,6 +515,11 @@ func (s *sidebar) exportTo(id, format, path string) {
 // sessionID is the open session's id ("" before the core is attached).
 func (d *UI) sessionID() string { return d.state.Open().ID }
 
+// LastSession is the chat ReopenLast would open ("" for none; any
+// goroutine): the binary opens its first core in it, so the launch starts
+// the plugins once, for that chat.
+func (d *UI) LastSession() string { return d.prefs.LastSession() }
+
 // ReopenLast opens the session that was open when the app last ran in this
 // data directory; a session since deleted (or never saved) is skipped.
 func (d *UI) ReopenLast(ctx context.Context) error {

@@ -276,6 +276,7 @@ func (d *UI) Attach(c coreAPI) {
 	d.setCore(c)
 	d.pool.Adopt(c)
 	d.async(i18n.M("load"), func(ctx context.Context) error {
+		start := time.Now()
 		s := c.Session()
 		d.attachChat(s.ID)
 		d.pool.Use(s.ID)
@@ -288,10 +289,12 @@ func (d *UI) Attach(c coreAPI) {
 			if d.chats.viewedID() == s.ID { // not a chat opened meanwhile
 				d.state.SetSession(openOf(s))
 				d.state.SetReady(true)
-				d.transcript.LoadSession(s)
+				d.transcript.LoadSession(s) // before what the chat shows already (a turn begun before the attach)
 				if draft != "" && d.composer.entry.Text == "" {
 					d.composer.entry.SetText(draft) // what was typed when the app last ran
 				}
+				d.trace("session " + s.ID)
+				d.trace(fmt.Sprintf("chat ready %s (%d ms)", s.ID, time.Since(start).Milliseconds()))
 			}
 			d.state.SetConnected(true)
 			d.state.SetPlugins(plugins)
