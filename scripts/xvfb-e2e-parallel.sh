@@ -146,6 +146,8 @@ rss_mib() {
 	done
 	echo $((kb / 1024))
 }
+# app_mib: the app process's own RSS, MiB (its plugins' is rss_mib less it).
+app_mib() { echo $(($(awk '/^VmRSS:/ {print $2}' "/proc/$APP/status" 2>/dev/null || echo 0) / 1024)); }
 # children: the app's child processes (its chats' plugins), sorted.
 children() { pgrep -P "$APP" | sort -n | tr '\n' ' '; }
 # steady: the app's process tree has not changed for 1 s (plugins started).
@@ -180,7 +182,7 @@ for i in $(seq "$SWITCHES"); do
 	SHOWN+=("$(grep "^trace: chat shown $id " "$OUT" | tail -n 1 | sed -E 's/.*\(([0-9]+) ms\)$/\1/')")
 	SENDS+=("$(send "ping $i" "$id")")
 	[ "$(lines 'waits for the chat')" = "$waits" ] || fail "switch $i: the message waited for the chat's plugins"
-	more "^trace: chat ready $id " 1 && fail "switch $i: chat $id was opened again (its plugins restarted)"
+	more "^trace: chat opened $id\$" 1 && fail "switch $i: chat $id was opened again (its plugins restarted)"
 done
 poll_for "the last reply" replies_done
 AFTER="$(children)"
@@ -221,18 +223,18 @@ quit_app || fail "the app did not quit on SIGTERM"
 rm -f "$D/desktop-state.json"
 launch 2
 poll_for "the first chat's plugins" steady
-RSS1="$(rss_mib)"
+RSS1="$(rss_mib)" APP1="$(app_mib)"
 for i in 1 2 3 4 5 6 7; do
 	id="${RSS_CHATS[$((i - 1))]}"
 	open_by "rsschat$i" "$id"
 	poll_for "chat rsschat$i ready" ready "$id"
 	if [ "$i" = 3 ]; then
 		poll_for "4 chats' plugins" steady
-		RSS4="$(rss_mib)"
+		RSS4="$(rss_mib)" APP4="$(app_mib)"
 	fi
 done
 poll_for "8 chats' plugins" steady
-RSS8="$(rss_mib)"
+RSS8="$(rss_mib)" APP8="$(app_mib)"
 PROCS8="$(tree_pids "$APP" | wc -l)"
 quit_app || fail "the app did not quit on SIGTERM"
 
@@ -242,3 +244,4 @@ echo "xvfb-e2e-parallel: send after the switch's frame, key to reply started (ms
 echo "xvfb-e2e-parallel: plugin processes unchanged over $SWITCHES switches: $(echo "$BEFORE" | wc -w)"
 echo "xvfb-e2e-parallel: two chats streamed at once, each reply whole in its own session file"
 echo "xvfb-e2e-parallel: RSS of the app and its plugins: 1 live chat $RSS1 MiB, 4 live $RSS4 MiB, 8 live $RSS8 MiB ($PROCS8 processes)"
+echo "xvfb-e2e-parallel: of which the app process itself: $APP1, $APP4, $APP8 MiB"

@@ -87,9 +87,13 @@ func (d *UI) loadInCore(id string) error {
 			ws = d.chats.workspaceOf(id)
 		}
 	}
+	_, wasLive := d.pool.Live(sid)
 	c, err := d.pool.Open(ctx, sid, ws)
 	if err != nil {
 		return err
+	}
+	if !wasLive {
+		d.trace("chat opened " + c.Session().ID) // its plugins started: a script counts these
 	}
 	if !d.bindChat(id, c, start) {
 		d.trace(fmt.Sprintf("chat ready %s (%d ms)", id, time.Since(start).Milliseconds()))
