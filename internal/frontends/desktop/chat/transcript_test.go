@@ -36,7 +36,10 @@ func TestToolCardsAreKeyedByTurnAndCall(t *testing.T) {
 		h.d.Emit(agent.Event{Kind: agent.EventToolCall, Call: &call})
 		h.d.Emit(agent.Event{Kind: agent.EventTurnDone})
 		want := turn + 1
-		h.waitFor("the card", func() bool { return len(h.toolCards()) == want })
+		h.waitFor("the card, done", func() bool {
+			cards := h.toolCards()
+			return len(cards) == want && cards[want-1].result.Text == cmd+" done"
+		})
 	}
 	h.ui(func() {
 		cards := h.toolCards()
