@@ -231,3 +231,37 @@ func TestConcurrentLoadsGetTheirOwnCopies(t *testing.T) {
 		}
 	}
 }
+
+// A chat a load decoded (the core opening it) is listed from that decode:
+// the history listing does not read its file again, unless it was written
+// since.
+func TestALoadedChatIsListedWithoutASecondRead(t *testing.T) {
+	t.Parallel()
+	st, err := NewSessionStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	st.index.read = func(path, id string) *indexEntry { reads++; return readIndexEntry(path, id) }
+	s := NewSession(t.TempDir())
+	s.Messages = append(s.Messages, protocol.ProviderMessage{Role: protocol.RoleUser, Content: "Opened chat"})
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Load(s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if list := st.List(); len(list) != 1 || list[0].Title != "Opened chat" || reads != 0 {
+		t.Fatalf("listing %+v after %d reads of the file", list, reads)
+	}
+	if hits := st.SearchText(context.Background(), "opened", 1); len(hits) != 1 {
+		t.Fatalf("the primed chat's text is not searched: %+v", hits)
+	}
+	s.Name = "renamed"
+	if err := st.Save(s); err != nil {
+		t.Fatal(err)
+	}
+	if list := st.List(); list[0].Title != "renamed" || reads != 1 {
+		t.Fatalf("after a write: %+v, %d reads", list, reads)
+	}
+}

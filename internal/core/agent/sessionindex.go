@@ -81,6 +81,39 @@ type indexDoc struct {
 	} `json:"notes"`
 }
 
+// forgetsOf is how many times chat id was forgotten (a write), read before
+// a load whose result may prime the index.
+func (x *sessionIndex) forgetsOf(id string) int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.forgets[id]
+}
+
+// prime takes in the entry of a chat a load decoded, unless a write came
+// since the load began (forgets moved) or the index has it already as it
+// is: the listing then needs no second decode of that file.
+func (x *sessionIndex) prime(id string, e *indexEntry, forgets int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.forgets[id] != forgets {
+		return
+	}
+	if old := x.entries[id]; old != nil && !old.stale && old.size == e.size && old.mod.Equal(e.mod) {
+		return
+	}
+	if x.entries == nil {
+		x.entries = map[string]*indexEntry{}
+	}
+	x.entries[id] = e
+}
+
+// indexEntryOf is the index entry of a decoded session read from path
+// (fi: the file it was read from); its text is read at the first search.
+func indexEntryOf(s *Session, path string, fi os.FileInfo) *indexEntry {
+	sum := s.summary()
+	return &indexEntry{size: fi.Size(), mod: fi.ModTime(), sum: sum, lowTitle: strings.ToLower(sum.Title), path: path}
+}
+
 // forget drops a chat, so the next refresh reads its file again.
 func (x *sessionIndex) forget(id string) {
 	x.mu.Lock()
