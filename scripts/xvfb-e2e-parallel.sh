@@ -146,6 +146,17 @@ rss_mib() {
 	done
 	echo $((kb / 1024))
 }
+# pss_mib: as rss_mib, counting each shared page once across the tree
+# (smaps_rollup's Pss): every plugin runs under a reaper that is this
+# binary again, whose pages RSS counts once per process.
+pss_mib() {
+	local kb=0 p v
+	for p in $(tree_pids "$APP"); do
+		v="$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || true)"
+		kb=$((kb + ${v:-0}))
+	done
+	echo $((kb / 1024))
+}
 # app_mib: the app process's own RSS, MiB (its plugins' is rss_mib less it).
 app_mib() { echo $(($(awk '/^VmRSS:/ {print $2}' "/proc/$APP/status" 2>/dev/null || echo 0) / 1024)); }
 # children: the app's child processes (its chats' plugins), sorted.
@@ -223,18 +234,18 @@ quit_app || fail "the app did not quit on SIGTERM"
 rm -f "$D/desktop-state.json"
 launch 2
 poll_for "the first chat's plugins" steady
-RSS1="$(rss_mib)" APP1="$(app_mib)"
+RSS1="$(rss_mib)" APP1="$(app_mib)" PSS1="$(pss_mib)"
 for i in 1 2 3 4 5 6 7; do
 	id="${RSS_CHATS[$((i - 1))]}"
 	open_by "rsschat$i" "$id"
 	poll_for "chat rsschat$i ready" ready "$id"
 	if [ "$i" = 3 ]; then
 		poll_for "4 chats' plugins" steady
-		RSS4="$(rss_mib)" APP4="$(app_mib)"
+		RSS4="$(rss_mib)" APP4="$(app_mib)" PSS4="$(pss_mib)"
 	fi
 done
 poll_for "8 chats' plugins" steady
-RSS8="$(rss_mib)" APP8="$(app_mib)"
+RSS8="$(rss_mib)" APP8="$(app_mib)" PSS8="$(pss_mib)"
 PROCS8="$(tree_pids "$APP" | wc -l)"
 quit_app || fail "the app did not quit on SIGTERM"
 
@@ -245,3 +256,4 @@ echo "xvfb-e2e-parallel: plugin processes unchanged over $SWITCHES switches: $(e
 echo "xvfb-e2e-parallel: two chats streamed at once, each reply whole in its own session file"
 echo "xvfb-e2e-parallel: RSS of the app and its plugins: 1 live chat $RSS1 MiB, 4 live $RSS4 MiB, 8 live $RSS8 MiB ($PROCS8 processes)"
 echo "xvfb-e2e-parallel: of which the app process itself: $APP1, $APP4, $APP8 MiB"
+echo "xvfb-e2e-parallel: the whole tree with shared pages counted once (PSS): $PSS1, $PSS4, $PSS8 MiB"
