@@ -110,8 +110,9 @@ func (p *Pool) find(id string) *entry {
 }
 
 // Open returns chat spec.SessionID's live core, or opens one (a new chat
-// when SessionID is ""), and makes it the chat in use; then the idle chats
-// beyond the limit are closed. Two Opens of one chat start it once.
+// when SessionID is ""), and makes it the chat in use unless another chat
+// was put in use (Use) while it started; then the idle chats beyond the
+// limit are closed. Two Opens of one chat start it once.
 func (p *Pool) Open(ctx context.Context, spec Spec) (*agent.Core, error) {
 	p.mu.Lock()
 	if p.closed {
@@ -142,6 +143,9 @@ func (p *Pool) Open(ctx context.Context, spec Spec) (*agent.Core, error) {
 	if spec.SessionID != "" {
 		p.opening[spec.SessionID] = o
 	}
+	// The chat asked for is the one in use from now (the one left may go);
+	// if another is put in use while it starts, that one stays in use.
+	p.inUse = spec.SessionID
 	p.mu.Unlock()
 
 	o.core, o.err = p.open(ctx, spec)
@@ -160,7 +164,9 @@ func (p *Pool) Open(ctx context.Context, spec Spec) (*agent.Core, error) {
 	}
 	e := &entry{core: o.core, id: o.core.SessionID()}
 	p.live = slices.Insert(p.live, 0, e)
-	p.inUse = e.id
+	if p.inUse == spec.SessionID {
+		p.inUse = e.id
+	}
 	p.mu.Unlock()
 	p.evict(ctx)
 	return o.core, nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/reasonix/reasonix-desktop/internal/core/agent"
@@ -266,5 +267,41 @@ func TestAReplyingChatIsNeverEvicted(t *testing.T) {
 	p.TurnEnded(ctx)
 	if _, live := p.Live(busy.SessionID()); live || p.Len() != 1 {
 		t.Fatalf("after its turn the chat stayed live (%d live)", p.Len())
+	}
+}
+
+// A chat put back on screen while another starts stays in use: the one
+// that finished starting does not take its place, and the idle limit
+// never closes the chat the user is looking at.
+func TestTheChatOnScreenStaysWhileAnotherStarts(t *testing.T) {
+	a := newApp(t, 0)
+	ctx := context.Background()
+	gate := make(chan struct{})
+	started := make(chan struct{})
+	var opens atomic.Int32
+	open := func(ctx context.Context, spec chatpool.Spec) (*agent.Core, error) {
+		if opens.Add(1) == 2 { // the second chat starts slowly
+			close(started)
+			<-gate
+		}
+		return a.open(ctx, spec)
+	}
+	p := chatpool.New(open, 0, nil)
+	defer p.Close(ctx)
+	first, err := p.Open(ctx, chatpool.Spec{SessionID: ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := first.SessionID()
+	opened := make(chan error, 1)
+	go func() { _, err := p.Open(ctx, chatpool.Spec{}); opened <- err }()
+	<-started
+	p.Use(id) // the user went back to the first chat while the new one starts
+	close(gate)
+	if err := <-opened; err != nil {
+		t.Fatal(err)
+	}
+	if _, live := p.Live(id); !live {
+		t.Fatal("the chat on screen was closed when another finished starting")
 	}
 }
