@@ -44,11 +44,26 @@ build_bin
 D="$(mktemp -d)"
 WS="$(mktemp -d)"
 APP="" XVFB="" DBUS=""
+# ours: the fcitx5 daemons of this run (their HOME is the run's).
+ours() {
+	local p
+	for p in $(pgrep -x fcitx5 || true); do
+		{ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | grep -qx "HOME=$D/home" && echo "$p"
+	done
+	return 0
+}
 cleanup() {
+	trap - ERR # a cleanup step that fails must not turn a passed run into a failed one
 	stop_pids "$APP"
 	[ -n "${DISPLAY:-}" ] && HOME="$D/home" fcitx5-remote -e >/dev/null 2>&1 || true
+	# fcitx5 (a daemon: no pid of ours) writes into $D/home until it ends:
+	# removing the folder under it failed once ('Directory not empty').
+	local pids i
+	pids="$(ours)"
+	[ -n "$pids" ] && kill $pids 2>/dev/null
+	for i in $(seq 50); do [ -z "$(ours)" ] && break; sleep 0.1; done
 	stop_pids "$DBUS" "$XVFB"
-	rm -rf "$D" "$WS"
+	rm -rf "$D" "$WS" 2>/dev/null || true
 }
 trap cleanup EXIT
 "$BIN" plugin install --yes --data-dir "$D" examples/echo-provider >"$LOGDIR/e2e-ime-install.log" 2>&1 ||
@@ -119,7 +134,21 @@ grep -qF 'Echo: 你hao' "$F" || fail "the composer's text was changed: $(grep -o
 # 4. An approval waits; Enter with pinyin composing must not answer it.
 xdotool type --delay 5 'call write_file {"path":"out.txt","content":"approved\n"}'
 wait_for "the typed call" grep -qxF 'trace: composer call write_file {"path":"out.txt","content":"approved\n"}' "$OUT"
+KEPT="$(count 'ime kept Return')"
 xdotool key Return
+# The guard's known cost (issue 38's note): with the input method running
+# but off, a key's character may come a tick after the key on a loaded
+# machine, and an Enter right after it is taken for a composing one and
+# kept, once. The guard says so; the user (and this script) presses again.
+for _ in $(seq 30); do
+	traced 1 'approval write_file' && break
+	if [ "$(count 'ime kept Return')" -gt "$KEPT" ]; then
+		echo "xvfb-e2e-ime: the Enter after fast typing was kept once (a loaded machine); pressed again"
+		xdotool key Return
+		break
+	fi
+	sleep 0.1
+done
 wait_for "the approval" traced 1 'approval write_file'
 ime on
 xdotool type --delay 60 'ni'
