@@ -133,7 +133,10 @@ grep -qF 'Echo: 你hao' "$F" || fail "the composer's text was changed: $(grep -o
 
 # 4. An approval waits; Enter with pinyin composing must not answer it.
 xdotool type --delay 5 'call write_file {"path":"out.txt","content":"approved\n"}'
-wait_for "the typed call" grep -qxF 'trace: composer call write_file {"path":"out.txt","content":"approved\n"}' "$OUT"
+# With the input method running, each key goes through fcitx5 first: on a
+# machine busy with other builds its characters arrived over a minute (a
+# fresh-clone CI beside a stress run), so this one wait is longer.
+WAIT_TRIES=1800 wait_for "the typed call" grep -qxF 'trace: composer call write_file {"path":"out.txt","content":"approved\n"}' "$OUT"
 KEPT="$(count 'ime kept Return')"
 xdotool key Return
 # The guard's known cost (issue 38's note): with the input method running
