@@ -98,9 +98,6 @@ func OpenShared(cfg Config) (*Shared, error) {
 		keys: OpenProviderKeys(cfg.Layout, cfg.Secrets, cfg.Logger)}, nil
 }
 
-// Settings is the shared settings file.
-func (sh *Shared) Settings() *SettingsFile { return sh.settings }
-
 // Core is the agent core: one session at a time, plugins, models, surfaces.
 type Core struct {
 	cfg      Config

@@ -110,8 +110,9 @@ func (x *sessionIndex) prime(id string, e *indexEntry, forgets int) {
 // indexEntryOf is the index entry of a decoded session read from path
 // (fi: the file it was read from); its text is read at the first search.
 func indexEntryOf(s *Session, path string, fi os.FileInfo) *indexEntry {
-	sum := s.summary()
-	return &indexEntry{size: fi.Size(), mod: fi.ModTime(), sum: sum, lowTitle: strings.ToLower(sum.Title), path: path}
+	e := entryOf(s, path)
+	e.size, e.mod = fi.Size(), fi.ModTime()
+	return e
 }
 
 // forget drops a chat, so the next refresh reads its file again.
@@ -243,32 +244,54 @@ func readIndexEntry(path, id string) *indexEntry {
 	if err != nil {
 		return nil
 	}
-	if len(data) <= eagerTexts {
-		e := readIndexDoc(data, id)
-		if e != nil {
-			e.path = path
-			e.textsOnce.Do(func() {}) // read already
+	if len(data) <= eagerTexts { // one decode gives the listing and the texts
+		var d indexDoc
+		if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
+			return nil
 		}
+		var first *protocol.ProviderMessage
+		for _, m := range d.Messages {
+			if first == nil && titles(m.Role, m.Content) {
+				first = &protocol.ProviderMessage{Role: m.Role, Content: m.Content}
+			}
+		}
+		e := entryOf(headerOf(&d, first), path)
+		e.texts = textsOf(&d)
+		e.textsOnce.Do(func() {}) // read already
 		return e
 	}
 	var d listDoc
 	if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
 		return nil
 	}
-	// The title is Session.Title's, from the fields it reads: the first
-	// user message and the notes' kept messages.
-	s := Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
+	return entryOf(headerOf(&d.indexDoc, d.Messages.first), path)
+}
+
+// headerOf is the part of a session its listing shows, from a decoded file
+// and the first user message Title takes (nil: none): Title reads the
+// notes' kept messages too.
+func headerOf(d *indexDoc, first *protocol.ProviderMessage) *Session {
+	s := &Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
 		Updated: d.Updated, LastMessageAt: d.LastMessageAt, Pinned: d.Pinned}
-	if d.Messages.first != nil {
-		s.Messages = []protocol.ProviderMessage{*d.Messages.first}
+	if first != nil {
+		s.Messages = []protocol.ProviderMessage{*first}
 	}
 	for _, n := range d.Notes {
 		s.Notes = append(s.Notes, Note{Input: n.Input})
 	}
-	e := &indexEntry{path: path}
-	e.sum = s.summary()
-	e.lowTitle = strings.ToLower(e.sum.Title)
-	return e
+	return s
+}
+
+// entryOf is the index entry listing s, read from path; its texts are read
+// at the first search unless the caller has them.
+func entryOf(s *Session, path string) *indexEntry {
+	sum := s.summary()
+	return &indexEntry{sum: sum, lowTitle: strings.ToLower(sum.Title), path: path}
+}
+
+// titles reports whether a message is one Title may take its title from.
+func titles(role protocol.MessageRole, content string) bool {
+	return role == protocol.RoleUser && plainLine(content) != ""
 }
 
 // listDoc is what the listing reads of a session file: indexDoc without
@@ -296,7 +319,7 @@ func (f *firstUserMessage) UnmarshalJSON(data []byte) error {
 		if err := dec.Decode(&m); err != nil {
 			return err
 		}
-		if f.first == nil && m.Role == protocol.RoleUser && plainLine(m.Content) != "" { // Title's choice
+		if f.first == nil && titles(m.Role, m.Content) {
 			f.first = &protocol.ProviderMessage{Role: m.Role, Content: m.Content}
 		}
 	}
@@ -317,28 +340,6 @@ func (e *indexEntry) searchTexts() []indexedText {
 // eagerTexts is the largest file whose text the listing keeps at once
 // (one decode does both); a larger chat's is read at its first search.
 const eagerTexts = 1 << 20
-
-// readIndexDoc is the index entry of a file's bytes, its texts included.
-func readIndexDoc(data []byte, id string) *indexEntry {
-	var d indexDoc
-	if json.Unmarshal(data, &d) != nil || d.Version != SessionVersion || d.ID != id {
-		return nil
-	}
-	s := Session{ID: d.ID, Name: d.Name, Model: d.Model, WorkspaceRoot: d.WorkspaceRoot,
-		Updated: d.Updated, LastMessageAt: d.LastMessageAt, Pinned: d.Pinned}
-	for _, m := range d.Messages {
-		if m.Role == protocol.RoleUser && s.Messages == nil && plainLine(m.Content) != "" {
-			s.Messages = []protocol.ProviderMessage{{Role: m.Role, Content: m.Content}}
-		}
-	}
-	for _, n := range d.Notes {
-		s.Notes = append(s.Notes, Note{Input: n.Input})
-	}
-	e := &indexEntry{texts: textsOf(&d)}
-	e.sum = s.summary()
-	e.lowTitle = strings.ToLower(e.sum.Title)
-	return e
-}
 
 // readIndexTexts reads what the search looks at in one session file.
 func readIndexTexts(path, id string) []indexedText {

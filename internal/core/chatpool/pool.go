@@ -283,17 +283,3 @@ func (p *Pool) Len() int {
 	defer p.mu.Unlock()
 	return len(p.live)
 }
-
-// Each calls fn for every live core, most recently used first (outside
-// the pool's lock).
-func (p *Pool) Each(fn func(*agent.Core)) {
-	p.mu.Lock()
-	cores := make([]*agent.Core, len(p.live))
-	for i, e := range p.live {
-		cores[i] = e.core
-	}
-	p.mu.Unlock()
-	for _, c := range cores {
-		fn(c)
-	}
-}
