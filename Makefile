@@ -71,7 +71,7 @@ FUZZ_TARGETS := internal/foundation/cmdscope:FuzzAnalyze internal/extensions/mcp
                 internal/packages/plugin:FuzzPackageFSName internal/foundation/proc:FuzzParseStat \
                 internal/core/tools:FuzzEditMatch internal/core/tools:FuzzDetectDecode internal/core/rewind:FuzzParseIndex \
                 internal/core/tools/web:FuzzHTMLToText internal/foundation/textdiff:FuzzApplyGivesNew \
-                internal/foundation/jsonerr:FuzzExplain internal/core/agent:FuzzRecoverCheckpoint
+                internal/foundation/jsonerr:FuzzExplain internal/core/agent:FuzzRecoverCheckpoint internal/core/agent:FuzzFirstUserMessage
 fuzz-check:
 	@GO=$(GO) FUZZ_TIME=$(FUZZ_TIME) bash scripts/fuzz-check.sh $(FUZZ_TARGETS)
 
